@@ -1,0 +1,5 @@
+export interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  run(argv: string[]): Promise<number>;
+}

@@ -1,0 +1,16 @@
+import { writeFile } from 'node:fs/promises';
+import { renderDataModel } from '../../model/render-doc.ts';
+import { parse } from '../args.ts';
+import type { Command } from './command.ts';
+
+export const docsModel: Command = {
+  summary: 'render docs/data-model.md from the data contract in src/model',
+  usage: `aea docs-model [--out FILE]   (prints to stdout without --out)`,
+  async run(argv) {
+    const { values } = parse(argv, { out: { type: 'string' } });
+    const text = renderDataModel();
+    if (typeof values.out === 'string') await writeFile(values.out, text);
+    else process.stdout.write(text);
+    return 0;
+  },
+};

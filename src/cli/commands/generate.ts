@@ -1,0 +1,24 @@
+import { generateDataset } from '../../generate/generate.ts';
+import { stderrProgress } from '../../generate/progress.ts';
+import { number, parse, required } from '../args.ts';
+import type { Command } from './command.ts';
+
+export const generate: Command = {
+  summary: 'write a deterministic synthetic dataset',
+  usage: `aea generate --out DIR [--scale S] [--seed N]
+
+  --out DIR     folder to write (replaced if it exists)
+  --scale S     about S million executions a year (default 1)
+  --seed N      integer seed; the same seed and scale give identical tables (default 1)`,
+  async run(argv) {
+    const { values } = parse(argv, { out: { type: 'string' }, scale: { type: 'string' }, seed: { type: 'string' } });
+    const result = await generateDataset({
+      out: required(values, 'out'),
+      scale: number(values, 'scale', 1),
+      seed: number(values, 'seed', 1),
+      progress: stderrProgress('generate'),
+    });
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return 0;
+  },
+};

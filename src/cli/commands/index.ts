@@ -1,0 +1,10 @@
+import type { Command } from './command.ts';
+import { docsModel } from './docs-model.ts';
+import { generate } from './generate.ts';
+import { orgs } from './orgs.ts';
+
+export const commands: Record<string, Command> = {
+  generate,
+  orgs,
+  'docs-model': docsModel,
+};

@@ -1,0 +1,18 @@
+import { openEngine } from '../../engine/engine.ts';
+import { parse, required } from '../args.ts';
+import type { Command } from './command.ts';
+
+export const orgs: Command = {
+  summary: 'print the organizations of a dataset with their categories, domains and assets',
+  usage: `aea orgs --data DIR`,
+  async run(argv) {
+    const { values } = parse(argv, { data: { type: 'string' } });
+    const engine = await openEngine({ data: required(values, 'data') });
+    try {
+      process.stdout.write(JSON.stringify(await engine.listOrganizations(), null, 2) + '\n');
+    } finally {
+      engine.close();
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,115 @@
+import type { Table as ArrowTable } from 'apache-arrow';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DatasetError } from '../errors.ts';
+import { tableNames, tables, type TableName } from '../model/tables.ts';
+import { loadArrowTable } from './arrow-tables.ts';
+import { inspectFiles, projection, tableFiles } from './dataset.ts';
+import { DuckDBPool } from './duckdb-pool.ts';
+import { pathListLiteral } from './literal.ts';
+import { listOrganizations, type OrganizationListing } from './organizations.ts';
+import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
+
+export type TableInput = ArrowTable | string | readonly string[];
+
+export interface EngineOptions {
+  /** A dataset folder (see docs/data-model.md). */
+  readonly data?: string;
+  /** Tables given directly: an Arrow table, or Parquet file path(s). They override the folder's. */
+  readonly tables?: Partial<Record<TableName, TableInput>>;
+  /** The clock every plan reads `now` from. Defaults to the system clock. */
+  readonly clock?: () => Date;
+  /** `footer` checks each file's schema (fast); `full` also reads every value, so a damaged page fails at open. */
+  readonly verify?: 'footer' | 'full';
+  readonly threads?: number;
+  readonly connections?: number;
+  readonly memoryLimit?: string;
+}
+
+export interface EngineCore {
+  readonly pool: DuckDBPool;
+  readonly catalog: TenantCatalog;
+  readonly clock: () => Date;
+  readonly dataDir: string | undefined;
+}
+
+/** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
+export async function openCore(options: EngineOptions): Promise<EngineCore> {
+  if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
+  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: options.memoryLimit });
+  try {
+    const catalog = await pool.use(async (conn) => {
+      await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
+      await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
+      for (const table of tableNames) await registerTable(conn, table, options);
+      return TenantCatalog.load(conn);
+    });
+    return { pool, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
+  } catch (error) {
+    pool.close();
+    throw error;
+  }
+}
+
+async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<void> {
+  const input = options.tables?.[table];
+  if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
+    const staging = await loadArrowTable(conn, table, input as ArrowTable);
+    const source = await inspectTable(conn, table, staging);
+    await conn.run(`CREATE OR REPLACE VIEW "${table}" AS SELECT ${source} FROM "${staging}"`);
+    return;
+  }
+  const files = input === undefined ? tableFiles(requireDir(options, table), table) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  const source = await inspectFiles(conn, table, files);
+  if (options.verify === 'full') await readEveryValue(conn, table, files);
+  await conn.run(`CREATE OR REPLACE VIEW "${table}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
+}
+
+async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {
+  const reader = await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "${staging}")`);
+  const types = new Map(reader.getRowsJS().map((r) => [String(r[0]), String(r[1])]));
+  const columns = [...types.keys()].map((name) => ({ name, cast: types.get(name) === 'VARCHAR' && isUuidColumn(table, name) }));
+  return projection(table, columns);
+}
+
+function isUuidColumn(table: TableName, column: string): boolean {
+  const columns: Record<string, { type: string }> = tables[table].columns;
+  return columns[column]?.type === 'UUID';
+}
+
+function requireDir(options: EngineOptions, table: TableName): string {
+  if (!options.data) throw new DatasetError(`missing table "${table}": pass it in \`tables\` or give a \`data\` folder`);
+  return options.data;
+}
+
+async function readEveryValue(conn: DuckDBConnection, table: TableName, files: readonly string[]): Promise<void> {
+  for (const file of files) {
+    try {
+      await conn.run(`SELECT count(*), max(hash(COLUMNS(*))) FROM read_parquet(${pathListLiteral([file])})`);
+    } catch (error) {
+      throw new DatasetError(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`, file);
+    }
+  }
+}
+
+/** The opened dataset. Hand out org-scoped handles with `engine.org(id)`; close it when done. */
+export class Engine {
+  private constructor(readonly core: EngineCore) {}
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    return new Engine(await openCore(options));
+  }
+
+  get organizations(): readonly OrgSummary[] {
+    return this.core.catalog.organizations;
+  }
+
+  listOrganizations(): Promise<OrganizationListing[]> {
+    return this.core.pool.use(listOrganizations);
+  }
+
+  close(): void {
+    this.core.pool.close();
+  }
+}
+
+export const openEngine = (options: EngineOptions): Promise<Engine> => Engine.open(options);

@@ -1,0 +1,250 @@
+/**
+ * Answer facts. Executions come from slots (prompt × platform × region × day) kept with a probability that
+ * makes scale 1 about one million executions a year. Every other fact derives from one execution and is
+ * built one category at a time ($cat), so memory stays bounded at large scales.
+ */
+export const executionSlotsSql = [
+  `SET VARIABLE exec_p = least(1.0, 2740 * getvariable('scale') * getvariable('window_days') / (
+     SELECT sum(CASE WHEN p.status = 'active' THEN getvariable('window_days') ELSE (DATE '2026-06-01' - getvariable('window_start')::DATE) END)
+     FROM prompts p JOIN g_prompt_model USING (cat_idx, prompt_idx) JOIN g_prompt_region USING (cat_idx, prompt_idx)))`,
+
+  // TRICKY: local times are drawn over the whole ET day, so the 02:00 gap of 2026-03-08 and the repeated
+  // 01:00 hour of 2026-11-01 both occur; day is then recomputed from the instant, never assumed.
+  `CREATE TABLE g_exec AS
+   WITH slots AS (
+     SELECT p.cat_idx, p.prompt_idx, pm.model_idx, pr.region_idx, d.day_idx, d.day, p.persona_is,
+            (((p.cat_idx::BIGINT * 100000 + p.prompt_idx) * 16 + pm.model_idx) * 16 + pr.region_idx) AS slot
+     FROM prompts p
+     JOIN g_prompt_model pm USING (cat_idx, prompt_idx)
+     JOIN g_prompt_region pr USING (cat_idx, prompt_idx)
+     CROSS JOIN g_day d
+     WHERE p.status = 'active' OR d.day < DATE '2026-06-01'
+   ), kept AS (
+     SELECT *, slot * 1000 + day_idx AS ekey FROM slots WHERE rnd('exec', slot, day_idx) < getvariable('exec_p')
+   )
+   SELECT k.cat_idx, k.prompt_idx, k.model_idx, k.region_idx, k.ekey,
+          CASE WHEN len(k.persona_is) = 0 THEN NULL ELSE k.persona_is[1 + floor(rnd('persona', k.ekey, 0) * len(k.persona_is))::INT] END AS persona_i,
+          timezone('America/New_York', k.day::TIMESTAMP + to_seconds(floor(rnd('time', k.ekey, 0) * 86400)::BIGINT)) AS executed_at,
+          CAST(timezone('America/New_York', executed_at) AS DATE) AS day,
+          rnd('search', k.ekey, 0) < m.search_rate AS search_triggered
+   FROM kept k JOIN models m USING (model_idx)`,
+];
+
+export const contextSql = `
+  CREATE OR REPLACE TEMP TABLE g_ctx AS
+  SELECT e.ekey, md5(concat_ws(':', getvariable('seed'), 'exec', e.ekey))::UUID AS execution_id,
+         c.organization_id, c.id AS category_id, p.id AS prompt_id, m.id AS model_id, r.id AS region_id, pe.id AS persona_id,
+         e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx,
+         p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model
+  FROM g_exec e
+  JOIN categories c USING (cat_idx)
+  JOIN prompts p USING (cat_idx, prompt_idx)
+  JOIN models m USING (model_idx)
+  JOIN regions r USING (region_idx)
+  LEFT JOIN personas pe ON pe.cat_idx = e.cat_idx AND pe.i = e.persona_i
+  WHERE e.cat_idx = $cat`;
+
+const context = 'x.execution_id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id, x.executed_at, x.day';
+
+// TRICKY: ordering candidates by u^(1/weight) is weighted sampling without replacement, so popular
+// brands tend to be named first without any brand ever being named twice.
+export const mentionsTempSql = `
+  CREATE OR REPLACE TEMP TABLE g_mentions AS
+  WITH cand AS (
+    SELECT x.*, a.id AS asset_id, a.name AS asset_name, a.rank,
+           pow(rnd('pos', x.ekey, a.rank), 1.0 / a.weight) AS order_key
+    FROM g_ctx x JOIN assets a ON a.cat_idx = x.cat_idx
+    WHERE rnd('mention', x.ekey, a.rank) < 0.75 * pow(a.rank, -0.7) * (0.6 + 0.8 * rnd('model_affinity', x.model_idx, a.rank))
+  )
+  SELECT *, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, rank)::INT AS position FROM cand`;
+
+export const mentionsSql = `SELECT ${context}, x.asset_id, x.position FROM g_mentions x`;
+
+export const executionsSql = `
+  SELECT x.execution_id AS id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id,
+         x.executed_at, x.day, x.search_triggered,
+         'For ' || au.name || ', ' ||
+           coalesce('the most recommended options are ' || m.names || '.', 'no single brand stands out.') ||
+           ' Compare reviews and prices before you decide.' AS response
+  FROM g_ctx x
+  JOIN g_audience au ON au.cat_idx = x.cat_idx AND au.i = x.aud_i
+  LEFT JOIN (SELECT ekey, string_agg(asset_name, ', ' ORDER BY position) AS names FROM g_mentions GROUP BY ekey) m USING (ekey)`;
+
+export const domainPoolSql = `
+  CREATE TABLE g_domain AS
+  WITH pool AS (
+    SELECT a.cat_idx, a.site AS root_domain, CASE WHEN a.is_owned THEN 'owned' ELSE 'competition' END AS citation_category,
+           CASE WHEN a.is_owned THEN 3.0 ELSE 3.0 * a.weight END AS weight
+    FROM assets a
+    UNION ALL
+    SELECT a.cat_idx, unnest(a.alternate_domains), 'owned', 1.0 FROM assets a WHERE a.is_owned
+    UNION ALL
+    SELECT c.cat_idx, s.name, s.kind, s.weight FROM categories c CROSS JOIN g_site s
+  )
+  SELECT *, (row_number() OVER (PARTITION BY cat_idx ORDER BY weight * (0.5 + rnd('domain_rank', cat_idx, root_domain)) DESC, root_domain) - 1)::INT AS d_rank,
+         count(*) OVER (PARTITION BY cat_idx)::INT AS n_domains
+  FROM pool`;
+
+export const channelPoolSql = `
+  CREATE TABLE g_channel AS
+  SELECT c.cat_idx, ch.i::INT AS ch_i,
+         'UC' || substr(md5(concat_ws(':', getvariable('seed'), 'channel', c.cat_idx, ch.i)), 1, 22) AS channel_id,
+         getvariable('l_syllable_a')[1 + (c.cat_idx * 40 + ch.i) % 26] || getvariable('l_syllable_b')[1 + ((c.cat_idx * 40 + ch.i) // 26) % 15]
+           || ' ' || split_part(c.name, ' ', 1) || ' ' || getvariable('l_channel_noun')[1 + ch.i % 8] AS channel_title,
+         '@' || lower(replace(channel_title, ' ', '')) AS channel_handle,
+         'https://www.youtube.com/' || channel_handle AS channel_url
+  FROM categories c CROSS JOIN range(40) ch(i)`;
+
+export const videoPoolSql = `
+  CREATE TABLE g_video AS
+  SELECT ch.cat_idx, ch.ch_i, v.i::INT AS v_i,
+         substr(replace(to_base64(unhex(md5(concat_ws(':', getvariable('seed'), 'video', ch.cat_idx, ch.ch_i, v.i)))), '/', '_'), 1, 11) AS video_id,
+         ch.channel_title || ': ' || c.noun || ' review #' || (v.i + 1) AS video_title,
+         CASE WHEN rnd('video_cat', ch.cat_idx * 100 + ch.ch_i, v.i) < 0.08 THEN NULL
+              ELSE getvariable('l_video_category')[1 + floor(rnd('video_cat2', ch.cat_idx * 100 + ch.ch_i, v.i) * 7)::INT] END AS video_category
+  FROM g_channel ch JOIN categories c USING (cat_idx) CROSS JOIN range(15) v(i)`;
+
+export const citationsTempSql = `
+  CREATE OR REPLACE TEMP TABLE g_citations AS
+  WITH n AS (
+    SELECT x.*, floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT AS n FROM g_ctx x
+  ), k AS (
+    SELECT n.*, unnest(range(n.n)) AS k FROM n
+  ), picked AS (
+    SELECT k.*, floor(d.n_domains * pow(rnd('cit_domain', k.ekey, k.k), 2.2))::INT AS d_rank,
+           floor(25 * pow(rnd('cit_page', k.ekey, k.k), 2.0))::INT AS page,
+           rnd('yt_type', k.ekey, k.k) AS yt_u,
+           floor(40 * pow(rnd('yt_channel', k.ekey, k.k), 1.8))::INT AS ch_i,
+           floor(15 * pow(rnd('yt_video', k.ekey, k.k), 1.5))::INT AS v_i
+    FROM k JOIN (SELECT DISTINCT cat_idx, n_domains FROM g_domain) d USING (cat_idx)
+  ), typed AS (
+    SELECT p.*, d.root_domain, d.citation_category, c.noun,
+           CASE WHEN d.root_domain <> 'youtube.com' THEN NULL
+                WHEN p.yt_u < 0.55 THEN 'video' WHEN p.yt_u < 0.70 THEN 'short' WHEN p.yt_u < 0.82 THEN 'channel'
+                WHEN p.yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
+    FROM picked p JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)
+  )
+  SELECT t.*, (t.k + 1)::INT AS position, ch.channel_id, ch.channel_title, ch.channel_handle, ch.channel_url,
+         v.video_id, v.video_title, v.video_category,
+         CASE WHEN t.source_type IS NOT NULL THEN 'www.youtube.com'
+              WHEN t.page % 5 = 4 THEN 'blog.' || t.root_domain ELSE 'www.' || t.root_domain END AS hostname,
+         CASE t.source_type
+              WHEN 'video' THEN '/watch?v=' || v.video_id
+              WHEN 'short' THEN '/shorts/' || v.video_id
+              WHEN 'channel' THEN '/' || ch.channel_handle
+              WHEN 'playlist' THEN '/playlist?list=PL' || substr(md5(ch.channel_id || t.page), 1, 16)
+              WHEN 'other' THEN '/results?search_query=' || replace(t.noun, ' ', '+')
+              ELSE '/guides/' || replace(lower(t.noun), ' ', '-') || '-' || (t.page + 1) END AS path,
+         'https://' || hostname || path AS url,
+         CASE t.source_type
+              WHEN 'video' THEN v.video_title WHEN 'short' THEN v.video_title
+              WHEN 'channel' THEN ch.channel_title WHEN 'playlist' THEN ch.channel_title || ' playlist'
+              WHEN 'other' THEN 'YouTube search: ' || t.noun
+              ELSE 'Guide to ' || t.noun || ' part ' || (t.page + 1) || ' | ' || t.root_domain END AS title
+  FROM typed t
+  LEFT JOIN g_channel ch ON t.source_type IN ('video', 'short', 'channel', 'playlist') AND ch.cat_idx = t.cat_idx AND ch.ch_i = t.ch_i
+  LEFT JOIN g_video v ON t.source_type IN ('video', 'short') AND v.cat_idx = t.cat_idx AND v.ch_i = t.ch_i AND v.v_i = t.v_i`;
+
+export const citationsSql = `
+  SELECT ${context}, x.position, x.url, x.hostname, x.path, x.root_domain, x.title, x.citation_category,
+         x.source_type, x.channel_id, x.channel_title, x.channel_handle, x.channel_url, x.video_id, x.video_title, x.video_category
+  FROM g_citations x`;
+
+export const pageAnalysesSql = `
+  INSERT INTO g_page_analyses
+  WITH urls AS (SELECT DISTINCT organization_id, category_id, cat_idx, url FROM g_citations),
+  kept AS (SELECT *, 1 + floor(rnd('pa_n', cat_idx, url) * 3)::INT AS n FROM urls WHERE rnd('pa', cat_idx, url) < 0.7),
+  k AS (SELECT *, unnest(range(n)) AS k FROM kept)
+  SELECT organization_id, category_id, url,
+         timezone('UTC', getvariable('window_start')::DATE::TIMESTAMP + to_minutes(floor(rnd('pa_t', url, k) * getvariable('window_days') * 1440)::BIGINT)) AS analyzed_at,
+         rnd('pa_m', url, k) < 0.4 AS mentioned
+  FROM k`;
+
+export const sentimentsSql = `
+  WITH m AS (
+    SELECT x.*, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
+    FROM g_mentions x JOIN assets a ON a.id = x.asset_id
+    WHERE x.has_sentiment AND rnd('sent', x.ekey, x.rank) < 0.6
+  ), k AS (
+    SELECT m.*, unnest(range(1 + (rnd('sent_n', m.ekey, m.rank) < 0.3)::INT)) AS k FROM m
+  ), picked AS (
+    SELECT k.*, (floor(rnd('sent_theme', k.ekey, k.rank) * n_themes)::INT + k.k) % n_themes AS theme_i,
+           floor(rnd('sent_claim', k.ekey, k.rank * 10 + k.k) * 3)::INT AS claim_i
+    FROM k
+  )
+  SELECT ${context}, x.asset_id, sc.theme_id, sc.id AS claim_id,
+         CASE WHEN rnd('sent_type', x.ekey, x.rank * 10 + x.k) < x.positivity THEN 'positive' ELSE 'negative' END AS sentiment_type
+  FROM picked x JOIN sentiment_claims sc ON sc.cat_idx = x.cat_idx AND sc.theme_i = x.theme_i AND sc.claim_i = x.claim_i`;
+
+export const fanoutsSql = `
+  WITH k AS (
+    SELECT x.*, unnest(range(1 + floor(rnd('fan_n', x.ekey, 0) * 4)::INT)) AS k FROM g_ctx x WHERE x.search_triggered
+  )
+  SELECT ${context}, (x.k + 1)::INT AS position,
+         lower(t.name) || ' ' || getvariable('l_modifier')[1 + floor(rnd('fan_q', x.cat_idx * 100000 + x.prompt_idx, floor(rnd('fan_v', x.ekey, x.k) * 6)::INT) * 8)::INT] AS query
+  FROM k x JOIN topics t ON t.cat_idx = x.cat_idx AND t.i = x.topic_i`;
+
+export const productsSql = `
+  CREATE TABLE products AS
+  SELECT c.cat_idx, p.i::INT AS product_i, uid('product', c.cat_idx, p.i) AS id, c.organization_id, c.id AS category_id,
+         a.name || ' ' || getvariable('l_product_line')[1 + p.i % 8] || ' ' || (100 + p.i * 3) AS name,
+         a.name AS brand,
+         CASE WHEN rnd('rating_null', c.cat_idx, p.i) < 0.05 THEN NULL ELSE round(3.2 + rnd('rating', c.cat_idx, p.i) * 1.7, 1) END AS rating,
+         CASE WHEN rating IS NULL THEN NULL ELSE floor(pow(rnd('reviews', c.cat_idx, p.i), 3) * 5000)::INT END AS num_reviews,
+         a.website || '/products/' || lower(replace(getvariable('l_product_line')[1 + p.i % 8], ' ', '-')) || '-' || (100 + p.i * 3) AS url,
+         list_transform(range(1 + floor(rnd('images', c.cat_idx, p.i) * 3)::INT), j -> 'https://img.' || a.site || '/p/' || (100 + p.i * 3) || '-' || (j + 1) || '.jpg') AS image_urls,
+         pow(p.i + 1, -0.8) AS weight
+  FROM categories c CROSS JOIN range(30) p(i)
+  JOIN assets a ON a.cat_idx = c.cat_idx AND a.rank = 1 + (p.i * 7) % 20
+  WHERE c.shopping`;
+
+export const productMerchantsSql = `
+  CREATE TABLE product_merchants AS
+  WITH k AS (
+    SELECT p.*, unnest(range(1 + floor(rnd('merchant_n', p.cat_idx, p.product_i) * 4)::INT)) AS k,
+           floor(rnd('merchant_0', p.cat_idx, p.product_i) * 7)::INT AS start
+    FROM products p
+  )
+  SELECT id AS product_id, organization_id, getvariable('l_merchant')[1 + (start + k) % 7] AS name,
+         '$' || printf('%.2f', 19.99 + floor(rnd('price', id, k) * 300)) AS price
+  FROM k`;
+
+export const shoppingSql = `
+  WITH se AS (
+    SELECT x.*, 3 + floor(rnd('shop_n', x.ekey, 0) * 6)::INT AS n FROM g_ctx x WHERE x.shopping_model AND x.shopping_intent
+  ), cand AS (
+    SELECT se.*, p.id AS product_id, p.product_i, pow(rnd('shop_pos', se.ekey, p.product_i), 1.0 / p.weight) AS order_key
+    FROM se JOIN products p ON p.cat_idx = se.cat_idx
+  ), ranked AS (
+    SELECT *, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, product_i)::INT AS position FROM cand
+  )
+  SELECT ${context}, x.product_id, x.position FROM ranked x WHERE x.position <= x.n`;
+
+export const claimClustersSql = `
+  CREATE TABLE claim_clusters AS
+  SELECT c.cat_idx, k.i::INT AS cluster_i, uid('cluster', c.cat_idx, k.i) AS id, c.organization_id, c.id AS category_id,
+         a.name || ' ' || getvariable('l_claim_statement')[1 + k.i % 10] AS claim,
+         t.name AS theme,
+         'The knowledge base contradicts this: see kb/' || lower(replace(a.name, ' ', '-')) || '/facts-' || (k.i % 10 + 1) || '.md' AS reasoning,
+         CASE WHEN k.i % 5 = 0 THEN 0.7 ELSE 0.12 END AS inaccuracy
+  FROM categories c CROSS JOIN range(40) k(i)
+  JOIN assets a ON a.cat_idx = c.cat_idx AND a.rank = 1 + (k.i * 3) % 20
+  JOIN themes t ON t.cat_idx = c.cat_idx AND t.i = k.i % 4`;
+
+export const claimEvidenceSql = `
+  CREATE TABLE claim_evidence AS
+  WITH k AS (SELECT cc.*, unnest(range(1 + floor(rnd('ev_n', cc.cat_idx, cc.cluster_i) * 3)::INT)) AS k FROM claim_clusters cc)
+  SELECT uid('evidence', cat_idx * 100 + cluster_i, k) AS id, organization_id, id AS cluster_id,
+         'kb/' || lower(replace(split_part(claim, ' ', 1), ' ', '-')) || '/facts-' || (cluster_i % 10 + 1) || '.md#' || (k + 1) AS kb_path,
+         'Official documentation states otherwise (section ' || (k + 1) || ').' AS kb_snippet,
+         timezone('UTC', TIMESTAMP '2025-06-01 00:00:00' + to_days(floor(rnd('ev_t', cluster_i, k) * 300)::INT)) AS source_updated_at
+  FROM k`;
+
+export const claimOccurrencesSql = `
+  WITH k AS (
+    SELECT x.*, unnest(range(floor(rnd('claim_n', x.ekey, 0) * 3.5)::INT)) AS k FROM g_ctx x WHERE x.has_accuracy
+  ), picked AS (
+    SELECT DISTINCT ON (ekey, cluster_i) k.*, floor(40 * pow(rnd('claim_pick', k.ekey, k.k), 1.5))::INT AS cluster_i FROM k
+  )
+  SELECT ${context}, cc.id AS cluster_id, rnd('claim_acc', x.ekey, x.cluster_i) >= cc.inaccuracy AS accurate
+  FROM picked x JOIN claim_clusters cc ON cc.cat_idx = x.cat_idx AND cc.cluster_i = x.cluster_i`;

@@ -1,0 +1,181 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { ColumnDef } from '../model/column.ts';
+import { tables, tableNames, type TableName } from '../model/tables.ts';
+import { columnList, manifestFileName, partFileName, partitionedBy } from '../model/layout.ts';
+import { agentTemplates } from './agent-templates.ts';
+import { dimsSql, orgResourcesSql, promptsSql, setupSql, windowDays, windowStart } from './dims-sql.ts';
+import * as facts from './facts-sql.ts';
+import * as traffic from './traffic-sql.ts';
+import { silentProgress, type Progress } from './progress.ts';
+import { vocabTables } from './vocab-tables.ts';
+import * as vocab from './vocab.ts';
+
+export interface GenerateOptions {
+  readonly out: string;
+  readonly scale: number;
+  readonly seed: number;
+  readonly progress?: Progress;
+  readonly threads?: number;
+  /** Recorded in dataset.json; the bundled sample uses it to notice a stale copy. */
+  readonly fingerprint?: string;
+}
+
+export interface GenerateResult {
+  readonly out: string;
+  readonly seed: number;
+  readonly scale: number;
+  readonly rows: Record<TableName, number>;
+  readonly seconds: number;
+}
+
+type Params = Record<string, DuckDBValue>;
+
+const singleFileTables: TableName[] = tableNames.filter((t) => !partitionedBy[t]);
+
+/**
+ * Writes a complete dataset to `out`. The same seed and scale give identical rows in identical order:
+ * every random choice is a hash of the seed and the row's coordinates, and every file is written sorted
+ * by the contract's sort key followed by every other column.
+ */
+export async function generateDataset(options: GenerateOptions): Promise<GenerateResult> {
+  assertOptions(options);
+  const started = performance.now();
+  const progress = options.progress ?? silentProgress;
+  const categoryCount = vocab.orgs.reduce((n, o) => n + o.categories.length, 0);
+  const perCategory = 10;
+  progress.start(6 + categoryCount * perCategory + vocab.orgs.length * 2 + singleFileTables.length);
+
+  await rm(options.out, { recursive: true, force: true });
+  await mkdir(options.out, { recursive: true });
+  const tmp = join(options.out, '.tmp');
+  const db = await DuckDBInstance.create(':memory:', {
+    threads: String(options.threads ?? 2),
+    temp_directory: tmp,
+    preserve_insertion_order: 'true',
+  });
+  const conn = await db.connect();
+  const rows = Object.fromEntries(tableNames.map((t) => [t, 0])) as Record<TableName, number>;
+  try {
+    const exec = async (sql: string, params: Params = {}) => {
+      await conn.run(sql, params);
+    };
+    await prepare(conn, options);
+    progress.tick('vocabulary');
+    for (const sql of dimsSql) await exec(sql);
+    progress.tick('dimensions');
+    for (const sql of promptsSql) await exec(sql);
+    progress.tick('prompts');
+    for (const sql of [...orgResourcesSql, ...traffic.pickTablesSql, facts.domainPoolSql, facts.channelPoolSql, facts.videoPoolSql]) await exec(sql);
+    for (const sql of [facts.productsSql, facts.productMerchantsSql, facts.claimClustersSql, facts.claimEvidenceSql]) await exec(sql);
+    await exec(`CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`);
+    progress.tick('pools');
+    for (const sql of facts.executionSlotsSql) await exec(sql);
+    progress.tick('execution slots');
+
+    const write = async (table: TableName, sql: string, params: Params, file: string) => {
+      rows[table] += await copyTable(conn, table, sql, params, file);
+    };
+    const part = async (table: TableName, index: number, sql: string, params: Params) => {
+      await mkdir(join(options.out, table), { recursive: true });
+      await write(table, sql, params, join(options.out, table, partFileName(index)));
+    };
+
+    for (let cat = 0; cat < categoryCount; cat++) {
+      const p = { cat };
+      const step = (label: string) => progress.tick(`category ${cat + 1}/${categoryCount}: ${label}`);
+      await exec(facts.contextSql, p);
+      step('context');
+      await exec(facts.mentionsTempSql);
+      step('mentions');
+      await part('executions', cat, facts.executionsSql, {});
+      step('executions');
+      await part('mentions', cat, facts.mentionsSql, {});
+      step('mentions written');
+      await exec(facts.citationsTempSql);
+      step('citations');
+      await part('citations', cat, facts.citationsSql, {});
+      await exec(facts.pageAnalysesSql);
+      step('citations written');
+      await part('sentiments', cat, facts.sentimentsSql, {});
+      step('sentiments');
+      await part('fanouts', cat, facts.fanoutsSql, {});
+      step('fan-outs');
+      await part('shopping_results', cat, facts.shoppingSql, {});
+      step('shopping');
+      await part('claim_occurrences', cat, facts.claimOccurrencesSql, {});
+      step('claims');
+    }
+    await exec('DROP TABLE IF EXISTS g_ctx');
+    await exec('DROP TABLE IF EXISTS g_mentions');
+    await exec('DROP TABLE IF EXISTS g_citations');
+
+    for (let org = 0; org < vocab.orgs.length; org++) {
+      await part('bot_events', org, traffic.botEventsSql, { org });
+      progress.tick(`organization ${org + 1}/${vocab.orgs.length}: bot events`);
+      await part('referral_visits', org, traffic.referralVisitsSql, { org });
+      progress.tick(`organization ${org + 1}/${vocab.orgs.length}: referral visits`);
+    }
+
+    const sources: Partial<Record<TableName, { sql: string; params?: Params }>> = {
+      page_analyses: { sql: 'SELECT * FROM g_page_analyses' },
+      content_items: { sql: traffic.contentItemsSql },
+      agents: { sql: traffic.agentsSql },
+      agent_versions: { sql: traffic.agentVersionsSql, params: agentTemplates },
+    };
+    for (const table of singleFileTables) {
+      const source = sources[table] ?? { sql: `SELECT * FROM ${table}` };
+      await write(table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`));
+      progress.tick(`writing ${table}`);
+    }
+  } finally {
+    conn.closeSync();
+    db.closeSync();
+    await rm(tmp, { recursive: true, force: true });
+    progress.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const manifest = { generator: 'answer-engine-analytics', fingerprint: options.fingerprint ?? null, seed: options.seed, scale: options.scale, window: { start: windowStart, days: windowDays }, rows };
+  await writeFile(join(options.out, manifestFileName), JSON.stringify(manifest, null, 2) + '\n');
+  return { out: options.out, seed: options.seed, scale: options.scale, rows, seconds };
+}
+
+function assertOptions(options: GenerateOptions): void {
+  if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be an integer, got ${options.seed}`);
+  if (!(options.scale > 0 && options.scale <= 100)) throw new RangeError(`scale must be in (0, 100], got ${options.scale}`);
+}
+
+async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
+  await conn.run(`SET TimeZone = 'UTC'`);
+  await conn.run(`SET VARIABLE seed = $seed::BIGINT`, { seed: options.seed });
+  await conn.run(`SET VARIABLE scale = $scale::DOUBLE`, { scale: options.scale });
+  await conn.run(`SET VARIABLE window_start = $start`, { start: windowStart });
+  await conn.run(`SET VARIABLE window_days = $days::INT`, { days: windowDays });
+  for (const sql of setupSql) await conn.run(sql);
+  for (const t of vocabTables()) {
+    const columns = Object.keys(t.structure).join(', ');
+    await conn.run(`CREATE TABLE ${t.name} AS SELECT ${columns} FROM (SELECT unnest(json_transform($rows::JSON, $structure), recursive := true))`, {
+      rows: JSON.stringify(t.rows),
+      structure: JSON.stringify([t.structure]),
+    });
+  }
+  const kinds = [...new Set(vocabTables().find((t) => t.name === 'g_list')!.rows.map((r) => String(r.kind)))];
+  for (const kind of kinds) {
+    await conn.run(`SET VARIABLE l_${kind} = (SELECT list(name ORDER BY i) FROM g_list WHERE kind = $kind)`, { kind });
+  }
+}
+
+/** Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column. */
+async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string): Promise<number> {
+  const def = tables[table];
+  const defs: Record<string, ColumnDef> = def.columns;
+  const columns = columnList(table);
+  const projection = columns.map((c) => `CAST("${c}" AS ${defs[c]!.type}) AS "${c}"`).join(', ');
+  const order = [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))].map((c) => `"${c}"`).join(', ');
+  const result = await conn.runAndReadAll(
+    `COPY (SELECT ${projection} FROM (${sql}) ORDER BY ${order}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+    { ...params, path: file },
+  );
+  return Number(result.getRows()[0]?.[0] ?? 0);
+}

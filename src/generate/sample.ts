@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { manifestFileName } from '../model/layout.ts';
+import { tables } from '../model/tables.ts';
+import { generateDataset } from './generate.ts';
+import type { Progress } from './progress.ts';
+import * as dims from './dims-sql.ts';
+import * as facts from './facts-sql.ts';
+import * as traffic from './traffic-sql.ts';
+import * as vocab from './vocab.ts';
+import { agentTemplates } from './agent-templates.ts';
+
+export const sampleDir = fileURLToPath(new URL('../../data/sample', import.meta.url));
+export const sampleSeed = 1;
+export const sampleScale = 0.02;
+
+/** A fingerprint of the contract and the generator SQL: when either changes, the bundled sample is rebuilt. */
+export function generatorFingerprint(): string {
+  return createHash('sha256').update(JSON.stringify({ tables, dims, facts, traffic, vocab, agentTemplates })).digest('hex').slice(0, 16);
+}
+
+/** Builds data/sample when it is missing or was made by another version of the contract or generator. */
+export async function ensureSample(progress?: Progress): Promise<string> {
+  const manifest = join(sampleDir, manifestFileName);
+  if (existsSync(manifest)) {
+    const current = JSON.parse(readFileSync(manifest, 'utf8')) as { fingerprint?: string };
+    if (current.fingerprint === generatorFingerprint()) return sampleDir;
+  }
+  await generateDataset({ out: sampleDir, scale: sampleScale, seed: sampleSeed, progress, fingerprint: generatorFingerprint() });
+  return sampleDir;
+}

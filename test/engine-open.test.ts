@@ -1,0 +1,124 @@
+import { cp, open, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DatasetError } from '../src/errors.ts';
+import { openEngine } from '../src/engine/engine.ts';
+import { sampleDir } from '../src/generate/sample.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+let root: string;
+beforeAll(async () => {
+  root = await tempDir();
+});
+
+async function copySample(name: string): Promise<string> {
+  const dir = join(root, name);
+  await cp(sampleDir, dir, { recursive: true });
+  return dir;
+}
+
+async function rewrite(file: string, select: string): Promise<void> {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const tmp = `${file}.tmp`;
+  await conn.run(`COPY (${select.replace('$src', `read_parquet($src)`)}) TO $dst (FORMAT parquet)`, { src: file, dst: tmp });
+  conn.closeSync();
+  db.closeSync();
+  await rm(file);
+  await cp(tmp, file);
+  await rm(tmp);
+}
+
+async function titlePageOffset(file: string): Promise<number> {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const reader = await conn.runAndReadAll(`SELECT data_page_offset FROM parquet_metadata($file) WHERE path_in_schema = 'title' LIMIT 1`, { file });
+  conn.closeSync();
+  db.closeSync();
+  return Number(reader.getRowsJS()[0]![0]);
+}
+
+async function openError(options: Parameters<typeof openEngine>[0]): Promise<DatasetError> {
+  const error = await openEngine(options).then(
+    (e) => {
+      e.close();
+      return undefined;
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DatasetError);
+  return error as DatasetError;
+}
+
+describe('opening a dataset', () => {
+  it('opens the bundled sample and lists organizations', async () => {
+    const engine = await openEngine({ data: sampleDir });
+    try {
+      const orgs = await engine.listOrganizations();
+      expect(orgs.length).toBe(4);
+      for (const o of orgs) {
+        expect(o.categories.length).toBeGreaterThan(0);
+        expect(o.domains.length).toBeGreaterThan(0);
+        expect(o.assets.some((a) => a.is_owned)).toBe(true);
+      }
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('names the table of a missing file', async () => {
+    const dir = await copySample('missing');
+    await rm(join(dir, 'personas.parquet'));
+    const error = await openError({ data: dir });
+    expect(error.message).toContain('missing table "personas"');
+    expect(error.message).toContain(join(dir, 'personas.parquet'));
+  });
+
+  it('names the file and column of a missing column', async () => {
+    const dir = await copySample('column');
+    const file = join(dir, 'mentions', 'part-0002.parquet');
+    await rewrite(file, `SELECT * EXCLUDE (position) FROM $src`);
+    const error = await openError({ data: dir });
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('missing column "position"');
+    expect(error.column).toBe('position');
+  });
+
+  it('names the file, column and both types of a wrong type', async () => {
+    const dir = await copySample('type');
+    const file = join(dir, 'assets.parquet');
+    await rewrite(file, `SELECT * REPLACE (CAST(is_owned AS VARCHAR) AS is_owned) FROM $src`);
+    const error = await openError({ data: dir });
+    expect(error.message).toBe(`${file}: column "is_owned" of table "assets" has type VARCHAR, expected BOOLEAN`);
+  });
+
+  it('names a corrupt file: a damaged footer at open, and with verify full a damaged page', async () => {
+    const dir = await copySample('corrupt');
+    const file = join(dir, 'regions.parquet');
+    const size = (await stat(file)).size;
+    const handle = await open(file, 'r+');
+    await handle.truncate(size - 9);
+    await handle.close();
+    const error = await openError({ data: dir });
+    expect(error.message).toContain(`cannot read ${file}`);
+    expect(error.file).toBe(file);
+
+    const dir2 = await copySample('corrupt-page');
+    const page = join(dir2, 'citations', 'part-0001.parquet');
+    const offset = await titlePageOffset(page);
+    const h = await open(page, 'r+');
+    await h.write(Buffer.alloc(512, 0xab), 0, 512, offset + 64);
+    await h.close();
+    const deep = await openError({ data: dir2, verify: 'full' });
+    expect(deep.message).toContain(`cannot read ${page}`);
+  });
+
+  it('accepts a dataset folder whose path contains a quote', async () => {
+    const dir = join(root, "it's here");
+    await cp(sampleDir, dir, { recursive: true });
+    const engine = await openEngine({ data: dir });
+    expect(engine.organizations.length).toBe(4);
+    engine.close();
+  });
+});

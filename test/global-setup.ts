@@ -1,0 +1,5 @@
+import { ensureSample } from '../src/generate/sample.ts';
+
+export default async function setup(): Promise<void> {
+  await ensureSample();
+}
