@@ -14,8 +14,9 @@ export interface HTTPValidationError {
 export abstract class EngineError extends Error {
   abstract readonly status: number;
   abstract readonly code: string;
+  /** The JSON body of every non-422 error: FastAPI's `detail` plus a stable machine-readable `code`. */
   body(): unknown {
-    return { error: { code: this.code, message: this.message } };
+    return { detail: this.message, code: this.code };
   }
 }
 

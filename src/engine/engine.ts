@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Table as ArrowTable } from 'apache-arrow';
+import { CursorCodec } from '../query/cursor.ts';
+import { OrgScope } from './org-scope.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
@@ -23,6 +26,8 @@ export interface EngineOptions {
   readonly threads?: number;
   readonly connections?: number;
   readonly memoryLimit?: string;
+  /** Signs pagination cursors. Without it a random secret is made, so cursors last as long as the engine. */
+  readonly cursorSecret?: string;
 }
 
 export interface EngineCore {
@@ -93,10 +98,22 @@ async function readEveryValue(conn: DuckDBConnection, table: TableName, files: r
 
 /** The opened dataset. Hand out org-scoped handles with `engine.org(id)`; close it when done. */
 export class Engine {
-  private constructor(readonly core: EngineCore) {}
+  private readonly cursors: CursorCodec;
+
+  private constructor(
+    readonly core: EngineCore,
+    cursorSecret: string,
+  ) {
+    this.cursors = new CursorCodec(cursorSecret);
+  }
 
   static async open(options: EngineOptions): Promise<Engine> {
-    return new Engine(await openCore(options));
+    return new Engine(await openCore(options), options.cursorSecret ?? randomBytes(32).toString('base64url'));
+  }
+
+  /** A handle that runs every report and resource as this organization. */
+  org(organizationId: string): OrgScope {
+    return new OrgScope(this.core, organizationId, this.cursors);
   }
 
   get organizations(): readonly OrgSummary[] {

@@ -141,9 +141,13 @@ export const citationsTempSql = `
               WHEN 'channel' THEN ch.channel_title WHEN 'playlist' THEN ch.channel_title || ' playlist'
               WHEN 'other' THEN 'YouTube search: ' || t.noun
               ELSE 'Guide to ' || t.noun || ' part ' || (t.page + 1) || ' | ' || t.root_domain END AS title
-  FROM typed t
-  LEFT JOIN g_channel ch ON t.source_type IN ('video', 'short', 'channel', 'playlist') AND ch.cat_idx = t.cat_idx AND ch.ch_i = t.ch_i
-  LEFT JOIN g_video v ON t.source_type IN ('video', 'short') AND v.cat_idx = t.cat_idx AND v.ch_i = t.ch_i AND v.v_i = t.v_i`;
+  FROM (
+    SELECT *, CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i END AS channel_key,
+              CASE WHEN source_type IN ('video', 'short') THEN v_i END AS video_key
+    FROM typed
+  ) t
+  LEFT JOIN g_channel ch ON ch.cat_idx = t.cat_idx AND ch.ch_i = t.channel_key
+  LEFT JOIN g_video v ON v.cat_idx = t.cat_idx AND v.ch_i = t.channel_key AND v.v_i = t.video_key`;
 
 export const citationsSql = `
   SELECT ${context}, x.position, x.url, x.hostname, x.path, x.root_domain, x.title, x.citation_category,

@@ -2,9 +2,11 @@ import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
 import { orgs } from './orgs.ts';
+import { query } from './query.ts';
 
 export const commands: Record<string, Command> = {
   generate,
   orgs,
+  query,
   'docs-model': docsModel,
 };

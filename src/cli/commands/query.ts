@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { openEngine } from '../../engine/engine.ts';
+import { EngineError, ValidationError } from '../../errors.ts';
+import { formatSseEvent } from '../../reports/sse.ts';
+import { parse, required, UsageError } from '../args.ts';
+import type { Command } from './command.ts';
+
+export const query: Command = {
+  summary: 'print what the REST endpoint would answer for one organization',
+  usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
+
+  PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
+  --method M     HTTP method (default POST when a body is given, else GET)
+  --body JSON    the request body; --body-file F reads it from a file ("-" for stdin)
+
+Prints the JSON body, or the raw text/event-stream text for /stream paths.
+Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404).`,
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      data: { type: 'string' },
+      org: { type: 'string' },
+      method: { type: 'string' },
+      body: { type: 'string' },
+      'body-file': { type: 'string' },
+      state: { type: 'string' },
+    });
+    const target = positionals[0];
+    if (!target) throw new UsageError('PATH is required, e.g. /v2/reports/visibility');
+    const url = new URL(target, 'http://localhost');
+    const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file']) : undefined;
+    const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
+    const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
+    const engine = await openEngine({ data: required(values, 'data') });
+    try {
+      let body: unknown;
+      if (bodyText !== undefined) {
+        try {
+          body = JSON.parse(bodyText);
+        } catch (error) {
+          return printError(new ValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (error as Error).message } }]));
+        }
+      }
+      const result = await engine.org(required(values, 'org')).call(method, url.pathname, { body, query });
+      if (result.kind === 'json') process.stdout.write(result.json + '\n');
+      else for await (const e of result.events) process.stdout.write(formatSseEvent(e));
+      return 0;
+    } catch (error) {
+      if (error instanceof EngineError) return printError(error);
+      throw error;
+    } finally {
+      engine.close();
+    }
+  },
+};
+
+function printError(error: EngineError): number {
+  process.stdout.write(JSON.stringify(error.body()) + '\n');
+  return error.status === 422 ? 2 : error.status === 403 || error.status === 404 ? 3 : 1;
+}
+
+async function readBody(file: string): Promise<string> {
+  if (file !== '-') return readFile(file, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

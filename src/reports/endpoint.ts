@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { EngineCore } from '../engine/engine.ts';
+import type { CursorCodec } from '../query/cursor.ts';
+
+export interface StreamEvent {
+  readonly event: string;
+  /** The event's data as JSON text. */
+  readonly data: string;
+}
+
+export type EndpointResult =
+  | { readonly kind: 'json'; readonly status: number; readonly json: string }
+  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> };
+
+export interface EndpointInput {
+  readonly body?: unknown;
+  readonly query?: Record<string, string | string[] | undefined>;
+  readonly params?: Record<string, string>;
+}
+
+/** What every call carries: who is asking, the opened dataset, the clock reading for this request. */
+export interface CallContext {
+  readonly organizationId: string;
+  readonly core: EngineCore;
+  readonly now: Date;
+  readonly cursors: CursorCodec;
+  readonly signal?: AbortSignal;
+}
+
+/** One operation of the API. The registry of these drives the library, HTTP routes, the CLI and OpenAPI. */
+export interface Endpoint {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  readonly path: string;
+  /** The library method name: `engine.org(id).reports[name]` or `.resources[name]`. */
+  readonly name: string;
+  readonly group: 'reports' | 'resources';
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly stream: boolean;
+  readonly deprecated?: boolean;
+  readonly schemas: { readonly body?: z.ZodType; readonly query?: z.ZodType; readonly params?: z.ZodType };
+  handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult>;
+}
+
+export const jsonResult = (body: unknown, status = 200): EndpointResult => ({ kind: 'json', status, json: JSON.stringify(body) });

@@ -1,0 +1,81 @@
+import type { FilterCatalog } from '../../query/filter-compiler.ts';
+import { idOps, refField, setRefField, textOps, type DimensionTable } from '../../query/filter-fields.ts';
+import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
+import { dayBucket, type CalendarInterval } from '../../query/time.ts';
+
+/**
+ * Prompt-level dimensions shared by the Answer Engine Insights reports. A fact table is aliased `f`
+ * (it repeats its execution's context) and the current prompt row `p`.
+ */
+export const promptDimensions = {
+  model: { column: sql`f.model_id`, table: { table: 'models', name: 'name', scope: 'global' } },
+  region: { column: sql`f.region_id`, table: { table: 'regions', name: 'name', scope: 'global' } },
+  persona: { column: sql`f.persona_id`, table: { table: 'personas', name: 'name', scope: 'category' } },
+  prompt: { column: sql`f.prompt_id`, table: { table: 'prompts', name: 'prompt', scope: 'category' } },
+  topic: { column: sql`p.topic_id`, table: { table: 'topics', name: 'name', scope: 'category' } },
+} as const satisfies Record<string, { column: Fragment; table: DimensionTable }>;
+
+export type PromptDimension = keyof typeof promptDimensions;
+
+export const tagTable: DimensionTable = { table: 'tags', name: 'name', scope: 'category' };
+
+/** Filter fields every Insights report accepts: names or UUIDs, as the v2 conventions require. */
+export const promptFilterFields: FilterCatalog = {
+  model: refField(promptDimensions.model.column, promptDimensions.model.table),
+  region: refField(promptDimensions.region.column, promptDimensions.region.table),
+  persona: refField(promptDimensions.persona.column, promptDimensions.persona.table),
+  topic: refField(promptDimensions.topic.column, promptDimensions.topic.table),
+  prompt: refField(promptDimensions.prompt.column, promptDimensions.prompt.table, textOps),
+  tag: setRefField(sql`p.tag_ids`, tagTable, idOps),
+};
+
+export type GroupDimension = PromptDimension | 'date';
+
+/** The key column a group-by dimension contributes to a grouped CTE: `k_<dim>`. */
+export function groupKey(dim: GroupDimension, interval: CalendarInterval): Fragment {
+  const expr = dim === 'date' ? dayBucket(interval, sql`f.day`) : promptDimensions[dim].column;
+  return sql`${expr} AS ${ident(`k_${dim}`)}`;
+}
+
+export const keyColumn = (dim: GroupDimension, alias?: string): Fragment =>
+  alias ? sql`${ident(alias)}.${ident(`k_${dim}`)}` : ident(`k_${dim}`);
+
+/** NULL-safe equality of the group keys of two grouped relations. */
+export function keysEqual(dims: readonly GroupDimension[], left: string, right: string): Fragment {
+  if (dims.length === 0) return sql`TRUE`;
+  return join(
+    dims.map((d) => sql`${keyColumn(d, left)} IS NOT DISTINCT FROM ${keyColumn(d, right)}`),
+    ' AND ',
+  );
+}
+
+/** LEFT JOINs that bring each grouped dimension's display name, as alias `d_<dim>`. */
+export function dimensionJoins(dims: readonly GroupDimension[], from: string): Fragment {
+  return join(
+    dims
+      .filter((d): d is PromptDimension => d !== 'date')
+      .map((d) => {
+        const t = promptDimensions[d].table;
+        return sql`LEFT JOIN ${ident(t.table)} AS ${ident(`d_${d}`)} ON ${ident(`d_${d}`)}.id = ${keyColumn(d, from)}`;
+      }),
+    '\n',
+  );
+}
+
+/** The JSON fields a row carries for its groups: `date` as YYYY-MM-DD, other dimensions as `{id, name}`. */
+export function dimensionFields(dims: readonly GroupDimension[], from: string): Fragment[] {
+  return dims.map((d) => {
+    if (d === 'date') return sql`'date', strftime(${keyColumn(d, from)}, '%Y-%m-%d')`;
+    const name = ident(promptDimensions[d].table.name);
+    return sql`${key(d)}, CASE WHEN ${keyColumn(d, from)} IS NULL THEN NULL ELSE json_object('id', ${keyColumn(d, from)}, 'name', ${ident(`d_${d}`)}.${name}) END`;
+  });
+}
+
+/** Ordering of grouped rows: dates ascending, then each dimension by display name, then id; missing values last. */
+export function dimensionOrder(dims: readonly GroupDimension[], from: string): Fragment[] {
+  return dims.flatMap((d) =>
+    d === 'date'
+      ? [sql`${keyColumn(d, from)}`]
+      : [sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} NULLS LAST`, sql`${keyColumn(d, from)} NULLS LAST`],
+  );
+}

@@ -1,0 +1,37 @@
+import type { Endpoint } from './endpoint.ts';
+import { visibilityReport } from './insights-v2/visibility.ts';
+import { pagedEndpoints } from './paged-report.ts';
+
+/** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
+export const endpoints: readonly Endpoint[] = [...pagedEndpoints(visibilityReport)];
+
+export interface Match {
+  readonly endpoint: Endpoint;
+  readonly params: Record<string, string>;
+}
+
+const compiled = endpoints.map((endpoint) => {
+  const names: string[] = [];
+  const pattern = endpoint.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { endpoint, names, regex: new RegExp(`^${pattern}$`) };
+});
+
+/** Finds the endpoint of a method and path, with its path parameters decoded. */
+export function matchEndpoint(method: string, path: string): Match | undefined {
+  for (const c of compiled) {
+    if (c.endpoint.method !== method.toUpperCase()) continue;
+    const m = c.regex.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1]!)));
+    return { endpoint: c.endpoint, params };
+  }
+  return undefined;
+}
+
+export function pathExists(path: string): boolean {
+  return compiled.some((c) => c.regex.test(path));
+}
