@@ -106,3 +106,20 @@ export const laxBool = () =>
     if (v === 0 || v === 1) return v === 1;
     return v;
   }, z.boolean());
+
+const floatString = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** A number, accepting numeric strings as Pydantic does; errors read as Pydantic's float errors. */
+export const laxNumber = () =>
+  z
+    .unknown()
+    .check(
+      z.superRefine((v, ctx) => {
+        if (typeof v === 'number' && Number.isFinite(v)) return;
+        if (typeof v === 'string' && floatString.test(v)) return;
+        if (typeof v === 'string') ctx.addIssue({ code: 'custom', message: 'Input should be a valid number, unable to parse string as a number', params: { type: 'float_parsing' }, input: v });
+        else ctx.addIssue({ code: 'custom', message: 'Input should be a valid number', params: { type: 'float_type' }, input: v });
+      }),
+    )
+    .transform((v) => Number(v))
+    .meta({ type: 'number' });

@@ -70,19 +70,18 @@ function translate(issue: ZodIssue, loc: Loc, root: unknown, path: Loc): Validat
   }
 }
 
+/** zod reports `number` for both int and float schemas; integers are the common case here, floats use `laxNumber`. */
 function typeError(expected: string, loc: Loc, input: unknown): ValidationIssue {
   switch (expected) {
     case 'string':
       return { type: 'string_type', loc, msg: 'Input should be a valid string', input };
     case 'int':
+    case 'number':
       if (typeof input === 'number' && Number.isFinite(input)) {
         return { type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input };
       }
       if (typeof input === 'string') return { type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input };
       return { type: 'int_type', loc, msg: 'Input should be a valid integer', input };
-    case 'number':
-      if (typeof input === 'string') return { type: 'float_parsing', loc, msg: 'Input should be a valid number, unable to parse string as a number', input };
-      return { type: 'float_type', loc, msg: 'Input should be a valid number', input };
     case 'boolean':
       if (typeof input === 'string' || typeof input === 'number') return { type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input };
       return { type: 'bool_type', loc, msg: 'Input should be a valid boolean', input };

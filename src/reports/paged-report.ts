@@ -82,7 +82,7 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
   return { plan, paging: report.paging(req, mode), fingerprint: fingerprint({ report: report.id, org: ctx.organizationId, plan }), compiled: report.compile(plan) };
 }
 
-function pagedSql(c: CompiledReport, window: Fragment): Fragment {
+export function pagedSql(c: CompiledReport, window: Fragment): Fragment {
   return sql`WITH ${c.ctes},
 rows AS MATERIALIZED (${c.rows}),
 info AS (${c.info})

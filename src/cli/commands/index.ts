@@ -3,10 +3,12 @@ import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
 import { orgs } from './orgs.ts';
 import { query } from './query.ts';
+import { start } from './start.ts';
 
 export const commands: Record<string, Command> = {
   generate,
   orgs,
   query,
+  start,
   'docs-model': docsModel,
 };

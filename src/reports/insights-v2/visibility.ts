@@ -121,10 +121,10 @@ function compile(plan: VisibilityPlan) {
   const rankOrder = sql`${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id`;
   const window = sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE) AND ${filter}`;
   const selection: Fragment[] = [];
-  if (plan.scope === 'owned') selection.push(sql`is_owned`);
+  if (plan.scope === 'owned') selection.push(sql`r.is_owned`);
   if (plan.assets) {
     const values = Array.isArray(plan.assets.value) ? plan.assets.value : [plan.assets.value];
-    const hit = sql`(name IN (${list(values)}) OR asset_id IN (${list(values)}))`;
+    const hit = sql`(r.name IN (${list(values)}) OR r.asset_id IN (${list(values)}))`;
     selection.push(plan.assets.op === 'not_in' ? sql`NOT ${hit}` : hit);
   }
   const fields = [
