@@ -13,7 +13,7 @@ import { ids, insightsFixture } from './fixtures/insights.ts';
 const dir = fileURLToPath(new URL('./golden', import.meta.url));
 let engine: Engine;
 beforeAll(async () => {
-  engine = await openFixture(insightsFixture());
+  engine = await openFixture(insightsFixture(), { cursorSecret: 'golden' });
 });
 afterAll(() => engine.close());
 

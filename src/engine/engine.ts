@@ -11,6 +11,7 @@ import { DuckDBPool } from './duckdb-pool.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
+import { StateStore, stateTables } from '../state/store.ts';
 
 export type TableInput = ArrowTable | string | readonly string[];
 
@@ -26,12 +27,18 @@ export interface EngineOptions {
   readonly threads?: number;
   readonly connections?: number;
   readonly memoryLimit?: string;
-  /** Signs pagination cursors. Without it a random secret is made, so cursors last as long as the engine. */
+  /** Signs pagination cursors. Without it the state store's secret is used. */
   readonly cursorSecret?: string;
+  /**
+   * The durable state store (prompt edits, agents, runs, API keys): a DuckDB file, created and migrated
+   * when missing. Without it the state lives in memory, starts from the dataset, and is lost on close.
+   */
+  readonly state?: string;
 }
 
 export interface EngineCore {
   readonly pool: DuckDBPool;
+  readonly state: StateStore;
   readonly catalog: TenantCatalog;
   readonly clock: () => Date;
   readonly dataDir: string | undefined;
@@ -48,25 +55,30 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
       for (const table of tableNames) await registerTable(conn, table, options);
       return TenantCatalog.load(conn);
     });
-    return { pool, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
+    const state = await StateStore.attach(pool, options.state ?? ':memory:');
+    return { pool, state, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
   } catch (error) {
     pool.close();
     throw error;
   }
 }
 
+/** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
+const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
+
 async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<void> {
+  const view = viewName(table);
   const input = options.tables?.[table];
   if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
     const source = await inspectTable(conn, table, staging);
-    await conn.run(`CREATE OR REPLACE VIEW "${table}" AS SELECT ${source} FROM "${staging}"`);
+    await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);
     return;
   }
   const files = input === undefined ? tableFiles(requireDir(options, table), table) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
   const source = await inspectFiles(conn, table, files);
   if (options.verify === 'full') await readEveryValue(conn, table, files);
-  await conn.run(`CREATE OR REPLACE VIEW "${table}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
+  await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
 }
 
 async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {
@@ -108,7 +120,8 @@ export class Engine {
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
-    return new Engine(await openCore(options), options.cursorSecret ?? randomBytes(32).toString('base64url'));
+    const core = await openCore(options);
+    return new Engine(core, options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
   }
 
   /** A handle that runs every report and resource as this organization. */

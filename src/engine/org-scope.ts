@@ -5,15 +5,17 @@ import { endpoints, matchEndpoint } from '../reports/registry.ts';
 import type { EngineCore } from './engine.ts';
 
 export type JsonObject = Record<string, unknown>;
-export type ReportCall = (body?: JsonObject) => Promise<JsonObject>;
-export type StreamCall = (body?: JsonObject) => AsyncIterable<{ event: string; data: JsonObject }>;
+export type ReportCall = (body?: object) => Promise<JsonObject>;
+export type StreamCall = (body?: object) => AsyncIterable<{ event: string; data: JsonObject }>;
+/** `reports.<name>(body)` answers `{info, data}`; `reports.<name>Stream(body)` yields `{event, data}`. */
+export type ReportsApi = { [name: `${string}Stream`]: StreamCall } & { [name: string]: ReportCall };
 
 /**
  * An organization's view of the engine. Every method of `reports` and `resources` is generated from
  * the registry and runs as that organization: another organization's objects are refused.
  */
 export class OrgScope {
-  readonly reports: Record<string, ReportCall & StreamCall> = {};
+  readonly reports: ReportsApi = {};
   readonly resources: Record<string, (input?: EndpointInput) => Promise<JsonObject>> = {};
 
   constructor(
@@ -24,9 +26,9 @@ export class OrgScope {
     for (const endpoint of endpoints) {
       const target = endpoint.group === 'reports' ? (this.reports as Record<string, unknown>) : (this.resources as Record<string, unknown>);
       if (endpoint.stream) {
-        target[endpoint.name] = (body?: JsonObject) => this.events(endpoint.path, endpoint.method, { body });
+        target[endpoint.name] = (body?: object) => this.events(endpoint.path, endpoint.method, { body });
       } else if (endpoint.group === 'reports') {
-        target[endpoint.name] = async (body?: JsonObject) => parseJson(await this.call(endpoint.method, endpoint.path, { body }));
+        target[endpoint.name] = async (body?: object) => parseJson(await this.call(endpoint.method, endpoint.path, { body }));
       } else {
         target[endpoint.name] = async (input?: EndpointInput) => parseJson(await this.call(endpoint.method, endpoint.path, input ?? {}));
       }

@@ -43,10 +43,7 @@ export function arrowTables(rows: Rows): Record<TableName, Table> {
     const data = rows[name] ?? [];
     const columns: Record<string, ReturnType<typeof vectorFromArray>> = {};
     for (const [column, def] of Object.entries(tables[name].columns)) {
-      columns[column] = vectorFromArray(
-        data.map((r) => toValue(def.type, r[column])),
-        arrowType(def.type),
-      );
+      columns[column] = vectorFromArray(data.map((r) => toValue(def.type, r[column])) as never[], arrowType(def.type)) as never;
     }
     out[name] = new Table(columns);
   }

@@ -18,7 +18,7 @@ export function filterArbitrary(catalog: FilterCatalog, pools: Record<string, Fi
     const ops = catalog[field]!.ops;
     const pool = pools[field]!;
     return fc.constantFrom(...ops).chain((op: FilterOp) => {
-      let value: fc.Arbitrary<FilterNode & { kind: 'leaf' }['value']>;
+      let value: fc.Arbitrary<Extract<FilterNode, { kind: 'leaf' }>['value']>;
       if (op === 'in' || op === 'not_in') value = fc.uniqueArray(fc.constantFrom(...pool.exact), { minLength: 1, maxLength: 3 });
       else if (op === 'is' || op === 'not_is') value = fc.constantFrom(...pool.exact);
       else if (op === 'matches') value = fc.constantFrom(...patterns);
