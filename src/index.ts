@@ -1,0 +1,21 @@
+export { openEngine, Engine, type EngineOptions, type EngineCore, type TableInput } from './engine/engine.ts';
+export { OrgScope, type ReportsApi, type JsonObject } from './engine/org-scope.ts';
+export type { OrganizationListing } from './engine/organizations.ts';
+export {
+  EngineError,
+  ValidationError,
+  AuthError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitError,
+  GoneError,
+  UnavailableError,
+  DatasetError,
+  type ValidationIssue,
+  type HTTPValidationError,
+} from './errors.ts';
+export { generateDataset, type GenerateOptions, type GenerateResult } from './generate/generate.ts';
+export { tables, tableNames, type TableName } from './model/tables.ts';
+export { metrics } from './model/metrics.ts';
+export { endpoints } from './reports/registry.ts';
+export type { Endpoint, StreamEvent } from './reports/endpoint.ts';
