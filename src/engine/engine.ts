@@ -36,8 +36,14 @@ export interface EngineOptions {
   readonly state?: string;
 }
 
+export interface EngineStats {
+  /** Streams currently holding a DuckDB connection. */
+  activeStreams: number;
+}
+
 export interface EngineCore {
   readonly pool: DuckDBPool;
+  readonly stats: EngineStats;
   readonly state: StateStore;
   readonly catalog: TenantCatalog;
   readonly clock: () => Date;
@@ -56,7 +62,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
       return TenantCatalog.load(conn);
     });
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
-    return { pool, state, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
+    return { pool, stats: { activeStreams: 0 }, state, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
   } catch (error) {
     pool.close();
     throw error;

@@ -37,7 +37,11 @@ export interface Endpoint {
   readonly summary: string;
   readonly tags: readonly string[];
   readonly stream: boolean;
+  /** Deprecated in favour of `successor`; the REST service adds Deprecation and Link headers. */
   readonly deprecated?: boolean;
+  readonly successor?: string;
+  /** A retired operation: refused for keys created on or after `newKeysFrom`, and for every key from `sunsetOn`. */
+  readonly sunset?: { readonly deprecatedOn: string; readonly newKeysFrom: string; readonly sunsetOn: string };
   readonly schemas: { readonly body?: z.ZodType; readonly query?: z.ZodType; readonly params?: z.ZodType };
   handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult>;
 }

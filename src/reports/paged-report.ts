@@ -125,6 +125,9 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
   const window = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
   const query = render(pagedSql(p.compiled, window));
   const conn = await ctx.core.pool.instance.connect();
+  ctx.core.stats.activeStreams++;
+  const interrupt = () => conn.interrupt();
+  ctx.signal?.addEventListener('abort', interrupt);
   let finished = false;
   try {
     const result = await conn.stream(query.text, query.params as never);
@@ -146,8 +149,10 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
     }
     finished = true;
   } finally {
+    ctx.signal?.removeEventListener('abort', interrupt);
     if (!finished) conn.interrupt();
     conn.closeSync();
+    ctx.core.stats.activeStreams--;
   }
 }
 

@@ -27,4 +27,20 @@ export const migrations: readonly Migration[] = [
       `CREATE TABLE state.tags AS SELECT * FROM dataset_tags`,
     ]),
   },
+  {
+    version: 10,
+    name: 'API keys: hashes and metadata only',
+    up: run([
+      `CREATE TABLE state.api_keys (
+         id VARCHAR PRIMARY KEY,
+         organization_id VARCHAR NOT NULL,
+         name VARCHAR NOT NULL,
+         prefix VARCHAR NOT NULL,
+         hash VARCHAR NOT NULL UNIQUE,
+         created_at TIMESTAMPTZ NOT NULL,
+         expires_on DATE NOT NULL,
+         revoked_at TIMESTAMPTZ
+       )`,
+    ]),
+  },
 ];

@@ -38,6 +38,11 @@ export class StateStore {
     });
   }
 
+  /** Runs a read on a pooled connection. */
+  read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.pool.use(fn);
+  }
+
   /** Runs `fn` in one transaction: all of its writes land, or none do. */
   async transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.pool.use(async (conn) => {

@@ -4,11 +4,15 @@ import { generate } from './generate.ts';
 import { orgs } from './orgs.ts';
 import { query } from './query.ts';
 import { start } from './start.ts';
+import { serve } from './serve.ts';
+import { keys } from './keys.ts';
 
 export const commands: Record<string, Command> = {
   generate,
   orgs,
   query,
   start,
+  serve,
+  keys,
   'docs-model': docsModel,
 };

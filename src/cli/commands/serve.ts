@@ -1,0 +1,43 @@
+import { openEngine } from '../../engine/engine.ts';
+import { createServer } from '../../http/create-server.ts';
+import { defaultStatePath } from '../../state/default-path.ts';
+import { number, parse, required } from '../args.ts';
+import type { Command } from './command.ts';
+
+export const serveOptions = {
+  data: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  state: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  verify: { type: 'string' },
+  quiet: { type: 'boolean' },
+} as const;
+
+export const serve: Command = {
+  summary: 'serve the REST API over a dataset',
+  usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--quiet]
+
+  --port P          port to listen on (default 8787; 0 picks a free one)
+  --host H          address to bind (default 127.0.0.1)
+  --state FILE      the state store (default: <DIR>.state.duckdb beside the dataset)
+  --rate-limit N    requests per hour per API key (default 600; 0 turns limiting off)
+  --verify full     read every value of every file at start, not just the footers`,
+  async run(argv) {
+    const { values } = parse(argv, serveOptions);
+    const data = required(values, 'data');
+    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), verify: values.verify === 'full' ? 'full' : 'footer' });
+    const limit = number(values, 'rate-limit', 600);
+    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, logger: !values.quiet });
+    const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
+    process.stdout.write(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await app.close();
+    engine.close();
+    return 0;
+  },
+};

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { filterOps } from '../query/filter-node.ts';
+import type { Endpoint } from '../reports/endpoint.ts';
+
+type Json = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType): Json => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
+
+/** Moves a schema's `$defs` into components and points its references there. */
+function hoist(schema: Json, components: Json): Json {
+  const { $schema: _s, $defs, ...rest } = schema as Json & { $defs?: Json };
+  for (const [name, def] of Object.entries($defs ?? {})) if (!(name in components)) components[name] = def;
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
+}
+
+const errorResponses = {
+  '401': { description: 'Missing, unknown, expired or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+  '403': { description: 'The key’s organization has no access to the object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+  '404': { description: 'No such object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+  '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
+  '429': {
+    description: 'Rate limit exceeded; Retry-After says how long to wait',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  },
+};
+
+const rateHeaders = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per window' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the window' },
+  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) when the window resets' },
+};
+
+const baseComponents: Json = {
+  ErrorBody: {
+    type: 'object',
+    properties: { detail: { type: 'string' }, code: { type: 'string' } },
+    required: ['detail', 'code'],
+  },
+  ValidationError: {
+    type: 'object',
+    properties: {
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      msg: { type: 'string' },
+      type: { type: 'string' },
+      input: {},
+      ctx: { type: 'object' },
+    },
+    required: ['loc', 'msg', 'type'],
+  },
+  HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
+  FilterLeaf: {
+    type: 'object',
+    properties: { field: { type: 'string' }, op: { type: 'string', enum: [...filterOps] }, value: {} },
+    required: ['field', 'op', 'value'],
+    additionalProperties: false,
+  },
+  FilterNode: {
+    description: 'A leaf {field, op, value} or a group with exactly one of and, or, not.',
+    oneOf: [
+      { $ref: '#/components/schemas/FilterLeaf' },
+      ...(['and', 'or'] as const).map((k) => ({
+        type: 'object',
+        properties: { [k]: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/FilterNode' } } },
+        required: [k],
+        additionalProperties: false,
+      })),
+      { type: 'object', properties: { not: { $ref: '#/components/schemas/FilterNode' } }, required: ['not'], additionalProperties: false },
+    ],
+  },
+};
+
+function parameters(schema: z.ZodType | undefined, where: 'path' | 'query', components: Json): Json[] {
+  if (!schema) return [];
+  const json = hoist(toSchema(schema), components) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (json.required ?? []).includes(name),
+    schema: s,
+    ...(typeof s.description === 'string' ? { description: s.description } : {}),
+  }));
+}
+
+/** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
+export function openApiDocument(endpoints: readonly Endpoint[], info: { version: string }): Json {
+  const components: Json = { ...baseComponents };
+  const paths: Record<string, Json> = {};
+  for (const e of endpoints) {
+    const operation: Json = {
+      operationId: `${e.name}_${e.method.toLowerCase()}`,
+      summary: e.summary,
+      tags: e.tags,
+      ...(e.deprecated ? { deprecated: true } : {}),
+      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components)],
+      responses: {
+        '200': e.stream
+          ? { description: 'Server-Sent Events: `summary` first, then one `result` per row; every data line is JSON', headers: rateHeaders, content: { 'text/event-stream': { schema: { type: 'string' } } } }
+          : { description: 'Success', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
+        ...errorResponses,
+      },
+    };
+    if (e.schemas.body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: hoist(toSchema(e.schemas.body), components) } } };
+    }
+    const path = (paths[e.path] ??= {});
+    path[e.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Answer Engine Analytics API',
+      version: info.version,
+      description: 'How AI answer engines mention brands, cite web pages and send traffic to sites. Every request needs an API key in X-API-Key (or Authorization: Bearer).',
+    },
+    servers: [{ url: '/' }],
+    security: [{ APIKeyHeader: [] }, { BearerAuth: [] }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, BearerAuth: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+}

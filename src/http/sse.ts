@@ -1,0 +1,60 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import type { StreamEvent } from '../reports/endpoint.ts';
+import { formatSseEvent, sseKeepAlive } from '../reports/sse.ts';
+
+export interface SseOptions {
+  readonly keepAliveMs: number;
+  readonly onError: (error: unknown) => void;
+}
+
+/**
+ * Writes a stream as Server-Sent Events. Headers (rate-limit ones included) go out before the query
+ * runs; writes wait for `drain`; keep-alives are comment lines. If the client goes away the caller's
+ * abort signal stops the query. If the stream fails midway the socket is destroyed, so no client can
+ * mistake a truncated stream for a complete one.
+ */
+export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamEvent>, abort: AbortController, options: SseOptions): Promise<void> {
+  const res = reply.raw;
+  reply.hijack();
+  const headers: Record<string, string | number | string[]> = {};
+  for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | number | string[];
+  res.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  res.flushHeaders();
+  const iterator = events[Symbol.asyncIterator]();
+  const onClose = () => {
+    if (!res.writableFinished) abort.abort();
+  };
+  res.on('close', onClose);
+  let lastWrite = Date.now();
+  const keepAlive = setInterval(() => {
+    if (Date.now() - lastWrite >= options.keepAliveMs && !res.destroyed) {
+      res.write(sseKeepAlive);
+      lastWrite = Date.now();
+    }
+  }, Math.max(10, Math.floor(options.keepAliveMs / 2)));
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || abort.signal.aborted) break;
+      lastWrite = Date.now();
+      if (!res.write(formatSseEvent(next.value))) {
+        await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      }
+    }
+    if (!abort.signal.aborted) res.end();
+  } catch (error) {
+    if (!abort.signal.aborted) options.onError(error);
+    res.destroy(error as Error);
+  } finally {
+    clearInterval(keepAlive);
+    res.off('close', onClose);
+    await iterator.return?.(undefined);
+  }
+}
