@@ -69,10 +69,19 @@ export class NotFoundError extends EngineError {
 
 export class RateLimitError extends EngineError {
   readonly status = 429;
-  readonly code = 'rate_limited';
+  readonly code: string = 'rate_limited';
   constructor(readonly retryAfterSeconds: number, message = 'Rate limit exceeded') {
     super(message);
     this.name = 'RateLimitError';
+  }
+}
+
+/** Too many streams open at once for one key. */
+export class StreamLimitError extends RateLimitError {
+  override readonly code: string = 'too_many_streams';
+  constructor(max: number) {
+    super(1, `At most ${max} streams may be open at once per API key`);
+    this.name = 'StreamLimitError';
   }
 }
 

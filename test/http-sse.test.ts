@@ -117,11 +117,19 @@ describe('SSE edge cases', () => {
   beforeAll(async () => {
     custom = await startServer(engine, {
       keepAliveMs: 40,
+      streams: { perKey: 1, maxSeconds: 0.5 },
       endpoints: [
         stream('slow', async function* () {
           yield { event: 'summary', data: '{"n":1}' };
           await sleep(200);
           yield { event: 'result', data: '{"i":1}' };
+        }),
+        stream('endless', async function* () {
+          yield { event: 'summary', data: '{}' };
+          for (;;) {
+            await sleep(50);
+            yield { event: 'result', data: '{}' };
+          }
         }),
         stream('broken', async function* () {
           yield { event: 'summary', data: '{"n":3}' };
@@ -145,5 +153,23 @@ describe('SSE edge cases', () => {
     const r = await post(`${custom.url}/test/broken`, {}, { 'x-api-key': k });
     expect(r.status).toBe(200);
     await expect(r.text()).rejects.toThrow();
+  });
+
+  it('bounds concurrent streams per key (429) and a stream’s lifetime (the socket is cut)', async () => {
+    const k = await custom.key(orgId);
+    const first = await post(`${custom.url}/test/endless`, {}, { 'x-api-key': k });
+    expect(first.status).toBe(200);
+    const second = await post(`${custom.url}/test/endless`, {}, { 'x-api-key': k });
+    expect(second.status).toBe(429);
+    expect(await second.json()).toMatchObject({ code: 'too_many_streams' });
+    await expect(first.text()).rejects.toThrow();
+    const until = Date.now() + 3000;
+    let third = await post(`${custom.url}/test/slow`, {}, { 'x-api-key': k });
+    while (third.status === 429 && Date.now() < until) {
+      await sleep(50);
+      third = await post(`${custom.url}/test/slow`, {}, { 'x-api-key': k });
+    }
+    expect(third.status).toBe(200);
+    await third.text();
   });
 });

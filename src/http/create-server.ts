@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
-import { AuthError, EngineError, RateLimitError, ValidationError } from '../errors.ts';
+import { AuthError, EngineError, RateLimitError, StreamLimitError, ValidationError } from '../errors.ts';
 import type { Endpoint, EndpointInput } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
@@ -29,6 +29,8 @@ export interface ServerOptions {
   readonly rateLimit?: RateLimitOptions | false;
   /** Idle time before an SSE comment keep-alive. */
   readonly keepAliveMs?: number;
+  /** Concurrent streams per key (default 4) and the longest a stream may stay open (default 600 s). */
+  readonly streams?: { readonly perKey: number; readonly maxSeconds: number };
   readonly endpoints?: readonly Endpoint[];
 }
 
@@ -65,6 +67,8 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? defaultRateLimit);
   const endpoints = options.endpoints ?? registry;
   const openapi = openApiDocument(endpoints, { version });
+  const streamLimits = options.streams ?? { perKey: 4, maxSeconds: 600 };
+  const openStreams = new Map<string, number>();
 
   registerBodyParsers(app);
   app.decorateRequest('principal', undefined);
@@ -121,12 +125,22 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
         applyLifecycle(endpoint, reply, principal, now);
         const abort = new AbortController();
         const ctx = { ...engine.org(principal.organizationId).context(abort.signal), now };
+        const open = openStreams.get(principal.keyId) ?? 0;
+        if (endpoint.stream && open >= streamLimits.perKey) throw new StreamLimitError(streamLimits.perKey);
         const result = await endpoint.handle(inputOf(endpoint, request), ctx);
         if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-        await sendSse(reply, result.events, abort, {
-          keepAliveMs: options.keepAliveMs ?? 15_000,
-          onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
-        });
+        openStreams.set(principal.keyId, (openStreams.get(principal.keyId) ?? 0) + 1);
+        try {
+          await sendSse(reply, result.events, abort, {
+            keepAliveMs: options.keepAliveMs ?? 15_000,
+            maxMs: streamLimits.maxSeconds * 1000,
+            onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
+          });
+        } finally {
+          const left = (openStreams.get(principal.keyId) ?? 1) - 1;
+          if (left > 0) openStreams.set(principal.keyId, left);
+          else openStreams.delete(principal.keyId);
+        }
         return reply;
       },
     });

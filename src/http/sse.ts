@@ -5,6 +5,8 @@ import { formatSseEvent, sseKeepAlive } from '../reports/sse.ts';
 
 export interface SseOptions {
   readonly keepAliveMs: number;
+  /** A stream open longer than this is cut (the socket is destroyed, so the client sees it incomplete). */
+  readonly maxMs: number;
   readonly onError: (error: unknown) => void;
 }
 
@@ -39,6 +41,10 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
       lastWrite = Date.now();
     }
   }, Math.max(10, Math.floor(options.keepAliveMs / 2)));
+  const deadline = setTimeout(() => {
+    abort.abort();
+    res.destroy(new Error(`stream exceeded ${options.maxMs} ms`));
+  }, options.maxMs);
   try {
     for (;;) {
       const next = await iterator.next();
@@ -53,6 +59,7 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
     if (!abort.signal.aborted) options.onError(error);
     res.destroy(error as Error);
   } finally {
+    clearTimeout(deadline);
     clearInterval(keepAlive);
     res.off('close', onClose);
     await iterator.return?.(undefined);
