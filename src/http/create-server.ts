@@ -112,7 +112,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   });
 
   app.get('/openapi.json', { config: { public: true } }, async () => openapi);
-  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok', active_streams: engine.core.stats.activeStreams, busy_connections: engine.core.pool.active }));
   registerDocsPage(app);
 
   for (const endpoint of endpoints) {
