@@ -39,7 +39,7 @@ try {
     process.exitCode = 1;
   } else if (error instanceof EngineError) {
     process.stderr.write(`aea: ${error.message}\n`);
-    process.exitCode = error.status === 422 ? 2 : 3;
+    process.exitCode = error.status === 422 ? 2 : error.status === 403 || error.status === 404 ? 3 : 1;
   } else {
     throw error;
   }

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
+import { dataUnavailable } from '../engine/database-errors.ts';
 import { AuthError, EngineError, RateLimitError, StreamLimitError, ValidationError } from '../errors.ts';
 import type { Endpoint, EndpointInput } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
@@ -97,6 +98,11 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     if (error instanceof EngineError) return reply.code(error.status).type('application/json; charset=utf-8').send(error.body());
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });
+    }
+    const unavailable = dataUnavailable(error);
+    if (unavailable) {
+      request.log.error({ err: error }, 'dataset unreadable');
+      return reply.code(503).header('retry-after', 30).send(unavailable.body());
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ detail: error.message, code: 'bad_request' });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { openEngine } from '../../engine/engine.ts';
+import { dataUnavailable } from '../../engine/database-errors.ts';
 import { EngineError, ValidationError } from '../../errors.ts';
 import { formatSseEvent } from '../../reports/sse.ts';
 import { parse, required, UsageError } from '../args.ts';
@@ -46,6 +47,11 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       return 0;
     } catch (error) {
       if (error instanceof EngineError) return printError(error);
+      const unavailable = dataUnavailable(error);
+      if (unavailable) {
+        process.stderr.write(`aea: ${(error as Error).message}\n`);
+        return printError(unavailable);
+      }
       throw error;
     } finally {
       engine.close();
