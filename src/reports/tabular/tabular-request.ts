@@ -48,8 +48,19 @@ export const paginationSchema = () =>
     offset: laxInt(z.int().min(0)).optional().nullable().describe('rows to skip, default 0'),
   });
 
+/** A number that must be present: a missing value is Pydantic's `missing`, not a type error. */
+const requiredNumber = () =>
+  z
+    .unknown()
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v === undefined) ctx.addIssue({ code: 'custom', message: 'Field required', params: { type: 'missing' }, input: v });
+      }),
+    )
+    .pipe(laxNumber());
+
 export const metricFiltersSchema = () =>
-  z.array(z.strictObject({ field: z.string(), value: laxNumber() })).max(50).describe('after aggregation: keeps rows whose metric `field` is at least `value`');
+  z.array(z.strictObject({ field: z.string(), value: requiredNumber() })).max(50).describe('after aggregation: keeps rows whose metric `field` is at least `value`');
 
 export const timezoneSchema = () => z.string().describe('IANA time zone, e.g. Europe/Berlin; default UTC');
 
