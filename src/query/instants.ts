@@ -116,15 +116,17 @@ export const dayStart = (day: string, zone: string): number => wallToInstant(zon
 const supportedZones = new Set(Intl.supportedValuesOf('timeZone'));
 
 /**
- * The zone name to bind in SQL for an IANA name, or null when it is not one. Names are checked
- * against the runtime's IANA list; links such as `UTC` or `Asia/Kolkata` resolve to the ICU
- * canonical name, which DuckDB's ICU extension knows too. Fixed offsets are not zones.
+ * The zone name to bind in SQL, or null when it is not an IANA zone. Names are checked against the
+ * runtime's IANA list, and links (`UTC`, `Asia/Kolkata`, any letter case) through Intl, which reads
+ * the same ICU data as DuckDB's ICU extension. The name is kept as given, so it reads the same in
+ * every ICU version. Fixed offsets are not zones.
  */
-export function canonicalZone(name: string): string | null {
+export function zoneName(name: string): string | null {
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name) || name.length > 64) return null;
   if (supportedZones.has(name)) return name;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name;
   } catch {
     return null;
   }

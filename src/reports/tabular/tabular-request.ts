@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
-import { canonicalZone, formatInstant, instantError, resolveInstant, toIso, type InstantWindow } from '../../query/instants.ts';
+import { zoneName, formatInstant, instantError, resolveInstant, toIso, type InstantWindow } from '../../query/instants.ts';
 import { laxInt, laxNumber } from '../../query/schema-types.ts';
 import { maxWindowDays } from '../insights-v2/common.ts';
 
@@ -115,7 +115,7 @@ export function readPagination(input: { limit?: number | null; offset?: number |
 
 export function readZone(input: string | null | undefined, fallback: string, issues: Issues): string {
   if (input === undefined || input === null) return fallback;
-  const zone = canonicalZone(input);
+  const zone = zoneName(input);
   if (!zone) issues.add(valueError(['body', 'timezone'], `'${input}' is not an IANA time zone name such as UTC, Europe/Berlin or Asia/Kolkata`, input));
   return zone ?? fallback;
 }
