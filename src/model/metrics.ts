@@ -8,6 +8,7 @@ export interface MetricDef {
 }
 
 const answers = 'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters';
+const anyType = 'executions of the category in the window (v1: [start_date, end_date) in ET), of every analysis type unless an analysis_type filter narrows them, after prompt-level filters';
 
 export const metrics: readonly MetricDef[] = [
   {
@@ -25,6 +26,14 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'executions in scope (the same group)',
     scope: answers,
     unit: 'fraction 0–1',
+  },
+  {
+    name: 'visibility_score, mentions_count, share_of_voice, average_position (v1 without an asset dimension)',
+    reports: 'visibility v1',
+    numerator: 'the chosen brands taken together: those the asset_name filter selects, else the organization’s own; visibility_score counts executions mentioning at least one of them',
+    denominator: 'as the per-brand metric: executions in the group; every mention in the group; the chosen brands’ mentions',
+    scope: `${answers}; v1 windows are [start_date, end_date) in ET`,
+    unit: 'as the per-brand metric',
   },
   {
     name: 'mentions_count',
@@ -63,15 +72,15 @@ export const metrics: readonly MetricDef[] = [
     reports: 'citations v1, v2',
     numerator: 'citations rows',
     denominator: null,
-    scope: `citations of ${answers}, after citation-level filters`,
+    scope: `citations of ${anyType}, after citation-level filters (hostname, path, url, root_domain, citation_category, mentioned)`,
     unit: 'count',
   },
   {
     name: 'citation_share',
     reports: 'citations v1, v2',
-    numerator: 'per model: citations rows of the domain, page or group',
-    denominator: 'per model: every citations row in scope before citation-level filters (the mentioned filter never shrinks it); the per-model shares are then averaged over the models with citations',
-    scope: `citations of ${answers}`,
+    numerator: 'per model: citations rows of the domain, page or group, after citation-level filters',
+    denominator: 'per model: every citations row in scope of the same answer-level group (date, region, topic, model, tag, prompt, persona) before citation-level filters (so the mentioned, page and citation_category filters never shrink it); the per-model shares are then averaged over the models with citations in that group',
+    scope: `citations of ${anyType}`,
     unit: 'fraction 0–1',
   },
   {
@@ -85,10 +94,10 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'first_cited_at',
     reports: 'citations v1, v2 (pages)',
-    numerator: 'minimum executed_at of the page’s citations',
+    numerator: 'minimum executed_at of the page’s (or row’s) citations',
     denominator: null,
-    scope: 'citations in scope',
-    unit: 'ISO 8601 instant',
+    scope: 'citations in scope, after citation-level filters',
+    unit: 'ISO 8601 instant (v2); Unix seconds in the v1 numeric metrics array',
   },
   {
     name: 'rank (citations)',
@@ -181,15 +190,15 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'bot count',
     reports: 'bots v1, v2',
-    numerator: 'bot_events rows (each row is one unique visit)',
+    numerator: 'bot_events rows (each row is one unique visit), of every bot type including ai_agent',
     denominator: null,
-    scope: 'bot_events of the domain in the window, after filters',
+    scope: 'bot_events of the domain in [start_date, end_date) after filters; v1 reads the daily view: the America/New_York days whose start lies in the window',
     unit: 'count',
   },
   {
     name: 'bot citations, indexing, training',
     reports: 'bots v1, v2',
-    numerator: 'bot_events rows with bot_type ai_assistant, index, ai_training respectively',
+    numerator: 'bot_events rows (unique visits) with bot_type ai_assistant (citation), index, ai_training respectively',
     denominator: null,
     scope: 'as bot count',
     unit: 'count',
@@ -197,7 +206,7 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'last_visit',
     reports: 'bots, referrals',
-    numerator: 'maximum ts',
+    numerator: 'maximum ts, the latest visit instant (also on the daily view)',
     denominator: null,
     scope: 'as the report’s count',
     unit: 'Unix seconds in the numeric metrics array',
@@ -207,7 +216,7 @@ export const metrics: readonly MetricDef[] = [
     reports: 'referrals v1, v2',
     numerator: 'referral_visits rows',
     denominator: null,
-    scope: 'referral_visits of the domain (and view segment) in the window, after filters',
+    scope: 'referral_visits of the domain in [start_date, end_date) (v1: whole America/New_York days, v2: read in timezone), in the view_id segment (its host, its path prefix), after filters',
     unit: 'count',
   },
   {
@@ -223,7 +232,7 @@ export const metrics: readonly MetricDef[] = [
     reports: 'sentiment v1',
     numerator: 'sentiments rows of that type; occurrences: every sentiments row',
     denominator: null,
-    scope: 'as positive_sentiment',
+    scope: 'sentiments of executions whose prompt carries the sentiment analysis type, in [start_date, end_date) in ET, after filters',
     unit: 'count',
   },
   {
@@ -231,14 +240,14 @@ export const metrics: readonly MetricDef[] = [
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows',
     denominator: null,
-    scope: `fanouts of ${answers}`,
+    scope: `fanouts of ${answers} (v1: ${anyType})`,
     unit: 'count',
   },
   {
     name: 'fanouts_per_execution',
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows',
-    denominator: 'executions in scope with search_triggered true (runs that produced fan-out data)',
+    denominator: 'executions in scope with search_triggered true (runs that produced fan-out data) of the row’s group without the query dimension; NULL when there are none',
     scope: 'as total_fanouts',
     unit: 'ratio',
   },
@@ -253,8 +262,8 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'share (fan-outs)',
     reports: 'query-fanouts v1, v2',
-    numerator: 'fanouts rows of the query',
-    denominator: 'fanouts rows of the same prompt',
+    numerator: 'fanouts rows of the query (of the row)',
+    denominator: 'fanouts rows of the same prompt: of the row’s group without the query dimension (1 without a query dimension)',
     scope: 'as total_fanouts',
     unit: 'fraction 0–1',
   },

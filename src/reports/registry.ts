@@ -1,9 +1,26 @@
 import type { Endpoint } from './endpoint.ts';
 import { visibilityReport } from './insights-v2/visibility.ts';
 import { pagedEndpoints } from './paged-report.ts';
+import { tabularEndpoints } from './tabular/tabular-report.ts';
+import { citationsV1Report } from './tabular-v1/citations.ts';
+import { queryFanoutsV1Report } from './tabular-v1/query-fanouts.ts';
+import { sentimentV1Report } from './tabular-v1/sentiment.ts';
+import { visibilityV1Report } from './tabular-v1/visibility.ts';
+import { botsV1Report, botsV2Report } from './traffic/bots.ts';
+import { referralsV1Report, referralsV2Report } from './traffic/referrals.ts';
 
 /** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
-export const endpoints: readonly Endpoint[] = [...pagedEndpoints(visibilityReport)];
+export const endpoints: readonly Endpoint[] = [
+  ...pagedEndpoints(visibilityReport),
+  ...tabularEndpoints(citationsV1Report),
+  ...tabularEndpoints(visibilityV1Report),
+  ...tabularEndpoints(sentimentV1Report),
+  ...tabularEndpoints(queryFanoutsV1Report),
+  ...tabularEndpoints(botsV1Report),
+  ...tabularEndpoints(botsV2Report),
+  ...tabularEndpoints(referralsV1Report),
+  ...tabularEndpoints(referralsV2Report),
+];
 
 export interface Match {
   readonly endpoint: Endpoint;

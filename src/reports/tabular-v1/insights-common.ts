@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { compileFilter } from '../../query/filter-compiler.ts';
+import { filtersAt, flatFiltersSchema, flatToNode, idField, idSetField, nameField, nameSetField, plainField, readFlatFilters, textSetField, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
+import { bucketKey, bucketLabel, dateIntervals, etZone, formatInstant, localDate, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import { zUuid } from '../../query/schema-types.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { CallContext } from '../endpoint.ts';
+import { promptDimensions, tagTable } from '../insights-v2/dimensions.ts';
+import { authorize } from '../paged-report.ts';
+import { throwIfAny, type Mode, type TabularDimension, type TabularShape } from '../tabular/tabular-report.ts';
+import { Issues, orderBySchema, paginationSchema, readOrderBy, readPagination, readUnique, readWindow, zInstantText } from '../tabular/tabular-request.ts';
+
+/**
+ * What the v1 Answer Engine Insights reports (citations, visibility, sentiment, query fan-outs) share:
+ * the request, the ET window `[start_date, end_date)`, prompt-level filters and dimensions. A fact
+ * table is aliased `f` (it repeats its execution's context) and the current prompt row `p`.
+ */
+
+export const v1Tags = ['Reports v1 (deprecated)'];
+
+export const insightsTabularFields = {
+  category_id: zUuid(),
+  start_date: zInstantText(),
+  end_date: zInstantText().describe('exclusive; a date alone is the start of that day in America/New_York'),
+  date_interval: z.enum(dateIntervals).optional().nullable().describe('buckets of the date dimension, in America/New_York; default day'),
+  filters: flatFiltersSchema().optional().nullable(),
+  order_by: orderBySchema().optional().nullable(),
+  pagination: paginationSchema().optional().nullable(),
+};
+
+export interface InsightsRequest {
+  readonly category_id: string;
+  readonly start_date: string;
+  readonly end_date: string;
+  readonly metrics: readonly string[];
+  readonly dimensions?: readonly string[] | null;
+  readonly date_interval?: DateInterval | null;
+  readonly filters?: readonly { field: string; operator?: FlatFilter['operator'] | undefined; value?: unknown }[] | null;
+  readonly order_by?: Record<string, 'asc' | 'desc'> | null;
+  readonly pagination?: { limit?: number | null; offset?: number | null } | null;
+}
+
+export interface InsightsPlan extends TabularShape {
+  readonly organizationId: string;
+  readonly categoryId: string;
+  readonly window: InstantWindow;
+  readonly bucket: BucketSpec;
+  readonly filters: readonly FlatFilter[];
+}
+
+/** Reads the shared request into the shared plan; `orderDimensions` narrows which dimensions may sort. */
+export function readInsights(req: InsightsRequest, ctx: { organizationId: string; now: Date }, mode: Mode, catalog: FlatCatalog, orderDimensions?: readonly string[]): InsightsPlan {
+  const issues = new Issues();
+  const metrics = readUnique(req.metrics, 'metrics', issues);
+  const dimensions = readUnique(req.dimensions ?? [], 'dimensions', issues);
+  const { filters, issues: filterIssues } = readFlatFilters(req.filters, catalog, dimensions);
+  issues.add(...filterIssues);
+  const orderBy = readOrderBy(req.order_by, metrics, dimensions, issues, orderDimensions);
+  const { window, startMs, endMs } = readWindow(req.start_date, req.end_date, etZone, ctx.now, issues);
+  throwIfAny(issues);
+  const interval = req.date_interval ?? 'day';
+  const pagination = readPagination(req.pagination, mode);
+  return {
+    organizationId: ctx.organizationId,
+    categoryId: req.category_id,
+    window,
+    bucket: { interval, zone: etZone, anchor: localDate(startMs, etZone) },
+    filters,
+    metrics,
+    dimensions,
+    orderBy,
+    metricFilters: [],
+    pagination,
+    query: {
+      category_id: req.category_id,
+      start_date: formatInstant(startMs, etZone),
+      end_date: formatInstant(endMs, etZone),
+      metrics,
+      dimensions,
+      date_interval: interval,
+      filters: filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value })),
+      order_by: Object.fromEntries(orderBy.map((o) => [o.key, o.dir])),
+      pagination,
+    },
+  };
+}
+
+export const authorizeCategory = async (plan: InsightsPlan, ctx: CallContext): Promise<void> => authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
+
+/** Prompt-level filter fields of the v1 reports: `_id` fields take UUIDs, `_name` fields match names. */
+export const answerFilterFields: FlatCatalog = {
+  region_id: idField(sql`f.region_id`),
+  region_name: nameField(sql`f.region_id`, promptDimensions.region.table),
+  model_id: idField(sql`f.model_id`),
+  topic_id: idField(sql`p.topic_id`),
+  topic_name: nameField(sql`p.topic_id`, promptDimensions.topic.table),
+  tag_id: idSetField(sql`p.tag_ids`),
+  tag_name: nameSetField(sql`p.tag_ids`, tagTable),
+  persona_id: idField(sql`f.persona_id`),
+  prompt_id: idField(sql`f.prompt_id`),
+  prompt: plainField(sql`p.prompt`),
+  analysis_type: textSetField(sql`p.analysis_types`),
+};
+
+export function pick(catalog: FlatCatalog, names: readonly string[]): FlatCatalog {
+  return Object.fromEntries(names.map((n) => [n, catalog[n]!]));
+}
+
+/** A dimension of a fact row: its group key over `f` and `p`, and how it is shown and sorted. */
+export interface KeyedDimension extends TabularDimension {
+  readonly key: Fragment;
+}
+
+export const nameOf =
+  (table: string, column = 'name') =>
+  (k: Fragment): Fragment =>
+    sql`(SELECT ${ident(column)} FROM ${ident(table)} WHERE id = ${k})`;
+
+const asText = (k: Fragment) => k;
+
+export const plainDimension = (key: Fragment): KeyedDimension => ({ key, label: asText, sortBy: 'label' });
+export const namedDimension = (key: Fragment, table: string, column?: string): KeyedDimension => ({ key, label: nameOf(table, column), sortBy: 'label' });
+
+/** Dimensions of the answer an Insights fact belongs to. Groups are by id; rows show names. */
+export function answerDimensions(bucket: BucketSpec): Record<string, KeyedDimension> {
+  return {
+    date: { key: bucketKey(bucket, sql`f.executed_at`, sql`f.day`), label: (k) => bucketLabel(bucket, k), sortBy: 'key' },
+    region: namedDimension(sql`f.region_id`, 'regions'),
+    model: namedDimension(sql`f.model_id`, 'models'),
+    persona: namedDimension(sql`f.persona_id`, 'personas'),
+    topic: namedDimension(sql`p.topic_id`, 'topics'),
+    topic_id: plainDimension(sql`p.topic_id`),
+    prompt: namedDimension(sql`f.prompt_id`, 'prompts', 'prompt'),
+    prompt_id: plainDimension(sql`f.prompt_id`),
+    // A prompt with several tags counts in each tag's group; one without tags in the missing tag's.
+    tag: namedDimension(sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, 'tags'),
+  };
+}
+
+/** The internal key column of a dimension in a report's CTEs. */
+export const dimKey = (dim: string, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k_${dim}`)}` : ident(`k_${dim}`));
+
+/** `expr AS k_<dim>, …` for the select list of a fact CTE, with a trailing comma when not empty. */
+export function keySelect(dims: readonly string[], defs: Record<string, KeyedDimension>): Fragment {
+  if (dims.length === 0) return sql``;
+  return sql`${join(dims.map((d) => sql`${defs[d]!.key} AS ${dimKey(d)}`), ', ')}, `;
+}
+
+/** `k_a, k_b` (no trailing comma), or nothing. */
+export const keyList = (dims: readonly string[], alias?: string): Fragment => join(dims.map((d) => dimKey(d, alias)), ', ');
+
+/** NULL-safe equality of the keys of two relations. */
+export function keysMatch(dims: readonly string[], left: string, right: string): Fragment {
+  if (dims.length === 0) return sql`TRUE`;
+  return join(dims.map((d) => sql`${dimKey(d, left)} IS NOT DISTINCT FROM ${dimKey(d, right)}`), ' AND ');
+}
+
+/** `GROUP BY k_a, k_b`, or a HAVING that drops the one empty group when there are no keys. */
+export const groupByKeys = (dims: readonly string[]): Fragment => (dims.length === 0 ? sql`HAVING count(*) > 0` : sql`GROUP BY ${keyList(dims)}`);
+
+/** The current prompts of the category, optionally those with one analysis type. */
+export function promptsCte(plan: InsightsPlan, analysisType?: string): Fragment {
+  const type = analysisType ? sql` AND list_contains(analysis_types, ${analysisType})` : sql``;
+  return sql`p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = ${plan.categoryId}${type}
+)`;
+}
+
+/** The facts of the category in the window `[start, end)` with the scope filters applied. */
+export function factsInScope(table: string, plan: InsightsPlan, catalog: FlatCatalog): Fragment {
+  const node = flatToNode(filtersAt(plan.filters, catalog, 'scope'));
+  const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
+  return sql`FROM ${ident(table)} f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = ${plan.categoryId} AND f.executed_at >= CAST(${plan.window.start} AS TIMESTAMPTZ) AND f.executed_at < CAST(${plan.window.end} AS TIMESTAMPTZ) AND ${filter}`;
+}
+
+/** The row-stage filters (they select inside the scope) as a predicate, TRUE when none. */
+export function rowPredicate(plan: InsightsPlan, catalog: FlatCatalog): Fragment {
+  const node = flatToNode(filtersAt(plan.filters, catalog, 'row'));
+  return node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
+}
+
+/** The positional `k<i>` columns of `grouped` from internal key columns of `alias`. */
+export const positionalKeys = (dims: readonly string[], alias: string): Fragment[] => dims.map((d, i) => sql`${dimKey(d, alias)} AS ${ident(`k${i}`)}`);
+
+/** `k_a, k_b, ` (with a trailing comma), or nothing. */
+export const keysThen = (dims: readonly string[], alias?: string): Fragment => (dims.length === 0 ? sql`` : sql`${keyList(dims, alias)}, `);
+
+/** `grouped` of a report whose metrics are plain aggregates over one fact CTE. */
+export function groupedOver(from: string, dims: readonly string[], metrics: readonly Fragment[]): Fragment {
+  const columns = [...positionalKeys(dims, from), ...metrics.map((m, j) => sql`${m} AS ${ident(`m${j}`)}`)];
+  return sql`SELECT ${join(columns, ', ')} FROM ${ident(from)} ${groupByKeys(dims)}`;
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import type { FlatCatalog } from '../../query/flat-filters.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { TabularReport } from '../tabular/tabular-report.ts';
+import {
+  answerDimensions,
+  answerFilterFields,
+  authorizeCategory,
+  factsInScope,
+  groupByKeys,
+  insightsTabularFields,
+  keysMatch,
+  keySelect,
+  keysThen,
+  pick,
+  plainDimension,
+  positionalKeys,
+  promptsCte,
+  readInsights,
+  v1Tags,
+  type InsightsPlan,
+} from './insights-common.ts';
+
+const metricNames = ['fanouts_per_execution', 'total_fanouts', 'share'] as const;
+type Metric = (typeof metricNames)[number];
+const dimensionNames = ['prompt', 'query', 'model', 'region', 'date'] as const;
+
+const schema = z.strictObject({
+  ...insightsTabularFields,
+  metrics: z.array(z.enum(metricNames)).min(1),
+  dimensions: z.array(z.enum(dimensionNames)).optional().nullable(),
+});
+
+const catalog: FlatCatalog = pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'topic_id', 'tag_id', 'prompt_id', 'persona_id', 'analysis_type']);
+
+const metricSql: Record<Metric, Fragment> = {
+  total_fanouts: sql`n.fanouts`,
+  fanouts_per_execution: sql`n.fanouts / NULLIF(xe.executions, 0)`,
+  share: sql`n.fanouts / pg.group_fanouts`,
+};
+
+/**
+ * Query fan-outs v1: the search queries engines ran behind answers. fanouts_per_execution divides by
+ * the searching executions (search_triggered) of the row's answer group; share divides by the
+ * fan-outs of the row's group without the query dimension (the same prompt when prompt is grouped).
+ */
+function compile(plan: InsightsPlan) {
+  const defs = { ...answerDimensions(plan.bucket), query: plainDimension(sql`f.query`) };
+  const dims = plan.dimensions;
+  const answerDims = dims.filter((d) => d !== 'query');
+  const ctes = sql`${promptsCte(plan)},
+fo AS (
+  SELECT ${keySelect(dims, defs)}f.position
+  ${factsInScope('fanouts', plan, catalog)}
+),
+n AS (SELECT ${keysThen(dims)}count(*) AS fanouts FROM fo ${groupByKeys(dims)}),
+pg AS (SELECT ${keysThen(answerDims)}count(*) AS group_fanouts FROM fo GROUP BY ALL),
+ex AS (
+  SELECT ${keySelect(answerDims, defs)}f.id
+  ${factsInScope('executions', plan, catalog)} AND f.search_triggered
+),
+xe AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM ex GROUP BY ALL)`;
+  const columns = [...positionalKeys(dims, 'n'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`)];
+  const grouped = sql`SELECT ${join(columns, ', ')}
+FROM n LEFT JOIN pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
+  return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
+}
+
+export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
+  id: 'query-fanouts.v1',
+  path: '/v1/reports/query-fanouts',
+  streamPath: null,
+  name: 'queryFanoutsV1',
+  summary: 'Query fan-outs (v1, tabular): the search queries engines generated behind answers',
+  tags: v1Tags,
+  deprecated: true,
+  schema,
+  plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
+  authorize: authorizeCategory,
+  compile,
+};

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { compileFilter } from '../../query/filter-compiler.ts';
+import { filtersAt, flatToNode, nameField, type FlatCatalog } from '../../query/flat-filters.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { TabularReport } from '../tabular/tabular-report.ts';
+import {
+  answerDimensions,
+  answerFilterFields,
+  authorizeCategory,
+  dimKey,
+  factsInScope,
+  groupByKeys,
+  insightsTabularFields,
+  keysMatch,
+  keySelect,
+  keysThen,
+  namedDimension,
+  pick,
+  plainDimension,
+  promptsCte,
+  readInsights,
+  v1Tags,
+  type InsightsPlan,
+} from './insights-common.ts';
+
+const metricNames = ['share_of_voice', 'mentions_count', 'visibility_score', 'executions', 'average_position'] as const;
+type Metric = (typeof metricNames)[number];
+const dimensionNames = ['date', 'region', 'topic', 'topic_id', 'model', 'asset_id', 'asset_name', 'prompt', 'prompt_id', 'tag', 'persona'] as const;
+const brandDimensions: readonly string[] = ['asset_id', 'asset_name'];
+
+const schema = z.strictObject({
+  ...insightsTabularFields,
+  metrics: z.array(z.enum(metricNames)).min(1),
+  dimensions: z.array(z.enum(dimensionNames)).optional().nullable(),
+});
+
+const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as const;
+
+/** asset_name chooses brands (rows, or the brands taken together); it never shrinks share_of_voice's denominator. */
+const catalog: FlatCatalog = {
+  ...pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'topic_id', 'topic_name', 'tag_id', 'tag_name', 'prompt_id', 'prompt', 'persona_id']),
+  asset_name: nameField(sql`f.asset_id`, assetsTable, { stage: 'row' }),
+};
+const brandCatalog: FlatCatalog = { asset_name: nameField(sql`b.id`, assetsTable, { stage: 'row' }) };
+
+/** The same expressions as v2 visibility, so the two agree to the last bit for the same window. */
+const metricSql: Record<Metric, Fragment> = {
+  executions: sql`g.executions`,
+  mentions_count: sql`coalesce(bm.mentions, 0)`,
+  visibility_score: sql`coalesce(bm.mentioned, 0) / g.executions`,
+  share_of_voice: sql`CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END`,
+  average_position: sql`bm.position_sum / NULLIF(bm.mentions, 0)`,
+};
+
+/**
+ * Visibility v1. With an asset dimension every brand of the category gets a row in each group with an
+ * answer (v2's scope all); asset_name filters those rows. Without one, the row is the chosen brands
+ * taken together: those asset_name selects, else the organization's own.
+ */
+function compile(plan: InsightsPlan) {
+  const defs = { ...answerDimensions(plan.bucket), asset_id: plainDimension(sql`b.id`), asset_name: namedDimension(sql`b.id`, 'assets') };
+  const dims = plan.dimensions;
+  const answerDims = dims.filter((d) => !brandDimensions.includes(d));
+  const perBrand = answerDims.length < dims.length;
+  const brandNode = flatToNode(filtersAt(plan.filters, catalog, 'row'));
+  const chosen = brandNode ? compileFilter(brandNode, brandCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : perBrand ? sql`TRUE` : sql`b.is_owned`;
+  const ctes = sql`${promptsCte(plan, 'visibility')},
+e AS (
+  SELECT ${keySelect(answerDims, defs)}f.id AS execution_id
+  ${factsInScope('executions', plan, catalog)}
+),
+g AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM e ${groupByKeys(answerDims)}),
+mb AS (
+  SELECT ${keySelect(answerDims, defs)}f.execution_id, f.asset_id, f.position
+  ${factsInScope('mentions', plan, catalog)}
+),
+t AS (SELECT ${keysThen(answerDims)}count(*) AS total_mentions FROM mb GROUP BY ALL),
+b AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen}),
+bm AS (
+  SELECT ${keysThen(answerDims)}${perBrand ? sql`asset_id, ` : sql``}count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
+  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+)`;
+  const keys = dims.map((d, i) => sql`${brandDimensions.includes(d) ? sql`b.id` : dimKey(d, 'g')} AS ${ident(`k${i}`)}`);
+  const columns = [...keys, ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`)];
+  const from = perBrand
+    ? sql`g CROSS JOIN b LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
+    : sql`g LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')}`;
+  const grouped = sql`SELECT ${join(columns, ', ')}
+FROM ${from}
+LEFT JOIN t ON ${keysMatch(answerDims, 't', 'g')}`;
+  return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
+}
+
+export const visibilityV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
+  id: 'visibility.v1',
+  path: '/v1/reports/visibility',
+  streamPath: '/v1/reports/visibility/stream',
+  name: 'visibilityV1',
+  summary: 'Visibility (v1, tabular): share of voice, mentions, visibility score, executions and average position',
+  tags: v1Tags,
+  deprecated: true,
+  schema,
+  plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
+  authorize: authorizeCategory,
+  compile,
+};

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
+import { compileFilter } from '../../query/filter-compiler.ts';
+import { flatFiltersSchema, flatToNode, plainField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
+import { bucketKey, bucketLabel, dayStart, etZone, formatInstant, hourOfDay, localDate, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import { zUuid } from '../../query/schema-types.ts';
+import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
+import type { CallContext } from '../endpoint.ts';
+import { authorize } from '../paged-report.ts';
+import { groupKeys, keyColumn, metricColumn, throwIfAny, type Mode, type TabularDimension, type TabularReport, type TabularShape } from '../tabular/tabular-report.ts';
+import {
+  Issues,
+  metricFiltersSchema,
+  orderBySchema,
+  paginationSchema,
+  readMetricFilters,
+  readOrderBy,
+  readPagination,
+  readUnique,
+  readWindow,
+  readZone,
+  timezoneSchema,
+  zInstantText,
+} from '../tabular/tabular-request.ts';
+
+/**
+ * Traffic reports (bots, referrals) as data: each declares its table, view, metrics, dimensions and
+ * filters; this module turns a declaration into a tabular report. A traffic query names a domain of
+ * the caller's organization.
+ */
+
+export interface TrafficDefinition {
+  readonly id: string;
+  readonly path: string;
+  readonly name: string;
+  readonly summary: string;
+  readonly table: 'bot_events' | 'referral_visits';
+  /**
+   * `daily`: the visits of each America/New_York day, stamped at the day's start, so a window keeps
+   * the days whose start lies in `[start, end)`. `hourly`: every visit, bucketed in UTC or `timezone`.
+   */
+  readonly view: 'daily' | 'hourly';
+  /** Columns of the table a row of the daily view keeps (besides its day). */
+  readonly columns: readonly string[];
+  /** Aggregates over the view's rows: `visits` (a count) and `last_at` (latest instant) per row. */
+  readonly metrics: Readonly<Record<string, Fragment>>;
+  readonly dimensions: readonly string[];
+  readonly intervals: readonly [DateInterval, ...DateInterval[]];
+  readonly filters: readonly string[];
+  /** Accepts `timezone` (else UTC for hourly views). */
+  readonly timezone?: boolean;
+  /** Accepts `view_id`, a saved segment of the domain. */
+  readonly segments?: boolean;
+}
+
+export interface TrafficPlan extends TabularShape {
+  readonly organizationId: string;
+  readonly domain: string;
+  readonly requestedOrganization: string | null;
+  readonly viewId: string | null;
+  /** The instants the rows come from: the request's window, or for daily views its whole days. */
+  readonly window: InstantWindow;
+  readonly bucket: BucketSpec;
+  readonly filters: readonly FlatFilter[];
+}
+
+/** The latest visit, as Unix seconds: the metrics array holds numbers only. */
+export const lastVisitSql = sql`epoch_ms(max(last_at)) // 1000`;
+
+/** Visits, or the visits of the view's rows that satisfy a predicate. */
+export const visitsSql = (predicate?: Fragment): Fragment =>
+  predicate ? sql`CAST(coalesce(sum(visits) FILTER (WHERE ${predicate}), 0) AS BIGINT)` : sql`CAST(sum(visits) AS BIGINT)`;
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The first instant of the first local day starting at or after `ms`. */
+function dayBoundary(ms: number, zone: string): number {
+  const day = localDate(ms, zone);
+  return dayStart(day, zone) < ms ? dayStart(nextDay(day), zone) : dayStart(day, zone);
+}
+
+function schemaOf(def: TrafficDefinition) {
+  const metricNames = Object.keys(def.metrics) as [string, ...string[]];
+  return z.strictObject({
+    domain: z.string().min(1).describe('a domain of your organization, e.g. example.com'),
+    metrics: z.array(z.enum(metricNames)).min(1),
+    start_date: zInstantText(),
+    end_date: zInstantText().optional().nullable().describe('exclusive; default now'),
+    date_interval: z.enum(def.intervals).optional().nullable().describe('buckets of the date dimension; default day'),
+    dimensions: z.array(z.enum(def.dimensions as [string, ...string[]])).optional().nullable(),
+    filters: flatFiltersSchema().optional().nullable(),
+    metric_filters: metricFiltersSchema().optional().nullable(),
+    order_by: orderBySchema().optional().nullable(),
+    pagination: paginationSchema().optional().nullable(),
+    organization_id: zUuid().optional().nullable(),
+    ...(def.timezone ? { timezone: timezoneSchema().optional().nullable() } : {}),
+    ...(def.segments ? { view_id: zUuid().optional().nullable().describe('a saved segment of the domain: its host and path prefix') } : {}),
+  });
+}
+
+type TrafficRequest = z.output<ReturnType<typeof schemaOf>> & { timezone?: string | null; view_id?: string | null };
+
+function filterCatalog(def: TrafficDefinition): FlatCatalog {
+  return Object.fromEntries(def.filters.map((f) => [f, plainField(sql`f.${ident(f)}`)]));
+}
+
+function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficRequest, ctx: { organizationId: string; now: Date }, mode: Mode): TrafficPlan {
+  const issues = new Issues();
+  const metrics = readUnique(req.metrics, 'metrics', issues);
+  const dimensions = readUnique(req.dimensions ?? [], 'dimensions', issues);
+  const { filters, issues: filterIssues } = readFlatFilters(req.filters, catalog, dimensions);
+  issues.add(...filterIssues);
+  const orderBy = readOrderBy(req.order_by, metrics, dimensions, issues);
+  const metricFilters = readMetricFilters(req.metric_filters, metrics, issues);
+  const zone = def.view === 'daily' ? etZone : readZone(req.timezone, utcZone, issues);
+  const { window, startMs, endMs } = readWindow(req.start_date, req.end_date, zone, ctx.now, issues);
+  throwIfAny(issues);
+  // The daily view has nothing finer than a day.
+  const interval: DateInterval = def.view === 'daily' && req.date_interval === 'hour' ? 'day' : (req.date_interval ?? 'day');
+  const pagination = readPagination(req.pagination, mode);
+  const rows = def.view === 'daily' ? { start: toIso(dayBoundary(startMs, zone)), end: toIso(dayBoundary(endMs, zone)) } : window;
+  return {
+    organizationId: ctx.organizationId,
+    domain: req.domain,
+    requestedOrganization: req.organization_id ?? null,
+    viewId: req.view_id ?? null,
+    window: rows,
+    bucket: { interval, zone, anchor: localDate(startMs, zone) },
+    filters,
+    metrics,
+    dimensions,
+    orderBy,
+    metricFilters,
+    pagination,
+    query: {
+      domain: req.domain,
+      organization_id: ctx.organizationId,
+      start_date: formatInstant(startMs, zone),
+      end_date: formatInstant(endMs, zone),
+      metrics,
+      dimensions,
+      date_interval: interval,
+      filters: filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value })),
+      metric_filters: metricFilters,
+      order_by: Object.fromEntries(orderBy.map((o) => [o.key, o.dir])),
+      pagination,
+      ...(def.timezone ? { timezone: req.timezone ?? utcZone } : {}),
+      ...(def.segments ? { view_id: req.view_id ?? null } : {}),
+    },
+  };
+}
+
+/** The domain and segment must be the caller's; a segment must belong to the domain. Nothing else is read first. */
+async function authorizeTraffic(plan: TrafficPlan, ctx: CallContext): Promise<void> {
+  const org = plan.requestedOrganization;
+  if (org !== null && org !== ctx.organizationId) {
+    if (ctx.core.catalog.hasOrganization(org)) throw new ForbiddenError(`this API key has no access to organization ${org}`);
+    throw new NotFoundError(`organization ${org} not found`);
+  }
+  authorize(ctx, [{ kind: 'domain', id: plan.domain }, ...(plan.viewId ? [{ kind: 'view' as const, id: plan.viewId }] : [])]);
+  if (plan.viewId) {
+    const q = render(sql`SELECT d.name FROM domain_views v JOIN domains d ON d.id = v.domain_id WHERE v.id = ${plan.viewId}`);
+    const rows = (await ctx.core.pool.use((conn) => conn.runAndReadAll(q.text, q.params as never))).getRowsJS();
+    const domain = rows[0]?.[0];
+    if (domain !== plan.domain) throw ValidationError.of(['body', 'view_id'], `view ${plan.viewId} is a segment of ${String(domain)}, not of ${plan.domain}`, plan.viewId);
+  }
+}
+
+function dimensionOf(def: TrafficDefinition, bucket: BucketSpec, name: string): { key: Fragment } & TabularDimension {
+  if (name === 'date') {
+    const key = def.view === 'daily' ? bucketKey(bucket, sql`f.day`, sql`f.day`) : bucketKey(bucket, sql`f.ts`);
+    return { key, label: (k) => bucketLabel(bucket, k), sortBy: 'key' };
+  }
+  if (name === 'hour') return { key: hourOfDay(bucket.zone, sql`f.ts`), label: (k) => sql`lpad(CAST(${k} AS VARCHAR), 2, '0')`, sortBy: 'key' };
+  return { key: sql`f.${ident(name)}`, label: (k) => k, sortBy: 'label' };
+}
+
+function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: TrafficPlan) {
+  const node = flatToNode(plan.filters);
+  const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId }) : sql`TRUE`;
+  const segment = plan.viewId
+    ? sql` AND EXISTS (SELECT 1 FROM domain_views v WHERE v.id = ${plan.viewId} AND (v.host IS NULL OR v.host = f.host) AND (v.path_prefix IS NULL OR starts_with(f.path, v.path_prefix)))`
+    : sql``;
+  const where = sql`f.organization_id = ${plan.organizationId} AND f.domain = ${plan.domain} AND f.ts >= CAST(${plan.window.start} AS TIMESTAMPTZ) AND f.ts < CAST(${plan.window.end} AS TIMESTAMPTZ) AND ${filter}${segment}`;
+  const columns = join(def.columns.map((c) => sql`f.${ident(c)}`), ', ');
+  const view =
+    def.view === 'daily'
+      ? // TRICKY: the day of a visit is its America/New_York calendar day, whatever the UTC date.
+        sql`SELECT CAST(timezone(${etZone}, f.ts) AS DATE) AS day, ${columns}, count(*) AS visits, max(f.ts) AS last_at
+  FROM ${ident(def.table)} f WHERE ${where} GROUP BY ALL`
+      : sql`SELECT f.ts, ${columns}, 1 AS visits, f.ts AS last_at FROM ${ident(def.table)} f WHERE ${where}`;
+  const dims = plan.dimensions.map((d) => dimensionOf(def, plan.bucket, d));
+  const select = [...dims.map((d, i) => sql`${d.key} AS ${keyColumn(i)}`), ...plan.metrics.map((m, j) => sql`${def.metrics[m]!} AS ${metricColumn(j)}`)];
+  return {
+    ctes: sql`traffic AS (
+  ${view}
+)`,
+    grouped: sql`SELECT ${join(select, ', ')} FROM traffic f ${groupKeys(dims.length)}`,
+    dimensions: dims,
+  };
+}
+
+export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequest, TrafficPlan> {
+  const catalog = filterCatalog(def);
+  return {
+    id: def.id,
+    path: def.path,
+    streamPath: null,
+    name: def.name,
+    summary: def.summary,
+    tags: ['Traffic'],
+    schema: schemaOf(def) as z.ZodType<TrafficRequest>,
+    plan: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
+    authorize: authorizeTraffic,
+    compile: (plan) => compileTraffic(def, catalog, plan),
+  };
+}

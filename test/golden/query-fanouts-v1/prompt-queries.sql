@@ -1,0 +1,29 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
+),
+fo AS (
+  SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.position
+  FROM "fanouts" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND NOT COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE)
+),
+n AS (SELECT "k_prompt", "k_query", count(*) AS fanouts FROM fo GROUP BY "k_prompt", "k_query"),
+pg AS (SELECT "k_prompt", count(*) AS group_fanouts FROM fo GROUP BY ALL),
+ex AS (
+  SELECT f.prompt_id AS "k_prompt", f.id
+  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND NOT COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $9)) > 0, FALSE) AND f.search_triggered
+),
+xe AS (SELECT "k_prompt", count(*) AS executions FROM ex GROUP BY ALL),
+grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
+FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
+labeled AS (SELECT g.*, (SELECT "prompt" FROM "prompts" WHERE id = "g"."k0") AS "d0", "g"."k1" AS "d1" FROM grouped g),
+kept AS (SELECT * FROM labeled WHERE TRUE),
+rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+       json_object('metrics', json_array("m0", "m1", "m2"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
+FROM kept),
+info AS (SELECT json_object())
+SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+UNION ALL
+(SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment",0,8]

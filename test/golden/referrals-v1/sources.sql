@@ -1,0 +1,16 @@
+WITH traffic AS (
+  SELECT CAST(timezone($1, f.ts) AS DATE) AS day, f."host", f."path", f."referral_source", f."referral_type", count(*) AS visits, max(f.ts) AS last_at
+  FROM "referral_visits" f WHERE f.organization_id = $2 AND f.domain = $3 AND f.ts >= CAST($4 AS TIMESTAMPTZ) AND f.ts < CAST($5 AS TIMESTAMPTZ) AND TRUE GROUP BY ALL
+),
+grouped AS (SELECT f."referral_source" AS "k0", CAST(sum(visits) AS BIGINT) AS "m0", epoch_ms(max(last_at)) // 1000 AS "m1" FROM traffic f GROUP BY "k0"),
+labeled AS (SELECT g.*, "g"."k0" AS "d0" FROM grouped g),
+kept AS (SELECT * FROM labeled WHERE ("m0" >= $6)),
+rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
+       json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
+FROM kept),
+info AS (SELECT json_object())
+SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+UNION ALL
+(SELECT unit, seq, row FROM rows WHERE unit > $7 AND unit <= $8)
+ORDER BY unit, seq
+-- params: ["America/New_York","00000000-0000-4000-8000-000000000001","example.com","2026-03-01T05:00:00.000Z","2026-06-01T04:00:00.000Z",5,0,8]

@@ -1,0 +1,20 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
+),
+s AS (
+  SELECT f.theme_id AS "k_theme", f.persona_id AS "k_persona", f.sentiment_type AS sentiment
+  FROM "sentiments" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND COALESCE(f.asset_id IN (SELECT id FROM "assets" WHERE category_id = $6 AND "name" = $7), FALSE)
+),
+grouped AS (SELECT "s"."k_theme" AS "k0", "s"."k_persona" AS "k1", count(*) FILTER (WHERE sentiment = 'positive') AS "m0", count(*) FILTER (WHERE sentiment = 'negative') AS "m1", count(*) AS "m2" FROM "s" GROUP BY "k_theme", "k_persona"),
+labeled AS (SELECT g.*, (SELECT "name" FROM "themes" WHERE id = "g"."k0") AS "d0", (SELECT "name" FROM "personas" WHERE id = "g"."k1") AS "d1" FROM grouped g),
+kept AS (SELECT * FROM labeled WHERE TRUE),
+rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+       json_object('metrics', json_array("m0", "m1", "m2"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
+FROM kept),
+info AS (SELECT json_object())
+SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+UNION ALL
+(SELECT unit, seq, row FROM rows WHERE unit > $8 AND unit <= $9)
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","Acme",0,8]

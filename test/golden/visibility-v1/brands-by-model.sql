@@ -1,0 +1,34 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
+),
+e AS (
+  SELECT f.model_id AS "k_model", f.id AS execution_id
+  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND (COALESCE(list_has_any(p.tag_ids, (SELECT list(id) FROM (SELECT id FROM "tags" WHERE category_id = $6 AND "name" IN ($7, $8)))), FALSE)) AND (NOT COALESCE(f.persona_id = $9, FALSE))
+),
+g AS (SELECT "k_model", count(*) AS executions FROM e GROUP BY "k_model"),
+mb AS (
+  SELECT f.model_id AS "k_model", f.execution_id, f.asset_id, f.position
+  FROM "mentions" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $10 AND f.executed_at >= CAST($11 AS TIMESTAMPTZ) AND f.executed_at < CAST($12 AS TIMESTAMPTZ) AND (COALESCE(list_has_any(p.tag_ids, (SELECT list(id) FROM (SELECT id FROM "tags" WHERE category_id = $13 AND "name" IN ($14, $15)))), FALSE)) AND (NOT COALESCE(f.persona_id = $16, FALSE))
+),
+t AS (SELECT "k_model", count(*) AS total_mentions FROM mb GROUP BY ALL),
+b AS (SELECT id, name FROM assets b WHERE category_id = $17 AND TRUE),
+bm AS (
+  SELECT "k_model", asset_id, count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
+  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+),
+grouped AS (SELECT b.id AS "k0", "g"."k_model" AS "k1", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", bm.position_sum / NULLIF(bm.mentions, 0) AS "m2", coalesce(bm.mentions, 0) AS "m3", g.executions AS "m4"
+FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_model" IS NOT DISTINCT FROM "g"."k_model" AND bm.asset_id = b.id
+LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "g"."k_model"),
+labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", (SELECT "name" FROM "models" WHERE id = "g"."k1") AS "d1" FROM grouped g),
+kept AS (SELECT * FROM labeled WHERE TRUE),
+rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+       json_object('metrics', json_array("m0", "m1", "m2", "m3", "m4"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
+FROM kept),
+info AS (SELECT json_object())
+SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+UNION ALL
+(SELECT unit, seq, row FROM rows WHERE unit > $18 AND unit <= $19)
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","alpha","","00000000-0000-4000-8000-000000000029","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","alpha","","00000000-0000-4000-8000-000000000029","00000000-0000-4000-8000-00000000000b",0,8]

@@ -1,0 +1,34 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
+),
+e AS (
+  SELECT CAST(date_trunc('quarter', f.day) AS DATE) AS "k_date", f.id AS execution_id
+  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND TRUE
+),
+g AS (SELECT "k_date", count(*) AS executions FROM e GROUP BY "k_date"),
+mb AS (
+  SELECT CAST(date_trunc('quarter', f.day) AS DATE) AS "k_date", f.execution_id, f.asset_id, f.position
+  FROM "mentions" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND TRUE
+),
+t AS (SELECT "k_date", count(*) AS total_mentions FROM mb GROUP BY ALL),
+b AS (SELECT id, name FROM assets b WHERE category_id = $9 AND b.is_owned),
+bm AS (
+  SELECT "k_date", count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
+  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+),
+grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / g.executions AS "m0", g.executions AS "m1"
+FROM g LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
+LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
+labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0" FROM grouped g),
+kept AS (SELECT * FROM labeled WHERE TRUE),
+rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
+       json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
+FROM kept),
+info AS (SELECT json_object())
+SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+UNION ALL
+(SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b",0,8]
