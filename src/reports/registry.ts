@@ -1,9 +1,21 @@
 import type { Endpoint } from './endpoint.ts';
 import { visibilityReport } from './insights-v2/visibility.ts';
 import { pagedEndpoints } from './paged-report.ts';
+import { orgEndpoints } from '../resources/org-listings.ts';
+import { categoryEndpoints } from '../resources/category-listings.ts';
+import { promptEndpoints } from '../resources/prompts/index.ts';
+import { contentEndpoints } from '../resources/content-optimization.ts';
+import { allAgentEndpoints } from '../resources/agents/index.ts';
 
 /** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
-export const endpoints: readonly Endpoint[] = [...pagedEndpoints(visibilityReport)];
+export const endpoints: readonly Endpoint[] = [
+  ...pagedEndpoints(visibilityReport),
+  ...orgEndpoints,
+  ...categoryEndpoints,
+  ...promptEndpoints,
+  ...contentEndpoints,
+  ...allAgentEndpoints,
+];
 
 export interface Match {
   readonly endpoint: Endpoint;
