@@ -1,0 +1,15 @@
+import { startChild } from './test/helpers/child.ts';
+import { openEngine } from './src/engine/engine.ts';
+import { sampleDir } from './src/generate/sample.ts';
+import { sampleIds } from './test/helpers/sample-org.ts';
+const probe = await openEngine({ data: sampleDir, threads: 1, connections: 1 });
+const ids = await sampleIds(probe);
+await probe.close();
+const t = Date.now();
+const c = startChild(['patch', '/tmp/exp6/t.duckdb', ids.org, ids.category]);
+await c.waitFor((l) => l === 'ready'); console.log('ready', Date.now() - t);
+await c.waitFor((l) => l === 'committed 1'); console.log('c1', Date.now() - t);
+await new Promise((r) => setTimeout(r, 150));
+console.log(c.lines.length);
+await c.kill(); console.log('killed', Date.now() - t);
+const e = await openEngine({ data: sampleDir, state: '/tmp/exp6/t.duckdb' }); console.log('reopen', Date.now() - t); await e.close();
