@@ -161,7 +161,7 @@ describe('PATCH /v1/org/categories/{id}/prompts against a reference model', () =
       const dry = await patch({ prompts: entries, dry_run: true }).catch((e: unknown) => e);
       const real = await patch({ prompts: entries }).catch((e: unknown) => e);
       if (dry instanceof ValidationError) expect((real as ValidationError).detail).toEqual(dry.detail);
-      else expect(real).toEqual({ ...dry, dry_run: false });
+      else expect(real).toEqual({ ...(dry as object), dry_run: false });
     }
   });
 });
