@@ -138,7 +138,7 @@ describe('PATCH /v1/org/categories/{id}/prompts against a reference model', () =
           expect(await observe()).toEqual(project(model));
         }
       }),
-      { numRuns: 30 },
+      { numRuns: 25 },
     );
     expect(applied).toBeGreaterThan(5);
     expect(rejected).toBeGreaterThan(5);
@@ -156,7 +156,7 @@ describe('PATCH /v1/org/categories/{id}/prompts against a reference model', () =
 
   it('previews a batch with dry_run exactly as it would apply it', async () => {
     await resetCategory(engine, ids.category);
-    const batch = fc.sample(batchArbitrary(), { numRuns: 30, seed: 11 }).map((b) => b.entries);
+    const batch = fc.sample(batchArbitrary(), { numRuns: 20, seed: 11 }).map((b) => b.entries);
     for (const entries of batch) {
       const dry = await patch({ prompts: entries, dry_run: true }).catch((e: unknown) => e);
       const real = await patch({ prompts: entries }).catch((e: unknown) => e);

@@ -16,7 +16,8 @@ const pageQuery = z.object({
   offset: queryScalar(laxInt(z.int().min(0))).optional().describe('at least 0, default 0'),
 });
 
-function assetOf(input: EndpointInput, ctx: CallContext, schema: typeof assetPath | typeof itemPath) {
+/** The path's parameters once its asset is known to be the caller's (403 another organization's, 404 none's). */
+function ownedAsset<T extends { asset_id: string }>(schema: z.ZodType<T>, input: EndpointInput, ctx: CallContext): T {
   const params = parsePath(schema, input);
   authorize(ctx, [{ kind: 'asset', id: params.asset_id }]);
   return params;
@@ -34,7 +35,7 @@ export const contentEndpoints: readonly Endpoint[] = [
     stream: false,
     schemas: { params: assetPath, query: pageQuery },
     async handle(input: EndpointInput, ctx: CallContext) {
-      const { asset_id } = assetOf(input, ctx, assetPath);
+      const { asset_id } = ownedAsset(assetPath, input, ctx);
       const q = parseQuery(pageQuery, input);
       const limit = q.limit ?? defaultContentLimit;
       const offset = q.offset ?? 0;
@@ -66,7 +67,7 @@ export const contentEndpoints: readonly Endpoint[] = [
     stream: false,
     schemas: { params: itemPath },
     async handle(input: EndpointInput, ctx: CallContext) {
-      const { asset_id, content_id } = assetOf(input, ctx, itemPath) as z.output<typeof itemPath>;
+      const { asset_id, content_id } = ownedAsset(itemPath, input, ctx);
       const rows = await ctx.core.state.read((conn) => readRows(conn, sql`SELECT detail FROM content_items WHERE id = ${content_id} AND asset_id = ${asset_id}`));
       if (rows.length === 0) throw new NotFoundError(`content ${content_id} not found for asset ${asset_id}`);
       return jsonResult({ data: JSON.parse(String(rows[0]!.detail)) as unknown });

@@ -27,6 +27,7 @@ if (mode === 'patch') {
   for (;;) {
     const now = await scope.resources.agentRun!({ params: { ...params, run_id: String(run.id) } });
     if (now.status === 'running' && Object.keys(now.outputs as object).length > 0) await say('running');
+    else if (now.status !== 'queued' && now.status !== 'running') await say(`finished ${String(now.status)}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -124,14 +124,14 @@ export function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now:
     if ((asset?.id ?? null) !== (assetBefore?.id ?? null)) diff.asset = { old: assetBefore, new: asset ?? null };
     for (const [field, kind, column] of setFields) {
       const old = before[column] as readonly string[];
-      const now_ = next[column] as readonly string[];
-      if (sameSet(old, now_)) {
+      const after = next[column] as readonly string[];
+      if (sameSet(old, after)) {
         next[column] = old as never;
         continue;
       }
       diff[field] = {
-        added: now_.filter((id) => !old.includes(id)).map((id) => refs.named(kind, id)),
-        removed: old.filter((id) => !now_.includes(id)).map((id) => refs.named(kind, id)),
+        added: after.filter((id) => !old.includes(id)).map((id) => refs.named(kind, id)),
+        removed: old.filter((id) => !after.includes(id)).map((id) => refs.named(kind, id)),
       };
     }
     diffs.push(diff);
