@@ -101,18 +101,14 @@ export function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now:
     let asset: Named | null | undefined = assetBefore;
     if (entry.asset === null) next.asset_id = asset = null;
     else if (entry.asset !== undefined) {
-      asset = refs.resolve('asset', entry.asset as IdOrName, [...loc, 'asset'], issues);
+      asset = refs.resolve('asset', entry.asset, [...loc, 'asset'], issues);
       if (asset) next.asset_id = asset.id;
     }
-    const resolvedSets = new Map<RefKind, Named[]>();
     for (const [field, kind, column] of setFields) {
       const given = entry[field] as IdOrName[] | null | undefined;
       if (given == null) continue;
       const items = refs.resolveAll(kind, given, [...loc, field], issues);
-      if (items) {
-        next[column] = items.map((x) => x.id) as never;
-        resolvedSets.set(kind, items);
-      }
+      if (items) next[column] = items.map((x) => x.id) as never;
     }
     if (issues.length > count) return;
 
