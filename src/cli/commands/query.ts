@@ -17,7 +17,8 @@ export const query: Command = {
 
 Prints the JSON body, or the raw text/event-stream text for /stream paths. Agent runs started
 by the call (or left queued) finish before the command exits.
-Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404).`,
+Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404),
+1 any other refusal, e.g. 409 for a never-published agent (body printed).`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       data: { type: 'string' },
