@@ -67,6 +67,18 @@ export class NotFoundError extends EngineError {
   }
 }
 
+/** The request conflicts with the object's state, e.g. running an agent that was never published. */
+export class ConflictError extends EngineError {
+  readonly status = 409;
+  constructor(
+    message: string,
+    readonly code = 'conflict',
+  ) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
 export class RateLimitError extends EngineError {
   readonly status = 429;
   readonly code: string = 'rate_limited';

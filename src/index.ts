@@ -7,6 +7,7 @@ export {
   AuthError,
   ForbiddenError,
   NotFoundError,
+  ConflictError,
   RateLimitError,
   GoneError,
   UnavailableError,

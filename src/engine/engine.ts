@@ -12,6 +12,7 @@ import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
 import { StateStore, stateTables } from '../state/store.ts';
+import { AgentRunner } from '../resources/agents/runner.ts';
 
 export type TableInput = ArrowTable | string | readonly string[];
 
@@ -48,6 +49,8 @@ export interface EngineCore {
   readonly catalog: TenantCatalog;
   readonly clock: () => Date;
   readonly dataDir: string | undefined;
+  /** Executes queued agent runs in the background. */
+  readonly runner: AgentRunner;
 }
 
 /** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
@@ -55,14 +58,15 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: options.memoryLimit });
   try {
-    const catalog = await pool.use(async (conn) => {
+    await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
       for (const table of tableNames) await registerTable(conn, table, options);
-      return TenantCatalog.load(conn);
     });
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
-    return { pool, stats: { activeStreams: 0 }, state, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
+    const catalog = await pool.use((conn) => TenantCatalog.load(conn));
+    const clock = options.clock ?? (() => new Date());
+    return { pool, stats: { activeStreams: 0 }, state, catalog, clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
   } catch (error) {
     pool.close();
     throw error;
@@ -127,7 +131,14 @@ export class Engine {
 
   static async open(options: EngineOptions): Promise<Engine> {
     const core = await openCore(options);
-    return new Engine(core, options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
+    const engine = new Engine(core, options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
+    try {
+      await core.runner.start((organizationId, method, path, input) => engine.org(organizationId).call(method, path, input));
+    } catch (error) {
+      core.pool.close();
+      throw error;
+    }
+    return engine;
   }
 
   /** A handle that runs every report and resource as this organization. */
@@ -143,8 +154,23 @@ export class Engine {
     return this.core.pool.use(listOrganizations);
   }
 
-  close(): void {
-    this.core.pool.close();
+  /** Resolves when every queued agent run has finished. */
+  runsSettled(): Promise<void> {
+    return this.core.runner.idle();
+  }
+
+  /**
+   * Stops the agent runner, then closes DuckDB. When a run is executing, its current step finishes and
+   * the run goes back to the queue (it resumes when the state store is opened again); await the
+   * promise before exiting. When no run is executing, everything is closed before this returns.
+   */
+  close(): Promise<void> {
+    const stopping = this.core.runner.stop();
+    if (!stopping) {
+      this.core.pool.close();
+      return Promise.resolve();
+    }
+    return stopping.then(() => this.core.pool.close());
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { manifestFileName } from '../model/layout.ts';
@@ -11,6 +11,7 @@ import * as facts from './facts-sql.ts';
 import * as traffic from './traffic-sql.ts';
 import * as vocab from './vocab.ts';
 import { agentTemplates } from './agent-templates.ts';
+import { defaultStatePath } from '../state/default-path.ts';
 
 export const sampleDir = fileURLToPath(new URL('../../data/sample', import.meta.url));
 export const sampleSeed = 1;
@@ -29,5 +30,7 @@ export async function ensureSample(progress?: Progress): Promise<string> {
     if (current.fingerprint === generatorFingerprint()) return sampleDir;
   }
   await generateDataset({ out: sampleDir, scale: sampleScale, seed: sampleSeed, progress, fingerprint: generatorFingerprint() });
+  // The CLI's default state store copied the old sample's prompts; it would refuse to open over the new one.
+  for (const f of [defaultStatePath(sampleDir), `${defaultStatePath(sampleDir)}.wal`]) rmSync(f, { force: true });
   return sampleDir;
 }

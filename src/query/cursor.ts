@@ -21,6 +21,12 @@ interface CursorPayload {
   readonly q: string;
 }
 
+/** A keyset cursor: the sort key of the last row handed out, so edits between pages never shift them. */
+interface KeyPayload {
+  readonly k: unknown;
+  readonly q: string;
+}
+
 /**
  * Cursors are opaque: base64url JSON of the next offset and the query fingerprint, then an HMAC. A
  * cursor made for another query, altered, or not made by this engine is a 422, never a wrong page.
@@ -34,21 +40,37 @@ export class CursorCodec {
   }
 
   decode(cursor: string, queryFingerprint: string, loc: (string | number)[]): number {
+    const parsed = this.open<CursorPayload>(cursor, queryFingerprint, loc);
+    if (!Number.isSafeInteger(parsed.o) || parsed.o < 0) throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
+    return parsed.o;
+  }
+
+  encodeKey(key: unknown, queryFingerprint: string): string {
+    const payload = Buffer.from(JSON.stringify({ k: key, q: queryFingerprint } satisfies KeyPayload)).toString('base64url');
+    return `${payload}.${this.sign(payload)}`;
+  }
+
+  decodeKey(cursor: string, queryFingerprint: string, loc: (string | number)[]): unknown {
+    const parsed = this.open<KeyPayload>(cursor, queryFingerprint, loc);
+    if (parsed.k === undefined) throw ValidationError.of(loc, 'invalid cursor: pass back the next_cursor unchanged', cursor);
+    return parsed.k;
+  }
+
+  private open<P extends { q: string }>(cursor: string, queryFingerprint: string, loc: (string | number)[]): P {
     const [payload, signature, ...rest] = cursor.split('.');
     if (!payload || !signature || rest.length > 0 || !this.verify(payload, signature)) {
       throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
     }
-    let parsed: CursorPayload;
+    let parsed: P;
     try {
-      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as CursorPayload;
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as P;
     } catch {
       throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
     }
     if (parsed.q !== queryFingerprint) {
       throw ValidationError.of(loc, 'this cursor belongs to a different query; a cursor is only valid with the request that returned it', cursor);
     }
-    if (!Number.isSafeInteger(parsed.o) || parsed.o < 0) throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
-    return parsed.o;
+    return parsed;
   }
 
   private sign(payload: string): string {

@@ -137,5 +137,6 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
 function isMissing(root: unknown, path: readonly (string | number)[]): boolean {
   if (path.length === 0) return root === undefined;
   const parent = valueAt(root, path.slice(0, -1));
-  return parent !== null && typeof parent === 'object' && !Object.prototype.hasOwnProperty.call(parent, path[path.length - 1]!);
+  // A key set to undefined is missing, as it would be once the body is JSON.
+  return parent !== null && typeof parent === 'object' && (parent as Record<string | number, unknown>)[path[path.length - 1]!] === undefined;
 }

@@ -8,6 +8,11 @@ import { sentimentV1Report } from './tabular-v1/sentiment.ts';
 import { visibilityV1Report } from './tabular-v1/visibility.ts';
 import { botsV1Report, botsV2Report } from './traffic/bots.ts';
 import { referralsV1Report, referralsV2Report } from './traffic/referrals.ts';
+import { orgEndpoints } from '../resources/org-listings.ts';
+import { categoryEndpoints } from '../resources/category-listings.ts';
+import { promptEndpoints } from '../resources/prompts/index.ts';
+import { contentEndpoints } from '../resources/content-optimization.ts';
+import { allAgentEndpoints } from '../resources/agents/index.ts';
 
 /** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
 export const endpoints: readonly Endpoint[] = [
@@ -20,6 +25,11 @@ export const endpoints: readonly Endpoint[] = [
   ...tabularEndpoints(botsV2Report),
   ...tabularEndpoints(referralsV1Report),
   ...tabularEndpoints(referralsV2Report),
+  ...orgEndpoints,
+  ...categoryEndpoints,
+  ...promptEndpoints,
+  ...contentEndpoints,
+  ...allAgentEndpoints,
 ];
 
 export interface Match {

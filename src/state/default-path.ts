@@ -1,6 +1,9 @@
-import { resolve } from 'node:path';
-
-/** The documented default state file of a dataset: the sibling `<data dir>.state.duckdb`. */
+/**
+ * Where every CLI command keeps the state store of a dataset when `--state` is not given: the sibling
+ * file `<data dir>.state.duckdb` (data/sample → data/sample.state.duckdb), outside the dataset folder
+ * so the dataset stays read-only and replaceable.
+ */
 export function defaultStatePath(dataDir: string): string {
-  return `${resolve(dataDir)}.state.duckdb`;
+  const trimmed = dataDir.replace(/[\\/]+$/, '');
+  return `${trimmed === '' ? dataDir : trimmed}.state.duckdb`;
 }

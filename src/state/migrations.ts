@@ -7,6 +7,16 @@ export interface Migration {
   up(conn: DuckDBConnection): Promise<void>;
 }
 
+/** Ids of every dataset row the store copied: a store made from another dataset is refused at open. */
+export const datasetIdentitySql = `SELECT md5(coalesce(string_agg(k, ',' ORDER BY k), '')) FROM (
+  SELECT 'prompt:' || id AS k FROM dataset_prompts
+  UNION ALL SELECT 'topic:' || id FROM dataset_topics
+  UNION ALL SELECT 'tag:' || id FROM dataset_tags
+  UNION ALL SELECT 'persona:' || id FROM dataset_personas
+  UNION ALL SELECT 'content:' || id FROM dataset_content_items
+  UNION ALL SELECT 'agent:' || id FROM dataset_agents
+  UNION ALL SELECT 'version:' || agent_id || ':' || version FROM dataset_agent_versions)`;
+
 const run = (statements: string[]) => async (conn: DuckDBConnection) => {
   for (const s of statements) await conn.run(s);
 };
@@ -26,6 +36,53 @@ export const migrations: readonly Migration[] = [
       `CREATE TABLE state.topics AS SELECT * FROM dataset_topics`,
       `CREATE TABLE state.tags AS SELECT * FROM dataset_tags`,
     ]),
+  },
+  {
+    version: 2,
+    name: 'editable personas, content items, agents and agent versions',
+    up: run([
+      `CREATE TABLE state.personas AS SELECT * FROM dataset_personas`,
+      `CREATE TABLE state.content_items AS SELECT * FROM dataset_content_items`,
+      `CREATE TABLE state.agents AS SELECT * FROM dataset_agents`,
+      `CREATE TABLE state.agent_versions AS SELECT * FROM dataset_agent_versions`,
+    ]),
+  },
+  {
+    version: 3,
+    name: 'agent runs',
+    up: run([
+      `CREATE TABLE state.agent_runs (
+         id VARCHAR NOT NULL,
+         organization_id VARCHAR NOT NULL,
+         agent_id VARCHAR NOT NULL,
+         version INTEGER NOT NULL,
+         status VARCHAR NOT NULL,
+         inputs VARCHAR NOT NULL,
+         outputs VARCHAR NOT NULL,
+         error VARCHAR,
+         created_at TIMESTAMPTZ NOT NULL,
+         started_at TIMESTAMPTZ,
+         finished_at TIMESTAMPTZ
+       )`,
+    ]),
+  },
+  {
+    version: 4,
+    name: 'languages each organization has enabled for prompts',
+    up: run([
+      `CREATE TABLE state.organization_languages (organization_id VARCHAR NOT NULL, language VARCHAR NOT NULL)`,
+      `INSERT INTO state.organization_languages
+       SELECT DISTINCT o.id, l.language
+       FROM organizations o,
+            (SELECT unnest(['en-US', 'en-GB', 'es-ES', 'fr-FR', 'de-DE']) AS language) l
+       UNION
+       SELECT DISTINCT organization_id, language FROM dataset_prompts`,
+    ]),
+  },
+  {
+    version: 5,
+    name: 'the identity of the dataset the store was made from',
+    up: run([`INSERT INTO state.meta VALUES ('dataset_identity', (${datasetIdentitySql}))`]),
   },
   {
     version: 10,

@@ -2,10 +2,13 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { UnavailableError } from '../errors.ts';
 import type { DuckDBPool } from '../engine/duckdb-pool.ts';
 import { pathLiteral } from '../engine/literal.ts';
-import { migrations } from './migrations.ts';
+import { datasetIdentitySql, migrations } from './migrations.ts';
 
 /** Tables the state store owns; reports read them through views of the same name. */
-export const stateTables = ['prompts', 'topics', 'tags'] as const;
+export const stateTables = ['prompts', 'topics', 'tags', 'personas', 'content_items', 'agents', 'agent_versions'] as const;
+
+/** How long opening waits for another process (another `aea` command, `aea serve`) to release the file. */
+const lockWaitMs = 15_000;
 
 /**
  * The durable store: a DuckDB database file attached to the engine's instance as `state`, so reports
@@ -13,6 +16,9 @@ export const stateTables = ['prompts', 'topics', 'tags'] as const;
  * after a crash an edit is either whole or absent.
  */
 export class StateStore {
+  /** Writers queue here: one write transaction at a time, so edits never conflict or lose an update. */
+  private writer: Promise<unknown> = Promise.resolve();
+
   private constructor(
     private readonly pool: DuckDBPool,
     readonly file: string,
@@ -20,12 +26,9 @@ export class StateStore {
 
   static async attach(pool: DuckDBPool, file: string): Promise<StateStore> {
     await pool.use(async (conn) => {
-      try {
-        await conn.run(file === ':memory:' ? `ATTACH ':memory:' AS state` : `ATTACH ${pathLiteral(file)} AS state`);
-      } catch (error) {
-        throw new UnavailableError(`cannot open the state store ${file}: ${(error as Error).message.split('\n')[0]}`);
-      }
+      await attachWithRetry(conn, file);
       await migrate(conn);
+      await checkDataset(conn, file);
       for (const t of stateTables) await conn.run(`CREATE OR REPLACE VIEW "${t}" AS SELECT * FROM state."${t}"`);
     });
     return new StateStore(pool, file);
@@ -38,24 +41,51 @@ export class StateStore {
     });
   }
 
-  /** Runs a read on a pooled connection. */
+  /**
+   * Runs `fn` in one transaction: all of its writes land, or none do. Transactions run one after
+   * another, so what `fn` reads stays true until it commits. A transaction that writes nothing leaves
+   * the file untouched (dry runs rely on it).
+   */
+  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const result = this.writer.then(() =>
+      this.pool.use(async (conn) => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          const value = await fn(conn);
+          await conn.run('COMMIT');
+          return value;
+        } catch (error) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
+    );
+    this.writer = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Reads on a pool connection, outside the writers' queue. */
   read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.pool.use(fn);
   }
+}
 
-  /** Runs `fn` in one transaction: all of its writes land, or none do. */
-  async transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.pool.use(async (conn) => {
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        const result = await fn(conn);
-        await conn.run('COMMIT');
-        return result;
-      } catch (error) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        throw error;
+async function attachWithRetry(conn: DuckDBConnection, file: string): Promise<void> {
+  const deadline = Date.now() + lockWaitMs;
+  for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+    try {
+      await conn.run(file === ':memory:' ? `ATTACH ':memory:' AS state` : `ATTACH ${pathLiteral(file)} AS state`);
+      return;
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0]!;
+      const locked = message.includes('Could not set lock');
+      if (locked && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
       }
-    });
+      const hint = locked ? ' (another process has it open: stop it, or pass another --state file)' : '';
+      throw new UnavailableError(`cannot open the state store ${file}: ${message}${hint}`);
+    }
   }
 }
 
@@ -73,5 +103,14 @@ async function migrate(conn: DuckDBConnection): Promise<void> {
       await conn.run('ROLLBACK').catch(() => undefined);
       throw error;
     }
+  }
+}
+
+/** A store holds edits of one dataset's rows; opening it over another dataset would serve stale rows. */
+async function checkDataset(conn: DuckDBConnection, file: string): Promise<void> {
+  const rows = (await conn.runAndReadAll(`SELECT (SELECT value FROM state.meta WHERE key = 'dataset_identity'), (${datasetIdentitySql})`)).getRowsJS();
+  const [stored, current] = rows[0]!.map(String);
+  if (stored !== current) {
+    throw new UnavailableError(`the state store ${file} was made from another dataset; remove it (its edits are lost) or pass another --state file`);
   }
 }

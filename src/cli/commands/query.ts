@@ -3,6 +3,7 @@ import { openEngine } from '../../engine/engine.ts';
 import { dataUnavailable } from '../../engine/database-errors.ts';
 import { EngineError, ValidationError } from '../../errors.ts';
 import { formatSseEvent } from '../../reports/sse.ts';
+import { defaultStatePath } from '../../state/default-path.ts';
 import { parse, required, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 
@@ -13,9 +14,12 @@ export const query: Command = {
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
   --body JSON    the request body; --body-file F reads it from a file ("-" for stdin)
+  --state FILE   the state store (prompt edits, agents, runs); default <DIR>.state.duckdb beside the dataset
 
-Prints the JSON body, or the raw text/event-stream text for /stream paths.
-Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404).`,
+Prints the JSON body, or the raw text/event-stream text for /stream paths. Agent runs started
+by the call (or left queued) finish before the command exits.
+Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404),
+1 any other refusal, e.g. 409 for a never-published agent (body printed).`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       data: { type: 'string' },
@@ -31,7 +35,8 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file']) : undefined;
     const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
-    const engine = await openEngine({ data: required(values, 'data') });
+    const data = required(values, 'data');
+    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data) });
     try {
       let body: unknown;
       if (bodyText !== undefined) {
@@ -44,6 +49,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       const result = await engine.org(required(values, 'org')).call(method, url.pathname, { body, query });
       if (result.kind === 'json') process.stdout.write(result.json + '\n');
       else for await (const e of result.events) process.stdout.write(formatSseEvent(e));
+      await engine.runsSettled();
       return 0;
     } catch (error) {
       if (error instanceof EngineError) return printError(error);
@@ -54,7 +60,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       }
       throw error;
     } finally {
-      engine.close();
+      await engine.close();
     }
   },
 };
