@@ -159,6 +159,12 @@ export async function createServer(options: ServerOptions & { logger?: boolean }
     logger: options.logger ? { redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] } : false,
     bodyLimit,
     forceCloseConnections: true,
+    clientErrorHandler: (error: Error & { code?: string }, socket) => {
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify(status === 431 ? { detail: 'Request header fields (or the URL) are too large', code: 'header_too_large' } : { detail: 'Malformed HTTP request', code: 'bad_request' });
+      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      else socket.destroy(error);
+    },
   });
   await app.register(analyticsApi, options);
   return app;

@@ -17,11 +17,12 @@ export interface FuzzOutcome {
   readonly problem: string | null;
 }
 
-const allowed = new Set([200, 202, 400, 401, 403, 404, 405, 409, 410, 413, 422, 429]);
+const pathSafe = injectionCorpus.filter((s) => s.isWellFormed());
+const allowed = new Set([200, 202, 400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 431]);
 
 function fillPath(endpoint: Endpoint, hints: Hints, rnd: () => number, mutate: boolean): string {
   return endpoint.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    if (mutate && rnd() < 0.5) return encodeURIComponent(String(injectionCorpus[Math.floor(rnd() * injectionCorpus.length)]));
+    if (mutate && rnd() < 0.5) return encodeURIComponent(pathSafe[Math.floor(rnd() * pathSafe.length)]!);
     return encodeURIComponent(String(hints.value(name, 'uuid') ?? '00000000-0000-4000-8000-000000000000'));
   });
 }

@@ -36,7 +36,7 @@ The key is printed once; only its SHA-256 hash is stored.`,
         throw new UsageError('aea keys create|list|revoke (see aea keys --help)');
       }
     } finally {
-      engine.close();
+      await engine.close();
     }
     return 0;
   },

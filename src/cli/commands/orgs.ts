@@ -11,7 +11,7 @@ export const orgs: Command = {
     try {
       process.stdout.write(JSON.stringify(await engine.listOrganizations(), null, 2) + '\n');
     } finally {
-      engine.close();
+      await engine.close();
     }
     return 0;
   },

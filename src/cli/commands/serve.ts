@@ -37,7 +37,7 @@ export const serve: Command = {
       process.once('SIGTERM', stop);
     });
     await app.close();
-    engine.close();
+    await engine.close();
     return 0;
   },
 };

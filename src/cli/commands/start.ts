@@ -44,7 +44,7 @@ export const start: Command = {
       process.once('SIGTERM', () => resolve());
     });
     await app.close();
-    engine.close();
+    await engine.close();
     return 0;
   },
 };
