@@ -21,6 +21,7 @@ const requests = fc.sample(fuzzRequests(endpoints, await orgHints(engine, org.id
 const byStatus = new Map<string, number>();
 const problems: string[] = [];
 let next = 0;
+let done = 0;
 const started = Date.now();
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
@@ -30,7 +31,7 @@ await Promise.all(
       const label = `${o.status} (${r.kind})`;
       byStatus.set(label, (byStatus.get(label) ?? 0) + 1);
       if (o.problem) problems.push(`${r.endpoint.method} ${r.path}${r.query}: ${o.problem}\n  body: ${r.body?.slice(0, 300)}`);
-      if (next % 500 === 0) process.stderr.write(`fuzz: ${next}/${total} requests\n`);
+      if (++done % 500 === 0) process.stderr.write(`fuzz: ${done}/${total} requests\n`);
     }
   }),
 );
