@@ -17,7 +17,7 @@ export interface FuzzOutcome {
   readonly problem: string | null;
 }
 
-const pathSafe = injectionCorpus.filter((s) => s.isWellFormed());
+const pathSafe = injectionCorpus.filter((s) => !/[\ud800-\udfff]/.test(s));
 const allowed = new Set([200, 202, 400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 431]);
 
 function fillPath(endpoint: Endpoint, hints: Hints, rnd: () => number, mutate: boolean): string {
