@@ -62,6 +62,9 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
       for (const table of tableNames) await registerTable(conn, table, options);
+      await conn.run(`CREATE OR REPLACE VIEW request_log AS
+        SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
+        UNION ALL SELECT organization_id, domain_id, domain, ts, host, path FROM referral_visits`);
     });
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));

@@ -8,6 +8,7 @@ import { sentimentV1Report } from './tabular-v1/sentiment.ts';
 import { visibilityV1Report } from './tabular-v1/visibility.ts';
 import { botsV1Report, botsV2Report } from './traffic/bots.ts';
 import { referralsV1Report, referralsV2Report } from './traffic/referrals.ts';
+import { rawBotLogsReport, rawLogsReport } from './traffic/raw-logs.ts';
 import { orgEndpoints } from '../resources/org-listings.ts';
 import { categoryEndpoints } from '../resources/category-listings.ts';
 import { promptEndpoints } from '../resources/prompts/index.ts';
@@ -25,6 +26,8 @@ export const endpoints: readonly Endpoint[] = [
   ...tabularEndpoints(botsV2Report),
   ...tabularEndpoints(referralsV1Report),
   ...tabularEndpoints(referralsV2Report),
+  ...tabularEndpoints(rawLogsReport),
+  ...tabularEndpoints(rawBotLogsReport),
   ...orgEndpoints,
   ...categoryEndpoints,
   ...promptEndpoints,

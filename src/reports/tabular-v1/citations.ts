@@ -116,6 +116,7 @@ export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsP
   summary: 'Citations (v1, tabular): citation counts and share by page, domain and answer dimensions',
   tags: v1Tags,
   deprecated: true,
+  successor: '/v2/reports/citations',
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,

@@ -74,6 +74,7 @@ export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, Insigh
   summary: 'Query fan-outs (v1, tabular): the search queries engines generated behind answers',
   tags: v1Tags,
   deprecated: true,
+  successor: '/v2/reports/query-fanouts',
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
   authorize: authorizeCategory,

@@ -53,6 +53,7 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
   summary: 'Sentiment (v1, tabular): positive and negative assessments and their occurrences',
   tags: v1Tags,
   deprecated: true,
+  successor: '/v2/reports/sentiment',
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,

@@ -99,6 +99,7 @@ export const visibilityV1Report: TabularReport<z.output<typeof schema>, Insights
   summary: 'Visibility (v1, tabular): share of voice, mentions, visibility score, executions and average position',
   tags: v1Tags,
   deprecated: true,
+  successor: '/v2/reports/visibility',
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,

@@ -51,6 +51,8 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   readonly summary: string;
   readonly tags: readonly string[];
   readonly deprecated?: boolean;
+  readonly successor?: string;
+  readonly sunset?: Endpoint['sunset'];
   readonly schema: z.ZodType<Req>;
   /** Pure: reads the request into a plan, or throws a ValidationError naming every bad field. */
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
@@ -165,7 +167,7 @@ export function throwIfAny(issues: { list: readonly ValidationIssue[] }): void {
 
 /** The report's endpoint and, when it has one, its stream endpoint. */
 export function tabularEndpoints<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, ...(report.deprecated ? { deprecated: true } : {}) };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
   const page: Endpoint = {
     ...base,
     path: report.path,

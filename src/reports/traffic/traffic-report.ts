@@ -34,7 +34,7 @@ export interface TrafficDefinition {
   readonly path: string;
   readonly name: string;
   readonly summary: string;
-  readonly table: 'bot_events' | 'referral_visits';
+  readonly table: 'bot_events' | 'referral_visits' | 'request_log';
   /**
    * `daily`: the visits of each America/New_York day, stamped at the day's start, so a window keeps
    * the days whose start lies in `[start, end)`. `hourly`: every visit, bucketed in UTC or `timezone`.
@@ -51,6 +51,11 @@ export interface TrafficDefinition {
   readonly timezone?: boolean;
   /** Accepts `view_id`, a saved segment of the domain. */
   readonly segments?: boolean;
+  /** Dimension and filter names that read a differently named column (`timestamp` reads `ts`). */
+  readonly columnOf?: Readonly<Record<string, string>>;
+  readonly deprecated?: boolean;
+  readonly successor?: string;
+  readonly sunset?: TabularReport<unknown, TrafficPlan>['sunset'];
 }
 
 export interface TrafficPlan extends TabularShape {
@@ -101,7 +106,7 @@ function schemaOf(def: TrafficDefinition) {
 type TrafficRequest = z.output<ReturnType<typeof schemaOf>> & { timezone?: string | null; view_id?: string | null };
 
 function filterCatalog(def: TrafficDefinition): FlatCatalog {
-  return Object.fromEntries(def.filters.map((f) => [f, plainField(sql`f.${ident(f)}`)]));
+  return Object.fromEntries(def.filters.map((f) => [f, plainField(sql`f.${ident(def.columnOf?.[f] ?? f)}`)]));
 }
 
 function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficRequest, ctx: { organizationId: string; now: Date }, mode: Mode): TrafficPlan {
@@ -172,7 +177,9 @@ function dimensionOf(def: TrafficDefinition, bucket: BucketSpec, name: string): 
     return { key, label: (k) => bucketLabel(bucket, k), sortBy: 'key' };
   }
   if (name === 'hour') return { key: hourOfDay(bucket.zone, sql`f.ts`), label: (k) => sql`lpad(CAST(${k} AS VARCHAR), 2, '0')`, sortBy: 'key' };
-  return { key: sql`f.${ident(name)}`, label: (k) => k, sortBy: 'label' };
+  const column = def.columnOf?.[name] ?? name;
+  if (column === 'ts') return { key: sql`f.ts`, label: (k) => sql`strftime(${k}, '%Y-%m-%dT%H:%M:%SZ')`, sortBy: 'key' };
+  return { key: sql`f.${ident(column)}`, label: (k) => k, sortBy: 'label' };
 }
 
 function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: TrafficPlan) {
@@ -208,7 +215,10 @@ export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequ
     streamPath: null,
     name: def.name,
     summary: def.summary,
-    tags: ['Traffic'],
+    tags: def.sunset ? ['Raw logs (retired)'] : ['Traffic'],
+    ...(def.deprecated ? { deprecated: true } : {}),
+    ...(def.successor ? { successor: def.successor } : {}),
+    ...(def.sunset ? { sunset: def.sunset } : {}),
     schema: schemaOf(def) as z.ZodType<TrafficRequest>,
     plan: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
     authorize: authorizeTraffic,
