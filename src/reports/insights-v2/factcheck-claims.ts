@@ -106,7 +106,7 @@ function compile(plan: ClaimsPlan) {
     extras.push(sql`claim_models AS (
   SELECT ${k}cluster_id, list(json_object('id', model_id, 'name', name, 'occurrence', occurrence) ORDER BY occurrence DESC, name, model_id) AS models
   FROM (
-    SELECT b.*, mo.name, 100.0 * b.n / a.answers AS occurrence
+    SELECT b.*, mo.name, 100 * b.n / a.answers AS occurrence
     FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
     JOIN answers_by_model a ON a.model_id = b.model_id AND ${sameAnswers('a', 'b')}
     JOIN models mo ON mo.id = b.model_id
@@ -134,8 +134,8 @@ per_model AS (
   FROM cited GROUP BY cluster_id, model_id, url
 ),
 sources AS (
-  SELECT s.cluster_id, s.url, 100.0 * s.total / m.models AS citation_share, a.hostname, a.citation_category, a.title
-  FROM (SELECT cluster_id, url, sum(share) AS total FROM per_model GROUP BY cluster_id, url) s
+  SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share, a.hostname, a.citation_category, a.title
+  FROM (SELECT cluster_id, url, list_sum(list(share ORDER BY model_id)) AS total FROM per_model GROUP BY cluster_id, url) s
   JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
   JOIN (SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title FROM cited GROUP BY url) a USING (url)
 ),
@@ -176,7 +176,7 @@ e AS (
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``}),
 answers_by_model AS (SELECT ${keyed ? sql`k, ` : sql``}model_id, count(*) AS answers FROM e GROUP BY ALL),
 claims AS (
-  SELECT b.*, 100.0 * b.n / a.answers AS occurrence
+  SELECT b.*, 100 * b.n / a.answers AS occurrence
   FROM (SELECT ${k}cluster_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON ${sameAnswers('a', 'b')}
 )${extras.length > 0 ? sql`,

@@ -111,7 +111,7 @@ function scored(counts: string, dims: readonly ShoppingDimension[]): Fragment {
  * Shopping: the products shown in shopping answers, ranked. The filter is read for each answer showing
  * a product, so a product's visibility is the share of the shopping answers the filter selects for it
  * (its denominator) that show it. Buckets (date, topic, prompt) partition answers, so the window's
- * counts are the sums of the buckets' counts.
+ * counts are the sums of the buckets' counts (denominators over every bucket, shown in it or not).
  */
 function compile(plan: ShoppingPlan) {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
@@ -170,8 +170,9 @@ bucket_counts AS (
   SELECT s.*, d.executions FROM shown s JOIN selected d ON d.product_id = s.product_id AND ${keysEqual(dims, 's', 'd')}
 ),
 window_counts AS (
-  SELECT product_id, sum(shown) AS shown, sum(position_sum) AS position_sum, sum(at1) AS at1, sum(at2) AS at2, sum(at3) AS at3, sum(executions) AS executions
-  FROM bucket_counts GROUP BY product_id
+  SELECT s.*, d.executions
+  FROM (SELECT product_id, sum(shown) AS shown, sum(position_sum) AS position_sum, sum(at1) AS at1, sum(at2) AS at2, sum(at3) AS at3 FROM shown GROUP BY product_id) s
+  JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
 ),
 w AS (${scored('window_counts', [])})${dims.length > 0 ? sql`,
 b AS (${scored('bucket_counts', dims)})` : sql``}${target}`;
