@@ -64,10 +64,11 @@ const leads: Record<Lead, { key: Fragment; label: Fragment; fields: Record<strin
   source_type: { key: sql`source_type`, label: sql`lead_key`, fields: { source_type: sql`l.lead_key` } },
 };
 
-const crosses: Record<Cross, { key: Fragment; label: Fragment; field: Fragment }> = {
-  video_category: { key: sql`video_category`, label: sql`x.cross_key`, field: sql`x.cross_key` },
-  source_type: { key: sql`source_type`, label: sql`x.cross_key`, field: sql`x.cross_key` },
-  model: { key: sql`model_id`, label: sql`mo.name`, field: sql`mo.name` },
+/** The crossed dimension: its key, its row field and, when the key is an id, the name it is ordered by. */
+const crosses: Record<Cross, { key: Fragment; field: Fragment; label?: Fragment }> = {
+  video_category: { key: sql`video_category`, field: sql`x.cross_key` },
+  source_type: { key: sql`source_type`, field: sql`x.cross_key` },
+  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name` },
 };
 
 /** Row fields in the order the channel row is documented. */
@@ -121,7 +122,7 @@ cells AS (
     citation_share: sql`x.n / t.total`,
   };
   const fields = fieldOrder.filter((f) => values[f]).map((f) => sql`${key(f)}, ${values[f]!}`);
-  const order = [...(plan.interval ? [sql`x.period`] : []), sql`x.n DESC`, ...(cross ? [cross.label, sql`x.cross_key`] : [])];
+  const order = [...(plan.interval ? [sql`x.period`] : []), sql`x.n DESC`, ...(cross?.label ? [cross.label] : []), ...(cross ? [sql`x.cross_key`] : [])];
   const rows = sql`SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY ${join(order, ', ')}) AS seq,
        json_object(${join(fields, ', ')})::VARCHAR AS row
 FROM cells x
