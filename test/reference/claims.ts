@@ -109,7 +109,7 @@ function citationSources(f: ClaimsFixture, q: ClaimsQuery, carriers: Row[]): Rec
   return [...shares]
     .map(([url, list]) => {
       const c = cited.find((x) => x.url === url)!;
-      const total = list.sort((a, b) => cmp(a.model, b.model)).reduce((s, x) => s + x.share, 0);
+      const total = list.map((x) => x.share).sort((a, b) => a - b).reduce((s, x) => s + x, 0);
       return { url, row: { href: url.replace(/^[a-z]+:\/\//, ''), hostname: c.hostname, citation_category: c.citation_category, domain_category: c.citation_category, snippet: c.title, citation_share: (100 * total) / byModel.size } };
     })
     .sort((a, b) => (b.row.citation_share as number) - (a.row.citation_share as number) || cmp(a.url, b.url))

@@ -128,22 +128,31 @@ function compile(plan: ClaimsPlan) {
   JOIN citations f ON f.execution_id = c.execution_id
   WHERE ${inWindow(plan)}
 ),
--- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the claim.
+-- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the
+-- claim. The shares are summed in ascending order, so the double sum (and ties in the ranking) never depend on scan order.
 per_model AS (
   SELECT cluster_id, model_id, url, count(*) / sum(count(*)) OVER (PARTITION BY cluster_id, model_id) AS share
   FROM cited GROUP BY cluster_id, model_id, url
 ),
 sources AS (
-  SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share, a.hostname, a.citation_category, a.title
-  FROM (SELECT cluster_id, url, list_sum(list(share ORDER BY model_id)) AS total FROM per_model GROUP BY cluster_id, url) s
-  JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
-  JOIN (SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title FROM cited GROUP BY url) a USING (url)
+  SELECT *, row_number() OVER (PARTITION BY cluster_id ORDER BY citation_share DESC, url) AS place
+  FROM (
+    SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share
+    FROM (SELECT cluster_id, url, list_sum(list_sort(list(share))) AS total FROM per_model GROUP BY cluster_id, url) s
+    JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
+  )
 ),
 claim_sources AS (
-  SELECT cluster_id, list_slice(list(json_object('href', regexp_replace(url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname', hostname,
-      'citation_category', citation_category, 'domain_category', citation_category, 'snippet', title, 'citation_share', citation_share)
-    ORDER BY citation_share DESC, url), 1, ${maxCitationSources}) AS citation_sources
-  FROM sources GROUP BY cluster_id
+  SELECT s.cluster_id, list(json_object('href', regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname', a.hostname,
+      'citation_category', a.citation_category, 'domain_category', a.citation_category, 'snippet', a.title, 'citation_share', s.citation_share)
+    ORDER BY s.place) AS citation_sources
+  FROM sources s
+  JOIN (
+    SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title
+    FROM cited WHERE url IN (SELECT url FROM sources WHERE place <= ${maxCitationSources}) GROUP BY url
+  ) a USING (url)
+  WHERE s.place <= ${maxCitationSources}
+  GROUP BY s.cluster_id
 )`);
   }
 

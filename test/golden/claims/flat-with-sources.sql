@@ -30,22 +30,31 @@ cited AS (
   JOIN citations f ON f.execution_id = c.execution_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE)
 ),
--- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the claim.
+-- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the
+-- claim. The shares are summed in ascending order, so the double sum (and ties in the ranking) never depend on scan order.
 per_model AS (
   SELECT cluster_id, model_id, url, count(*) / sum(count(*)) OVER (PARTITION BY cluster_id, model_id) AS share
   FROM cited GROUP BY cluster_id, model_id, url
 ),
 sources AS (
-  SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share, a.hostname, a.citation_category, a.title
-  FROM (SELECT cluster_id, url, list_sum(list(share ORDER BY model_id)) AS total FROM per_model GROUP BY cluster_id, url) s
-  JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
-  JOIN (SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title FROM cited GROUP BY url) a USING (url)
+  SELECT *, row_number() OVER (PARTITION BY cluster_id ORDER BY citation_share DESC, url) AS place
+  FROM (
+    SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share
+    FROM (SELECT cluster_id, url, list_sum(list_sort(list(share))) AS total FROM per_model GROUP BY cluster_id, url) s
+    JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
+  )
 ),
 claim_sources AS (
-  SELECT cluster_id, list_slice(list(json_object('href', regexp_replace(url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname', hostname,
-      'citation_category', citation_category, 'domain_category', citation_category, 'snippet', title, 'citation_share', citation_share)
-    ORDER BY citation_share DESC, url), 1, $12) AS citation_sources
-  FROM sources GROUP BY cluster_id
+  SELECT s.cluster_id, list(json_object('href', regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname', a.hostname,
+      'citation_category', a.citation_category, 'domain_category', a.citation_category, 'snippet', a.title, 'citation_share', s.citation_share)
+    ORDER BY s.place) AS citation_sources
+  FROM sources s
+  JOIN (
+    SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title
+    FROM cited WHERE url IN (SELECT url FROM sources WHERE place <= $12) GROUP BY url
+  ) a USING (url)
+  WHERE s.place <= $13
+  GROUP BY s.cluster_id
 ),
 claim_rows AS (
   SELECT c.*, cc.claim, json_object('cluster_id', c.cluster_id, 'claim', cc.claim, 'occurrence', c.occurrence, 'evidence', coalesce(ce.evidence, []), 'citation_sources', coalesce(cs.citation_sources, [])) AS claim_json
@@ -56,7 +65,7 @@ LEFT JOIN claim_sources cs ON cs.cluster_id = c.cluster_id
 ),
 rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY occurrence DESC, claim, cluster_id) AS unit, 0 AS seq, claim_json::VARCHAR AS row FROM claim_rows),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $13 AND unit <= $14)
+page AS (SELECT unit, seq, row FROM rows WHERE unit > $14 AND unit <= $15)
 SELECT 0 AS unit, 0 AS seq, json_object(
   'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
@@ -64,4 +73,4 @@ SELECT 0 AS unit, 0 AS seq, json_object(
 UNION ALL
 (SELECT unit, seq, row FROM page)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",10,0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",10,10,0,3]
