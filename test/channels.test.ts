@@ -165,7 +165,12 @@ describe('pages, streams and aliases', () => {
     expect(events[0]!.event).toBe('summary');
     const expected = cap ? big.slice(0, cap) : big;
     expect(events.slice(1).map((e) => e.data)).toEqual(expected);
-    expect(events[0]!.data).toMatchObject({ count: expected.length, next_cursor: null, total_results: new Set(big.map((r) => r.rank)).size });
+    expect(events[0]!.data).toMatchObject({ count: expected.length, next_cursor: null, total_results: new Set(big.map((r) => r.rank)).size, limit: new Set(expected.map((r) => r.rank)).size });
+  });
+
+  it('the page endpoint accepts max_results and ignores it', async () => {
+    const page = await org().reports.youtubeChannels!({ ...base, limit: 3, max_results: 1 });
+    expect(page.data as unknown[]).toHaveLength(3);
   });
 
   it('the videoplatform path is the same report, cursors included', async () => {
