@@ -80,6 +80,16 @@ const composed: fc.Arbitrary<FilterNode | undefined> = fc
   .map(({ prompt, text, exact }) => and([prompt, text, exact].filter((c): c is FilterNode => c !== undefined)) ?? undefined)
   .filter((f) => f === undefined || channelFilterAllowed(f));
 
+/** Allowed trees and the same trees with one clause moved under an or or a not beside a prompt-level leaf. */
+const nearMisses: fc.Arbitrary<FilterNode> = fc
+  .tuple(composed.filter((f): f is FilterNode => f !== undefined), fc.constantFrom('keep', 'or', 'not'), filterArbitrary(channelPromptFields, pools, 0))
+  .map(([tree, move, leaf]) => {
+    if (move === 'keep' || tree.kind !== 'and') return tree;
+    const [moved, ...rest] = tree.children;
+    const wrapped: FilterNode = move === 'or' ? { kind: 'or', children: [moved!, leaf] } : { kind: 'not', child: { kind: 'and', children: [moved!, leaf] } };
+    return { kind: 'and', children: [wrapped, ...rest] };
+  });
+
 describe('v2 channels against the reference evaluator', () => {
   it('agrees for every group_by form, source types, intervals and composed filters', async () => {
     let nonEmpty = 0;
@@ -90,16 +100,16 @@ describe('v2 channels against the reference evaluator', () => {
         if (expected.length > 0) nonEmpty++;
         expect(await everything(q)).toEqual(expected);
       }),
-      { numRuns: 70 },
+      { numRuns: 50 },
     );
-    expect(nonEmpty).toBeGreaterThan(12);
+    expect(nonEmpty).toBeGreaterThan(8);
   });
 
   it('accepts a filter exactly when the composition rules allow it, and then agrees with the reference', async () => {
     let accepted = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(filterArbitrary(channelFilterFields, pools, 4), fc.constantFrom(...groupings), async (filter, group_by) => {
+      fc.asyncProperty(fc.oneof(filterArbitrary(channelFilterFields, pools, 4), nearMisses), fc.constantFrom(...groupings), async (filter, group_by) => {
         const q = queryOf({ filter, group_by, window: windows[0]! });
         const answer = await everything(q).catch((e: unknown) => e);
         if (channelFilterAllowed(filter)) {
@@ -113,10 +123,10 @@ describe('v2 channels against the reference evaluator', () => {
           expect(issue.loc.slice(0, 2)).toEqual(['body', 'filter']);
         }
       }),
-      { numRuns: 120 },
+      { numRuns: 80 },
     );
-    expect(accepted).toBeGreaterThan(15);
-    expect(refused).toBeGreaterThan(15);
+    expect(accepted).toBeGreaterThan(10);
+    expect(refused).toBeGreaterThan(10);
   });
 });
 
