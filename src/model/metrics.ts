@@ -9,6 +9,9 @@ export interface MetricDef {
 
 const answers = 'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters';
 const anyType = 'executions of the category in the window (v1: [start_date, end_date) in ET), of every analysis type unless an analysis_type filter narrows them, after prompt-level filters';
+const shoppingAnswers = 'shopping_results of the category’s executions whose day (ET) is in the window (shopping is not tied to an analysis type), the filter read for each answer and product';
+const channelCitations = 'citations with source_type among the requested source types (never other) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered, after the filter';
+const factCheckAnswers = 'executions of the category whose day (ET) is in the window and whose prompt carries the accuracy analysis type, after the filter';
 
 export const metrics: readonly MetricDef[] = [
   {
@@ -110,16 +113,16 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'shopping visibility_score',
     reports: 'shopping products',
-    numerator: 'shopping executions (executions with at least one shopping_results row) that show the product',
-    denominator: 'shopping executions in scope (the same bucket)',
-    scope: `shopping_results of ${answers}`,
+    numerator: 'shopping answers (executions with at least one shopping_results row) that show the product and that the filter selects for it',
+    denominator: 'shopping answers in the same bucket that the filter selects for the product; brand and merchant leaves are read on the product, so with them the denominator is per product',
+    scope: shoppingAnswers,
     unit: 'fraction 0–1',
   },
   {
     name: 'shopping average_position',
     reports: 'shopping products',
-    numerator: 'sum of shopping_results.position of the product',
-    denominator: 'shopping_results rows of the product',
+    numerator: 'sum of shopping_results.position of the product (rows the filter selects)',
+    denominator: 'those shopping_results rows',
     scope: 'as shopping visibility_score',
     unit: 'slot, lower is better',
   },
@@ -134,9 +137,9 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'visibility_rank (product rank)',
     reports: 'shopping products',
-    numerator: '1-based place by visibility_score, then average_position, then name',
+    numerator: '1-based place by visibility_score (descending), then average_position (ascending), then name and id',
     denominator: null,
-    scope: 'every product in scope (the same bucket)',
+    scope: 'every product shown in the bucket; without group_by the window, which also orders the products (and pages)',
     unit: 'integer',
   },
   {
@@ -150,15 +153,15 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'channel count',
     reports: 'video-platform channels',
-    numerator: 'citations rows of the channel (or category, or source type) among the requested source types',
+    numerator: 'citations rows of the channel (or video category, source type, cross-tab cell, period)',
     denominator: null,
-    scope: `video-platform citations (source_type not NULL) of ${answers}`,
+    scope: channelCitations,
     unit: 'count',
   },
   {
     name: 'videos',
     reports: 'video-platform channels',
-    numerator: 'distinct video_id among those citations',
+    numerator: 'distinct video_id among those citations (channel and playlist citations have none)',
     denominator: null,
     scope: 'as channel count',
     unit: 'count',
@@ -167,17 +170,49 @@ export const metrics: readonly MetricDef[] = [
     name: 'channel citation_share',
     reports: 'video-platform channels',
     numerator: 'channel count of the row',
-    denominator: 'citations rows of every channel in scope (the same period with interval)',
+    denominator: 'video-platform citations of the requested source types after the prompt-level filter clauses, in the same period with interval; channel clauses never shrink it',
     scope: 'as channel count',
     unit: 'fraction 0–1',
   },
   {
+    name: 'rank (channels)',
+    reports: 'video-platform channels',
+    numerator: '1-based place of the leading channel (or video category, source type) by count over the whole window, then by title (or name), then id',
+    denominator: null,
+    scope: 'as channel count; repeated on the channel’s cross-tab and period rows',
+    unit: 'integer',
+  },
+  {
     name: 'fact-check occurrence',
     reports: 'fact-check claims',
-    numerator: 'fact-check executions with an inaccurate claim_occurrences row of the cluster',
-    denominator: 'fact-check executions in scope (prompts with the accuracy analysis type)',
-    scope: `claim_occurrences of ${answers}`,
+    numerator: 'fact-check answers with an inaccurate claim_occurrences row of the cluster (in the section)',
+    denominator: 'fact-check answers in scope (in the section; a theme section counts every answer, a tag section the answers of prompts with that tag)',
+    scope: `claim_occurrences of ${factCheckAnswers}`,
     unit: 'percent 0–100',
+  },
+  {
+    name: 'models[].occurrence (fact-check claims)',
+    reports: 'fact-check claims',
+    numerator: 'answers of the model carrying the inaccurate claim',
+    denominator: 'answers of the model in scope (in the section)',
+    scope: 'as fact-check occurrence',
+    unit: 'percent 0–100',
+  },
+  {
+    name: 'citation_sources[].citation_share (fact-check claims)',
+    reports: 'fact-check claims',
+    numerator: 'per model: citations rows of the page in the answers carrying the inaccurate claim',
+    denominator: 'per model: every citations row of those answers; the per-model shares are then averaged over the models with such citations (model-balanced)',
+    scope: 'citations of the answers carrying the claim',
+    unit: 'percent 0–100',
+  },
+  {
+    name: 'total_claims (fact-check claims sections)',
+    reports: 'fact-check claims',
+    numerator: 'inaccurate claims listed in the section',
+    denominator: null,
+    scope: 'the section',
+    unit: 'count',
   },
   {
     name: 'accuracy, accurate, inaccurate',

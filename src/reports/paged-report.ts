@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../errors.ts';
+import { ForbiddenError, NotFoundError, ValidationError, valueError, type ValidationIssue } from '../errors.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, sql, type Fragment } from '../query/sql.ts';
@@ -28,13 +28,33 @@ export interface Paging {
 export interface PageFacts {
   /** Page units in the whole result. */
   readonly total: number;
+  /** Rows in the whole result (several rows may share a unit). */
+  readonly totalRows: number;
   /** Page units on this page (or in the stream). */
   readonly count: number;
+  /** Rows on this page (or in the stream). */
+  readonly rows: number;
   readonly nextCursor: string | null;
   readonly cursor: string | null;
   readonly limit: number;
   /** The `info` JSON the report's SQL computed. */
   readonly sqlInfo: Record<string, unknown>;
+}
+
+/**
+ * A limit that depends on the data, checked with one scalar query after the plan and before the report
+ * runs (and before a stream sends anything): `refuse` turns the value into a 422, or null to go on.
+ */
+export interface DataGuard {
+  readonly query: Fragment;
+  refuse(value: unknown): ValidationIssue | null;
+}
+
+/** Another path serving the same report (same request, same cursors). */
+export interface ReportAlias {
+  readonly path: string;
+  readonly streamPath: string | null;
+  readonly name: string;
 }
 
 /** A v2 report with `{info, data}` pages and an SSE stream. Everything that differs between reports is here. */
@@ -45,6 +65,7 @@ export interface PagedReport<Req, Plan> {
   readonly name: string;
   readonly summary: string;
   readonly tags: readonly string[];
+  readonly aliases?: readonly ReportAlias[];
   readonly schema: z.ZodType<Req>;
   /** Semantic checks after the schema: filter fields, combinations. Locations start with `body`. */
   check(req: Req, mode: Mode): ValidationIssue[];
@@ -54,7 +75,14 @@ export interface PagedReport<Req, Plan> {
   /** Pure: the same request, org and clock give the same plan. */
   plan(req: Req, ctx: { organizationId: string; now: Date }): Plan;
   compile(plan: Plan): CompiledReport;
+  guards?(plan: Plan): readonly DataGuard[];
   info(plan: Plan, page: PageFacts): Record<string, unknown>;
+}
+
+/** Refuses request fields a mode does not take (a stream that rejects `limit` rather than ignoring it). */
+export function refuseFields(req: object, fields: readonly string[], why: string): ValidationIssue[] {
+  const given = req as Record<string, unknown>;
+  return fields.filter((f) => given[f] !== undefined && given[f] !== null).map((f) => valueError(['body', f], `${f} ${why}`, given[f]));
 }
 
 /** Refuses an object of another organization (403) or of none (404), before anything is read. */
@@ -82,28 +110,53 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
   return { plan, paging: report.paging(req, mode), fingerprint: fingerprint({ report: report.id, org: ctx.organizationId, plan }), compiled: report.compile(plan) };
 }
 
+/** The query of one page (or stream): a head row with the counts and the info JSON, then the window's rows. */
 export function pagedSql(c: CompiledReport, window: Fragment): Fragment {
   return sql`WITH ${c.ctes},
 rows AS MATERIALIZED (${c.rows}),
-info AS (${c.info})
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+info AS (${c.info}),
+page AS (${window})
+SELECT 0 AS unit, 0 AS seq, json_object(
+  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
+  'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(${window})
+(SELECT unit, seq, row FROM page)
 ORDER BY unit, seq`;
+}
+
+interface Head {
+  readonly total: number;
+  readonly total_rows: number;
+  readonly units: number;
+  readonly rows: number;
+  readonly info: Record<string, unknown> | null;
+}
+
+/** Runs the report's data guards; the first refusal is a 422. */
+export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan, ctx: CallContext): Promise<void> {
+  for (const guard of report.guards?.(plan) ?? []) {
+    const query = render(guard.query);
+    const result = await ctx.core.pool.use((conn) => conn.runAndReadAll(query.text, query.params as never));
+    const issue = guard.refuse(result.getRowsJS()[0]?.[0]);
+    if (issue) throw new ValidationError([issue]);
+  }
 }
 
 export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<{ info: Record<string, unknown>; rows: string[] }> {
   const p = prepare(report, body, 'page', ctx);
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
+  await enforceGuards(report, p.plan, ctx);
   const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${offset + p.paging.limit}`));
   const result = await ctx.core.pool.use((conn) => conn.runAndReadAll(query.text, query.params as never));
   const payloads = result.getColumnsJS()[2] as string[];
-  const head = JSON.parse(payloads[0]!) as { total: number; info: Record<string, unknown> };
-  const units = new Set((result.getColumnsJS()[0] as (number | bigint)[]).slice(1).map(Number));
+  const head = JSON.parse(payloads[0]!) as Head;
   const next = offset + p.paging.limit;
   const facts: PageFacts = {
     total: head.total,
-    count: units.size,
+    totalRows: head.total_rows,
+    count: head.units,
+    rows: head.rows,
     nextCursor: next < head.total ? ctx.cursors.encode(next, p.fingerprint) : null,
     cursor: p.paging.cursor,
     limit: p.paging.limit,
@@ -113,11 +166,14 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 }
 
 /**
- * Streams `summary` then one `result` per row. The query runs on its own connection and is pulled a
- * chunk at a time, so memory stays bounded; stopping the iteration interrupts the query.
+ * Streams `summary` then one `result` per row. Validation and data guards run before the stream is
+ * returned, so a refusal is a 422 and never a broken stream. The query runs on its own connection and
+ * is pulled a chunk at a time, so memory stays bounded; stopping the iteration interrupts the query.
  */
-export function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): AsyncGenerator<StreamEvent> {
-  return streamPrepared(report, prepare(report, body, 'stream', ctx), ctx);
+export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<AsyncGenerator<StreamEvent>> {
+  const p = prepare(report, body, 'stream', ctx);
+  await enforceGuards(report, p.plan, ctx);
+  return streamPrepared(report, p, ctx);
 }
 
 async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
@@ -140,9 +196,8 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
       if (first) {
         first = false;
         start = 1;
-        const head = JSON.parse(String(payloads.getItem(0))) as { total: number; info: Record<string, unknown> };
-        const units = cap === null ? head.total : Math.min(head.total, cap);
-        const facts: PageFacts = { total: head.total, count: units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info ?? {} };
+        const head = JSON.parse(String(payloads.getItem(0))) as Head;
+        const facts: PageFacts = { total: head.total, totalRows: head.total_rows, count: head.units, rows: head.rows, nextCursor: null, cursor: null, limit: head.units, sqlInfo: head.info ?? {} };
         yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
       }
       for (let i = start; i < chunk.rowCount; i++) yield { event: 'result', data: String(payloads.getItem(i)) };
@@ -156,29 +211,34 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
   }
 }
 
-/** The page endpoint and, when the report has one, its stream endpoint. */
+/** The page endpoint and, when the report has one, its stream endpoint; the same again for each alias path. */
 export function pagedEndpoints<Req, Plan>(report: PagedReport<Req, Plan>): Endpoint[] {
+  const main = endpointsAt(report, { path: report.path, streamPath: report.streamPath, name: report.name }, report.summary);
+  return [...main, ...(report.aliases ?? []).flatMap((a) => endpointsAt(report, a, `${report.summary} (same as ${report.path})`))];
+}
+
+function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias, summary: string): Endpoint[] {
   const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema } };
   const page: Endpoint = {
     ...base,
-    path: report.path,
-    name: report.name,
-    summary: report.summary,
+    path: at.path,
+    name: at.name,
+    summary,
     stream: false,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
       const { info, rows } = await runPage(report, input.body, ctx);
       return { kind: 'json', status: 200, json: `{"info":${JSON.stringify(info)},"data":[${rows.join(',')}]}` };
     },
   };
-  if (!report.streamPath) return [page];
+  if (!at.streamPath) return [page];
   const stream: Endpoint = {
     ...base,
-    path: report.streamPath,
-    name: `${report.name}Stream`,
-    summary: `${report.summary} (Server-Sent Events: one summary event, then one result event per row)`,
+    path: at.streamPath,
+    name: `${at.name}Stream`,
+    summary: `${summary} (Server-Sent Events: one summary event, then one result event per row)`,
     stream: true,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-      return { kind: 'stream', events: runStream(report, input.body, ctx) };
+      return { kind: 'stream', events: await runStream(report, input.body, ctx) };
     },
   };
   return [page, stream];

@@ -1,4 +1,7 @@
 import type { Endpoint } from './endpoint.ts';
+import { channelsReport } from './insights-v2/channels.ts';
+import { factcheckClaimsReport } from './insights-v2/factcheck-claims.ts';
+import { shoppingProductsReport } from './insights-v2/shopping-products.ts';
 import { visibilityReport } from './insights-v2/visibility.ts';
 import { pagedEndpoints } from './paged-report.ts';
 import { tabularEndpoints } from './tabular/tabular-report.ts';
@@ -18,6 +21,9 @@ import { allAgentEndpoints } from '../resources/agents/index.ts';
 /** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
 export const endpoints: readonly Endpoint[] = [
   ...pagedEndpoints(visibilityReport),
+  ...pagedEndpoints(shoppingProductsReport),
+  ...pagedEndpoints(channelsReport),
+  ...pagedEndpoints(factcheckClaimsReport),
   ...tabularEndpoints(citationsV1Report),
   ...tabularEndpoints(visibilityV1Report),
   ...tabularEndpoints(sentimentV1Report),

@@ -41,9 +41,13 @@ rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "d_persona"."name" NULL
 FROM ranked r
 LEFT JOIN "personas" AS "d_persona" ON "d_persona".id = "r"."k_persona"
 WHERE TRUE),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), [])))
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
+page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
+SELECT 0 AS unit, 0 AS seq, json_object(
+  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
+  'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
+(SELECT unit, seq, row FROM page)
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b",0,10]

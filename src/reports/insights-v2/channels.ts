@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { valueError, type ValidationIssue } from '../../errors.ts';
+import { join, key, list, sql, type Fragment } from '../../query/sql.ts';
+import { dayBucket, type CalendarInterval } from '../../query/time.ts';
+import type { PagedReport } from '../paged-report.ts';
+import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
+import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+
+const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
+type ChannelDimension = (typeof groupDims)[number];
+const sourceTypeNames = ['video', 'short', 'channel', 'playlist', 'other'] as const;
+type SourceType = Exclude<(typeof sourceTypeNames)[number], 'other'>;
+const defaultSourceTypes: readonly SourceType[] = ['video', 'short', 'channel', 'playlist'];
+
+/** What a row ranks (and pages by) and what it is crossed with. */
+type Lead = 'channel' | 'video_category' | 'source_type';
+type Cross = 'video_category' | 'source_type' | 'model';
+
+const schema = z.strictObject({
+  ...insightsFields,
+  group_by: z.array(z.enum(groupDims)).optional().nullable(),
+  source_types: z.array(z.enum(sourceTypeNames)).min(1).optional().nullable(),
+  interval: z.enum(['day', 'week', 'month']).optional().nullable(),
+  limit: pageLimit(50, 10).describe('leading channels (or categories, source types) per page, 1 to 50, default 10'),
+  max_results: maxResults(),
+});
+
+export type ChannelsRequest = z.output<typeof schema>;
+
+export interface ChannelsPlan extends WindowScope {
+  readonly lead: Lead;
+  readonly cross: Cross | null;
+  readonly interval: CalendarInterval | null;
+  readonly sourceTypes: readonly SourceType[];
+  readonly filter: ChannelFilter;
+}
+
+const crossable: readonly Cross[] = ['video_category', 'source_type', 'model'];
+
+function shapeOf(groupBy: readonly ChannelDimension[] | null | undefined): { lead: Lead; cross: Cross | null } | ValidationIssue {
+  const dims = groupBy ?? [];
+  if (dims.length === 0) return { lead: 'channel', cross: null };
+  if (dims.length === 1 && dims[0] !== 'model') return { lead: dims[0] as Lead, cross: null };
+  const other = dims.filter((d) => d !== 'channel');
+  if (dims.length === 2 && other.length === 1 && crossable.includes(other[0] as Cross)) return { lead: 'channel', cross: other[0] as Cross };
+  return valueError(
+    ['body', 'group_by'],
+    'group_by takes [channel], [video_category], [source_type], or a cross-tab [channel, video_category], [channel, source_type] or [channel, model]',
+    groupBy,
+  );
+}
+
+const groupByEcho = (plan: ChannelsPlan): string[] => (plan.cross ? ['channel', plan.cross] : [plan.lead]);
+
+/** The ranked entity: its key, the name it is ordered by after its count, and its row fields. */
+const leads: Record<Lead, { key: Fragment; label: Fragment; fields: Record<string, Fragment> }> = {
+  channel: {
+    key: sql`channel_id`,
+    label: sql`title`,
+    fields: { name: sql`l.title`, handle: sql`l.handle`, url: sql`l.url` },
+  },
+  video_category: { key: sql`video_category`, label: sql`lead_key`, fields: { name: sql`l.lead_key` } },
+  source_type: { key: sql`source_type`, label: sql`lead_key`, fields: { source_type: sql`l.lead_key` } },
+};
+
+/** The crossed dimension: its key, its row field and, when the key is an id, the name it is ordered by. */
+const crosses: Record<Cross, { key: Fragment; field: Fragment; label?: Fragment }> = {
+  video_category: { key: sql`video_category`, field: sql`x.cross_key` },
+  source_type: { key: sql`source_type`, field: sql`x.cross_key` },
+  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name` },
+};
+
+/** Row fields in the order the channel row is documented. */
+const fieldOrder = ['name', 'handle', 'url', 'rank', 'source_type', 'video_category', 'model', 'date', 'count', 'videos', 'citation_share'];
+
+/**
+ * Channels: video-platform citations (source_type not NULL) of the window's answers, counted per
+ * leading entity and ranked by count. The prompt-level part of the filter scopes the citations (and so
+ * citation_share's denominator); the channel part selects which channels are counted and ranked.
+ */
+function compile(plan: ChannelsPlan) {
+  const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
+  const lead = leads[plan.lead];
+  const cross = plan.cross ? crosses[plan.cross] : null;
+  const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
+  const byPeriod = plan.interval ? sql`period, ` : sql``;
+  const channelled = plan.lead === 'channel' ? sql` AND f.channel_id IS NOT NULL` : sql``;
+
+  const ctes = sql`${promptsCte(plan.categoryId)},
+c AS (
+  SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
+         f.source_type, f.model_id${period}
+  FROM citations f JOIN p ON p.id = f.prompt_id
+  WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
+),
+totals AS (
+  SELECT ${byPeriod}count(*) AS total FROM c${plan.interval ? sql` GROUP BY period` : sql``}
+),
+sel AS (
+  SELECT * FROM c f WHERE ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}${channelled}
+),
+leads AS (
+  SELECT *, row_number() OVER (ORDER BY n DESC, ${lead.label}, lead_key) AS rank
+  FROM (
+    SELECT ${lead.key} AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n
+    FROM sel GROUP BY lead_key
+  )
+),
+cells AS (
+  SELECT ${lead.key} AS lead_key, ${cross ? sql`${cross.key} AS cross_key, ` : sql``}${byPeriod}count(*) AS n, count(DISTINCT video_id) AS videos
+  FROM sel GROUP BY ALL
+)`;
+
+  const values: Record<string, Fragment> = {
+    ...lead.fields,
+    rank: sql`l.rank`,
+    ...(cross ? { [plan.cross!]: cross.field } : {}),
+    ...(plan.interval ? { date: sql`strftime(x.period, '%Y-%m-%d')` } : {}),
+    count: sql`x.n`,
+    videos: sql`x.videos`,
+    citation_share: sql`x.n / t.total`,
+  };
+  const fields = fieldOrder.filter((f) => values[f]).map((f) => sql`${key(f)}, ${values[f]!}`);
+  const order = [...(plan.interval ? [sql`x.period`] : []), sql`x.n DESC`, ...(cross?.label ? [cross.label] : []), ...(cross ? [sql`x.cross_key`] : [])];
+  const rows = sql`SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY ${join(order, ', ')}) AS seq,
+       json_object(${join(fields, ', ')})::VARCHAR AS row
+FROM cells x
+JOIN leads l ON l.lead_key = x.lead_key
+JOIN totals t ON ${plan.interval ? sql`t.period = x.period` : sql`TRUE`}${plan.cross === 'model' ? sql`
+LEFT JOIN models mo ON mo.id = x.cross_key` : sql``}`;
+
+  const info = sql`SELECT json_object('models', ${modelNames('c')})`;
+  return { ctes, rows, info };
+}
+
+function sourceTypesOf(req: ChannelsRequest): SourceType[] {
+  return req.source_types ? ([...new Set(req.source_types)].filter((t) => t !== 'other') as SourceType[]) : [...defaultSourceTypes];
+}
+
+function check(req: ChannelsRequest): ValidationIssue[] {
+  const duplicates = checkUnique(req.group_by, 'group_by');
+  const shape = shapeOf(req.group_by);
+  const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
+  (req.source_types ?? []).forEach((t, i) => {
+    if (t === 'other') issues.push(valueError(['body', 'source_types', i], "source type 'other' has no channel; use video, short, channel or playlist", t));
+  });
+  issues.push(...readChannelFilter(req.filter).issues);
+  return issues;
+}
+
+const path = (platform: string) => `/v2/reports/social/${platform}/channels`;
+
+export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan> = {
+  id: 'channels.v2',
+  path: path('youtube'),
+  streamPath: `${path('youtube')}/stream`,
+  aliases: [{ path: path('videoplatform'), streamPath: `${path('videoplatform')}/stream`, name: 'videoplatformChannels' }],
+  name: 'youtubeChannels',
+  summary: 'Video-platform channels: the channels (or video categories, or source types) cited in a category, ranked by citations',
+  tags: ['Reports v2'],
+  schema,
+  check,
+  owned: (req) => [{ kind: 'category', id: req.category_id }],
+  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  plan(req, ctx) {
+    const shape = shapeOf(req.group_by) as { lead: Lead; cross: Cross | null };
+    return {
+      organizationId: ctx.organizationId,
+      categoryId: req.category_id,
+      startDate: req.start_date,
+      endDate: req.end_date,
+      lead: shape.lead,
+      cross: shape.cross,
+      interval: req.interval ?? null,
+      sourceTypes: sourceTypesOf(req),
+      filter: readChannelFilter(req.filter).filter,
+    };
+  },
+  compile,
+  info(plan, page) {
+    return {
+      category_id: plan.categoryId,
+      total_results: page.total,
+      count: page.rows,
+      next_cursor: page.nextCursor,
+      ...(page.cursor ? { cursor: page.cursor } : {}),
+      limit: page.limit,
+      interval: plan.interval,
+      group_by: groupByEcho(plan),
+      models: page.sqlInfo.models ?? [],
+      start_date: plan.startDate,
+      end_date: plan.endDate,
+      filter: echoFilter(plan.filter.node),
+      source_types: plan.sourceTypes,
+    };
+  },
+};
