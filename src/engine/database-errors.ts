@@ -1,13 +1,21 @@
 import { UnavailableError } from '../errors.ts';
 
+const writeProblems = [/No space left on device/i, /Could not write file/i, /Failed to commit/i, /Disk quota exceeded/i, /read-only file system/i];
 const dataFileProblems = [/^IO Error/i, /No magic bytes/i, /Could not open file/i, /corrupt/i, /Invalid Input Error: .*parquet/i, /No files found/i, /Cannot open file/i];
 
 /**
- * A database error caused by the dataset's files (one replaced, truncated or removed while serving)
- * rather than by the request: the service answers 503 and keeps serving, and recovers once the file
- * is whole again. Anything else from the database is a bug and stays a 500.
+ * A database error caused by the machine rather than the request: the state store cannot be written
+ * (disk full, read-only), or a dataset file was replaced, truncated or removed while serving. The
+ * service answers 503 and keeps serving; a failed write changed nothing, and both recover once the
+ * disk or the file is whole again. Anything else from the database is a bug and stays a 500.
  */
 export function dataUnavailable(error: unknown): UnavailableError | undefined {
-  if (!(error instanceof Error) || !dataFileProblems.some((p) => p.test(error.message))) return undefined;
-  return new UnavailableError('The dataset cannot be read right now: a data file is missing or damaged. Retry later.');
+  if (!(error instanceof Error)) return undefined;
+  if (writeProblems.some((p) => p.test(error.message))) {
+    return new UnavailableError('The state store cannot be written right now (no space left, or read-only); nothing was changed. Retry later.');
+  }
+  if (dataFileProblems.some((p) => p.test(error.message))) {
+    return new UnavailableError('The dataset cannot be read right now: a data file is missing or damaged. Retry later.');
+  }
+  return undefined;
 }
