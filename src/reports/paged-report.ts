@@ -5,6 +5,7 @@ import { fingerprint } from '../query/cursor.ts';
 import { render, sql, type Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, StreamEvent } from './endpoint.ts';
+import { streamPayloads } from './stream-payloads.ts';
 
 export type Mode = 'page' | 'stream';
 
@@ -180,34 +181,15 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
   const cap = p.paging.maxResults;
   const window = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
   const query = render(pagedSql(p.compiled, window));
-  const conn = await ctx.core.pool.instance.connect();
-  ctx.core.stats.activeStreams++;
-  const interrupt = () => conn.interrupt();
-  ctx.signal?.addEventListener('abort', interrupt);
-  let finished = false;
-  try {
-    const result = await conn.stream(query.text, query.params as never);
-    let first = true;
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      const payloads = chunk.getColumnVector(2);
-      let start = 0;
-      if (first) {
-        first = false;
-        start = 1;
-        const head = JSON.parse(String(payloads.getItem(0))) as Head;
-        const facts: PageFacts = { total: head.total, totalRows: head.total_rows, count: head.units, rows: head.rows, nextCursor: null, cursor: null, limit: head.units, sqlInfo: head.info ?? {} };
-        yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
-      }
-      for (let i = start; i < chunk.rowCount; i++) yield { event: 'result', data: String(payloads.getItem(i)) };
+  let head: Head | undefined;
+  for await (const payload of streamPayloads(query, ctx)) {
+    if (head) {
+      yield { event: 'result', data: payload };
+      continue;
     }
-    finished = true;
-  } finally {
-    ctx.signal?.removeEventListener('abort', interrupt);
-    if (!finished) conn.interrupt();
-    conn.closeSync();
-    ctx.core.stats.activeStreams--;
+    head = JSON.parse(payload) as Head;
+    const facts: PageFacts = { total: head.total, totalRows: head.total_rows, count: head.units, rows: head.rows, nextCursor: null, cursor: null, limit: head.units, sqlInfo: head.info ?? {} };
+    yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
   }
 }
 

@@ -3,6 +3,7 @@ import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, StreamEvent } from '../endpoint.ts';
 import { pagedSql, type CompiledReport } from '../paged-report.ts';
+import { streamPayloads } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
 
@@ -135,28 +136,15 @@ export async function runTabularPage<Req, Plan extends TabularShape>(report: Tab
  */
 export async function* runTabularStream<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
   const query = render(pagedSql(p.compiled, pageWindow(p.plan.pagination)));
-  const conn = await ctx.core.pool.instance.connect();
-  let finished = false;
-  try {
-    const result = await conn.stream(query.text, query.params as never);
-    let first = true;
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      const payloads = chunk.getColumnVector(2);
-      let start = 0;
-      if (first) {
-        first = false;
-        start = 1;
-        const head = JSON.parse(String(payloads.getItem(0))) as { total: number };
-        yield { event: 'summary', data: JSON.stringify({ query: p.plan.query, total_rows: head.total }) };
-      }
-      for (let i = start; i < chunk.rowCount; i++) yield { event: 'result', data: String(payloads.getItem(i)) };
+  let first = true;
+  for await (const payload of streamPayloads(query, ctx)) {
+    if (!first) {
+      yield { event: 'result', data: payload };
+      continue;
     }
-    finished = true;
-  } finally {
-    if (!finished) conn.interrupt();
-    conn.closeSync();
+    first = false;
+    const head = JSON.parse(payload) as { total: number };
+    yield { event: 'summary', data: JSON.stringify({ query: p.plan.query, total_rows: head.total }) };
   }
 }
 
