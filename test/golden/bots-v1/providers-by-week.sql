@@ -8,9 +8,13 @@ kept AS (SELECT * FROM labeled WHERE TRUE),
 rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1", "m2", "m3", "m4"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
-info AS (SELECT json_object())
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+info AS (SELECT json_object()),
+page AS (SELECT unit, seq, row FROM rows WHERE unit > $6 AND unit <= $7)
+SELECT 0 AS unit, 0 AS seq, json_object(
+  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
+  'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM rows WHERE unit > $6 AND unit <= $7)
+(SELECT unit, seq, row FROM page)
 ORDER BY unit, seq
 -- params: ["America/New_York","00000000-0000-4000-8000-000000000001","example.com","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z",0,8]

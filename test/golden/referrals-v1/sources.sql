@@ -8,9 +8,13 @@ kept AS (SELECT * FROM labeled WHERE ("m0" >= $6)),
 rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
-info AS (SELECT json_object())
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+info AS (SELECT json_object()),
+page AS (SELECT unit, seq, row FROM rows WHERE unit > $7 AND unit <= $8)
+SELECT 0 AS unit, 0 AS seq, json_object(
+  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
+  'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM rows WHERE unit > $7 AND unit <= $8)
+(SELECT unit, seq, row FROM page)
 ORDER BY unit, seq
 -- params: ["America/New_York","00000000-0000-4000-8000-000000000001","example.com","2026-03-01T05:00:00.000Z","2026-06-01T04:00:00.000Z",5,0,8]
