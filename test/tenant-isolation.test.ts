@@ -76,7 +76,7 @@ describe('tenant isolation', () => {
     for (const r of requests) {
       const outcome = await send(server.url, keys.get(mine!)!, r);
       expect(outcome.problem).toBeNull();
-      expect([403, 404, 422], `${r.endpoint.method} ${r.path} ${r.body}`).toContain(outcome.status);
+      expect(r.endpoint.sunset ? [403, 404, 410, 422] : [403, 404, 422], `${r.endpoint.method} ${r.path} ${r.body}`).toContain(outcome.status);
     }
   });
 });

@@ -89,7 +89,9 @@ export const channelPoolSql = `
   CREATE TABLE g_channel AS
   SELECT c.cat_idx, ch.i::INT AS ch_i,
          'UC' || substr(md5(concat_ws(':', getvariable('seed'), 'channel', c.cat_idx, ch.i)), 1, 22) AS channel_id,
-         getvariable('l_syllable_a')[1 + (c.cat_idx * 40 + ch.i) % 26] || getvariable('l_syllable_b')[1 + ((c.cat_idx * 40 + ch.i) // 26) % 15]
+         -- TRICKY: syllables run in the opposite order to brand names, so no channel title contains another tenant's brand.
+         upper(left(getvariable('l_syllable_b')[1 + ((c.cat_idx * 40 + ch.i) // 26) % 15], 1)) || substr(getvariable('l_syllable_b')[1 + ((c.cat_idx * 40 + ch.i) // 26) % 15], 2)
+           || lower(getvariable('l_syllable_a')[1 + (c.cat_idx * 40 + ch.i) % 26])
            || ' ' || split_part(c.name, ' ', 1) || ' ' || getvariable('l_channel_noun')[1 + ch.i % 8] AS channel_title,
          '@' || lower(replace(channel_title, ' ', '')) AS channel_handle,
          'https://www.youtube.com/' || channel_handle AS channel_url
