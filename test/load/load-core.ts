@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { aea, aeaBin } from '../helpers/cli.ts';
+import { openEngine } from '../../src/engine/engine.ts';
+import { ApiKeys } from '../../src/state/api-keys.ts';
+import { aeaBin } from '../helpers/cli.ts';
 
 export interface LoadOptions {
   readonly data: string;
@@ -32,9 +34,10 @@ export interface Served {
 
 /** Starts `aea serve` in its own process with a fresh key and no rate limit, as a load test needs. */
 export async function serve(data: string, state: string): Promise<Served> {
-  const orgs = JSON.parse((await aea(['orgs', '--data', data])).stdout) as { id: string; categories: { id: string }[] }[];
-  const created = await aea(['keys', 'create', '--org', orgs[0]!.id, '--name', 'load test', '--expires', '2099-12-31', '--data', data, '--state', state]);
-  const key = (JSON.parse(created.stdout.slice(0, created.stdout.lastIndexOf('}') + 1)) as { key: string }).key;
+  const engine = await openEngine({ data, state });
+  const orgs = await engine.listOrganizations();
+  const key = (await ApiKeys.of(engine.core.state).create({ organizationId: orgs[0]!.id, name: 'load test', expiresOn: '2099-12-31', now: new Date() })).key;
+  await engine.close();
   const child = spawn(process.execPath, [aeaBin, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
