@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { query as queryCommand } from '../src/cli/commands/query.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { defaultStatePath } from '../src/state/default-path.ts';
-import { aea } from './helpers/cli.ts';
+import { aea, aeaInProcess } from './helpers/cli.ts';
 import { sampleIds } from './helpers/sample-org.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -24,19 +23,10 @@ beforeAll(async () => {
   await engine.close();
 });
 
-/** Runs `aea query` in this process (the same command code the binary runs) and captures what it prints. */
+/** Runs `aea query` in this process (the same entry point the binary runs) and parses what it prints. */
 async function inProcess(args: string[]): Promise<{ code: number; json: any }> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    const code = await queryCommand.run(args);
-    return { code, json: JSON.parse(out) };
-  } finally {
-    spy.mockRestore();
-  }
+  const { code, stdout } = await aeaInProcess(['query', ...args]);
+  return { code, json: JSON.parse(stdout) };
 }
 
 describe('aea query on org resources and agents', () => {

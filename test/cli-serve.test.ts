@@ -3,37 +3,37 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDir } from '../src/generate/sample.ts';
 import type { OrganizationListing } from '../src/engine/organizations.ts';
-import { aea, aeaBin } from './helpers/cli.ts';
+import { aeaBin, aeaInProcess } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let state: string;
 let orgs: OrganizationListing[];
 beforeAll(async () => {
   state = join(await tempDir(), 'state.duckdb');
-  orgs = JSON.parse((await aea(['orgs', '--data', sampleDir])).stdout) as OrganizationListing[];
+  orgs = JSON.parse((await aeaInProcess(['orgs', '--data', sampleDir])).stdout) as OrganizationListing[];
 });
 
 describe('aea keys and aea serve', () => {
   it('creates a key once, lists it without the secret, refuses bad names and missing expiry, revokes', async () => {
-    const created = await aea(['keys', 'create', '--org', orgs[0]!.id, '--name', 'analytics bot', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
+    const created = await aeaInProcess(['keys', 'create', '--org', orgs[0]!.id, '--name', 'analytics bot', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout.slice(0, created.stdout.lastIndexOf('}') + 1)) as { id: string; key: string; prefix: string };
     expect(key.key).toMatch(/^aea_[A-Za-z0-9_-]{43}$/);
-    const listed = await aea(['keys', 'list', '--data', sampleDir, '--state', state]);
+    const listed = await aeaInProcess(['keys', 'list', '--data', sampleDir, '--state', state]);
     expect(listed.stdout).not.toContain(key.key);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: key.id, name: 'analytics bot', prefix: key.prefix, expires_on: '2099-01-31', revoked_at: null })]);
-    const short = await aea(['keys', 'create', '--org', orgs[0]!.id, '--name', 'ab', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
+    const short = await aeaInProcess(['keys', 'create', '--org', orgs[0]!.id, '--name', 'ab', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('more than two characters');
-    const noExpiry = await aea(['keys', 'create', '--org', orgs[0]!.id, '--name', 'no expiry', '--data', sampleDir, '--state', state]);
+    const noExpiry = await aeaInProcess(['keys', 'create', '--org', orgs[0]!.id, '--name', 'no expiry', '--data', sampleDir, '--state', state]);
     expect(noExpiry.code).toBe(1);
     expect(noExpiry.stderr).toContain('--expires is required');
-    const revoked = await aea(['keys', 'revoke', key.id, '--data', sampleDir, '--state', state]);
+    const revoked = await aeaInProcess(['keys', 'revoke', key.id, '--data', sampleDir, '--state', state]);
     expect(JSON.parse(revoked.stdout).revoked_at).not.toBeNull();
   });
 
   it('serves the API with a key made by `aea keys create`', async () => {
-    const created = await aea(['keys', 'create', '--org', orgs[0]!.id, '--name', 'serve test', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
+    const created = await aeaInProcess(['keys', 'create', '--org', orgs[0]!.id, '--name', 'serve test', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
     const { key } = JSON.parse(created.stdout.slice(0, created.stdout.lastIndexOf('}') + 1)) as { key: string };
     const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDir } from '../src/generate/sample.ts';
 import type { OrganizationListing } from '../src/engine/organizations.ts';
 import { join } from 'node:path';
-import { aea } from './helpers/cli.ts';
+import { aea, aeaInProcess } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let orgs: OrganizationListing[];
@@ -22,7 +22,7 @@ describe('aea', () => {
 
   it('query prints the JSON body of a report', async () => {
     const body = { category_id: orgs[0]!.categories[0]!.id, start_date: '2026-01-01', end_date: '2026-01-31', scope: 'all', limit: 3 };
-    const out = await aea(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', JSON.stringify(body)]);
+    const out = await aeaInProcess(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', JSON.stringify(body)]);
     expect(out.code).toBe(0);
     const parsed = JSON.parse(out.stdout) as { info: { count: number }; data: unknown[] };
     expect(parsed.info.count).toBe(3);
@@ -31,7 +31,7 @@ describe('aea', () => {
 
   it('query prints the raw event stream of a /stream path, reading the body from stdin', async () => {
     const body = { category_id: orgs[0]!.categories[0]!.id, start_date: '2026-01-01', end_date: '2026-01-31', scope: 'all', max_results: 2 };
-    const out = await aea(['query', '/v2/reports/visibility/stream', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body-file', '-'], JSON.stringify(body));
+    const out = await aeaInProcess(['query', '/v2/reports/visibility/stream', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body-file', '-'], JSON.stringify(body));
     expect(out.code).toBe(0);
     const events = out.stdout.split('\n\n').filter(Boolean);
     expect(events.length).toBe(3);
@@ -43,11 +43,11 @@ describe('aea', () => {
     const bad = await aea(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', '{"category_id":"x"}']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).detail[0].loc).toEqual(['body', 'category_id']);
-    const malformed = await aea(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', '{nope']);
+    const malformed = await aeaInProcess(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', '{nope']);
     expect(malformed.code).toBe(2);
     expect(JSON.parse(malformed.stdout).detail[0].type).toBe('json_invalid');
     const body = { category_id: orgs[1]!.categories[0]!.id, start_date: '2026-01-01', end_date: '2026-01-31' };
-    const foreign = await aea(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', JSON.stringify(body)]);
+    const foreign = await aeaInProcess(['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', orgs[0]!.id, '--body', JSON.stringify(body)]);
     expect(foreign.code).toBe(3);
     expect(JSON.parse(foreign.stdout)).toMatchObject({ code: 'forbidden' });
   });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { aea } from './helpers/cli.ts';
+import { aeaInProcess } from './helpers/cli.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 import { tempDir } from './helpers/tmp.ts';
 
@@ -17,7 +17,7 @@ describe('faults', () => {
     const dir = join(root, 'broken');
     await cp(sampleDir, dir, { recursive: true });
     await writeFile(join(dir, 'assets.parquet'), 'not parquet at all');
-    const out = await aea(['serve', '--data', dir, '--port', '0', '--state', join(root, 'broken.state.duckdb')]);
+    const out = await aeaInProcess(['serve', '--data', dir, '--port', '0', '--state', join(root, 'broken.state.duckdb')]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`cannot read ${join(dir, 'assets.parquet')}`);
   });
@@ -25,7 +25,7 @@ describe('faults', () => {
   it('refuses to start on a state store it cannot open, with a clear error', async () => {
     const blocked = join(root, 'state-is-a-folder.duckdb');
     await mkdir(blocked);
-    const out = await aea(['serve', '--data', sampleDir, '--port', '0', '--state', blocked]);
+    const out = await aeaInProcess(['serve', '--data', sampleDir, '--port', '0', '--state', blocked]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`cannot open the state store ${blocked}`);
   });

@@ -2,10 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/engine/engine.ts';
 import type { OrganizationListing } from '../src/engine/organizations.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { aea } from './helpers/cli.ts';
+import { join } from 'node:path';
+import { aeaInProcess } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+let state: string;
 
 let org: OrganizationListing;
 beforeAll(async () => {
+  state = join(await tempDir(), 'state.duckdb');
   const engine = await openEngine({ data: sampleDir });
   try {
     org = (await engine.listOrganizations())[0]!;
@@ -17,7 +22,7 @@ beforeAll(async () => {
 describe('aea query on the tabular reports', () => {
   it('prints the tabular body of a traffic report', async () => {
     const body = { domain: org.domains[0]!.name, start_date: '2026-03-01', end_date: '2026-04-01', metrics: ['count', 'citations', 'last_visit'], dimensions: ['bot_type'], order_by: { bot_type: 'asc' } };
-    const out = await aea(['query', '/v2/reports/bots', '--data', sampleDir, '--org', org.id, '--body', JSON.stringify(body)]);
+    const out = await aeaInProcess(['query', '/v2/reports/bots', '--data', sampleDir, '--state', state, '--org', org.id, '--body', JSON.stringify(body)]);
     expect(out.code).toBe(0);
     const parsed = JSON.parse(out.stdout) as { info: { total_rows: number; query: { dimensions: string[] } }; data: { metrics: number[]; dimensions: string[] }[] };
     expect(parsed.info.query.dimensions).toEqual(['bot_type']);
@@ -28,7 +33,7 @@ describe('aea query on the tabular reports', () => {
 
   it('prints a v1 stream whose every event carries JSON: {query, total_rows}, then rows', async () => {
     const body = { category_id: org.categories[0]!.id, start_date: '2026-03-01', end_date: '2026-04-01', metrics: ['count', 'citation_share'], dimensions: ['model'] };
-    const out = await aea(['query', '/v1/reports/citations/stream', '--data', sampleDir, '--org', org.id, '--body', JSON.stringify(body)]);
+    const out = await aeaInProcess(['query', '/v1/reports/citations/stream', '--data', sampleDir, '--state', state, '--org', org.id, '--body', JSON.stringify(body)]);
     expect(out.code).toBe(0);
     const data = out.stdout
       .split('\n\n')

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { aea } from './helpers/cli.ts';
+import { join } from 'node:path';
+import { aeaInProcess } from './helpers/cli.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+let state: string;
 
 let engine: Engine;
 const scopes: Record<'shopping' | 'channels' | 'claims', { org: string; category: string }> = {} as never;
 beforeAll(async () => {
+  state = join(await tempDir(), 'state.duckdb');
   engine = await openEngine({ data: sampleDir });
   const first = async (table: string, where = 'TRUE') => {
     const rows = await engine.core.pool.use((c) => c.runAndReadAll(`SELECT organization_id, category_id FROM ${table} WHERE ${where} ORDER BY category_id LIMIT 1`));
@@ -20,7 +25,7 @@ afterAll(() => engine.close());
 
 const window = { start_date: '2026-01-01', end_date: '2026-06-30' };
 const query = (path: string, scope: { org: string; category: string }, body: object) =>
-  aea(['query', path, '--data', sampleDir, '--org', scope.org, '--body', JSON.stringify({ category_id: scope.category, ...window, ...body })]);
+  aeaInProcess(['query', path, '--data', sampleDir, '--state', state, '--org', scope.org, '--body', JSON.stringify({ category_id: scope.category, ...window, ...body })]);
 
 describe('aea query on the shopping, channels and fact-check claims reports', () => {
   it('prints pages and streams exactly as the REST endpoints would', async () => {

@@ -13,3 +13,17 @@ export function aea(args: string[], input?: string): Promise<{ code: number; std
     if (input !== undefined) child.stdin?.end(input);
   });
 }
+
+/** Runs an `aea` command line in this process through the same entry point, capturing its output. */
+export async function aeaInProcess(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { runCli } = await import('../../src/cli/run-cli.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    out: (t) => void (stdout += t),
+    err: (t) => void (stderr += t),
+    stdin: async () => input,
+    stopped: () => new Promise(() => undefined),
+  });
+  return { code, stdout, stderr };
+}

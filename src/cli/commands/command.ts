@@ -1,5 +1,7 @@
+import type { CliIo } from '../io.ts';
+
 export interface Command {
   readonly summary: string;
   readonly usage: string;
-  run(argv: string[]): Promise<number>;
+  run(argv: string[], io: CliIo): Promise<number>;
 }

@@ -6,11 +6,11 @@ import type { Command } from './command.ts';
 export const docsModel: Command = {
   summary: 'render docs/data-model.md from the data contract in src/model',
   usage: `aea docs-model [--out FILE]   (prints to stdout without --out)`,
-  async run(argv) {
+  async run(argv, io) {
     const { values } = parse(argv, { out: { type: 'string' } });
     const text = renderDataModel();
     if (typeof values.out === 'string') await writeFile(values.out, text);
-    else process.stdout.write(text);
+    else io.out(text);
     return 0;
   },
 };

@@ -10,7 +10,7 @@ export const generate: Command = {
   --out DIR     folder to write (replaced if it exists)
   --scale S     about S million executions a year (default 1)
   --seed N      integer seed; the same seed and scale give identical tables (default 1)`,
-  async run(argv) {
+  async run(argv, io) {
     const { values } = parse(argv, { out: { type: 'string' }, scale: { type: 'string' }, seed: { type: 'string' } });
     const result = await generateDataset({
       out: required(values, 'out'),
@@ -18,7 +18,7 @@ export const generate: Command = {
       seed: number(values, 'seed', 1),
       progress: stderrProgress('generate'),
     });
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    io.out(JSON.stringify(result, null, 2) + '\n');
     return 0;
   },
 };

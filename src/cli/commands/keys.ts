@@ -14,7 +14,7 @@ aea keys revoke KEY_ID [--data DIR] [--state FILE]
   --data DIR     the dataset (default data/sample); organizations are checked against it
   --state FILE   the state store (default: <DIR>.state.duckdb). Stop \`aea serve\` first: one process writes a state file.
 The key is printed once; only its SHA-256 hash is stored.`,
-  async run(argv) {
+  async run(argv, io) {
     const { values, positionals } = parse(argv, { org: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, data: { type: 'string' }, state: { type: 'string' } });
     const [action, id] = positionals;
     const data = typeof values.data === 'string' ? values.data : sampleDir;
@@ -26,12 +26,12 @@ The key is printed once; only its SHA-256 hash is stored.`,
         const org = required(values, 'org');
         if (!engine.core.catalog.hasOrganization(org)) throw new UsageError(`no organization ${org} in ${data} (see \`aea orgs --data ${data}\`)`);
         const created = await store.create({ organizationId: org, name: required(values, 'name'), expiresOn: required(values, 'expires'), now });
-        process.stdout.write(`${JSON.stringify(created, null, 2)}\nStore the key now: it cannot be shown again.\n`);
+        io.out(`${JSON.stringify(created, null, 2)}\nStore the key now: it cannot be shown again.\n`);
       } else if (action === 'list') {
-        process.stdout.write(JSON.stringify(await store.list(typeof values.org === 'string' ? values.org : undefined), null, 2) + '\n');
+        io.out(JSON.stringify(await store.list(typeof values.org === 'string' ? values.org : undefined), null, 2) + '\n');
       } else if (action === 'revoke') {
         if (!id) throw new UsageError('aea keys revoke KEY_ID');
-        process.stdout.write(JSON.stringify(await store.revoke(id, now), null, 2) + '\n');
+        io.out(JSON.stringify(await store.revoke(id, now), null, 2) + '\n');
       } else {
         throw new UsageError('aea keys create|list|revoke (see aea keys --help)');
       }

@@ -5,11 +5,11 @@ import type { Command } from './command.ts';
 export const orgs: Command = {
   summary: 'print the organizations of a dataset with their categories, domains and assets',
   usage: `aea orgs --data DIR`,
-  async run(argv) {
+  async run(argv, io) {
     const { values } = parse(argv, { data: { type: 'string' } });
     const engine = await openEngine({ data: required(values, 'data') });
     try {
-      process.stdout.write(JSON.stringify(await engine.listOrganizations(), null, 2) + '\n');
+      io.out(JSON.stringify(await engine.listOrganizations(), null, 2) + '\n');
     } finally {
       await engine.close();
     }

@@ -5,6 +5,7 @@ import { EngineError, ValidationError } from '../../errors.ts';
 import { formatSseEvent } from '../../reports/sse.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { parse, required, UsageError } from '../args.ts';
+import type { CliIo } from '../io.ts';
 import type { Command } from './command.ts';
 
 export const query: Command = {
@@ -20,7 +21,7 @@ Prints the JSON body, or the raw text/event-stream text for /stream paths. Agent
 by the call (or left queued) finish before the command exits.
 Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404),
 1 any other refusal, e.g. 409 for a never-published agent (body printed).`,
-  async run(argv) {
+  async run(argv, io) {
     const { values, positionals } = parse(argv, {
       data: { type: 'string' },
       org: { type: 'string' },
@@ -32,7 +33,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     const target = positionals[0];
     if (!target) throw new UsageError('PATH is required, e.g. /v2/reports/visibility');
     const url = new URL(target, 'http://localhost');
-    const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file']) : undefined;
+    const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file'], io) : undefined;
     const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
@@ -43,20 +44,20 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
         try {
           body = JSON.parse(bodyText);
         } catch (error) {
-          return printError(new ValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (error as Error).message } }]));
+          return printError(io, new ValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (error as Error).message } }]));
         }
       }
       const result = await engine.org(required(values, 'org')).call(method, url.pathname, { body, query });
-      if (result.kind === 'json') process.stdout.write(result.json + '\n');
-      else for await (const e of result.events) process.stdout.write(formatSseEvent(e));
+      if (result.kind === 'json') io.out(result.json + '\n');
+      else for await (const e of result.events) io.out(formatSseEvent(e));
       await engine.runsSettled();
       return 0;
     } catch (error) {
-      if (error instanceof EngineError) return printError(error);
+      if (error instanceof EngineError) return printError(io, error);
       const unavailable = dataUnavailable(error);
       if (unavailable) {
-        process.stderr.write(`aea: ${(error as Error).message}\n`);
-        return printError(unavailable);
+        io.err(`aea: ${(error as Error).message}\n`);
+        return printError(io, unavailable);
       }
       throw error;
     } finally {
@@ -65,14 +66,11 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
   },
 };
 
-function printError(error: EngineError): number {
-  process.stdout.write(JSON.stringify(error.body()) + '\n');
+function printError(io: CliIo, error: EngineError): number {
+  io.out(JSON.stringify(error.body()) + '\n');
   return error.status === 422 ? 2 : error.status === 403 || error.status === 404 ? 3 : 1;
 }
 
-async function readBody(file: string): Promise<string> {
-  if (file !== '-') return readFile(file, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+async function readBody(file: string, io: CliIo): Promise<string> {
+  return file === '-' ? io.stdin() : readFile(file, 'utf8');
 }

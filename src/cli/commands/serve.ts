@@ -23,19 +23,15 @@ export const serve: Command = {
   --state FILE      the state store (default: <DIR>.state.duckdb beside the dataset)
   --rate-limit N    requests per hour per API key (default 600; 0 turns limiting off)
   --verify full     read every value of every file at start, not just the footers`,
-  async run(argv) {
+  async run(argv, io) {
     const { values } = parse(argv, serveOptions);
     const data = required(values, 'data');
     const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), verify: values.verify === 'full' ? 'full' : 'footer' });
     const limit = number(values, 'rate-limit', 600);
     const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, logger: !values.quiet });
     const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
-    process.stdout.write(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    io.out(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
+    await io.stopped();
     await app.close();
     await engine.close();
     return 0;

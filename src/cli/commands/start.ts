@@ -12,7 +12,7 @@ const demoName = 'demo key (npm start)';
 export const start: Command = {
   summary: 'serve the bundled sample on localhost with a fresh demo key (npm start)',
   usage: `aea start [--port P]   builds data/sample if needed, then serves it on 127.0.0.1 (default port 8787)`,
-  async run(argv) {
+  async run(argv, io) {
     const { values } = parse(argv, { port: { type: 'string' } });
     const data = await ensureSample(stderrProgress('building data/sample'));
     const engine = await openEngine({ data, state: defaultStatePath(data) });
@@ -26,7 +26,7 @@ export const start: Command = {
     const address = await app.listen({ port: number(values, 'port', 8787), host: '127.0.0.1' });
     const category = org!.categories[0]!;
     const body = JSON.stringify({ category_id: category.id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all', limit: 5 });
-    process.stdout.write(
+    io.out(
       [
         `Answer Engine Analytics API on ${address} (docs: ${address}/docs)`,
         `Organization: ${org!.name} (${org!.id}); category "${category.name}" ${category.id}`,
@@ -39,10 +39,7 @@ export const start: Command = {
         '',
       ].join('\n'),
     );
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    await io.stopped();
     await app.close();
     await engine.close();
     return 0;
