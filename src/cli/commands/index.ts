@@ -1,3 +1,4 @@
+import { bench } from './bench.ts';
 import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
@@ -6,6 +7,7 @@ import { query } from './query.ts';
 import { start } from './start.ts';
 
 export const commands: Record<string, Command> = {
+  bench,
   generate,
   orgs,
   query,
