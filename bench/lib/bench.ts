@@ -1,3 +1,4 @@
+import { UsageError } from '../../src/cli/args.ts';
 import { openEngine } from '../../src/engine/engine.ts';
 import { reportCases } from '../cases/index.ts';
 import type { BenchRequest } from './case.ts';
@@ -50,7 +51,7 @@ export const defaultOptions: BenchOptions = {
 
 export async function runBench(options: BenchOptions): Promise<ScaleResult[]> {
   const unknown = options.only.filter((r) => !reportCases.some((c) => c.report === r));
-  if (unknown.length > 0) throw new Error(`no bench case for report(s) ${unknown.join(', ')}; known: ${reportCases.map((c) => c.report).join(', ')}`);
+  if (unknown.length > 0) throw new UsageError(`no bench case for report(s) ${unknown.join(', ')}; known: ${reportCases.map((c) => c.report).join(', ')}`);
   const targets = options.data.length > 0 ? options.data.map((dir) => ({ scale: NaN, dir })) : options.scales.map((scale) => ({ scale, dir: undefined }));
   const results: ScaleResult[] = [];
   for (const target of targets) results.push(await benchDataset(target.scale, target.dir, options));
