@@ -3,7 +3,7 @@ import { defaultOptions, runBench, type BenchOptions } from './lib/bench.ts';
 import { writeResults } from './lib/results-files.ts';
 
 export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
-          [--peer-budget SECONDS] [--no-write]
+          [--peer-budget SECONDS] [--no-peers] [--no-write]
 
 Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
 them), interleaved on fresh parameters, and checks that the answers are equal.
@@ -15,6 +15,7 @@ them), interleaved on fresh parameters, and checks that the answers are equal.
   --iterations N     timed runs per request and side (default ${defaultOptions.iterations}, at least 10 for recorded results)
   --warmup N         untimed runs first (default ${defaultOptions.warmup})
   --peer-budget S    seconds of timed runs per peer and request after its first 3 (default ${defaultOptions.peerBudgetSeconds})
+  --no-peers         skip the peers
   --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md
 
 Writes bench/results/<date>-<scale>.json and regenerates bench/RESULTS.md and its charts.
@@ -30,6 +31,7 @@ export async function benchMain(argv: string[]): Promise<number> {
     warmup: { type: 'string' },
     'peer-budget': { type: 'string' },
     'no-write': { type: 'boolean' },
+    'no-peers': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -51,6 +53,7 @@ export async function benchMain(argv: string[]): Promise<number> {
     iterations: count('iterations', values.iterations, defaultOptions.iterations, 1),
     warmup: count('warmup', values.warmup, defaultOptions.warmup, 0),
     peerBudgetSeconds: count('peer-budget', values['peer-budget'], defaultOptions.peerBudgetSeconds, 0),
+    peers: !values['no-peers'],
   };
   const results = await runBench(options);
   if (values['no-write']) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -1,4 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
+import { visibilityDaily } from '../../src/reports/insights-v2/visibility-rollup.ts';
 import { visibilityReport } from '../../src/reports/insights-v2/visibility.ts';
 import type { BenchRequest, Floor, IterationParams, ReportCase } from '../lib/case.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
@@ -7,8 +8,9 @@ import { polarsVisibility } from '../peers/visibility-polars.ts';
 
 /**
  * v2 visibility: the window series (1 to 365 days, ungrouped, against the peers), grouped and filtered
- * requests, page 1 against page 50, and a stream of more than 50,000 rows at scale 1. Pages hold at most
- * 50 rows (the spec's limit), so the 1,000- and 50,000-row pages of the mix do not apply to this report.
+ * requests, page 1 against page 50, and two streams of more than 50,000 rows from scale 1 up (one the
+ * daily rollup can answer, one it cannot). Pages hold at most 50 rows (the spec's limit), so the 1,000-
+ * and 50,000-row pages of the mix do not apply to this report.
  *
  * The floor is written by hand, not by the engine's compiler: per group, executions and each brand's
  * mentions over the prompts of the category that track visibility, every brand of the category ranked
@@ -160,6 +162,7 @@ export const visibilityCase: ReportCase = {
   streamPath: visibilityReport.streamPath!,
   plan: pagedPlanProbe(visibilityReport),
   pageBody: pagedPageBody(visibilityReport),
+  setup: (engine, dataset) => engine.core.rollups.warm(visibilityDaily, [...new Set(dataset.categories.map((c) => c.categoryId))]),
   inputRows: {
     sql: `SELECT (SELECT count(*) FROM executions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE)
               + (SELECT count(*) FROM mentions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE)`,
@@ -173,6 +176,7 @@ export const visibilityCase: ReportCase = {
     request('model-filter-90', '90 d by model, region and model filter', 90, [keys.model], { filter: regionsAndModels }),
     request('week-365', '365 d by week', 365, [keys.week], { interval: 'week' }),
     request('topic-filter-365', '365 d by topic, one region', 365, [keys.topic], { filter: oneRegion }),
-    request('stream-date-prompt-90', 'stream: 90 d by day × prompt', 90, [keys.day, keys.prompt], { stream: true }),
+    request('stream-date-model-365', 'stream: 365 d by day × model', 365, [keys.day, keys.model], { stream: true }),
+    request('stream-date-prompt-30', 'stream: 30 d by day × prompt', 30, [keys.day, keys.prompt], { stream: true }),
   ],
 };

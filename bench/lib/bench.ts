@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly warmup: number;
   readonly peerBudgetSeconds: number;
   readonly planIterations: number;
+  /** Run the peers where a request has them. */
+  readonly peers: boolean;
   readonly log: (line: string) => void;
   readonly quiet: boolean;
 }
@@ -31,8 +33,10 @@ export interface ScaleResult {
   readonly machine: Machine;
   readonly scale: number;
   readonly dataset: { readonly dir: string; readonly generated: boolean; readonly executions: number; readonly mentions: number };
-  readonly options: { readonly iterations: number; readonly warmup: number; readonly peerBudgetSeconds: number };
+  readonly options: { readonly iterations: number; readonly warmup: number; readonly peerBudgetSeconds: number; readonly peers: boolean };
   readonly openMs: number;
+  /** Per report, the time its setup took (building rollups), before any timing. */
+  readonly setupMs: Readonly<Record<string, number>>;
   readonly reports: readonly RequestResult[];
 }
 
@@ -45,6 +49,7 @@ export const defaultOptions: BenchOptions = {
   warmup: 2,
   peerBudgetSeconds: 20,
   planIterations: 200,
+  peers: true,
   log: (line) => process.stderr.write(`${line}\n`),
   quiet: false,
 };
@@ -68,8 +73,13 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
     const duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
     const wanted = (r: BenchRequest) => options.requests.length === 0 || options.requests.includes(r.id);
     const reports: RequestResult[] = [];
+    const setupMs: Record<string, number> = {};
     for (const rc of reportCases.filter((c) => options.only.length === 0 || options.only.includes(c.report))) {
       options.log(`report ${rc.report}`);
+      if (rc.setup) {
+        setupMs[rc.report] = round((await timed(() => rc.setup!(engine, dataset))).ms, 1);
+        options.log(`  setup ${setupMs[rc.report]} ms`);
+      }
       reports.push(...(await runReport(engine, dataset, rc, { ...options }, wanted)));
     }
     return {
@@ -78,8 +88,9 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
       machine: machine(duckdb),
       scale: found.scale,
       dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
-      options: { iterations: options.iterations, warmup: options.warmup, peerBudgetSeconds: options.peerBudgetSeconds },
+      options: { iterations: options.iterations, warmup: options.warmup, peerBudgetSeconds: options.peerBudgetSeconds, peers: options.peers },
       openMs: round(openMs, 1),
+      setupMs,
       reports,
     };
   } finally {

@@ -1,5 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Sql } from '../../src/query/sql.ts';
+import type { Engine } from '../../src/engine/engine.ts';
 import type { OrgScope } from '../../src/engine/org-scope.ts';
 import type { BenchDataset } from './dataset.ts';
 
@@ -66,6 +67,8 @@ export interface ReportCase {
   readonly plan: PlanProbe;
   /** The body that asks for page `page` (1-based) of the same query: a cursor, or an offset. */
   pageBody(org: OrgScope, body: Record<string, unknown>, page: number): Record<string, unknown>;
+  /** Readies the engine before timing (builds the report's rollups), timed and reported apart. */
+  setup?(engine: Engine, dataset: BenchDataset): Promise<void>;
   /** Counts the fact rows a request's window reads, for rows per second. */
   readonly inputRows?: { readonly sql: string; params(p: IterationParams): DuckDBValue[] };
   requests(dataset: BenchDataset): readonly BenchRequest[];

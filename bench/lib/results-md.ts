@@ -95,7 +95,7 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
       `## Scale ${run.scale}`,
       '',
       `${run.date}, commit \`${run.commit}\`, ${run.machine.cpus}, ${run.machine.memory}, ${run.machine.os}, Node ${run.machine.node}, DuckDB ${run.machine.duckdb}. ` +
-        `Dataset: ${int(run.dataset.executions)} executions, ${int(run.dataset.mentions)} mentions; engine opened in ${f1(run.openMs)} ms. ` +
+        `Dataset: ${int(run.dataset.executions)} executions, ${int(run.dataset.mentions)} mentions; engine opened in ${f1(run.openMs)} ms${Object.entries(run.setupMs ?? {}).map(([r, ms]) => `, ${r} rollups built in ${f1(ms)} ms`).join('')}. ` +
         `${run.options.iterations} timed runs per side after ${run.options.warmup} warm-up runs (peers: at least 3, then until ${run.options.peerBudgetSeconds} s).`,
       '',
     );

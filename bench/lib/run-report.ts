@@ -11,6 +11,7 @@ export interface RunOptions {
   /** Peers get at least 3 timed runs, then stop once this many seconds of peer time have passed. */
   readonly peerBudgetSeconds: number;
   readonly planIterations: number;
+  readonly peers: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -56,18 +57,19 @@ interface Side {
 
 /** Runs every request of one report: warm-up, then engine, floor and peers interleaved on fresh parameters. */
 export async function runReport(engine: Engine, dataset: BenchDataset, rc: ReportCase, options: RunOptions, only?: (r: BenchRequest) => boolean): Promise<RequestResult[]> {
+  const peersOf = (r: BenchRequest) => (options.peers ? (r.peers ?? []) : []);
   const conn = await engine.core.pool.instance.connect();
   const peers = new Map<string, { side: PeerSide & { close?(): void }; loadMs: number }>();
   try {
     const results: RequestResult[] = [];
     for (const request of rc.requests(dataset).filter(only ?? (() => true))) {
-      for (const peer of request.peers ?? []) {
+      for (const peer of peersOf(request)) {
         if (peers.has(peer.name)) continue;
         const { ms, value } = await timed(() => peer.open(dataset));
         peers.set(peer.name, { side: value, loadMs: round(ms, 1) });
         options.log(`  ${peer.name} opened in ${ms.toFixed(0)} ms`);
       }
-      const result = request.kind === 'page' ? await runPage(engine, conn, dataset, rc, request, options, peers) : await runStream(engine, conn, dataset, rc, request, options);
+      const result = request.kind === 'page' ? await runPage(engine, conn, dataset, rc, { ...request, peers: peersOf(request) }, options, peers) : await runStream(engine, conn, dataset, rc, request, options);
       options.log(summaryLine(result));
       results.push(result);
     }
@@ -279,9 +281,9 @@ async function runStream(engine: Engine, conn: DuckDBConnection, dataset: BenchD
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
         if (count === 0) firstMs = performance.now() - start;
-        const values = chunk.convertRows(JSDuckDBValueConverter);
-        count += values.length;
-        if (keep) kept.push(...values.map((v) => Object.fromEntries(names.map((n, k) => [n, v[k]]))));
+        count += chunk.rowCount;
+        if (keep) kept.push(...chunk.convertRows(JSDuckDBValueConverter).map((v) => Object.fromEntries(names.map((n, k) => [n, v[k]]))));
+        else chunk.getRows();
       }
     });
     if (i >= 0) {

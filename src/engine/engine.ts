@@ -10,6 +10,7 @@ import { inspectFiles, projection, tableFiles } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
+import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
 import { StateStore, stateTables } from '../state/store.ts';
 
@@ -34,12 +35,18 @@ export interface EngineOptions {
    * when missing. Without it the state lives in memory, starts from the dataset, and is lost on close.
    */
   readonly state?: string;
+  /**
+   * Per-category daily rollups, built in the background on first use and kept only while current
+   * (default true). Off, every report reads the facts.
+   */
+  readonly rollups?: boolean;
 }
 
 export interface EngineCore {
   readonly pool: DuckDBPool;
   readonly state: StateStore;
   readonly catalog: TenantCatalog;
+  readonly rollups: Rollups;
   readonly clock: () => Date;
   readonly dataDir: string | undefined;
 }
@@ -56,7 +63,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
       return TenantCatalog.load(conn);
     });
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
-    return { pool, state, catalog, clock: options.clock ?? (() => new Date()), dataDir: options.data };
+    return { pool, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock: options.clock ?? (() => new Date()), dataDir: options.data };
   } catch (error) {
     pool.close();
     throw error;
@@ -138,6 +145,7 @@ export class Engine {
   }
 
   close(): void {
+    this.core.rollups.close();
     this.core.pool.close();
   }
 }

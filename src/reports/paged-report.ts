@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../errors.ts';
+import type { RollupDef } from '../engine/rollups.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, sql, type Fragment } from '../query/sql.ts';
@@ -53,7 +54,10 @@ export interface PagedReport<Req, Plan> {
   paging(req: Req, mode: Mode): Paging;
   /** Pure: the same request, org and clock give the same plan. */
   plan(req: Req, ctx: { organizationId: string; now: Date }): Plan;
-  compile(plan: Plan): CompiledReport;
+  /** A rollup that could answer this plan, when its shape allows; the engine checks it is current before compiling. */
+  rollup?(plan: Plan): { readonly def: RollupDef; readonly categoryId: string } | null;
+  /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
+  compile(plan: Plan, rollups: ReadonlySet<string>): CompiledReport;
   info(plan: Plan, page: PageFacts): Record<string, unknown>;
 }
 
@@ -73,13 +77,29 @@ interface Prepared<Plan> {
   readonly compiled: CompiledReport;
 }
 
-export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Prepared<Plan> {
+const noRollups: ReadonlySet<string> = new Set();
+
+function planOf<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext) {
   const req = parseWith(report.schema, body);
   const issues = report.check(req, mode);
   if (issues.length > 0) throw new ValidationError(issues);
   authorize(ctx, report.owned(req));
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now });
-  return { plan, paging: report.paging(req, mode), fingerprint: fingerprint({ report: report.id, org: ctx.organizationId, plan }), compiled: report.compile(plan) };
+  return { plan, paging: report.paging(req, mode), fingerprint: fingerprint({ report: report.id, org: ctx.organizationId, plan }) };
+}
+
+/** Validates, authorizes, plans and compiles with no database; `rollups` are taken as current. */
+export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, rollups = noRollups): Prepared<Plan> {
+  const p = planOf(report, body, mode, ctx);
+  return { ...p, compiled: report.compile(p.plan, rollups) };
+}
+
+/** `prepare`, asking the engine first whether the rollup that could answer the plan is current. */
+export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
+  const p = planOf(report, body, mode, ctx);
+  const use = report.rollup?.(p.plan) ?? null;
+  const current = use !== null && (await ctx.core.rollups.current(use.def, use.categoryId));
+  return { ...p, compiled: report.compile(p.plan, current ? new Set([use.def.name]) : noRollups) };
 }
 
 export function pagedSql(c: CompiledReport, window: Fragment): Fragment {
@@ -93,10 +113,10 @@ ORDER BY unit, seq`;
 }
 
 export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<{ info: Record<string, unknown>; rows: string[] }> {
-  const p = prepare(report, body, 'page', ctx);
+  const p = await prepareRead(report, body, 'page', ctx);
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
   const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${offset + p.paging.limit}`));
-  const result = await ctx.core.pool.use((conn) => conn.runAndReadAll(query.text, query.params as never));
+  const result = await ctx.core.pool.read(query.text, query.params as never);
   const payloads = result.getColumnsJS()[2] as string[];
   const head = JSON.parse(payloads[0]!) as { total: number; info: Record<string, unknown> };
   const units = new Set((result.getColumnsJS()[0] as (number | bigint)[]).slice(1).map(Number));
@@ -114,15 +134,23 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 
 /**
  * Streams `summary` then one `result` per row. The query runs on its own connection and is pulled a
- * chunk at a time, so memory stays bounded; stopping the iteration interrupts the query.
+ * chunk at a time, so memory stays bounded; stopping the iteration interrupts the query. A bad request
+ * is refused here, before the stream starts.
  */
-export function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): AsyncGenerator<StreamEvent> {
-  return streamPrepared(report, prepare(report, body, 'stream', ctx), ctx);
+export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<AsyncGenerator<StreamEvent>> {
+  return streamPrepared(report, await prepareRead(report, body, 'stream', ctx), ctx);
 }
+
+/** Rows a stream pulls across from DuckDB as one string. */
+const streamBatch = 1024;
 
 async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
   const cap = p.paging.maxResults;
-  const window = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
+  const sent = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
+  // TRICKY: rows cross into JS in batches of page units, joined by newlines (row JSON is compact, so it holds
+  // none): reading one string per row cost more than building the rows.
+  const window = sql`SELECT 1 + (u - 1) // ${streamBatch} AS unit, 0 AS seq, string_agg(r, chr(10) ORDER BY u, s) AS row
+FROM (SELECT unit AS u, seq AS s, row AS r FROM (${sent})) GROUP BY 1`;
   const query = render(pagedSql(p.compiled, window));
   const conn = await ctx.core.pool.instance.connect();
   let finished = false;
@@ -142,7 +170,9 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
         const facts: PageFacts = { total: head.total, count: units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info ?? {} };
         yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
       }
-      for (let i = start; i < chunk.rowCount; i++) yield { event: 'result', data: String(payloads.getItem(i)) };
+      for (let i = start; i < chunk.rowCount; i++) {
+        for (const row of String(payloads.getItem(i)).split('\n')) yield { event: 'result', data: row };
+      }
     }
     finished = true;
   } finally {
@@ -173,7 +203,7 @@ export function pagedEndpoints<Req, Plan>(report: PagedReport<Req, Plan>): Endpo
     summary: `${report.summary} (Server-Sent Events: one summary event, then one result event per row)`,
     stream: true,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-      return { kind: 'stream', events: runStream(report, input.body, ctx) };
+      return { kind: 'stream', events: await runStream(report, input.body, ctx) };
     },
   };
   return [page, stream];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rollupTable } from '../../engine/rollups.ts';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
 import { and, ident, join, key, list, sql, type Fragment } from '../../query/sql.ts';
@@ -16,6 +17,7 @@ import {
   readFilter,
 } from './common.ts';
 import { dimensionFields, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields, type GroupDimension } from './dimensions.ts';
+import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
 
 const metricNames = ['visibility_score', 'share_of_voice', 'average_position'] as const;
 type Metric = (typeof metricNames)[number];
@@ -106,9 +108,11 @@ const metricSql: Record<Metric, Fragment> = {
 /**
  * Visibility: for each group (or the whole window), every brand of the category ranked by the sort
  * metric. Executions and mentions are filtered by the same predicate over their own context columns,
- * so no join between the two fact tables is needed.
+ * so no join between the two fact tables is needed. When the daily rollup is current and keeps every
+ * key and filter field of the request, both are read from it instead of the facts.
  */
-function compile(plan: VisibilityPlan) {
+function compile(plan: VisibilityPlan, rollups: ReadonlySet<string>) {
+  const fromRollup = rollups.has(visibilityDaily.name) && servedByVisibilityDaily(plan);
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, promptFilterFields, scope);
   const dims = plan.groupBy;
@@ -135,24 +139,39 @@ function compile(plan: VisibilityPlan) {
   ];
   const presentation = plan.sort.dir === best ? sql`r.rank` : sql`r.rank DESC`;
 
-  const ctes = sql`p AS (
+  const sources = fromRollup
+    ? sql`e AS (
+  SELECT ${keysSelect}f.model_id, f.executions AS n
+  FROM ${ident(rollupTable(visibilityDaily, 'executions'))} f
+  WHERE ${window}
+),
+m AS (
+  SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
+  FROM ${ident(rollupTable(visibilityDaily, 'mentions'))} f
+  WHERE ${window}
+  GROUP BY ALL
+)`
+    : sql`p AS (
   SELECT id, topic_id, tag_ids FROM prompts
   WHERE category_id = ${plan.categoryId} AND list_contains(analysis_types, 'visibility')
 ),
 e AS (
-  SELECT ${keysSelect}f.model_id
+  SELECT ${keysSelect}f.model_id, count(*) AS n
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE ${window}
-),
-g AS (
-  SELECT ${keyList.length > 0 ? sql`${join(keyList, ', ')}, ` : sql``}count(*) AS executions FROM e
-  ${keyList.length > 0 ? sql`GROUP BY ${join(keyList, ', ')}` : sql`HAVING count(*) > 0`}
+  GROUP BY ALL
 ),
 m AS (
   SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
   FROM mentions f JOIN p ON p.id = f.prompt_id
   WHERE ${window}
   GROUP BY ALL
+)`;
+
+  const ctes = sql`${sources},
+g AS (
+  SELECT ${keyList.length > 0 ? sql`${join(keyList, ', ')}, ` : sql``}sum(n) AS executions FROM e
+  ${keyList.length > 0 ? sql`GROUP BY ${join(keyList, ', ')}` : sql`HAVING sum(n) > 0`}
 ),
 t AS (
   SELECT ${keyList.length > 0 ? sql`${join(keyList, ', ')}, ` : sql``}sum(mentions) AS total_mentions FROM m
@@ -202,6 +221,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
     return issues;
   },
   owned: (req) => [{ kind: 'category', id: req.category_id }],
+  rollup: (plan) => (servedByVisibilityDaily(plan) ? { def: visibilityDaily, categoryId: plan.categoryId } : null),
   paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
   plan(req, ctx) {
     return {

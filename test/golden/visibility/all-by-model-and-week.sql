@@ -3,19 +3,20 @@ WITH p AS (
   WHERE category_id = $1 AND list_contains(analysis_types, 'visibility')
 ),
 e AS (
-  SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id
+  SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id, count(*) AS n
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE
-),
-g AS (
-  SELECT "k_model", "k_date", count(*) AS executions FROM e
-  GROUP BY "k_model", "k_date"
+  GROUP BY ALL
 ),
 m AS (
   SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
   FROM mentions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND TRUE
   GROUP BY ALL
+),
+g AS (
+  SELECT "k_model", "k_date", sum(n) AS executions FROM e
+  GROUP BY "k_model", "k_date"
 ),
 t AS (
   SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM m

@@ -3,19 +3,20 @@ WITH p AS (
   WHERE category_id = $1 AND list_contains(analysis_types, 'visibility')
 ),
 e AS (
-  SELECT f.persona_id AS "k_persona", f.model_id
+  SELECT f.persona_id AS "k_persona", f.model_id, count(*) AS n
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE
-),
-g AS (
-  SELECT "k_persona", count(*) AS executions FROM e
-  GROUP BY "k_persona"
+  GROUP BY ALL
 ),
 m AS (
   SELECT f.persona_id AS "k_persona", f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
   FROM mentions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND TRUE
   GROUP BY ALL
+),
+g AS (
+  SELECT "k_persona", sum(n) AS executions FROM e
+  GROUP BY "k_persona"
 ),
 t AS (
   SELECT "k_persona", sum(mentions) AS total_mentions FROM m
