@@ -16,7 +16,7 @@ import {
   planFilter,
   readFilter,
 } from './common.ts';
-import { dimensionFields, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields, type GroupDimension } from './dimensions.ts';
+import { dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields, dimensionStructFields, type GroupDimension } from './dimensions.ts';
 import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
 
 const metricNames = ['visibility_score', 'share_of_voice', 'average_position'] as const;
@@ -132,12 +132,18 @@ function compile(plan: VisibilityPlan, rollups: ReadonlySet<string>) {
     selection.push(plan.assets.op === 'not_in' ? sql`NOT ${hit}` : hit);
   }
   const fields = [
-    ...dimensionFields(dims, 'r'),
-    sql`'asset', json_object('name', r.name, 'owned', r.is_owned)`,
-    sql`'rank', r.rank`,
-    ...plan.metrics.map((m) => sql`${key(m)}, r.${ident(m)}`),
+    ...dimensionStructFields(dims, 'r'),
+    sql`'asset': {'name': r.name, 'owned': r.is_owned}`,
+    sql`'rank': r.rank`,
+    ...plan.metrics.map((m) => sql`${key(m)}: r.${ident(m)}`),
   ];
-  const presentation = plan.sort.dir === best ? sql`r.rank` : sql`r.rank DESC`;
+  const reversed = plan.sort.dir !== best;
+  const place =
+    selection.length === 0
+      ? reversed
+        ? sql`w.k + 1 - r.rank`
+        : sql`r.rank`
+      : sql`row_number() OVER (${partition} ORDER BY r.rank${reversed ? sql` DESC` : sql``})`;
 
   const sources = fromRollup
     ? sql`e AS (
@@ -190,14 +196,29 @@ metrics AS (
 ),
 ranked AS (
   SELECT *, row_number() OVER (${partition} ORDER BY ${rankOrder}) AS rank FROM metrics
+),
+width AS (
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${and(selection)}
+),
+kept AS (
+  SELECT r.*, ${place} AS place FROM ranked r CROSS JOIN width w WHERE ${and(selection)}
+),
+ordinals AS (
+  SELECT ${gKeys.length > 0 ? sql`${join(gKeys, ', ')}, ` : sql``}row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
+  FROM g
+  ${dimensionJoins(dims, 'g')}
 )`;
 
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${join([...dimensionOrder(dims, 'r'), presentation, sql`r.name`, sql`r.asset_id`], ', ')}) AS unit,
+  // TRICKY: every group holds every brand of the category and the selection keeps the same k brands in each,
+  // so a row's unit is arithmetic: (the group's ordinal - 1) × k + its place in the group. Only the groups
+  // are sorted, never all the rows.
+  const rows = sql`SELECT (o.ordinal - 1) * w.k + r.place AS unit,
        0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM ranked r
-${dimensionJoins(dims, 'r')}
-WHERE ${and(selection)}`;
+       to_json({${join(fields, ', ')}})::VARCHAR AS row
+FROM kept r
+JOIN ordinals o ON ${keysEqual(dims, 'o', 'r')}
+CROSS JOIN width w
+${dimensionJoins(dims, 'r')}`;
 
   const info = sql`SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))`;
   return { ctes, rows, info };

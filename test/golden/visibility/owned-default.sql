@@ -36,15 +36,27 @@ metrics AS (
 ranked AS (
   SELECT *, row_number() OVER ( ORDER BY "visibility_score" DESC NULLS LAST, name, asset_id) AS rank FROM metrics
 ),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY r.rank, r.name, r.asset_id) AS unit,
+width AS (
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $9) r WHERE (r.is_owned)
+),
+kept AS (
+  SELECT r.*, row_number() OVER ( ORDER BY r.rank) AS place FROM ranked r CROSS JOIN width w WHERE (r.is_owned)
+),
+ordinals AS (
+  SELECT row_number() OVER () AS ordinal
+  FROM g
+  
+),
+rows AS MATERIALIZED (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
        0 AS seq,
-       json_object('asset', json_object('name', r.name, 'owned', r.is_owned), 'rank', r.rank, 'visibility_score', r."visibility_score", 'share_of_voice', r."share_of_voice", 'average_position', r."average_position")::VARCHAR AS row
-FROM ranked r
-
-WHERE (r.is_owned)),
+       to_json({'asset': {'name': r.name, 'owned': r.is_owned}, 'rank': r.rank, 'visibility_score': r."visibility_score", 'share_of_voice': r."share_of_voice", 'average_position': r."average_position"})::VARCHAR AS row
+FROM kept r
+JOIN ordinals o ON TRUE
+CROSS JOIN width w
+),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), [])))
 SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
+(SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b",0,10]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,10]

@@ -31,15 +31,27 @@ metrics AS (
 ranked AS (
   SELECT *, row_number() OVER (PARTITION BY "k_model", "k_date" ORDER BY "visibility_score" DESC NULLS LAST, name, asset_id) AS rank FROM metrics
 ),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "r"."k_model" NULLS LAST, "r"."k_date", r.rank, r.name, r.asset_id) AS unit,
+width AS (
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $12) r WHERE TRUE
+),
+kept AS (
+  SELECT r.*, r.rank AS place FROM ranked r CROSS JOIN width w WHERE TRUE
+),
+ordinals AS (
+  SELECT "g"."k_model", "g"."k_date", row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "g"."k_model" NULLS LAST, "g"."k_date") AS ordinal
+  FROM g
+  LEFT JOIN "models" AS "d_model" ON "d_model".id = "g"."k_model"
+),
+rows AS MATERIALIZED (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
        0 AS seq,
-       json_object('model', CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE json_object('id', "r"."k_model", 'name', "d_model"."name") END, 'date', strftime("r"."k_date", '%Y-%m-%d'), 'asset', json_object('name', r.name, 'owned', r.is_owned), 'rank', r.rank, 'visibility_score', r."visibility_score", 'share_of_voice', r."share_of_voice", 'average_position', r."average_position")::VARCHAR AS row
-FROM ranked r
-LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"
-WHERE TRUE),
+       to_json({'model': CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE {'id': "r"."k_model", 'name': "d_model"."name"} END, 'date': strftime("r"."k_date", '%Y-%m-%d'), 'asset': {'name': r.name, 'owned': r.is_owned}, 'rank': r.rank, 'visibility_score': r."visibility_score", 'share_of_voice': r."share_of_voice", 'average_position': r."average_position"})::VARCHAR AS row
+FROM kept r
+JOIN ordinals o ON "o"."k_model" IS NOT DISTINCT FROM "r"."k_model" AND "o"."k_date" IS NOT DISTINCT FROM "r"."k_date"
+CROSS JOIN width w
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), [])))
 SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM rows WHERE unit > $12 AND unit <= $13)
+(SELECT unit, seq, row FROM rows WHERE unit > $13 AND unit <= $14)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b",0,5]
+-- params: ["00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]
