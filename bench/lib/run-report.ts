@@ -246,7 +246,7 @@ async function runStream(engine: Engine, conn: DuckDBConnection, dataset: BenchD
         const result = await engine.org(p.organizationId).call('POST', streamPath, { body });
         if (result.kind !== 'stream') throw new Error(`${streamPath} did not stream`);
         for await (const e of result.events) {
-          if (count === 0) firstMs = performance.now() - start;
+          if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
           if (e.event === 'result') {
             if (keep) kept.push(JSON.parse(e.data));
             if (++count % 1024 === 0) rss.sample();
@@ -280,7 +280,7 @@ async function runStream(engine: Engine, conn: DuckDBConnection, dataset: BenchD
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        if (count === 0) firstMs = performance.now() - start;
+        if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
         count += chunk.rowCount;
         if (keep) kept.push(...chunk.convertRows(JSDuckDBValueConverter).map((v) => Object.fromEntries(names.map((n, k) => [n, v[k]]))));
         else chunk.getRows();

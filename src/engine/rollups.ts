@@ -66,6 +66,7 @@ export class Rollups {
     const conn = await this.pool.instance.connect();
     this.connections.add(conn);
     try {
+      if (this.closed) return;
       const params = { category: categoryId };
       for (const [table, select] of Object.entries(def.tables)) {
         const name = rollupTable(def, table);
@@ -90,18 +91,18 @@ export class Rollups {
         throw error;
       }
     } finally {
-      if (this.connections.delete(conn)) conn.closeSync();
+      this.connections.delete(conn);
+      conn.closeSync();
     }
   }
 
-  /** Stops builds under way; the engine closes its instance next. */
+  /**
+   * Stops builds under way: their queries are interrupted and each closes its own connection as it
+   * unwinds (closing a connection under a running query would block).
+   */
   close(): void {
     this.closed = true;
-    for (const conn of this.connections) {
-      conn.interrupt();
-      conn.closeSync();
-    }
-    this.connections.clear();
+    for (const conn of this.connections) conn.interrupt();
   }
 }
 

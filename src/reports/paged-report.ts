@@ -1,3 +1,5 @@
+import { setImmediate } from 'node:timers/promises';
+import type { DuckDBDataChunk, DuckDBResult } from '@duckdb/node-api';
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError, type ValidationIssue } from '../errors.ts';
 import type { RollupDef } from '../engine/rollups.ts';
@@ -18,6 +20,11 @@ export interface CompiledReport {
   readonly ctes: Fragment;
   readonly rows: Fragment;
   readonly info: Fragment;
+  /**
+   * The number of page units, computed without building the rows. With it a stream sends its summary
+   * before the rows are computed; without it, after (the summary counts them).
+   */
+  readonly total?: Fragment;
 }
 
 export interface Paging {
@@ -145,39 +152,63 @@ export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body:
 const streamBatch = 1024;
 
 async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
+  const c = p.compiled;
   const cap = p.paging.maxResults;
   const sent = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
   // TRICKY: rows cross into JS in batches of page units, joined by newlines (row JSON is compact, so it holds
   // none): reading one string per row cost more than building the rows.
-  const window = sql`SELECT 1 + (u - 1) // ${streamBatch} AS unit, 0 AS seq, string_agg(r, chr(10) ORDER BY u, s) AS row
+  const batches = sql`SELECT 1 + (u - 1) // ${streamBatch} AS unit, 0 AS seq, string_agg(r, chr(10) ORDER BY u, s) AS row
 FROM (SELECT unit AS u, seq AS s, row AS r FROM (${sent})) GROUP BY 1`;
-  const query = render(pagedSql(p.compiled, window));
+  const summary = (payload: string): StreamEvent => {
+    const head = JSON.parse(payload) as { total: number; info: Record<string, unknown> };
+    const units = cap === null ? head.total : Math.min(head.total, cap);
+    const facts: PageFacts = { total: head.total, count: units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info ?? {} };
+    return { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
+  };
   const conn = await ctx.core.pool.instance.connect();
   let finished = false;
   try {
-    const result = await conn.stream(query.text, query.params as never);
-    let first = true;
-    for (;;) {
+    if (c.total) {
+      // TRICKY: the summary and the rows are two queries; one transaction gives both the same snapshot.
+      await conn.run('BEGIN TRANSACTION');
+      const head = render(sql`WITH ${c.ctes}, info AS (${c.info}) SELECT json_object('total', (${c.total}), 'info', (SELECT * FROM info))::VARCHAR`);
+      yield summary(String((await conn.runAndReadAll(head.text, head.params as never)).getRows()[0]![0]));
+      const rows = render(sql`WITH ${c.ctes}, rows AS (${c.rows}) ${batches} ORDER BY unit`);
+      yield* results(await conn.stream(rows.text, rows.params as never), 0);
+      await conn.run('COMMIT');
+    } else {
+      const query = render(pagedSql(c, batches));
+      const result = await conn.stream(query.text, query.params as never);
       const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      const payloads = chunk.getColumnVector(2);
-      let start = 0;
-      if (first) {
-        first = false;
-        start = 1;
-        const head = JSON.parse(String(payloads.getItem(0))) as { total: number; info: Record<string, unknown> };
-        const units = cap === null ? head.total : Math.min(head.total, cap);
-        const facts: PageFacts = { total: head.total, count: units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info ?? {} };
-        yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
-      }
-      for (let i = start; i < chunk.rowCount; i++) {
-        for (const row of String(payloads.getItem(i)).split('\n')) yield { event: 'result', data: row };
-      }
+      if (!chunk || chunk.rowCount === 0) throw new Error('a paged query returned no header row');
+      yield summary(String(chunk.getColumnVector(2).getItem(0)));
+      yield* batchEvents(chunk, 1);
+      yield* results(result, 0);
     }
     finished = true;
   } finally {
     if (!finished) conn.interrupt();
     conn.closeSync();
+  }
+}
+
+async function* results(result: DuckDBResult, from: number): AsyncGenerator<StreamEvent> {
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return;
+    yield* batchEvents(chunk, from);
+  }
+}
+
+/**
+ * One `result` event per row of each batch. Between batches the event loop gets a turn: a consumer that
+ * never waits on I/O would otherwise hold it for the whole chunk.
+ */
+async function* batchEvents(chunk: DuckDBDataChunk, from: number): AsyncGenerator<StreamEvent> {
+  const payloads = chunk.getColumnVector(2);
+  for (let i = from; i < chunk.rowCount; i++) {
+    for (const row of String(payloads.getItem(i)).split('\n')) yield { event: 'result', data: row };
+    await setImmediate();
   }
 }
 

@@ -221,7 +221,8 @@ CROSS JOIN width w
 ${dimensionJoins(dims, 'r')}`;
 
   const info = sql`SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))`;
-  return { ctes, rows, info };
+  const total = sql`SELECT count(*) * (SELECT k FROM width) FROM g`;
+  return { ctes, rows, info, total };
 }
 
 export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = {
