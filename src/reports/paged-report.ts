@@ -109,11 +109,15 @@ export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, bod
   return { ...p, compiled: report.compile(p.plan, current ? new Set([use.def.name]) : noRollups) };
 }
 
+/**
+ * The header row (unit 0: total and info) and the window's rows. With the report's own `total`, `rows` is
+ * read once, by the window, so DuckDB builds only the rows the window keeps.
+ */
 export function pagedSql(c: CompiledReport, window: Fragment): Fragment {
   return sql`WITH ${c.ctes},
-rows AS MATERIALIZED (${c.rows}),
+rows AS ${c.total ? sql`` : sql`MATERIALIZED `}(${c.rows}),
 info AS (${c.info})
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+SELECT 0 AS unit, 0 AS seq, json_object('total', (${c.total ?? sql`SELECT coalesce(max(unit), 0) FROM rows`}), 'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
 (${window})
 ORDER BY unit, seq`;

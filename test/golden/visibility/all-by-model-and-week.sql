@@ -47,7 +47,7 @@ ordinals AS (
   FROM g
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "g"."k_model"
 ),
-rows AS MATERIALIZED (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
+rows AS (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
        0 AS seq,
        to_json({'model': CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE {'id': "r"."k_model", 'name': "d_model"."name"} END, 'date': strftime("r"."k_date", '%Y-%m-%d'), 'asset': {'name': r.name, 'owned': r.is_owned}, 'rank': r.rank, 'visibility_score': r."visibility_score", 'share_of_voice': r."share_of_voice", 'average_position': r."average_position"})::VARCHAR AS row
 FROM kept r
@@ -55,7 +55,7 @@ JOIN ordinals o ON "o"."k_model" IS NOT DISTINCT FROM "r"."k_model" AND "o"."k_d
 CROSS JOIN width w
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), [])))
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT coalesce(max(unit), 0) FROM rows), 'info', (SELECT * FROM info))::VARCHAR AS payload
+SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT count(*) * (SELECT k FROM width) FROM g), 'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
 (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
 ORDER BY unit, seq
