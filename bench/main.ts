@@ -3,7 +3,7 @@ import { defaultOptions, runBench, type BenchOptions } from './lib/bench.ts';
 import { writeResults } from './lib/results-files.ts';
 
 export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
-          [--peer-budget SECONDS] [--no-peers] [--no-write]
+          [--peer-budget SECONDS] [--no-peers] [--no-write] [--render-only]
 
 Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
 them), interleaved on fresh parameters, and checks that the answers are equal.
@@ -17,6 +17,7 @@ them), interleaved on fresh parameters, and checks that the answers are equal.
   --peer-budget S    seconds of timed runs per peer and request after its first 3 (default ${defaultOptions.peerBudgetSeconds})
   --no-peers         skip the peers
   --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md
+  --render-only      run nothing: rewrite bench/RESULTS.md and the charts from the recorded results
 
 Writes bench/results/<date>-<scale>.json and regenerates bench/RESULTS.md and its charts.
 Exit code 1 when an answer differs between engine, floor and peers.`;
@@ -32,10 +33,15 @@ export async function benchMain(argv: string[]): Promise<number> {
     'peer-budget': { type: 'string' },
     'no-write': { type: 'boolean' },
     'no-peers': { type: 'boolean' },
+    'render-only': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
     process.stdout.write(`${benchUsage}\n`);
+    return 0;
+  }
+  if (values['render-only']) {
+    for (const file of writeResults([])) process.stderr.write(`wrote ${file}\n`);
     return 0;
   }
   const strings = (name: string) => (values[name] ?? []) as string[];
