@@ -145,8 +145,8 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 
 /**
  * Streams `summary` then one `result` per row. The query runs on its own connection and is pulled a
- * chunk at a time, so memory stays bounded; stopping the iteration interrupts the query. A bad request
- * is refused here, before the stream starts.
+ * chunk at a time, so JS holds one chunk (DuckDB holds the ordered result); stopping the iteration
+ * interrupts the query. A bad request is refused here, before the stream starts.
  */
 export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<AsyncGenerator<StreamEvent>> {
   return streamPrepared(report, await prepareRead(report, body, 'stream', ctx), ctx);
