@@ -47,7 +47,7 @@ export class Rollups {
     return false;
   }
 
-  /** Builds (or rebuilds) the rollup of each category now; resolves when all are current. */
+  /** Builds (or rebuilds) the rollup of each category now, waiting for builds already under way. */
   async warm(def: RollupDef, categoryIds: readonly string[]): Promise<void> {
     for (const id of categoryIds) await this.build(def, id);
   }
