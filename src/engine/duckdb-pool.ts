@@ -1,10 +1,12 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 
 export interface PoolOptions {
   readonly threads?: number;
   readonly connections?: number;
   readonly memoryLimit?: string;
 }
+
+const statementsPerConnection = 64;
 
 /**
  * One embedded DuckDB instance and a fixed set of connections. A connection runs one statement at a
@@ -13,6 +15,7 @@ export interface PoolOptions {
 export class DuckDBPool {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private readonly statements = new Map<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   private closed = false;
   /** Connections currently borrowed. */
   active = 0;
@@ -65,6 +68,28 @@ export class DuckDBPool {
     } finally {
       this.release(conn);
     }
+  }
+
+  /**
+   * Runs a statement and reads its result, reusing the connection's prepared statement for the same text:
+   * reports render the same text for the same request shape, with every value a parameter, so a repeated
+   * shape skips parsing, binding and optimizing.
+   */
+  read(text: string, params: readonly DuckDBValue[]): Promise<DuckDBResultReader> {
+    return this.use(async (conn) => {
+      const cache = this.statements.get(conn) ?? this.statements.set(conn, new Map()).get(conn)!;
+      let stmt = cache.get(text);
+      if (stmt) cache.delete(text);
+      else stmt = await conn.prepare(text);
+      cache.set(text, stmt);
+      if (cache.size > statementsPerConnection) {
+        const [oldest, old] = cache.entries().next().value!;
+        cache.delete(oldest);
+        old.destroySync();
+      }
+      stmt.bind(params as DuckDBValue[]);
+      return stmt.runAndReadAll();
+    });
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import { inspectFiles, projection, tableFiles } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
+import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
 import { StateStore, stateTables } from '../state/store.ts';
 import { AgentRunner } from '../resources/agents/runner.ts';
@@ -35,6 +36,11 @@ export interface EngineOptions {
    * when missing. Without it the state lives in memory, starts from the dataset, and is lost on close.
    */
   readonly state?: string;
+  /**
+   * Per-category daily rollups, built in the background on first use and kept only while current
+   * (default true). Off, every report reads the facts.
+   */
+  readonly rollups?: boolean;
 }
 
 export interface EngineStats {
@@ -47,6 +53,7 @@ export interface EngineCore {
   readonly stats: EngineStats;
   readonly state: StateStore;
   readonly catalog: TenantCatalog;
+  readonly rollups: Rollups;
   readonly clock: () => Date;
   readonly dataDir: string | undefined;
   /** Executes queued agent runs in the background. */
@@ -69,7 +76,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0 }, state, catalog, clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
+    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
   } catch (error) {
     pool.close();
     throw error;
@@ -163,11 +170,12 @@ export class Engine {
   }
 
   /**
-   * Stops the agent runner, then closes DuckDB. When a run is executing, its current step finishes and
-   * the run goes back to the queue (it resumes when the state store is opened again); await the
-   * promise before exiting. When no run is executing, everything is closed before this returns.
+   * Stops rollup builds and the agent runner, then closes DuckDB. When a run is executing, its current
+   * step finishes and the run goes back to the queue (it resumes when the state store is opened again);
+   * await the promise before exiting. When no run is executing, everything is closed before this returns.
    */
   close(): Promise<void> {
+    this.core.rollups.close();
     const stopping = this.core.runner.stop();
     if (!stopping) {
       this.core.pool.close();

@@ -1,5 +1,7 @@
+import { setImmediate } from 'node:timers/promises';
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError, valueError, type ValidationIssue } from '../errors.ts';
+import type { RollupDef } from '../engine/rollups.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, sql, type Fragment } from '../query/sql.ts';
@@ -18,6 +20,11 @@ export interface CompiledReport {
   readonly ctes: Fragment;
   readonly rows: Fragment;
   readonly info: Fragment;
+  /**
+   * The number of page units, computed without building the rows. With it a page builds only its own
+   * rows, and a stream sends its summary before the rows are computed.
+   */
+  readonly total?: Fragment;
 }
 
 export interface Paging {
@@ -29,8 +36,6 @@ export interface Paging {
 export interface PageFacts {
   /** Page units in the whole result. */
   readonly total: number;
-  /** Rows in the whole result (several rows may share a unit). */
-  readonly totalRows: number;
   /** Page units on this page (or in the stream). */
   readonly count: number;
   /** Rows on this page (or in the stream). */
@@ -75,7 +80,10 @@ export interface PagedReport<Req, Plan> {
   paging(req: Req, mode: Mode): Paging;
   /** Pure: the same request, org and clock give the same plan. */
   plan(req: Req, ctx: { organizationId: string; now: Date }): Plan;
-  compile(plan: Plan): CompiledReport;
+  /** A rollup that could answer this plan, when its shape allows; the engine checks it is current before compiling. */
+  rollup?(plan: Plan): { readonly def: RollupDef; readonly categoryId: string } | null;
+  /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
+  compile(plan: Plan, rollups: ReadonlySet<string>): CompiledReport;
   guards?(plan: Plan): readonly DataGuard[];
   info(plan: Plan, page: PageFacts): Record<string, unknown>;
 }
@@ -102,35 +110,55 @@ interface Prepared<Plan> {
   readonly compiled: CompiledReport;
 }
 
-export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Prepared<Plan> {
+const noRollups: ReadonlySet<string> = new Set();
+
+function planOf<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext) {
   const req = parseWith(report.schema, body);
   const issues = report.check(req, mode);
   if (issues.length > 0) throw new ValidationError(issues);
   authorize(ctx, report.owned(req));
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now });
-  return { plan, paging: report.paging(req, mode), fingerprint: fingerprint({ report: report.id, org: ctx.organizationId, plan }), compiled: report.compile(plan) };
+  return { plan, paging: report.paging(req, mode), fingerprint: fingerprint({ report: report.id, org: ctx.organizationId, plan }) };
 }
 
-/** The query of one page (or stream): a head row with the counts and the info JSON, then the window's rows. */
-export function pagedSql(c: CompiledReport, window: Fragment): Fragment {
+/** Validates, authorizes, plans and compiles with no database; `rollups` are taken as current. */
+export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, rollups = noRollups): Prepared<Plan> {
+  const p = planOf(report, body, mode, ctx);
+  return { ...p, compiled: report.compile(p.plan, rollups) };
+}
+
+/** `prepare`, then the data guards, asking the engine whether the rollup that could answer the plan is current. */
+export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
+  const p = planOf(report, body, mode, ctx);
+  await enforceGuards(report, p.plan, ctx);
+  const use = report.rollup?.(p.plan) ?? null;
+  const current = use !== null && (await ctx.core.rollups.current(use.def, use.categoryId));
+  return { ...p, compiled: report.compile(p.plan, current ? new Set([use.def.name]) : noRollups) };
+}
+
+/**
+ * The query of one page (or stream): a head row (unit 0) with the counts and the info JSON, then the
+ * window's rows, or `output` of them (a stream reads them in batches). With the report's own `total`,
+ * `rows` is read once, by the window, so DuckDB builds only the rows the window keeps.
+ */
+export function pagedSql(c: CompiledReport, window: Fragment, output: Fragment = sql`SELECT unit, seq, row FROM page`): Fragment {
   return sql`WITH ${c.ctes},
-rows AS MATERIALIZED (${c.rows}),
+rows AS ${c.total ? sql`` : sql`MATERIALIZED `}(${c.rows}),
 info AS (${c.info}),
 page AS (${window})
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'total', (${c.total ?? sql`SELECT coalesce(max(unit), 0) FROM rows`}),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM page)
+(${output})
 ORDER BY unit, seq`;
 }
 
 interface Head {
   readonly total: number;
-  readonly total_rows: number;
   readonly units: number;
-  readonly rows: number;
+  readonly rows?: number;
   readonly info: Record<string, unknown> | null;
 }
 
@@ -145,19 +173,17 @@ export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, p
 }
 
 export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<{ info: Record<string, unknown>; rows: string[] }> {
-  const p = prepare(report, body, 'page', ctx);
+  const p = await prepareRead(report, body, 'page', ctx);
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
-  await enforceGuards(report, p.plan, ctx);
   const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${offset + p.paging.limit}`));
-  const result = await ctx.core.pool.use((conn) => conn.runAndReadAll(query.text, query.params as never));
+  const result = await ctx.core.pool.read(query.text, query.params as never);
   const payloads = result.getColumnsJS()[2] as string[];
   const head = JSON.parse(payloads[0]!) as Head;
   const next = offset + p.paging.limit;
   const facts: PageFacts = {
     total: head.total,
-    totalRows: head.total_rows,
     count: head.units,
-    rows: head.rows,
+    rows: head.rows ?? head.units,
     nextCursor: next < head.total ? ctx.cursors.encode(next, p.fingerprint) : null,
     cursor: p.paging.cursor,
     limit: p.paging.limit,
@@ -169,26 +195,39 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 /**
  * Streams `summary` then one `result` per row. Validation and data guards run before the stream is
  * returned, so a refusal is a 422 and never a broken stream. The query runs on its own connection and
- * is pulled a chunk at a time, so memory stays bounded; stopping the iteration interrupts the query.
+ * is pulled a chunk at a time, so JS holds one chunk (DuckDB holds the ordered result); stopping the
+ * iteration interrupts the query.
  */
 export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<AsyncGenerator<StreamEvent>> {
-  const p = prepare(report, body, 'stream', ctx);
-  await enforceGuards(report, p.plan, ctx);
-  return streamPrepared(report, p, ctx);
+  return streamPrepared(report, await prepareRead(report, body, 'stream', ctx), ctx);
 }
 
+/** Rows a stream pulls across from DuckDB as one string. */
+const streamBatch = 1024;
+
 async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
+  const c = p.compiled;
   const cap = p.paging.maxResults;
-  const window = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
-  const query = render(pagedSql(p.compiled, window));
+  const sent = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
+  // TRICKY: rows cross into JS in batches joined by newlines (row JSON is compact, so it holds none):
+  // reading one string per row cost more than building the rows.
+  const batches = (from: Fragment) => sql`SELECT 1 + (unit - 1) // ${streamBatch} AS unit, 0 AS seq, string_agg(row, chr(10) ORDER BY unit, seq) AS row FROM ${from} GROUP BY 1`;
+  const queries = c.total
+    ? [
+        render(sql`WITH ${c.ctes}, info AS (${c.info}) SELECT 0 AS unit, 0 AS seq, json_object('total', (${c.total}), 'info', (SELECT * FROM info))::VARCHAR AS payload`),
+        render(sql`WITH ${c.ctes}, rows AS (${c.rows}) ${batches(sql`(${sent})`)} ORDER BY unit`),
+      ]
+    : [render(pagedSql(c, sent, batches(sql`page`)))];
   let head: Head | undefined;
-  for await (const payload of streamPayloads(query, ctx)) {
+  for await (const payload of streamPayloads(queries, ctx)) {
     if (head) {
-      yield { event: 'result', data: payload };
+      for (const row of payload.split('\n')) yield { event: 'result', data: row };
+      await setImmediate();
       continue;
     }
     head = JSON.parse(payload) as Head;
-    const facts: PageFacts = { total: head.total, totalRows: head.total_rows, count: head.units, rows: head.rows, nextCursor: null, cursor: null, limit: head.units, sqlInfo: head.info ?? {} };
+    const units = cap === null ? head.total : Math.min(head.total, cap);
+    const facts: PageFacts = { total: head.total, count: units, rows: head.rows ?? units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info ?? {} };
     yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
   }
 }

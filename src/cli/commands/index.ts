@@ -1,3 +1,4 @@
+import { bench } from './bench.ts';
 import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
@@ -8,6 +9,7 @@ import { serve } from './serve.ts';
 import { keys } from './keys.ts';
 
 export const commands: Record<string, Command> = {
+  bench,
   generate,
   orgs,
   query,

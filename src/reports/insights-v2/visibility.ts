@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rollupTable } from '../../engine/rollups.ts';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
 import { and, ident, join, key, list, sql, type Fragment } from '../../query/sql.ts';
@@ -15,7 +16,8 @@ import {
   planFilter,
   readFilter,
 } from './common.ts';
-import { dimensionFields, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields, type GroupDimension } from './dimensions.ts';
+import { dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields, dimensionStructFields, type GroupDimension } from './dimensions.ts';
+import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
 
 const metricNames = ['visibility_score', 'share_of_voice', 'average_position'] as const;
 type Metric = (typeof metricNames)[number];
@@ -106,9 +108,11 @@ const metricSql: Record<Metric, Fragment> = {
 /**
  * Visibility: for each group (or the whole window), every brand of the category ranked by the sort
  * metric. Executions and mentions are filtered by the same predicate over their own context columns,
- * so no join between the two fact tables is needed.
+ * so no join between the two fact tables is needed. When the daily rollup is current and keeps every
+ * key and filter field of the request, both are read from it instead of the facts.
  */
-function compile(plan: VisibilityPlan) {
+function compile(plan: VisibilityPlan, rollups: ReadonlySet<string>) {
+  const fromRollup = rollups.has(visibilityDaily.name) && servedByVisibilityDaily(plan);
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, promptFilterFields, scope);
   const dims = plan.groupBy;
@@ -128,31 +132,52 @@ function compile(plan: VisibilityPlan) {
     selection.push(plan.assets.op === 'not_in' ? sql`NOT ${hit}` : hit);
   }
   const fields = [
-    ...dimensionFields(dims, 'r'),
-    sql`'asset', json_object('name', r.name, 'owned', r.is_owned)`,
-    sql`'rank', r.rank`,
-    ...plan.metrics.map((m) => sql`${key(m)}, r.${ident(m)}`),
+    ...dimensionStructFields(dims, 'r'),
+    sql`'asset': {'name': r.name, 'owned': r.is_owned}`,
+    sql`'rank': r.rank`,
+    ...plan.metrics.map((m) => sql`${key(m)}: r.${ident(m)}`),
   ];
-  const presentation = plan.sort.dir === best ? sql`r.rank` : sql`r.rank DESC`;
+  const reversed = plan.sort.dir !== best;
+  const place =
+    selection.length === 0
+      ? reversed
+        ? sql`w.k + 1 - r.rank`
+        : sql`r.rank`
+      : sql`row_number() OVER (${partition} ORDER BY r.rank${reversed ? sql` DESC` : sql``})`;
 
-  const ctes = sql`p AS (
+  const sources = fromRollup
+    ? sql`e AS (
+  SELECT ${keysSelect}f.model_id, f.executions AS n
+  FROM ${ident(rollupTable(visibilityDaily, 'executions'))} f
+  WHERE ${window}
+),
+m AS (
+  SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
+  FROM ${ident(rollupTable(visibilityDaily, 'mentions'))} f
+  WHERE ${window}
+  GROUP BY ALL
+)`
+    : sql`p AS (
   SELECT id, topic_id, tag_ids FROM prompts
   WHERE category_id = ${plan.categoryId} AND list_contains(analysis_types, 'visibility')
 ),
 e AS (
-  SELECT ${keysSelect}f.model_id
+  SELECT ${keysSelect}f.model_id, count(*) AS n
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE ${window}
-),
-g AS (
-  SELECT ${keyList.length > 0 ? sql`${join(keyList, ', ')}, ` : sql``}count(*) AS executions FROM e
-  ${keyList.length > 0 ? sql`GROUP BY ${join(keyList, ', ')}` : sql`HAVING count(*) > 0`}
+  GROUP BY ALL
 ),
 m AS (
   SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
   FROM mentions f JOIN p ON p.id = f.prompt_id
   WHERE ${window}
   GROUP BY ALL
+)`;
+
+  const ctes = sql`${sources},
+g AS (
+  SELECT ${keyList.length > 0 ? sql`${join(keyList, ', ')}, ` : sql``}sum(n) AS executions FROM e
+  ${keyList.length > 0 ? sql`GROUP BY ${join(keyList, ', ')}` : sql`HAVING sum(n) > 0`}
 ),
 t AS (
   SELECT ${keyList.length > 0 ? sql`${join(keyList, ', ')}, ` : sql``}sum(mentions) AS total_mentions FROM m
@@ -171,17 +196,33 @@ metrics AS (
 ),
 ranked AS (
   SELECT *, row_number() OVER (${partition} ORDER BY ${rankOrder}) AS rank FROM metrics
+),
+width AS (
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${and(selection)}
+),
+kept AS (
+  SELECT r.*, ${place} AS place FROM ranked r CROSS JOIN width w WHERE ${and(selection)}
+),
+ordinals AS (
+  SELECT ${gKeys.length > 0 ? sql`${join(gKeys, ', ')}, ` : sql``}row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
+  FROM g
+  ${dimensionJoins(dims, 'g')}
 )`;
 
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${join([...dimensionOrder(dims, 'r'), presentation, sql`r.name`, sql`r.asset_id`], ', ')}) AS unit,
+  // TRICKY: every group holds every brand of the category and the selection keeps the same k brands in each,
+  // so a row's unit is arithmetic: (the group's ordinal - 1) × k + its place in the group. Only the groups
+  // are sorted, never all the rows.
+  const rows = sql`SELECT (o.ordinal - 1) * w.k + r.place AS unit,
        0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM ranked r
-${dimensionJoins(dims, 'r')}
-WHERE ${and(selection)}`;
+       to_json({${join(fields, ', ')}})::VARCHAR AS row
+FROM kept r
+JOIN ordinals o ON ${keysEqual(dims, 'o', 'r')}
+CROSS JOIN width w
+${dimensionJoins(dims, 'r')}`;
 
   const info = sql`SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))`;
-  return { ctes, rows, info };
+  const total = sql`SELECT count(*) * (SELECT k FROM width) FROM g`;
+  return { ctes, rows, info, total };
 }
 
 export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = {
@@ -202,6 +243,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
     return issues;
   },
   owned: (req) => [{ kind: 'category', id: req.category_id }],
+  rollup: (plan) => (servedByVisibilityDaily(plan) ? { def: visibilityDaily, categoryId: plan.categoryId } : null),
   paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
   plan(req, ctx) {
     return {

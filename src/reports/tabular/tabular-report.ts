@@ -137,7 +137,7 @@ export async function runTabularPage<Req, Plan extends TabularShape>(report: Tab
 export async function* runTabularStream<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
   const query = render(pagedSql(p.compiled, pageWindow(p.plan.pagination)));
   let first = true;
-  for await (const payload of streamPayloads(query, ctx)) {
+  for await (const payload of streamPayloads([query], ctx)) {
     if (!first) {
       yield { event: 'result', data: payload };
       continue;

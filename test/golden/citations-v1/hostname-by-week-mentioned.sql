@@ -28,7 +28,7 @@ FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $11 AND unit <= $12)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'total', (SELECT coalesce(max(unit), 0) FROM rows),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

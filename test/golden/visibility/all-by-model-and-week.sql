@@ -3,19 +3,20 @@ WITH p AS (
   WHERE category_id = $1 AND list_contains(analysis_types, 'visibility')
 ),
 e AS (
-  SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id
+  SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id, count(*) AS n
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE
-),
-g AS (
-  SELECT "k_model", "k_date", count(*) AS executions FROM e
-  GROUP BY "k_model", "k_date"
+  GROUP BY ALL
 ),
 m AS (
   SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
   FROM mentions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND TRUE
   GROUP BY ALL
+),
+g AS (
+  SELECT "k_model", "k_date", sum(n) AS executions FROM e
+  GROUP BY "k_model", "k_date"
 ),
 t AS (
   SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM m
@@ -35,19 +36,31 @@ metrics AS (
 ranked AS (
   SELECT *, row_number() OVER (PARTITION BY "k_model", "k_date" ORDER BY "visibility_score" DESC NULLS LAST, name, asset_id) AS rank FROM metrics
 ),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "r"."k_model" NULLS LAST, "r"."k_date", r.rank, r.name, r.asset_id) AS unit,
+width AS (
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $9) r WHERE TRUE
+),
+kept AS (
+  SELECT r.*, r.rank AS place FROM ranked r CROSS JOIN width w WHERE TRUE
+),
+ordinals AS (
+  SELECT "g"."k_model", "g"."k_date", row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "g"."k_model" NULLS LAST, "g"."k_date") AS ordinal
+  FROM g
+  LEFT JOIN "models" AS "d_model" ON "d_model".id = "g"."k_model"
+),
+rows AS (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
        0 AS seq,
-       json_object('model', CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE json_object('id', "r"."k_model", 'name', "d_model"."name") END, 'date', strftime("r"."k_date", '%Y-%m-%d'), 'asset', json_object('name', r.name, 'owned', r.is_owned), 'rank', r.rank, 'visibility_score', r."visibility_score", 'share_of_voice', r."share_of_voice", 'average_position', r."average_position")::VARCHAR AS row
-FROM ranked r
-LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"
-WHERE TRUE),
+       to_json({'model': CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE {'id': "r"."k_model", 'name': "d_model"."name"} END, 'date': strftime("r"."k_date", '%Y-%m-%d'), 'asset': {'name': r.name, 'owned': r.is_owned}, 'rank': r.rank, 'visibility_score': r."visibility_score", 'share_of_voice': r."share_of_voice", 'average_position': r."average_position"})::VARCHAR AS row
+FROM kept r
+JOIN ordinals o ON "o"."k_model" IS NOT DISTINCT FROM "r"."k_model" AND "o"."k_date" IS NOT DISTINCT FROM "r"."k_date"
+CROSS JOIN width w
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
+page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'total', (SELECT count(*) * (SELECT k FROM width) FROM g),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
 (SELECT unit, seq, row FROM page)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b",0,5]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]

@@ -1,0 +1,99 @@
+import { UsageError } from '../../src/cli/args.ts';
+import { openEngine } from '../../src/engine/engine.ts';
+import { reportCases } from '../cases/index.ts';
+import type { BenchRequest } from './case.ts';
+import { resolveDataset, type BenchDataset } from './dataset.ts';
+import { commit, machine, type Machine } from './machine.ts';
+import { round, timed } from './measure.ts';
+import { runReport, type RequestResult } from './run-report.ts';
+
+export interface BenchOptions {
+  /** Scales to bench, each generated into (or reused from) bench/data/scale-S. */
+  readonly scales: readonly number[];
+  /** Existing dataset folders to bench instead; their scale is read from dataset.json. */
+  readonly data: readonly string[];
+  /** Reports to run (all when empty). */
+  readonly only: readonly string[];
+  /** Request ids to run (all when empty). */
+  readonly requests: readonly string[];
+  readonly iterations: number;
+  readonly warmup: number;
+  readonly peerBudgetSeconds: number;
+  readonly planIterations: number;
+  /** Run the peers where a request has them. */
+  readonly peers: boolean;
+  readonly log: (line: string) => void;
+  readonly quiet: boolean;
+}
+
+/** One bench run over one dataset. Sections beside `reports` (HTTP load) belong here when they exist. */
+export interface ScaleResult {
+  readonly date: string;
+  readonly commit: string;
+  readonly machine: Machine;
+  readonly scale: number;
+  readonly dataset: { readonly dir: string; readonly generated: boolean; readonly executions: number; readonly mentions: number };
+  readonly options: { readonly iterations: number; readonly warmup: number; readonly peerBudgetSeconds: number; readonly peers: boolean };
+  readonly openMs: number;
+  /** Per report, the time its setup took (building rollups), before any timing. */
+  readonly setupMs: Readonly<Record<string, number>>;
+  readonly reports: readonly RequestResult[];
+}
+
+export const defaultOptions: BenchOptions = {
+  scales: [],
+  data: [],
+  only: [],
+  requests: [],
+  iterations: 15,
+  warmup: 2,
+  peerBudgetSeconds: 20,
+  planIterations: 200,
+  peers: true,
+  log: (line) => process.stderr.write(`${line}\n`),
+  quiet: false,
+};
+
+export async function runBench(options: BenchOptions): Promise<ScaleResult[]> {
+  const unknown = options.only.filter((r) => !reportCases.some((c) => c.report === r));
+  if (unknown.length > 0) throw new UsageError(`no bench case for report(s) ${unknown.join(', ')}; known: ${reportCases.map((c) => c.report).join(', ')}`);
+  const targets = options.data.length > 0 ? options.data.map((dir) => ({ scale: NaN, dir })) : options.scales.map((scale) => ({ scale, dir: undefined }));
+  const results: ScaleResult[] = [];
+  for (const target of targets) results.push(await benchDataset(target.scale, target.dir, options));
+  return results;
+}
+
+async function benchDataset(scale: number, dir: string | undefined, options: BenchOptions): Promise<ScaleResult> {
+  const found = await resolveDataset(scale, dir, options.quiet);
+  options.log(`bench scale ${found.scale} on ${found.dir}`);
+  const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir }));
+  try {
+    const orgs = await engine.listOrganizations();
+    const dataset: BenchDataset = { ...found, categories: orgs.flatMap((o) => o.categories.map((c) => ({ organizationId: o.id, categoryId: c.id }))) };
+    const duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
+    const wanted = (r: BenchRequest) => options.requests.length === 0 || options.requests.includes(r.id);
+    const reports: RequestResult[] = [];
+    const setupMs: Record<string, number> = {};
+    for (const rc of reportCases.filter((c) => options.only.length === 0 || options.only.includes(c.report))) {
+      options.log(`report ${rc.report}`);
+      if (rc.setup) {
+        setupMs[rc.report] = round((await timed(() => rc.setup!(engine, dataset))).ms, 1);
+        options.log(`  setup ${setupMs[rc.report]} ms`);
+      }
+      reports.push(...(await runReport(engine, dataset, rc, { ...options }, wanted)));
+    }
+    return {
+      date: new Date().toISOString().slice(0, 10),
+      commit: commit(),
+      machine: machine(duckdb),
+      scale: found.scale,
+      dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
+      options: { iterations: options.iterations, warmup: options.warmup, peerBudgetSeconds: options.peerBudgetSeconds, peers: options.peers },
+      openMs: round(openMs, 1),
+      setupMs,
+      reports,
+    };
+  } finally {
+    engine.close();
+  }
+}

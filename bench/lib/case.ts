@@ -1,0 +1,75 @@
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { Sql } from '../../src/query/sql.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+import type { OrgScope } from '../../src/engine/org-scope.ts';
+import type { BenchDataset } from './dataset.ts';
+
+/** One iteration's fresh parameters: another category and another window end, so no answer repeats. */
+export interface IterationParams {
+  readonly organizationId: string;
+  readonly categoryId: string;
+  readonly startDate: string;
+  readonly endDate: string;
+}
+
+/** What a request answers, in a shape every side (engine, floor, peers) can produce and compare. */
+export type Answer = unknown;
+
+/** Hand-written DuckDB SQL computing the same answer; the bench prepares it once and binds per iteration. */
+export interface Floor {
+  readonly sql: string;
+  params(p: IterationParams): DuckDBValue[];
+  /** The floor's rows (as column-name objects) shaped like the engine's answer. */
+  answer(rows: Record<string, unknown>[]): Answer;
+}
+
+/** A peer library answering the same request over the same data. */
+export interface PeerSide {
+  run(p: IterationParams, body: Record<string, unknown>): Promise<Answer>;
+}
+
+export interface Peer {
+  readonly name: string;
+  /** Loads what the peer needs (data in memory, or nothing for lazy scans); timed and reported apart. */
+  open(dataset: BenchDataset): Promise<PeerSide & { close?(): void }>;
+}
+
+export interface BenchRequest {
+  /** Unique within the report, e.g. `window-30`. */
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'page' | 'stream';
+  readonly windowDays: number;
+  readonly grouped: boolean;
+  readonly filtered: boolean;
+  /** 1-based page number; pages after the first are reached with a cursor made for that iteration's query. */
+  readonly page?: number;
+  /** The id of the same request's first page, for the page-N / page-1 ratio. */
+  readonly firstPageOf?: string;
+  /** Part of the latency-by-window series (chart, scaling, peers). */
+  readonly windowSeries?: boolean;
+  body(p: IterationParams): Record<string, unknown>;
+  readonly floor: Floor;
+  /** The engine's answer from its JSON body (pages) or from its result events (streams). */
+  engineAnswer(json: unknown): Answer;
+  /** Peers that run this request; they must give the same answer. */
+  readonly peers?: readonly Peer[];
+}
+
+/** How the bench reaches a report's planner without a database: validate, plan, compile and render. */
+export type PlanProbe = (org: OrgScope, body: Record<string, unknown>) => Sql;
+
+/** One report's benchmark: its request mix, each with its floor. Adding a report is adding one of these. */
+export interface ReportCase {
+  readonly report: string;
+  readonly path: string;
+  readonly streamPath?: string;
+  readonly plan: PlanProbe;
+  /** The body that asks for page `page` (1-based) of the same query: a cursor, or an offset. */
+  pageBody(org: OrgScope, body: Record<string, unknown>, page: number): Record<string, unknown>;
+  /** Readies the engine before timing (builds the report's rollups), timed and reported apart. */
+  setup?(engine: Engine, dataset: BenchDataset): Promise<void>;
+  /** Counts the fact rows a request's window reads, for rows per second. */
+  readonly inputRows?: { readonly sql: string; params(p: IterationParams): DuckDBValue[] };
+  requests(dataset: BenchDataset): readonly BenchRequest[];
+}

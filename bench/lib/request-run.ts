@@ -1,0 +1,153 @@
+import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import type { Engine } from '../../src/engine/engine.ts';
+import { AnswerMismatch, firstDifference } from './answers.ts';
+import type { Answer, BenchRequest, IterationParams, ReportCase } from './case.ts';
+import { iterationParams, type BenchDataset } from './dataset.ts';
+import { round, stats, type Stats } from './measure.ts';
+
+export interface RunOptions {
+  readonly iterations: number;
+  readonly warmup: number;
+  /** Peers get at least 3 timed runs, then stop once this many seconds of peer time have passed. */
+  readonly peerBudgetSeconds: number;
+  readonly planIterations: number;
+  readonly peers: boolean;
+  readonly log: (line: string) => void;
+}
+
+export interface StreamFigures {
+  readonly firstEventMs: Stats;
+  readonly rows: number;
+  readonly rowsPerSecond: number;
+  readonly rssGrowthMiB: number;
+  readonly floorFirstChunkMs: Stats;
+  readonly floorRowsPerSecond: number;
+}
+
+export interface RequestResult {
+  readonly report: string;
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'page' | 'stream';
+  readonly windowDays: number;
+  readonly grouped: boolean;
+  readonly filtered: boolean;
+  readonly page: number;
+  readonly firstPageOf: string | null;
+  readonly windowSeries: boolean;
+  readonly engine: Stats;
+  readonly floor: Stats;
+  /** engine p50 / floor p50 */
+  readonly ratio: number;
+  readonly plan: Stats;
+  /** Fact rows the request reads (its window of the category), per second of engine p50. */
+  readonly inputRowsPerSecond: number | null;
+  readonly resultRows: number;
+  readonly maxStallMs: number;
+  readonly stream: StreamFigures | null;
+  readonly peers: Record<string, Stats & { loadMs: number }>;
+  /** Iterations whose answers were compared, engine against floor and every peer. */
+  readonly checked: number;
+}
+
+export interface Side {
+  readonly name: string;
+  run(i: number): Promise<number>;
+}
+
+/** One request being run: the engine, the floor's connection, the dataset, the report case and the options. */
+export interface RequestRun {
+  readonly engine: Engine;
+  readonly conn: DuckDBConnection;
+  readonly dataset: BenchDataset;
+  readonly rc: ReportCase;
+  readonly request: BenchRequest;
+  readonly options: RunOptions;
+}
+
+export function requestBase({ rc, request }: RequestRun) {
+  return {
+    report: rc.report,
+    id: request.id,
+    label: request.label,
+    kind: request.kind,
+    windowDays: request.windowDays,
+    grouped: request.grouped,
+    filtered: request.filtered,
+    page: request.page ?? 1,
+    firstPageOf: request.firstPageOf ?? null,
+    windowSeries: request.windowSeries ?? false,
+  };
+}
+
+export function bodyAt({ engine, dataset, rc, request }: RequestRun, i: number): { p: IterationParams; body: Record<string, unknown> } {
+  const p = iterationParams(dataset, request.windowDays, i);
+  const body = request.body(p);
+  return { p, body: (request.page ?? 1) > 1 ? rc.pageBody(engine.org(p.organizationId), body, request.page!) : body };
+}
+
+export async function readFloor(stmt: DuckDBPreparedStatement, request: BenchRequest, p: IterationParams): Promise<Record<string, unknown>[]> {
+  stmt.bind(request.floor.params(p));
+  return (await stmt.runAndReadAll()).getRowObjectsJS() as Record<string, unknown>[];
+}
+
+export function check(where: string, expected: Answer, actual: Answer): void {
+  const d = firstDifference(expected, actual);
+  if (d) throw new AnswerMismatch(where, d);
+}
+
+/**
+ * Times sides in a rotating order per iteration, so none always runs on a cache another warmed; then
+ * hands the iteration to `after` (answer checks, outside the timed spans).
+ */
+export async function interleave(sides: readonly Side[], from: number, count: number, samples: Map<string, number[]>, mayRun: (name: string) => boolean, after: (i: number) => void): Promise<void> {
+  for (let i = from; i < from + count; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(k + i + sides.length * count) % sides.length]!;
+      if (!mayRun(side.name)) continue;
+      const ms = await side.run(i);
+      if (i >= 0) samples.get(side.name)!.push(ms);
+    }
+    after(i);
+  }
+}
+
+/** The figures every request reports: engine and floor latency, their ratio, planning time, input rows/s. */
+export async function commonFigures(run: RequestRun, samples: Map<string, number[]>): Promise<Pick<RequestResult, 'engine' | 'floor' | 'ratio' | 'plan' | 'inputRowsPerSecond'>> {
+  const engine = stats(samples.get('engine')!);
+  const floor = stats(samples.get('floor')!);
+  const inputRows = await countInputRows(run);
+  return {
+    engine,
+    floor,
+    ratio: round(engine.p50 / floor.p50),
+    plan: planStats(run),
+    inputRowsPerSecond: inputRows === null ? null : Math.round(inputRows / (engine.p50 / 1000)),
+  };
+}
+
+/** Validate, plan, compile and render the SQL: the engine's own work before DuckDB, with no database. */
+function planStats(run: RequestRun): Stats {
+  const samples: number[] = [];
+  for (let i = -20; i < run.options.planIterations; i++) {
+    const { p, body } = bodyAt(run, i);
+    const org = run.engine.org(p.organizationId);
+    const start = performance.now();
+    run.rc.plan(org, body);
+    const ms = performance.now() - start;
+    if (i >= 0) samples.push(ms);
+  }
+  return stats(samples);
+}
+
+/** The mean count of fact rows in the timed iterations' windows, when the report says how to count them. */
+async function countInputRows({ conn, dataset, rc, request, options }: RequestRun): Promise<number | null> {
+  if (!rc.inputRows) return null;
+  let total = 0;
+  for (let i = 0; i < options.iterations; i++) {
+    const p = iterationParams(dataset, request.windowDays, i);
+    const reader = await conn.runAndReadAll(rc.inputRows.sql, rc.inputRows.params(p));
+    total += Number(reader.getRows()[0]![0]);
+  }
+  return total / Math.max(1, options.iterations);
+}

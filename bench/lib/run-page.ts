@@ -1,0 +1,77 @@
+import type { Answer, PeerSide } from './case.ts';
+import { round, StallMonitor, stats, timed } from './measure.ts';
+import { bodyAt, check, commonFigures, interleave, readFloor, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+
+/** A page request: engine, floor and peers interleaved, answers compared on every iteration. */
+export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSide; loadMs: number }>): Promise<RequestResult> {
+  const { engine, conn, rc, request, options } = run;
+  const stmt = await conn.prepare(request.floor.sql);
+  const stall = new StallMonitor();
+  const answers = new Map<string, Answer>();
+  let resultRows = 0;
+  let checked = 0;
+  const peerTime = new Map((request.peers ?? []).map((p) => [p.name, { ms: 0, runs: 0 }]));
+  const mayRun = (name: string) => {
+    const t = peerTime.get(name);
+    return !t || t.runs < 3 || t.ms < options.peerBudgetSeconds * 1000;
+  };
+  const compare = (i: number) => {
+    for (const [name, answer] of answers) {
+      if (name !== 'engine') check(`${rc.report} ${request.id} iteration ${i}: engine vs ${name}`, answers.get('engine'), answer);
+    }
+    answers.clear();
+    checked++;
+  };
+
+  const sides: Side[] = [
+    {
+      name: 'engine',
+      run: async (i) => {
+        const { p, body } = bodyAt(run, i);
+        const org = engine.org(p.organizationId);
+        const { ms, value } = await stall.around(() => timed(() => org.call('POST', rc.path, { body })));
+        if (value.kind !== 'json') throw new Error(`${rc.path} did not answer JSON`);
+        const json = JSON.parse(value.json) as { data?: unknown[] };
+        resultRows = Math.max(resultRows, json.data?.length ?? 0);
+        answers.set('engine', request.engineAnswer(json));
+        return ms;
+      },
+    },
+    {
+      name: 'floor',
+      run: async (i) => {
+        const { p } = bodyAt(run, i);
+        const { ms, value } = await timed(() => readFloor(stmt, request, p));
+        answers.set('floor', request.floor.answer(value));
+        return ms;
+      },
+    },
+    ...(request.peers ?? []).map(
+      (peer): Side => ({
+        name: peer.name,
+        run: async (i) => {
+          const { p, body } = bodyAt(run, i);
+          const { ms, value } = await timed(() => peers.get(peer.name)!.side.run(p, body));
+          const t = peerTime.get(peer.name)!;
+          if (i >= 0) peerTime.set(peer.name, { ms: t.ms + ms, runs: t.runs + 1 });
+          answers.set(peer.name, value);
+          return ms;
+        },
+      }),
+    ),
+  ];
+  const samples = new Map(sides.map((s) => [s.name, [] as number[]]));
+  await interleave(sides, -options.warmup, options.warmup, samples, () => true, compare);
+  await interleave(sides, 0, options.iterations, samples, mayRun, compare);
+  stmt.destroySync();
+
+  return {
+    ...requestBase(run),
+    ...(await commonFigures(run, samples)),
+    resultRows,
+    maxStallMs: round(stall.maxMs, 1),
+    stream: null,
+    peers: Object.fromEntries((request.peers ?? []).map((p) => [p.name, { ...stats(samples.get(p.name)!), loadMs: peers.get(p.name)!.loadMs }])),
+    checked,
+  };
+}

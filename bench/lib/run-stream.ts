@@ -1,0 +1,120 @@
+import { JSDuckDBValueConverter } from '@duckdb/node-api';
+import type { Answer } from './case.ts';
+import { collectGarbage, round, RssPeak, StallMonitor, stats, timed } from './measure.ts';
+import { bodyAt, check, commonFigures, interleave, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+
+/** A stream request: engine and floor interleaved; first event, rows/s, RSS growth; answers compared on the warm-up runs. */
+export async function runStream(run: RequestRun): Promise<RequestResult> {
+  const { engine, conn, rc, request, options } = run;
+  if (!rc.streamPath) throw new Error(`${rc.report} has no stream`);
+  const streamPath = rc.streamPath;
+  const stmt = await conn.prepare(request.floor.sql);
+  const stall = new StallMonitor();
+  const first = { engine: [] as number[], floor: [] as number[] };
+  const rows = { engine: 0, floor: 0 };
+  const busy = { engine: 0, floor: 0 };
+  let rssGrowth = 0;
+  let checked = 0;
+  const warmAnswers = new Map<number, { engine?: Answer; floor?: Answer }>();
+
+  const engineRun = async (i: number): Promise<number> => {
+    const { p, body } = bodyAt(run, i);
+    const keep = i < 0;
+    const kept: unknown[] = [];
+    collectGarbage();
+    const rss = new RssPeak();
+    let count = 0;
+    let firstMs = NaN;
+    const { ms } = await stall.around(() =>
+      timed(async () => {
+        const start = performance.now();
+        const result = await engine.org(p.organizationId).call('POST', streamPath, { body });
+        if (result.kind !== 'stream') throw new Error(`${streamPath} did not stream`);
+        for await (const e of result.events) {
+          if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
+          if (e.event === 'result') {
+            if (keep) kept.push(JSON.parse(e.data));
+            if (++count % 1024 === 0) rss.sample();
+          }
+        }
+      }),
+    );
+    if (i >= 0) {
+      first.engine.push(firstMs);
+      rows.engine += count;
+      busy.engine += ms;
+      rssGrowth = Math.max(rssGrowth, rss.growthMiB);
+    } else {
+      const slot = warmAnswers.get(i) ?? {};
+      warmAnswers.set(i, { ...slot, engine: request.engineAnswer(kept) });
+    }
+    return ms;
+  };
+
+  const floorRun = async (i: number): Promise<number> => {
+    const { p } = bodyAt(run, i);
+    const keep = i < 0;
+    const kept: Record<string, unknown>[] = [];
+    let count = 0;
+    let firstMs = NaN;
+    stmt.bind(request.floor.params(p));
+    const { ms } = await timed(async () => {
+      const start = performance.now();
+      const result = await stmt.stream();
+      const names = result.columnNames();
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        if (Number.isNaN(firstMs)) firstMs = performance.now() - start;
+        count += chunk.rowCount;
+        if (keep) kept.push(...chunk.convertRows(JSDuckDBValueConverter).map((v) => Object.fromEntries(names.map((n, k) => [n, v[k]]))));
+        else chunk.getRows();
+      }
+    });
+    if (i >= 0) {
+      first.floor.push(firstMs);
+      rows.floor += count;
+      busy.floor += ms;
+    } else {
+      const slot = warmAnswers.get(i) ?? {};
+      warmAnswers.set(i, { ...slot, floor: request.floor.answer(kept) });
+    }
+    return ms;
+  };
+
+  const samples = new Map([
+    ['engine', [] as number[]],
+    ['floor', [] as number[]],
+  ]);
+  const sides: Side[] = [
+    { name: 'engine', run: engineRun },
+    { name: 'floor', run: floorRun },
+  ];
+  const compare = (i: number) => {
+    const a = warmAnswers.get(i);
+    if (!a) return;
+    check(`${rc.report} ${request.id} warm-up ${i}: engine vs floor`, a.engine, a.floor);
+    warmAnswers.delete(i);
+    checked++;
+  };
+  await interleave(sides, -options.warmup, options.warmup, samples, () => true, compare);
+  await interleave(sides, 0, options.iterations, samples, () => true, compare);
+  stmt.destroySync();
+
+  return {
+    ...requestBase(run),
+    ...(await commonFigures(run, samples)),
+    resultRows: Math.round(rows.engine / Math.max(1, options.iterations)),
+    maxStallMs: round(stall.maxMs, 1),
+    stream: {
+      firstEventMs: stats(first.engine),
+      rows: Math.round(rows.engine / Math.max(1, options.iterations)),
+      rowsPerSecond: Math.round(rows.engine / (busy.engine / 1000)),
+      rssGrowthMiB: round(rssGrowth, 1),
+      floorFirstChunkMs: stats(first.floor),
+      floorRowsPerSecond: Math.round(rows.floor / (busy.floor / 1000)),
+    },
+    peers: {},
+    checked,
+  };
+}

@@ -1,0 +1,68 @@
+import { parse, UsageError } from '../src/cli/args.ts';
+import { defaultOptions, runBench, type BenchOptions } from './lib/bench.ts';
+import { writeResults } from './lib/results-files.ts';
+
+export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
+          [--peer-budget SECONDS] [--no-peers] [--no-write] [--render-only]
+
+Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
+them), interleaved on fresh parameters, and checks that the answers are equal.
+
+  --scale S          generate bench/data/scale-S, or reuse it (default 1; repeat for several scales)
+  --data DIR         bench an existing dataset folder instead (its scale is read from dataset.json)
+  --only REPORT      run only this report (repeatable), e.g. visibility
+  --request ID       run only this request id (repeatable), e.g. window-30
+  --iterations N     timed runs per request and side (default ${defaultOptions.iterations}, at least 10 for recorded results)
+  --warmup N         untimed runs first (default ${defaultOptions.warmup})
+  --peer-budget S    seconds of timed runs per peer and request after its first 3 (default ${defaultOptions.peerBudgetSeconds})
+  --no-peers         skip the peers
+  --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md
+  --render-only      run nothing: rewrite bench/RESULTS.md and the charts from the recorded results
+
+Writes bench/results/<date>-<scale>.json and regenerates bench/RESULTS.md and its charts.
+Exit code 1 when an answer differs between engine, floor and peers.`;
+
+export async function benchMain(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    scale: { type: 'string', multiple: true },
+    data: { type: 'string', multiple: true },
+    only: { type: 'string', multiple: true },
+    request: { type: 'string', multiple: true },
+    iterations: { type: 'string' },
+    warmup: { type: 'string' },
+    'peer-budget': { type: 'string' },
+    'no-write': { type: 'boolean' },
+    'no-peers': { type: 'boolean' },
+    'render-only': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${benchUsage}\n`);
+    return 0;
+  }
+  if (values['render-only']) {
+    for (const file of writeResults([])) process.stderr.write(`wrote ${file}\n`);
+    return 0;
+  }
+  const strings = (name: string) => (values[name] ?? []) as string[];
+  const count = (name: string, v: unknown, fallback: number, min: number) => {
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number ≥ ${min}, got ${String(v)}`);
+    return n;
+  };
+  const options: BenchOptions = {
+    ...defaultOptions,
+    scales: (values.scale || values.data ? strings('scale') : ['1']).map((s) => count('scale', s, 1, 0.001)),
+    data: strings('data'),
+    only: strings('only'),
+    requests: strings('request'),
+    iterations: count('iterations', values.iterations, defaultOptions.iterations, 1),
+    warmup: count('warmup', values.warmup, defaultOptions.warmup, 0),
+    peerBudgetSeconds: count('peer-budget', values['peer-budget'], defaultOptions.peerBudgetSeconds, 0),
+    peers: !values['no-peers'],
+  };
+  const results = await runBench(options);
+  if (values['no-write']) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else for (const file of writeResults(results)) process.stderr.write(`wrote ${file}\n`);
+  return 0;
+}
