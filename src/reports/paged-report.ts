@@ -157,7 +157,8 @@ ORDER BY unit, seq`;
 
 interface Head {
   readonly total: number;
-  readonly units: number;
+  /** Absent when the report counts its own total: then rows and units are one. */
+  readonly units?: number;
   readonly rows?: number;
   readonly info: Record<string, unknown> | null;
 }
@@ -182,8 +183,8 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
   const next = offset + p.paging.limit;
   const facts: PageFacts = {
     total: head.total,
-    count: head.units,
-    rows: head.rows ?? head.units,
+    count: head.units ?? 0,
+    rows: head.rows ?? head.units ?? 0,
     nextCursor: next < head.total ? ctx.cursors.encode(next, p.fingerprint) : null,
     cursor: p.paging.cursor,
     limit: p.paging.limit,
@@ -226,7 +227,7 @@ async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Pre
       continue;
     }
     head = JSON.parse(payload) as Head;
-    const units = cap === null ? head.total : Math.min(head.total, cap);
+    const units = head.units ?? (cap === null ? head.total : Math.min(head.total, cap));
     const facts: PageFacts = { total: head.total, count: units, rows: head.rows ?? units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info ?? {} };
     yield { event: 'summary', data: JSON.stringify(report.info(p.plan, facts)) };
   }

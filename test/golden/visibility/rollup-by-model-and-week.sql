@@ -49,9 +49,13 @@ FROM kept r
 JOIN ordinals o ON "o"."k_model" IS NOT DISTINCT FROM "r"."k_model" AND "o"."k_date" IS NOT DISTINCT FROM "r"."k_date"
 CROSS JOIN width w
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), [])))
-SELECT 0 AS unit, 0 AS seq, json_object('total', (SELECT count(*) * (SELECT k FROM width) FROM g), 'info', (SELECT * FROM info))::VARCHAR AS payload
+info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
+page AS (SELECT unit, seq, row FROM rows WHERE unit > $13 AND unit <= $14)
+SELECT 0 AS unit, 0 AS seq, json_object(
+  'total', (SELECT count(*) * (SELECT k FROM width) FROM g),
+  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
+  'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
-(SELECT unit, seq, row FROM rows WHERE unit > $13 AND unit <= $14)
+(SELECT unit, seq, row FROM page)
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]
