@@ -19,9 +19,10 @@ export function promptsCte(categoryId: string, analysisType?: string): Fragment 
 )`;
 }
 
-/** A fact table aliased `f` restricted to the category and the ET window (inclusive). */
-export function inWindow(plan: WindowScope): Fragment {
-  return sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
+/** A fact table aliased `f` (or `alias`) restricted to the category and the ET window (inclusive). */
+export function inWindow(plan: Omit<WindowScope, 'organizationId'>, alias = 'f'): Fragment {
+  const t = ident(alias);
+  return sql`${t}.category_id = ${plan.categoryId} AND ${t}.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
 }
 
 /** The sorted display names of the models in `relation` (which has a `model_id` column), as a JSON list. */
