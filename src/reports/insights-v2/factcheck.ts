@@ -7,7 +7,7 @@ import type { PagedReport } from '../paged-report.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
-import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'] as const;
 type FactcheckDimension = (typeof groupDims)[number];
@@ -56,7 +56,7 @@ function compile(plan: FactcheckPlan) {
   const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval), theme: themeKey(plan.categoryId), citation: citationKey(plan.categoryId) }, plan.groupBy);
   const cited = g.has('citation')
     ? sql`
-  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindow(plan, 'ct')}) ct ON ct.execution_id = f.execution_id`
+  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', plan)}) ct ON ct.execution_id = f.execution_id`
     : sql``;
 
   const ctes = sql`${promptsCte(plan.categoryId, 'accuracy')},

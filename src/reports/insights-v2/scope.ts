@@ -19,8 +19,13 @@ export function promptsCte(categoryId: string, analysisType?: string): Fragment 
 )`;
 }
 
-/** A fact table aliased `f` (or `alias`) restricted to the category and the ET window (inclusive). */
-export function inWindow(plan: Omit<WindowScope, 'organizationId'>, alias = 'f'): Fragment {
+/** A fact table aliased `f` restricted to the category and the ET window (inclusive). */
+export function inWindow(plan: WindowScope): Fragment {
+  return sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
+}
+
+/** The same window over a fact table of another alias. */
+export function inWindowAt(alias: string, plan: Omit<WindowScope, 'organizationId'>): Fragment {
   const t = ident(alias);
   return sql`${t}.category_id = ${plan.categoryId} AND ${t}.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
 }

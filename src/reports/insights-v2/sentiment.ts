@@ -10,7 +10,7 @@ import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, 
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
-import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
 const metricNames = ['positive_sentiment', 'negative_sentiment', 'occurrence'] as const;
 type Metric = (typeof metricNames)[number];
@@ -102,11 +102,11 @@ function compile(plan: SentimentPlan) {
   const assessments = (w: Window) => sql`
   SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
   FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
-  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindow(w, 'ct')}) ct ON ct.execution_id = f.execution_id` : sql``}
-  WHERE ${inWindow(w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
+  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
+  WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
   const scored = (from: string) => sql`
-  SELECT c.*, 100.0 * c.positive / c.n AS positive_sentiment, 100.0 - 100.0 * c.positive / c.n AS negative_sentiment,
-         100.0 * c.answers / d.answers AS occurrence
+  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
+         100 * c.answers / d.answers AS occurrence
   FROM (
     SELECT ${g.cols()}count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
     FROM ${ident(from)} WHERE hit ${g.groupBy()}
@@ -134,7 +134,7 @@ function compile(plan: SentimentPlan) {
     FROM (
       SELECT ${g.cols('h')}ct.url, count(DISTINCT h.execution_id) AS answers
       FROM (SELECT DISTINCT ${g.cols()}execution_id FROM s WHERE hit) h
-      JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindow(plan, 'ct')}
+      JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindowAt('ct', plan)}
       GROUP BY ALL
     )
   )
