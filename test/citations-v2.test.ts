@@ -114,7 +114,7 @@ describe('pages, streams, info and tenancy', () => {
   ];
   it.each(bodies)('every page walked equals one big page equals the stream (%#)', async (body) => {
     const { max_results: cap, ...rest } = body as typeof body & { max_results?: number };
-    const small = await everything(rest, 2);
+    const small = await everything(rest, 4);
     const big = await everything(rest, 50);
     expect(small).toEqual(big);
     const events = await streamEvents(org(), 'citations', { ...body, limit: 1, cursor: 'ignored-by-the-stream' });

@@ -2,7 +2,7 @@ import Profound, { PermissionDeniedError, UnprocessableEntityError } from '@prof
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
+import { parseSse, startServer, type TestServer } from './helpers/server.ts';
 
 let engine: Engine;
 let server: TestServer;
@@ -58,6 +58,19 @@ describe('client.prompts.answers (POST /v1/prompts/answers) from @profoundai/cli
     expect(page.data[0]).not.toHaveProperty('response');
     expect(page.data[0]).toHaveProperty('themes');
     expect(all.data.every((r) => r.analysis_types?.includes('visibility'))).toBe(true);
+  });
+
+  it('the v2 answers and their stream cross HTTP as the library returns them', async () => {
+    const headers = { 'x-api-key': client.apiKey!, 'content-type': 'application/json' };
+    const body = { ...window(), include: ['run_id', 'mentions'], max_results: 3 };
+    const page = await fetch(`${server.url}/v2/prompts/answers`, { method: 'POST', headers, body: JSON.stringify({ ...body, max_results: undefined, limit: 3 }) });
+    expect(page.status).toBe(200);
+    const json = (await page.json()) as { data: unknown[] };
+    const stream = await fetch(`${server.url}/v2/prompts/answers/stream`, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    const events = parseSse(await stream.text());
+    expect(events.map((e) => e.event)).toEqual(['summary', 'result', 'result', 'result']);
+    expect(events.slice(1).map((e) => JSON.parse(e.data))).toEqual(json.data);
   });
 
   it('maps a bad filter value to UnprocessableEntityError and another organization’s category to PermissionDeniedError', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
+import type { FilterNode } from '../../query/filter-node.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField } from '../insights-v2/analysis-types.ts';
@@ -9,7 +10,6 @@ import { promptFilterFields } from '../insights-v2/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights-v2/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights-v2/scope.ts';
 import { answerList, answerRows, isoInstant, type AnswerField } from './answer-rows.ts';
-import type { FilterNode } from '../../query/filter-node.ts';
 
 /** The row fields in the order the public docs list them (info.include). */
 const fieldNames = [

@@ -104,6 +104,7 @@ function compile(plan: SentimentPlan) {
   FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
+  // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
   const scored = (from: string) => sql`
   SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
          100 * c.answers / d.answers AS occurrence
