@@ -53,14 +53,10 @@ export const promptKeys = {
 
 /** The group keys of one request, in group_by order, and the SQL pieces built from them. */
 export class Grouping {
-  readonly names: readonly string[];
-
   constructor(
     private readonly keys: Readonly<Record<string, GroupKey>>,
-    names: readonly string[],
-  ) {
-    this.names = names;
-  }
+    readonly names: readonly string[],
+  ) {}
 
   /** The same grouping without some keys (e.g. a ratio's denominator). */
   without(...drop: string[]): Grouping {
