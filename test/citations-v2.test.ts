@@ -58,7 +58,7 @@ describe('v2 citations against the reference evaluator', () => {
       }),
       { numRuns: 40 },
     );
-    expect(nonEmpty).toBeGreaterThan(12);
+    expect(nonEmpty).toBeGreaterThan(7);
   });
 
   it('domain is subdomain-aware and ignores case; a look-alike host is not a subdomain', async () => {

@@ -59,7 +59,7 @@ describe('v2 fact-check scores against the reference evaluator', () => {
       }),
       { numRuns: 40 },
     );
-    expect(nonEmpty).toBeGreaterThan(20);
+    expect(nonEmpty).toBeGreaterThan(12);
   });
 });
 

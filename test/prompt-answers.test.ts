@@ -55,7 +55,7 @@ describe('v2 prompt answers against the reference evaluator', () => {
       }),
       { numRuns: 30 },
     );
-    expect(nonEmpty).toBeGreaterThan(10);
+    expect(nonEmpty).toBeGreaterThan(6);
   });
 });
 

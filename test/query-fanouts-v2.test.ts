@@ -56,7 +56,7 @@ describe('v2 query fan-outs against the reference evaluator', () => {
       }),
       { numRuns: 40 },
     );
-    expect(nonEmpty).toBeGreaterThan(15);
+    expect(nonEmpty).toBeGreaterThan(12);
   });
 
   it('a query’s shares within its prompt sum to 1', async () => {

@@ -70,7 +70,7 @@ describe('v2 sentiment against the reference evaluator', () => {
       }),
       { numRuns: 40 },
     );
-    expect(nonEmpty).toBeGreaterThan(15);
+    expect(nonEmpty).toBeGreaterThan(8);
   });
 
   it('occurrence: the row’s answers over its group’s answers without theme or claim, grouped or filtered', async () => {
@@ -122,8 +122,8 @@ describe('pages, streams, info', () => {
   });
 
   it('a brand the category does not track is a 422 on asset, before any row is read or streamed', async () => {
-    for (const run of [org().reports.sentiment!({ ...base, asset: 'Lendco' }), streamEvents(org(), 'sentiment', { ...base, asset: 'Nope' })]) {
-      const error = await run.catch((e: unknown) => e);
+    for (const run of [() => org().reports.sentiment!({ ...base, asset: 'Lendco' }), () => streamEvents(org(), 'sentiment', { ...base, asset: 'Nope' })]) {
+      const error = await (run() as Promise<unknown>).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'asset'] });
     }

@@ -56,7 +56,7 @@ describe('v2 video-platform videos against the reference evaluator', () => {
       }),
       { numRuns: 30 },
     );
-    expect(nonEmpty).toBeGreaterThan(10);
+    expect(nonEmpty).toBeGreaterThan(6);
   });
 
   it('limit counts videos: a cross-tab page holds every row of its videos, rank repeated', async () => {
