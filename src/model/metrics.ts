@@ -12,6 +12,8 @@ const anyType = 'executions of the category in the window (v1: [start_date, end_
 const shoppingAnswers = 'shopping_results of the category’s executions whose day (ET) is in the window (shopping is not tied to an analysis type), the filter read for each answer and product';
 const channelCitations = 'citations with source_type among the requested source types (never other) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered, after the filter';
 const factCheckAnswers = 'executions of the category whose day (ET) is in the window and whose prompt carries the accuracy analysis type, after the filter';
+const v2Typed = 'v2: executions of the category whose day (ET) is in the window, of the prompts carrying the analysis types of the filter’s analysis_type leaf (default visibility; all = every prompt), after the answer-level filter clauses';
+const sentimentAnswers = 'sentiments of the brand (grouped by competitor: of each other brand of the category) in executions whose prompt carries the sentiment analysis type, whose day (ET) is in the window, after the filter; in the citation source mode each assessment counts for every page its answer cites';
 
 export const metrics: readonly MetricDef[] = [
   {
@@ -75,15 +77,15 @@ export const metrics: readonly MetricDef[] = [
     reports: 'citations v1, v2',
     numerator: 'citations rows',
     denominator: null,
-    scope: `citations of ${anyType}, after citation-level filters (hostname, path, url, root_domain, citation_category, mentioned)`,
+    scope: `citations of ${anyType}, after citation-level filters (hostname, path, url, root_domain, citation_category, mentioned); ${v2Typed}, after citation-layer filters (domain, page, citation_category, citation_tag)`,
     unit: 'count',
   },
   {
     name: 'citation_share',
     reports: 'citations v1, v2',
     numerator: 'per model: citations rows of the domain, page or group, after citation-level filters',
-    denominator: 'per model: every citations row in scope of the same answer-level group (date, region, topic, model, tag, prompt, persona) before citation-level filters (so the mentioned, page and citation_category filters never shrink it); the per-model shares are then averaged over the models with citations in that group',
-    scope: `citations of ${anyType}`,
+    denominator: 'per model: every citations row in scope of the same answer-level group (date, region, topic, model, tag, prompt, persona; v2: the group_by dimensions other than page) before citation-level filters (so the mentioned, page, domain, citation_category and citation_tag filters never shrink it); the per-model shares are then averaged over the models with citations in that group, adding them in ascending order',
+    scope: `citations of ${anyType}; ${v2Typed}`,
     unit: 'fraction 0–1',
   },
   {
@@ -97,7 +99,7 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'first_cited_at',
     reports: 'citations v1, v2 (pages)',
-    numerator: 'minimum executed_at of the page’s (or row’s) citations',
+    numerator: 'minimum executed_at of the page’s (or row’s) citations (v2: pages only, group_by page)',
     denominator: null,
     scope: 'citations in scope, after citation-level filters',
     unit: 'ISO 8601 instant (v2); Unix seconds in the v1 numeric metrics array',
@@ -105,9 +107,9 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'rank (citations)',
     reports: 'citations v2',
-    numerator: '1-based place by count, then citation_share, then name',
+    numerator: '1-based place of the domain (or page) by count, then citation_share, then name (or URL)',
     denominator: null,
-    scope: 'the group',
+    scope: 'the rows the filter keeps in the partition (the group_by dimensions other than page); scope owned removes the rows without an owned citation after ranking',
     unit: 'integer',
   },
   {
@@ -257,10 +259,26 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'positive_sentiment, negative_sentiment',
     reports: 'sentiment v2',
-    numerator: 'sentiments rows of the asset of that type',
-    denominator: 'sentiments rows of the asset; the two sum to 100',
-    scope: `sentiments of ${answers}`,
+    numerator: 'positive_sentiment: sentiments rows of the brand in the group with sentiment_type positive; negative_sentiment is 100 − positive_sentiment',
+    denominator: 'sentiments rows of the brand in the group; the two sum to 100',
+    scope: sentimentAnswers,
     unit: 'percent 0–100',
+  },
+  {
+    name: 'occurrence (sentiment)',
+    reports: 'sentiment v2',
+    numerator: 'distinct executions with an assessment of the brand in the row (its theme or claim, after theme and claim filters)',
+    denominator: 'distinct executions with any assessment of the brand in the row’s group without its theme and claim dimensions, before theme and claim filters',
+    scope: sentimentAnswers,
+    unit: 'percent 0–100',
+  },
+  {
+    name: 'rank (sentiment)',
+    reports: 'sentiment v2',
+    numerator: '1-based place of the row by its number of assessments, descending, then by its dimensions’ names and ids',
+    denominator: null,
+    scope: 'the rows of the same date bucket (all rows without date in group_by)',
+    unit: 'integer',
   },
   {
     name: 'positive, negative, occurrences (v1 sentiment)',
@@ -275,7 +293,7 @@ export const metrics: readonly MetricDef[] = [
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows',
     denominator: null,
-    scope: `fanouts of ${answers} (v1: ${anyType})`,
+    scope: `fanouts of ${v2Typed} (v1: ${anyType})`,
     unit: 'count',
   },
   {
@@ -289,7 +307,7 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'query_variations',
     reports: 'query-fanouts v2',
-    numerator: 'distinct fanouts.query',
+    numerator: 'distinct fanouts.query of the row (not available with query in group_by)',
     denominator: null,
     scope: 'as total_fanouts',
     unit: 'count',
@@ -298,8 +316,40 @@ export const metrics: readonly MetricDef[] = [
     name: 'share (fan-outs)',
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows of the query (of the row)',
-    denominator: 'fanouts rows of the same prompt: of the row’s group without the query dimension (1 without a query dimension)',
+    denominator: 'fanouts rows of the same prompt: of the row’s group without the query dimension (v2: only with query in group_by)',
     scope: 'as total_fanouts',
     unit: 'fraction 0–1',
+  },
+  {
+    name: 'rank (fan-outs)',
+    reports: 'query-fanouts v2',
+    numerator: '1-based place of the row by total_fanouts, descending, then by its dimensions (prompt text, query, names) and ids',
+    denominator: null,
+    scope: 'the rows of the same date bucket (all rows without date in group_by)',
+    unit: 'integer',
+  },
+  {
+    name: 'accuracy, accurate, inaccurate by citation',
+    reports: 'fact-check v2 (group_by citation)',
+    numerator: 'claim_occurrences of the answers citing the page (an occurrence counts for every distinct page its answer cites)',
+    denominator: 'accuracy = accurate / (accurate + inaccurate)',
+    scope: `claim_occurrences of ${factCheckAnswers}`,
+    unit: 'count, fraction 0–1',
+  },
+  {
+    name: 'video count, video citation_share, video rank',
+    reports: 'video-platform videos',
+    numerator: 'count: citations rows of the video (source type video or short) in the cell; citation_share: that count; rank: 1-based place of the video by count over the whole window, then title, then video id',
+    denominator: 'citation_share: the video and short citations of the requested source types after the prompt-level filter clauses (in the same period with interval); channel clauses never shrink it',
+    scope: 'citations with a video (source type video or short) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered',
+    unit: 'count, fraction 0–1, integer',
+  },
+  {
+    name: 'mentions, citations, search_queries (prompt answers)',
+    reports: 'prompt answers v1, v2',
+    numerator: 'per execution: the brands of its mentions rows by position (each once), the URLs of its citations rows and the queries of its fanouts rows, by position as recorded',
+    denominator: null,
+    scope: 'one row per execution of the category in the window (v2: day in [start_date, end_date] ET; v1: executed_at in [start_date, end_date)), after the filter',
+    unit: 'lists',
   },
 ];

@@ -1,5 +1,12 @@
 import type { Endpoint } from './endpoint.ts';
 import { channelsReport } from './insights-v2/channels.ts';
+import { videosReport } from './insights-v2/videos.ts';
+import { citationsReport } from './insights-v2/citations.ts';
+import { sentimentReport } from './insights-v2/sentiment.ts';
+import { queryFanoutsReport } from './insights-v2/query-fanouts.ts';
+import { factcheckReport } from './insights-v2/factcheck.ts';
+import { promptAnswersReport } from './answers/prompt-answers.ts';
+import { promptAnswersV1Endpoint } from './answers/prompt-answers-v1.ts';
 import { factcheckClaimsReport } from './insights-v2/factcheck-claims.ts';
 import { shoppingProductsReport } from './insights-v2/shopping-products.ts';
 import { visibilityReport } from './insights-v2/visibility.ts';
@@ -23,7 +30,14 @@ export const endpoints: readonly Endpoint[] = [
   ...pagedEndpoints(visibilityReport),
   ...pagedEndpoints(shoppingProductsReport),
   ...pagedEndpoints(channelsReport),
+  ...pagedEndpoints(videosReport),
   ...pagedEndpoints(factcheckClaimsReport),
+  ...pagedEndpoints(citationsReport),
+  ...pagedEndpoints(sentimentReport),
+  ...pagedEndpoints(queryFanoutsReport),
+  ...pagedEndpoints(factcheckReport),
+  ...pagedEndpoints(promptAnswersReport),
+  promptAnswersV1Endpoint,
   ...tabularEndpoints(citationsV1Report),
   ...tabularEndpoints(visibilityV1Report),
   ...tabularEndpoints(sentimentV1Report),

@@ -76,7 +76,8 @@ export interface ChannelFilter {
   readonly channel: FilterNode | null;
 }
 
-export function readChannelFilter(input: unknown): { filter: ChannelFilter; issues: ValidationIssue[] } {
+/** `ranks` names what the report ranks (channels, videos), for the refusal of domain and page leaves. */
+export function readChannelFilter(input: unknown, ranks = 'channels'): { filter: ChannelFilter; issues: ValidationIssue[] } {
   const none = { node: null, prompt: null, channel: null };
   if (input === undefined || input === null) return { filter: none, issues: [] };
   const loc = ['body', 'filter'];
@@ -87,7 +88,7 @@ export function readChannelFilter(input: unknown): { filter: ChannelFilter; issu
     if (error instanceof ValidationError) return { filter: none, issues: [...error.detail] };
     throw error;
   }
-  for (const check of [refusedFields, (n: FilterNode, l: Loc) => checkFilter(n, channelFilterFields, l), compositionIssues]) {
+  for (const check of [(n: FilterNode, l: Loc) => refusedFields(n, l, ranks), (n: FilterNode, l: Loc) => checkFilter(n, channelFilterFields, l), compositionIssues]) {
     const issues = check(parsed, loc);
     if (issues.length > 0) return { filter: none, issues };
   }
@@ -98,11 +99,11 @@ export function readChannelFilter(input: unknown): { filter: ChannelFilter; issu
 }
 
 /** domain and page are citation-level fields of other reports; here they get their own message. */
-function refusedFields(root: FilterNode, loc: Loc): ValidationIssue[] {
+function refusedFields(root: FilterNode, loc: Loc, ranks: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const walk = (n: FilterNode, at: Loc): void => {
     if (n.kind === 'leaf') {
-      if (n.field === 'domain' || n.field === 'page') issues.push(valueError([...at, 'field'], `the channels report does not filter on ${n.field}: it ranks video-platform channels`, n.field));
+      if (n.field === 'domain' || n.field === 'page') issues.push(valueError([...at, 'field'], `the ${ranks} report does not filter on ${n.field}: it ranks video-platform ${ranks}`, n.field));
     } else if (n.kind === 'not') walk(n.child, [...at, 'not']);
     else n.children.forEach((c, i) => walk(c, [...at, n.kind, i]));
   };

@@ -24,6 +24,12 @@ export function inWindow(plan: WindowScope): Fragment {
   return sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
 }
 
+/** The same window over a fact table of another alias. */
+export function inWindowAt(alias: string, plan: Omit<WindowScope, 'organizationId'>): Fragment {
+  const t = ident(alias);
+  return sql`${t}.category_id = ${plan.categoryId} AND ${t}.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
+}
+
 /** The sorted display names of the models in `relation` (which has a `model_id` column), as a JSON list. */
 export function modelNames(relation: string): Fragment {
   return sql`coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM ${ident(relation)} x JOIN models mo ON mo.id = x.model_id), [])`;

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import type { ValidationIssue } from '../../errors.ts';
+import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
+import type { FilterNode } from '../../query/filter-node.ts';
+import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
+import type { PagedReport } from '../paged-report.ts';
+import { analysisTypeField } from '../insights-v2/analysis-types.ts';
+import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../insights-v2/common.ts';
+import { promptFilterFields } from '../insights-v2/dimensions.ts';
+import { readLayeredFilter, type FilterRules } from '../insights-v2/layered-filter.ts';
+import { inWindow, type WindowScope } from '../insights-v2/scope.ts';
+import { answerList, answerRows, isoInstant, type AnswerField } from './answer-rows.ts';
+
+/** The row fields in the order the public docs list them (info.include). */
+const fieldNames = [
+  'run_id',
+  'date',
+  'model',
+  'topic',
+  'topic_id',
+  'persona',
+  'region',
+  'tags',
+  'prompt',
+  'prompt_id',
+  'response',
+  'mentions',
+  'citations',
+  'search_queries',
+  'analysis_types',
+] as const;
+type FieldName = (typeof fieldNames)[number];
+
+const schema = z.strictObject({
+  ...insightsFields,
+  include: z.array(z.enum(fieldNames)).min(1).optional().nullable().describe('the row fields to return; omit for all'),
+  limit: pageLimit(50, 10),
+  max_results: maxResults(),
+});
+
+export type AnswersRequest = z.output<typeof schema>;
+
+export interface AnswersPlan extends WindowScope {
+  readonly include: readonly FieldName[];
+  readonly filter: FilterNode | null;
+}
+
+/** `domain` and `page` select answers by an exact cited URL: the page's URL, or its host (ignoring case). */
+const citedBy = (match: (values: readonly SqlValue[]) => Fragment): FilterField => ({
+  ops: ['is', 'in'],
+  valueType: 'string',
+  match: (_op, values, scope) => sql`f.id IN (SELECT execution_id FROM citations WHERE category_id = ${scope.categoryId ?? null} AND ${match(values)})`,
+});
+
+export const answersCatalog: FilterCatalog = {
+  ...promptFilterFields,
+  analysis_type: analysisTypeField,
+  domain: citedBy((values) => sql`lower(hostname) IN (${join(values.map((v) => sql`lower(${v})`), ', ')})`),
+  page: citedBy((values) => sql`url IN (${list(values)})`),
+};
+
+export const answersRules: FilterRules = { catalog: answersCatalog, topLevel: ['domain', 'page'] };
+
+const fields: Record<FieldName, AnswerField> = {
+  run_id: { name: 'run_id', value: sql`CAST(f.id AS VARCHAR)` },
+  date: { name: 'date', value: isoInstant(sql`f.executed_at`) },
+  model: { name: 'model', value: sql`json_object('id', f.model_id, 'name', mo.name)` },
+  topic: { name: 'topic', value: sql`tp.name` },
+  topic_id: { name: 'topic_id', value: sql`p.topic_id` },
+  persona: { name: 'persona', value: sql`pe.name` },
+  region: { name: 'region', value: sql`rg.name` },
+  tags: { name: 'tags', value: sql`p.tag_names` },
+  prompt: { name: 'prompt', value: sql`p.prompt` },
+  prompt_id: { name: 'prompt_id', value: sql`f.prompt_id` },
+  response: { name: 'response', value: sql`f.response` },
+  mentions: { name: 'mentions', value: answerList('mentions'), needs: 'mentions' },
+  citations: { name: 'citations', value: answerList('citations'), needs: 'citations' },
+  search_queries: { name: 'search_queries', value: answerList('queries'), needs: 'queries' },
+  // The v2 vocabulary names the stored `accuracy` type `factcheck`.
+  analysis_types: { name: 'analysis_types', value: sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)` },
+};
+
+function check(req: AnswersRequest): ValidationIssue[] {
+  return [...checkWindow(req), ...checkUnique(req.include, 'include'), ...readLayeredFilter(req.filter, answersRules).issues];
+}
+
+export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan> = {
+  id: 'prompt-answers.v2',
+  path: '/v2/prompts/answers',
+  streamPath: '/v2/prompts/answers/stream',
+  name: 'promptAnswers',
+  summary: 'Prompt answers: the raw answers (one row per run), newest first',
+  tags: ['Reports v2'],
+  schema,
+  check,
+  owned: (req) => [{ kind: 'category', id: req.category_id }],
+  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  plan(req, ctx) {
+    return {
+      organizationId: ctx.organizationId,
+      categoryId: req.category_id,
+      startDate: req.start_date,
+      endDate: req.end_date,
+      include: fieldNames.filter((f) => !req.include || req.include.includes(f)),
+      filter: readLayeredFilter(req.filter, answersRules).filter.node,
+    };
+  },
+  compile(plan) {
+    const filter = filterPredicate(plan.filter, answersCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId });
+    return answerRows(plan.categoryId, sql`${inWindow(plan)} AND ${filter}`, plan.include.map((f) => fields[f]));
+  },
+  info(plan, page) {
+    return {
+      total_results: page.total,
+      count: page.count,
+      next_cursor: page.nextCursor,
+      models: page.sqlInfo.models ?? [],
+      include: plan.include,
+      start_date: plan.startDate,
+      end_date: plan.endDate,
+      filter: echoFilter(plan.filter),
+    };
+  },
+};

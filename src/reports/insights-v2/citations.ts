@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { valueError, type ValidationIssue } from '../../errors.ts';
+import type { FilterCatalog } from '../../query/filter-compiler.ts';
+import { join, key, sql, type Fragment } from '../../query/sql.ts';
+import type { CalendarInterval } from '../../query/time.ts';
+import type { PagedReport } from '../paged-report.ts';
+import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
+import { citationFields } from './citation-fields.ts';
+import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { promptFilterFields } from './dimensions.ts';
+import { dateKey, Grouping, promptKeys } from './group-keys.ts';
+import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
+import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+
+const metricNames = ['count', 'citation_share', 'rank', 'first_cited_at'] as const;
+type Metric = (typeof metricNames)[number];
+const defaultMetrics: readonly Metric[] = ['count', 'citation_share', 'rank'];
+const groupDims = ['page', 'date', 'model', 'topic', 'region', 'persona', 'prompt'] as const;
+type CitationDimension = (typeof groupDims)[number];
+type Partition = Exclude<CitationDimension, 'page'>;
+
+const schema = z.strictObject({
+  ...insightsFields,
+  group_by: z.array(z.enum(groupDims)).optional().nullable().describe('page makes the rows pages instead of domains; the others partition them'),
+  metrics: z.array(z.enum(metricNames)).min(1).optional().nullable().describe('default count, citation_share, rank; first_cited_at needs page in group_by'),
+  interval: z.enum(['day', 'week', 'month']).optional().nullable(),
+  scope: z.enum(['owned', 'all']).optional().nullable().describe('default all; owned keeps the domains (pages) cited as owned'),
+  limit: pageLimit(50, 10),
+  max_results: maxResults(),
+});
+
+export type CitationsRequest = z.output<typeof schema>;
+
+export interface CitationsPlan extends WindowScope {
+  readonly entity: 'domain' | 'page';
+  readonly partitions: readonly Partition[];
+  readonly interval: CalendarInterval;
+  readonly metrics: readonly Metric[];
+  readonly scope: 'owned' | 'all';
+  readonly analysisTypes: readonly AnalysisType[];
+  /** The analysis types come from the report's default rather than the filter. */
+  readonly defaultTypes: boolean;
+  readonly filter: LayeredFilter;
+}
+
+export const citationsCatalog: FilterCatalog = { ...promptFilterFields, analysis_type: analysisTypeField, ...citationFields };
+
+export const citationsRules: FilterRules = {
+  catalog: citationsCatalog,
+  rowFields: Object.keys(citationFields),
+  topLevel: ['analysis_type'],
+};
+
+/** The docs: the default citation view reads the visibility prompts. */
+const defaultTypes: readonly AnalysisType[] = ['visibility'];
+
+function metricsOf(req: CitationsRequest): Metric[] {
+  return req.metrics ? [...new Set(req.metrics)] : [...defaultMetrics];
+}
+
+/** Row fields follow the docs' example: the rank first, then the counts. */
+const rowOrder: readonly Metric[] = ['rank', 'count', 'citation_share', 'first_cited_at'];
+
+const rowValue: Record<Metric, Fragment> = {
+  rank: sql`r.rank`,
+  count: sql`r.count`,
+  citation_share: sql`r.citation_share`,
+  first_cited_at: sql`strftime(timezone('UTC', r.first_cited_at), '%Y-%m-%dT%H:%M:%SZ')`,
+};
+
+/**
+ * Citations: domains (or pages) ranked by how often answers cite them. The answer-level part of the
+ * filter scopes the citations; the citation-layer part picks which are counted. citation_share is, per
+ * model, the row's citations over every citation in scope of the same partition, averaged over the
+ * models with citations there, so citation-layer filters never shrink its denominator.
+ */
+function compile(plan: CitationsPlan) {
+  const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
+  const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions);
+  const entity = plan.entity === 'page' ? sql`f.url` : sql`f.root_domain`;
+
+  const ctes = sql`${promptsCte(plan.categoryId)},
+c AS (
+  SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit
+  FROM citations f JOIN p ON p.id = f.prompt_id
+  WHERE ${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
+),
+den AS (SELECT ${g.cols()}model_id, count(*) AS total FROM c GROUP BY ALL),
+models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()}),
+num AS (
+  SELECT ${g.cols()}entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
+  FROM c WHERE hit GROUP BY ALL
+),
+-- TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
+-- (pages, the stream and ties in the ranking stay identical from run to run).
+scored AS (
+  SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
+         min(first_at) AS first_cited_at, bool_or(owned) AS owned
+  FROM (
+    SELECT num.*, den.total, mi.models FROM num
+    JOIN den ON ${g.equal('num', 'den')} AND den.model_id = num.model_id
+    JOIN models_in mi ON ${g.equal('num', 'mi')}
+  )
+  GROUP BY ALL
+),
+ranked AS (
+  SELECT *, row_number() OVER (${g.partition()}ORDER BY count DESC, citation_share DESC, entity) AS rank FROM scored
+)`;
+
+  const fields = [
+    ...g.fields('r'),
+    sql`${key(plan.entity)}, r.entity`,
+    ...rowOrder.filter((m) => plan.metrics.includes(m)).map((m) => sql`${key(m)}, ${rowValue[m]}`),
+  ];
+  const rows = sql`SELECT row_number() OVER (ORDER BY ${join([...g.order('r'), sql`r.rank`], ', ')}) AS unit, 0 AS seq,
+       json_object(${join(fields, ', ')})::VARCHAR AS row
+FROM ranked r
+${g.lookups('r')}
+WHERE ${plan.scope === 'owned' ? sql`r.owned` : sql`TRUE`}`;
+
+  const info = sql`SELECT json_object('models', ${modelNames('c')})`;
+  return { ctes, rows, info };
+}
+
+function check(req: CitationsRequest): ValidationIssue[] {
+  const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by'), ...checkUnique(req.metrics, 'metrics')];
+  const paged = (req.group_by ?? []).includes('page');
+  (req.metrics ?? []).forEach((m, i) => {
+    if (m === 'first_cited_at' && !paged) issues.push(valueError(['body', 'metrics', i], 'first_cited_at is a page metric: add page to group_by', m));
+  });
+  issues.push(...readLayeredFilter(req.filter, citationsRules).issues);
+  return issues;
+}
+
+export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
+  id: 'citations.v2',
+  path: '/v2/reports/citations',
+  streamPath: '/v2/reports/citations/stream',
+  name: 'citations',
+  summary: 'Citations: the domains (or pages) answers cite, with count, citation share, rank and first citation, most cited first',
+  tags: ['Reports v2'],
+  schema,
+  check,
+  owned: (req) => [{ kind: 'category', id: req.category_id }],
+  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  plan(req, ctx) {
+    const filter = readLayeredFilter(req.filter, citationsRules).filter;
+    return {
+      organizationId: ctx.organizationId,
+      categoryId: req.category_id,
+      startDate: req.start_date,
+      endDate: req.end_date,
+      entity: (req.group_by ?? []).includes('page') ? 'page' : 'domain',
+      partitions: (req.group_by ?? []).filter((d): d is Partition => d !== 'page'),
+      interval: req.interval ?? 'day',
+      metrics: metricsOf(req),
+      scope: req.scope ?? 'all',
+      analysisTypes: typesOf(filter.top.analysis_type, defaultTypes),
+      defaultTypes: !filter.top.analysis_type,
+      filter,
+    };
+  },
+  compile,
+  info(plan, page) {
+    return {
+      total_results: page.total,
+      count: page.count,
+      next_cursor: page.nextCursor,
+      scope: plan.scope,
+      models: page.sqlInfo.models ?? [],
+      metrics: plan.metrics,
+      analysis_types: plan.analysisTypes,
+      start_date: plan.startDate,
+      end_date: plan.endDate,
+      filter: echoFilter(plan.filter.node),
+    };
+  },
+};

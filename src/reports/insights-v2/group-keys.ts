@@ -1,0 +1,130 @@
+import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
+import { dayBucket, type CalendarInterval } from '../../query/time.ts';
+import type { DimensionTable } from '../../query/filter-fields.ts';
+import { promptDimensions, tagTable } from './dimensions.ts';
+
+/**
+ * A group-by key of a v2 report. Its key expression reads the fact row `f`, its prompt `p` and whatever
+ * the report joins; once grouped, the key is column `k_<name>` and its lookup (a LEFT JOIN) alias
+ * `d_<name>`. `fields` gives the row's JSON key/value pairs and `order` its ascending sort terms.
+ */
+export interface GroupKey {
+  readonly expr: Fragment;
+  readonly lookup?: (k: Fragment, d: Fragment) => Fragment;
+  readonly fields: (k: Fragment, d: Fragment) => Fragment;
+  readonly order: (k: Fragment, d: Fragment) => Fragment[];
+}
+
+/** A dimension stored as an id, shown as `{id, name}` and sorted by name, then id; missing values last. */
+export function refKey(field: string, column: Fragment, table: DimensionTable): GroupKey {
+  const name = ident(table.name);
+  return {
+    expr: column,
+    lookup: (k, d) => sql`LEFT JOIN ${ident(table.table)} AS ${d} ON ${d}.id = ${k}`,
+    fields: (k, d) => sql`${key(field)}, CASE WHEN ${k} IS NULL THEN NULL ELSE json_object('id', ${k}, 'name', ${d}.${name}) END`,
+    order: (k, d) => [sql`${d}.${name} NULLS LAST`, sql`${k} NULLS LAST`],
+  };
+}
+
+/** The ET calendar bucket of the fact's day, shown as its first day `YYYY-MM-DD`. */
+export function dateKey(interval: CalendarInterval): GroupKey {
+  return {
+    expr: dayBucket(interval, sql`f.day`),
+    fields: (k) => sql`'date', strftime(${k}, '%Y-%m-%d')`,
+    order: (k) => [k],
+  };
+}
+
+/** A plain text value, shown as it is. */
+export function textKey(field: string, expr: Fragment): GroupKey {
+  return { expr, fields: (k) => sql`${key(field)}, ${k}`, order: (k) => [sql`${k} NULLS LAST`] };
+}
+
+/** The prompt-level dimensions every Insights report groups by, as `{id, name}`. */
+export const promptKeys = {
+  model: refKey('model', promptDimensions.model.column, promptDimensions.model.table),
+  region: refKey('region', promptDimensions.region.column, promptDimensions.region.table),
+  persona: refKey('persona', promptDimensions.persona.column, promptDimensions.persona.table),
+  prompt: refKey('prompt', promptDimensions.prompt.column, promptDimensions.prompt.table),
+  topic: refKey('topic', promptDimensions.topic.column, promptDimensions.topic.table),
+  // TRICKY: an answer counts once in each of its prompt's tags; an untagged one under a missing (NULL) tag.
+  tag: refKey('tag', sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, tagTable),
+} as const satisfies Record<string, GroupKey>;
+
+/** The group keys of one request, in group_by order, and the SQL pieces built from them. */
+export class Grouping {
+  constructor(
+    private readonly keys: Readonly<Record<string, GroupKey>>,
+    readonly names: readonly string[],
+  ) {}
+
+  /** The same grouping without some keys (e.g. a ratio's denominator). */
+  without(...drop: string[]): Grouping {
+    return new Grouping(this.keys, this.names.filter((n) => !drop.includes(n)));
+  }
+
+  has(name: string): boolean {
+    return this.names.includes(name);
+  }
+
+  get empty(): boolean {
+    return this.names.length === 0;
+  }
+
+  col(name: string, alias?: string): Fragment {
+    return alias ? sql`${ident(alias)}.${ident(`k_${name}`)}` : ident(`k_${name}`);
+  }
+
+  /** `expr AS k_a, expr AS k_b, ` for a select list over `f` and `p`, or nothing. */
+  select(): Fragment {
+    if (this.empty) return sql``;
+    return sql`${join(this.names.map((n) => sql`${this.keys[n]!.expr} AS ${this.col(n)}`), ', ')}, `;
+  }
+
+  /** `k_a, k_b, ` (or `alias.k_a, …`), or nothing. */
+  cols(alias?: string): Fragment {
+    if (this.empty) return sql``;
+    return sql`${join(this.names.map((n) => this.col(n, alias)), ', ')}, `;
+  }
+
+  /** `GROUP BY k_a, k_b, <more>`; with no keys and nothing more, a HAVING that drops the empty group. */
+  groupBy(...more: Fragment[]): Fragment {
+    const terms = [...this.names.map((n) => this.col(n)), ...more];
+    return terms.length > 0 ? sql`GROUP BY ${join(terms, ', ')}` : sql`HAVING count(*) > 0`;
+  }
+
+  /** `PARTITION BY k_a, k_b ` for a window, or nothing. */
+  partition(alias?: string): Fragment {
+    if (this.empty) return sql``;
+    return sql`PARTITION BY ${join(this.names.map((n) => this.col(n, alias)), ', ')} `;
+  }
+
+  /** NULL-safe equality of the keys of two relations. */
+  equal(left: string, right: string): Fragment {
+    if (this.empty) return sql`TRUE`;
+    return join(this.names.map((n) => sql`${this.col(n, left)} IS NOT DISTINCT FROM ${this.col(n, right)}`), ' AND ');
+  }
+
+  private lookupAlias(name: string): Fragment {
+    return ident(`d_${name}`);
+  }
+
+  /** The LEFT JOINs that bring each key's display columns, from relation `from`. */
+  lookups(from: string): Fragment {
+    const joins = this.names.flatMap((n) => {
+      const lookup = this.keys[n]!.lookup;
+      return lookup ? [lookup(this.col(n, from), this.lookupAlias(n))] : [];
+    });
+    return join(joins, '\n');
+  }
+
+  /** The JSON key/value pairs of every key, for json_object. */
+  fields(from: string): Fragment[] {
+    return this.names.map((n) => this.keys[n]!.fields(this.col(n, from), this.lookupAlias(n)));
+  }
+
+  /** Ascending sort terms of every key, in group_by order. */
+  order(from: string): Fragment[] {
+    return this.names.flatMap((n) => this.keys[n]!.order(this.col(n, from), this.lookupAlias(n)));
+  }
+}

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { valueError, type ValidationIssue } from '../../errors.ts';
+import { join, key, list, sql, type Fragment } from '../../query/sql.ts';
+import { dayBucket, type CalendarInterval } from '../../query/time.ts';
+import type { PagedReport } from '../paged-report.ts';
+import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
+import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+
+const groupDims = ['video', 'model', 'source_type'] as const;
+type VideoDimension = (typeof groupDims)[number];
+const sourceTypeNames = ['video', 'short', 'channel', 'playlist', 'other'] as const;
+type VideoSourceType = 'video' | 'short';
+const videoSourceTypes: readonly VideoSourceType[] = ['video', 'short'];
+type Cross = 'model' | 'source_type';
+
+const schema = z.strictObject({
+  ...insightsFields,
+  group_by: z.array(z.enum(groupDims)).optional().nullable().describe('[video] (default) ranks videos; cross-tabs [video, model] and [video, source_type]'),
+  source_types: z.array(z.enum(sourceTypeNames)).min(1).optional().nullable().describe('video and short (default both); the others have no video'),
+  interval: z.enum(['day', 'week', 'month']).optional().nullable(),
+  limit: pageLimit(50, 10).describe('videos per page, 1 to 50, default 10'),
+  max_results: maxResults(),
+});
+
+export type VideosRequest = z.output<typeof schema>;
+
+export interface VideosPlan extends WindowScope {
+  readonly cross: Cross | null;
+  readonly interval: CalendarInterval | null;
+  readonly sourceTypes: readonly VideoSourceType[];
+  readonly filter: ChannelFilter;
+}
+
+function crossOf(groupBy: readonly VideoDimension[] | null | undefined): { cross: Cross | null } | ValidationIssue {
+  const others = (groupBy ?? []).filter((d) => d !== 'video');
+  const hasVideo = (groupBy ?? []).length === 0 || (groupBy ?? []).includes('video');
+  if (hasVideo && others.length === 0) return { cross: null };
+  if (hasVideo && others.length === 1) return { cross: others[0] as Cross };
+  return valueError(['body', 'group_by'], 'group_by takes [video], or a cross-tab [video, model] or [video, source_type]', groupBy);
+}
+
+const crosses: Record<Cross, { key: Fragment; field: Fragment; label?: Fragment }> = {
+  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name` },
+  source_type: { key: sql`source_type`, field: sql`x.cross_key` },
+};
+
+const fieldOrder = ['name', 'video_id', 'url', 'channel', 'handle', 'video_category', 'rank', 'source_type', 'model', 'date', 'count', 'citation_share'];
+
+/**
+ * Videos: the video-platform videos and shorts cited in a category's answers, ranked by citations like
+ * the channels report ranks channels: the prompt-level clauses scope the citations (and citation_share's
+ * denominator, the video and short citations of the requested source types), the channel clauses pick
+ * the videos of some channels, and limit counts videos, whose cross-tab rows stay on one page.
+ */
+function compile(plan: VideosPlan) {
+  const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
+  const cross = plan.cross ? crosses[plan.cross] : null;
+  const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
+  const byPeriod = plan.interval ? sql`period, ` : sql``;
+
+  const ctes = sql`${promptsCte(plan.categoryId)},
+c AS (
+  SELECT f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category,
+         f.source_type, f.model_id${period}
+  FROM citations f JOIN p ON p.id = f.prompt_id
+  WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
+),
+totals AS (
+  SELECT ${byPeriod}count(*) AS total FROM c${plan.interval ? sql` GROUP BY period` : sql``}
+),
+sel AS (
+  SELECT * FROM c f WHERE f.video_id IS NOT NULL AND ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}
+),
+leads AS (
+  SELECT *, row_number() OVER (ORDER BY n DESC, title, video_id) AS rank
+  FROM (
+    SELECT video_id, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle,
+           min(video_category) AS video_category, count(*) AS n
+    FROM sel GROUP BY video_id
+  )
+),
+cells AS (
+  SELECT video_id, ${cross ? sql`${cross.key} AS cross_key, ` : sql``}${byPeriod}count(*) AS n FROM sel GROUP BY ALL
+)`;
+
+  const values: Record<string, Fragment> = {
+    name: sql`l.title`,
+    video_id: sql`l.video_id`,
+    url: sql`l.url`,
+    channel: sql`l.channel`,
+    handle: sql`l.handle`,
+    video_category: sql`l.video_category`,
+    rank: sql`l.rank`,
+    ...(cross ? { [plan.cross!]: cross.field } : {}),
+    ...(plan.interval ? { date: sql`strftime(x.period, '%Y-%m-%d')` } : {}),
+    count: sql`x.n`,
+    citation_share: sql`x.n / t.total`,
+  };
+  const fields = fieldOrder.filter((f) => values[f]).map((f) => sql`${key(f)}, ${values[f]!}`);
+  const order = [...(plan.interval ? [sql`x.period`] : []), sql`x.n DESC`, ...(cross?.label ? [cross.label] : []), ...(cross ? [sql`x.cross_key`] : [])];
+  const rows = sql`SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY ${join(order, ', ')}) AS seq,
+       json_object(${join(fields, ', ')})::VARCHAR AS row
+FROM cells x
+JOIN leads l ON l.video_id = x.video_id
+JOIN totals t ON ${plan.interval ? sql`t.period = x.period` : sql`TRUE`}${plan.cross === 'model' ? sql`
+LEFT JOIN models mo ON mo.id = x.cross_key` : sql``}`;
+
+  const info = sql`SELECT json_object('models', ${modelNames('c')})`;
+  return { ctes, rows, info };
+}
+
+function check(req: VideosRequest): ValidationIssue[] {
+  const duplicates = checkUnique(req.group_by, 'group_by');
+  const shape = crossOf(req.group_by);
+  const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
+  (req.source_types ?? []).forEach((t, i) => {
+    if (!videoSourceTypes.includes(t as VideoSourceType)) issues.push(valueError(['body', 'source_types', i], `source type '${t}' has no video; use video or short`, t));
+  });
+  issues.push(...readChannelFilter(req.filter, 'videos').issues);
+  return issues;
+}
+
+const path = (platform: string) => `/v2/reports/social/${platform}/videos`;
+
+export const videosReport: PagedReport<VideosRequest, VideosPlan> = {
+  id: 'videos.v2',
+  path: path('youtube'),
+  streamPath: `${path('youtube')}/stream`,
+  aliases: [{ path: path('videoplatform'), streamPath: `${path('videoplatform')}/stream`, name: 'videoplatformVideos' }],
+  name: 'youtubeVideos',
+  summary: 'Video-platform videos: the videos and shorts cited in a category, ranked by citations',
+  tags: ['Reports v2'],
+  schema,
+  check,
+  owned: (req) => [{ kind: 'category', id: req.category_id }],
+  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  plan(req, ctx) {
+    return {
+      organizationId: ctx.organizationId,
+      categoryId: req.category_id,
+      startDate: req.start_date,
+      endDate: req.end_date,
+      cross: (crossOf(req.group_by) as { cross: Cross | null }).cross,
+      interval: req.interval ?? null,
+      sourceTypes: req.source_types ? videoSourceTypes.filter((t) => req.source_types!.includes(t)) : [...videoSourceTypes],
+      filter: readChannelFilter(req.filter, 'videos').filter,
+    };
+  },
+  compile,
+  info(plan, page) {
+    return {
+      category_id: plan.categoryId,
+      total_results: page.total,
+      count: page.rows,
+      next_cursor: page.nextCursor,
+      ...(page.cursor ? { cursor: page.cursor } : {}),
+      limit: page.limit,
+      interval: plan.interval,
+      group_by: plan.cross ? ['video', plan.cross] : ['video'],
+      models: page.sqlInfo.models ?? [],
+      start_date: plan.startDate,
+      end_date: plan.endDate,
+      filter: echoFilter(plan.filter.node),
+      source_types: plan.sourceTypes,
+    };
+  },
+};
