@@ -27,7 +27,7 @@ LEFT JOIN prompts AS "d_prompt" ON "d_prompt".id = "r"."k_prompt"),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "runs" x JOIN models mo ON mo.id = x.model_id), []), 'runs', (SELECT count(*) FROM runs), 'searched', (SELECT count(*) FROM runs WHERE search_triggered))),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'total', (SELECT coalesce(max(unit), 0) FROM rows),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

@@ -34,7 +34,7 @@ LEFT JOIN models mo ON mo.id = x.cross_key),
 info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []))),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $8 AND unit <= $9)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows), 'total_rows', (SELECT count(*) FROM rows),
+  'total', (SELECT coalesce(max(unit), 0) FROM rows),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
