@@ -29,11 +29,9 @@ const query = (path: string, scope: { org: string; category: string }, body: obj
 
 describe('aea query on the shopping, channels and fact-check claims reports', () => {
   it('prints pages and streams exactly as the REST endpoints would', async () => {
-    const [shopping, channels, claims] = await Promise.all([
-      query('/v2/reports/shopping/products', scopes.shopping, { limit: 2, include_merchants: true }),
-      query('/v2/reports/social/videoplatform/channels/stream', scopes.channels, { group_by: ['channel', 'source_type'], max_results: 3 }),
-      query('/v2/reports/factcheck/claims', scopes.claims, { group_by: ['model'], include: ['models'], limit: 2 }),
-    ]);
+    const shopping = await query('/v2/reports/shopping/products', scopes.shopping, { limit: 2, include_merchants: true });
+    const channels = await query('/v2/reports/social/videoplatform/channels/stream', scopes.channels, { group_by: ['channel', 'source_type'], max_results: 3 });
+    const claims = await query('/v2/reports/factcheck/claims', scopes.claims, { group_by: ['model'], include: ['models'], limit: 2 });
     expect(shopping.code).toBe(0);
     const page = JSON.parse(shopping.stdout) as { info: { count: number; include_merchants: boolean }; data: { merchants: unknown[] }[] };
     expect(page.info).toMatchObject({ count: 2, include_merchants: true });
