@@ -265,4 +265,28 @@ describe('agent runs across restarts', () => {
       await reopened.close();
     }
   });
+
+  it('after a SIGKILL at a random moment of a run, the reopened store finishes or fails it, never leaves it queued or running', async () => {
+    const trials = Number(process.env.AEA_CRASH_TRIALS ?? 2);
+    const outcomes: Record<string, number> = {};
+    for (let trial = 0; trial < trials; trial++) {
+      const file = join(await tempDir(), `trial-${trial}.duckdb`);
+      await (await prepared(file)).close();
+      const child = startChild(['run', file, ids.org, agents.snapshot, JSON.stringify(inputs())]);
+      const runId = (await child.waitFor((l) => l.startsWith('created '))).split(' ')[1]!;
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 400)));
+      await child.kill();
+      const reopened = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
+      try {
+        await reopened.runsSettled();
+        const run = await reopened.org(ids.org).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: runId } });
+        expect(['succeeded', 'failed']).toContain(run.status);
+        if (run.status === 'failed') expect(run.error).toMatchObject({ code: 'interrupted' });
+        outcomes[String(run.status)] = (outcomes[String(run.status)] ?? 0) + 1;
+      } finally {
+        await reopened.close();
+      }
+    }
+    expect(Object.values(outcomes).reduce((a, b) => a + b, 0)).toBe(trials);
+  });
 });
