@@ -72,6 +72,17 @@ describe('SSE over HTTP', () => {
     expect(again.status).toBe(200);
   });
 
+  it('stops a v1 tabular stream too when the client disconnects (regression: v1 streams once ignored disconnects)', async () => {
+    const body = { category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', metrics: ['count'], dimensions: ['url', 'date'], pagination: { limit: 50_000 } };
+    const r = await post(`${server.url}/v1/reports/citations/stream`, body, { 'x-api-key': key });
+    const reader = r.body!.getReader();
+    await reader.read();
+    expect(engine.core.stats.activeStreams).toBe(1);
+    await reader.cancel();
+    await waitFor(() => engine.core.stats.activeStreams === 0);
+    await waitFor(() => engine.core.pool.active === 0);
+  });
+
   it('delivers a large stream whole and in order to a slow reader (backpressure)', async () => {
     const body = JSON.stringify(big());
     const text = await new Promise<string>((resolve, reject) => {
