@@ -3,23 +3,24 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { manifestFileName } from '../model/layout.ts';
-import { tables } from '../model/tables.ts';
 import { generateDataset } from './generate.ts';
 import type { Progress } from './progress.ts';
-import * as dims from './dims-sql.ts';
-import * as facts from './facts-sql.ts';
-import * as traffic from './traffic-sql.ts';
-import * as vocab from './vocab.ts';
-import { agentTemplates } from './agent-templates.ts';
 import { defaultStatePath } from '../state/default-path.ts';
 
 export const sampleDir = fileURLToPath(new URL('../../data/sample', import.meta.url));
 export const sampleSeed = 1;
 export const sampleScale = 0.02;
 
-/** A fingerprint of the contract and the generator SQL: when either changes, the bundled sample is rebuilt. */
+const sources = ['../model/tables.ts', '../model/column.ts', './dims-sql.ts', './facts-sql.ts', './traffic-sql.ts', './vocab.ts', './vocab-tables.ts', './agent-templates.ts', './generate.ts'];
+
+/**
+ * A fingerprint of the contract and the generator: their source text, so every loader (tsx, vitest)
+ * computes the same value. When it changes, the bundled sample is rebuilt.
+ */
 export function generatorFingerprint(): string {
-  return createHash('sha256').update(JSON.stringify({ tables, dims, facts, traffic, vocab, agentTemplates })).digest('hex').slice(0, 16);
+  const hash = createHash('sha256');
+  for (const file of sources) hash.update(readFileSync(new URL(file, import.meta.url)));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Builds data/sample when it is missing or was made by another version of the contract or generator. */
