@@ -12,13 +12,14 @@ type QueryValue = string | string[] | undefined;
  * with nothing after it is how the client sends null, so it counts as absent.
  */
 export function normalizeQuery(query: EndpointInput['query']): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // TRICKY: a Map, not an object literal: a parameter named `valueOf` or `constructor` must not meet Object.prototype.
+  const out = new Map<string, string[]>();
   for (const [rawKey, value] of Object.entries(query ?? {})) {
     const k = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
     const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v !== '');
-    if (values.length > 0) (out[k] ??= []).push(...values);
+    if (values.length > 0) out.set(k, [...(out.get(k) ?? []), ...values]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 /** A list parameter: every value split on commas, empty items dropped. */
