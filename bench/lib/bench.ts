@@ -2,7 +2,8 @@ import { UsageError } from '../../src/cli/args.ts';
 import { openEngine } from '../../src/engine/engine.ts';
 import { reportCases } from '../cases/index.ts';
 import type { BenchRequest } from './case.ts';
-import { resolveDataset, type BenchDataset } from './dataset.ts';
+import { resolveDataset, type BenchCategory, type BenchDataset } from './dataset.ts';
+import type { OrganizationListing } from '../../src/engine/organizations.ts';
 import { commit, machine, type Machine } from './machine.ts';
 import { round, timed } from './measure.ts';
 import { runReport, type RequestResult } from './run-report.ts';
@@ -19,6 +20,9 @@ export interface BenchOptions {
   readonly iterations: number;
   readonly warmup: number;
   readonly peerBudgetSeconds: number;
+  /** Seconds of engine and floor runs per request after which it stops at `minIterations` (see RunOptions). */
+  readonly requestBudgetSeconds: number;
+  readonly minIterations: number;
   readonly planIterations: number;
   /** Run the peers where a request has them. */
   readonly peers: boolean;
@@ -33,7 +37,14 @@ export interface ScaleResult {
   readonly machine: Machine;
   readonly scale: number;
   readonly dataset: { readonly dir: string; readonly generated: boolean; readonly executions: number; readonly mentions: number };
-  readonly options: { readonly iterations: number; readonly warmup: number; readonly peerBudgetSeconds: number; readonly peers: boolean };
+  readonly options: {
+    readonly iterations: number;
+    readonly warmup: number;
+    readonly peerBudgetSeconds: number;
+    readonly requestBudgetSeconds?: number;
+    readonly minIterations?: number;
+    readonly peers: boolean;
+  };
   readonly openMs: number;
   /** Per report, the time its setup took (building rollups), before any timing. */
   readonly setupMs: Readonly<Record<string, number>>;
@@ -48,6 +59,8 @@ export const defaultOptions: BenchOptions = {
   iterations: 15,
   warmup: 2,
   peerBudgetSeconds: 20,
+  requestBudgetSeconds: 30,
+  minIterations: 5,
   planIterations: 200,
   peers: true,
   log: (line) => process.stderr.write(`${line}\n`),
@@ -69,7 +82,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
   const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir }));
   try {
     const orgs = await engine.listOrganizations();
-    const dataset: BenchDataset = { ...found, categories: orgs.flatMap((o) => o.categories.map((c) => ({ organizationId: o.id, categoryId: c.id }))) };
+    const dataset: BenchDataset = { ...found, categories: benchCategories(orgs) };
     const duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
     const wanted = (r: BenchRequest) => options.requests.length === 0 || options.requests.includes(r.id);
     const reports: RequestResult[] = [];
@@ -88,7 +101,14 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
       machine: machine(duckdb),
       scale: found.scale,
       dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
-      options: { iterations: options.iterations, warmup: options.warmup, peerBudgetSeconds: options.peerBudgetSeconds, peers: options.peers },
+      options: {
+        iterations: options.iterations,
+        warmup: options.warmup,
+        peerBudgetSeconds: options.peerBudgetSeconds,
+        requestBudgetSeconds: options.requestBudgetSeconds,
+        minIterations: options.minIterations,
+        peers: options.peers,
+      },
       openMs: round(openMs, 1),
       setupMs,
       reports,
@@ -96,4 +116,16 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
   } finally {
     engine.close();
   }
+}
+
+/** Every category with its first owned brand and, in turn, one of its organization's domains. */
+function benchCategories(orgs: readonly OrganizationListing[]): BenchCategory[] {
+  return orgs.flatMap((o) =>
+    o.categories.map((c, i) => ({
+      organizationId: o.id,
+      categoryId: c.id,
+      asset: o.assets.find((a) => a.category_id === c.id && a.is_owned)?.name ?? '',
+      domain: o.domains[i % Math.max(1, o.domains.length)]?.name ?? '',
+    })),
+  );
 }

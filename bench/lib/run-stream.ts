@@ -1,7 +1,7 @@
 import { JSDuckDBValueConverter } from '@duckdb/node-api';
 import type { Answer } from './case.ts';
 import { collectGarbage, round, RssPeak, StallMonitor, stats, timed } from './measure.ts';
-import { bodyAt, check, commonFigures, interleave, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+import { bodyAt, check, commonFigures, interleave, requestBudget, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
 
 /** A stream request: engine and floor interleaved; first event, rows/s, RSS growth; answers compared on the warm-up runs. */
 export async function runStream(run: RequestRun): Promise<RequestResult> {
@@ -98,17 +98,17 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
     checked++;
   };
   await interleave(sides, -options.warmup, options.warmup, samples, () => true, compare);
-  await interleave(sides, 0, options.iterations, samples, () => true, compare);
+  await interleave(sides, 0, options.iterations, samples, () => true, compare, requestBudget(options));
   stmt.destroySync();
 
   return {
     ...requestBase(run),
     ...(await commonFigures(run, samples)),
-    resultRows: Math.round(rows.engine / Math.max(1, options.iterations)),
+    resultRows: Math.round(rows.engine / Math.max(1, first.engine.length)),
     maxStallMs: round(stall.maxMs, 1),
     stream: {
       firstEventMs: stats(first.engine),
-      rows: Math.round(rows.engine / Math.max(1, options.iterations)),
+      rows: Math.round(rows.engine / Math.max(1, first.engine.length)),
       rowsPerSecond: Math.round(rows.engine / (busy.engine / 1000)),
       rssGrowthMiB: round(rssGrowth, 1),
       floorFirstChunkMs: stats(first.floor),
