@@ -76,6 +76,7 @@ export const sentimentCase: ReportCase = {
   streamPath: sentimentReport.streamPath!,
   plan: pagedPlanProbe(sentimentReport),
   pageBody: pagedPageBody(sentimentReport),
+  categories: 'SELECT DISTINCT category_id FROM sentiments',
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, the brand`, days: d, windowSeries: true }, floor({}))),

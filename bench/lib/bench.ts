@@ -6,6 +6,7 @@ import { resolveDataset, type BenchCategory, type BenchDataset } from './dataset
 import type { OrganizationListing } from '../../src/engine/organizations.ts';
 import { commit, machine, type Machine } from './machine.ts';
 import { round, timed } from './measure.ts';
+import { runHttpLoad, type HttpOptions, type HttpResult } from './http-load.ts';
 import { runReport, type RequestResult } from './run-report.ts';
 
 export interface BenchOptions {
@@ -26,6 +27,8 @@ export interface BenchOptions {
   readonly planIterations: number;
   /** Run the peers where a request has them. */
   readonly peers: boolean;
+  /** The HTTP load run against `aea serve` (rate limit off); null skips it. */
+  readonly http: HttpOptions | null;
   readonly log: (line: string) => void;
   readonly quiet: boolean;
 }
@@ -49,6 +52,8 @@ export interface ScaleResult {
   /** Per report, the time its setup took (building rollups), before any timing. */
   readonly setupMs: Readonly<Record<string, number>>;
   readonly reports: readonly RequestResult[];
+  /** The HTTP load run, or null when it was skipped. */
+  readonly http?: HttpResult | null;
 }
 
 export const defaultOptions: BenchOptions = {
@@ -63,6 +68,7 @@ export const defaultOptions: BenchOptions = {
   minIterations: 5,
   planIterations: 200,
   peers: true,
+  http: { connections: [1, 16, 64], seconds: 10, warmupSeconds: 3, log: () => {} },
   log: (line) => process.stderr.write(`${line}\n`),
   quiet: false,
 };
@@ -80,13 +86,14 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
   const found = await resolveDataset(scale, dir, options.quiet);
   options.log(`bench scale ${found.scale} on ${found.dir}`);
   const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir }));
+  let dataset: BenchDataset;
+  let duckdb: string;
+  const reports: RequestResult[] = [];
+  const setupMs: Record<string, number> = {};
   try {
-    const orgs = await engine.listOrganizations();
-    const dataset: BenchDataset = { ...found, categories: benchCategories(orgs) };
-    const duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
+    dataset = { ...found, categories: benchCategories(await engine.listOrganizations()) };
+    duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
     const wanted = (r: BenchRequest) => options.requests.length === 0 || options.requests.includes(r.id);
-    const reports: RequestResult[] = [];
-    const setupMs: Record<string, number> = {};
     for (const rc of reportCases.filter((c) => options.only.length === 0 || options.only.includes(c.report))) {
       options.log(`report ${rc.report}`);
       if (rc.setup) {
@@ -95,27 +102,33 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
       }
       reports.push(...(await runReport(engine, dataset, rc, { ...options }, wanted)));
     }
-    return {
-      date: new Date().toISOString().slice(0, 10),
-      commit: commit(),
-      machine: machine(duckdb),
-      scale: found.scale,
-      dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
-      options: {
-        iterations: options.iterations,
-        warmup: options.warmup,
-        peerBudgetSeconds: options.peerBudgetSeconds,
-        requestBudgetSeconds: options.requestBudgetSeconds,
-        minIterations: options.minIterations,
-        peers: options.peers,
-      },
-      openMs: round(openMs, 1),
-      setupMs,
-      reports,
-    };
   } finally {
-    engine.close();
+    await engine.close();
   }
+  let http: HttpResult | null = null;
+  if (options.http) {
+    options.log('http load: aea serve with the rate limit disabled (--rate-limit 0)');
+    http = await runHttpLoad(dataset, { ...options.http, log: options.log });
+  }
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    commit: commit(),
+    machine: machine(duckdb),
+    scale: found.scale,
+    dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
+    options: {
+      iterations: options.iterations,
+      warmup: options.warmup,
+      peerBudgetSeconds: options.peerBudgetSeconds,
+      requestBudgetSeconds: options.requestBudgetSeconds,
+      minIterations: options.minIterations,
+      peers: options.peers,
+    },
+    openMs: round(openMs, 1),
+    setupMs,
+    reports,
+    http,
+  };
 }
 
 /** Every category with its first owned brand and, in turn, one of its organization's domains. */

@@ -145,7 +145,7 @@ export async function commonFigures(run: RequestRun, samples: Map<string, number
 /** Validate, plan, compile and render the SQL: the engine's own work before DuckDB, with no database. */
 async function planStats(run: RequestRun): Promise<Stats> {
   const samples: number[] = [];
-  for (let i = -20; i < run.options.planIterations; i++) {
+  for (let i = -Math.min(20, run.options.planIterations); i < run.options.planIterations; i++) {
     const { p, body } = bodyAt(run, i);
     const org = run.engine.org(p.organizationId);
     const start = performance.now();

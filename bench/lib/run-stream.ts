@@ -12,6 +12,7 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
   const stall = new StallMonitor();
   const first = { engine: [] as number[], floor: [] as number[] };
   const rows = { engine: 0, floor: 0 };
+  let warmRows = 0;
   const busy = { engine: 0, floor: 0 };
   let rssGrowth = 0;
   let checked = 0;
@@ -47,6 +48,7 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
     } else {
       const slot = warmAnswers.get(i) ?? {};
       warmAnswers.set(i, { ...slot, engine: request.engineAnswer(kept) });
+      warmRows = Math.max(warmRows, count);
     }
     return ms;
   };
@@ -104,11 +106,11 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
   return {
     ...requestBase(run),
     ...(await commonFigures(run, samples)),
-    resultRows: Math.round(rows.engine / Math.max(1, first.engine.length)),
+    resultRows: first.engine.length > 0 ? Math.round(rows.engine / first.engine.length) : warmRows,
     maxStallMs: round(stall.maxMs, 1),
     stream: {
       firstEventMs: stats(first.engine),
-      rows: Math.round(rows.engine / Math.max(1, first.engine.length)),
+      rows: first.engine.length > 0 ? Math.round(rows.engine / first.engine.length) : warmRows,
       rowsPerSecond: Math.round(rows.engine / (busy.engine / 1000)),
       rssGrowthMiB: round(rssGrowth, 1),
       floorFirstChunkMs: stats(first.floor),
