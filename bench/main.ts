@@ -3,7 +3,8 @@ import { defaultOptions, runBench, type BenchOptions } from './lib/bench.ts';
 import { writeResults } from './lib/results-files.ts';
 
 export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
-          [--peer-budget SECONDS] [--no-peers] [--no-write] [--render-only]
+          [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers]
+          [--http-seconds SECONDS] [--no-http] [--no-write] [--render-only]
 
 Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
 them), interleaved on fresh parameters, and checks that the answers are equal.
@@ -14,8 +15,14 @@ them), interleaved on fresh parameters, and checks that the answers are equal.
   --request ID       run only this request id (repeatable), e.g. window-30
   --iterations N     timed runs per request and side (default ${defaultOptions.iterations}, at least 10 for recorded results)
   --warmup N         untimed runs first (default ${defaultOptions.warmup})
+  --request-budget S seconds of engine and floor runs per request after which it stops at --min-iterations
+                     (default ${defaultOptions.requestBudgetSeconds} and ${defaultOptions.minIterations}): long requests at large scales get fewer runs
+  --min-iterations N timed runs every request gets (default ${defaultOptions.minIterations})
   --peer-budget S    seconds of timed runs per peer and request after its first 3 (default ${defaultOptions.peerBudgetSeconds})
   --no-peers         skip the peers
+  --http-seconds S   seconds per connection count (1, 16, 64) of the HTTP load run against \`aea serve\`, which is
+                     started with the rate limit disabled (--rate-limit 0) (default ${defaultOptions.http!.seconds})
+  --no-http          skip the HTTP load run
   --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md
   --render-only      run nothing: rewrite bench/RESULTS.md and the charts from the recorded results
 
@@ -33,6 +40,10 @@ export async function benchMain(argv: string[]): Promise<number> {
     'peer-budget': { type: 'string' },
     'no-write': { type: 'boolean' },
     'no-peers': { type: 'boolean' },
+    'request-budget': { type: 'string' },
+    'min-iterations': { type: 'string' },
+    'http-seconds': { type: 'string' },
+    'no-http': { type: 'boolean' },
     'render-only': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -60,6 +71,9 @@ export async function benchMain(argv: string[]): Promise<number> {
     warmup: count('warmup', values.warmup, defaultOptions.warmup, 0),
     peerBudgetSeconds: count('peer-budget', values['peer-budget'], defaultOptions.peerBudgetSeconds, 0),
     peers: !values['no-peers'],
+    requestBudgetSeconds: count('request-budget', values['request-budget'], defaultOptions.requestBudgetSeconds, 0),
+    minIterations: count('min-iterations', values['min-iterations'], defaultOptions.minIterations, 1),
+    http: values['no-http'] ? null : { ...defaultOptions.http!, seconds: count('http-seconds', values['http-seconds'], defaultOptions.http!.seconds, 1) },
   };
   const results = await runBench(options);
   if (values['no-write']) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

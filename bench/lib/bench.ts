@@ -2,9 +2,11 @@ import { UsageError } from '../../src/cli/args.ts';
 import { openEngine } from '../../src/engine/engine.ts';
 import { reportCases } from '../cases/index.ts';
 import type { BenchRequest } from './case.ts';
-import { resolveDataset, type BenchDataset } from './dataset.ts';
+import { resolveDataset, type BenchCategory, type BenchDataset } from './dataset.ts';
+import type { OrganizationListing } from '../../src/engine/organizations.ts';
 import { commit, machine, type Machine } from './machine.ts';
 import { round, timed } from './measure.ts';
+import { runHttpLoad, type HttpOptions, type HttpResult } from './http-load.ts';
 import { runReport, type RequestResult } from './run-report.ts';
 
 export interface BenchOptions {
@@ -19,9 +21,14 @@ export interface BenchOptions {
   readonly iterations: number;
   readonly warmup: number;
   readonly peerBudgetSeconds: number;
+  /** Seconds of engine and floor runs per request after which it stops at `minIterations` (see RunOptions). */
+  readonly requestBudgetSeconds: number;
+  readonly minIterations: number;
   readonly planIterations: number;
   /** Run the peers where a request has them. */
   readonly peers: boolean;
+  /** The HTTP load run against `aea serve` (rate limit off); null skips it. */
+  readonly http: HttpOptions | null;
   readonly log: (line: string) => void;
   readonly quiet: boolean;
 }
@@ -33,11 +40,20 @@ export interface ScaleResult {
   readonly machine: Machine;
   readonly scale: number;
   readonly dataset: { readonly dir: string; readonly generated: boolean; readonly executions: number; readonly mentions: number };
-  readonly options: { readonly iterations: number; readonly warmup: number; readonly peerBudgetSeconds: number; readonly peers: boolean };
+  readonly options: {
+    readonly iterations: number;
+    readonly warmup: number;
+    readonly peerBudgetSeconds: number;
+    readonly requestBudgetSeconds?: number;
+    readonly minIterations?: number;
+    readonly peers: boolean;
+  };
   readonly openMs: number;
   /** Per report, the time its setup took (building rollups), before any timing. */
   readonly setupMs: Readonly<Record<string, number>>;
   readonly reports: readonly RequestResult[];
+  /** The HTTP load run, or null when it was skipped. */
+  readonly http?: HttpResult | null;
 }
 
 export const defaultOptions: BenchOptions = {
@@ -48,8 +64,11 @@ export const defaultOptions: BenchOptions = {
   iterations: 15,
   warmup: 2,
   peerBudgetSeconds: 20,
+  requestBudgetSeconds: 30,
+  minIterations: 5,
   planIterations: 200,
   peers: true,
+  http: { connections: [1, 16, 64], seconds: 10, warmupSeconds: 3, log: () => {} },
   log: (line) => process.stderr.write(`${line}\n`),
   quiet: false,
 };
@@ -67,13 +86,14 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
   const found = await resolveDataset(scale, dir, options.quiet);
   options.log(`bench scale ${found.scale} on ${found.dir}`);
   const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir }));
+  let dataset: BenchDataset;
+  let duckdb: string;
+  const reports: RequestResult[] = [];
+  const setupMs: Record<string, number> = {};
   try {
-    const orgs = await engine.listOrganizations();
-    const dataset: BenchDataset = { ...found, categories: orgs.flatMap((o) => o.categories.map((c) => ({ organizationId: o.id, categoryId: c.id }))) };
-    const duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
+    dataset = { ...found, categories: benchCategories(await engine.listOrganizations()) };
+    duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
     const wanted = (r: BenchRequest) => options.requests.length === 0 || options.requests.includes(r.id);
-    const reports: RequestResult[] = [];
-    const setupMs: Record<string, number> = {};
     for (const rc of reportCases.filter((c) => options.only.length === 0 || options.only.includes(c.report))) {
       options.log(`report ${rc.report}`);
       if (rc.setup) {
@@ -82,18 +102,43 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
       }
       reports.push(...(await runReport(engine, dataset, rc, { ...options }, wanted)));
     }
-    return {
-      date: new Date().toISOString().slice(0, 10),
-      commit: commit(),
-      machine: machine(duckdb),
-      scale: found.scale,
-      dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
-      options: { iterations: options.iterations, warmup: options.warmup, peerBudgetSeconds: options.peerBudgetSeconds, peers: options.peers },
-      openMs: round(openMs, 1),
-      setupMs,
-      reports,
-    };
   } finally {
-    engine.close();
+    await engine.close();
   }
+  let http: HttpResult | null = null;
+  if (options.http) {
+    options.log('http load: aea serve with the rate limit disabled (--rate-limit 0)');
+    http = await runHttpLoad(dataset, { ...options.http, log: options.log });
+  }
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    commit: commit(),
+    machine: machine(duckdb),
+    scale: found.scale,
+    dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
+    options: {
+      iterations: options.iterations,
+      warmup: options.warmup,
+      peerBudgetSeconds: options.peerBudgetSeconds,
+      requestBudgetSeconds: options.requestBudgetSeconds,
+      minIterations: options.minIterations,
+      peers: options.peers,
+    },
+    openMs: round(openMs, 1),
+    setupMs,
+    reports,
+    http,
+  };
+}
+
+/** Every category with its first owned brand and, in turn, one of its organization's domains. */
+function benchCategories(orgs: readonly OrganizationListing[]): BenchCategory[] {
+  return orgs.flatMap((o) =>
+    o.categories.map((c, i) => ({
+      organizationId: o.id,
+      categoryId: c.id,
+      asset: o.assets.find((a) => a.category_id === c.id && a.is_owned)?.name ?? '',
+      domain: o.domains[i % Math.max(1, o.domains.length)]?.name ?? '',
+    })),
+  );
 }

@@ -10,6 +10,10 @@ export interface IterationParams {
   readonly categoryId: string;
   readonly startDate: string;
   readonly endDate: string;
+  /** The category's own brand (its first owned asset, by name), for reports that take one. */
+  readonly asset: string;
+  /** A domain of the organization (categories of one organization take its domains in turn), for traffic reports. */
+  readonly domain: string;
 }
 
 /** What a request answers, in a shape every side (engine, floor, peers) can produce and compare. */
@@ -18,7 +22,8 @@ export type Answer = unknown;
 /** Hand-written DuckDB SQL computing the same answer; the bench prepares it once and binds per iteration. */
 export interface Floor {
   readonly sql: string;
-  params(p: IterationParams): DuckDBValue[];
+  /** Positional values, or named ones (`$category`, …) for floors built with bench/lib/floor.ts. */
+  params(p: IterationParams): DuckDBValue[] | Record<string, DuckDBValue>;
   /** The floor's rows (as column-name objects) shaped like the engine's answer. */
   answer(rows: Record<string, unknown>[]): Answer;
 }
@@ -57,7 +62,7 @@ export interface BenchRequest {
 }
 
 /** How the bench reaches a report's planner without a database: validate, plan, compile and render. */
-export type PlanProbe = (org: OrgScope, body: Record<string, unknown>) => Sql;
+export type PlanProbe = (org: OrgScope, body: Record<string, unknown>) => Sql | Promise<Sql>;
 
 /** One report's benchmark: its request mix, each with its floor. Adding a report is adding one of these. */
 export interface ReportCase {
@@ -70,6 +75,11 @@ export interface ReportCase {
   /** Readies the engine before timing (builds the report's rollups), timed and reported apart. */
   setup?(engine: Engine, dataset: BenchDataset): Promise<void>;
   /** Counts the fact rows a request's window reads, for rows per second. */
-  readonly inputRows?: { readonly sql: string; params(p: IterationParams): DuckDBValue[] };
+  readonly inputRows?: { readonly sql: string; params(p: IterationParams): DuckDBValue[] | Record<string, DuckDBValue> };
+  /**
+   * The categories whose data the report reads (one `category_id` column), when not all have it (shopping
+   * answers come from some categories only); iterations rotate over these.
+   */
+  readonly categories?: string;
   requests(dataset: BenchDataset): readonly BenchRequest[];
 }

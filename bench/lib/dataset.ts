@@ -13,9 +13,16 @@ export interface BenchDataset {
   /** The first and last day with answers (America/New_York). */
   readonly firstDay: string;
   readonly lastDay: string;
-  /** Every category with its organization, in a fixed order. */
-  readonly categories: readonly { organizationId: string; categoryId: string }[];
+  /** Every category with its organization, its own brand and a domain of its organization, in a fixed order. */
+  readonly categories: readonly BenchCategory[];
   readonly generated: boolean;
+}
+
+export interface BenchCategory {
+  readonly organizationId: string;
+  readonly categoryId: string;
+  readonly asset: string;
+  readonly domain: string;
 }
 
 interface Manifest {
@@ -61,7 +68,7 @@ export function iterationParams(dataset: BenchDataset, days: number, i: number):
   const c = dataset.categories[((i % dataset.categories.length) + dataset.categories.length) % dataset.categories.length]!;
   const room = Math.max(1, Math.min(30, daysBetween(dataset.firstDay, dataset.lastDay) + 2 - days));
   const end = addDays(dataset.lastDay, -(((i % room) + room) % room));
-  return { organizationId: c.organizationId, categoryId: c.categoryId, startDate: addDays(end, -(days - 1)), endDate: end };
+  return { organizationId: c.organizationId, categoryId: c.categoryId, asset: c.asset, domain: c.domain, startDate: addDays(end, -(days - 1)), endDate: end };
 }
 
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);

@@ -10,6 +10,12 @@ export interface RunOptions {
   readonly warmup: number;
   /** Peers get at least 3 timed runs, then stop once this many seconds of peer time have passed. */
   readonly peerBudgetSeconds: number;
+  /**
+   * Seconds of timed engine and floor runs per request: past them a request stops after its
+   * `minIterations`th timed run (long requests at large scales get fewer than `iterations`).
+   */
+  readonly requestBudgetSeconds: number;
+  readonly minIterations: number;
   readonly planIterations: number;
   readonly peers: boolean;
   readonly log: (line: string) => void;
@@ -100,8 +106,18 @@ export function check(where: string, expected: Answer, actual: Answer): void {
  * Times sides in a rotating order per iteration, so none always runs on a cache another warmed; then
  * hands the iteration to `after` (answer checks, outside the timed spans).
  */
-export async function interleave(sides: readonly Side[], from: number, count: number, samples: Map<string, number[]>, mayRun: (name: string) => boolean, after: (i: number) => void): Promise<void> {
+export async function interleave(
+  sides: readonly Side[],
+  from: number,
+  count: number,
+  samples: Map<string, number[]>,
+  mayRun: (name: string) => boolean,
+  after: (i: number) => void,
+  budget?: { readonly ms: number; readonly min: number },
+): Promise<void> {
+  const spent = () => (samples.get('engine') ?? []).reduce((a, b) => a + b, 0) + (samples.get('floor') ?? []).reduce((a, b) => a + b, 0);
   for (let i = from; i < from + count; i++) {
+    if (budget && i >= budget.min && spent() > budget.ms) break;
     for (let k = 0; k < sides.length; k++) {
       const side = sides[(k + i + sides.length * count) % sides.length]!;
       if (!mayRun(side.name)) continue;
@@ -121,33 +137,36 @@ export async function commonFigures(run: RequestRun, samples: Map<string, number
     engine,
     floor,
     ratio: round(engine.p50 / floor.p50),
-    plan: planStats(run),
+    plan: await planStats(run),
     inputRowsPerSecond: inputRows === null ? null : Math.round(inputRows / (engine.p50 / 1000)),
   };
 }
 
 /** Validate, plan, compile and render the SQL: the engine's own work before DuckDB, with no database. */
-function planStats(run: RequestRun): Stats {
+async function planStats(run: RequestRun): Promise<Stats> {
   const samples: number[] = [];
-  for (let i = -20; i < run.options.planIterations; i++) {
+  for (let i = -Math.min(20, run.options.planIterations); i < run.options.planIterations; i++) {
     const { p, body } = bodyAt(run, i);
     const org = run.engine.org(p.organizationId);
     const start = performance.now();
-    run.rc.plan(org, body);
+    await run.rc.plan(org, body);
     const ms = performance.now() - start;
     if (i >= 0) samples.push(ms);
   }
   return stats(samples);
 }
 
+/** The timed-run budget of a request (see RunOptions.requestBudgetSeconds). */
+export const requestBudget = (options: RunOptions) => ({ ms: options.requestBudgetSeconds * 1000, min: options.minIterations });
+
 /** The mean count of fact rows in the timed iterations' windows, when the report says how to count them. */
 async function countInputRows({ conn, dataset, rc, request, options }: RequestRun): Promise<number | null> {
   if (!rc.inputRows) return null;
   let total = 0;
-  for (let i = 0; i < options.iterations; i++) {
+  for (let i = 0; i < Math.min(options.iterations, 5); i++) {
     const p = iterationParams(dataset, request.windowDays, i);
     const reader = await conn.runAndReadAll(rc.inputRows.sql, rc.inputRows.params(p));
     total += Number(reader.getRows()[0]![0]);
   }
-  return total / Math.max(1, options.iterations);
+  return total / Math.max(1, Math.min(options.iterations, 5));
 }

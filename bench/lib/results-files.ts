@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScaleResult } from './bench.ts';
-import { chartFile, latencyChart, renderResults } from './results-md.ts';
+import { charts, renderResults } from './results-md.ts';
 
 const resultsDir = join('bench', 'results');
 const resultsMd = join('bench', 'RESULTS.md');
@@ -30,11 +30,11 @@ export function writeResults(results: readonly ScaleResult[]): string[] {
   });
   const runs = latestRuns();
   for (const run of runs) {
-    const svg = latencyChart(run);
-    if (!svg) continue;
-    const file = join(resultsDir, chartFile(run.scale));
-    writeFileSync(file, svg);
-    written.push(file);
+    for (const [name, svg] of charts(run)) {
+      const file = join(resultsDir, name);
+      writeFileSync(file, svg);
+      written.push(file);
+    }
   }
   writeFileSync(resultsMd, renderResults(runs, existsSync(resultsMd) ? readFileSync(resultsMd, 'utf8') : null));
   return [...written, resultsMd];

@@ -1,5 +1,6 @@
 import type { ScaleResult } from './bench.ts';
-import { evaluateGoals } from './goals.ts';
+import { evaluateGoals, goalColumns, goalsByReport } from './goals.ts';
+import type { HttpResult } from './http-load.ts';
 import type { RequestResult } from './run-report.ts';
 import { lineChartSvg } from './svg-chart.ts';
 
@@ -11,19 +12,54 @@ const int = (x: number | null | undefined) => (x === null || x === undefined || 
 const peerNames = (run: ScaleResult) => [...new Set(run.reports.flatMap((r) => Object.keys(r.peers)))].sort();
 const sideColors: Record<string, string> = { engine: '#d62728', floor: '#1f77b4', arquero: '#2ca02c', polars: '#9467bd' };
 
+const palette = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#3182bd', '#e6550d', '#31a354'];
+
+/** The charts of a run, each a file in bench/results: `[file, svg]`. */
+export function charts(run: ScaleResult): [string, string][] {
+  const out: [string, string][] = [];
+  const latency = latencyChart(run);
+  if (latency) out.push([chartFile(run.scale), latency]);
+  const reports = windowReports(run);
+  if (reports.length > 1) {
+    out.push([`reports-scale-${run.scale}.svg`, byReportChart(run, reports, 'every report: engine p50 by window', 'engine p50 ms (log scale)', (r) => r.engine.p50)]);
+    out.push([`ratio-scale-${run.scale}.svg`, byReportChart(run, reports, 'every report: engine p50 / floor p50 by window', 'engine / floor (log scale)', (r) => r.ratio)]);
+  }
+  return out;
+}
+
 export const chartFile = (scale: number) => `latency-scale-${scale}.svg`;
 
-/** Latency by window for engine, floor and peers: the window-series requests of each report. */
+const windowReports = (run: ScaleResult) => [...new Set(run.reports.filter((r) => r.windowSeries).map((r) => r.report))];
+
+/** Latency by window for engine, floor and peers: the window series of the report that has peers (visibility). */
 export function latencyChart(run: ScaleResult): string | null {
-  const series = run.reports.filter((r) => r.windowSeries).sort((a, b) => a.windowDays - b.windowDays);
+  const report = run.reports.find((r) => r.windowSeries && Object.keys(r.peers).length > 0)?.report ?? run.reports.find((r) => r.windowSeries)?.report;
+  const series = run.reports.filter((r) => r.windowSeries && r.report === report).sort((a, b) => a.windowDays - b.windowDays);
   if (series.length === 0) return null;
   const sides = ['engine', 'floor', ...peerNames(run)];
   const pick = (r: RequestResult, side: string) => (side === 'engine' ? r.engine.p50 : side === 'floor' ? r.floor.p50 : (r.peers[side]?.p50 ?? null));
   return lineChartSvg(
-    `${series[0]!.report}: p50 latency by window, scale ${run.scale} (${run.commit}, ${run.date})`,
+    `${report}: p50 latency by window, scale ${run.scale} (${run.commit}, ${run.date})`,
     series.map((r) => `${r.windowDays} d`),
     sides.map((s) => ({ name: s, color: sideColors[s] ?? '#7f7f7f', values: series.map((r) => pick(r, s)) })),
     'p50 ms (log scale)',
+  );
+}
+
+function byReportChart(run: ScaleResult, reports: readonly string[], title: string, yLabel: string, value: (r: RequestResult) => number): string {
+  const days = [...new Set(run.reports.filter((r) => r.windowSeries).map((r) => r.windowDays))].sort((a, b) => a - b);
+  return lineChartSvg(
+    `${title}, scale ${run.scale} (${run.commit})`,
+    days.map((d) => `${d} d`),
+    reports.map((report, i) => ({
+      name: report,
+      color: palette[i % palette.length]!,
+      values: days.map((d) => {
+        const r = run.reports.find((x) => x.report === report && x.windowSeries && x.windowDays === d);
+        return r ? value(r) : null;
+      }),
+    })),
+    yLabel,
   );
 }
 
@@ -31,13 +67,13 @@ function pageTable(run: ScaleResult): string[] {
   const peers = peerNames(run);
   const rows = run.reports.filter((r) => r.kind === 'page');
   return [
-    `| report | request | engine p50 | p95 | floor p50 | p95 | engine/floor | plan p50 | ${peers.map((p) => `${p} p50`).join(' | ')}${peers.length ? ' | ' : ''}input rows/s | rows | max stall | checked |`,
-    `|---|---|---:|---:|---:|---:|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---:|---:|`,
+    `| report | request | engine p50 | p95 | floor p50 | p95 | engine/floor | plan p50 | ${peers.map((p) => `${p} p50`).join(' | ')}${peers.length ? ' | ' : ''}input rows/s | rows | max stall | runs | checked |`,
+    `|---|---|---:|---:|---:|---:|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---:|---:|---:|`,
     ...rows.map(
       (r) =>
         `| ${r.report} | ${r.label} | ${f1(r.engine.p50)} | ${f1(r.engine.p95)} | ${f1(r.floor.p50)} | ${f1(r.floor.p95)} | ${r.ratio.toFixed(2)} | ${r.plan.p50.toFixed(3)} | ${peers
           .map((p) => (r.peers[p] ? `${f1(r.peers[p]!.p50)} (n=${r.peers[p]!.n})` : '–'))
-          .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${r.resultRows} | ${f1(r.maxStallMs)} | ${r.checked} |`,
+          .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`,
     ),
   ];
 }
@@ -47,11 +83,11 @@ function streamTable(run: ScaleResult): string[] {
   if (rows.length === 0) return [];
   return [
     '',
-    '| report | stream | rows | engine p50 | floor p50 | engine/floor | first event p50 | engine rows/s | floor first chunk | floor rows/s | RSS growth | max stall | checked |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| report | stream | rows | engine p50 | floor p50 | engine/floor | first event p50 | engine rows/s | floor first chunk | floor rows/s | RSS growth | max stall | runs | checked |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const s = r.stream!;
-      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(r.floor.p50)} | ${r.ratio.toFixed(2)} | ${f1(s.firstEventMs.p50)} | ${int(s.rowsPerSecond)} | ${f1(s.floorFirstChunkMs.p50)} | ${int(s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(r.maxStallMs)} | ${r.checked} |`;
+      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(r.floor.p50)} | ${r.ratio.toFixed(2)} | ${f1(s.firstEventMs.p50)} | ${int(s.rowsPerSecond)} | ${f1(s.floorFirstChunkMs.p50)} | ${int(s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
     }),
   ];
 }
@@ -60,13 +96,34 @@ function scalingTable(runs: readonly ScaleResult[]): string[] {
   const one = runs.find((r) => r.scale === 1);
   const ten = runs.find((r) => r.scale === 10);
   if (!one || !ten) return ['Needs runs at scales 1 and 10.'];
-  const lines = ['| request | scale 1 p50 | scale 10 p50 | scale 10 / scale 1 | floor scale 1 | floor scale 10 |', '|---|---:|---:|---:|---:|---:|'];
-  for (const days of [30, 365]) {
-    const a = one.reports.find((r) => r.windowSeries && r.windowDays === days);
-    const b = ten.reports.find((r) => r.windowSeries && r.windowDays === days);
-    if (a && b) lines.push(`| ${a.report} ${a.label} | ${f1(a.engine.p50)} | ${f1(b.engine.p50)} | ${(b.engine.p50 / a.engine.p50).toFixed(2)} | ${f1(a.floor.p50)} | ${f1(b.floor.p50)} |`);
+  const lines = ['| report | request | scale 1 p50 | scale 10 p50 | scale 10 / scale 1 | floor scale 1 | floor scale 10 |', '|---|---|---:|---:|---:|---:|---:|'];
+  for (const a of one.reports.filter((r) => r.windowSeries && (r.windowDays === 30 || r.windowDays === 365))) {
+    const b = ten.reports.find((r) => r.report === a.report && r.id === a.id);
+    if (b) lines.push(`| ${a.report} | ${a.label} | ${f1(a.engine.p50)} | ${f1(b.engine.p50)} | ${(b.engine.p50 / a.engine.p50).toFixed(2)} | ${f1(a.floor.p50)} | ${f1(b.floor.p50)} |`);
   }
   return lines;
+}
+
+function httpTable(http: HttpResult | null | undefined): string[] {
+  if (!http) return [];
+  return [
+    `**HTTP load.** \`aea serve\` as a child process with **the rate limit disabled (\`--rate-limit 0\`)**, a key made on a fresh state file, started in ${f1(http.serverStartMs)} ms; autocannon over loopback in the bench process (same 2 cores), ${http.warmupSeconds} s of warm-up at 4 connections, then each level for ${http.levels[0]?.seconds.toFixed(0) ?? '–'} s, cycling through: ${http.mix.join('; ')}. Server RSS from /proc/<pid>/status.`,
+    '',
+    '| connections | requests | req/s | p50 ms | p99 ms | max ms | errors | timeouts | non-2xx | server RSS at start | server RSS peak |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...http.levels.map((l) => `| ${l.connections} | ${int(l.requests)} | ${f1(l.requestsPerSecond)} | ${l.p50Ms} | ${l.p99Ms} | ${l.maxMs} | ${l.errors} | ${l.timeouts} | ${l.non2xx} | ${l.rssStartMiB.toFixed(0)} MiB | ${l.rssPeakMiB.toFixed(0)} MiB |`),
+    '',
+  ];
+}
+
+function goalsTable(runs: readonly ScaleResult[]): string[] {
+  const rows = goalsByReport(runs);
+  const keys = Object.keys(goalColumns) as (keyof typeof goalColumns)[];
+  return [
+    '| report | ' + keys.map((k) => goalColumns[k]).join(' | ') + ' |',
+    '|---|' + keys.map(() => '---|').join(''),
+    ...rows.map((r) => `| ${r.report} | ${keys.map((k) => r.cells[k]).join(' | ')} |`),
+  ];
 }
 
 /** bench/RESULTS.md from the latest run of each scale; the hand-written analysis is carried over. */
@@ -89,6 +146,12 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
     '|---|---|---|',
     ...goals.map((g) => `| ${g.goal} | ${g.status} | ${g.detail} |`),
     '',
+    '### Goals by report',
+    '',
+    'Checks passed per report over both scales: `met (n)` when all n pass, `missed k of n` otherwise, `–` where no request of the report is judged on the goal. Why each miss happens is in the analysis below.',
+    '',
+    ...goalsTable(sorted),
+    '',
   ];
   for (const run of sorted) {
     out.push(
@@ -96,11 +159,13 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
       '',
       `${run.date}, commit \`${run.commit}\`, ${run.machine.cpus}, ${run.machine.memory}, ${run.machine.os}, Node ${run.machine.node}, DuckDB ${run.machine.duckdb}. ` +
         `Dataset: ${int(run.dataset.executions)} executions, ${int(run.dataset.mentions)} mentions; engine opened in ${f1(run.openMs)} ms${Object.entries(run.setupMs ?? {}).map(([r, ms]) => `, ${r} rollups built in ${f1(ms)} ms`).join('')}. ` +
-        `${run.options.iterations} timed runs per side after ${run.options.warmup} warm-up runs (peers: at least 3, then until ${run.options.peerBudgetSeconds} s).`,
+        `${run.options.iterations} timed runs per side after ${run.options.warmup} warm-up runs` +
+        (run.options.requestBudgetSeconds ? `, fewer (at least ${run.options.minIterations}) once a request's engine and floor runs pass ${run.options.requestBudgetSeconds} s (column runs)` : '') +
+        ` (peers: at least 3, then until ${run.options.peerBudgetSeconds} s).`,
       '',
     );
-    if (latencyChart(run)) out.push(`![p50 latency by window, scale ${run.scale}](results/${chartFile(run.scale)})`, '');
-    out.push(...pageTable(run), ...streamTable(run), '');
+    for (const [file] of charts(run)) out.push(`![${file.replace(/\.svg$/, '')}](results/${file})`, '');
+    out.push(...pageTable(run), ...streamTable(run), '', ...httpTable(run.http));
   }
   out.push('## Scaling: a fixed window at scales 1 and 10', '', ...scalingTable(sorted), '', '## Analysis', '', kept, '');
   return out.join('\n');

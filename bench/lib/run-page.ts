@@ -1,6 +1,6 @@
 import type { Answer, PeerSide } from './case.ts';
 import { round, StallMonitor, stats, timed } from './measure.ts';
-import { bodyAt, check, commonFigures, interleave, readFloor, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+import { bodyAt, check, commonFigures, interleave, requestBudget, readFloor, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
 
 /** A page request: engine, floor and peers interleaved, answers compared on every iteration. */
 export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSide; loadMs: number }>): Promise<RequestResult> {
@@ -62,7 +62,7 @@ export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSi
   ];
   const samples = new Map(sides.map((s) => [s.name, [] as number[]]));
   await interleave(sides, -options.warmup, options.warmup, samples, () => true, compare);
-  await interleave(sides, 0, options.iterations, samples, mayRun, compare);
+  await interleave(sides, 0, options.iterations, samples, mayRun, compare, requestBudget(options));
   stmt.destroySync();
 
   return {

@@ -1,7 +1,7 @@
 import { JSDuckDBValueConverter } from '@duckdb/node-api';
 import type { Answer } from './case.ts';
 import { collectGarbage, round, RssPeak, StallMonitor, stats, timed } from './measure.ts';
-import { bodyAt, check, commonFigures, interleave, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+import { bodyAt, check, commonFigures, interleave, requestBudget, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
 
 /** A stream request: engine and floor interleaved; first event, rows/s, RSS growth; answers compared on the warm-up runs. */
 export async function runStream(run: RequestRun): Promise<RequestResult> {
@@ -12,6 +12,7 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
   const stall = new StallMonitor();
   const first = { engine: [] as number[], floor: [] as number[] };
   const rows = { engine: 0, floor: 0 };
+  let warmRows = 0;
   const busy = { engine: 0, floor: 0 };
   let rssGrowth = 0;
   let checked = 0;
@@ -47,6 +48,7 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
     } else {
       const slot = warmAnswers.get(i) ?? {};
       warmAnswers.set(i, { ...slot, engine: request.engineAnswer(kept) });
+      warmRows = Math.max(warmRows, count);
     }
     return ms;
   };
@@ -98,17 +100,17 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
     checked++;
   };
   await interleave(sides, -options.warmup, options.warmup, samples, () => true, compare);
-  await interleave(sides, 0, options.iterations, samples, () => true, compare);
+  await interleave(sides, 0, options.iterations, samples, () => true, compare, requestBudget(options));
   stmt.destroySync();
 
   return {
     ...requestBase(run),
     ...(await commonFigures(run, samples)),
-    resultRows: Math.round(rows.engine / Math.max(1, options.iterations)),
+    resultRows: first.engine.length > 0 ? Math.round(rows.engine / first.engine.length) : warmRows,
     maxStallMs: round(stall.maxMs, 1),
     stream: {
       firstEventMs: stats(first.engine),
-      rows: Math.round(rows.engine / Math.max(1, options.iterations)),
+      rows: first.engine.length > 0 ? Math.round(rows.engine / first.engine.length) : warmRows,
       rowsPerSecond: Math.round(rows.engine / (busy.engine / 1000)),
       rssGrowthMiB: round(rssGrowth, 1),
       floorFirstChunkMs: stats(first.floor),

@@ -9,9 +9,9 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 /** A line chart with a log-scale y axis, as standalone SVG text. */
 export function lineChartSvg(title: string, xLabels: readonly string[], series: readonly Series[], yLabel: string): string {
-  const width = 680;
-  const height = 380;
-  const m = { left: 64, right: 130, top: 40, bottom: 48 };
+  const width = 720;
+  const m = { left: 64, right: 170, top: 40, bottom: 48 };
+  const height = Math.max(380, m.top + 20 + series.length * 20 + m.bottom);
   const plotW = width - m.left - m.right;
   const plotH = height - m.top - m.bottom;
   const all = series.flatMap((s) => s.values.filter((v): v is number => v !== null && v > 0));
