@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     isolate: false,
+    maxWorkers: 2,
   },
 });

@@ -83,7 +83,10 @@ describe('SSE over HTTP', () => {
     await waitFor(() => engine.core.pool.active === 0);
   });
 
-  it('delivers a large stream whole and in order to a slow reader (backpressure)', async () => {
+  it('delivers a large stream whole and in order to a slow reader (backpressure), leaving no listener behind per wait', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
     const body = JSON.stringify(big());
     const text = await new Promise<string>((resolve, reject) => {
       const req = httpRequest(`${server.url}/v2/reports/visibility/stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' } }, (res) => {
@@ -109,6 +112,9 @@ describe('SSE over HTTP', () => {
     expect(events.length).toBe(summary.total_results + 1);
     const rows = events.slice(1).map((e) => JSON.parse(e.data) as { date: string; prompt: { name: string } });
     expect(rows[0]!.prompt.name <= rows[rows.length - 1]!.prompt.name).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 });
 

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { StreamEvent } from '../reports/endpoint.ts';
 import { formatSseEvent, sseKeepAlive } from '../reports/sse.ts';
@@ -51,7 +50,7 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
       if (next.done || abort.signal.aborted) break;
       lastWrite = Date.now();
       if (!res.write(formatSseEvent(next.value))) {
-        await Promise.race([once(res, 'drain'), once(res, 'close')]);
+        await drainOrClose(res);
       }
     }
     if (!abort.signal.aborted) res.end();
@@ -64,4 +63,18 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
     res.off('close', onClose);
     await iterator.return?.(undefined);
   }
+}
+
+/** Resolves on `drain` or `close`, and leaves no listener behind: a slow client waits here once per batch. */
+function drainOrClose(res: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
