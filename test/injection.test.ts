@@ -73,7 +73,8 @@ describe('the injection corpus through every string a request carries (all of it
       }
     }
     expect(sent).toBeGreaterThan(full ? 5000 : 400);
-  }, 240_000);
+    if (full) process.stderr.write(`injection: ${sent} requests to ${endpoints.length} operations, ${injectionCorpus.length} payloads, 0 problems\n`);
+  }, process.env.AEA_INJECTION_FULL === '1' ? 3_600_000 : 240_000);
 
   it('keeps answers to injected filters inside the organization', async () => {
     const visibility = endpoints.find((e) => e.path === '/v2/reports/visibility')!;
