@@ -209,7 +209,9 @@ const streamBatch = 1024;
 async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
   const c = p.compiled;
   const cap = p.paging.maxResults;
-  const sent = cap === null ? sql`SELECT unit, seq, row FROM rows` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
+  // TRICKY: a report that counts its own total numbers its rows 1..total, one row per unit, so `unit <= cap`
+  // is the first `cap` rows, and unlike a LIMIT it reaches below the projection: only those rows are built.
+  const sent = cap === null ? sql`SELECT unit, seq, row FROM rows` : c.total ? sql`SELECT unit, seq, row FROM rows WHERE unit <= ${cap}` : sql`SELECT unit, seq, row FROM rows ORDER BY unit, seq LIMIT ${cap}`;
   // TRICKY: rows cross into JS in batches joined by newlines (row JSON is compact, so it holds none):
   // reading one string per row cost more than building the rows.
   const batches = (from: Fragment) => sql`SELECT 1 + (unit - 1) // ${streamBatch} AS unit, 0 AS seq, string_agg(row, chr(10) ORDER BY unit, seq) AS row FROM ${from} GROUP BY 1`;

@@ -73,9 +73,9 @@ const fields: Record<FieldName, AnswerField> = {
   prompt: { name: 'prompt', value: sql`p.prompt` },
   prompt_id: { name: 'prompt_id', value: sql`f.prompt_id` },
   response: { name: 'response', value: sql`f.response` },
-  mentions: { name: 'mentions', value: answerList('mentions'), needs: 'mentions' },
-  citations: { name: 'citations', value: answerList('citations'), needs: 'citations' },
-  search_queries: { name: 'search_queries', value: answerList('queries'), needs: 'queries' },
+  mentions: { name: 'mentions', value: answerList('mentions') },
+  citations: { name: 'citations', value: answerList('citations') },
+  search_queries: { name: 'search_queries', value: answerList('queries') },
   // The v2 vocabulary names the stored `accuracy` type `factcheck`.
   analysis_types: { name: 'analysis_types', value: sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)` },
 };
