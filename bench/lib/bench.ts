@@ -47,7 +47,11 @@ export interface ScaleResult {
     readonly requestBudgetSeconds?: number;
     readonly minIterations?: number;
     readonly peers: boolean;
+    /** The reports a partial run (`--only`) ran; its figures replace theirs in the day's record. */
+    readonly only?: readonly string[];
   };
+  /** Reports whose figures come from a later partial run than the rest of the record. */
+  readonly reruns?: readonly { readonly date: string; readonly commit: string; readonly reports: readonly string[] }[];
   readonly openMs: number;
   /** Per report, the time its setup took (building rollups), before any timing. */
   readonly setupMs: Readonly<Record<string, number>>;
@@ -123,6 +127,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
       requestBudgetSeconds: options.requestBudgetSeconds,
       minIterations: options.minIterations,
       peers: options.peers,
+      ...(options.only.length > 0 ? { only: options.only } : {}),
     },
     openMs: round(openMs, 1),
     setupMs,

@@ -25,7 +25,8 @@ export function writeResults(results: readonly ScaleResult[]): string[] {
   mkdirSync(resultsDir, { recursive: true });
   const written = results.map((r) => {
     const file = join(resultsDir, `${r.date}-${r.scale}.json`);
-    writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+    const recorded = r.options.only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ScaleResult) : null;
+    writeFileSync(file, `${JSON.stringify(recorded ? mergeRerun(recorded, r) : r, null, 2)}\n`);
     return file;
   });
   const runs = latestRuns();
@@ -38,4 +39,25 @@ export function writeResults(results: readonly ScaleResult[]): string[] {
   }
   writeFileSync(resultsMd, renderResults(runs, existsSync(resultsMd) ? readFileSync(resultsMd, 'utf8') : null));
   return [...written, resultsMd];
+}
+
+/**
+ * A partial run (`--only`) replaces the figures of the reports it ran, in their place, and keeps the rest
+ * of the day's record; the record names the reports rerun and their commit.
+ */
+export function mergeRerun(recorded: ScaleResult, rerun: ScaleResult): ScaleResult {
+  const rerunReports = new Set(rerun.reports.map((r) => r.report));
+  const reports: ScaleResult['reports'][number][] = [];
+  for (const r of recorded.reports) {
+    if (!rerunReports.has(r.report)) reports.push(r);
+    else if (!reports.some((x) => x.report === r.report)) reports.push(...rerun.reports.filter((x) => x.report === r.report));
+  }
+  reports.push(...rerun.reports.filter((x) => !reports.includes(x)));
+  return {
+    ...recorded,
+    setupMs: { ...recorded.setupMs, ...rerun.setupMs },
+    reports,
+    http: rerun.http ?? recorded.http ?? null,
+    reruns: [...(recorded.reruns ?? []), { date: rerun.date, commit: rerun.commit, reports: [...rerunReports] }],
+  };
 }

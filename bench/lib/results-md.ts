@@ -161,7 +161,8 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
         `Dataset: ${int(run.dataset.executions)} executions, ${int(run.dataset.mentions)} mentions; engine opened in ${f1(run.openMs)} ms${Object.entries(run.setupMs ?? {}).map(([r, ms]) => `, ${r} rollups built in ${f1(ms)} ms`).join('')}. ` +
         `${run.options.iterations} timed runs per side after ${run.options.warmup} warm-up runs` +
         (run.options.requestBudgetSeconds ? `, fewer (at least ${run.options.minIterations}) once a request's engine and floor runs pass ${run.options.requestBudgetSeconds} s (column runs)` : '') +
-        ` (peers: at least 3, then until ${run.options.peerBudgetSeconds} s).`,
+        ` (peers: at least 3, then until ${run.options.peerBudgetSeconds} s).` +
+        (run.reruns ?? []).map((r) => ` Rerun on ${r.date} at commit \`${r.commit}\`: ${r.reports.join(', ')}.`).join(''),
       '',
     );
     for (const [file] of charts(run)) out.push(`![${file.replace(/\.svg$/, '')}](results/${file})`, '');
