@@ -93,11 +93,12 @@ export function tabularCompiled(plan: TabularShape, t: TabularSql): CompiledRepo
     ctes: sql`${t.ctes},
 grouped AS (${t.grouped}),
 labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE ${kept})`,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     rows: sql`SELECT row_number() OVER (ORDER BY ${join([...requested, ...tieBreak], ', ')}) AS unit, 0 AS seq,
        json_object('metrics', json_array(${join(metrics, ', ')}), 'dimensions', json_array(${join(dims, ', ')}))::VARCHAR AS row
 FROM kept`,
     info: sql`SELECT json_object()`,
+    total: sql`SELECT count(*) FROM kept`,
   };
 }
 

@@ -4,14 +4,14 @@ WITH traffic AS (
 ),
 grouped AS (SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k0", f."bot_provider" AS "k1", CAST(sum(visits) AS BIGINT) AS "m0", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'ai_assistant'), 0) AS BIGINT) AS "m1", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'index'), 0) AS BIGINT) AS "m2", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'ai_training'), 0) AS BIGINT) AS "m3", epoch_ms(max(last_at)) // 1000 AS "m4" FROM traffic f GROUP BY "k0", "k1"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0", "g"."k1" AS "d1" FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE TRUE),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
+rows AS (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1", "m2", "m3", "m4"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $6 AND unit <= $7)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
+  'total', (SELECT count(*) FROM kept),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

@@ -17,14 +17,14 @@ xe AS (SELECT "k_prompt", count(*) AS executions FROM ex GROUP BY ALL),
 grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
 FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
 labeled AS (SELECT g.*, (SELECT "prompt" FROM "prompts" WHERE id = "g"."k0") AS "d0", "g"."k1" AS "d1" FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE TRUE),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
+rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1", "m2"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
+  'total', (SELECT count(*) FROM kept),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

@@ -3,14 +3,14 @@ WITH traffic AS (
 ),
 grouped AS (SELECT hour(timezone($5, f.ts)) AS "k0", CAST(sum(visits) AS BIGINT) AS "m0" FROM traffic f GROUP BY "k0"),
 labeled AS (SELECT g.*, lpad(CAST("g"."k0" AS VARCHAR), 2, '0') AS "d0" FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE TRUE),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
+rows AS (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $6 AND unit <= $7)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
+  'total', (SELECT count(*) FROM kept),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

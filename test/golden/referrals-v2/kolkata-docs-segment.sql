@@ -3,14 +3,14 @@ WITH traffic AS (
 ),
 grouped AS (SELECT CAST(date_trunc('month', CAST(timezone($8, f.ts) AS DATE)) AS DATE) AS "k0", f."path" AS "k1", CAST(sum(visits) AS BIGINT) AS "m0", epoch_ms(max(last_at)) // 1000 AS "m1" FROM traffic f GROUP BY "k0", "k1"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0", "g"."k1" AS "d1" FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE TRUE),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
+rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
+  'total', (SELECT count(*) FROM kept),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

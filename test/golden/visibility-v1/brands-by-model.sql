@@ -22,14 +22,14 @@ grouped AS (SELECT b.id AS "k0", "g"."k_model" AS "k1", coalesce(bm.mentioned, 0
 FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_model" IS NOT DISTINCT FROM "g"."k_model" AND bm.asset_id = b.id
 LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "g"."k_model"),
 labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", (SELECT "name" FROM "models" WHERE id = "g"."k1") AS "d1" FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE TRUE),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
+rows AS (SELECT row_number() OVER (ORDER BY "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1", "m2", "m3", "m4"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $18 AND unit <= $19)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
+  'total', (SELECT count(*) FROM kept),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL

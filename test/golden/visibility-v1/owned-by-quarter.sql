@@ -22,14 +22,14 @@ grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / g.execution
 FROM g LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
 LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0" FROM grouped g),
-kept AS (SELECT * FROM labeled WHERE TRUE),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
+rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
 FROM kept),
 info AS (SELECT json_object()),
 page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
 SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
+  'total', (SELECT count(*) FROM kept),
   'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
   'info', (SELECT * FROM info))::VARCHAR AS payload
 UNION ALL
