@@ -192,9 +192,11 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
   const columns = join(def.columns.map((c) => sql`f.${ident(c)}`), ', ');
   const view =
     def.view === 'daily'
-      ? // TRICKY: the day of a visit is its America/New_York calendar day, whatever the UTC date.
-        sql`SELECT CAST(timezone(${etZone}, f.ts) AS DATE) AS day, ${columns}, count(*) AS visits, max(f.ts) AS last_at
-  FROM ${ident(def.table)} f WHERE ${where} GROUP BY ALL`
+      ? // TRICKY: the day of a visit is its America/New_York calendar day, whatever the UTC date. The view
+        // stays one row per visit: summing a day's rows first gives the same sums and maxima, and cost
+        // a second aggregation over every (day, host, path, …) of the window.
+        sql`SELECT CAST(timezone(${etZone}, f.ts) AS DATE) AS day, ${columns}, 1 AS visits, f.ts AS last_at
+  FROM ${ident(def.table)} f WHERE ${where}`
       : sql`SELECT f.ts, ${columns}, 1 AS visits, f.ts AS last_at FROM ${ident(def.table)} f WHERE ${where}`;
   const dims = plan.dimensions.map((d) => dimensionOf(def, plan.bucket, d));
   const select = [...dims.map((d, i) => sql`${d.key} AS ${keyColumn(i)}`), ...plan.metrics.map((m, j) => sql`${def.metrics[m]!} AS ${metricColumn(j)}`)];

@@ -1,6 +1,6 @@
 WITH traffic AS (
-  SELECT CAST(timezone($1, f.ts) AS DATE) AS day, f."host", f."path", f."bot_name", f."bot_provider", f."bot_type", count(*) AS visits, max(f.ts) AS last_at
-  FROM "bot_events" f WHERE f.organization_id = $2 AND f.domain = $3 AND f.ts >= CAST($4 AS TIMESTAMPTZ) AND f.ts < CAST($5 AS TIMESTAMPTZ) AND TRUE GROUP BY ALL
+  SELECT CAST(timezone($1, f.ts) AS DATE) AS day, f."host", f."path", f."bot_name", f."bot_provider", f."bot_type", 1 AS visits, f.ts AS last_at
+  FROM "bot_events" f WHERE f.organization_id = $2 AND f.domain = $3 AND f.ts >= CAST($4 AS TIMESTAMPTZ) AND f.ts < CAST($5 AS TIMESTAMPTZ) AND TRUE
 ),
 grouped AS (SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k0", f."bot_provider" AS "k1", CAST(sum(visits) AS BIGINT) AS "m0", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'ai_assistant'), 0) AS BIGINT) AS "m1", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'index'), 0) AS BIGINT) AS "m2", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'ai_training'), 0) AS BIGINT) AS "m3", epoch_ms(max(last_at)) // 1000 AS "m4" FROM traffic f GROUP BY "k0", "k1"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0", "g"."k1" AS "d1" FROM grouped g),

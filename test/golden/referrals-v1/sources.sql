@@ -1,6 +1,6 @@
 WITH traffic AS (
-  SELECT CAST(timezone($1, f.ts) AS DATE) AS day, f."host", f."path", f."referral_source", f."referral_type", count(*) AS visits, max(f.ts) AS last_at
-  FROM "referral_visits" f WHERE f.organization_id = $2 AND f.domain = $3 AND f.ts >= CAST($4 AS TIMESTAMPTZ) AND f.ts < CAST($5 AS TIMESTAMPTZ) AND TRUE GROUP BY ALL
+  SELECT CAST(timezone($1, f.ts) AS DATE) AS day, f."host", f."path", f."referral_source", f."referral_type", 1 AS visits, f.ts AS last_at
+  FROM "referral_visits" f WHERE f.organization_id = $2 AND f.domain = $3 AND f.ts >= CAST($4 AS TIMESTAMPTZ) AND f.ts < CAST($5 AS TIMESTAMPTZ) AND TRUE
 ),
 grouped AS (SELECT f."referral_source" AS "k0", CAST(sum(visits) AS BIGINT) AS "m0", epoch_ms(max(last_at)) // 1000 AS "m1" FROM traffic f GROUP BY "k0"),
 labeled AS (SELECT g.*, "g"."k0" AS "d0" FROM grouped g),
