@@ -167,7 +167,7 @@ interface Head {
 export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan, ctx: CallContext): Promise<void> {
   for (const guard of report.guards?.(plan) ?? []) {
     const query = render(guard.query);
-    const result = await ctx.core.pool.use((conn) => conn.runAndReadAll(query.text, query.params as never));
+    const result = await ctx.core.pool.read(query.text, query.params as never);
     const issue = guard.refuse(result.getRowsJS()[0]?.[0]);
     if (issue) throw new ValidationError([issue]);
   }
