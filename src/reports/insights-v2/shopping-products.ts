@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { textOps, textPredicate } from '../../query/filter-fields.ts';
-import type { FilterNode } from '../../query/filter-node.ts';
+import { leaves, type FilterNode } from '../../query/filter-node.ts';
 import { laxBool, laxInt } from '../../query/schema-types.ts';
 import { ident, join, key, list, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
@@ -55,8 +55,7 @@ export interface ShoppingPlan extends WindowScope {
  * Prompt-level fields read the shopping answer (`f`, its prompt `p`); brand and merchant read the
  * product `pr`. A leaf is evaluated for one answer showing one product.
  */
-export const shoppingFilterFields: FilterCatalog = {
-  ...pickFields(promptFilterFields, { topic: 'all', region: 'all', persona: 'all', prompt: 'all', tag: 'all' }),
+const productFields: FilterCatalog = {
   brand: {
     ops: textOps,
     valueType: 'string',
@@ -70,6 +69,11 @@ export const shoppingFilterFields: FilterCatalog = {
     valueType: 'string',
     match: (op, values) => sql`EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND ${textPredicate(sql`pm.name`, op, values)})`,
   },
+};
+
+export const shoppingFilterFields: FilterCatalog = {
+  ...pickFields(promptFilterFields, { topic: 'all', region: 'all', persona: 'all', prompt: 'all', tag: 'all' }),
+  ...productFields,
 };
 
 function metricsOf(req: ShoppingRequest): Metric[] {
@@ -139,6 +143,25 @@ units AS (
     : sql`,
 units AS (SELECT product_id, visibility_rank AS unit FROM w)`;
 
+  // TRICKY: with a brand or merchant leaf (alone or inside or/not) the filter decides per product which
+  // answers it selects, so the denominator pairs every shopping answer with every shown product; without
+  // one, every product of a bucket shares the bucket's count of selected answers.
+  const perProduct = plan.filter !== null && leaves(plan.filter).some((l) => Object.hasOwn(productFields, l.field));
+  const pairedDenominators = sql`selected AS (
+  SELECT ${keysSelect}pr.id AS product_id, count(*) AS executions
+  FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
+  WHERE pr.id IN (SELECT product_id FROM hit) AND ${filter}
+  GROUP BY ALL
+)`;
+  const sharedDenominators = sql`answers AS (
+  SELECT ${keysSelect}count(*) AS executions FROM e f JOIN p ON p.id = f.prompt_id WHERE ${filter} GROUP BY ALL
+),
+selected AS (
+  SELECT ${join([...dims.map((d) => keyColumn(d, 'a')), sql`pr.id AS product_id`, sql`a.executions`], ', ')}
+  FROM answers a CROSS JOIN pr
+  WHERE pr.id IN (SELECT product_id FROM hit)
+)`;
+
   const ctes = sql`${promptsCte(plan.categoryId)},
 pr AS (
   SELECT id, name, brand, rating, num_reviews, url, image_urls FROM products WHERE category_id = ${plan.categoryId}
@@ -158,14 +181,7 @@ shown AS (
          count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3
   FROM hit GROUP BY ALL
 ),
--- TRICKY: the denominator pairs every shopping answer with every shown product, because a brand or
--- merchant leaf (alone or inside or/not) decides per product which answers the filter selects.
-selected AS (
-  SELECT ${keysSelect}pr.id AS product_id, count(*) AS executions
-  FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
-  WHERE pr.id IN (SELECT product_id FROM hit) AND ${filter}
-  GROUP BY ALL
-),
+${perProduct ? pairedDenominators : sharedDenominators},
 bucket_counts AS (
   SELECT s.*, d.executions FROM shown s JOIN selected d ON d.product_id = s.product_id AND ${keysEqual(dims, 's', 'd')}
 ),

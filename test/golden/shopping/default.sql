@@ -20,13 +20,13 @@ shown AS (
          count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3
   FROM hit GROUP BY ALL
 ),
--- TRICKY: the denominator pairs every shopping answer with every shown product, because a brand or
--- merchant leaf (alone or inside or/not) decides per product which answers the filter selects.
+answers AS (
+  SELECT count(*) AS executions FROM e f JOIN p ON p.id = f.prompt_id WHERE TRUE GROUP BY ALL
+),
 selected AS (
-  SELECT pr.id AS product_id, count(*) AS executions
-  FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
-  WHERE pr.id IN (SELECT product_id FROM hit) AND TRUE
-  GROUP BY ALL
+  SELECT pr.id AS product_id, a.executions
+  FROM answers a CROSS JOIN pr
+  WHERE pr.id IN (SELECT product_id FROM hit)
 ),
 bucket_counts AS (
   SELECT s.*, d.executions FROM shown s JOIN selected d ON d.product_id = s.product_id AND TRUE

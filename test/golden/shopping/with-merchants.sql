@@ -20,8 +20,6 @@ shown AS (
          count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3
   FROM hit GROUP BY ALL
 ),
--- TRICKY: the denominator pairs every shopping answer with every shown product, because a brand or
--- merchant leaf (alone or inside or/not) decides per product which answers the filter selects.
 selected AS (
   SELECT pr.id AS product_id, count(*) AS executions
   FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
