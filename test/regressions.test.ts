@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
@@ -30,4 +32,24 @@ describe('regressions found by fuzzing', () => {
       }
     }
   });
+});
+
+describe('regressions found by the benchmark', () => {
+  it('a process exits after closing the engine under running and queued queries (aea serve once hung on SIGTERM after a load run)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./helpers/close-child.ts', import.meta.url)), sampleDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const hung = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(null);
+      }, 45_000);
+      child.on('exit', (c) => {
+        clearTimeout(hung);
+        resolve(c);
+      });
+    });
+    expect(out).toMatch(/^closed \d+ \d+\n$/);
+    expect(code, 'the process did not exit after engine.close()').toBe(0);
+  }, 60_000);
 });

@@ -14,9 +14,12 @@ const statementsPerConnection = 64;
  */
 export class DuckDBPool {
   private readonly idle: DuckDBConnection[] = [];
-  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private readonly waiting: { resolve: (c: DuckDBConnection) => void; reject: (e: Error) => void }[] = [];
+  private readonly borrowed = new Set<DuckDBConnection>();
   private readonly statements = new Map<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   private closed = false;
+  private closing: Promise<void> | undefined;
+  private drained: (() => void) | undefined;
   /** Connections currently borrowed. */
   active = 0;
 
@@ -47,18 +50,19 @@ export class DuckDBPool {
     const conn = this.idle.pop();
     if (conn) {
       this.active++;
+      this.borrowed.add(conn);
       return conn;
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   release(conn: DuckDBConnection): void {
     const next = this.waiting.shift();
-    if (next) next(conn);
-    else {
-      this.active--;
-      this.idle.push(conn);
-    }
+    if (next) return next.resolve(conn);
+    this.active--;
+    this.borrowed.delete(conn);
+    this.idle.push(conn);
+    if (this.closed && this.active === 0) this.drained?.();
   }
 
   async use<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -92,10 +96,27 @@ export class DuckDBPool {
     });
   }
 
-  close(): void {
-    if (this.closed) return;
+  /**
+   * Refuses new work, interrupts the statements running, and closes DuckDB once every borrowed
+   * connection is back: closing a connection under a running statement leaves that statement pending
+   * forever, and the process cannot exit. Returns undefined when it closed at once.
+   */
+  close(): Promise<void> | undefined {
+    if (this.closed) return this.closing;
     this.closed = true;
-    for (const c of this.all) c.closeSync();
-    this.instance.closeSync();
+    for (const w of this.waiting.splice(0)) w.reject(new Error('engine is closed'));
+    const closeAll = () => {
+      for (const c of this.all) c.closeSync();
+      this.instance.closeSync();
+    };
+    if (this.active === 0) return void closeAll();
+    for (const c of this.borrowed) c.interrupt();
+    this.closing = new Promise((resolve) => {
+      this.drained = () => {
+        closeAll();
+        resolve();
+      };
+    });
+    return this.closing;
   }
 }

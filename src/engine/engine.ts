@@ -172,16 +172,13 @@ export class Engine {
   /**
    * Stops rollup builds and the agent runner, then closes DuckDB. When a run is executing, its current
    * step finishes and the run goes back to the queue (it resumes when the state store is opened again);
-   * await the promise before exiting. When no run is executing, everything is closed before this returns.
+   * a rollup build under way is interrupted. Await the promise before exiting. When neither is under
+   * way, everything is closed before this returns.
    */
   close(): Promise<void> {
-    this.core.rollups.close();
-    const stopping = this.core.runner.stop();
-    if (!stopping) {
-      this.core.pool.close();
-      return Promise.resolve();
-    }
-    return stopping.then(() => this.core.pool.close());
+    const waits = [this.core.rollups.close(), this.core.runner.stop()].filter((w) => w !== undefined);
+    if (waits.length === 0) return this.core.pool.close() ?? Promise.resolve();
+    return Promise.all(waits).then(() => this.core.pool.close());
   }
 }
 

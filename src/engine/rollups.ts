@@ -98,11 +98,15 @@ export class Rollups {
 
   /**
    * Stops builds under way: their queries are interrupted and each closes its own connection as it
-   * unwinds (closing a connection under a running query would block).
+   * unwinds (closing a connection under a running query would block). Resolves once every build has
+   * unwound, or returns undefined when none was under way: closing DuckDB before then left the
+   * interrupted query pending forever, and the process could not exit.
    */
-  close(): void {
+  close(): Promise<void> | undefined {
     this.closed = true;
     for (const conn of this.connections) conn.interrupt();
+    if (this.building.size === 0) return undefined;
+    return Promise.allSettled([...this.building.values()]).then(() => undefined);
   }
 }
 
