@@ -5,7 +5,7 @@ import type { FilterNode } from '../../query/filter-node.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField } from '../insights-v2/analysis-types.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../insights-v2/common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../insights-v2/common.ts';
 import { promptFilterFields } from '../insights-v2/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights-v2/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights-v2/scope.ts';
@@ -93,8 +93,8 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan> = {
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(10),
   plan(req, ctx) {
     return {
       organizationId: ctx.organizationId,

@@ -4,7 +4,7 @@ import { join, key, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
@@ -161,8 +161,8 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan> = {
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(10),
   plan(req, ctx) {
     const shape = shapeOf(req.group_by) as { lead: Lead; cross: Cross | null };
     return {

@@ -6,7 +6,7 @@ import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
@@ -141,8 +141,8 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(10),
   plan(req, ctx) {
     const filter = readLayeredFilter(req.filter, citationsRules).filter;
     return {

@@ -5,6 +5,8 @@ import { defaultFilterLimits, normalize, parseFilter, toWire, type FilterLimits,
 import { laxInt, zDate, zUuid } from '../../query/schema-types.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
 import { daysInclusive } from '../../query/time.ts';
+import type { OwnedKind } from '../../engine/tenant-catalog.ts';
+import type { Paging } from '../paged-report.ts';
 
 export const maxWindowDays = 3 * 366;
 
@@ -64,3 +66,11 @@ export const echoFilter = (node: FilterNode | null): WireFilter | null => (node 
 export function filterPredicate(node: FilterNode | null, catalog: FilterCatalog, scope: FilterScope): Fragment {
   return node ? compileFilter(node, catalog, scope) : sql`TRUE`;
 }
+
+/** A v2 report reads one category, which must be the caller's. */
+export const categoryOwned = (req: { category_id: string }): { kind: OwnedKind; id: string }[] => [{ kind: 'category', id: req.category_id }];
+
+/** Cursor paging of a v2 report; `fallback` is the page size its schema documents as the default. */
+export const cursorPaging =
+  (fallback: number) =>
+  (req: { limit?: number | null; cursor?: string | null; max_results?: number | null }): Paging => ({ limit: req.limit ?? fallback, cursor: req.cursor ?? null, maxResults: req.max_results ?? null });

@@ -4,7 +4,7 @@ import type { FilterNode } from '../../query/filter-node.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
 import { refuseFields, type DataGuard, type PagedReport } from '../paged-report.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { promptDimensions, tagTable } from './dimensions.ts';
 import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -268,8 +268,8 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan> = {
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 25, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(25),
   plan(req, ctx) {
     return {
       organizationId: ctx.organizationId,

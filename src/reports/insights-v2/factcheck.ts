@@ -5,7 +5,7 @@ import { join, sql } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -102,8 +102,8 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(10),
   plan(req, ctx) {
     return {
       organizationId: ctx.organizationId,

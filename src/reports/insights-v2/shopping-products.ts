@@ -7,7 +7,7 @@ import { laxBool, laxInt } from '../../query/schema-types.ts';
 import { ident, join, key, list, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import { refuseFields, type PagedReport } from '../paged-report.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
 import { dimensionFields, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
 import { inWindow, modelNames, pickFields, promptsCte, type WindowScope } from './scope.ts';
 
@@ -241,8 +241,8 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan> 
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(10),
   plan(req, ctx) {
     return {
       organizationId: ctx.organizationId,

@@ -4,7 +4,7 @@ import { join, key, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
-import { checkUnique, checkWindow, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
@@ -133,8 +133,8 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan> = {
   tags: ['Reports v2'],
   schema,
   check,
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  owned: categoryOwned,
+  paging: cursorPaging(10),
   plan(req, ctx) {
     return {
       organizationId: ctx.organizationId,

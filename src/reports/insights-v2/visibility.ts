@@ -5,17 +5,7 @@ import type { FilterNode } from '../../query/filter-node.ts';
 import { and, ident, join, key, list, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
-import {
-  checkUnique,
-  checkWindow,
-  echoFilter,
-  filterPredicate,
-  insightsFields,
-  maxResults,
-  pageLimit,
-  planFilter,
-  readFilter,
-} from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
 import { dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual, promptFilterFields, dimensionStructFields, type GroupDimension } from './dimensions.ts';
 import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
 
@@ -242,9 +232,9 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
     issues.push(...readFilter(req.filter, promptFilterFields).issues);
     return issues;
   },
-  owned: (req) => [{ kind: 'category', id: req.category_id }],
+  owned: categoryOwned,
   rollup: (plan) => (servedByVisibilityDaily(plan) ? { def: visibilityDaily, categoryId: plan.categoryId } : null),
-  paging: (req) => ({ limit: req.limit ?? 10, cursor: req.cursor ?? null, maxResults: req.max_results ?? null }),
+  paging: cursorPaging(10),
   plan(req, ctx) {
     return {
       organizationId: ctx.organizationId,
