@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { CallContext, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
+import { pageObject, streamObjects } from '../formats/json.ts';
 import { endpoints, matchEndpoint } from '../reports/registry.ts';
 import type { EngineCore } from './engine.ts';
 
@@ -28,7 +29,10 @@ export class OrgScope {
       if (endpoint.stream) {
         target[endpoint.name] = (body?: object) => this.events(endpoint.path, endpoint.method, { body });
       } else if (endpoint.group === 'reports') {
-        target[endpoint.name] = async (body?: object) => parseJson(await this.call(endpoint.method, endpoint.path, { body }));
+        target[endpoint.name] = async (body?: object) => {
+          const result = await this.call(endpoint.method, endpoint.path, { body });
+          return result.kind === 'rows' ? pageObject(result) : parseJson(result);
+        };
       } else {
         target[endpoint.name] = async (input?: EndpointInput) => parseJson(await this.call(endpoint.method, endpoint.path, input ?? {}));
       }
@@ -49,6 +53,7 @@ export class OrgScope {
 
   private async *events(path: string, method: string, input: EndpointInput): AsyncGenerator<{ event: string; data: JsonObject }> {
     const result = await this.call(method, path, input);
+    if (result.kind === 'rows') return yield* streamObjects(result);
     if (result.kind !== 'stream') throw new Error(`${path} is not a stream`);
     for await (const e of result.events) yield { event: e.event, data: JSON.parse(e.data) as JsonObject };
   }

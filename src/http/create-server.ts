@@ -11,6 +11,7 @@ import { applyLifecycle } from './lifecycle.ts';
 import { openApiDocument } from './openapi.ts';
 import { defaultRateLimit, maxClientWaitSeconds, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
 import { sendSse } from './sse.ts';
+import { encodeJson } from '../formats/json.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -133,7 +134,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
         const ctx = { ...engine.org(principal.organizationId).context(abort.signal), now };
         const open = openStreams.get(principal.keyId) ?? 0;
         if (endpoint.stream && open >= streamLimits.perKey) throw new StreamLimitError(streamLimits.perKey);
-        const result = await endpoint.handle(inputOf(endpoint, request), ctx);
+        const result = await encodeJson(await endpoint.handle(inputOf(endpoint, request), ctx));
         if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
         openStreams.set(principal.keyId, (openStreams.get(principal.keyId) ?? 0) + 1);
         try {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { EngineCore } from '../engine/engine.ts';
 import type { CursorCodec } from '../query/cursor.ts';
+import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 
 export interface StreamEvent {
   readonly event: string;
@@ -8,9 +9,24 @@ export interface StreamEvent {
   readonly data: string;
 }
 
+/**
+ * A report's answer before it is encoded: the head and the rows as typed columns with their shape. Every
+ * face encodes it (src/formats): a `page` is the spec's `{info: head, data: [rows]}`, a `stream` is a
+ * `summary` event carrying `head` then one `result` event per row.
+ */
+export interface RowsResult {
+  readonly kind: 'rows';
+  readonly framing: 'page' | 'stream';
+  readonly head: Record<string, unknown>;
+  readonly shape: RowShape;
+  /** Pulled one batch at a time; stopping the iteration (or the call's abort signal) interrupts the query. */
+  readonly batches: AsyncIterable<ColumnBatch>;
+}
+
 export type EndpointResult =
   | { readonly kind: 'json'; readonly status: number; readonly json: string }
-  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> };
+  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> }
+  | RowsResult;
 
 export interface EndpointInput {
   readonly body?: unknown;

@@ -1,0 +1,66 @@
+/**
+ * The shape of a report's rows, as data. A report's rows query returns typed columns (`unit`, `seq`, then
+ * the columns its shape names); the shape says how those columns form one row. Every encoding is
+ * derived from it: the spec's JSON, NDJSON, CSV (flattened paths), Arrow and Parquet (structs and lists).
+ * No dialect builds JSON, so the same plan runs on any backend that returns typed columns.
+ */
+
+/** How a value is typed and written. `date` is a calendar day (`YYYY-MM-DD`); `instant` a UTC instant (`YYYY-MM-DDTHH:MM:SSZ`). */
+export type ScalarType = 'text' | 'integer' | 'float' | 'boolean' | 'date' | 'instant';
+
+/** A value inside one column: a scalar, a struct with named fields, or a list. */
+export type ValueType = ScalarType | { readonly struct: readonly ValueField[] } | { readonly list: ValueType };
+
+export interface ValueField {
+  readonly name: string;
+  readonly type: ValueType;
+}
+
+/**
+ * A node of a row: one column's value; an object assembled from several columns (null when its
+ * `nullWhen` column is null); or a fixed-length array of columns (its item names label the columns in
+ * flat formats: `metrics.visits`).
+ */
+export type ShapeNode =
+  | { readonly kind: 'value'; readonly column: string; readonly type: ValueType }
+  | { readonly kind: 'object'; readonly fields: readonly ShapeField[]; readonly nullWhen?: string }
+  | { readonly kind: 'array'; readonly items: readonly ShapeField[] };
+
+export interface ShapeField {
+  readonly name: string;
+  readonly node: ShapeNode;
+}
+
+/** A row is an object; its fields in output order. */
+export interface RowShape {
+  readonly fields: readonly ShapeField[];
+}
+
+/**
+ * Rows as columns, as a backend returns them: each column is an array of `length` values. Scalars are
+ * JS strings, numbers, bigints (64-bit integers), booleans, Dates (days and instants) or null; structs
+ * are plain objects and lists arrays.
+ */
+export interface ColumnBatch {
+  readonly length: number;
+  readonly columns: Readonly<Record<string, readonly unknown[]>>;
+}
+
+export const value = (column: string, type: ValueType): ShapeNode => ({ kind: 'value', column, type });
+export const object = (fields: readonly ShapeField[], nullWhen?: string): ShapeNode => ({ kind: 'object', fields, ...(nullWhen ? { nullWhen } : {}) });
+export const array = (items: readonly ShapeField[]): ShapeNode => ({ kind: 'array', items });
+export const field = (name: string, node: ShapeNode): ShapeField => ({ name, node });
+
+/** The columns a shape reads, in first-use order, each once. */
+export function shapeColumns(shape: RowShape): string[] {
+  const out = new Set<string>();
+  const walk = (node: ShapeNode): void => {
+    if (node.kind === 'value') out.add(node.column);
+    else if (node.kind === 'object') {
+      if (node.nullWhen) out.add(node.nullWhen);
+      node.fields.forEach((f) => walk(f.node));
+    } else node.items.forEach((f) => walk(f.node));
+  };
+  shape.fields.forEach((f) => walk(f.node));
+  return [...out];
+}
