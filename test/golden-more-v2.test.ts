@@ -11,8 +11,9 @@ import { factcheckReport } from '../src/reports/insights-v2/factcheck.ts';
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment.ts';
 import { videosReport } from '../src/reports/insights-v2/videos.ts';
-import { pagedSql, prepare, type PagedReport } from '../src/reports/paged-report.ts';
-import { pageWindow } from '../src/reports/tabular/tabular-report.ts';
+import { pageStatement, prepare, type PagedReport } from '../src/reports/paged-report.ts';
+import { pageQuery } from '../src/reports/rows-query.ts';
+import { pageRange } from '../src/reports/tabular/tabular-report.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { ids } from './fixtures/insights.ts';
@@ -65,7 +66,7 @@ describe('golden plans, SQL and results of the v2 citations, sentiment, fan-outs
   it.each(cases)('$name', async ({ name, report, body }) => {
     const ctx = { organizationId: ids.org1, core: engine.core, now, cursors: new CursorCodec('golden') };
     const prepared = prepare(report, body, 'page', ctx);
-    const query = render(pagedSql(prepared.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${0} AND unit <= ${prepared.paging.limit}`));
+    const query = render(pageStatement(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });
@@ -75,7 +76,7 @@ describe('golden plans, SQL and results of the v2 citations, sentiment, fan-outs
   it('prompt-answers/v1', async () => {
     const body = { ...window, start_date: '2026-03-08 01:59', end_date: '2026-04-20T03:30:00-04:00', include: { response: false, prompt: false, sentiment_themes: true, themes: true }, filters: [{ field: 'prompt_type', operator: 'is', value: 'sentiment' }], pagination: { limit: 2, offset: 1 } };
     const plan = planAnswersV1(body as never, { organizationId: ids.org1, now });
-    const query = render(pagedSql(compileAnswersV1(plan), pageWindow(plan.pagination)));
+    const query = render(pageQuery(compileAnswersV1(plan), pageRange(plan.pagination)));
     expectGolden(join(dir, 'prompt-answers/v1.plan.json'), JSON.stringify(plan, null, 2) + '\n');
     expectGolden(join(dir, 'prompt-answers/v1.sql'), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', '/v1/prompts/answers', { body });

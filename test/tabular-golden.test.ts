@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
 import { render } from '../src/query/sql.ts';
-import { pagedSql } from '../src/reports/paged-report.ts';
-import { pageWindow, prepareTabular, type TabularReport, type TabularShape } from '../src/reports/tabular/tabular-report.ts';
+import { pageQuery } from '../src/reports/rows-query.ts';
+import { pageRange, prepareTabular, type TabularReport, type TabularShape } from '../src/reports/tabular/tabular-report.ts';
 import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';
 import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
@@ -88,7 +88,7 @@ describe('golden plans, SQL and results of the tabular reports', () => {
   it.each(cases)('$name', async ({ name, report, body }) => {
     const ctx = { organizationId: ids.org1, core: engine.core, now, cursors: new CursorCodec('golden') };
     const prepared = await prepareTabular(report, body, 'page', ctx);
-    const query = render(pagedSql(prepared.compiled, pageWindow(prepared.plan.pagination)));
+    const query = render(pageQuery(prepared.compiled, pageRange(prepared.plan.pagination)));
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

@@ -1,4 +1,4 @@
-import { pagedSql, prepare, type PagedReport } from '../../src/reports/paged-report.ts';
+import { pageStatement, prepare, type PagedReport } from '../../src/reports/paged-report.ts';
 import { render, sql } from '../../src/query/sql.ts';
 import type { ReportCase } from './case.ts';
 
@@ -6,7 +6,7 @@ import type { ReportCase } from './case.ts';
 export function pagedPlanProbe<Req, Plan>(report: PagedReport<Req, Plan>): ReportCase['plan'] {
   return (org, body) => {
     const p = prepare(report, body, 'page', org.context());
-    return render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${0} AND unit <= ${p.paging.limit}`));
+    return render(pageStatement(p.compiled, { after: 0, upTo: p.paging.limit }));
   };
 }
 

@@ -1,5 +1,5 @@
-import { pagedSql } from '../../src/reports/paged-report.ts';
-import { pageWindow, prepareTabular, type TabularReport, type TabularShape } from '../../src/reports/tabular/tabular-report.ts';
+import { pageQuery } from '../../src/reports/rows-query.ts';
+import { pageRange, prepareTabular, type TabularReport, type TabularShape } from '../../src/reports/tabular/tabular-report.ts';
 import { render } from '../../src/query/sql.ts';
 import type { Answer, Floor, ReportCase } from './case.ts';
 import { envelopeSql, namedFloor, type Envelope, type Row } from './floor.ts';
@@ -47,7 +47,7 @@ export function tabularFloor(ctes: string, e: Envelope, dimensions: number, metr
 export function tabularPlanProbe<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): ReportCase['plan'] {
   return async (org, body) => {
     const p = await prepareTabular(report, body, 'page', org.context());
-    return render(pagedSql(p.compiled, pageWindow(p.plan.pagination)));
+    return render(pageQuery(p.compiled, pageRange(p.plan.pagination)));
   };
 }
 

@@ -46,6 +46,8 @@ export interface EngineOptions {
 export interface EngineStats {
   /** Streams currently holding a DuckDB connection. */
   activeStreams: number;
+  /** Rows streams have fetched from DuckDB and not yet handed on: at most one chunk per stream. */
+  bufferedRows: number;
 }
 
 export interface EngineCore {
@@ -76,7 +78,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
+    return { pool, stats: { activeStreams: 0, bufferedRows: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
   } catch (error) {
     pool.close();
     throw error;

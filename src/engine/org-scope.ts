@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { CallContext, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
-import { pageObject, streamObjects } from '../formats/json.ts';
+import { encodeJson, pageObject, streamObjects, type JsonResult } from '../formats/json.ts';
 import { endpoints, matchEndpoint } from '../reports/registry.ts';
 import type { EngineCore } from './engine.ts';
 
@@ -30,11 +30,11 @@ export class OrgScope {
         target[endpoint.name] = (body?: object) => this.events(endpoint.path, endpoint.method, { body });
       } else if (endpoint.group === 'reports') {
         target[endpoint.name] = async (body?: object) => {
-          const result = await this.call(endpoint.method, endpoint.path, { body });
+          const result = await this.invoke(endpoint.method, endpoint.path, { body });
           return result.kind === 'rows' ? pageObject(result) : parseJson(result);
         };
       } else {
-        target[endpoint.name] = async (input?: EndpointInput) => parseJson(await this.call(endpoint.method, endpoint.path, input ?? {}));
+        target[endpoint.name] = async (input?: EndpointInput) => parseJson(await this.invoke(endpoint.method, endpoint.path, input ?? {}));
       }
     }
   }
@@ -44,15 +44,20 @@ export class OrgScope {
     return { organizationId: this.id, core: this.core, now: this.core.clock(), cursors: this.cursors, signal };
   }
 
-  /** Calls an operation by method and path, exactly as the REST service would. */
-  async call(method: string, path: string, input: EndpointInput = {}, signal?: AbortSignal): Promise<EndpointResult> {
+  /** Calls an operation by method and path, exactly as the REST service would, and gives its answer as JSON text or SSE events. */
+  async call(method: string, path: string, input: EndpointInput = {}, signal?: AbortSignal): Promise<JsonResult> {
+    return encodeJson(await this.invoke(method, path, input, signal));
+  }
+
+  /** Calls an operation by method and path; a report's answer comes as a rows result, not yet encoded (see src/formats). */
+  async invoke(method: string, path: string, input: EndpointInput = {}, signal?: AbortSignal): Promise<EndpointResult> {
     const match = matchEndpoint(method, path);
     if (!match) throw new NotFoundError(`no operation ${method.toUpperCase()} ${path}`);
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
   }
 
   private async *events(path: string, method: string, input: EndpointInput): AsyncGenerator<{ event: string; data: JsonObject }> {
-    const result = await this.call(method, path, input);
+    const result = await this.invoke(method, path, input);
     if (result.kind === 'rows') return yield* streamObjects(result);
     if (result.kind !== 'stream') throw new Error(`${path} is not a stream`);
     for await (const e of result.events) yield { event: e.event, data: JSON.parse(e.data) as JsonObject };

@@ -1,27 +1,64 @@
 import { setImmediate } from 'node:timers/promises';
-import type { EndpointResult, RowsResult, StreamEvent } from '../reports/endpoint.ts';
+import type { ColumnBatch } from '../query/row-shape.ts';
+import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../reports/endpoint.ts';
 import { rowReader, rowWriter } from '../query/row-json.ts';
+
+export interface OpenedRows {
+  readonly head: Record<string, unknown>;
+  readonly batches: AsyncIterable<ColumnBatch>;
+  /** Stops the read early, interrupting its query; safe to call after the end or twice. */
+  close(): Promise<void>;
+}
+
+/** Starts a rows result: its head, then its batches. Iterate the batches to the end or call `close`. */
+export async function openRows(result: RowsResult): Promise<OpenedRows> {
+  const parts = result.read();
+  const first = await parts.next();
+  if (first.done || !('head' in first.value)) {
+    await parts.return(undefined);
+    throw new Error('a rows result must yield its head first');
+  }
+  return { head: first.value.head, batches: batchesOf(parts), close: async () => void (await parts.return(undefined)) };
+}
+
+async function* batchesOf(parts: AsyncGenerator<RowsPart>): AsyncGenerator<ColumnBatch> {
+  for (;;) {
+    const next = await parts.next();
+    if (next.done) return;
+    if ('batch' in next.value) yield next.value.batch;
+  }
+}
 
 /** The spec's page body, `{"info":…,"data":[…]}`, as text. */
 export async function pageJson(result: RowsResult): Promise<string> {
   const write = rowWriter(result.shape);
+  const { head, batches, close } = await openRows(result);
   const rows: string[] = [];
-  for await (const batch of result.batches) {
-    const row = write(batch);
-    for (let i = 0; i < batch.length; i++) rows.push(row(i));
+  try {
+    for await (const batch of batches) {
+      const row = write(batch);
+      for (let i = 0; i < batch.length; i++) rows.push(row(i));
+    }
+  } finally {
+    await close();
   }
-  return `{"info":${JSON.stringify(result.head)},"data":[${rows.join(',')}]}`;
+  return `{"info":${JSON.stringify(head)},"data":[${rows.join(',')}]}`;
 }
 
 /** The spec's page body as JS values: what `JSON.parse(await pageJson(result))` gives, without the text. */
 export async function pageObject(result: RowsResult): Promise<{ info: Record<string, unknown>; data: unknown[] }> {
   const read = rowReader(result.shape);
+  const { head, batches, close } = await openRows(result);
   const data: unknown[] = [];
-  for await (const batch of result.batches) {
-    const row = read(batch);
-    for (let i = 0; i < batch.length; i++) data.push(row(i));
+  try {
+    for await (const batch of batches) {
+      const row = read(batch);
+      for (let i = 0; i < batch.length; i++) data.push(row(i));
+    }
+  } finally {
+    await close();
   }
-  return { info: JSON.parse(JSON.stringify(result.head)) as Record<string, unknown>, data };
+  return { info: JSON.parse(JSON.stringify(head)) as Record<string, unknown>, data };
 }
 
 /**
@@ -29,27 +66,39 @@ export async function pageObject(result: RowsResult): Promise<{ info: Record<str
  * loop gets a turn, so a long stream never holds it.
  */
 export async function* streamEvents(result: RowsResult): AsyncGenerator<StreamEvent> {
-  yield { event: 'summary', data: JSON.stringify(result.head) };
-  const write = rowWriter(result.shape);
-  for await (const batch of result.batches) {
-    const row = write(batch);
-    for (let i = 0; i < batch.length; i++) yield { event: 'result', data: row(i) };
-    await setImmediate();
+  const { head, batches, close } = await openRows(result);
+  try {
+    yield { event: 'summary', data: JSON.stringify(head) };
+    const write = rowWriter(result.shape);
+    for await (const batch of batches) {
+      const row = write(batch);
+      for (let i = 0; i < batch.length; i++) yield { event: 'result', data: row(i) };
+      await setImmediate();
+    }
+  } finally {
+    await close();
   }
 }
 
 /** The same events as JS values, for the library's iterators. */
 export async function* streamObjects(result: RowsResult): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
-  yield { event: 'summary', data: JSON.parse(JSON.stringify(result.head)) as Record<string, unknown> };
-  const read = rowReader(result.shape);
-  for await (const batch of result.batches) {
-    const row = read(batch);
-    for (let i = 0; i < batch.length; i++) yield { event: 'result', data: row(i) as Record<string, unknown> };
+  const { head, batches, close } = await openRows(result);
+  try {
+    yield { event: 'summary', data: JSON.parse(JSON.stringify(head)) as Record<string, unknown> };
+    const read = rowReader(result.shape);
+    for await (const batch of batches) {
+      const row = read(batch);
+      for (let i = 0; i < batch.length; i++) yield { event: 'result', data: row(i) as Record<string, unknown> };
+    }
+  } finally {
+    await close();
   }
 }
 
+export type JsonResult = { readonly kind: 'json'; readonly status: number; readonly json: string } | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> };
+
 /** Any result of a JSON-speaking face as the body text and status, or the stream's events. */
-export async function encodeJson(result: EndpointResult): Promise<{ kind: 'json'; status: number; json: string } | { kind: 'stream'; events: AsyncIterable<StreamEvent> }> {
+export async function encodeJson(result: EndpointResult): Promise<JsonResult> {
   if (result.kind !== 'rows') return result;
   return result.framing === 'page' ? { kind: 'json', status: 200, json: await pageJson(result) } : { kind: 'stream', events: streamEvents(result) };
 }

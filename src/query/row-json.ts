@@ -15,8 +15,8 @@ export function scalarValue(type: ScalarType, v: unknown): unknown {
   if (v === null || v === undefined) return null;
   switch (type) {
     case 'integer':
-      return typeof v === 'bigint' ? Number(v) : v;
     case 'float':
+      if (typeof v === 'bigint') return Number(v);
       return typeof v === 'number' && !Number.isFinite(v) ? null : v;
     case 'date':
       return v instanceof Date ? isoDay(v) : v;

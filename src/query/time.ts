@@ -25,3 +25,36 @@ export function dayBucket(interval: CalendarInterval, day: Fragment): Fragment {
       return sql`CAST(date_trunc('month', ${day}) AS DATE)`;
   }
 }
+
+const dayMs = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The first day of the bucket after the one holding `day`. */
+function nextBucket(interval: CalendarInterval, day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (interval === 'day') return isoDay(d.getTime() + dayMs);
+  if (interval === 'week') return isoDay(d.getTime() + (7 - ((d.getUTCDay() + 6) % 7)) * dayMs);
+  return isoDay(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}
+
+/**
+ * `[start, end]` cut into consecutive inclusive windows of whole buckets: the first about `first` days
+ * long, the others about `rest`, each at least one bucket. Buckets never straddle two windows, so a
+ * report over each window in turn gives exactly the rows of the whole window's report that lead with
+ * the date, in order.
+ */
+export function bucketWindows(start: string, end: string, interval: CalendarInterval, first = 7, rest = 31): { start: string; end: string }[] {
+  const out: { start: string; end: string }[] = [];
+  let from = start;
+  while (from <= end) {
+    const limit = isoDay(Date.parse(`${from}T00:00:00Z`) + ((out.length === 0 ? first : rest) - 1) * dayMs);
+    let next = nextBucket(interval, from);
+    for (let after = nextBucket(interval, next); after <= nextDay(limit) && next <= end; after = nextBucket(interval, next)) next = after;
+    const last = isoDay(Date.parse(`${next}T00:00:00Z`) - dayMs);
+    out.push({ start: from, end: last < end ? last : end });
+    from = next;
+  }
+  return out;
+}
+
+const nextDay = (day: string) => isoDay(Date.parse(`${day}T00:00:00Z`) + dayMs);

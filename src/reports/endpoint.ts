@@ -9,18 +9,23 @@ export interface StreamEvent {
   readonly data: string;
 }
 
+/** What a rows result yields: first its head, then its rows a batch at a time. */
+export type RowsPart = { readonly head: Record<string, unknown> } | { readonly batch: ColumnBatch };
+
 /**
- * A report's answer before it is encoded: the head and the rows as typed columns with their shape. Every
- * face encodes it (src/formats): a `page` is the spec's `{info: head, data: [rows]}`, a `stream` is a
- * `summary` event carrying `head` then one `result` event per row.
+ * A report's answer before it is encoded: a head and rows as typed columns with their shape. Every face
+ * encodes it (src/formats): a `page` is the spec's `{info: head, data: [rows]}`, a `stream` a `summary`
+ * event carrying `head` then one `result` event per row.
  */
 export interface RowsResult {
   readonly kind: 'rows';
   readonly framing: 'page' | 'stream';
-  readonly head: Record<string, unknown>;
   readonly shape: RowShape;
-  /** Pulled one batch at a time; stopping the iteration (or the call's abort signal) interrupts the query. */
-  readonly batches: AsyncIterable<ColumnBatch>;
+  /**
+   * Yields the head, then the rows a batch at a time, pulled: nothing is read before the first `next()`,
+   * the next batch only when asked for, and stopping early interrupts the query and frees its connection.
+   */
+  read(): AsyncGenerator<RowsPart>;
 }
 
 export type EndpointResult =

@@ -6,8 +6,13 @@ import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, sql, type Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult, StreamEvent } from './endpoint.ts';
-import { streamPayloads } from './stream-payloads.ts';
+import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsPart, RowsResult, StreamEvent } from './endpoint.ts';
+import { streamPayloads } from './stream-payloads-legacy.ts';
+import { pageResult, readPage } from './read-rows.ts';
+import { countUnits, headOf, headQuery, pageQuery, type ShapedReport, type UnitRange } from './rows-query.ts';
+import { streamStatements } from './stream-payloads.ts';
+import { dateSlices, unitSlices, type SliceCounter } from './stream-slices.ts';
+import type { CalendarInterval } from '../query/time.ts';
 
 export type Mode = 'page' | 'stream';
 
@@ -83,8 +88,18 @@ export interface PagedReport<Req, Plan> {
   /** A rollup that could answer this plan, when its shape allows; the engine checks it is current before compiling. */
   rollup?(plan: Plan): { readonly def: RollupDef; readonly categoryId: string } | null;
   /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
-  compile(plan: Plan, rollups: ReadonlySet<string>): CompiledReport;
+  compile(plan: Plan, rollups: ReadonlySet<string>): CompiledReport | ShapedReport;
   guards?(plan: Plan): readonly DataGuard[];
+  /**
+   * An answer that leads with its date bucket can be streamed one window of whole buckets at a time:
+   * `interval` is that bucket, or null when the answer does not lead with the date; `within` is the
+   * same plan over a part of its window.
+   */
+  readonly byDate?: {
+    interval(plan: Plan): CalendarInterval | null;
+    window(plan: Plan): { readonly start: string; readonly end: string };
+    within(plan: Plan, start: string, end: string): Plan;
+  };
   info(plan: Plan, page: PageFacts): Record<string, unknown>;
 }
 
@@ -107,7 +122,9 @@ interface Prepared<Plan> {
   readonly plan: Plan;
   readonly paging: Paging;
   readonly fingerprint: string;
-  readonly compiled: CompiledReport;
+  readonly compiled: CompiledReport | ShapedReport;
+  /** The rollups found current, which every statement of the request may read. */
+  readonly rollups: ReadonlySet<string>;
 }
 
 const noRollups: ReadonlySet<string> = new Set();
@@ -124,7 +141,7 @@ function planOf<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: 
 /** Validates, authorizes, plans and compiles with no database; `rollups` are taken as current. */
 export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, rollups = noRollups): Prepared<Plan> {
   const p = planOf(report, body, mode, ctx);
-  return { ...p, compiled: report.compile(p.plan, rollups) };
+  return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
 }
 
 /** `prepare`, then the data guards, asking the engine whether the rollup that could answer the plan is current. */
@@ -133,7 +150,8 @@ export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, bod
   await enforceGuards(report, p.plan, ctx);
   const use = report.rollup?.(p.plan) ?? null;
   const current = use !== null && (await ctx.core.rollups.current(use.def, use.categoryId));
-  return { ...p, compiled: report.compile(p.plan, current ? new Set([use.def.name]) : noRollups) };
+  const rollups = current ? new Set([use.def.name]) : noRollups;
+  return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
 }
 
 /**
@@ -173,25 +191,64 @@ export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, p
   }
 }
 
-export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<{ info: Record<string, unknown>; rows: string[] }> {
+export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<{ info: Record<string, unknown>; rows: string[] } | RowsResult> {
   const p = await prepareRead(report, body, 'page', ctx);
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
-  const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${offset + p.paging.limit}`));
+  const next = offset + p.paging.limit;
+  const facts = (total: number, units: number, rows: number, sqlInfo: Record<string, unknown>): PageFacts => ({
+    total,
+    count: units,
+    rows,
+    nextCursor: next < total ? ctx.cursors.encode(next, p.fingerprint) : null,
+    cursor: p.paging.cursor,
+    limit: p.paging.limit,
+    sqlInfo,
+  });
+  if ('shape' in p.compiled) {
+    const { head, rows } = await readPage(ctx, p.compiled, { after: offset, upTo: next });
+    const counted = countUnits(rows);
+    return pageResult(p.compiled.shape, report.info(p.plan, facts(head.total, counted.units, counted.rows, head.info)), rows);
+  }
+  const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${next}`));
   const result = await ctx.core.pool.read(query.text, query.params as never);
   const payloads = result.getColumnsJS()[2] as string[];
   const head = JSON.parse(payloads[0]!) as Head;
-  const next = offset + p.paging.limit;
-  const facts: PageFacts = {
-    total: head.total,
-    count: head.units ?? 0,
-    rows: head.rows ?? head.units ?? 0,
-    nextCursor: next < head.total ? ctx.cursors.encode(next, p.fingerprint) : null,
-    cursor: p.paging.cursor,
-    limit: p.paging.limit,
-    sqlInfo: head.info ?? {},
-  };
-  return { info: report.info(p.plan, facts), rows: payloads.slice(1) };
+  return { info: report.info(p.plan, facts(head.total, head.units ?? 0, head.rows ?? head.units ?? 0, head.info ?? {})), rows: payloads.slice(1) };
 }
+
+function rowsResult(framing: 'page' | 'stream', c: ShapedReport, read: () => AsyncGenerator<RowsPart>): RowsResult {
+  return { kind: 'rows', framing, shape: c.shape, read };
+}
+
+/**
+ * A stream of a shaped report: the head statement, then the rows in order-preserving slices of units
+ * (see `sliceRanges`), each pulled a chunk at a time on the stream's own connection.
+ */
+function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, c: ShapedReport, ctx: CallContext): RowsResult {
+  const cap = p.paging.maxResults;
+  const interval = report.byDate?.interval(p.plan) ?? null;
+  const sent: SliceCounter = { lastUnit: 0 };
+  const slices = (units: number) => {
+    if (interval === null || !report.byDate) return unitSlices(c, units);
+    const byDate = report.byDate;
+    return dateSlices(byDate.window(p.plan), interval, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent);
+  };
+  return rowsResult('stream', c, async function* () {
+    for await (const part of streamStatements(ctx, headQuery(c), (h) => slices(unitsSent(headOf(h).total, cap)))) {
+      if ('batch' in part) {
+        const units = part.batch.columns.unit!;
+        sent.lastUnit = Math.max(sent.lastUnit, Number(units[units.length - 1] ?? 0));
+        yield part;
+        continue;
+      }
+      const head = headOf(part.head);
+      const units = unitsSent(head.total, cap);
+      yield { head: report.info(p.plan, { total: head.total, count: units, rows: units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info }) };
+    }
+  });
+}
+
+const unitsSent = (total: number, cap: number | null) => (cap === null ? total : Math.min(total, cap));
 
 /**
  * Streams `summary` then one `result` per row. Validation and data guards run before the stream is
@@ -199,14 +256,16 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
  * is pulled a chunk at a time, so JS holds one chunk (DuckDB holds the ordered result); stopping the
  * iteration interrupts the query.
  */
-export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<AsyncGenerator<StreamEvent>> {
-  return streamPrepared(report, await prepareRead(report, body, 'stream', ctx), ctx);
+export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<AsyncGenerator<StreamEvent> | RowsResult> {
+  const p = await prepareRead(report, body, 'stream', ctx);
+  if ('shape' in p.compiled) return shapedStream(report, p, p.compiled, ctx);
+  return streamPrepared(report, p as Prepared<Plan> & { compiled: CompiledReport }, ctx);
 }
 
 /** Rows a stream pulls across from DuckDB as one string. */
 const streamBatch = 1024;
 
-async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
+async function* streamPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan> & { compiled: CompiledReport }, ctx: CallContext): AsyncGenerator<StreamEvent> {
   const c = p.compiled;
   const cap = p.paging.maxResults;
   // TRICKY: a report that counts its own total numbers its rows 1..total, one row per unit, so `unit <= cap`
@@ -250,8 +309,9 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary,
     stream: false,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-      const { info, rows } = await runPage(report, input.body, ctx);
-      return { kind: 'json', status: 200, json: `{"info":${JSON.stringify(info)},"data":[${rows.join(',')}]}` };
+      const page = await runPage(report, input.body, ctx);
+      if ('kind' in page) return page;
+      return { kind: 'json', status: 200, json: `{"info":${JSON.stringify(page.info)},"data":[${page.rows.join(',')}]}` };
     },
   };
   if (!at.streamPath) return [page];
@@ -262,8 +322,15 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary: `${summary} (Server-Sent Events: one summary event, then one result event per row)`,
     stream: true,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-      return { kind: 'stream', events: await runStream(report, input.body, ctx) };
+      const stream = await runStream(report, input.body, ctx);
+      return 'kind' in stream ? stream : { kind: 'stream', events: stream };
     },
   };
   return [page, stream];
+}
+
+/** The statement of one page of units. */
+export function pageStatement(c: CompiledReport | ShapedReport, range: UnitRange): Fragment {
+  if ('shape' in c) return pageQuery(c, range);
+  return pagedSql(c, sql`SELECT unit, seq, row FROM rows WHERE unit > ${range.after} AND unit <= ${range.upTo}`);
 }

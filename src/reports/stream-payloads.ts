@@ -1,35 +1,48 @@
+import { chunkBatch, readerBatch } from '../engine/column-reads.ts';
+import type { ColumnBatch } from '../query/row-shape.ts';
 import type { Sql } from '../query/sql.ts';
 import type { CallContext } from './endpoint.ts';
 
 /**
- * Runs queries shaped like `pagedSql` (`unit, seq, payload`) one after another on a connection of its
- * own, in one transaction so they read the same snapshot, and yields each payload, pulled from DuckDB
- * a chunk at a time so memory stays bounded. The caller's abort signal, or stopping the iteration,
- * interrupts the query and frees the connection.
+ * Runs a stream's statements on a connection of its own, in one transaction so they read one snapshot:
+ * `head` first (read whole: it is one row), then each statement `slices` yields for that head, in order.
+ * A slice is pulled one DuckDB chunk (at most 2,048 rows) at a time, and the next chunk is fetched only
+ * when the consumer asks, so the JS side holds one chunk per stream whatever the result's size; the
+ * next slice's statement runs only when the previous one is drained. The caller's abort signal, or
+ * stopping the iteration, interrupts the statement and frees the connection.
  */
-export async function* streamPayloads(queries: readonly Sql[], ctx: CallContext): AsyncGenerator<string> {
+export async function* streamStatements(ctx: CallContext, head: Sql, slices: (head: ColumnBatch) => Iterable<Sql>): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
   const conn = await ctx.core.pool.instance.connect();
-  ctx.core.stats.activeStreams++;
+  const stats = ctx.core.stats;
+  stats.activeStreams++;
   const interrupt = () => conn.interrupt();
   ctx.signal?.addEventListener('abort', interrupt);
   let finished = false;
   try {
-    if (queries.length > 1) await conn.run('BEGIN TRANSACTION');
-    for (const query of queries) {
-      const result = await conn.stream(query.text, query.params as never);
+    await conn.run('BEGIN TRANSACTION');
+    const first = readerBatch(await conn.runAndReadAll(head.text, head.params as never));
+    yield { head: first };
+    for (const slice of slices(first)) {
+      const result = await conn.stream(slice.text, slice.params as never);
+      const names = result.columnNames();
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const payloads = chunk.getColumnVector(2);
-        for (let i = 0; i < chunk.rowCount; i++) yield String(payloads.getItem(i));
+        const batch = chunkBatch(names, chunk);
+        stats.bufferedRows += batch.length;
+        try {
+          yield { batch };
+        } finally {
+          stats.bufferedRows -= batch.length;
+        }
       }
     }
-    if (queries.length > 1) await conn.run('COMMIT');
+    await conn.run('COMMIT');
     finished = true;
   } finally {
     ctx.signal?.removeEventListener('abort', interrupt);
     if (!finished) conn.interrupt();
     conn.closeSync();
-    ctx.core.stats.activeStreams--;
+    stats.activeStreams--;
   }
 }

@@ -1,4 +1,3 @@
-import { encodeJson } from '../../formats/json.ts';
 import { readFile } from 'node:fs/promises';
 import { openEngine } from '../../engine/engine.ts';
 import { dataUnavailable } from '../../engine/database-errors.ts';
@@ -48,7 +47,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
           return printError(io, new ValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (error as Error).message } }]));
         }
       }
-      const result = await encodeJson(await engine.org(required(values, 'org')).call(method, url.pathname, { body, query }));
+      const result = await engine.org(required(values, 'org')).call(method, url.pathname, { body, query });
       if (result.kind === 'json') io.out(result.json + '\n');
       else for await (const e of result.events) io.out(formatSseEvent(e));
       await engine.runsSettled();

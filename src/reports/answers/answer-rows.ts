@@ -1,5 +1,6 @@
-import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
-import type { CompiledReport } from '../paged-report.ts';
+import { field, value, type RowShape, type ValueType } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../rows-query.ts';
 
 /**
  * Raw prompt answers (v1 and v2): one row per execution, newest first. An execution is aliased `f`,
@@ -14,6 +15,7 @@ export interface AnswerField {
   readonly name: string;
   /** SQL over `f`, `p` and the dimension aliases. */
   readonly value: Fragment;
+  readonly type: ValueType;
 }
 
 // TRICKY: `day = f.day` is implied by the execution id but lets DuckDB prune the fact files' row groups to
@@ -27,38 +29,47 @@ const lists: Record<AnswerList, (column: 'v' | 'names') => Fragment> = {
   themes: (column) =>
     column === 'names'
       ? sql`(SELECT list(DISTINCT t.name ORDER BY t.name) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`
-      : sql`(SELECT list(json_object('name', d.name, 'type', d.sentiment_type) ORDER BY d.name, d.sentiment_type)
+      : sql`(SELECT list({'name': d.name, 'type': d.sentiment_type} ORDER BY d.name, d.sentiment_type)
    FROM (SELECT DISTINCT t.name, s.sentiment_type FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')}) d)`,
 };
 
-/** The JSON list of an answer, `[]` when it has none. */
+/** The list of an answer, `[]` when it has none. */
 export const answerList = (name: AnswerList, column: 'v' | 'names' = 'v'): Fragment => sql`coalesce(${lists[name](column)}, [])`;
+
+export const themeListType: ValueType = { list: { struct: [{ name: 'name', type: 'text' }, { name: 'type', type: 'text' }] } };
 
 /**
  * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The answers
- * are numbered first, from their id and time alone, so a page or a capped stream builds only its rows.
+ * are numbered first, from their id and time alone (never their text), so a page or a stream slice
+ * reads and builds only its own answers.
  */
-export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): CompiledReport {
+export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): ShapedReport {
   const ctes = sql`p AS (
   SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id,
          (SELECT coalesce(list(t.name ORDER BY t.name, t.id), []) FROM tags t WHERE t.category_id = ${categoryId} AND list_contains(pr.tag_ids, t.id)) AS tag_names
   FROM prompts pr WHERE pr.category_id = ${categoryId}
 ),
-e AS MATERIALIZED (SELECT f.* FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where}),
-numbered AS (SELECT id, row_number() OVER (ORDER BY executed_at DESC, id) AS unit FROM e)`;
-  const rows = sql`SELECT o.unit, 0 AS seq,
-       json_object(${join(fields.map((f) => sql`${key(f.name)}, ${f.value}`), ', ')})::VARCHAR AS row
+e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
+  const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type))) };
+  const rows = (range: UnitRange) => sql`WITH numbered AS (
+  SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
+  FROM (SELECT * FROM e ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
+)
+SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.value} AS ${ident(f.name)}`), ', ')}
 FROM numbered o
-JOIN e f ON f.id = o.id
+JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
 LEFT JOIN assets pa ON pa.id = p.asset_id`;
-  const info = sql`SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))`;
-  return { ctes, rows, info, total: sql`SELECT count(*) FROM e` };
+  return {
+    ctes,
+    shape,
+    rows,
+    total: sql`SELECT count(*) FROM e`,
+    info: sql`SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    sliceUnits: 2048,
+  };
 }
-
-/** An instant as ISO 8601 in UTC, to the second. */
-export const isoInstant = (column: Fragment): Fragment => sql`strftime(timezone('UTC', ${column}), '%Y-%m-%dT%H:%M:%SZ')`;

@@ -3,14 +3,16 @@ import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatFiltersSchema, flatToNode, idField, nameField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
 import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
-import { render, sql } from '../../query/sql.ts';
+import { sql, type Fragment } from '../../query/sql.ts';
+import type { ValueType } from '../../query/row-shape.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult } from '../endpoint.ts';
-import { authorize, pagedSql } from '../paged-report.ts';
+import { authorize } from '../paged-report.ts';
+import { pageResult, readPage } from '../read-rows.ts';
 import { answerFilterFields, pick } from '../tabular-v1/insights-common.ts';
-import { pageWindow, throwIfAny } from '../tabular/tabular-report.ts';
+import { pageRange, throwIfAny } from '../tabular/tabular-report.ts';
 import { Issues, paginationSchema, readPagination, readWindow, zInstantText, type Pagination } from '../tabular/tabular-request.ts';
-import { answerList, answerRows, isoInstant, type AnswerField } from './answer-rows.ts';
+import { answerList, answerRows, themeListType, type AnswerField } from './answer-rows.ts';
 
 /** The include keys of the official client, alphabetical as it lists them; prompt_type and themes are deprecated. */
 const includeKeys = [
@@ -66,29 +68,32 @@ const catalog: FlatCatalog = {
   asset_name: nameField(sql`p.asset_id`, assetsTable),
 };
 
+const text = (name: string, value: Fragment): AnswerField => ({ name, value, type: 'text' });
+const textList: ValueType = { list: 'text' };
+
 const fields: Record<IncludeKey, AnswerField> = {
-  analysis_types: { name: 'analysis_types', value: sql`p.analysis_types` },
-  asset: { name: 'asset', value: sql`pa.name` },
-  asset_id: { name: 'asset_id', value: sql`p.asset_id` },
-  citations: { name: 'citations', value: answerList('citations') },
-  created_at: { name: 'created_at', value: isoInstant(sql`f.executed_at`) },
-  mentions: { name: 'mentions', value: answerList('mentions') },
-  model: { name: 'model', value: sql`mo.name` },
-  model_id: { name: 'model_id', value: sql`f.model_id` },
-  persona: { name: 'persona', value: sql`pe.name` },
-  prompt: { name: 'prompt', value: sql`p.prompt` },
-  prompt_id: { name: 'prompt_id', value: sql`f.prompt_id` },
-  prompt_type: { name: 'prompt_type', value: sql`p.prompt_type` },
-  region: { name: 'region', value: sql`rg.name` },
-  response: { name: 'response', value: sql`f.response` },
-  run_id: { name: 'run_id', value: sql`CAST(f.id AS VARCHAR)` },
-  search_queries: { name: 'search_queries', value: answerList('queries') },
-  search_triggered: { name: 'search_triggered', value: sql`f.search_triggered` },
-  sentiment_themes: { name: 'sentiment_themes', value: answerList('themes') },
-  tags: { name: 'tags', value: sql`p.tag_names` },
-  themes: { name: 'themes', value: answerList('themes', 'names') },
-  topic: { name: 'topic', value: sql`tp.name` },
-  topic_id: { name: 'topic_id', value: sql`p.topic_id` },
+  analysis_types: { name: 'analysis_types', value: sql`p.analysis_types`, type: textList },
+  asset: text('asset', sql`pa.name`),
+  asset_id: text('asset_id', sql`p.asset_id`),
+  citations: { name: 'citations', value: answerList('citations'), type: textList },
+  created_at: { name: 'created_at', value: sql`f.executed_at`, type: 'instant' },
+  mentions: { name: 'mentions', value: answerList('mentions'), type: textList },
+  model: text('model', sql`mo.name`),
+  model_id: text('model_id', sql`f.model_id`),
+  persona: text('persona', sql`pe.name`),
+  prompt: text('prompt', sql`p.prompt`),
+  prompt_id: text('prompt_id', sql`f.prompt_id`),
+  prompt_type: text('prompt_type', sql`p.prompt_type`),
+  region: text('region', sql`rg.name`),
+  response: text('response', sql`f.response`),
+  run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
+  search_queries: { name: 'search_queries', value: answerList('queries'), type: textList },
+  search_triggered: { name: 'search_triggered', value: sql`f.search_triggered`, type: 'boolean' },
+  sentiment_themes: { name: 'sentiment_themes', value: answerList('themes'), type: themeListType },
+  tags: { name: 'tags', value: sql`p.tag_names`, type: textList },
+  themes: { name: 'themes', value: answerList('themes', 'names'), type: textList },
+  topic: text('topic', sql`tp.name`),
+  topic_id: text('topic_id', sql`p.topic_id`),
 };
 
 export interface AnswersV1Plan {
@@ -140,10 +145,8 @@ export const promptAnswersV1Endpoint: Endpoint = {
   async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
     const plan = planAnswersV1(parseWith(schema, input.body), ctx);
     authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
-    const query = render(pagedSql(compileAnswersV1(plan), pageWindow(plan.pagination)));
-    const result = await ctx.core.pool.read(query.text, query.params as never);
-    const payloads = result.getColumnsJS()[2] as string[];
-    const head = JSON.parse(payloads[0]!) as { total: number };
-    return { kind: 'json', status: 200, json: `{"info":{"total_rows":${head.total}},"data":[${payloads.slice(1).join(',')}]}` };
+    const compiled = compileAnswersV1(plan);
+    const { head, rows } = await readPage(ctx, compiled, pageRange(plan.pagination));
+    return pageResult(compiled.shape, { total_rows: head.total }, rows);
   },
 };

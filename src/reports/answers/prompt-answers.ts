@@ -9,7 +9,8 @@ import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filt
 import { promptFilterFields } from '../insights-v2/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights-v2/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights-v2/scope.ts';
-import { answerList, answerRows, isoInstant, type AnswerField } from './answer-rows.ts';
+import { answerList, answerRows, type AnswerField } from './answer-rows.ts';
+import type { ValueType } from '../../query/row-shape.ts';
 
 /** The row fields in the order the public docs list them (info.include). */
 const fieldNames = [
@@ -61,23 +62,26 @@ export const answersCatalog: FilterCatalog = {
 
 export const answersRules: FilterRules = { catalog: answersCatalog, topLevel: ['domain', 'page'] };
 
+const text = (name: string, value: Fragment): AnswerField => ({ name, value, type: 'text' });
+const textList: ValueType = { list: 'text' };
+
 const fields: Record<FieldName, AnswerField> = {
-  run_id: { name: 'run_id', value: sql`CAST(f.id AS VARCHAR)` },
-  date: { name: 'date', value: isoInstant(sql`f.executed_at`) },
-  model: { name: 'model', value: sql`json_object('id', f.model_id, 'name', mo.name)` },
-  topic: { name: 'topic', value: sql`tp.name` },
-  topic_id: { name: 'topic_id', value: sql`p.topic_id` },
-  persona: { name: 'persona', value: sql`pe.name` },
-  region: { name: 'region', value: sql`rg.name` },
-  tags: { name: 'tags', value: sql`p.tag_names` },
-  prompt: { name: 'prompt', value: sql`p.prompt` },
-  prompt_id: { name: 'prompt_id', value: sql`f.prompt_id` },
-  response: { name: 'response', value: sql`f.response` },
-  mentions: { name: 'mentions', value: answerList('mentions') },
-  citations: { name: 'citations', value: answerList('citations') },
-  search_queries: { name: 'search_queries', value: answerList('queries') },
+  run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
+  date: { name: 'date', value: sql`f.executed_at`, type: 'instant' },
+  model: { name: 'model', value: sql`{'id': f.model_id, 'name': mo.name}`, type: { struct: [{ name: 'id', type: 'text' }, { name: 'name', type: 'text' }] } },
+  topic: text('topic', sql`tp.name`),
+  topic_id: text('topic_id', sql`p.topic_id`),
+  persona: text('persona', sql`pe.name`),
+  region: text('region', sql`rg.name`),
+  tags: { name: 'tags', value: sql`p.tag_names`, type: textList },
+  prompt: text('prompt', sql`p.prompt`),
+  prompt_id: text('prompt_id', sql`f.prompt_id`),
+  response: text('response', sql`f.response`),
+  mentions: { name: 'mentions', value: answerList('mentions'), type: textList },
+  citations: { name: 'citations', value: answerList('citations'), type: textList },
+  search_queries: { name: 'search_queries', value: answerList('queries'), type: textList },
   // The v2 vocabulary names the stored `accuracy` type `factcheck`.
-  analysis_types: { name: 'analysis_types', value: sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)` },
+  analysis_types: { name: 'analysis_types', value: sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)`, type: textList },
 };
 
 function check(req: AnswersRequest): ValidationIssue[] {

@@ -1,3 +1,4 @@
+import { field, object, value, type ShapeField } from '../../query/row-shape.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { idOps, refField, setRefField, textOps, type DimensionTable } from '../../query/filter-fields.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
@@ -86,5 +87,21 @@ export function dimensionOrder(dims: readonly GroupDimension[], from: string): F
     d === 'date'
       ? [sql`${keyColumn(d, from)}`]
       : [sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} NULLS LAST`, sql`${keyColumn(d, from)} NULLS LAST`],
+  );
+}
+
+/** The row fields of the grouped dimensions: `date` as a day, the others as `{id, name}` (null when missing). */
+export function dimensionShape(dims: readonly GroupDimension[]): ShapeField[] {
+  return dims.map((d) =>
+    d === 'date' ? field('date', value('k_date', 'date')) : field(d, object([field('id', value(`k_${d}`, 'text')), field('name', value(`n_${d}`, 'text'))], `k_${d}`)),
+  );
+}
+
+/** The columns `dimensionShape` reads: each key as `k_<dim>` and each name as `n_<dim>`, from relation `from` and its lookups. */
+export function dimensionColumns(dims: readonly GroupDimension[], from: string): Fragment[] {
+  return dims.flatMap((d) =>
+    d === 'date'
+      ? [sql`${keyColumn(d, from)} AS k_date`]
+      : [sql`${keyColumn(d, from)} AS ${ident(`k_${d}`)}`, sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} AS ${ident(`n_${d}`)}`],
   );
 }

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult, StreamEvent } from '../endpoint.ts';
-import { pagedSql, type CompiledReport } from '../paged-report.ts';
-import { streamPayloads } from '../stream-payloads.ts';
+import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
+import { pageResult, readPage } from '../read-rows.ts';
+import { array, field, value, type ScalarType } from '../../query/row-shape.ts';
+import { headOf, headQuery, sliceQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
+import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
 
@@ -40,6 +42,8 @@ export interface TabularSql {
   readonly ctes: Fragment;
   readonly grouped: Fragment;
   readonly dimensions: readonly TabularDimension[];
+  /** How each metric is typed in Arrow and CSV (JSON writes every number alike); floats by default. */
+  readonly metricTypes?: Readonly<Record<string, ScalarType>>;
 }
 
 export type Mode = 'page' | 'stream';
@@ -75,7 +79,7 @@ export function groupKeys(count: number): Fragment {
 const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
 
 /** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
-export function tabularCompiled(plan: TabularShape, t: TabularSql): CompiledReport {
+export function tabularCompiled(plan: TabularShape, t: TabularSql): ShapedReport {
   const byDimension = (i: number, dir: 'asc' | 'desc'): Fragment[] =>
     t.dimensions[i]!.sortBy === 'key'
       ? [sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`]
@@ -84,27 +88,33 @@ export function tabularCompiled(plan: TabularShape, t: TabularSql): CompiledRepo
     const j = plan.metrics.indexOf(o.key);
     return j >= 0 ? [sql`${metricColumn(j)} ${direction(o.dir)} NULLS LAST`] : byDimension(plan.dimensions.indexOf(o.key), o.dir);
   });
-  const tieBreak = plan.dimensions.flatMap((_, i) => byDimension(i, 'asc'));
+  const order = join([...requested, ...plan.dimensions.flatMap((_, i) => byDimension(i, 'asc'))], ', ');
   const labels = plan.dimensions.map((_, i) => sql`${t.dimensions[i]!.label(keyColumn(i, 'g'))} AS ${labelColumn(i)}`);
   const kept = and(plan.metricFilters.map((f) => sql`${metricColumn(plan.metrics.indexOf(f.field))} >= ${f.value}`));
-  const metrics = plan.metrics.map((_, j) => metricColumn(j));
-  const dims = plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR)`);
+  const columns = [...plan.metrics.map((_, j) => metricColumn(j)), ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`)];
+  // TRICKY: a top-N (ORDER BY … LIMIT … OFFSET) keeps only the page's groups; only they are numbered.
+  const rows = (range: UnitRange) => sql`SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
+FROM (SELECT * FROM kept ORDER BY ${order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})`;
   return {
     ctes: sql`${t.ctes},
 grouped AS (${t.grouped}),
 labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
-    rows: sql`SELECT row_number() OVER (ORDER BY ${join([...requested, ...tieBreak], ', ')}) AS unit, 0 AS seq,
-       json_object('metrics', json_array(${join(metrics, ', ')}), 'dimensions', json_array(${join(dims, ', ')}))::VARCHAR AS row
-FROM kept`,
-    info: sql`SELECT json_object()`,
+    shape: {
+      fields: [
+        field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),
+        field('dimensions', array(plan.dimensions.map((d, i) => field(d, value(`d${i}`, 'text'))))),
+      ],
+    },
+    rows,
     total: sql`SELECT count(*) FROM kept`,
+    sliceUnits: Number.POSITIVE_INFINITY,
   };
 }
 
 export interface PreparedTabular<Plan> {
   readonly plan: Plan;
-  readonly compiled: CompiledReport;
+  readonly compiled: ShapedReport;
 }
 
 export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<PreparedTabular<Plan>> {
@@ -114,20 +124,15 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
   return { plan, compiled: tabularCompiled(plan, report.compile(plan)) };
 }
 
-/** The rows a request's pagination selects, by ordinal. */
-export function pageWindow(p: Pagination): Fragment {
-  return p.limit === null
-    ? sql`SELECT unit, seq, row FROM rows WHERE unit > ${p.offset}`
-    : sql`SELECT unit, seq, row FROM rows WHERE unit > ${p.offset} AND unit <= ${p.offset + p.limit}`;
+/** The units a request's pagination selects. */
+export function pageRange(p: Pagination): UnitRange {
+  return { after: p.offset, upTo: p.limit === null ? null : p.offset + p.limit };
 }
 
-export async function runTabularPage<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<string> {
+export async function runTabularPage<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
   const p = await prepareTabular(report, body, 'page', ctx);
-  const query = render(pagedSql(p.compiled, pageWindow(p.plan.pagination)));
-  const result = await ctx.core.pool.read(query.text, query.params as never);
-  const payloads = result.getColumnsJS()[2] as string[];
-  const head = JSON.parse(payloads[0]!) as { total: number };
-  return `{"info":${JSON.stringify({ total_rows: head.total, query: p.plan.query })},"data":[${payloads.slice(1).join(',')}]}`;
+  const { head, rows } = await readPage(ctx, p.compiled, pageRange(p.plan.pagination));
+  return pageResult(p.compiled.shape, { total_rows: head.total, query: p.plan.query }, rows);
 }
 
 /**
@@ -135,18 +140,18 @@ export async function runTabularPage<Req, Plan extends TabularShape>(report: Tab
  * shape of a data entry. Every event's data is JSON, since the official client parses each one and
  * ignores event names. Rows are pulled a chunk at a time; stopping early interrupts the query.
  */
-export async function* runTabularStream<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): AsyncGenerator<StreamEvent> {
-  const query = render(pagedSql(p.compiled, pageWindow(p.plan.pagination)));
-  let first = true;
-  for await (const payload of streamPayloads([query], ctx)) {
-    if (!first) {
-      yield { event: 'result', data: payload };
-      continue;
-    }
-    first = false;
-    const head = JSON.parse(payload) as { total: number };
-    yield { event: 'summary', data: JSON.stringify({ query: p.plan.query, total_rows: head.total }) };
-  }
+export function runTabularStream<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): RowsResult {
+  const range = pageRange(p.plan.pagination);
+  return {
+    kind: 'rows',
+    framing: 'stream',
+    shape: p.compiled.shape,
+    read: async function* () {
+      for await (const part of streamStatements(ctx, headQuery(p.compiled), () => [sliceQuery(p.compiled, range)])) {
+        yield 'batch' in part ? part : { head: { query: p.plan.query, total_rows: headOf(part.head).total } };
+      }
+    },
+  };
 }
 
 /** Semantic validation failures are thrown with every issue at once. */
@@ -164,7 +169,7 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     summary: report.summary,
     stream: false,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-      return { kind: 'json', status: 200, json: await runTabularPage(report, input.body, ctx) };
+      return runTabularPage(report, input.body, ctx);
     },
   };
   if (!report.streamPath) return [page];
@@ -177,7 +182,7 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
       // Validation and tenancy errors surface here, before the stream starts, as a normal error response.
       const prepared = await prepareTabular(report, input.body, 'stream', ctx);
-      return { kind: 'stream', events: runTabularStream(prepared, ctx) };
+      return runTabularStream(prepared, ctx);
     },
   };
   return [page, stream];

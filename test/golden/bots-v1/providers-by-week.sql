@@ -4,17 +4,10 @@ WITH traffic AS (
 ),
 grouped AS (SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k0", f."bot_provider" AS "k1", CAST(sum(visits) AS BIGINT) AS "m0", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'ai_assistant'), 0) AS BIGINT) AS "m1", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'index'), 0) AS BIGINT) AS "m2", CAST(coalesce(sum(visits) FILTER (WHERE bot_type = 'ai_training'), 0) AS BIGINT) AS "m3", epoch_ms(max(last_at)) // 1000 AS "m4" FROM traffic f GROUP BY "k0", "k1"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0", "g"."k1" AS "d1" FROM grouped g),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
-rows AS (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
-       json_object('metrics', json_array("m0", "m1", "m2", "m3", "m4"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
-FROM kept),
-info AS (SELECT json_object()),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $6 AND unit <= $7)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM kept),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $6 + row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", "m3", "m4", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
+FROM (SELECT * FROM kept ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $7 OFFSET $8))
 ORDER BY unit, seq
--- params: ["America/New_York","00000000-0000-4000-8000-000000000001","example.com","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z",0,8]
+-- params: ["America/New_York","00000000-0000-4000-8000-000000000001","example.com","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z",0,8,0]

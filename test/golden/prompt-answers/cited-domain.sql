@@ -3,25 +3,21 @@ WITH p AS (
          (SELECT coalesce(list(t.name ORDER BY t.name, t.id), []) FROM tags t WHERE t.category_id = $1 AND list_contains(pr.tag_ids, t.id)) AS tag_names
   FROM prompts pr WHERE pr.category_id = $2
 ),
-e AS MATERIALIZED (SELECT f.* FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $6 AND lower(hostname) IN (lower($7))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$8, $9]), FALSE))),
-numbered AS (SELECT id, row_number() OVER (ORDER BY executed_at DESC, id) AS unit FROM e),
-rows AS (SELECT o.unit, 0 AS seq,
-       json_object('run_id', CAST(f.id AS VARCHAR), 'date', strftime(timezone('UTC', f.executed_at), '%Y-%m-%dT%H:%M:%SZ'), 'model', json_object('id', f.model_id, 'name', mo.name), 'persona', pe.name, 'tags', p.tag_names, 'mentions', coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), []), 'citations', coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), []), 'search_queries', coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), []), 'analysis_types', list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END))::VARCHAR AS row
+e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $6 AND lower(hostname) IN (lower($7))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$8, $9]), FALSE)))
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM e) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH numbered AS (
+  SELECT id, day, $10 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
+  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $11 OFFSET $12)
+)
+SELECT o.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "date", {'id': f.model_id, 'name': mo.name} AS "model", pe.name AS "persona", p.tag_names AS "tags", coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), []) AS "mentions", coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), []) AS "citations", coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), []) AS "search_queries", list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END) AS "analysis_types"
 FROM numbered o
-JOIN e f ON f.id = o.id
+JOIN executions f ON f.category_id = $13 AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
-LEFT JOIN assets pa ON pa.id = p.asset_id),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM e),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+LEFT JOIN assets pa ON pa.id = p.asset_id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,0,"00000000-0000-4000-8000-00000000000b"]

@@ -3,26 +3,22 @@ WITH p AS (
          (SELECT coalesce(list(t.name ORDER BY t.name, t.id), []) FROM tags t WHERE t.category_id = $1 AND list_contains(pr.tag_ids, t.id)) AS tag_names
   FROM prompts pr WHERE pr.category_id = $2
 ),
-e AS MATERIALIZED (SELECT f.* FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $6)) > 0, FALSE)),
-numbered AS (SELECT id, row_number() OVER (ORDER BY executed_at DESC, id) AS unit FROM e),
-rows AS (SELECT o.unit, 0 AS seq,
-       json_object('analysis_types', p.analysis_types, 'asset', pa.name, 'asset_id', p.asset_id, 'citations', coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), []), 'created_at', strftime(timezone('UTC', f.executed_at), '%Y-%m-%dT%H:%M:%SZ'), 'mentions', coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), []), 'model', mo.name, 'model_id', f.model_id, 'persona', pe.name, 'prompt_id', f.prompt_id, 'region', rg.name, 'run_id', CAST(f.id AS VARCHAR), 'search_queries', coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), []), 'search_triggered', f.search_triggered, 'sentiment_themes', coalesce((SELECT list(json_object('name', d.name, 'type', d.sentiment_type) ORDER BY d.name, d.sentiment_type)
-   FROM (SELECT DISTINCT t.name, s.sentiment_type FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id) d), []), 'tags', p.tag_names, 'themes', coalesce((SELECT list(DISTINCT t.name ORDER BY t.name) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id), []), 'topic', tp.name, 'topic_id', p.topic_id)::VARCHAR AS row
+e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $6)) > 0, FALSE))
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM e) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH numbered AS (
+  SELECT id, day, $7 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
+  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $8 OFFSET $9)
+)
+SELECT o.unit, 0 AS seq, p.analysis_types AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), []) AS "citations", f.executed_at AS "created_at", coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), []) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), []) AS "search_queries", f.search_triggered AS "search_triggered", coalesce((SELECT list({'name': d.name, 'type': d.sentiment_type} ORDER BY d.name, d.sentiment_type)
+   FROM (SELECT DISTINCT t.name, s.sentiment_type FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id) d), []) AS "sentiment_themes", p.tag_names AS "tags", coalesce((SELECT list(DISTINCT t.name ORDER BY t.name) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id), []) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
 FROM numbered o
-JOIN e f ON f.id = o.id
+JOIN executions f ON f.category_id = $10 AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
-LEFT JOIN assets pa ON pa.id = p.asset_id),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $7 AND unit <= $8)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM e),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+LEFT JOIN assets pa ON pa.id = p.asset_id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,2,1,"00000000-0000-4000-8000-00000000000b"]

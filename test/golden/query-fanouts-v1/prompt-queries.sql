@@ -17,17 +17,10 @@ xe AS (SELECT "k_prompt", count(*) AS executions FROM ex GROUP BY ALL),
 grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
 FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
 labeled AS (SELECT g.*, (SELECT "prompt" FROM "prompts" WHERE id = "g"."k0") AS "d0", "g"."k1" AS "d1" FROM grouped g),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
-rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
-       json_object('metrics', json_array("m0", "m1", "m2"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
-FROM kept),
-info AS (SELECT json_object()),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM kept),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $10 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $11 OFFSET $12))
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment",0,8]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment",0,8,0]

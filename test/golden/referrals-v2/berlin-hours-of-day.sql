@@ -3,17 +3,10 @@ WITH traffic AS (
 ),
 grouped AS (SELECT hour(timezone($5, f.ts)) AS "k0", CAST(sum(visits) AS BIGINT) AS "m0" FROM traffic f GROUP BY "k0"),
 labeled AS (SELECT g.*, lpad(CAST("g"."k0" AS VARCHAR), 2, '0') AS "d0" FROM grouped g),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
-rows AS (SELECT row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
-       json_object('metrics', json_array("m0"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
-FROM kept),
-info AS (SELECT json_object()),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $6 AND unit <= $7)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM kept),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $6 + row_number() OVER (ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq, "m0", CAST("d0" AS VARCHAR) AS "d0"
+FROM (SELECT * FROM kept ORDER BY "k0" ASC NULLS LAST, "k0" ASC NULLS LAST LIMIT $7 OFFSET $8))
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-000000000001","example.com","2026-02-28T23:00:00.000Z","2026-12-01T00:00:00.000Z","Europe/Berlin",0,24]
+-- params: ["00000000-0000-4000-8000-000000000001","example.com","2026-02-28T23:00:00.000Z","2026-12-01T00:00:00.000Z","Europe/Berlin",0,24,0]

@@ -3,17 +3,10 @@ WITH traffic AS (
 ),
 grouped AS (SELECT CAST(date_trunc('month', CAST(timezone($8, f.ts) AS DATE)) AS DATE) AS "k0", f."path" AS "k1", CAST(sum(visits) AS BIGINT) AS "m0", epoch_ms(max(last_at)) // 1000 AS "m1" FROM traffic f GROUP BY "k0", "k1"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0", "g"."k1" AS "d1" FROM grouped g),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
-rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
-       json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
-FROM kept),
-info AS (SELECT json_object()),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM kept),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $9 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $10 OFFSET $11))
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-000000000001","example.com","2026-02-28T18:30:00.000Z","2026-07-01T18:30:00.000Z","referer","utm","00000000-0000-4000-8000-00000000019c","Asia/Kolkata",0,8]
+-- params: ["00000000-0000-4000-8000-000000000001","example.com","2026-02-28T18:30:00.000Z","2026-07-01T18:30:00.000Z","referer","utm","00000000-0000-4000-8000-00000000019c","Asia/Kolkata",0,8,0]

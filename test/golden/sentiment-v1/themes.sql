@@ -8,17 +8,10 @@ s AS (
 ),
 grouped AS (SELECT "s"."k_theme" AS "k0", "s"."k_persona" AS "k1", count(*) FILTER (WHERE sentiment = 'positive') AS "m0", count(*) FILTER (WHERE sentiment = 'negative') AS "m1", count(*) AS "m2" FROM "s" GROUP BY "k_theme", "k_persona"),
 labeled AS (SELECT g.*, (SELECT "name" FROM "themes" WHERE id = "g"."k0") AS "d0", (SELECT "name" FROM "personas" WHERE id = "g"."k1") AS "d1" FROM grouped g),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
-rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
-       json_object('metrics', json_array("m0", "m1", "m2"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
-FROM kept),
-info AS (SELECT json_object()),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $8 AND unit <= $9)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM kept),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $8 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $9 OFFSET $10))
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","Acme",0,8]
+-- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","Acme",0,8,0]

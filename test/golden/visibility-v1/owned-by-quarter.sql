@@ -22,17 +22,10 @@ grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / g.execution
 FROM g LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
 LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0" FROM grouped g),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
-rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq,
-       json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR)))::VARCHAR AS row
-FROM kept),
-info AS (SELECT json_object()),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) FROM kept),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $10 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", CAST("d0" AS VARCHAR) AS "d0"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST LIMIT $11 OFFSET $12))
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b",0,8]
+-- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b",0,8,0]

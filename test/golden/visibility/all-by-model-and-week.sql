@@ -18,49 +18,47 @@ g AS (
   SELECT "k_model", "k_date", sum(n) AS executions FROM e
   GROUP BY "k_model", "k_date"
 ),
-t AS (
-  SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM m
-  GROUP BY "k_model", "k_date"
-),
-scored AS (
-  SELECT "g"."k_model", "g"."k_date", a.id AS asset_id, a.name, a.is_owned, g.executions,
-         coalesce(m.mentions, 0) AS mentions, m.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
-  FROM g
-  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $8) a
-  LEFT JOIN m ON m.asset_id = a.id AND "m"."k_model" IS NOT DISTINCT FROM "g"."k_model" AND "m"."k_date" IS NOT DISTINCT FROM "g"."k_date"
-  LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "g"."k_model" AND "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"
-),
-metrics AS (
-  SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored
-),
-ranked AS (
-  SELECT *, row_number() OVER (PARTITION BY "k_model", "k_date" ORDER BY "visibility_score" DESC NULLS LAST, name, asset_id) AS rank FROM metrics
-),
 width AS (
-  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $9) r WHERE TRUE
-),
-kept AS (
-  SELECT r.*, r.rank AS place FROM ranked r CROSS JOIN width w WHERE TRUE
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $8) r WHERE TRUE
 ),
 ordinals AS (
-  SELECT "g"."k_model", "g"."k_date", row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "g"."k_model" NULLS LAST, "g"."k_date") AS ordinal
+  SELECT "g"."k_model", "g"."k_date", g.executions, row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "g"."k_model" NULLS LAST, "g"."k_date") AS ordinal
   FROM g
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "g"."k_model"
+)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH pg AS (
+  SELECT o.* FROM ordinals o, width w
+  WHERE w.k > 0 AND o.ordinal > $9 // w.k AND o.ordinal <= ($10 + w.k - 1) // w.k
 ),
-rows AS (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
-       0 AS seq,
-       to_json({'model': CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE {'id': "r"."k_model", 'name': "d_model"."name"} END, 'date': strftime("r"."k_date", '%Y-%m-%d'), 'asset': {'name': r.name, 'owned': r.is_owned}, 'rank': r.rank, 'visibility_score': r."visibility_score", 'share_of_voice': r."share_of_voice", 'average_position': r."average_position"})::VARCHAR AS row
-FROM kept r
-JOIN ordinals o ON "o"."k_model" IS NOT DISTINCT FROM "r"."k_model" AND "o"."k_date" IS NOT DISTINCT FROM "r"."k_date"
-CROSS JOIN width w
-LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) * (SELECT k FROM width) FROM g),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+pm AS (
+  SELECT m.* FROM m SEMI JOIN pg ON "m"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "m"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+),
+t AS (
+  SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM pm GROUP BY "k_model", "k_date"
+),
+scored AS (
+  SELECT "pg"."k_model", "pg"."k_date", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
+  FROM pg
+  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $11) a
+  LEFT JOIN pm ON pm.asset_id = a.id AND "pm"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "pm"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+  LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "t"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+),
+ranked AS (
+  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $12) AS rank
+  FROM (SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
+),
+built AS (
+  SELECT (r.ordinal - 1) * w.k + r.rank AS unit, r.*
+  FROM ranked r CROSS JOIN width w
+  WHERE TRUE
+)
+SELECT r.unit, 0 AS seq, "r"."k_model" AS "k_model", "d_model"."name" AS "n_model", "r"."k_date" AS k_date, r.name AS asset_name, r.is_owned AS asset_owned, r.rank,
+       r."visibility_score", r."share_of_voice", r."average_position"
+FROM built r
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"
+WHERE r.unit > $13 AND r.unit <= $14)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b",0,5,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]

@@ -18,49 +18,47 @@ g AS (
   SELECT sum(n) AS executions FROM e
   HAVING sum(n) > 0
 ),
-t AS (
-  SELECT sum(mentions) AS total_mentions FROM m
-  
-),
-scored AS (
-  SELECT a.id AS asset_id, a.name, a.is_owned, g.executions,
-         coalesce(m.mentions, 0) AS mentions, m.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
-  FROM g
-  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $8) a
-  LEFT JOIN m ON m.asset_id = a.id AND TRUE
-  LEFT JOIN t ON TRUE
-),
-metrics AS (
-  SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored
-),
-ranked AS (
-  SELECT *, row_number() OVER ( ORDER BY "visibility_score" DESC NULLS LAST, name, asset_id) AS rank FROM metrics
-),
 width AS (
-  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $9) r WHERE (r.is_owned)
-),
-kept AS (
-  SELECT r.*, row_number() OVER ( ORDER BY r.rank) AS place FROM ranked r CROSS JOIN width w WHERE (r.is_owned)
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $8) r WHERE (r.is_owned)
 ),
 ordinals AS (
-  SELECT row_number() OVER () AS ordinal
+  SELECT g.executions, row_number() OVER () AS ordinal
   FROM g
   
+)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH pg AS (
+  SELECT o.* FROM ordinals o, width w
+  WHERE w.k > 0 AND o.ordinal > $9 // w.k AND o.ordinal <= ($10 + w.k - 1) // w.k
 ),
-rows AS (SELECT (o.ordinal - 1) * w.k + r.place AS unit,
-       0 AS seq,
-       to_json({'asset': {'name': r.name, 'owned': r.is_owned}, 'rank': r.rank, 'visibility_score': r."visibility_score", 'share_of_voice': r."share_of_voice", 'average_position': r."average_position"})::VARCHAR AS row
-FROM kept r
-JOIN ordinals o ON TRUE
-CROSS JOIN width w
+pm AS (
+  SELECT m.* FROM m SEMI JOIN pg ON TRUE
 ),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT count(*) * (SELECT k FROM width) FROM g),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+t AS (
+  SELECT sum(mentions) AS total_mentions FROM pm 
+),
+scored AS (
+  SELECT pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
+  FROM pg
+  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $11) a
+  LEFT JOIN pm ON pm.asset_id = a.id AND TRUE
+  LEFT JOIN t ON TRUE
+),
+ranked AS (
+  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $12) AS rank
+  FROM (SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
+),
+built AS (
+  SELECT (r.ordinal - 1) * w.k + row_number() OVER (PARTITION BY r.ordinal ORDER BY r.rank) AS unit, r.*
+  FROM ranked r CROSS JOIN width w
+  WHERE (r.is_owned)
+)
+SELECT r.unit, 0 AS seq, r.name AS asset_name, r.is_owned AS asset_owned, r.rank,
+       r."visibility_score", r."share_of_voice", r."average_position"
+FROM built r
+
+WHERE r.unit > $13 AND r.unit <= $14)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,10]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-11-30","00000000-0000-4000-8000-00000000000b",0,10,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,10]

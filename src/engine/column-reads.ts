@@ -1,0 +1,21 @@
+import { JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBResultReader } from '@duckdb/node-api';
+import type { ColumnBatch } from '../query/row-shape.ts';
+
+/** A whole result as one batch of JS columns. */
+export function readerBatch(reader: DuckDBResultReader): ColumnBatch {
+  const names = reader.columnNames();
+  const columns = reader.getColumnsJS();
+  return { length: reader.currentRowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
+}
+
+/** One DuckDB chunk (at most 2,048 rows) as a batch of JS columns. */
+export function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk): ColumnBatch {
+  const columns = chunk.convertColumns(JSDuckDBValueConverter);
+  return { length: chunk.rowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
+}
+
+/** Rows `from` up to the end of a batch, as a batch of their own. */
+export function sliceBatch(batch: ColumnBatch, from: number): ColumnBatch {
+  if (from === 0) return batch;
+  return { length: Math.max(0, batch.length - from), columns: Object.fromEntries(Object.entries(batch.columns).map(([n, v]) => [n, v.slice(from)])) };
+}

@@ -1,0 +1,158 @@
+import { rollupTable } from '../../engine/rollups.ts';
+import { field, object, value, type RowShape } from '../../query/row-shape.ts';
+import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { filterPredicate } from './common.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
+import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
+import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
+
+const metricSql = {
+  visibility_score: sql`mentions / executions`,
+  share_of_voice: sql`CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
+  average_position: sql`position_sum / NULLIF(mentions, 0)`,
+} as const;
+
+/** The answers `e` and each brand's mentions `m` per group key, from the daily rollup or the facts. */
+function sources(plan: VisibilityPlan, fromRollup: boolean, keysSelect: Fragment): Fragment {
+  const filter = filterPredicate(plan.filter, promptFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
+  const window = sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE) AND ${filter}`;
+  if (fromRollup) {
+    return sql`e AS (
+  SELECT ${keysSelect}f.model_id, f.executions AS n
+  FROM ${ident(rollupTable(visibilityDaily, 'executions'))} f
+  WHERE ${window}
+),
+m AS (
+  SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
+  FROM ${ident(rollupTable(visibilityDaily, 'mentions'))} f
+  WHERE ${window}
+  GROUP BY ALL
+)`;
+  }
+  return sql`p AS (
+  SELECT id, topic_id, tag_ids FROM prompts
+  WHERE category_id = ${plan.categoryId} AND list_contains(analysis_types, 'visibility')
+),
+e AS (
+  SELECT ${keysSelect}f.model_id, count(*) AS n
+  FROM executions f JOIN p ON p.id = f.prompt_id
+  WHERE ${window}
+  GROUP BY ALL
+),
+m AS (
+  SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
+  FROM mentions f JOIN p ON p.id = f.prompt_id
+  WHERE ${window}
+  GROUP BY ALL
+)`;
+}
+
+/** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
+function selection(plan: VisibilityPlan): Fragment {
+  const parts: Fragment[] = [];
+  if (plan.scope === 'owned') parts.push(sql`r.is_owned`);
+  if (plan.assets) {
+    const values = Array.isArray(plan.assets.value) ? plan.assets.value : [plan.assets.value];
+    const hit = sql`(r.name IN (${list(values)}) OR r.asset_id IN (${list(values)}))`;
+    parts.push(plan.assets.op === 'not_in' ? sql`NOT ${hit}` : hit);
+  }
+  return and(parts);
+}
+
+function shapeOf(plan: VisibilityPlan): RowShape {
+  return {
+    fields: [
+      ...dimensionShape(plan.groupBy),
+      field('asset', object([field('name', value('asset_name', 'text')), field('owned', value('asset_owned', 'boolean'))])),
+      field('rank', value('rank', 'integer')),
+      ...plan.metrics.map((m) => field(m, value(m, 'float'))),
+    ],
+  };
+}
+
+/**
+ * Visibility: for each group (or the whole window), every brand of the category ranked by the sort
+ * metric. Executions and mentions are filtered by the same predicate over their own context columns,
+ * so no join between the two fact tables is needed. When the daily rollup is current and keeps every
+ * key and filter field of the request, both are read from it instead of the facts.
+ *
+ * Every group holds every brand, and the selection keeps the same k brands in each, so a row's unit is
+ * arithmetic: (the group's ordinal - 1) × k + its place in the group. Groups are numbered first (cheap:
+ * one row per group); only the groups a unit range touches are then ranked and built.
+ */
+export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<string>): ShapedReport {
+  const fromRollup = rollups.has(visibilityDaily.name) && servedByVisibilityDaily(plan);
+  const dims = plan.groupBy;
+  const keys = dims.map((d) => keyColumn(d));
+  const keysSelect = dims.length > 0 ? sql`${join(dims.map((d) => groupKey(d, plan.interval)), ', ')}, ` : sql``;
+  const keyList = keys.length > 0 ? sql`${join(keys, ', ')}, ` : sql``;
+  const gKeys = dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'g')), ', ')}, ` : sql``;
+  const best = bestFirst[plan.sort.field];
+  const reversed = plan.sort.dir !== best;
+  const kept = selection(plan);
+  const selective = plan.scope === 'owned' || plan.assets !== null;
+
+  const ctes = sql`${sources(plan, fromRollup, keysSelect)},
+g AS (
+  SELECT ${keyList}sum(n) AS executions FROM e
+  ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
+),
+width AS (
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${kept}
+),
+ordinals AS (
+  SELECT ${gKeys}g.executions, row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
+  FROM g
+  ${dimensionJoins(dims, 'g')}
+)`;
+
+  const rows = (range: UnitRange): Fragment => {
+    const place = reversed ? sql`w.k + 1 - r.rank` : sql`r.rank`;
+    const placeKept = !selective ? place : sql`row_number() OVER (PARTITION BY r.ordinal ORDER BY r.rank${reversed ? sql` DESC` : sql``})`;
+    // TRICKY: units (after, upTo] lie in groups ⌊after/k⌋ + 1 … ⌈upTo/k⌉; only those are ranked and built. Every
+    // group holds every brand of the category, so one sort ranks them all: a brand's rank is its place in
+    // (ordinal, metric, name, id) order less the brands of the groups before its own.
+    return sql`WITH pg AS (
+  SELECT o.* FROM ordinals o, width w
+  WHERE w.k > 0 AND o.ordinal > ${range.after} // w.k${range.upTo === null ? sql`` : sql` AND o.ordinal <= (${range.upTo} + w.k - 1) // w.k`}
+),
+pm AS (
+  SELECT m.* FROM m SEMI JOIN pg ON ${keysEqual(dims, 'm', 'pg')}
+),
+t AS (
+  SELECT ${keyList}sum(mentions) AS total_mentions FROM pm ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
+),
+scored AS (
+  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
+  FROM pg
+  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
+  LEFT JOIN pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
+  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}
+),
+ranked AS (
+  SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
+  FROM (SELECT *, ${join(metricNames.map((m) => sql`${metricSql[m]} AS ${ident(m)}`), ', ')} FROM scored)
+),
+built AS (
+  SELECT (r.ordinal - 1) * w.k + ${placeKept} AS unit, r.*
+  FROM ranked r CROSS JOIN width w
+  WHERE ${kept}
+)
+SELECT r.unit, 0 AS seq, ${dims.length > 0 ? sql`${join(dimensionColumns(dims, 'r'), ', ')}, ` : sql``}r.name AS asset_name, r.is_owned AS asset_owned, r.rank,
+       ${join(plan.metrics.map((m) => sql`r.${ident(m)}`), ', ')}
+FROM built r
+${dimensionJoins(dims, 'r')}
+WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= ${range.upTo}`}`;
+  };
+
+  return {
+    ctes,
+    shape: shapeOf(plan),
+    rows,
+    total: sql`SELECT count(*) * (SELECT k FROM width) FROM g`,
+    info: sql`SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    sliceUnits: 65_536,
+  };
+}

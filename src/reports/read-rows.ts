@@ -1,0 +1,25 @@
+import { readerBatch, sliceBatch } from '../engine/column-reads.ts';
+import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
+import { render } from '../query/sql.ts';
+import type { CallContext, RowsResult } from './endpoint.ts';
+import { headOf, pageQuery, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
+
+/** Runs a page's one statement: its head, and its rows as columns. */
+export async function readPage(ctx: CallContext, c: ShapedReport, range: UnitRange): Promise<{ head: Head; rows: ColumnBatch }> {
+  const query = render(pageQuery(c, range));
+  const batch = readerBatch(await ctx.core.pool.read(query.text, query.params as never));
+  return { head: headOf(batch), rows: sliceBatch(batch, 1) };
+}
+
+/** A page already read, as a rows result. */
+export function pageResult(shape: RowShape, head: Record<string, unknown>, rows: ColumnBatch): RowsResult {
+  return {
+    kind: 'rows',
+    framing: 'page',
+    shape,
+    read: async function* () {
+      yield { head };
+      yield { batch: rows };
+    },
+  };
+}
