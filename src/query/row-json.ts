@@ -74,9 +74,12 @@ const column = (batch: ColumnBatch, name: string): readonly unknown[] => {
   return values;
 };
 
+const parsed = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v);
+
 function nodeText(node: ShapeNode): Bound<string> {
   if (node.kind === 'value') {
-    const write = valueText(node.type);
+    const typed = valueText(node.type);
+    const write = node.wire === 'json' ? (v: unknown) => typed(parsed(v)) : typed;
     return (batch) => {
       const values = column(batch, node.column);
       return (i) => write(values[i]);
@@ -99,7 +102,8 @@ function nodeText(node: ShapeNode): Bound<string> {
 
 function nodeJs(node: ShapeNode): Bound<unknown> {
   if (node.kind === 'value') {
-    const read = valueJs(node.type);
+    const typed = valueJs(node.type);
+    const read = node.wire === 'json' ? (v: unknown) => typed(parsed(v)) : typed;
     return (batch) => {
       const values = column(batch, node.column);
       return (i) => read(values[i]);

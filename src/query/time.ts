@@ -58,3 +58,15 @@ export function bucketWindows(start: string, end: string, interval: CalendarInte
 }
 
 const nextDay = (day: string) => isoDay(Date.parse(`${day}T00:00:00Z`) + dayMs);
+
+/** `[start, end]` cut into consecutive inclusive windows of days from the end backwards: the first `first` days long, the others `rest`. */
+export function dayWindowsBackward(start: string, end: string, first = 7, rest = 31): { start: string; end: string }[] {
+  const out: { start: string; end: string }[] = [];
+  const startMs = Date.parse(`${start}T00:00:00Z`);
+  for (let to = Date.parse(`${end}T00:00:00Z`); to >= startMs; ) {
+    const from = Math.max(startMs, to - ((out.length === 0 ? first : rest) - 1) * dayMs);
+    out.push({ start: isoDay(from), end: isoDay(to) });
+    to = from - dayMs;
+  }
+  return out;
+}

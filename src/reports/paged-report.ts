@@ -11,8 +11,7 @@ import { streamPayloads } from './stream-payloads-legacy.ts';
 import { pageResult, readPage } from './read-rows.ts';
 import { countUnits, headOf, headQuery, pageQuery, type ShapedReport, type UnitRange } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
-import { dateSlices, unitSlices, type SliceCounter } from './stream-slices.ts';
-import type { CalendarInterval } from '../query/time.ts';
+import { dateSlices, unitSlices, type DateOrder, type DateWindow, type SliceCounter } from './stream-slices.ts';
 
 export type Mode = 'page' | 'stream';
 
@@ -91,13 +90,13 @@ export interface PagedReport<Req, Plan> {
   compile(plan: Plan, rollups: ReadonlySet<string>): CompiledReport | ShapedReport;
   guards?(plan: Plan): readonly DataGuard[];
   /**
-   * An answer that leads with its date bucket can be streamed one window of whole buckets at a time:
-   * `interval` is that bucket, or null when the answer does not lead with the date; `within` is the
+   * An answer that leads with the date can be streamed one window of days at a time: `order` says how
+   * it leads (a calendar bucket ascending, or newest first), or null when it does not; `within` is the
    * same plan over a part of its window.
    */
   readonly byDate?: {
-    interval(plan: Plan): CalendarInterval | null;
-    window(plan: Plan): { readonly start: string; readonly end: string };
+    order(plan: Plan): DateOrder | null;
+    window(plan: Plan): DateWindow;
     within(plan: Plan, start: string, end: string): Plan;
   };
   info(plan: Plan, page: PageFacts): Record<string, unknown>;
@@ -226,12 +225,12 @@ function rowsResult(framing: 'page' | 'stream', c: ShapedReport, read: () => Asy
  */
 function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, c: ShapedReport, ctx: CallContext): RowsResult {
   const cap = p.paging.maxResults;
-  const interval = report.byDate?.interval(p.plan) ?? null;
+  const order = report.byDate?.order(p.plan) ?? null;
   const sent: SliceCounter = { lastUnit: 0 };
   const slices = (units: number) => {
-    if (interval === null || !report.byDate) return unitSlices(c, units);
+    if (order === null || !report.byDate) return unitSlices(c, units);
     const byDate = report.byDate;
-    return dateSlices(byDate.window(p.plan), interval, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent);
+    return dateSlices(byDate.window(p.plan), order, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent);
   };
   return rowsResult('stream', c, async function* () {
     for await (const part of streamStatements(ctx, headQuery(c), (h) => slices(unitsSent(headOf(h).total, cap)))) {

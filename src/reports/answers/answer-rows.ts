@@ -1,4 +1,5 @@
-import { field, value, type RowShape, type ValueType } from '../../query/row-shape.ts';
+import { duckdb } from '../../query/dialect.ts';
+import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 
@@ -16,7 +17,12 @@ export interface AnswerField {
   /** SQL over `f`, `p` and the dimension aliases. */
   readonly value: Fragment;
   readonly type: ValueType;
+  /** Lists cross as JSON text: one read per answer instead of one per element. */
+  readonly wire?: Wire;
 }
+
+/** A list-valued field of an answer. */
+export const listField = (name: string, value: Fragment, type: ValueType = { list: 'text' }): AnswerField => ({ name, value, type, wire: 'json' });
 
 // TRICKY: `day = f.day` is implied by the execution id but lets DuckDB prune the fact files' row groups to
 // the page's days before joining on the id.
@@ -50,12 +56,12 @@ export function answerRows(categoryId: string, where: Fragment, fields: readonly
   FROM prompts pr WHERE pr.category_id = ${categoryId}
 ),
 e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
-  const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type))) };
+  const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
   const rows = (range: UnitRange) => sql`WITH numbered AS (
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
   FROM (SELECT * FROM e ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 )
-SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.value} AS ${ident(f.name)}`), ', ')}
+SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? duckdb.jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
 FROM numbered o
 JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id

@@ -4,7 +4,6 @@ import { flatFiltersSchema, flatToNode, idField, nameField, readFlatFilters, typ
 import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
-import type { ValueType } from '../../query/row-shape.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult } from '../endpoint.ts';
 import { authorize } from '../paged-report.ts';
@@ -12,7 +11,7 @@ import { pageResult, readPage } from '../read-rows.ts';
 import { answerFilterFields, pick } from '../tabular-v1/insights-common.ts';
 import { pageRange, throwIfAny } from '../tabular/tabular-report.ts';
 import { Issues, paginationSchema, readPagination, readWindow, zInstantText, type Pagination } from '../tabular/tabular-request.ts';
-import { answerList, answerRows, themeListType, type AnswerField } from './answer-rows.ts';
+import { answerList, answerRows, listField, themeListType, type AnswerField } from './answer-rows.ts';
 
 /** The include keys of the official client, alphabetical as it lists them; prompt_type and themes are deprecated. */
 const includeKeys = [
@@ -69,15 +68,14 @@ const catalog: FlatCatalog = {
 };
 
 const text = (name: string, value: Fragment): AnswerField => ({ name, value, type: 'text' });
-const textList: ValueType = { list: 'text' };
 
 const fields: Record<IncludeKey, AnswerField> = {
-  analysis_types: { name: 'analysis_types', value: sql`p.analysis_types`, type: textList },
+  analysis_types: listField('analysis_types', sql`p.analysis_types`),
   asset: text('asset', sql`pa.name`),
   asset_id: text('asset_id', sql`p.asset_id`),
-  citations: { name: 'citations', value: answerList('citations'), type: textList },
+  citations: listField('citations', answerList('citations')),
   created_at: { name: 'created_at', value: sql`f.executed_at`, type: 'instant' },
-  mentions: { name: 'mentions', value: answerList('mentions'), type: textList },
+  mentions: listField('mentions', answerList('mentions')),
   model: text('model', sql`mo.name`),
   model_id: text('model_id', sql`f.model_id`),
   persona: text('persona', sql`pe.name`),
@@ -87,11 +85,11 @@ const fields: Record<IncludeKey, AnswerField> = {
   region: text('region', sql`rg.name`),
   response: text('response', sql`f.response`),
   run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
-  search_queries: { name: 'search_queries', value: answerList('queries'), type: textList },
+  search_queries: listField('search_queries', answerList('queries')),
   search_triggered: { name: 'search_triggered', value: sql`f.search_triggered`, type: 'boolean' },
-  sentiment_themes: { name: 'sentiment_themes', value: answerList('themes'), type: themeListType },
-  tags: { name: 'tags', value: sql`p.tag_names`, type: textList },
-  themes: { name: 'themes', value: answerList('themes', 'names'), type: textList },
+  sentiment_themes: listField('sentiment_themes', answerList('themes'), themeListType),
+  tags: listField('tags', sql`p.tag_names`),
+  themes: listField('themes', answerList('themes', 'names')),
   topic: text('topic', sql`tp.name`),
   topic_id: text('topic_id', sql`p.topic_id`),
 };

@@ -9,8 +9,7 @@ import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filt
 import { promptFilterFields } from '../insights-v2/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights-v2/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights-v2/scope.ts';
-import { answerList, answerRows, type AnswerField } from './answer-rows.ts';
-import type { ValueType } from '../../query/row-shape.ts';
+import { answerList, answerRows, listField, type AnswerField } from './answer-rows.ts';
 
 /** The row fields in the order the public docs list them (info.include). */
 const fieldNames = [
@@ -63,7 +62,6 @@ export const answersCatalog: FilterCatalog = {
 export const answersRules: FilterRules = { catalog: answersCatalog, topLevel: ['domain', 'page'] };
 
 const text = (name: string, value: Fragment): AnswerField => ({ name, value, type: 'text' });
-const textList: ValueType = { list: 'text' };
 
 const fields: Record<FieldName, AnswerField> = {
   run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
@@ -73,15 +71,15 @@ const fields: Record<FieldName, AnswerField> = {
   topic_id: text('topic_id', sql`p.topic_id`),
   persona: text('persona', sql`pe.name`),
   region: text('region', sql`rg.name`),
-  tags: { name: 'tags', value: sql`p.tag_names`, type: textList },
+  tags: listField('tags', sql`p.tag_names`),
   prompt: text('prompt', sql`p.prompt`),
   prompt_id: text('prompt_id', sql`f.prompt_id`),
   response: text('response', sql`f.response`),
-  mentions: { name: 'mentions', value: answerList('mentions'), type: textList },
-  citations: { name: 'citations', value: answerList('citations'), type: textList },
-  search_queries: { name: 'search_queries', value: answerList('queries'), type: textList },
+  mentions: listField('mentions', answerList('mentions')),
+  citations: listField('citations', answerList('citations')),
+  search_queries: listField('search_queries', answerList('queries')),
   // The v2 vocabulary names the stored `accuracy` type `factcheck`.
-  analysis_types: { name: 'analysis_types', value: sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)`, type: textList },
+  analysis_types: listField('analysis_types', sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)`),
 };
 
 function check(req: AnswersRequest): ValidationIssue[] {
@@ -108,6 +106,11 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan> = {
       include: fieldNames.filter((f) => !req.include || req.include.includes(f)),
       filter: readLayeredFilter(req.filter, answersRules).filter.node,
     };
+  },
+  byDate: {
+    order: () => 'newest first',
+    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+    within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   compile(plan) {
     const filter = filterPredicate(plan.filter, answersCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId });

@@ -97,7 +97,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
   },
   compile: compileVisibility,
   byDate: {
-    interval: (plan) => (plan.groupBy[0] === 'date' ? plan.interval : null),
+    order: (plan) => (plan.groupBy[0] === 'date' ? plan.interval : null),
     window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
