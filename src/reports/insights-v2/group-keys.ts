@@ -1,3 +1,4 @@
+import { field as fieldOf, object, value, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { DimensionTable } from '../../query/filter-fields.ts';
@@ -13,7 +14,16 @@ export interface GroupKey {
   readonly lookup?: (k: Fragment, d: Fragment) => Fragment;
   readonly fields: (k: Fragment, d: Fragment) => Fragment;
   readonly order: (k: Fragment, d: Fragment) => Fragment[];
+  /** The row's fields for this key, reading the columns `col(part)` names. */
+  readonly shape?: (col: (part: string) => string) => ShapeField[];
+  /** The columns `shape` reads, as `expr AS col(part)` over the key `k` and its lookup `d`. */
+  readonly columns?: (k: Fragment, d: Fragment, col: (part: string) => Fragment) => Fragment[];
 }
+
+/** A dimension shown as `{id, name}`: null when its key is missing. */
+export const refShape = (field: string) => (col: (part: string) => string): ShapeField[] => [
+  fieldOf(field, object([fieldOf('id', value(col('id'), 'text')), fieldOf('name', value(col('name'), 'text'))], col('id'))),
+];
 
 /** A dimension stored as an id, shown as `{id, name}` and sorted by name, then id; missing values last. */
 export function refKey(field: string, column: Fragment, table: DimensionTable): GroupKey {
@@ -23,6 +33,8 @@ export function refKey(field: string, column: Fragment, table: DimensionTable): 
     lookup: (k, d) => sql`LEFT JOIN ${ident(table.table)} AS ${d} ON ${d}.id = ${k}`,
     fields: (k, d) => sql`${key(field)}, CASE WHEN ${k} IS NULL THEN NULL ELSE json_object('id', ${k}, 'name', ${d}.${name}) END`,
     order: (k, d) => [sql`${d}.${name} NULLS LAST`, sql`${k} NULLS LAST`],
+    shape: refShape(field),
+    columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.${name} AS ${col('name')}`],
   };
 }
 
@@ -32,12 +44,20 @@ export function dateKey(interval: CalendarInterval): GroupKey {
     expr: dayBucket(interval, sql`f.day`),
     fields: (k) => sql`'date', strftime(${k}, '%Y-%m-%d')`,
     order: (k) => [k],
+    shape: (col) => [fieldOf('date', value(col('day'), 'date'))],
+    columns: (k, _d, col) => [sql`${k} AS ${col('day')}`],
   };
 }
 
 /** A plain text value, shown as it is. */
 export function textKey(field: string, expr: Fragment): GroupKey {
-  return { expr, fields: (k) => sql`${key(field)}, ${k}`, order: (k) => [sql`${k} NULLS LAST`] };
+  return {
+    expr,
+    fields: (k) => sql`${key(field)}, ${k}`,
+    order: (k) => [sql`${k} NULLS LAST`],
+    shape: (col) => [fieldOf(field, value(col('v'), 'text'))],
+    columns: (k, _d, col) => [sql`${k} AS ${col('v')}`],
+  };
 }
 
 /** The prompt-level dimensions every Insights report groups by, as `{id, name}`. */
@@ -121,6 +141,20 @@ export class Grouping {
   /** The JSON key/value pairs of every key, for json_object. */
   fields(from: string): Fragment[] {
     return this.names.map((n) => this.keys[n]!.fields(this.col(n, from), this.lookupAlias(n)));
+  }
+
+  private columnName(name: string, part: string): string {
+    return `g_${name}_${part}`;
+  }
+
+  /** The row fields of every key, in group_by order. */
+  shape(): ShapeField[] {
+    return this.names.flatMap((n) => this.keys[n]!.shape!((part) => this.columnName(n, part)));
+  }
+
+  /** The columns `shape` reads, over relation `from` and its lookups. */
+  columns(from: string): Fragment[] {
+    return this.names.flatMap((n) => this.keys[n]!.columns!(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))));
   }
 
   /** Ascending sort terms of every key, in group_by order. */
