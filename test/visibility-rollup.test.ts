@@ -79,12 +79,36 @@ describe('the visibility daily rollup', () => {
       await engine.core.state.transaction(async (conn) => {
         await conn.run(`UPDATE state.prompts SET analysis_types = ['sentiment'] WHERE id = $id`, { id: ids.prompts[0]! });
         await conn.run(`UPDATE state.prompts SET analysis_types = ['sentiment', 'visibility'] WHERE id = $id`, { id: ids.prompts[2]! });
-      });
+      }, { promptsOf: ids.cat1 });
       expect(await readsRollup(engine, body)).toBe(false);
       expect(await everything(engine, body)).toEqual(referenceVisibility(edited, body as VisibilityQuery));
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
       expect(await readsRollup(engine, body)).toBe(true);
       expect(await everything(engine, body)).toEqual(referenceVisibility(edited, body as VisibilityQuery));
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('goes stale on every prompt edit made through the API (PATCH, status), with no statement to check it', async () => {
+    const engine = await openFixture(fixture);
+    try {
+      await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
+      const body = { ...base, scope: 'all' as const, group_by: ['model'] };
+      expect(await readsRollup(engine, body)).toBe(true);
+      const path = `/v1/org/categories/${ids.cat1}/prompts`;
+      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] } });
+      expect(await readsRollup(engine, body)).toBe(false);
+      await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
+      expect(await readsRollup(engine, body)).toBe(true);
+      await engine.org(ids.org1).call('PATCH', `${path}/status`, { body: { prompt_ids: [ids.prompts[2]], status: 'deleted' } });
+      expect(await readsRollup(engine, body)).toBe(false);
+      const fromFacts = await everything(engine, body);
+      await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
+      expect(await readsRollup(engine, body)).toBe(true);
+      expect(await everything(engine, body)).toEqual(fromFacts);
+      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: ids.prompts[1], analysis_types: ['sentiment'] }], dry_run: true } });
+      expect(await readsRollup(engine, body)).toBe(true);
     } finally {
       engine.close();
     }

@@ -78,7 +78,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0, bufferedRows: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
+    return { pool, stats: { activeStreams: 0, bufferedRows: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
   } catch (error) {
     pool.close();
     throw error;

@@ -148,7 +148,7 @@ export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, bod
   const p = planOf(report, body, mode, ctx);
   await enforceGuards(report, p.plan, ctx);
   const use = report.rollup?.(p.plan) ?? null;
-  const current = use !== null && (await ctx.core.rollups.current(use.def, use.categoryId));
+  const current = use !== null && ctx.core.rollups.current(use.def, use.categoryId);
   const rollups = current ? new Set([use.def.name]) : noRollups;
   return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
 }

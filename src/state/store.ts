@@ -18,6 +18,7 @@ const lockWaitMs = 15_000;
 export class StateStore {
   /** Writers queue here: one write transaction at a time, so edits never conflict or lose an update. */
   private writer: Promise<unknown> = Promise.resolve();
+  private readonly promptVersions = new Map<string, number>();
 
   private constructor(
     private readonly pool: DuckDBPool,
@@ -44,15 +45,17 @@ export class StateStore {
   /**
    * Runs `fn` in one transaction: all of its writes land, or none do. Transactions run one after
    * another, so what `fn` reads stays true until it commits. A transaction that writes nothing leaves
-   * the file untouched (dry runs rely on it).
+   * the file untouched (dry runs rely on it). One that may change a category's prompts says so in
+   * `touches`, which bumps `promptVersion` once it commits.
    */
-  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>, touches: { readonly promptsOf?: string } = {}): Promise<T> {
     const result = this.writer.then(() =>
       this.pool.use(async (conn) => {
         await conn.run('BEGIN TRANSACTION');
         try {
           const value = await fn(conn);
           await conn.run('COMMIT');
+          if (touches.promptsOf !== undefined) this.promptVersions.set(touches.promptsOf, this.promptVersion(touches.promptsOf) + 1);
           return value;
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
@@ -62,6 +65,15 @@ export class StateStore {
     );
     this.writer = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * A number that grows whenever a transaction that declares it touches a category's prompts commits
+   * (counted from 0 at open). What was read from the prompts at version v is current while the version
+   * is still v: a check with no statement.
+   */
+  promptVersion(categoryId: string): number {
+    return this.promptVersions.get(categoryId) ?? 0;
   }
 
   /** Reads on a pool connection, outside the writers' queue. */

@@ -106,7 +106,7 @@ export const createPrompts: Endpoint = {
       if (plan.issues.length > 0) throw new ValidationError(plan.issues);
       if (!dryRun) await writePromptSet(conn, set, plan.writes);
       return plan.result;
-    });
+    }, { promptsOf: dryRun ? undefined : categoryId });
     return jsonResult({ dry_run: dryRun, ...result });
   },
 };

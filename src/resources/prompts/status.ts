@@ -45,7 +45,7 @@ export const updatePromptStatus: Endpoint = {
         }
       }
       return targets.size;
-    });
+    }, { promptsOf: dryRun ? undefined : categoryId });
     return jsonResult({ dry_run: dryRun, updated_prompts: updated });
   },
 };

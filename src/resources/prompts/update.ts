@@ -165,7 +165,7 @@ export const updatePrompts: Endpoint = {
       if (plan.issues.length > 0) throw new ValidationError(plan.issues);
       if (!dryRun) await writePromptSet(conn, set, plan.writes);
       return plan.result;
-    });
+    }, { promptsOf: dryRun ? undefined : categoryId });
     return jsonResult({ dry_run: dryRun, ...result } satisfies UpdateResult);
   },
 };
