@@ -2,30 +2,35 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DuckDBPool } from './duckdb-pool.ts';
 
 /**
- * A rollup: fact rows of one category pre-aggregated per day (and a few keys), counting only the facts
- * of the prompts a predicate selects. Facts never change; prompts do (they are edited through the state
- * store), so a category's rollup is current only while its selected prompts are exactly those it was
- * built from. Each table's SELECT reads facts `f` joined to the selected prompts `p` of `$category`.
+ * A rollup: fact rows pre-aggregated per day or hour (and a few keys), built for one scope at a time.
+ * Facts never change; prompts do (they are edited through the state store). A `category` rollup counts
+ * only the facts of the prompts a predicate selects, so it is current only while the category's prompts
+ * are those it was built from; its tables' SELECTs read facts `f` joined to the selected prompts `p` of
+ * `$scope`. An `organization` rollup folds an organization's facts alone (traffic), which never go stale.
+ * Each table holds its scope's id column (`category_id` or `organization_id`).
  */
 export interface RollupDef {
   /** Tables are named `rollup_<name>_<table>`. */
   readonly name: string;
-  /** A predicate over `prompts` (besides the category) choosing whose facts the rollup folds in. */
-  readonly prompts: string;
+  /** `prompts`: a predicate over `prompts` (besides the category) choosing whose facts are folded in. */
+  readonly scope: { readonly kind: 'category'; readonly prompts: string } | { readonly kind: 'organization' };
   readonly tables: Readonly<Record<string, string>>;
 }
 
 export const rollupTable = (def: RollupDef, table: string) => `rollup_${def.name}_${table}`;
 
-const selectedPrompts = (def: RollupDef) => `SELECT id FROM prompts WHERE category_id = $category AND (${def.prompts})`;
+const scopeColumn = (def: RollupDef) => (def.scope.kind === 'category' ? 'category_id' : 'organization_id');
 
 /** The prompt version of a category (see StateStore.promptVersion). */
-export type PromptVersions = (categoryId: string) => number;
+export type PromptVersions = (scopeId: string) => number;
+
+/** What a rollup of one scope was built from: the category's prompt version, or nothing that changes. */
+const versionOf = (def: RollupDef, versions: PromptVersions, scopeId: string) => (def.scope.kind === 'category' ? versions(scopeId) : 0);
 
 /**
- * Builds rollups per category on first use, in the background on a connection of its own, and says
- * whether a category's rollup may answer a request: built, and built from the prompts selected now.
- * Until then requests read the facts; a stale rollup is rebuilt the same way.
+ * Builds rollups per scope (a category, an organization) on first use, in the background on a
+ * connection of its own, and says whether a scope's rollup may answer a request: built, and built from
+ * what is current. Until then requests read the facts; a stale rollup is rebuilt the same way.
  */
 export class Rollups {
   private readonly built = new Map<string, number>();
@@ -41,37 +46,37 @@ export class Rollups {
   ) {}
 
   /**
-   * True when the rollup of this category is current: built from the prompts of the category's current
-   * prompt version, checked without a statement. When it is missing or stale, starts building it.
+   * True when the rollup of this scope is current (for a category: built at its current prompt
+   * version), checked without a statement. When it is missing or stale, starts building it.
    */
-  current(def: RollupDef, categoryId: string): boolean {
+  current(def: RollupDef, scopeId: string): boolean {
     if (!this.enabled || this.closed) return false;
-    if (this.built.get(`${def.name}|${categoryId}`) === this.versions(categoryId)) return true;
-    this.build(def, categoryId).catch(() => undefined);
+    if (this.built.get(`${def.name}|${scopeId}`) === versionOf(def, this.versions, scopeId)) return true;
+    this.build(def, scopeId).catch(() => undefined);
     return false;
   }
 
-  /** Builds (or rebuilds) the rollup of each category now, waiting for builds already under way. */
-  async warm(def: RollupDef, categoryIds: readonly string[]): Promise<void> {
-    for (const id of categoryIds) await this.build(def, id);
+  /** Builds (or rebuilds) the rollup of each scope now, waiting for builds already under way. */
+  async warm(def: RollupDef, scopeIds: readonly string[]): Promise<void> {
+    for (const id of scopeIds) await this.build(def, id);
   }
 
-  private build(def: RollupDef, categoryId: string): Promise<void> {
-    const key = `${def.name}|${categoryId}`;
+  private build(def: RollupDef, scopeId: string): Promise<void> {
+    const key = `${def.name}|${scopeId}`;
     const running = this.building.get(key);
     if (running) return running;
-    const job = this.rebuild(def, categoryId).finally(() => this.building.delete(key));
+    const job = this.rebuild(def, scopeId).finally(() => this.building.delete(key));
     this.building.set(key, job);
     return job;
   }
 
-  private async rebuild(def: RollupDef, categoryId: string): Promise<void> {
+  private async rebuild(def: RollupDef, scopeId: string): Promise<void> {
     if (this.closed) return;
     const conn = await this.pool.instance.connect();
     this.connections.add(conn);
     try {
       if (this.closed) return;
-      const params = { category: categoryId };
+      const params = { scope: scopeId };
       for (const [table, select] of Object.entries(def.tables)) {
         const name = rollupTable(def, table);
         if (this.created.has(name)) continue;
@@ -80,17 +85,17 @@ export class Rollups {
       }
       // TRICKY: the version is read before the build's snapshot, so an edit committed meanwhile leaves the
       // rollup marked older than what it holds, and it is rebuilt once more; never the other way round.
-      const version = this.versions(categoryId);
+      const version = versionOf(def, this.versions, scopeId);
       await conn.run('BEGIN TRANSACTION');
       try {
         for (const [table, select] of Object.entries(def.tables)) {
           if (this.closed) throw new Error('engine closed');
           const name = rollupTable(def, table);
-          await conn.run(`DELETE FROM "${name}" WHERE category_id = $category`, params);
+          await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, params);
           await conn.run(`INSERT INTO "${name}" ${rollupSelect(def, select)}`, params);
         }
         await conn.run('COMMIT');
-        this.built.set(`${def.name}|${categoryId}`, version);
+        this.built.set(`${def.name}|${scopeId}`, version);
       } catch (error) {
         if (!this.closed) await conn.run('ROLLBACK').catch(() => undefined);
         throw error;
@@ -115,4 +120,5 @@ export class Rollups {
   }
 }
 
-const rollupSelect = (def: RollupDef, select: string) => `WITH p AS (SELECT * FROM prompts WHERE id IN (${selectedPrompts(def)})) ${select}`;
+const rollupSelect = (def: RollupDef, select: string) =>
+  def.scope.kind === 'category' ? `WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) ${select}` : select;

@@ -10,15 +10,15 @@ import type { GroupDimension } from './dimensions.ts';
  */
 export const visibilityDaily: RollupDef = {
   name: 'visibility_daily',
-  prompts: `list_contains(analysis_types, 'visibility')`,
+  scope: { kind: 'category', prompts: `list_contains(analysis_types, 'visibility')` },
   tables: {
     executions: `SELECT f.category_id, f.day, f.model_id, count(*) AS executions
 FROM executions f JOIN p ON p.id = f.prompt_id
-WHERE f.category_id = $category
+WHERE f.category_id = $scope
 GROUP BY ALL ORDER BY day, model_id`,
     mentions: `SELECT f.category_id, f.day, f.model_id, f.asset_id, count(*) AS mentions, sum(f.position)::BIGINT AS position_sum
 FROM mentions f JOIN p ON p.id = f.prompt_id
-WHERE f.category_id = $category
+WHERE f.category_id = $scope
 GROUP BY ALL ORDER BY day, model_id, asset_id`,
   },
 };
