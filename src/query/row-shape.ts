@@ -27,11 +27,13 @@ export type ShapeNode =
   | { readonly kind: 'array'; readonly items: readonly ShapeField[] };
 
 /**
- * How a column crosses from the backend: as its type (the default), or as the JSON text of its value.
- * A list of many strings crosses faster as one JSON text than as a list (one native read per string);
- * the text is parsed in JS, so the answer does not depend on how the backend writes JSON.
+ * How a column crosses from the backend: as its type (the default); as the JSON text of its value; or,
+ * for text that repeats (names, ids, paths), as integer codes into a dictionary of the distinct values
+ * that crosses once per statement. Reading a string costs a native call when it is longer than 12
+ * bytes, so a list of strings crosses faster as one JSON text, and a large page's repeated names as
+ * codes. JSON text is parsed in JS, so the answer does not depend on how the backend writes JSON.
  */
-export type Wire = 'typed' | 'json';
+export type Wire = 'typed' | 'json' | 'dictionary';
 
 export interface ShapeField {
   readonly name: string;
@@ -53,7 +55,22 @@ export interface ColumnBatch {
   readonly columns: Readonly<Record<string, readonly unknown[]>>;
 }
 
-export const value = (column: string, type: ValueType, wire: Wire = 'typed'): ShapeNode => ({ kind: 'value', column, type, ...(wire === 'json' ? { wire } : {}) });
+export const value = (column: string, type: ValueType, wire: Wire = 'typed'): ShapeNode => ({ kind: 'value', column, type, ...(wire !== 'typed' ? { wire } : {}) });
+
+/** Text that repeats across rows: crosses as dictionary codes in large ranges. */
+export const repeated = (column: string): ShapeNode => value(column, 'text', 'dictionary');
+
+/** The columns a shape sends as dictionary codes. */
+export function dictionaryColumns(shape: RowShape): string[] {
+  const out = new Set<string>();
+  const walk = (node: ShapeNode): void => {
+    if (node.kind === 'value') {
+      if (node.wire === 'dictionary') out.add(node.column);
+    } else (node.kind === 'object' ? node.fields : node.items).forEach((f) => walk(f.node));
+  };
+  shape.fields.forEach((f) => walk(f.node));
+  return [...out];
+}
 export const object = (fields: readonly ShapeField[], nullWhen?: string): ShapeNode => ({ kind: 'object', fields, ...(nullWhen ? { nullWhen } : {}) });
 export const array = (items: readonly ShapeField[]): ShapeNode => ({ kind: 'array', items });
 export const field = (name: string, node: ShapeNode): ShapeField => ({ name, node });

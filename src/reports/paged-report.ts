@@ -11,6 +11,7 @@ import { streamPayloads } from './stream-payloads-legacy.ts';
 import { pageResult, readPage } from './read-rows.ts';
 import { countUnits, headOf, headQuery, pageQuery, type ShapedReport, type UnitRange } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
+import { dictionaryColumns } from '../query/row-shape.ts';
 import { dateSlices, unitSlices, type DateOrder, type DateWindow, type SliceCounter } from './stream-slices.ts';
 
 export type Mode = 'page' | 'stream';
@@ -233,7 +234,7 @@ function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Pla
     return dateSlices(byDate.window(p.plan), order, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent);
   };
   return rowsResult('stream', c, async function* () {
-    for await (const part of streamStatements(ctx, headQuery(c), (h) => slices(unitsSent(headOf(h).total, cap)))) {
+    for await (const part of streamStatements(ctx, headQuery(c), (h) => slices(unitsSent(headOf(h).total, cap)), dictionaryColumns(c.shape))) {
       if ('batch' in part) {
         const units = part.batch.columns.unit!;
         sent.lastUnit = Math.max(sent.lastUnit, Number(units[units.length - 1] ?? 0));

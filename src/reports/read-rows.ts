@@ -2,13 +2,17 @@ import { readerBatch, sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 import { render } from '../query/sql.ts';
 import type { CallContext, RowsResult } from './endpoint.ts';
-import { headOf, pageQuery, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
+import { Decoder } from './dictionaries.ts';
+import { codedColumns, headOf, pageQuery, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
 
 /** Runs a page's one statement: its head, and its rows as columns. */
 export async function readPage(ctx: CallContext, c: ShapedReport, range: UnitRange): Promise<{ head: Head; rows: ColumnBatch }> {
   const query = render(pageQuery(c, range));
   const batch = readerBatch(await ctx.core.pool.read(query.text, query.params as never));
-  return { head: headOf(batch), rows: sliceBatch(batch, 1) };
+  const decoder = new Decoder(codedColumns(c, range));
+  if (decoder.empty) return { head: headOf(batch), rows: sliceBatch(batch, 1) };
+  decoder.take(batch, 0);
+  return { head: headOf(batch), rows: decoder.decode(batch, 1) };
 }
 
 /** A page already read, as a rows result. */

@@ -1,5 +1,6 @@
-import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
-import { render, sql, type Fragment, type Sql } from '../query/sql.ts';
+import { duckdb } from '../query/dialect.ts';
+import { dictionaryColumns, type ColumnBatch, type RowShape } from '../query/row-shape.ts';
+import { ident, join, render, sql, type Fragment, type Sql } from '../query/sql.ts';
 
 /** Page units `after < unit <= upTo` (no upper bound when null). Units are numbered from 1 in answer order. */
 export interface UnitRange {
@@ -38,15 +39,45 @@ export interface Head {
 
 const headColumns = (c: ShapedReport) => sql`(${c.total}) AS head_total, ${c.info ? sql`(SELECT i FROM (${c.info}) i)` : sql`NULL`} AS head_info`;
 
+/** Ranges of more units than this send their repeated text as dictionary codes; smaller ones send it as text. */
+const dictionaryFrom = 256;
+
+/** The dictionary-coded columns of a range's statement (none for a small range). */
+export function codedColumns(c: ShapedReport, range: UnitRange): string[] {
+  return range.upTo !== null && range.upTo - range.after <= dictionaryFrom ? [] : dictionaryColumns(c.shape);
+}
+
+export const dictionaryColumn = (column: string) => `dict_${column}`;
+
 /**
- * A page in one statement: a head row (unit 0, with the total and the info) and the range's rows, in
- * answer order. Both come from the same CTEs, so they are computed once.
+ * The range's rows with their repeated text as codes: `rows_out` holds the rows, `dict_<column>` the
+ * distinct values of each coded column numbered from 0 in text order; `dictionaries` are the lists as
+ * JSON text, for the row that carries them; `select` gives the rows with codes in place of the text.
+ */
+function coded(c: ShapedReport, range: UnitRange, columns: readonly string[]): { ctes: Fragment; dictionaries: Fragment; select: Fragment } {
+  if (columns.length === 0) return { ctes: sql``, dictionaries: sql``, select: sql`SELECT * FROM (${c.rows(range)})` };
+  const dicts = columns.map((col) => ({ col: ident(col), dict: ident(dictionaryColumn(col)) }));
+  return {
+    ctes: sql`,
+rows_out AS MATERIALIZED (${c.rows(range)}),
+${join(dicts.map(({ col, dict }) => sql`${dict} AS (SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS code FROM (SELECT DISTINCT ${col} AS v FROM rows_out WHERE ${col} IS NOT NULL))`), ',\n')}`,
+    dictionaries: sql`, ${join(dicts.map(({ dict }) => sql`${duckdb.jsonText(sql`(SELECT coalesce(list(v ORDER BY code), []) FROM ${dict})`)} AS ${dict}`), ', ')}`,
+    select: sql`SELECT o.* EXCLUDE (${join(dicts.map(({ col }) => col), ', ')}), ${join(dicts.map(({ col, dict }) => sql`${dict}.code AS ${col}`), ', ')}
+FROM rows_out o
+${join(dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col}`), '\n')}`,
+  };
+}
+
+/**
+ * A page in one statement: a head row (unit 0, with the total, the info and the dictionaries) and the
+ * range's rows, in answer order. Both come from the same CTEs, so they are computed once.
  */
 export function pageQuery(c: ShapedReport, range: UnitRange): Fragment {
-  return sql`WITH ${c.ctes}
-SELECT 0 AS unit, 0 AS seq, ${headColumns(c)}
+  const x = coded(c, range, codedColumns(c, range));
+  return sql`WITH ${c.ctes}${x.ctes}
+SELECT 0 AS unit, 0 AS seq, ${headColumns(c)}${x.dictionaries}
 UNION ALL BY NAME
-SELECT * FROM (${c.rows(range)})
+${x.select}
 ORDER BY unit, seq`;
 }
 
@@ -56,10 +87,18 @@ export function headQuery(c: ShapedReport): Sql {
 SELECT ${headColumns(c)}`);
 }
 
-/** The statement of one stream slice, in answer order. */
+/**
+ * The statement of one stream slice, in answer order. Its dictionaries, if any, come first, in a row
+ * of their own (`seq` −1).
+ */
 export function sliceQuery(c: ShapedReport, range: UnitRange): Sql {
-  return render(sql`WITH ${c.ctes}
-SELECT * FROM (${c.rows(range)})
+  const columns = codedColumns(c, range);
+  const x = coded(c, range, columns);
+  if (columns.length === 0) return render(sql`WITH ${c.ctes}\n${x.select}\nORDER BY unit, seq`);
+  return render(sql`WITH ${c.ctes}${x.ctes}
+SELECT ${range.after} AS unit, -1 AS seq${x.dictionaries}
+UNION ALL BY NAME
+${x.select}
 ORDER BY unit, seq`);
 }
 

@@ -1,4 +1,5 @@
 import { chunkBatch, readerBatch } from '../engine/column-reads.ts';
+import { Decoder } from './dictionaries.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { Sql } from '../query/sql.ts';
 import type { CallContext } from './endpoint.ts';
@@ -11,7 +12,8 @@ import type { CallContext } from './endpoint.ts';
  * next slice's statement runs only when the previous one is drained. The caller's abort signal, or
  * stopping the iteration, interrupts the statement and frees the connection.
  */
-export async function* streamStatements(ctx: CallContext, head: Sql, slices: (head: ColumnBatch) => Iterable<Sql>): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
+export async function* streamStatements(ctx: CallContext, head: Sql, slices: (head: ColumnBatch) => Iterable<Sql>, coded: readonly string[] = []): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
+  const decoder = new Decoder(coded);
   const conn = await ctx.core.pool.instance.connect();
   const stats = ctx.core.stats;
   stats.activeStreams++;
@@ -28,7 +30,7 @@ export async function* streamStatements(ctx: CallContext, head: Sql, slices: (he
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const batch = chunkBatch(names, chunk);
+        const batch = decoded(decoder, chunkBatch(names, chunk));
         stats.bufferedRows += batch.length;
         try {
           yield { batch };
@@ -45,4 +47,15 @@ export async function* streamStatements(ctx: CallContext, head: Sql, slices: (he
     conn.closeSync();
     stats.activeStreams--;
   }
+}
+
+/** A slice's chunk with its dictionary row (`seq` −1, first in the slice) read and dropped, and codes decoded. */
+function decoded(decoder: Decoder, batch: ColumnBatch): ColumnBatch {
+  if (decoder.empty) return batch;
+  const first = batch.columns.seq?.[0];
+  if (first === -1 || first === -1n) {
+    decoder.take(batch, 0);
+    return decoder.decode(batch, 1);
+  }
+  return decoder.decode(batch);
 }

@@ -1,4 +1,4 @@
-import { field, object, value, type ShapeField } from '../../query/row-shape.ts';
+import { field, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { idOps, refField, setRefField, textOps, type DimensionTable } from '../../query/filter-fields.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
@@ -93,7 +93,7 @@ export function dimensionOrder(dims: readonly GroupDimension[], from: string): F
 /** The row fields of the grouped dimensions: `date` as a day, the others as `{id, name}` (null when missing). */
 export function dimensionShape(dims: readonly GroupDimension[]): ShapeField[] {
   return dims.map((d) =>
-    d === 'date' ? field('date', value('k_date', 'date')) : field(d, object([field('id', value(`k_${d}`, 'text')), field('name', value(`n_${d}`, 'text'))], `k_${d}`)),
+    d === 'date' ? field('date', value('k_date', 'date')) : field(d, object([field('id', repeated(`k_${d}`)), field('name', repeated(`n_${d}`))], `k_${d}`)),
   );
 }
 

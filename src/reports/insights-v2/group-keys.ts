@@ -1,4 +1,4 @@
-import { field as fieldOf, object, value, type ShapeField } from '../../query/row-shape.ts';
+import { field as fieldOf, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { DimensionTable } from '../../query/filter-fields.ts';
@@ -22,7 +22,7 @@ export interface GroupKey {
 
 /** A dimension shown as `{id, name}`: null when its key is missing. */
 export const refShape = (field: string) => (col: (part: string) => string): ShapeField[] => [
-  fieldOf(field, object([fieldOf('id', value(col('id'), 'text')), fieldOf('name', value(col('name'), 'text'))], col('id'))),
+  fieldOf(field, object([fieldOf('id', repeated(col('id'))), fieldOf('name', repeated(col('name')))], col('id'))),
 ];
 
 /** A dimension stored as an id, shown as `{id, name}` and sorted by name, then id; missing values last. */

@@ -1,5 +1,5 @@
 import { rollupTable } from '../../engine/rollups.ts';
-import { field, object, value, type RowShape } from '../../query/row-shape.ts';
+import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
@@ -64,7 +64,7 @@ function shapeOf(plan: VisibilityPlan): RowShape {
   return {
     fields: [
       ...dimensionShape(plan.groupBy),
-      field('asset', object([field('name', value('asset_name', 'text')), field('owned', value('asset_owned', 'boolean'))])),
+      field('asset', object([field('name', repeated('asset_name')), field('owned', value('asset_owned', 'boolean'))])),
       field('rank', value('rank', 'integer')),
       ...plan.metrics.map((m) => field(m, value(m, 'float'))),
     ],

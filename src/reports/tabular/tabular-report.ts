@@ -3,7 +3,7 @@ import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
-import { array, field, value, type ScalarType } from '../../query/row-shape.ts';
+import { array, dictionaryColumns, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import { headOf, headQuery, sliceQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
@@ -103,7 +103,7 @@ kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
       fields: [
         field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),
-        field('dimensions', array(plan.dimensions.map((d, i) => field(d, value(`d${i}`, 'text'))))),
+        field('dimensions', array(plan.dimensions.map((d, i) => field(d, repeated(`d${i}`))))),
       ],
     },
     rows,
@@ -147,7 +147,7 @@ export function runTabularStream<Plan extends TabularShape>(p: PreparedTabular<P
     framing: 'stream',
     shape: p.compiled.shape,
     read: async function* () {
-      for await (const part of streamStatements(ctx, headQuery(p.compiled), () => [sliceQuery(p.compiled, range)])) {
+      for await (const part of streamStatements(ctx, headQuery(p.compiled), () => [sliceQuery(p.compiled, range)], dictionaryColumns(p.compiled.shape))) {
         yield 'batch' in part ? part : { head: { query: p.plan.query, total_rows: headOf(part.head).total } };
       }
     },
