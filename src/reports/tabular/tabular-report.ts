@@ -76,6 +76,9 @@ export function groupKeys(count: number): Fragment {
   return sql`GROUP BY ${join(Array.from({ length: count }, (_, i) => keyColumn(i)), ', ')}`;
 }
 
+/** Ranges of at most this many units are taken as a top-N. */
+const topN = 1024;
+
 const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
 
 /** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
@@ -92,9 +95,16 @@ export function tabularCompiled(plan: TabularShape, t: TabularSql): ShapedReport
   const labels = plan.dimensions.map((_, i) => sql`${t.dimensions[i]!.label(keyColumn(i, 'g'))} AS ${labelColumn(i)}`);
   const kept = and(plan.metricFilters.map((f) => sql`${metricColumn(plan.metrics.indexOf(f.field))} >= ${f.value}`));
   const columns = [...plan.metrics.map((_, j) => metricColumn(j)), ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`)];
-  // TRICKY: a top-N (ORDER BY … LIMIT … OFFSET) keeps only the page's groups; only they are numbered.
-  const rows = (range: UnitRange) => sql`SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
-FROM (SELECT * FROM kept ORDER BY ${order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})`;
+  // TRICKY: a small range is a top-N (ORDER BY … LIMIT … OFFSET) of the kept groups, and only its groups are
+  // numbered; a large one would sort twice that way (the top-N becomes a full sort), so every group is
+  // numbered in one sort and the range kept.
+  const rows = (range: UnitRange) =>
+    range.upTo !== null && range.upTo - range.after <= topN
+      ? sql`SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
+FROM (SELECT * FROM kept ORDER BY ${order} LIMIT ${range.upTo - range.after} OFFSET ${range.after})`
+      : sql`SELECT row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
+FROM kept
+QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
   return {
     ctes: sql`${t.ctes},
 grouped AS (${t.grouped}),
