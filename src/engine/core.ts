@@ -2,6 +2,7 @@ import type { DuckDBPool } from './duckdb-pool.ts';
 import type { Rollups } from './rollups.ts';
 import type { TenantCatalog } from './tenant-catalog.ts';
 import type { StateStore } from '../state/store.ts';
+import type { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 
 export interface EngineStats {
   /** Streams currently holding a DuckDB connection. */
@@ -29,6 +30,8 @@ export interface EngineCore {
   readonly rollups: Rollups;
   readonly clock: () => Date;
   readonly dataDir: string | undefined;
+  /** Full-text search over the knowledge bases of the state store. */
+  readonly knowledge: KnowledgeIndex;
   /** Executes queued agent runs in the background (idle when the host attaches none). */
   readonly runner: BackgroundWorker;
 }

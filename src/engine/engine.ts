@@ -16,6 +16,7 @@ import { StateStore, stateTables } from '../state/store.ts';
 import { noBackgroundWork, type BackgroundWorker, type EngineCore } from './core.ts';
 import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
 import { Routes } from '../reports/routes.ts';
+import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 
 export type { EngineCore, EngineStats, BackgroundWorker } from './core.ts';
 
@@ -75,7 +76,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data };
+    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, knowledge: new KnowledgeIndex(state) };
   } catch (error) {
     pool.close();
     throw error;
@@ -179,7 +180,7 @@ export class Engine {
    * way, everything is closed before this returns.
    */
   close(): Promise<void> {
-    const waits = [this.core.rollups.close(), this.core.runner.stop()].filter((w) => w !== undefined);
+    const waits = [this.core.rollups.close(), this.core.runner.stop(), this.core.knowledge.close()].filter((w) => w !== undefined);
     if (waits.length === 0) return this.core.pool.close() ?? Promise.resolve();
     return Promise.all(waits).then(() => this.core.pool.close());
   }

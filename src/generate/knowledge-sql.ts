@@ -24,9 +24,9 @@ export const knowledgeBaseSql = [
    WITH facts AS (
      SELECT c.*, n.i AS n, getvariable('l_claim_statement')[1 + n.i] AS statement FROM g_kb_cat c CROSS JOIN range(10) n(i)
    ), policies AS (
-     SELECT kb.*, o.brand, p.i, p.name, p.topic
+     SELECT kb.*, o.brand, p.i, p.doc, p.topic
      FROM knowledge_bases kb JOIN organizations o ON o.id = kb.organization_id,
-          (VALUES (0, 'returns', 'returns and refunds'), (1, 'shipping', 'shipping and delivery'), (2, 'warranty', 'warranty and repairs')) p(i, name, topic)
+          (VALUES (0, 'returns', 'returns and refunds'), (1, 'shipping', 'shipping and delivery'), (2, 'warranty', 'warranty and repairs')) p(i, doc, topic)
    ), docs AS (
      SELECT uid('kbdoc', cat_idx, n) AS id, organization_id, knowledge_base_id, slug || '/facts-' || (n + 1) || '.md' AS path,
             '# ' || name || ': which brands ' || statement || '?' || chr(10) || chr(10) ||
@@ -38,7 +38,7 @@ export const knowledgeBaseSql = [
             timezone('UTC', TIMESTAMP '2025-06-01 00:00:00' + to_days(floor(rnd('kb_t', cat_idx, n) * 300)::INT)) AS updated_at
      FROM facts
      UNION ALL
-     SELECT uid('kbpolicy', org_idx, i), organization_id, id, 'policies/' || name || '.md',
+     SELECT uid('kbpolicy', org_idx, i), organization_id, id, 'policies/' || doc || '.md',
             '# ' || brand || ' ' || topic || chr(10) || chr(10) ||
             brand || ' publishes its ' || topic || ' policy on its website; it is the only source the support team quotes.' || chr(10) || chr(10) ||
             'Changes to the ' || topic || ' policy take effect on the date shown on the policy page.',

@@ -25,6 +25,7 @@ import { categoryEndpoints } from '../resources/category-listings.ts';
 import { promptEndpoints } from '../resources/prompts/index.ts';
 import { contentEndpoints } from '../resources/content-optimization.ts';
 import { allAgentEndpoints } from '../resources/agents/index.ts';
+import { allKnowledgeBaseEndpoints } from '../resources/knowledge-bases/index.ts';
 
 /** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
 export const endpoints: readonly Endpoint[] = [
@@ -54,6 +55,7 @@ export const endpoints: readonly Endpoint[] = [
   ...promptEndpoints,
   ...contentEndpoints,
   ...allAgentEndpoints,
+  ...allKnowledgeBaseEndpoints,
 ];
 
 /** The registry's routes: the agent runner and the REST service's 404/405 decision read them. */
