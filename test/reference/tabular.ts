@@ -186,7 +186,7 @@ function insightsView(f: TabularFixture) {
         case 'model':
           return one(String(r.model_id), name(models, r.model_id));
         case 'persona':
-          return one(r.persona_id == null ? null : String(r.persona_id), name(personas, r.persona_id));
+          return one(r.persona_id == null ? null : String(r.persona_id), r.persona_id == null ? '' : name(personas, r.persona_id));
         case 'topic':
           return one(String(p.topic_id), name(topics, p.topic_id));
         case 'topic_id':
@@ -197,7 +197,7 @@ function insightsView(f: TabularFixture) {
           return one(String(r.prompt_id), String(r.prompt_id));
         case 'tag': {
           const t = [...new Set(p.tag_ids as string[])];
-          return t.length === 0 ? one(null, null) : t.map((id) => ({ key: id, label: name(tags, id), byKey: false }));
+          return t.length === 0 ? one(null, '') : t.map((id) => ({ key: id, label: name(tags, id), byKey: false }));
         }
         case 'asset_id':
           return one(String(r.asset_id), String(r.asset_id));

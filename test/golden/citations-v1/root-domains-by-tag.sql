@@ -15,7 +15,7 @@ grouped AS (SELECT "num"."k_root_domain" AS "k0", "num"."k_tag" AS "k1", sum(num
 FROM num JOIN den ON "num"."k_tag" IS NOT DISTINCT FROM "den"."k_tag" AND num.model_key = den.model_key
 JOIN model_counts ON "num"."k_tag" IS NOT DISTINCT FROM "model_counts"."k_tag"
 GROUP BY "k0", "k1" HAVING sum(num.n) > 0),
-labeled AS (SELECT g.*, "g"."k0" AS "d0", (SELECT "name" FROM "tags" WHERE id = "g"."k1") AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "g"."k0" AS "d0", coalesce((SELECT "name" FROM "tags" WHERE id = "g"."k1"), '') AS "d1" FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE),
 rows AS (SELECT row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq,
        json_object('metrics', json_array("m0", "m1"), 'dimensions', json_array(CAST("d0" AS VARCHAR), CAST("d1" AS VARCHAR)))::VARCHAR AS row
