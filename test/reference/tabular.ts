@@ -54,7 +54,10 @@ export function bucketOf(interval: string, zone: string, instant: Date, anchor: 
     case 'hour': {
       const into = Number(formatInTimeZone(instant, zone, 'mm')) * 60 + Number(formatInTimeZone(instant, zone, 'ss'));
       const start = new Date(Math.floor(instant.getTime() / 1000) * 1000 - into * 1000);
-      return { key: start.getTime(), label: formatInTimeZone(start, zone, "yyyy-MM-dd'T'HH:mm:ssxxx") };
+      // The label is the wall clock at the bucket's own offset: the offset of the rows, read at the hour's last second.
+      const last = new Date(start.getTime() + 3_599_000);
+      const offset = formatInTimeZone(last, zone, 'xxx');
+      return { key: start.getTime(), label: `${formatInTimeZone(new Date(last.getTime() - 3_599_000), offset === '+00:00' ? 'UTC' : offset, "yyyy-MM-dd'T'HH:mm:ss")}${offset}` };
     }
     case 'day':
       return { key: day, label: day };
