@@ -24,6 +24,7 @@ export interface SearchHit {
 export type SearchRequest =
   | { readonly id: number; readonly op: 'add'; readonly kb: string; readonly docs: readonly IndexedDocument[] }
   | { readonly id: number; readonly op: 'remove'; readonly kb: string; readonly docs: readonly IndexedDocument[] }
-  | { readonly id: number; readonly op: 'search'; readonly kb: string; readonly search: SearchQuery };
+  | { readonly id: number; readonly op: 'search'; readonly kb: string; readonly search: SearchQuery }
+  | { readonly id: number; readonly op: 'drop'; readonly kb: string };
 
 export type SearchReply = { readonly id: number; readonly ok: true; readonly hits?: readonly SearchHit[] } | { readonly id: number; readonly ok: false; readonly error: string };

@@ -9,6 +9,11 @@ const port = parentPort!;
 port.on('message', (m: SearchRequest) => {
   let reply: SearchReply;
   try {
+    if (m.op === 'drop') {
+      indexes.delete(m.kb);
+      port.postMessage({ id: m.id, ok: true } satisfies SearchReply);
+      return;
+    }
     const index = indexes.get(m.kb) ?? indexes.set(m.kb, new SearchIndex()).get(m.kb)!;
     if (m.op === 'add') index.add(m.docs);
     else if (m.op === 'remove') index.remove(m.docs);
