@@ -1,4 +1,5 @@
-export { openEngine, Engine, type EngineOptions, type EngineCore, type TableInput } from './engine/engine.ts';
+export { openEngine } from './open-engine.ts';
+export { Engine, type EngineOptions, type EngineCore, type EngineHost, type TableInput } from './engine/engine.ts';
 export { OrgScope, type ReportsApi, type JsonObject } from './engine/org-scope.ts';
 export type { OrganizationListing } from './engine/organizations.ts';
 export {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEngine, type Engine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
+import { type Engine } from '../src/engine/engine.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { pathLiteral } from '../src/engine/literal.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openEngine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { defaultStatePath } from '../src/state/default-path.ts';
 import { aea, aeaInProcess } from './helpers/cli.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DatasetError } from '../src/errors.ts';
-import { openEngine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { tempDir } from './helpers/tmp.ts';
 

@@ -5,6 +5,7 @@ import { ValidationError } from '../src/errors.ts';
 import { checkFilter, compileFilter } from '../src/query/filter-compiler.ts';
 import { normalize, parseFilter, toWire } from '../src/query/filter-node.ts';
 import { render, sql } from '../src/query/sql.ts';
+import { claimFilterFields } from '../src/reports/insights-v2/claim-filter.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
@@ -114,7 +115,8 @@ describe('filter parsing and checking', () => {
   it('checks fields, operators and values against the report catalog', () => {
     const check = (input: unknown) => checkFilter(parseFilter(input, ['body', 'filter']), promptFilterFields, ['body', 'filter']);
     expect(check({ field: 'domain', op: 'is', value: 'x' })[0]).toMatchObject({ loc: ['body', 'filter', 'field'], type: 'value_error' });
-    expect(check({ field: 'model', op: 'contains', value: 'x' })[0]).toMatchObject({ loc: ['body', 'filter', 'op'] });
+    expect(check({ field: 'model', op: 'contains_case_insensitive', value: 'x' })).toEqual([]);
+    expect(checkFilter(parseFilter({ field: 'model', op: 'contains', value: 'x' }, ['body', 'filter']), claimFilterFields, ['body', 'filter'])[0]).toMatchObject({ loc: ['body', 'filter', 'op'] });
     expect(check({ field: 'model', op: 'in', value: [] })[0]!.msg).toContain('non-empty list');
     expect(check({ field: 'model', op: 'in', value: 'x' })[0]!.msg).toContain('requires a list');
     expect(check({ field: 'model', op: 'is', value: ['x'] })[0]!.msg).toContain('single value');

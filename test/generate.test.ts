@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/generate/generate.ts';
 import { tableNames } from '../src/model/tables.ts';
 import { tableFiles } from '../src/engine/dataset.ts';
-import { openEngine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 async function fileDigests(dir: string): Promise<Record<string, string>> {

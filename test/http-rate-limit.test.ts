@@ -84,3 +84,27 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('rate headers on unrouted paths', () => {
+  it('meters 404s and 405s and puts the three headers on them, with a key or without', async () => {
+    const tiny = await startServer(engine, { rateLimit: { max: 3, windowSeconds: 3600 } });
+    try {
+      const k = await tiny.key(ids.org1);
+      const missing = await fetch(`${tiny.url}/v1/nothing-here`, { headers: { 'x-api-key': k } });
+      expect(missing.status).toBe(404);
+      expect([missing.headers.get('x-ratelimit-limit'), missing.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
+      expect(Number(missing.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      const wrongMethod = await fetch(`${tiny.url}/v2/reports/visibility`, { headers: { 'x-api-key': k } });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get('x-ratelimit-remaining')).toBe('1');
+      const anonymous = await fetch(`${tiny.url}/nowhere`);
+      expect(anonymous.status).toBe(404);
+      expect(anonymous.headers.get('x-ratelimit-remaining')).toBe('2');
+      expect((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': k })).headers.get('x-ratelimit-remaining')).toBe('0');
+      const limited = await fetch(`${tiny.url}/v1/nothing-here`, { headers: { 'x-api-key': k } });
+      expect(limited.status).toBe(429);
+    } finally {
+      await tiny.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openEngine, type Engine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
+import { type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import type { Endpoint } from '../src/reports/endpoint.ts';
 import { endpoints } from '../src/reports/registry.ts';

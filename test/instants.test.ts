@@ -100,10 +100,20 @@ const cases: [string, DateInterval, string, string][] = [
   ['Europe/Berlin', 'year', '2026-12-31T23:00:00Z', '2027-01-01'],
   ['Europe/Berlin', 'relative_week', '2026-03-11T22:59:00Z', '2026-03-05'],
   ['Europe/Berlin', 'relative_week', '2026-03-11T23:00:00Z', '2026-03-12'],
+  // Lord Howe Island moves its clock by half an hour: back from 02:00 +11:00 to 01:30 +10:30, forward from 02:00 +10:30 to 02:30 +11:00.
+  ['Australia/Lord_Howe', 'hour', '2026-04-04T14:10:00Z', '2026-04-05T01:00:00+11:00'],
+  ['Australia/Lord_Howe', 'hour', '2026-04-04T14:59:00Z', '2026-04-05T01:00:00+11:00'],
+  ['Australia/Lord_Howe', 'hour', '2026-04-04T15:00:00Z', '2026-04-05T01:00:00+10:30'],
+  ['Australia/Lord_Howe', 'hour', '2026-04-04T15:29:00Z', '2026-04-05T01:00:00+10:30'],
+  ['Australia/Lord_Howe', 'hour', '2026-04-04T15:30:00Z', '2026-04-05T02:00:00+10:30'],
+  ['Australia/Lord_Howe', 'hour', '2026-10-03T15:29:00Z', '2026-10-04T01:00:00+10:30'],
+  ['Australia/Lord_Howe', 'hour', '2026-10-03T15:30:00Z', '2026-10-04T02:00:00+11:00'],
+  ['Australia/Lord_Howe', 'hour', '2026-10-03T15:59:00Z', '2026-10-04T02:00:00+11:00'],
+  ['Australia/Lord_Howe', 'hour', '2026-10-03T16:00:00Z', '2026-10-04T03:00:00+11:00'],
 ];
 
 describe('buckets in SQL', () => {
-  it('hour, day, week, month, quarter, year and relative_week in ET, UTC, Asia/Kolkata and Europe/Berlin', async () => {
+  it('hour, day, week, month, quarter, year and relative_week in ET, UTC, Asia/Kolkata, Europe/Berlin and Australia/Lord_Howe', async () => {
     const selects = cases.map(([zone, interval, at]) => {
       const spec = { interval, zone, anchor: '2026-03-05' };
       const key = bucketKey(spec, sql`CAST(${at} AS TIMESTAMPTZ)`);

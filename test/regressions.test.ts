@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEngine, type Engine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
+import { type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 

@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openEngine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { sql } from '../src/query/sql.ts';
 import { startChild } from './helpers/child.ts';

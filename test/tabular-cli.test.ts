@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openEngine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
 import type { OrganizationListing } from '../src/engine/organizations.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { join } from 'node:path';

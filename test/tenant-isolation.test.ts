@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEngine, type Engine } from '../src/engine/engine.ts';
+import { openEngine } from '../src/open-engine.ts';
+import { type Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { tableNames, tables } from '../src/model/tables.ts';
 import { endpoints } from '../src/reports/registry.ts';

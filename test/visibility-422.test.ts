@@ -114,7 +114,7 @@ describe('v2 visibility 422s', () => {
     expect(await first({ ...base, filter: { and: [{ not: { field: 'model', op: 'is', value: 'x', y: 1 } }] } })).toMatchObject({ loc: ['body', 'filter', 'and', 0, 'not', 'y'] });
     expect(await first({ ...base, filter: { field: 'domain', op: 'is', value: 'x' } })).toMatchObject({ loc: ['body', 'filter', 'field'] });
     expect(await first({ ...base, filter: { field: 'model', op: 'in', value: [] } })).toMatchObject({ loc: ['body', 'filter', 'value'] });
-    expect(await first({ ...base, filter: { or: [{ field: 'topic', op: 'contains', value: 'a' }] } })).toMatchObject({ loc: ['body', 'filter', 'or', 0, 'op'] });
+    expect(await first({ ...base, filter: { or: [{ field: 'page', op: 'contains', value: 'a' }] } })).toMatchObject({ loc: ['body', 'filter', 'or', 0, 'field'] });
   });
 
   it('the stream validates the same body the same way', async () => {

@@ -43,7 +43,7 @@ bm AS (
   FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
 ),
 g AS (
-  SELECT ${[...out, 'coalesce(bm.mentioned, 0) / ge.executions AS m0', 'CASE WHEN coalesce(t.total, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total END AS m1', 'coalesce(bm.mentions, 0) AS m2', 'ge.executions AS m3', 'bm.pos / NULLIF(bm.mentions, 0) AS m4'].join(', ')}
+  SELECT ${[...out, 'coalesce(bm.mentioned, 0) / ge.executions AS m0', 'CASE WHEN coalesce(t.total, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total END AS m1', 'coalesce(bm.mentions, 0) AS m2', 'ge.executions AS m3', 'coalesce(bm.pos / NULLIF(bm.mentions, 0), 0) AS m4'].join(', ')}
   FROM ge ${perBrand ? `CROSS JOIN b LEFT JOIN bm ON bm.asset_id = b.id${same('bm', 'ge')}` : `LEFT JOIN bm ON TRUE${same('bm', 'ge')}`}
   LEFT JOIN t ON TRUE${same('t', 'ge')}
 ),

@@ -1,5 +1,5 @@
 import { UsageError } from '../../src/cli/args.ts';
-import { openEngine } from '../../src/engine/engine.ts';
+import { openEngine } from '../../src/open-engine.ts';
 import { reportCases } from '../cases/index.ts';
 import type { BenchRequest } from './case.ts';
 import { resolveDataset, type BenchCategory, type BenchDataset } from './dataset.ts';

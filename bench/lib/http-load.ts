@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { openEngine } from '../../src/engine/engine.ts';
+import { openEngine } from '../../src/open-engine.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
 import type { IterationParams } from './case.ts';
 import { addDays, iterationParams, type BenchDataset } from './dataset.ts';

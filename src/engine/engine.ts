@@ -13,7 +13,12 @@ import { listOrganizations, type OrganizationListing } from './organizations.ts'
 import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
 import { StateStore, stateTables } from '../state/store.ts';
-import { AgentRunner } from '../resources/agents/runner.ts';
+import { noBackgroundWork, type BackgroundWorker, type EngineCore } from './core.ts';
+import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
+import { Routes } from '../reports/routes.ts';
+import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
+
+export type { EngineCore, EngineStats, BackgroundWorker } from './core.ts';
 
 export type TableInput = ArrowTable | string | readonly string[];
 
@@ -43,27 +48,20 @@ export interface EngineOptions {
   readonly rollups?: boolean;
 }
 
-export interface EngineStats {
-  /** Streams currently holding a DuckDB connection. */
-  activeStreams: number;
-  /** Rows streams have fetched from DuckDB and not yet handed on: at most one chunk per stream. */
-  bufferedRows: number;
-}
+/** Calls an operation as an organization, exactly as `engine.org(id).call` does. */
+export type EngineCall = (organizationId: string, method: string, path: string, input: EndpointInput) => Promise<EndpointResult>;
 
-export interface EngineCore {
-  readonly pool: DuckDBPool;
-  readonly stats: EngineStats;
-  readonly state: StateStore;
-  readonly catalog: TenantCatalog;
-  readonly rollups: Rollups;
-  readonly clock: () => Date;
-  readonly dataDir: string | undefined;
-  /** Executes queued agent runs in the background. */
-  readonly runner: AgentRunner;
+/**
+ * What the host that opens the engine brings: the operations it serves (the registry) and its
+ * background work (the agent runner), so the core imports neither.
+ */
+export interface EngineHost {
+  readonly endpoints: readonly Endpoint[];
+  readonly background?: (core: Omit<EngineCore, 'runner'>, call: EngineCall) => BackgroundWorker;
 }
 
 /** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
-export async function openCore(options: EngineOptions): Promise<EngineCore> {
+export async function openCore(options: EngineOptions): Promise<Omit<EngineCore, 'runner'>> {
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: options.memoryLimit });
   try {
@@ -78,7 +76,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0, bufferedRows: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
+    return { pool, stats: { activeStreams: 0, bufferedRows: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)), clock, dataDir: options.data, knowledge: new KnowledgeIndex(state) };
   } catch (error) {
     pool.close();
     throw error;
@@ -136,16 +134,20 @@ export class Engine {
 
   private constructor(
     readonly core: EngineCore,
+    private readonly routes: Routes,
     cursorSecret: string,
   ) {
     this.cursors = new CursorCodec(cursorSecret);
   }
 
-  static async open(options: EngineOptions): Promise<Engine> {
-    const core = await openCore(options);
-    const engine = new Engine(core, options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
+  static async open(options: EngineOptions, host: EngineHost): Promise<Engine> {
+    const opened = await openCore(options);
+    const call: EngineCall = (organizationId, method, path, input) => engine.org(organizationId).call(method, path, input);
+    const runner = host.background?.(opened, call) ?? noBackgroundWork;
+    const core: EngineCore = { ...opened, runner };
+    const engine: Engine = new Engine(core, new Routes(host.endpoints), options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
     try {
-      await core.runner.start((organizationId, method, path, input) => engine.org(organizationId).call(method, path, input));
+      await runner.start();
     } catch (error) {
       core.pool.close();
       throw error;
@@ -155,7 +157,7 @@ export class Engine {
 
   /** A handle that runs every report and resource as this organization. */
   org(organizationId: string): OrgScope {
-    return new OrgScope(this.core, organizationId, this.cursors);
+    return new OrgScope(this.core, this.routes, organizationId, this.cursors);
   }
 
   get organizations(): readonly OrgSummary[] {
@@ -178,10 +180,9 @@ export class Engine {
    * way, everything is closed before this returns.
    */
   close(): Promise<void> {
-    const waits = [this.core.rollups.close(), this.core.runner.stop()].filter((w) => w !== undefined);
+    const waits = [this.core.rollups.close(), this.core.runner.stop(), this.core.knowledge.close()].filter((w) => w !== undefined);
     if (waits.length === 0) return this.core.pool.close() ?? Promise.resolve();
     return Promise.all(waits).then(() => this.core.pool.close());
   }
 }
 
-export const openEngine = (options: EngineOptions): Promise<Engine> => Engine.open(options);

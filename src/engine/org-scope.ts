@@ -2,8 +2,8 @@ import { NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { CallContext, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
 import { encodeJson, pageObject, streamObjects, type JsonResult } from '../formats/json.ts';
-import { endpoints, matchEndpoint } from '../reports/registry.ts';
-import type { EngineCore } from './engine.ts';
+import type { Routes } from '../reports/routes.ts';
+import type { EngineCore } from './core.ts';
 
 export type JsonObject = Record<string, unknown>;
 export type ReportCall = (body?: object) => Promise<JsonObject>;
@@ -21,10 +21,11 @@ export class OrgScope {
 
   constructor(
     private readonly core: EngineCore,
+    private readonly routes: Routes,
     readonly id: string,
     private readonly cursors: CursorCodec,
   ) {
-    for (const endpoint of endpoints) {
+    for (const endpoint of routes.endpoints) {
       const target = endpoint.group === 'reports' ? (this.reports as Record<string, unknown>) : (this.resources as Record<string, unknown>);
       if (endpoint.stream) {
         target[endpoint.name] = (body?: object) => this.events(endpoint.path, endpoint.method, { body });
@@ -51,7 +52,7 @@ export class OrgScope {
 
   /** Calls an operation by method and path; a report's answer comes as a rows result, not yet encoded (see src/formats). */
   async invoke(method: string, path: string, input: EndpointInput = {}, signal?: AbortSignal): Promise<EndpointResult> {
-    const match = matchEndpoint(method, path);
+    const match = this.routes.match(method, path);
     if (!match) throw new NotFoundError(`no operation ${method.toUpperCase()} ${path}`);
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
   }

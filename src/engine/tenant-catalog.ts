@@ -5,7 +5,7 @@ export interface OrgSummary {
   readonly name: string;
 }
 
-export type OwnedKind = 'category' | 'domain' | 'asset' | 'persona' | 'view' | 'agent';
+export type OwnedKind = 'category' | 'domain' | 'asset' | 'persona' | 'view' | 'agent' | 'knowledge_base';
 
 const sources: Record<OwnedKind, string> = {
   category: 'SELECT id, organization_id FROM categories',
@@ -14,6 +14,7 @@ const sources: Record<OwnedKind, string> = {
   persona: 'SELECT id, organization_id FROM personas',
   view: 'SELECT id, organization_id FROM domain_views',
   agent: 'SELECT id, organization_id FROM agents',
+  knowledge_base: 'SELECT id, organization_id FROM knowledge_bases',
 };
 
 /**

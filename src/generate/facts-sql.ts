@@ -237,15 +237,6 @@ export const claimClustersSql = `
   JOIN assets a ON a.cat_idx = c.cat_idx AND a.rank = 1 + (k.i * 3) % 20
   JOIN themes t ON t.cat_idx = c.cat_idx AND t.i = k.i % 4`;
 
-export const claimEvidenceSql = `
-  CREATE TABLE claim_evidence AS
-  WITH k AS (SELECT cc.*, unnest(range(1 + floor(rnd('ev_n', cc.cat_idx, cc.cluster_i) * 3)::INT)) AS k FROM claim_clusters cc)
-  SELECT uid('evidence', cat_idx * 100 + cluster_i, k) AS id, organization_id, id AS cluster_id,
-         'kb/' || lower(replace(split_part(claim, ' ', 1), ' ', '-')) || '/facts-' || (cluster_i % 10 + 1) || '.md#' || (k + 1) AS kb_path,
-         'Official documentation states otherwise (section ' || (k + 1) || ').' AS kb_snippet,
-         timezone('UTC', TIMESTAMP '2025-06-01 00:00:00' + to_days(floor(rnd('ev_t', cluster_i, k) * 300)::INT)) AS source_updated_at
-  FROM k`;
-
 export const claimOccurrencesSql = `
   WITH k AS (
     SELECT x.*, unnest(range(floor(rnd('claim_n', x.ekey, 0) * 3.5)::INT)) AS k FROM g_ctx x WHERE x.has_accuracy

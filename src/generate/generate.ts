@@ -7,6 +7,7 @@ import { columnList, manifestFileName, partFileName, partitionedBy } from '../mo
 import { agentTemplates } from './agent-templates.ts';
 import { dimsSql, orgResourcesSql, promptsSql, setupSql, windowDays, windowStart } from './dims-sql.ts';
 import * as facts from './facts-sql.ts';
+import * as knowledge from './knowledge-sql.ts';
 import * as traffic from './traffic-sql.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { vocabTables } from './vocab-tables.ts';
@@ -68,7 +69,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     for (const sql of promptsSql) await exec(sql);
     progress.tick('prompts');
     for (const sql of [...orgResourcesSql, ...traffic.pickTablesSql, facts.domainPoolSql, facts.channelPoolSql, facts.videoPoolSql]) await exec(sql);
-    for (const sql of [facts.productsSql, facts.productMerchantsSql, facts.claimClustersSql, facts.claimEvidenceSql]) await exec(sql);
+    for (const sql of [facts.productsSql, facts.productMerchantsSql, facts.claimClustersSql, ...knowledge.knowledgeBaseSql]) await exec(sql);
     await exec(`CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`);
     progress.tick('pools');
     for (const sql of facts.executionSlotsSql) await exec(sql);

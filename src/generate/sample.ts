@@ -11,7 +11,7 @@ export const sampleDir = fileURLToPath(new URL('../../data/sample', import.meta.
 export const sampleSeed = 1;
 export const sampleScale = 0.02;
 
-const sources = ['../model/tables.ts', '../model/column.ts', './dims-sql.ts', './facts-sql.ts', './traffic-sql.ts', './vocab.ts', './vocab-tables.ts', './agent-templates.ts', './generate.ts'];
+const sources = ['../model/tables.ts', '../model/column.ts', './dims-sql.ts', './facts-sql.ts', './knowledge-sql.ts', './traffic-sql.ts', './vocab.ts', './vocab-tables.ts', './agent-templates.ts', './generate.ts'];
 
 /**
  * A fingerprint of the contract and the generator: their source text, so every loader (tsx, vitest)

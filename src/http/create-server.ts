@@ -77,7 +77,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   app.decorateRequest('rate', undefined);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.public || !request.routeOptions.url) return;
+    if (request.routeOptions.config?.public) return;
     const now = clock();
     const presented = presentedKey(request);
     const principal = presented ? await keys.verify(presented, now) : undefined;
@@ -87,6 +87,8 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       reply.header('x-ratelimit-limit', rate.limit).header('x-ratelimit-remaining', rate.remaining).header('x-ratelimit-reset', rate.reset);
       if (!rate.allowed) throw new RateLimitError(rate.retryAfter);
     }
+    // An unrouted path is a 404 (or 405) whoever asks; it is metered and carries the rate headers like any other response.
+    if (!request.routeOptions.url) return;
     if (!principal) throw new AuthError(presented ? 'Invalid, expired or revoked API key' : 'Missing API key: send it in the X-API-Key header');
     request.principal = principal;
   });

@@ -181,10 +181,13 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
 /** What a row shows for a bucket key: `YYYY-MM-DD`, or for hours the local start with its offset. */
 export function bucketLabel(spec: BucketSpec, key: Fragment): Fragment {
   if (spec.interval !== 'hour') return sql`strftime(${key}, '%Y-%m-%d')`;
-  // TRICKY: the offset is read at the bucket's own instant, so the two 01:00 hours of a fall-back
-  // night show -04:00 and -05:00 in ET.
-  const offset = sql`CAST(epoch(timezone(${spec.zone}, ${key})) - epoch(${key}) AS INTEGER)`;
-  return sql`strftime(timezone(${spec.zone}, ${key}), '%Y-%m-%dT%H:%M:%S') || CASE WHEN ${offset} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${offset}) // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(${offset}) % 3600 // 60 AS VARCHAR), 2, '0')`;
+  // TRICKY: the key is where the wall clock reads :00 at the offset of the bucket's rows, which in a zone that moves by half
+  // an hour (Australia/Lord_Howe) is an instant still under the other offset. The hour's last second always has the rows'
+  // offset, so the offset is read there, and the label is that second's wall clock less 59:59: the two 01:00 hours of a
+  // fall-back night show -04:00 and -05:00 in ET, +11:00 and +10:30 on Lord Howe.
+  const last = sql`(${key} + INTERVAL 3599 SECOND)`;
+  const offset = sql`CAST(epoch(timezone(${spec.zone}, ${last})) - epoch(${last}) AS INTEGER)`;
+  return sql`strftime(timezone(${spec.zone}, ${last}) - INTERVAL 3599 SECOND, '%Y-%m-%dT%H:%M:%S') || CASE WHEN ${offset} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${offset}) // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(${offset}) % 3600 // 60 AS VARCHAR), 2, '0')`;
 }
 
 /** The hour of the day (0–23) of an instant in a zone. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EngineCore } from '../engine/engine.ts';
+import type { EngineCore } from '../engine/core.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 

@@ -1,4 +1,5 @@
 import type { Endpoint } from './endpoint.ts';
+import { Routes, type Match } from './routes.ts';
 import { channelsReport } from './insights-v2/channels.ts';
 import { videosReport } from './insights-v2/videos.ts';
 import { citationsReport } from './insights-v2/citations.ts';
@@ -24,6 +25,7 @@ import { categoryEndpoints } from '../resources/category-listings.ts';
 import { promptEndpoints } from '../resources/prompts/index.ts';
 import { contentEndpoints } from '../resources/content-optimization.ts';
 import { allAgentEndpoints } from '../resources/agents/index.ts';
+import { allKnowledgeBaseEndpoints } from '../resources/knowledge-bases/index.ts';
 
 /** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
 export const endpoints: readonly Endpoint[] = [
@@ -53,35 +55,12 @@ export const endpoints: readonly Endpoint[] = [
   ...promptEndpoints,
   ...contentEndpoints,
   ...allAgentEndpoints,
+  ...allKnowledgeBaseEndpoints,
 ];
 
-export interface Match {
-  readonly endpoint: Endpoint;
-  readonly params: Record<string, string>;
-}
+/** The registry's routes: the agent runner and the REST service's 404/405 decision read them. */
+export const routes = new Routes(endpoints);
 
-const compiled = endpoints.map((endpoint) => {
-  const names: string[] = [];
-  const pattern = endpoint.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { endpoint, names, regex: new RegExp(`^${pattern}$`) };
-});
+export const matchEndpoint = (method: string, path: string): Match | undefined => routes.match(method, path);
 
-/** Finds the endpoint of a method and path, with its path parameters decoded. */
-export function matchEndpoint(method: string, path: string): Match | undefined {
-  for (const c of compiled) {
-    if (c.endpoint.method !== method.toUpperCase()) continue;
-    const m = c.regex.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    c.names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1]!)));
-    return { endpoint: c.endpoint, params };
-  }
-  return undefined;
-}
-
-export function pathExists(path: string): boolean {
-  return compiled.some((c) => c.regex.test(path));
-}
+export const pathExists = (path: string): boolean => routes.exists(path);

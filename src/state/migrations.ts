@@ -100,4 +100,13 @@ export const migrations: readonly Migration[] = [
        )`,
     ]),
   },
+  {
+    version: 17,
+    name: 'knowledge bases, their folders and documents',
+    up: run([
+      `CREATE TABLE state.knowledge_bases AS SELECT * FROM dataset_knowledge_bases`,
+      `CREATE TABLE state.kb_folders AS SELECT * FROM dataset_kb_folders`,
+      `CREATE TABLE state.kb_documents AS SELECT * FROM dataset_kb_documents`,
+    ]),
+  },
 ];

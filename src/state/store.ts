@@ -3,9 +3,10 @@ import { UnavailableError } from '../errors.ts';
 import type { DuckDBPool } from '../engine/duckdb-pool.ts';
 import { pathLiteral } from '../engine/literal.ts';
 import { datasetIdentitySql, migrations } from './migrations.ts';
+import { derivedViews } from './derived-views.ts';
 
 /** Tables the state store owns; reports read them through views of the same name. */
-export const stateTables = ['prompts', 'topics', 'tags', 'personas', 'content_items', 'agents', 'agent_versions'] as const;
+export const stateTables = ['prompts', 'topics', 'tags', 'personas', 'content_items', 'agents', 'agent_versions', 'knowledge_bases', 'kb_folders', 'kb_documents'] as const;
 
 /** How long opening waits for another process (another `aea` command, `aea serve`) to release the file. */
 const lockWaitMs = 15_000;
@@ -31,6 +32,7 @@ export class StateStore {
       await migrate(conn);
       await checkDataset(conn, file);
       for (const t of stateTables) await conn.run(`CREATE OR REPLACE VIEW "${t}" AS SELECT * FROM state."${t}"`);
+      for (const view of derivedViews) await conn.run(view);
     });
     return new StateStore(pool, file);
   }

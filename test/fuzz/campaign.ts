@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
-import { openEngine } from '../../src/engine/engine.ts';
+import { openEngine } from '../../src/open-engine.ts';
 import { createServer } from '../../src/http/create-server.ts';
 import { ensureSample } from '../../src/generate/sample.ts';
 import { endpoints } from '../../src/reports/registry.ts';

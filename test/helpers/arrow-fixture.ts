@@ -1,7 +1,8 @@
 import { Bool, DateDay, Field, Float64, Int32, Int64, List, Table, TimestampMillisecond, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
 import type { ColumnType } from '../../src/model/column.ts';
 import { tableNames, tables, type TableName } from '../../src/model/tables.ts';
-import { openEngine, type Engine, type EngineOptions } from '../../src/engine/engine.ts';
+import { openEngine } from '../../src/open-engine.ts';
+import { type Engine, type EngineOptions } from '../../src/engine/engine.ts';
 
 export type Row = Record<string, unknown>;
 export type Rows = Partial<Record<TableName, Row[]>>;

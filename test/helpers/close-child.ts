@@ -1,4 +1,4 @@
-import { openEngine } from '../../src/engine/engine.ts';
+import { openEngine } from '../../src/open-engine.ts';
 
 /**
  * Opens the engine on a dataset, starts many report calls (more than the pool has connections), closes

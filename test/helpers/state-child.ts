@@ -3,7 +3,7 @@
  * line per acknowledged write. Modes: `patch STATE ORG CATEGORY` applies numbered PATCH batches;
  * `run STATE ORG AGENT INPUTS_JSON` starts an agent run and prints `running` once it executes.
  */
-import { openEngine } from '../../src/engine/engine.ts';
+import { openEngine } from '../../src/open-engine.ts';
 import { sampleDir } from '../../src/generate/sample.ts';
 
 const [mode, state, org, target, extra] = process.argv.slice(2);

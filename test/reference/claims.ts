@@ -64,10 +64,15 @@ export function referenceClaims(f: ClaimsFixture, q: ClaimsQuery): Record<string
           .sort((a, b) => b.occurrence - a.occurrence || cmp(a.name, b.name) || cmp(a.id, b.id));
       }
       if (include.has('evidence')) {
-        claim.evidence = f.claim_evidence
+        claim.evidence = f.claim_evidence_links
           .filter((e) => e.cluster_id === id)
-          .sort((a, b) => cmp(String(a.kb_path), String(b.kb_path)) || cmp(String(a.id), String(b.id)))
-          .map((e) => ({ id: e.id, kb_path: e.kb_path, kb_snippet: e.kb_snippet, source_updated_at: new Date(String(e.source_updated_at)).toISOString().replace('.000Z', 'Z') }));
+          .flatMap((e) => {
+            const doc = f.kb_documents.find((d) => d.knowledge_base_id === e.knowledge_base_id && d.path === e.document_path);
+            const section = doc ? sectionsOf(String(doc.text))[Number(e.section) - 1] : undefined;
+            if (!doc || section === undefined) return [];
+            return [{ id: e.id, kb_path: `${String(e.document_path)}#${Number(e.section)}`, kb_snippet: section, source_updated_at: new Date(String(doc.updated_at)).toISOString().replace('.000Z', 'Z') }];
+          })
+          .sort((a, b) => cmp(a.kb_path, b.kb_path) || cmp(String(a.id), String(b.id)));
       }
       if (include.has('citation_sources')) claim.citation_sources = citationSources(f, q, rows);
       return claim;
@@ -116,3 +121,11 @@ function citationSources(f: ClaimsFixture, q: ClaimsQuery, carriers: Row[]): Rec
     .slice(0, 10)
     .map((x) => x.row);
 }
+
+/** Blocks of text between blank lines, trimmed, empty ones dropped. */
+const sectionsOf = (text: string): string[] =>
+  text
+    .replace(/\r/g, '')
+    .split(/\n(?:[ \t]*\n)+/)
+    .map((s) => s.replace(/^[ \t\n]+|[ \t\n]+$/g, ''))
+    .filter((s) => s !== '');

@@ -54,7 +54,10 @@ export function bucketOf(interval: string, zone: string, instant: Date, anchor: 
     case 'hour': {
       const into = Number(formatInTimeZone(instant, zone, 'mm')) * 60 + Number(formatInTimeZone(instant, zone, 'ss'));
       const start = new Date(Math.floor(instant.getTime() / 1000) * 1000 - into * 1000);
-      return { key: start.getTime(), label: formatInTimeZone(start, zone, "yyyy-MM-dd'T'HH:mm:ssxxx") };
+      // The label is the wall clock at the bucket's own offset: the offset of the rows, read at the hour's last second.
+      const last = new Date(start.getTime() + 3_599_000);
+      const offset = formatInTimeZone(last, zone, 'xxx');
+      return { key: start.getTime(), label: `${formatInTimeZone(new Date(last.getTime() - 3_599_000), offset === '+00:00' ? 'UTC' : offset, "yyyy-MM-dd'T'HH:mm:ss")}${offset}` };
     }
     case 'day':
       return { key: day, label: day };
@@ -186,7 +189,7 @@ function insightsView(f: TabularFixture) {
         case 'model':
           return one(String(r.model_id), name(models, r.model_id));
         case 'persona':
-          return one(r.persona_id == null ? null : String(r.persona_id), name(personas, r.persona_id));
+          return one(r.persona_id == null ? null : String(r.persona_id), r.persona_id == null ? '' : name(personas, r.persona_id));
         case 'topic':
           return one(String(p.topic_id), name(topics, p.topic_id));
         case 'topic_id':
@@ -197,7 +200,7 @@ function insightsView(f: TabularFixture) {
           return one(String(r.prompt_id), String(r.prompt_id));
         case 'tag': {
           const t = [...new Set(p.tag_ids as string[])];
-          return t.length === 0 ? one(null, null) : t.map((id) => ({ key: id, label: name(tags, id), byKey: false }));
+          return t.length === 0 ? one(null, '') : t.map((id) => ({ key: id, label: name(tags, id), byKey: false }));
         }
         case 'asset_id':
           return one(String(r.asset_id), String(r.asset_id));

@@ -1,4 +1,4 @@
-import { openEngine } from '../../engine/engine.ts';
+import { openEngine } from '../../open-engine.ts';
 import { sampleDir } from '../../generate/sample.ts';
 import { ApiKeys } from '../../state/api-keys.ts';
 import { defaultStatePath } from '../../state/default-path.ts';

@@ -1,4 +1,4 @@
-import { openEngine } from '../../engine/engine.ts';
+import { openEngine } from '../../open-engine.ts';
 import { parse, required } from '../args.ts';
 import type { Command } from './command.ts';
 

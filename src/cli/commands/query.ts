@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { openEngine } from '../../engine/engine.ts';
+import { openEngine } from '../../open-engine.ts';
 import { dataUnavailable } from '../../engine/database-errors.ts';
 import { EngineError, ValidationError } from '../../errors.ts';
 import { formatSseEvent } from '../../reports/sse.ts';

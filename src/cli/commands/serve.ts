@@ -1,4 +1,4 @@
-import { openEngine } from '../../engine/engine.ts';
+import { openEngine } from '../../open-engine.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required } from '../args.ts';

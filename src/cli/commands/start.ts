@@ -1,4 +1,4 @@
-import { openEngine } from '../../engine/engine.ts';
+import { openEngine } from '../../open-engine.ts';
 import { ensureSample } from '../../generate/sample.ts';
 import { stderrProgress } from '../../generate/progress.ts';
 import { createServer } from '../../http/create-server.ts';

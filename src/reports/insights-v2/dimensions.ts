@@ -1,6 +1,6 @@
 import { field, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { idOps, refField, setRefField, textOps, type DimensionTable } from '../../query/filter-fields.ts';
+import { refField, setRefField, textOps, type DimensionTable } from '../../query/filter-fields.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 
@@ -20,14 +20,17 @@ export type PromptDimension = keyof typeof promptDimensions;
 
 export const tagTable: DimensionTable = { table: 'tags', name: 'name', scope: 'category' };
 
-/** Filter fields every Insights report accepts: names or UUIDs, as the v2 conventions require. */
+/**
+ * Filter fields every Insights report accepts: is/in take names or UUIDs, as the v2 conventions require,
+ * and the text operators match the dimension's name.
+ */
 export const promptFilterFields: FilterCatalog = {
-  model: refField(promptDimensions.model.column, promptDimensions.model.table),
-  region: refField(promptDimensions.region.column, promptDimensions.region.table),
-  persona: refField(promptDimensions.persona.column, promptDimensions.persona.table),
-  topic: refField(promptDimensions.topic.column, promptDimensions.topic.table),
+  model: refField(promptDimensions.model.column, promptDimensions.model.table, textOps),
+  region: refField(promptDimensions.region.column, promptDimensions.region.table, textOps),
+  persona: refField(promptDimensions.persona.column, promptDimensions.persona.table, textOps),
+  topic: refField(promptDimensions.topic.column, promptDimensions.topic.table, textOps),
   prompt: refField(promptDimensions.prompt.column, promptDimensions.prompt.table, textOps),
-  tag: setRefField(sql`p.tag_ids`, tagTable, idOps),
+  tag: setRefField(sql`p.tag_ids`, tagTable, textOps),
 };
 
 export type GroupDimension = PromptDimension | 'date';

@@ -59,8 +59,9 @@ const catalog: FlatCatalog = {
 
 const metricSql: Record<Metric, Fragment> = {
   count: sql`CAST(sum(num.n) AS BIGINT)`,
-  citation_share: sql`sum(num.n / den.total) / any_value(model_counts.models)`,
-  share_of_voice: sql`sum(num.n / den.total) / any_value(model_counts.models)`,
+  // TRICKY: the per-model shares are summed in ascending order, so the double sum never depends on scan order (bit-identical answers).
+  citation_share: sql`list_sum(list_sort(list(num.n / den.total))) / any_value(model_counts.models)`,
+  share_of_voice: sql`list_sum(list_sort(list(num.n / den.total))) / any_value(model_counts.models)`,
   first_cited_at: sql`epoch_ms(min(num.first_at)) // 1000`,
 };
 

@@ -121,19 +121,22 @@ const asText = (k: Fragment) => k;
 export const plainDimension = (key: Fragment): KeyedDimension => ({ key, label: asText, sortBy: 'label' });
 export const namedDimension = (key: Fragment, table: string, column?: string): KeyedDimension => ({ key, label: nameOf(table, column), sortBy: 'label' });
 
+/** A dimension an answer may lack (persona, tag): the client types dimensions as strings, so a missing one shows as ''. */
+const optionalDimension = (key: Fragment, table: string): KeyedDimension => ({ key, label: (k) => sql`coalesce(${nameOf(table)(k)}, '')`, sortBy: 'label' });
+
 /** Dimensions of the answer an Insights fact belongs to. Groups are by id; rows show names. */
 export function answerDimensions(bucket: BucketSpec): Record<string, KeyedDimension> {
   return {
     date: { key: bucketKey(bucket, sql`f.executed_at`, sql`f.day`), label: (k) => bucketLabel(bucket, k), sortBy: 'key' },
     region: namedDimension(sql`f.region_id`, 'regions'),
     model: namedDimension(sql`f.model_id`, 'models'),
-    persona: namedDimension(sql`f.persona_id`, 'personas'),
+    persona: optionalDimension(sql`f.persona_id`, 'personas'),
     topic: namedDimension(sql`p.topic_id`, 'topics'),
     topic_id: plainDimension(sql`p.topic_id`),
     prompt: namedDimension(sql`f.prompt_id`, 'prompts', 'prompt'),
     prompt_id: plainDimension(sql`f.prompt_id`),
     // A prompt with several tags counts in each tag's group; one without tags in the missing tag's.
-    tag: namedDimension(sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, 'tags'),
+    tag: optionalDimension(sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, 'tags'),
   };
 }
 

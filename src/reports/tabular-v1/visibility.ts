@@ -49,7 +49,8 @@ const metricSql: Record<Metric, Fragment> = {
   mentions_count: sql`coalesce(bm.mentions, 0)`,
   visibility_score: sql`coalesce(bm.mentioned, 0) / g.executions`,
   share_of_voice: sql`CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END`,
-  average_position: sql`bm.position_sum / NULLIF(bm.mentions, 0)`,
+  // The client types metrics as numbers: a brand without a mention has position 0 (positions start at 1).
+  average_position: sql`coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0)`,
 };
 
 /**

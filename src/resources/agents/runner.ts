@@ -1,3 +1,4 @@
+import type { BackgroundWorker } from '../../engine/core.ts';
 import { EngineError } from '../../errors.ts';
 import { sql } from '../../query/sql.ts';
 import type { EndpointInput, EndpointResult } from '../../reports/endpoint.ts';
@@ -30,8 +31,8 @@ class StepFailure extends Error {
  * outputs are saved after every step. `stop()` lets the current step finish and puts its run back in
  * the queue; a run found `running` when the store opens was cut off by a crash and is marked failed.
  */
-export class AgentRunner {
-  private executor: Executor | undefined;
+export class AgentRunner implements BackgroundWorker {
+  private started = false;
   private stopping = false;
   private active: Promise<void> | undefined;
   private again = false;
@@ -39,17 +40,18 @@ export class AgentRunner {
   constructor(
     private readonly state: StateStore,
     private readonly clock: () => Date,
+    private readonly executor: Executor,
   ) {}
 
-  async start(executor: Executor): Promise<void> {
+  async start(): Promise<void> {
     await this.recover();
-    this.executor = executor;
+    this.started = true;
     this.notify();
   }
 
   /** Wakes the runner after a run was queued. */
   notify(): void {
-    if (!this.executor || this.stopping) return;
+    if (!this.started || this.stopping) return;
     if (this.active) {
       this.again = true;
       return;
@@ -157,7 +159,7 @@ export class AgentRunner {
       throw new StepFailure({ step: step.id, code: 'step_not_allowed', message: `step '${step.id}': ${request.method} ${url} is not a report or a read this engine offers` });
     }
     try {
-      const result = await this.executor!(run.organizationId, request.method, url, { body: request.body, query: request.query });
+      const result = await this.executor(run.organizationId, request.method, url, { body: request.body, query: request.query });
       if (result.kind !== 'json') throw new Error('a step must answer JSON');
       return JSON.parse(result.json) as unknown;
     } catch (error) {

@@ -16,7 +16,7 @@ num AS (
 ),
 den AS (SELECT "k_date", model_key, count(*) AS total FROM base GROUP BY ALL),
 model_counts AS (SELECT "k_date", count(*) AS models FROM den GROUP BY ALL),
-grouped AS (SELECT "num"."k_hostname" AS "k0", "num"."k_date" AS "k1", CAST(sum(num.n) AS BIGINT) AS "m0", sum(num.n / den.total) / any_value(model_counts.models) AS "m1", epoch_ms(min(num.first_at)) // 1000 AS "m2"
+grouped AS (SELECT "num"."k_hostname" AS "k0", "num"."k_date" AS "k1", CAST(sum(num.n) AS BIGINT) AS "m0", list_sum(list_sort(list(num.n / den.total))) / any_value(model_counts.models) AS "m1", epoch_ms(min(num.first_at)) // 1000 AS "m2"
 FROM num JOIN den ON "num"."k_date" IS NOT DISTINCT FROM "den"."k_date" AND num.model_key = den.model_key
 JOIN model_counts ON "num"."k_date" IS NOT DISTINCT FROM "model_counts"."k_date"
 GROUP BY "k0", "k1" HAVING sum(num.n) > 0),

@@ -11,11 +11,11 @@ num AS (
 ),
 den AS (SELECT "k_tag", model_key, count(*) AS total FROM base GROUP BY ALL),
 model_counts AS (SELECT "k_tag", count(*) AS models FROM den GROUP BY ALL),
-grouped AS (SELECT "num"."k_root_domain" AS "k0", "num"."k_tag" AS "k1", sum(num.n / den.total) / any_value(model_counts.models) AS "m0", CAST(sum(num.n) AS BIGINT) AS "m1"
+grouped AS (SELECT "num"."k_root_domain" AS "k0", "num"."k_tag" AS "k1", list_sum(list_sort(list(num.n / den.total))) / any_value(model_counts.models) AS "m0", CAST(sum(num.n) AS BIGINT) AS "m1"
 FROM num JOIN den ON "num"."k_tag" IS NOT DISTINCT FROM "den"."k_tag" AND num.model_key = den.model_key
 JOIN model_counts ON "num"."k_tag" IS NOT DISTINCT FROM "model_counts"."k_tag"
 GROUP BY "k0", "k1" HAVING sum(num.n) > 0),
-labeled AS (SELECT g.*, "g"."k0" AS "d0", (SELECT "name" FROM "tags" WHERE id = "g"."k1") AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "g"."k0" AS "d0", coalesce((SELECT "name" FROM "tags" WHERE id = "g"."k1"), '') AS "d1" FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME

@@ -1,0 +1,46 @@
+import type { DuckDBPool } from './duckdb-pool.ts';
+import type { Rollups } from './rollups.ts';
+import type { TenantCatalog } from './tenant-catalog.ts';
+import type { StateStore } from '../state/store.ts';
+import type { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
+
+export interface EngineStats {
+  /** Streams currently holding a DuckDB connection. */
+  activeStreams: number;
+  /** Rows streams have fetched from DuckDB and not yet handed on: at most one chunk per stream. */
+  bufferedRows: number;
+}
+
+/**
+ * Work the host attaches to an opened engine (the agent runner): started once the engine can take
+ * calls, woken after a write queues work, awaited by `runsSettled`, stopped before DuckDB closes.
+ */
+export interface BackgroundWorker {
+  start(): Promise<void>;
+  notify(): void;
+  idle(): Promise<void>;
+  /** Resolves when the work in progress is put away; undefined when idle. */
+  stop(): Promise<void> | undefined;
+}
+
+/** What every call reads: the opened dataset, the state store and the engine's services. Types only, so reports and resources can name it without importing the engine. */
+export interface EngineCore {
+  readonly pool: DuckDBPool;
+  readonly stats: EngineStats;
+  readonly state: StateStore;
+  readonly catalog: TenantCatalog;
+  readonly rollups: Rollups;
+  readonly clock: () => Date;
+  readonly dataDir: string | undefined;
+  /** Full-text search over the knowledge bases of the state store. */
+  readonly knowledge: KnowledgeIndex;
+  /** Executes queued agent runs in the background (idle when the host attaches none). */
+  readonly runner: BackgroundWorker;
+}
+
+export const noBackgroundWork: BackgroundWorker = {
+  start: async () => undefined,
+  notify: () => undefined,
+  idle: async () => undefined,
+  stop: () => undefined,
+};

@@ -1,0 +1,150 @@
+import { Worker } from 'node:worker_threads';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { StateStore } from '../state/store.ts';
+import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest } from './search-protocol.ts';
+
+export interface KnowledgeChange {
+  readonly op: 'add' | 'remove';
+  readonly doc: IndexedDocument;
+}
+
+/** Documents are sent to the worker this many at a time, at most two batches in flight. */
+export const loadBatch = 500;
+
+type Pending = { resolve: (hits: readonly SearchHit[] | undefined) => void; reject: (error: Error) => void };
+type Body = SearchRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/** One knowledge base's index: every message to it goes through `queue`, so the worker sees them in commit order. */
+interface KbIndex {
+  queue: Promise<unknown>;
+  /** Set inside the transaction that snapshots the documents: edits committed later are sent to the worker. */
+  snapshotTaken: boolean;
+}
+
+/** The folder of a document path: everything before its last `/` ('' at the root). */
+export const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+const toIndexed = (r: Record<string, unknown>): IndexedDocument => ({ path: String(r.path), text: String(r.text), folder: folderOf(String(r.path)), tags: (r.tags as unknown[]).map(String) });
+
+/**
+ * Full-text search over the knowledge bases, in a worker thread so that neither indexing nor a search
+ * holds the event loop. A knowledge base's index is built on its first search: its documents are
+ * copied into an in-memory DuckDB table in one state transaction (so the copy is consistent and the
+ * writers wait only for the copy), then sent to the worker in batches, two at most in flight. Later
+ * edits and searches queue behind the build, in order.
+ */
+export class KnowledgeIndex {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private snapshots = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly indexes = new Map<string, KbIndex>();
+
+  constructor(private readonly state: StateStore) {}
+
+  /** The best documents of a knowledge base for a query, best first. */
+  search(kb: string, query: SearchQuery): Promise<readonly SearchHit[]> {
+    return this.enqueue(this.index(kb), async () => (await this.send({ op: 'search', kb, search: query })) ?? []);
+  }
+
+  /**
+   * Runs an edit of a knowledge base in one state transaction, then queues its changes for the index.
+   * TRICKY: the changes are queued right after the commit, before any later transaction can start (the store's
+   * writer queue resumes a microtask later), so a snapshot either holds an edit or receives it, never both.
+   */
+  async edit<T>(kb: string, work: (conn: DuckDBConnection) => Promise<{ result: T; changes: readonly KnowledgeChange[] }>): Promise<T> {
+    const { result, changes } = await this.state.transaction(work);
+    const index = this.indexes.get(kb);
+    if (index?.snapshotTaken && changes.length > 0) {
+      this.enqueue(index, () => Promise.all(changes.map((c) => this.send({ op: c.op, kb, docs: [c.doc] })))).catch(() => this.forget(kb, index));
+    }
+    return result;
+  }
+
+  /** Stops the worker (searches under way fail); undefined when it never started. */
+  close(): Promise<void> | undefined {
+    const worker = this.worker;
+    this.worker = undefined;
+    return worker?.terminate().then(() => undefined);
+  }
+
+  private enqueue<T>(index: KbIndex, step: () => Promise<T>): Promise<T> {
+    const done = index.queue.then(step);
+    index.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  private index(kb: string): KbIndex {
+    const known = this.indexes.get(kb);
+    if (known) return known;
+    const index: KbIndex = { queue: Promise.resolve(), snapshotTaken: false };
+    this.indexes.set(kb, index);
+    index.queue = this.build(kb, index).catch((error: unknown) => {
+      this.forget(kb, index);
+      throw error;
+    });
+    return index;
+  }
+
+  /** A failed build or edit leaves no half index: the next search builds it again from the store. */
+  private forget(kb: string, index: KbIndex): void {
+    if (this.indexes.get(kb) === index) this.indexes.delete(kb);
+    if (this.worker) void this.send({ op: 'drop', kb }).catch(() => undefined);
+  }
+
+  private async build(kb: string, index: KbIndex): Promise<void> {
+    const table = `kb_snapshot_${++this.snapshots}`;
+    const count = await this.state.transaction(async (conn) => {
+      index.snapshotTaken = true;
+      await conn.run(`CREATE TABLE ${table} AS SELECT row_number() OVER (ORDER BY path) AS n, path, text, tags FROM state.kb_documents WHERE knowledge_base_id = $kb ORDER BY n`, { kb });
+      return Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0]![0]);
+    });
+    try {
+      await this.send({ op: 'drop', kb });
+      let inFlight: Promise<unknown> = Promise.resolve();
+      for (let first = 1; first <= count; first += loadBatch) {
+        const reader = await this.state.read((conn) => conn.runAndReadAll(`SELECT path, text, tags FROM ${table} WHERE n BETWEEN $first AND $last ORDER BY n`, { first, last: first + loadBatch - 1 }));
+        const sent = this.send({ op: 'add', kb, docs: reader.getRowObjectsJS().map(toIndexed) });
+        await inFlight;
+        inFlight = sent;
+      }
+      await inFlight;
+    } finally {
+      await this.state.read((conn) => conn.run(`DROP TABLE IF EXISTS ${table}`));
+    }
+  }
+
+  private send(body: Body): Promise<readonly SearchHit[] | undefined> {
+    const id = this.nextId++;
+    const worker = this.start();
+    // The worker keeps the process alive only while an answer is awaited.
+    if (this.pending.size === 0) worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...body, id });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('./search-worker-boot.mjs', import.meta.url), { workerData: { module: new URL('./search-worker.ts', import.meta.url).href } });
+    worker.unref();
+    worker.on('message', (reply: SearchReply) => {
+      const p = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if (reply.ok) p?.resolve(reply.hits);
+      else p?.reject(new Error(`knowledge-base search: ${reply.error}`));
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      this.indexes.clear();
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('knowledge-base search: the search worker stopped')));
+    this.worker = worker;
+    return worker;
+  }
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { fingerprint } from '../../query/cursor.ts';
+import { laxBool, laxInt } from '../../query/schema-types.ts';
+import { list, sql } from '../../query/sql.ts';
+import { parseWith } from '../../query/validation.ts';
+import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
+import { folderOf } from '../../knowledge/knowledge-index.ts';
+import { checkOrganizationIds, parseQuery, queryScalar } from '../params.ts';
+import { isoOrNull, readRows, stringOrNull, type Row } from '../rows.ts';
+import { kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
+import { bestSection } from './snippets.ts';
+
+/** A search returns at most this many results. */
+export const maxTopK = 100;
+
+const listQuery = organizationQuery.extend({
+  limit: queryScalar(laxInt(z.int().min(1).max(1000))).optional().describe('1 to 1000, default 100'),
+  cursor: queryScalar(z.string().max(4096)).optional().describe('pagination.next_cursor of the previous page'),
+});
+
+const searchSchema = z.strictObject({
+  query: z.string().min(1).max(1000),
+  top_k: laxInt(z.int().min(1).max(maxTopK)).describe(`results, 1 to ${maxTopK}`),
+  filters: z
+    .strictObject({
+      folders: z.array(z.string().min(1).max(1024)).max(1).nullable().optional().describe('one folder: its documents and those of its subfolders'),
+      tags: z.array(z.string().min(1).max(200)).max(100).nullable().optional().describe('documents carrying any of these tags'),
+    })
+    .nullable()
+    .optional(),
+  return_full_page: laxBool().optional().describe('default false: the best section of each document; true: the whole document'),
+});
+
+const base = { group: 'resources', tags: ['Knowledge bases'], stream: false } as const;
+
+const kbRow = (r: Row) => ({ id: String(r.id), name: String(r.name), created_at: isoOrNull(r.created_at), description: stringOrNull(r.description), slug: stringOrNull(r.slug) });
+
+export const knowledgeBaseEndpoints: readonly Endpoint[] = [
+  {
+    ...base,
+    method: 'GET',
+    path: '/v1/knowledge-bases',
+    name: 'knowledgeBases',
+    summary: 'The organization’s knowledge bases, oldest first',
+    schemas: { query: listQuery },
+    async handle(input: EndpointInput, ctx: CallContext) {
+      const q = parseQuery(listQuery, input);
+      checkOrganizationIds(q.organization_id ? [q.organization_id] : [], ctx);
+      const limit = q.limit ?? 100;
+      const print = fingerprint({ list: 'knowledge-bases', org: ctx.organizationId });
+      const after = q.cursor ? (ctx.cursors.decodeKey(q.cursor, print, ['query', 'cursor']) as [string, string]) : null;
+      const keyset = after ? sql`(epoch_us(created_at) > ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id > ${after[1]}))` : sql`TRUE`;
+      const rows = await ctx.core.state.read((conn) =>
+        readRows(conn, sql`SELECT *, epoch_us(created_at)::VARCHAR AS k FROM state.knowledge_bases WHERE organization_id = ${ctx.organizationId} AND ${keyset} ORDER BY created_at, id LIMIT ${limit + 1}`),
+      );
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const next = rows.length > limit && last ? ctx.cursors.encodeKey([String(last.k), String(last.id)], print) : null;
+      return jsonResult({ data: page.map(kbRow), pagination: { limit, next_cursor: next } });
+    },
+  },
+  {
+    ...base,
+    method: 'POST',
+    path: '/v1/knowledge-bases/{knowledge_base_id}/search',
+    name: 'searchKnowledgeBase',
+    summary: 'Full-text search (BM25): the best section of each matching document, or whole documents, best first',
+    schemas: { params: kbPath, query: organizationQuery, body: searchSchema },
+    async handle(input: EndpointInput, ctx: CallContext) {
+      const kb = knowledgeBaseOf(input, ctx);
+      const body = parseWith(searchSchema, input.body);
+      const folder = body.filters?.folders?.[0];
+      const hits = await ctx.core.knowledge.search(kb, {
+        query: body.query,
+        topK: body.top_k,
+        folder: folder === undefined ? null : normalizePath(folder, ['body', 'filters', 'folders', 0]),
+        tags: body.filters?.tags ?? null,
+      });
+      if (hits.length === 0) return jsonResult({ data: [] });
+      const paths = hits.map((h) => h.path);
+      const full = body.return_full_page === true;
+      const { docs, sections } = await ctx.core.state.read(async (conn) => ({
+        docs: await readRows(conn, sql`SELECT id, path, text, tags, updated_at FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)})`),
+        sections: full ? [] : await readRows(conn, sql`SELECT path, section, body FROM kb_sections WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)}) ORDER BY path, section`),
+      }));
+      const byPath = new Map(docs.map((d) => [String(d.path), d]));
+      const data = hits.flatMap((hit) => {
+        const doc = byPath.get(hit.path);
+        if (!doc) return [];
+        const metadata = { knowledge_base_id: kb, document_id: String(doc.id), path: hit.path, name: hit.path.slice(hit.path.lastIndexOf('/') + 1), folder: folderOf(hit.path) || null, tags: doc.tags, updated_at: isoOrNull(doc.updated_at) };
+        if (full) return [{ id: hit.path, content: String(doc.text), metadata, score: hit.score }];
+        const best = bestSection(body.query, sections.filter((s) => s.path === hit.path).map((s) => ({ section: Number(s.section), body: String(s.body) })));
+        if (!best) return [];
+        return [{ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score }];
+      });
+      return jsonResult({ data });
+    },
+  },
+];
