@@ -8,6 +8,10 @@ import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { loadArrowTable } from './arrow-tables.ts';
 import { inspectFiles, projection, tableFiles } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
+import { contentHashes } from './content-hashes.ts';
+import { defaultMaxStreams, defaultTimeBudgetMs } from './limits.ts';
+import { duckdbMemoryLimit, planMemory, type ByteSize, type MemoryPlan } from './memory-budget.ts';
+import { Slots } from './slots.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
@@ -24,11 +28,28 @@ export interface EngineOptions {
   readonly tables?: Partial<Record<TableName, TableInput>>;
   /** The clock every plan reads `now` from. Defaults to the system clock. */
   readonly clock?: () => Date;
-  /** `footer` checks each file's schema (fast); `full` also reads every value, so a damaged page fails at open. */
+  /**
+   * `footer` checks each file's schema (fast). `full` also checks each file against the content hash
+   * its dataset.json records (the generator records them) and reads every value, so a damaged page
+   * fails at open; files without a recorded hash (your own data) are only read.
+   */
   readonly verify?: 'footer' | 'full';
   readonly threads?: number;
+  /** DuckDB connections for reports (default 3); state reads and writes have 2 of their own. */
   readonly connections?: number;
-  readonly memoryLimit?: string;
+  /**
+   * The process's memory budget for DuckDB and stream buffers together, e.g. '4GB' or bytes: DuckDB's
+   * memory_limit is the budget less one buffer bound per stream that may be open. Default: 80% of
+   * physical memory.
+   */
+  readonly memoryLimit?: ByteSize;
+  /** Streams open at once, library iterators and HTTP streams together (default 16); one more is refused. */
+  readonly maxStreams?: number;
+  /**
+   * How long one call (not a stream) may run before its statement is interrupted and it fails with a
+   * TimeBudgetError; 0 turns the budget off. Default 30 000 ms.
+   */
+  readonly timeBudgetMs?: number;
   /** Signs pagination cursors. Without it the state store's secret is used. */
   readonly cursorSecret?: string;
   /**
@@ -48,9 +69,17 @@ export interface EngineStats {
   activeStreams: number;
 }
 
+export interface EngineLimits {
+  readonly timeBudgetMs: number;
+  readonly memory: MemoryPlan;
+}
+
 export interface EngineCore {
   readonly pool: DuckDBPool;
   readonly stats: EngineStats;
+  readonly limits: EngineLimits;
+  /** One slot per open stream, whoever reads it; `limits.memory` reserves a buffer for each. */
+  readonly streams: Slots;
   readonly state: StateStore;
   readonly catalog: TenantCatalog;
   readonly rollups: Rollups;
@@ -63,7 +92,9 @@ export interface EngineCore {
 /** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
 export async function openCore(options: EngineOptions): Promise<EngineCore> {
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
-  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: options.memoryLimit });
+  const maxStreams = options.maxStreams ?? defaultMaxStreams;
+  const memory = planMemory(options.memoryLimit, maxStreams);
+  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
@@ -76,7 +107,8 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
+    const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
+    return { pool, stats: { activeStreams: 0 }, limits, streams: new Slots(maxStreams), state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
   } catch (error) {
     pool.close();
     throw error;
@@ -97,7 +129,10 @@ async function registerTable(conn: DuckDBConnection, table: TableName, options: 
   }
   const files = input === undefined ? tableFiles(requireDir(options, table), table) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
   const source = await inspectFiles(conn, table, files);
-  if (options.verify === 'full') await readEveryValue(conn, table, files);
+  if (options.verify === 'full') {
+    if (input === undefined) await contentHashes(options.data!).check(table, files);
+    await readEveryValue(conn, table, files);
+  }
   await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
 }
 

@@ -1,17 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { dataUnavailable } from '../engine/database-errors.ts';
-import { AuthError, EngineError, RateLimitError, StreamLimitError, ValidationError } from '../errors.ts';
-import type { Endpoint, EndpointInput } from '../reports/endpoint.ts';
+import { AuthError, CallAbortedError, EngineError, HeavyLimitError, RateLimitError, ServerBusyError, StreamLimitError, ValidationError } from '../errors.ts';
+import { weightOf, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
 import { bodyLimit, NonJsonBody, registerBodyParsers } from './body-parsers.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { applyLifecycle } from './lifecycle.ts';
 import { openApiDocument } from './openapi.ts';
-import { defaultRateLimit, maxClientWaitSeconds, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
+import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
 import { sendSse } from './sse.ts';
 import { encodeJson } from '../formats/json.ts';
+import { withBudget } from '../engine/budget.ts';
+import { defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
+import { KeyedSlots } from '../engine/slots.ts';
+import { RateWindowStore } from '../state/rate-windows.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,12 +31,22 @@ export interface ServerOptions {
   readonly engine: Engine;
   /** Defaults to the engine's clock, so reports, key expiry, rate windows and sunsets agree. */
   readonly clock?: () => Date;
-  /** 600 requests per hour per key by default; `false` disables limiting (benchmarks). */
+  /**
+   * 600 requests per hour per key by default; `false` disables limiting (benchmarks). Windows are kept
+   * in the state store, so a restart does not reset them.
+   */
   readonly rateLimit?: RateLimitOptions | false;
   /** Idle time before an SSE comment keep-alive. */
   readonly keepAliveMs?: number;
-  /** Concurrent streams per key (default 4) and the longest a stream may stay open (default 600 s). */
-  readonly streams?: { readonly perKey: number; readonly maxSeconds: number };
+  /**
+   * Concurrent streams per key (default 4) and the longest a stream may stay open (default 600 s). The
+   * bound on streams in the whole process is the engine's `maxStreams`.
+   */
+  readonly streams?: { readonly perKey?: number; readonly maxSeconds?: number };
+  /** Heavy requests (reports) one key may have running at once (default 2; 0: no bound). */
+  readonly heavyPerKey?: number;
+  /** How long a request (not a stream) may run before it is stopped with a 503; 0: none. Default: the engine's. */
+  readonly timeBudgetMs?: number;
   readonly endpoints?: readonly Endpoint[];
 }
 
@@ -66,11 +80,17 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const engine = options.engine;
   const clock = options.clock ?? engine.core.clock;
   const keys = ApiKeys.of(engine.core.state);
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? defaultRateLimit);
+  const limiter = options.rateLimit === false ? undefined : await RateLimiter.open(options.rateLimit ?? defaultRateLimit, clock, new RateWindowStore(engine.core.state));
   const endpoints = options.endpoints ?? registry;
-  const openapi = openApiDocument(endpoints, { version });
-  const streamLimits = options.streams ?? { perKey: 4, maxSeconds: 600 };
-  const openStreams = new Map<string, number>();
+  const openapi = JSON.stringify(openApiDocument(endpoints, { version }));
+  const streamLimits = { perKey: options.streams?.perKey ?? defaultStreamsPerKey, maxSeconds: options.streams?.maxSeconds ?? defaultStreamSeconds };
+  const streamsOfKey = new KeyedSlots(streamLimits.perKey);
+  const heavyPerKey = options.heavyPerKey ?? defaultHeavyPerKey;
+  const heavyOfKey = new KeyedSlots(heavyPerKey);
+  const timeBudgetMs = options.timeBudgetMs ?? engine.core.limits.timeBudgetMs;
+  // Verifying a key then never waits for DuckDB: the keys are in memory from the start.
+  await keys.list();
+  if (limiter) app.addHook('onClose', async () => limiter.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')));
 
   registerBodyParsers(app);
   app.decorateRequest('principal', undefined);
@@ -85,6 +105,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       const rate = limiter.hit(principal ? `key:${principal.keyId}` : `addr:${request.ip}`, now);
       request.rate = rate;
       reply.header('x-ratelimit-limit', rate.limit).header('x-ratelimit-remaining', rate.remaining).header('x-ratelimit-reset', rate.reset);
+      if (rate.firstRefusal) await limiter.flush().catch((error: unknown) => request.log.error({ err: error }, 'rate-limit windows not saved'));
       if (!rate.allowed) throw new RateLimitError(rate.retryAfter);
     }
     if (!principal) throw new AuthError(presented ? 'Invalid, expired or revoked API key' : 'Missing API key: send it in the X-API-Key header');
@@ -92,11 +113,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    if (error instanceof RateLimitError) {
-      reply.header('retry-after', error.retryAfterSeconds);
-      if (error.retryAfterSeconds > maxClientWaitSeconds) reply.header('x-should-retry', 'false');
-    }
-    if (error instanceof EngineError) return reply.code(error.status).type('application/json; charset=utf-8').send(error.body());
+    if (error instanceof EngineError) return reply.code(error.status).headers(error.headers()).type('application/json; charset=utf-8').send(error.body());
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });
     }
@@ -118,9 +135,9 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     return reply.code(known ? 405 : 404).send(known ? { detail: 'Method Not Allowed', code: 'method_not_allowed' } : { detail: 'Not Found', code: 'not_found' });
   });
 
-  app.get('/openapi.json', { config: { public: true } }, async () => openapi);
+  app.get('/openapi.json', { config: { public: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok', active_streams: engine.core.stats.activeStreams, busy_connections: engine.core.pool.active }));
-  registerDocsPage(app);
+  await registerDocsPage(app);
 
   for (const endpoint of endpoints) {
     app.route({
@@ -130,29 +147,61 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
         const principal = request.principal!;
         const now = clock();
         applyLifecycle(endpoint, reply, principal, now);
-        const abort = new AbortController();
-        const ctx = { ...engine.org(principal.organizationId).context(abort.signal), now };
-        const open = openStreams.get(principal.keyId) ?? 0;
-        if (endpoint.stream && open >= streamLimits.perKey) throw new StreamLimitError(streamLimits.perKey);
-        const result = await encodeJson(await endpoint.handle(inputOf(endpoint, request), ctx));
-        if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-        openStreams.set(principal.keyId, (openStreams.get(principal.keyId) ?? 0) + 1);
+        const input = inputOf(endpoint, request);
+        const scope = engine.org(principal.organizationId);
+        const caller = callerOf(reply);
         try {
-          await sendSse(reply, result.events, abort, {
-            keepAliveMs: options.keepAliveMs ?? 15_000,
-            maxMs: streamLimits.maxSeconds * 1000,
-            onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
-          });
+          if (endpoint.stream) {
+            const releaseKey = streamsOfKey.take(principal.keyId);
+            if (!releaseKey) throw new StreamLimitError(streamLimits.perKey);
+            const release = engine.core.streams.take();
+            if (!release) {
+              releaseKey();
+              throw new ServerBusyError(engine.core.streams.max);
+            }
+            try {
+              const result = await encodeJson(await endpoint.handle(input, { ...scope.context(caller.signal), now }));
+              if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+              await sendSse(reply, result.events, caller, {
+                keepAliveMs: options.keepAliveMs ?? 15_000,
+                maxMs: streamLimits.maxSeconds * 1000,
+                onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
+              });
+              return reply;
+            } finally {
+              release();
+              releaseKey();
+            }
+          }
+          const release = weightOf(endpoint) === 'heavy' ? heavyOfKey.take(principal.keyId) : () => undefined;
+          if (!release) throw new HeavyLimitError(heavyPerKey);
+          try {
+            const result = await withBudget(timeBudgetMs, caller.signal, async (signal) => encodeJson(await endpoint.handle(input, { ...scope.context(signal), now })));
+            if (result.kind !== 'json') throw new Error(`${endpoint.path} answered a stream`);
+            return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+          } finally {
+            release();
+          }
         } finally {
-          const left = (openStreams.get(principal.keyId) ?? 1) - 1;
-          if (left > 0) openStreams.set(principal.keyId, left);
-          else openStreams.delete(principal.keyId);
+          reply.raw.off('close', caller.onClose);
         }
-        return reply;
       },
     });
   }
 };
+
+/**
+ * Aborts when the client goes away before its answer is written, so its statement is interrupted,
+ * on every request, not only streams.
+ */
+function callerOf(reply: FastifyReply): AbortController & { onClose: () => void } {
+  const caller = Object.assign(new AbortController(), { onClose: () => undefined as void });
+  caller.onClose = () => {
+    if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
+  };
+  reply.raw.on('close', caller.onClose);
+  return caller;
+}
 
 /** A standalone server; `listen` it, or `inject` requests in tests. */
 export async function createServer(options: ServerOptions & { logger?: boolean }): Promise<FastifyInstance> {

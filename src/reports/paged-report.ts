@@ -167,7 +167,7 @@ interface Head {
 export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan, ctx: CallContext): Promise<void> {
   for (const guard of report.guards?.(plan) ?? []) {
     const query = render(guard.query);
-    const result = await ctx.core.pool.read(query.text, query.params as never);
+    const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
     const issue = guard.refuse(result.getRowsJS()[0]?.[0]);
     if (issue) throw new ValidationError([issue]);
   }
@@ -177,7 +177,7 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
   const p = await prepareRead(report, body, 'page', ctx);
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
   const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${offset + p.paging.limit}`));
-  const result = await ctx.core.pool.read(query.text, query.params as never);
+  const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
   const payloads = result.getColumnsJS()[2] as string[];
   const head = JSON.parse(payloads[0]!) as Head;
   const next = offset + p.paging.limit;

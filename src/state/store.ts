@@ -18,6 +18,7 @@ const lockWaitMs = 15_000;
 export class StateStore {
   /** Writers queue here: one write transaction at a time, so edits never conflict or lose an update. */
   private writer: Promise<unknown> = Promise.resolve();
+  private commits = 0;
 
   private constructor(
     private readonly pool: DuckDBPool,
@@ -34,8 +35,13 @@ export class StateStore {
     return new StateStore(pool, file);
   }
 
+  /** Counts committed transactions, so a cache of state reads knows when it went stale. */
+  get generation(): number {
+    return this.commits;
+  }
+
   async meta(key: string): Promise<string | undefined> {
-    return this.pool.use(async (conn) => {
+    return this.read(async (conn) => {
       const rows = (await conn.runAndReadAll(`SELECT value FROM state.meta WHERE key = $key`, { key })).getRowsJS();
       return rows[0] ? String(rows[0][0]) : undefined;
     });
@@ -53,20 +59,21 @@ export class StateStore {
         try {
           const value = await fn(conn);
           await conn.run('COMMIT');
+          this.commits++;
           return value;
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
           throw error;
         }
-      }),
+      }, 'light'),
     );
     this.writer = result.catch(() => undefined);
     return result;
   }
 
-  /** Reads on a pool connection, outside the writers' queue. */
+  /** Reads on a connection of the light lane, outside the writers' queue: never behind a report's SQL. */
   read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.pool.use(fn);
+    return this.pool.use(fn, 'light');
   }
 }
 

@@ -141,7 +141,7 @@ export const promptAnswersV1Endpoint: Endpoint = {
     const plan = planAnswersV1(parseWith(schema, input.body), ctx);
     authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
     const query = render(pagedSql(compileAnswersV1(plan), pageWindow(plan.pagination)));
-    const result = await ctx.core.pool.read(query.text, query.params as never);
+    const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
     const payloads = result.getColumnsJS()[2] as string[];
     const head = JSON.parse(payloads[0]!) as { total: number };
     return { kind: 'json', status: 200, json: `{"info":{"total_rows":${head.total}},"data":[${payloads.slice(1).join(',')}]}` };

@@ -124,7 +124,7 @@ export function pageWindow(p: Pagination): Fragment {
 export async function runTabularPage<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<string> {
   const p = await prepareTabular(report, body, 'page', ctx);
   const query = render(pagedSql(p.compiled, pageWindow(p.plan.pagination)));
-  const result = await ctx.core.pool.read(query.text, query.params as never);
+  const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
   const payloads = result.getColumnsJS()[2] as string[];
   const head = JSON.parse(payloads[0]!) as { total: number };
   return `{"info":${JSON.stringify({ total_rows: head.total, query: p.plan.query })},"data":[${payloads.slice(1).join(',')}]}`;

@@ -6,20 +6,21 @@ import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
-import { idOrName, Resolver } from './references.ts';
+import { idOrName, promptText, refList, Resolver } from './references.ts';
+import { maxNameLength } from '../../engine/limits.ts';
 import { maxBatch } from './update.ts';
 
 const entrySchema = z.strictObject({
-  prompt: z.string().min(1),
-  language: z.string().min(1).describe('e.g. en-US; one the organization has enabled'),
+  prompt: promptText(),
+  language: z.string().min(1).max(maxNameLength).describe('e.g. en-US; one the organization has enabled'),
   topic: idOrName().describe('an unknown name creates the topic'),
-  platforms: z.array(idOrName()).min(1),
-  regions: z.array(idOrName()).min(1),
+  platforms: refList().min(1),
+  regions: refList().min(1),
   analysis_types: z.array(z.enum(analysisTypes)).min(1).nullable().optional().describe('default ["visibility"]'),
   prompt_type: z.enum(['visibility', 'sentiment']).nullable().optional().describe('deprecated: stands for analysis_types [prompt_type]'),
   asset: idOrName().nullable().optional(),
-  personas: z.array(idOrName()).nullable().optional().describe('omit to run without a persona'),
-  tags: z.array(idOrName()).nullable().optional().describe('unknown names create tags'),
+  personas: refList().nullable().optional().describe('omit to run without a persona'),
+  tags: refList().nullable().optional().describe('unknown names create tags'),
 });
 
 const createSchema = z.strictObject({
@@ -95,6 +96,7 @@ export const createPrompts: Endpoint = {
   summary: 'Create prompts in a category; unknown topic and tag names are created',
   tags: ['Organization'],
   stream: false,
+  weight: 'heavy',
   schemas: { params: categoryPath, body: createSchema },
   async handle(input: EndpointInput, ctx: CallContext) {
     const categoryId = categoryOf(input, ctx);

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
+import { maxNameLength, maxPromptLength, maxRefsPerPrompt } from '../../engine/limits.ts';
 import { canonicalUuid, uuidError } from '../../query/schema-types.ts';
 import type { Named, PromptSet, Topic } from './prompt-set.ts';
+import { NameIndex } from './name-index.ts';
 
 type Loc = (string | number)[];
 
@@ -12,9 +14,28 @@ export interface IdOrName {
   readonly name: string | null;
 }
 
+/** C0 and C1 control characters, NUL included: never part of a name (they break logs, CSV and terminals). */
+export const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+
+type RefineCtx = { addIssue(issue: { code: 'custom'; message: string; path?: (string | number)[]; params?: Record<string, unknown>; input: unknown }): void };
+
+/** Pushes the issue of a name (or id) that is too long or carries control characters; false when there is one. */
+function checkName(v: string, ctx: RefineCtx, path: (string | number)[] = []): boolean {
+  if (v.length > maxNameLength) {
+    ctx.addIssue({ code: 'custom', path, message: `String should have at most ${maxNameLength} characters`, params: { type: 'string_too_long', ctx: { max_length: maxNameLength } }, input: v });
+    return false;
+  }
+  if (controlCharacters.test(v)) {
+    ctx.addIssue({ code: 'custom', path, message: 'a name may not contain control characters (U+0000 to U+001F, U+007F to U+009F)', input: v });
+    return false;
+  }
+  return true;
+}
+
 /**
  * `{id, name}` with either key, or a plain string: a UUID is looked up as an id, anything else as a
- * name (what the real service accepts beyond the client's types).
+ * name (what the real service accepts beyond the client's types). Names are at most `maxNameLength`
+ * characters without control characters.
  */
 export const idOrName = () =>
   z
@@ -25,6 +46,7 @@ export const idOrName = () =>
           ctx.addIssue({ code: 'custom', message: 'give an id or a name', input: v });
           return z.NEVER;
         }
+        if (!checkName(v, ctx)) return z.NEVER;
         return uuidError(v) === null ? { id: canonicalUuid(v), name: null } : { id: null, name: v };
       }
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {
@@ -39,7 +61,11 @@ export const idOrName = () =>
         ok = false;
       }
       for (const k of ['id', 'name']) {
-        if (o[k] === undefined || o[k] === null || typeof o[k] === 'string') continue;
+        if (o[k] === undefined || o[k] === null) continue;
+        if (typeof o[k] === 'string') {
+          ok = checkName(o[k], ctx, [k]) && ok;
+          continue;
+        }
         ctx.addIssue({ code: 'custom', path: [k], message: 'Input should be a valid string', params: { type: 'string_type' }, input: o[k] });
         ok = false;
       }
@@ -54,12 +80,26 @@ export const idOrName = () =>
     })
     .meta({
       description: 'A reference {id, name} (either key) or a plain string: a UUID is looked up as an id, anything else as a name.',
-      anyOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } }, additionalProperties: false }],
+      anyOf: [
+        { type: 'string', maxLength: maxNameLength },
+        { type: 'object', properties: { id: { type: ['string', 'null'], maxLength: maxNameLength }, name: { type: ['string', 'null'], maxLength: maxNameLength } }, additionalProperties: false },
+      ],
     });
 
-export type RefKind = 'topic' | 'tag' | 'persona' | 'asset' | 'region' | 'platform';
+/** A list of references on one prompt: tags, personas, regions or platforms. */
+export const refList = () => z.array(idOrName()).max(maxRefsPerPrompt);
 
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Line breaks and tabs may format a prompt's text; other control characters may not. */
+const promptControls = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+export const promptText = () =>
+  z
+    .string()
+    .min(1)
+    .max(maxPromptLength)
+    .refine((v) => !promptControls.test(v), 'a prompt may not contain control characters other than tabs and line breaks');
+
+export type RefKind = 'topic' | 'tag' | 'persona' | 'asset' | 'region' | 'platform';
 
 /** A name-based UUID: the same batch on the same store gives the same ids, so a dry run previews them exactly. */
 function derivedId(categoryId: string, kind: RefKind, name: string, ordinal: number): string {
@@ -78,10 +118,21 @@ export class Resolver {
   readonly newTopics = new Map<string, Topic>();
   readonly renamedTopics = new Map<string, Topic>();
   readonly newTags = new Map<string, Named>();
+  /** Each kind's names, built on first use: a name resolves in constant time however many the category has. */
+  private readonly names = new Map<RefKind, NameIndex>();
 
   constructor(private readonly set: PromptSet) {
     this.topics = new Map(set.topics);
     this.tags = new Map(set.tags);
+  }
+
+  private index(kind: RefKind): NameIndex {
+    let index = this.names.get(kind);
+    if (!index) {
+      index = new NameIndex(this.table(kind).values());
+      this.names.set(kind, index);
+    }
+    return index;
   }
 
   private table(kind: RefKind): ReadonlyMap<string, Named> {
@@ -121,14 +172,14 @@ export class Resolver {
       }
       if (ref.name === null || ref.name === found.name) return found;
       if (kind === 'topic') return this.rename(found as Topic, ref.name, loc, issues);
-      if (!sameName(ref.name, found.name)) {
+      if (ref.name.toLowerCase() !== found.name.toLowerCase()) {
         issues.push(valueError([...loc, 'name'], `${kind} ${ref.id} is named '${found.name}', not '${ref.name}'`, ref.name));
         return undefined;
       }
       return found;
     }
     const name = ref.name!;
-    const found = this.byName(table, name);
+    const found = this.index(kind).find(name);
     if (found) return found;
     if (kind === 'topic') return this.createTopic(name);
     if (kind === 'tag') return this.createTag(name);
@@ -136,22 +187,14 @@ export class Resolver {
     return undefined;
   }
 
-  private byName(table: ReadonlyMap<string, Named>, name: string): Named | undefined {
-    let best: Named | undefined;
-    for (const item of table.values()) {
-      if (item.name === name) return item;
-      if (!best && sameName(item.name, name)) best = item;
-    }
-    return best;
-  }
-
   private rename(topic: Topic, name: string, loc: Loc, issues: ValidationIssue[]): Topic | undefined {
-    const clash = [...this.topics.values()].find((t) => t.id !== topic.id && sameName(t.name, name));
+    const clash = this.index('topic').sameNameOtherThan(name, topic.id);
     if (clash) {
       issues.push(valueError([...loc, 'name'], `cannot rename topic ${topic.id} to '${name}': topic ${clash.id} already has that name`, name));
       return undefined;
     }
     const renamed: Topic = { ...topic, name };
+    this.index('topic').replace(topic, renamed);
     this.topics.set(topic.id, renamed);
     if (this.newTopics.has(topic.id)) this.newTopics.set(topic.id, renamed);
     else this.renamedTopics.set(topic.id, renamed);
@@ -160,6 +203,7 @@ export class Resolver {
 
   private createTopic(name: string): Topic {
     const topic: Topic = { id: derivedId(this.set.categoryId, 'topic', name, this.topics.size), name, status: 'active' };
+    this.index('topic').add(topic);
     this.topics.set(topic.id, topic);
     this.newTopics.set(topic.id, topic);
     return topic;
@@ -167,6 +211,7 @@ export class Resolver {
 
   private createTag(name: string): Named {
     const tag: Named = { id: derivedId(this.set.categoryId, 'tag', name, this.tags.size), name };
+    this.index('tag').add(tag);
     this.tags.set(tag.id, tag);
     this.newTags.set(tag.id, tag);
     return tag;

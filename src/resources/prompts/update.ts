@@ -5,22 +5,23 @@ import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
-import { idOrName, Resolver, type IdOrName, type RefKind } from './references.ts';
+import { idOrName, promptText, refList, Resolver, type IdOrName, type RefKind } from './references.ts';
+import { maxNameLength, maxPromptsPerRequest } from '../../engine/limits.ts';
 
-export const maxBatch = 1000;
+export const maxBatch = maxPromptsPerRequest;
 
 const entrySchema = z.strictObject({
   id: zUuid(),
-  prompt: z.string().min(1).nullable().optional(),
+  prompt: promptText().nullable().optional(),
   topic: idOrName().nullable().optional(),
-  language: z.string().min(1).nullable().optional(),
+  language: z.string().min(1).max(maxNameLength).nullable().optional(),
   analysis_types: z.array(z.enum(analysisTypes)).min(1).nullable().optional(),
   prompt_type: z.enum(['visibility', 'sentiment']).nullable().optional().describe('deprecated: stands for analysis_types [prompt_type] when analysis_types is not given'),
   asset: idOrName().nullable().optional().describe('null removes the prompt’s asset'),
-  tags: z.array(idOrName()).nullable().optional().describe('replaces the set'),
-  regions: z.array(idOrName()).min(1).nullable().optional().describe('replaces the set'),
-  platforms: z.array(idOrName()).min(1).nullable().optional().describe('replaces the set'),
-  personas: z.array(idOrName()).nullable().optional().describe('replaces the set'),
+  tags: refList().nullable().optional().describe('replaces the set'),
+  regions: refList().min(1).nullable().optional().describe('replaces the set'),
+  platforms: refList().min(1).nullable().optional().describe('replaces the set'),
+  personas: refList().nullable().optional().describe('replaces the set'),
 });
 
 export const updateSchema = z.strictObject({
@@ -53,7 +54,6 @@ const changesSomething = (e: UpdateEntry): boolean =>
   e.asset !== undefined || (['prompt', 'topic', 'language', 'analysis_types', 'prompt_type', 'tags', 'regions', 'platforms', 'personas'] as const).some((k) => e[k] !== undefined && e[k] !== null);
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /**
  * Applies a PATCH batch to a category's prompts, entry after entry, as if each were its own edit but
@@ -121,13 +121,15 @@ export function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now:
     for (const [field, kind, column] of setFields) {
       const old = before[column] as readonly string[];
       const after = next[column] as readonly string[];
-      if (sameSet(old, after)) {
+      const oldSet = new Set(old);
+      const afterSet = new Set(after);
+      if (old.length === after.length && old.every((x) => afterSet.has(x))) {
         next[column] = old as never;
         continue;
       }
       diff[field] = {
-        added: after.filter((id) => !old.includes(id)).map((id) => refs.named(kind, id)),
-        removed: old.filter((id) => !after.includes(id)).map((id) => refs.named(kind, id)),
+        added: after.filter((id) => !oldSet.has(id)).map((id) => refs.named(kind, id)),
+        removed: old.filter((id) => !afterSet.has(id)).map((id) => refs.named(kind, id)),
       };
     }
     diffs.push(diff);
@@ -154,6 +156,7 @@ export const updatePrompts: Endpoint = {
   summary: 'Update prompts: only the fields given change; tags, regions, platforms and personas replace the whole set',
   tags: ['Organization'],
   stream: false,
+  weight: 'heavy',
   schemas: { params: categoryPath, body: updateSchema },
   async handle(input: EndpointInput, ctx: CallContext) {
     const categoryId = categoryOf(input, ctx);
