@@ -58,6 +58,12 @@ export const defaultHeavyConnections = 3;
  */
 export const defaultLightConnections = 2;
 
+/**
+ * The longest a request's own JS work runs before it gives the event loop a turn (validation and
+ * planning of large batches): well under the 50 ms any request may hold the loop.
+ */
+export const sliceMs = 10;
+
 // ── Memory ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** Without `memoryLimit`, the process budget is this share of physical memory (DuckDB's own default). */

@@ -1,3 +1,4 @@
+import type { Slicer } from '../../engine/slicer.ts';
 import type { Named } from './prompt-set.ts';
 
 /**
@@ -10,8 +11,20 @@ export class NameIndex {
   private readonly folded = new Map<string, Named[]>();
   private readonly order = new Map<string, number>();
 
-  constructor(items: Iterable<Named>) {
-    for (const item of items) this.add(item);
+  /** The index of a large vocabulary, built a slice at a time. */
+  static async build(items: Iterable<Named>, slicer: Slicer): Promise<NameIndex> {
+    const index = new NameIndex();
+    for (const item of items) {
+      index.add(item);
+      await slicer.tick();
+    }
+    return index;
+  }
+
+  static of(items: Iterable<Named>): NameIndex {
+    const index = new NameIndex();
+    for (const item of items) index.add(item);
+    return index;
   }
 
   find(name: string): Named | undefined {

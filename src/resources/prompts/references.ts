@@ -5,6 +5,7 @@ import { maxNameLength, maxPromptLength, maxRefsPerPrompt } from '../../engine/l
 import { canonicalUuid, uuidError } from '../../query/schema-types.ts';
 import type { Named, PromptSet, Topic } from './prompt-set.ts';
 import { NameIndex } from './name-index.ts';
+import { Slicer } from '../../engine/slicer.ts';
 
 type Loc = (string | number)[];
 
@@ -121,15 +122,24 @@ export class Resolver {
   /** Each kind's names, built on first use: a name resolves in constant time however many the category has. */
   private readonly names = new Map<RefKind, NameIndex>();
 
-  constructor(private readonly set: PromptSet) {
+  private constructor(private readonly set: PromptSet) {
     this.topics = new Map(set.topics);
     this.tags = new Map(set.tags);
+  }
+
+  /** A resolver over the set; the topics' and tags' names, which grow with edits, are indexed a slice at a time. */
+  static async of(set: PromptSet): Promise<Resolver> {
+    const resolver = new Resolver(set);
+    const slicer = new Slicer();
+    resolver.names.set('topic', await NameIndex.build(set.topics.values(), slicer));
+    resolver.names.set('tag', await NameIndex.build(set.tags.values(), slicer));
+    return resolver;
   }
 
   private index(kind: RefKind): NameIndex {
     let index = this.names.get(kind);
     if (!index) {
-      index = new NameIndex(this.table(kind).values());
+      index = NameIndex.of(this.table(kind).values());
       this.names.set(kind, index);
     }
     return index;
