@@ -64,6 +64,9 @@ export const defaultLightConnections = 2;
  */
 export const sliceMs = 10;
 
+/** Listing answers kept in memory per state store (bytes of JSON), so listings never wait for DuckDB. */
+export const listingCacheBytes = 32 * MiB;
+
 // ── Memory ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** Without `memoryLimit`, the process budget is this share of physical memory (DuckDB's own default). */

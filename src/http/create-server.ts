@@ -200,6 +200,7 @@ function callerOf(reply: FastifyReply): AbortController & { onClose: () => void 
     if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
   };
   reply.raw.on('close', caller.onClose);
+  if (reply.raw.destroyed || reply.raw.socket?.destroyed) caller.onClose();
   return caller;
 }
 

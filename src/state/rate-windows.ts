@@ -33,6 +33,6 @@ export class RateWindowStore {
         );
       }
       await execute(conn, sql`DELETE FROM state.rate_windows WHERE window_start_ms + ${spanMs} <= ${now}`);
-    });
+    }, { bookkeeping: true });
   }
 }

@@ -35,7 +35,7 @@ export class StateStore {
     return new StateStore(pool, file);
   }
 
-  /** Counts committed transactions, so a cache of state reads knows when it went stale. */
+  /** Counts committed transactions that changed what requests read, so a cache of state reads knows when it went stale. */
   get generation(): number {
     return this.commits;
   }
@@ -50,16 +50,17 @@ export class StateStore {
   /**
    * Runs `fn` in one transaction: all of its writes land, or none do. Transactions run one after
    * another, so what `fn` reads stays true until it commits. A transaction that writes nothing leaves
-   * the file untouched (dry runs rely on it).
+   * the file untouched (dry runs rely on it). `bookkeeping` writes (rate-limit windows) change nothing
+   * a request reads, so they leave `generation` as it is.
    */
-  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>, options: { bookkeeping?: boolean } = {}): Promise<T> {
     const result = this.writer.then(() =>
       this.pool.use(async (conn) => {
         await conn.run('BEGIN TRANSACTION');
         try {
           const value = await fn(conn);
           await conn.run('COMMIT');
-          this.commits++;
+          if (!options.bookkeeping) this.commits++;
           return value;
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
