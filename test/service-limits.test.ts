@@ -223,6 +223,20 @@ describe('the memory budget', () => {
     }
   });
 
+  it('answers 503 unavailable, not a 500, when a statement outgrows DuckDB’s share', async () => {
+    const small = await openEngine({ data: sampleDir, memoryLimit: 68 * 2 ** 20, maxStreams: 1 });
+    const hungry: Endpoint = { ...endless('hungry', 'heavy'), handle: async (_input, ctx) => jsonResult((await ctx.core.pool.read(`SELECT list(i::VARCHAR || ' padding') FROM range(50000000) t(i)`, [], ctx.signal)).getRows().length) };
+    const server = await startServer(small, { endpoints: [hungry] });
+    try {
+      const r = await post(`${server.url}/test/hungry`, {}, { 'x-api-key': await server.key(orgId) });
+      expect(r.status).toBe(503);
+      expect(await r.json()).toMatchObject({ code: 'unavailable', detail: expect.stringContaining('more memory than the server’s budget') });
+    } finally {
+      await server.close();
+      await small.close();
+    }
+  });
+
   it('refuses a budget that leaves DuckDB too little, or that it cannot read', async () => {
     await expect(openEngine({ data: sampleDir, memoryLimit: '100MB', maxStreams: 16 })).rejects.toThrow(/leaves DuckDB .* once 16 stream buffers/);
     await expect(openEngine({ data: sampleDir, memoryLimit: 'lots' })).rejects.toThrow(/cannot read the memory size 'lots'/);

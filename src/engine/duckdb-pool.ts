@@ -19,6 +19,30 @@ export interface PoolOptions {
 
 const statementsPerConnection = 64;
 
+/**
+ * DuckDB forgets an interrupt that lands before the statement has started on its worker thread (it
+ * clears the flag when a query begins), so an interrupt is repeated until the statement settles.
+ */
+const interruptEveryMs = 50;
+
+/**
+ * Interrupts whatever `conn` runs once `signal` aborts, repeating until the returned function is called
+ * (call it when the statement has settled). Streams reading on a connection of their own use it too.
+ */
+export function interruptOnAbort(conn: DuckDBConnection, signal: AbortSignal): () => void {
+  let again: NodeJS.Timeout | undefined;
+  const interrupt = () => {
+    conn.interrupt();
+    again = setInterval(() => conn.interrupt(), interruptEveryMs);
+  };
+  if (signal.aborted) interrupt();
+  else signal.addEventListener('abort', interrupt, { once: true });
+  return () => {
+    clearInterval(again);
+    signal.removeEventListener('abort', interrupt);
+  };
+}
+
 type Waiter = { resolve: (c: DuckDBConnection) => void; reject: (e: unknown) => void };
 
 class LaneQueue {
@@ -133,14 +157,13 @@ export class DuckDBPool {
         stmt.bind(params as DuckDBValue[]);
         if (!signal) return stmt.runAndReadAll();
         if (signal.aborted) throw stopped(signal);
-        const interrupt = () => conn.interrupt();
-        signal.addEventListener('abort', interrupt, { once: true });
+        const settled = interruptOnAbort(conn, signal);
         try {
           return await stmt.runAndReadAll();
         } catch (error) {
           throw signal.aborted ? stopped(signal) : error;
         } finally {
-          signal.removeEventListener('abort', interrupt);
+          settled();
         }
       },
       'heavy',
@@ -176,9 +199,14 @@ export class DuckDBPool {
       this.instance.closeSync();
     };
     if (this.active === 0) return void closeAll();
-    for (const c of this.borrowed) c.interrupt();
+    const interruptAll = () => {
+      for (const c of this.borrowed) c.interrupt();
+    };
+    interruptAll();
+    const again = setInterval(interruptAll, interruptEveryMs);
     this.closing = new Promise((resolve) => {
       this.drained = () => {
+        clearInterval(again);
         closeAll();
         resolve();
       };
