@@ -7,7 +7,7 @@ import { startServer } from '../helpers/server.ts';
 /**
  * `npx tsx test/load/prompt-edits.ts [--data DIR] [--tags 1000,10000] [--vocabulary 30000]`: PATCHes
  * that add N new tag names (100 per prompt) to one category, timing each PATCH, the longest event-loop
- * stall during it, and /openapi.json and /docs requested while it runs; then the same with the
+ * stall during it, and the slowest /openapi.json and /docs asked for while it runs; then the same with the
  * category holding `--vocabulary` tags.
  */
 const { values } = parseArgs({ options: { data: { type: 'string' }, tags: { type: 'string' }, vocabulary: { type: 'string' } } });
@@ -55,13 +55,23 @@ async function patch(newTags: number): Promise<Record<string, number>> {
   const prompts = ids.map((id, p) => ({ id, tags: Array.from({ length: Math.min(100, newTags - p * 100) }, (_, t) => `run ${run} tag ${p * 100 + t}`) }));
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
-  const edit = json(url, { method: 'PATCH', body: JSON.stringify({ prompts }) });
-  await new Promise((r) => setTimeout(r, 20));
-  const [openapi, docs] = await Promise.all([json(`${server.url}/openapi.json`), fetch(`${server.url}/docs`).then(async (r) => (await r.text(), performance.now()))]);
+  let finished = false;
+  const edit = json(url, { method: 'PATCH', body: JSON.stringify({ prompts }) }).finally(() => (finished = true));
+  // /openapi.json and /docs asked for over and over while the PATCH runs: the slowest answer of each.
+  let openapi = 0;
+  let docs = 0;
+  while (!finished) {
+    const t = performance.now();
+    await json(`${server.url}/openapi.json`);
+    openapi = Math.max(openapi, performance.now() - t);
+    const d = performance.now();
+    await (await fetch(`${server.url}/docs`)).text();
+    docs = Math.max(docs, performance.now() - d);
+  }
   const done = await edit;
   loop.disable();
   if (done.status !== 200) throw new Error(`PATCH answered ${done.status}: ${JSON.stringify(done.body).slice(0, 300)}`);
-  return { new_tags: newTags, patch_ms: Math.round(done.ms), max_stall_ms: Math.round(loop.max / 1e6), openapi_ms: Math.round(openapi.ms), docs_done: docs > 0 ? 1 : 0 };
+  return { new_tags: newTags, patch_ms: Math.round(done.ms), max_stall_ms: Math.round(loop.max / 1e6), openapi_max_ms: Math.round(openapi), docs_max_ms: Math.round(docs) };
 }
 
 const results = [];
