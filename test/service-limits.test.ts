@@ -8,6 +8,7 @@ import { CallAbortedError, ServerBusyError, TimeBudgetError } from '../src/error
 import { sampleDir } from '../src/generate/sample.ts';
 import { jsonResult, type Endpoint, type StreamEvent, type Weight } from '../src/reports/endpoint.ts';
 import { endpoints as registry } from '../src/reports/registry.ts';
+import { aeaInProcess } from './helpers/cli.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 
 /** A statement that runs until it is interrupted: DuckDB checks for an interrupt between vectors. */
@@ -240,5 +241,8 @@ describe('the memory budget', () => {
   it('refuses a budget that leaves DuckDB too little, or that it cannot read', async () => {
     await expect(openEngine({ data: sampleDir, memoryLimit: '100MB', maxStreams: 16 })).rejects.toThrow(/leaves DuckDB .* once 16 stream buffers/);
     await expect(openEngine({ data: sampleDir, memoryLimit: 'lots' })).rejects.toThrow(/cannot read the memory size 'lots'/);
+    const cli = await aeaInProcess(['serve', '--data', sampleDir, '--memory-limit', '100MB']);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/^aea: --memory-limit: a memory budget of 95 MiB leaves DuckDB 31 MiB once 16 stream buffers of 4 MiB are reserved/);
   });
 });

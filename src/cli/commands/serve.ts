@@ -2,7 +2,8 @@ import { openEngine } from '../../engine/engine.ts';
 import { defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
-import { number, parse, required } from '../args.ts';
+import { number, parse, required, UsageError } from '../args.ts';
+import { planMemory } from '../../engine/memory-budget.ts';
 import type { Command } from './command.ts';
 
 export const serveOptions = {
@@ -36,12 +37,19 @@ export const serve: Command = {
   async run(argv, io) {
     const { values } = parse(argv, serveOptions);
     const data = required(values, 'data');
+    const memoryLimit = typeof values['memory-limit'] === 'string' ? values['memory-limit'] : undefined;
+    const maxStreams = number(values, 'max-streams', defaultMaxStreams);
+    try {
+      planMemory(memoryLimit, maxStreams);
+    } catch (error) {
+      throw new UsageError(`--memory-limit: ${(error as Error).message}`);
+    }
     const engine = await openEngine({
       data,
       state: typeof values.state === 'string' ? values.state : defaultStatePath(data),
       verify: values.verify === 'full' ? 'full' : 'footer',
-      memoryLimit: typeof values['memory-limit'] === 'string' ? values['memory-limit'] : undefined,
-      maxStreams: number(values, 'max-streams', defaultMaxStreams),
+      memoryLimit,
+      maxStreams,
       timeBudgetMs: number(values, 'time-budget', defaultTimeBudgetMs / 1000) * 1000,
     });
     const limit = number(values, 'rate-limit', 600);
