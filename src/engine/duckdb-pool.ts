@@ -1,4 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import { interruptOnAbort, interruptEveryMs } from './interrupt.ts';
 import { defaultHeavyConnections, defaultLightConnections } from './limits.ts';
 
 /**
@@ -18,30 +19,6 @@ export interface PoolOptions {
 }
 
 const statementsPerConnection = 64;
-
-/**
- * DuckDB forgets an interrupt that lands before the statement has started on its worker thread (it
- * clears the flag when a query begins), so an interrupt is repeated until the statement settles.
- */
-const interruptEveryMs = 50;
-
-/**
- * Interrupts whatever `conn` runs once `signal` aborts, repeating until the returned function is called
- * (call it when the statement has settled). Streams reading on a connection of their own use it too.
- */
-export function interruptOnAbort(conn: DuckDBConnection, signal: AbortSignal): () => void {
-  let again: NodeJS.Timeout | undefined;
-  const interrupt = () => {
-    conn.interrupt();
-    again = setInterval(() => conn.interrupt(), interruptEveryMs);
-  };
-  if (signal.aborted) interrupt();
-  else signal.addEventListener('abort', interrupt, { once: true });
-  return () => {
-    clearInterval(again);
-    signal.removeEventListener('abort', interrupt);
-  };
-}
 
 type Waiter = { resolve: (c: DuckDBConnection) => void; reject: (e: unknown) => void };
 

@@ -1,18 +1,15 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { dataUnavailable } from '../engine/database-errors.ts';
-import { AuthError, CallAbortedError, EngineError, HeavyLimitError, RateLimitError, ServerBusyError, StreamLimitError, ValidationError } from '../errors.ts';
-import { weightOf, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
+import { AuthError, EngineError, RateLimitError } from '../errors.ts';
+import type { Endpoint } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
-import { bodyLimit, NonJsonBody, registerBodyParsers } from './body-parsers.ts';
+import { bodyLimit, registerBodyParsers } from './body-parsers.ts';
+import { endpointHandler } from './endpoint-handler.ts';
 import { registerDocsPage } from './docs-page.ts';
-import { applyLifecycle } from './lifecycle.ts';
 import { openApiDocument } from './openapi.ts';
 import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
-import { sendSse } from './sse.ts';
-import { encodeJson } from '../formats/json.ts';
-import { withBudget } from '../engine/budget.ts';
 import { defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
 import { KeyedSlots } from '../engine/slots.ts';
 import { RateWindowStore } from '../state/rate-windows.ts';
@@ -61,17 +58,6 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return m?.[1]?.trim();
 }
 
-function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput {
-  let body: unknown = request.body;
-  if (body instanceof NonJsonBody) {
-    if (endpoint.schemas.body) {
-      throw new ValidationError([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body.text }]);
-    }
-    body = undefined;
-  }
-  return { body, query: request.query as EndpointInput['query'], params: request.params as Record<string, string> };
-}
-
 /**
  * The REST service as a Fastify plugin: every route comes from the endpoint registry. Register it in
  * another Fastify app (optionally under a prefix) or use `createServer`.
@@ -85,8 +71,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const openapi = JSON.stringify(openApiDocument(endpoints, { version }));
   const streamLimits = { perKey: options.streams?.perKey ?? defaultStreamsPerKey, maxSeconds: options.streams?.maxSeconds ?? defaultStreamSeconds };
   const streamsOfKey = new KeyedSlots(streamLimits.perKey);
-  const heavyPerKey = options.heavyPerKey ?? defaultHeavyPerKey;
-  const heavyOfKey = new KeyedSlots(heavyPerKey);
+  const heavyOfKey = new KeyedSlots(options.heavyPerKey ?? defaultHeavyPerKey);
   const timeBudgetMs = options.timeBudgetMs ?? engine.core.limits.timeBudgetMs;
   // Verifying a key then never waits for DuckDB: the keys are in memory from the start.
   await keys.list();
@@ -143,66 +128,10 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     app.route({
       method: endpoint.method,
       url: endpoint.path.replace(/\{([a-z_]+)\}/g, ':$1'),
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const principal = request.principal!;
-        const now = clock();
-        applyLifecycle(endpoint, reply, principal, now);
-        const input = inputOf(endpoint, request);
-        const scope = engine.org(principal.organizationId);
-        const caller = callerOf(reply);
-        try {
-          if (endpoint.stream) {
-            const releaseKey = streamsOfKey.take(principal.keyId);
-            if (!releaseKey) throw new StreamLimitError(streamLimits.perKey);
-            const release = engine.core.streams.take();
-            if (!release) {
-              releaseKey();
-              throw new ServerBusyError(engine.core.streams.max);
-            }
-            try {
-              const result = await encodeJson(await endpoint.handle(input, { ...scope.context(caller.signal), now }));
-              if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-              await sendSse(reply, result.events, caller, {
-                keepAliveMs: options.keepAliveMs ?? 15_000,
-                maxMs: streamLimits.maxSeconds * 1000,
-                onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
-              });
-              return reply;
-            } finally {
-              release();
-              releaseKey();
-            }
-          }
-          const release = weightOf(endpoint) === 'heavy' ? heavyOfKey.take(principal.keyId) : () => undefined;
-          if (!release) throw new HeavyLimitError(heavyPerKey);
-          try {
-            const result = await withBudget(timeBudgetMs, caller.signal, async (signal) => encodeJson(await endpoint.handle(input, { ...scope.context(signal), now })));
-            if (result.kind !== 'json') throw new Error(`${endpoint.path} answered a stream`);
-            return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-          } finally {
-            release();
-          }
-        } finally {
-          reply.raw.off('close', caller.onClose);
-        }
-      },
+      handler: endpointHandler(endpoint, { engine, clock, streamsOfKey, heavyOfKey, timeBudgetMs, streamSeconds: streamLimits.maxSeconds, keepAliveMs: options.keepAliveMs ?? 15_000 }),
     });
   }
 };
-
-/**
- * Aborts when the client goes away before its answer is written, so its statement is interrupted,
- * on every request, not only streams.
- */
-function callerOf(reply: FastifyReply): AbortController & { onClose: () => void } {
-  const caller = Object.assign(new AbortController(), { onClose: () => undefined as void });
-  caller.onClose = () => {
-    if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
-  };
-  reply.raw.on('close', caller.onClose);
-  if (reply.raw.destroyed || reply.raw.socket?.destroyed) caller.onClose();
-  return caller;
-}
 
 /** A standalone server; `listen` it, or `inject` requests in tests. */
 export async function createServer(options: ServerOptions & { logger?: boolean }): Promise<FastifyInstance> {

@@ -7,7 +7,8 @@ import { Slicer } from '../../engine/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
-import { idOrName, promptText, refList, Resolver } from './references.ts';
+import { Resolver } from './references.ts';
+import { idOrName, promptText, refList } from './reference-schemas.ts';
 import { maxNameLength } from '../../engine/limits.ts';
 import { maxBatch } from './update.ts';
 

@@ -6,7 +6,8 @@ import { Slicer } from '../../engine/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
-import { idOrName, promptText, refList, Resolver, type IdOrName, type RefKind } from './references.ts';
+import { Resolver, type RefKind } from './references.ts';
+import { idOrName, promptText, refList, type IdOrName } from './reference-schemas.ts';
 import { maxNameLength, maxPromptsPerRequest } from '../../engine/limits.ts';
 
 export const maxBatch = maxPromptsPerRequest;
