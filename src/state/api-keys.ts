@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { valueError, ValidationError, NotFoundError } from '../errors.ts';
 import type { StateStore } from './store.ts';
+import { maxApiKeyLength } from '../engine/limits.ts';
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -94,7 +95,7 @@ export class ApiKeys {
 
   /** The key's principal, or undefined when the key is unknown, revoked or expired (expiry is the end of its UTC day). */
   async verify(presented: string, now: Date): Promise<Principal | undefined> {
-    if (!presented.startsWith(keyPrefix) || presented.length > 200) return undefined;
+    if (!presented.startsWith(keyPrefix) || presented.length > maxApiKeyLength) return undefined;
     const digest = sha256(presented);
     await this.load();
     const record = this.byHash?.get(digest.toString('hex'));
