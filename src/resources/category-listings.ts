@@ -1,7 +1,7 @@
 import { sql } from '../query/sql.ts';
 import { type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { categoryOf, categoryPath } from './params.ts';
-import { isoOrNull, readRows, strings, stringOrNull, type Row } from './rows.ts';
+import { isoOrNull, readRows, readRowsInChunks, strings, stringOrNull, type Row } from './rows.ts';
 import { cachedListing } from './listing-cache.ts';
 
 /** A persona's profile exactly as the seed shows it; a missing text is null. */
@@ -37,7 +37,8 @@ const categoryEndpoint = (path: string, name: string, summary: string, read: (ca
   },
 });
 
-const rowsOf = (ctx: CallContext, fragment: Parameters<typeof readRows>[1]) => ctx.core.state.read((conn) => readRows(conn, fragment));
+// A category's topics and tags grow with its edits: they cross into JS a chunk at a time.
+const rowsOf = (ctx: CallContext, fragment: Parameters<typeof readRows>[1]) => ctx.core.state.read((conn) => readRowsInChunks(conn, fragment));
 
 /** Per-category listings: personas (E11), assets, topics, tags. */
 export const categoryEndpoints: readonly Endpoint[] = [
