@@ -110,7 +110,7 @@ export const createPrompts: Endpoint = {
     const body = await parseListBody<z.output<typeof createSchema>>(createEnvelope, 'prompts', entrySchema, input.body);
     const dryRun = body.dry_run ?? false;
     const result = await ctx.core.state.transaction(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId);
+      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, []);
       const plan = await planCreate(set, body.prompts, ctx.now);
       if (plan.issues.length > 0) throw new ValidationError(plan.issues);
       if (!dryRun) await writePromptSet(conn, set, plan.writes);

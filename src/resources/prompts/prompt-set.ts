@@ -69,9 +69,15 @@ export function toPromptRow(r: Row): PromptRow {
   };
 }
 
-export async function loadPromptSet(conn: DuckDBConnection, organizationId: string, categoryId: string): Promise<PromptSet> {
-  // A category's prompts, topics and tags grow with its edits, so they come in chunks, in table order.
-  const prompts = await readRowsInChunks(conn, sql`SELECT * FROM state.prompts WHERE category_id = ${categoryId} ORDER BY rowid`);
+/**
+ * The vocabulary of a category and those of its prompts an edit touches (`promptIds`): a category's
+ * prompts, topics and tags grow with its edits, so they come in chunks, in table order.
+ */
+export async function loadPromptSet(conn: DuckDBConnection, organizationId: string, categoryId: string, promptIds: readonly string[]): Promise<PromptSet> {
+  const prompts =
+    promptIds.length === 0
+      ? []
+      : await readRowsInChunks(conn, sql`SELECT * FROM state.prompts WHERE category_id = ${categoryId} AND id IN (SELECT unnest(from_json(${JSON.stringify(promptIds)}, '["VARCHAR"]'))) ORDER BY rowid`);
   const topics = await readRowsInChunks(conn, sql`SELECT id, name, status FROM state.topics WHERE category_id = ${categoryId} ORDER BY rowid`);
   const tags = await readRowsInChunks(conn, sql`SELECT id, name FROM state.tags WHERE category_id = ${categoryId} ORDER BY rowid`);
   const personas = await readRows(conn, sql`SELECT id, name FROM state.personas WHERE category_id = ${categoryId}`);

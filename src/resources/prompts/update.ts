@@ -170,7 +170,7 @@ export const updatePrompts: Endpoint = {
     const body = await parseListBody<z.output<typeof updateSchema>>(updateEnvelope, 'prompts', entrySchema, input.body);
     const dryRun = body.dry_run ?? false;
     const result = await ctx.core.state.transaction(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId);
+      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, body.prompts.map((p) => p.id));
       const plan = await planUpdate(set, body.prompts, ctx.now);
       if (plan.issues.length > 0) throw new ValidationError(plan.issues);
       if (!dryRun) await writePromptSet(conn, set, plan.writes);
