@@ -54,9 +54,8 @@ export interface Endpoint {
   readonly tags: readonly string[];
   readonly stream: boolean;
   /**
-   * `heavy` work runs report SQL over the facts: it counts against a key's cap on concurrent heavy
-   * requests. `light` work (listings, state reads and edits) never waits behind it. Default: reports
-   * are heavy, resources light.
+   * `heavy` work (report SQL over the facts, large edits) counts against a key's cap on concurrent
+   * heavy requests; `light` work does not. Default: reports are heavy, resources light.
    */
   readonly weight?: Weight;
   /** Deprecated in favour of `successor`; the REST service adds Deprecation and Link headers. */
