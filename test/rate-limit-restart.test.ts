@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
@@ -13,10 +13,22 @@ interface Served {
   readonly exited: Promise<number | null>;
 }
 
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
 /** A real `aea serve` process over the sample, allowing 2 requests per key per hour. */
 async function serve(state: string): Promise<Served> {
   const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--rate-limit', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -61,13 +73,10 @@ describe('rate-limit windows across a restart', () => {
     await second.exited;
 
     const third = await serve(state);
-    try {
-      expect(await models(third, crashed)).toEqual({ status: 429, remaining: '0' });
-      expect((await models(third, limited)).status).toBe(429);
-      expect((await models(third, counted)).status).toBe(429);
-    } finally {
-      third.child.kill('SIGTERM');
-      await third.exited;
-    }
+    expect(await models(third, crashed)).toEqual({ status: 429, remaining: '0' });
+    expect((await models(third, limited)).status).toBe(429);
+    expect((await models(third, counted)).status).toBe(429);
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
   });
 });
