@@ -1,3 +1,5 @@
+import { heavyBusyRetrySeconds, maxClientWaitSeconds, serverBusyRetrySeconds } from './engine/limits.ts';
+
 export interface ValidationIssue {
   readonly loc: readonly (string | number)[];
   readonly msg: string;
@@ -17,6 +19,10 @@ export abstract class EngineError extends Error {
   /** The JSON body of every non-422 error: FastAPI's `detail` plus a stable machine-readable `code`. */
   body(): unknown {
     return { detail: this.message, code: this.code };
+  }
+  /** Response headers that tell a client when (and whether) to retry. */
+  headers(): Record<string, string | number> {
+    return {};
   }
 }
 
@@ -86,6 +92,10 @@ export class RateLimitError extends EngineError {
     super(message);
     this.name = 'RateLimitError';
   }
+  /** The official client obeys Retry-After without a cap: past a minute it is told not to retry at all. */
+  override headers(): Record<string, string | number> {
+    return this.retryAfterSeconds > maxClientWaitSeconds ? { 'retry-after': this.retryAfterSeconds, 'x-should-retry': 'false' } : { 'retry-after': this.retryAfterSeconds };
+  }
 }
 
 /** Too many streams open at once for one key. */
@@ -94,6 +104,55 @@ export class StreamLimitError extends RateLimitError {
   constructor(max: number) {
     super(1, `At most ${max} streams may be open at once per API key`);
     this.name = 'StreamLimitError';
+  }
+}
+
+/** Too many heavy requests (reports) running at once for one key. */
+export class HeavyLimitError extends RateLimitError {
+  override readonly code: string = 'too_many_heavy_requests';
+  constructor(max: number) {
+    super(heavyBusyRetrySeconds, `At most ${max} reports may run at once per API key; retry when one has finished`);
+    this.name = 'HeavyLimitError';
+  }
+}
+
+/** Every stream slot of the process is taken: the server, not the caller, is at its bound. */
+export class ServerBusyError extends EngineError {
+  readonly status = 503;
+  readonly code = 'server_busy';
+  constructor(max: number) {
+    super(`The server has ${max} streams open, its limit; retry shortly`);
+    this.name = 'ServerBusyError';
+  }
+  override headers(): Record<string, string | number> {
+    return { 'retry-after': serverBusyRetrySeconds };
+  }
+}
+
+/**
+ * A request ran out of its time budget and its statement was interrupted. Retrying the same request
+ * would run the same work for as long again, so the official client (which retries every 5xx) is told
+ * not to: the caller should narrow the request.
+ */
+export class TimeBudgetError extends EngineError {
+  readonly status = 503;
+  readonly code = 'time_budget_exceeded';
+  constructor(readonly budgetMs: number) {
+    super(`The request ran longer than its time budget of ${budgetMs / 1000} s and was stopped; narrow it (a shorter window, fewer dimensions, a smaller page)`);
+    this.name = 'TimeBudgetError';
+  }
+  override headers(): Record<string, string | number> {
+    return { 'x-should-retry': 'false' };
+  }
+}
+
+/** The caller went away (the client disconnected, or the library caller aborted): nobody reads the answer. */
+export class CallAbortedError extends EngineError {
+  readonly status = 499;
+  readonly code = 'client_closed_request';
+  constructor(message = 'The caller went away before the answer was ready') {
+    super(message);
+    this.name = 'CallAbortedError';
   }
 }
 

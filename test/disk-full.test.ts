@@ -48,7 +48,7 @@ describe('the disk fills during a write', () => {
     const { id, prompt } = list.data[0]!;
     const patch = (text: string) => fetch(`${server.url}/v1/org/categories/${category}/prompts`, { method: 'PATCH', headers, body: JSON.stringify({ prompts: [{ id, prompt: text }] }) });
     fill();
-    const refused = await patch(`${prompt} ${'x'.repeat(4000)}`);
+    const refused = await patch(`${prompt} ${'x'.repeat(3500)}`);
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ code: 'unavailable', detail: expect.stringContaining('nothing was changed') });
     const after = (await (await fetch(`${server.url}/v1/org/categories/${category}/prompts?limit=1`, { headers })).json()) as typeof list;

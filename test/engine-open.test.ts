@@ -1,4 +1,4 @@
-import { cp, open, rm, stat } from 'node:fs/promises';
+import { cp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,43 @@ describe('opening a dataset', () => {
     await h.close();
     const deep = await openError({ data: dir2, verify: 'full' });
     expect(deep.message).toContain(`cannot read ${page}`);
+  });
+
+  it('fails at open under verify full when a page was damaged so that it still decodes, against the hashes the generator recorded', async () => {
+    const dir = await copySample('xor-page');
+    const file = join(dir, 'citations', 'part-0001.parquet');
+    const offset = await titlePageOffset(file);
+    const h = await open(file, 'r+');
+    const page = Buffer.alloc(286);
+    await h.read(page, 0, 286, offset + 64);
+    for (let i = 0; i < page.length; i++) page[i]! ^= 0x01;
+    await h.write(page, 0, 286, offset + 64);
+    await h.close();
+    const error = await openError({ data: dir, verify: 'full' });
+    expect(error.message).toBe(`cannot read ${file} (table "citations"): its content does not match the hash dataset.json records; the file is damaged or was replaced`);
+    expect(error.file).toBe(file);
+    // Without the hashes the damaged page decodes to other values, and nothing at open can tell.
+    const manifest = join(dir, 'dataset.json');
+    const { files: _files, ...rest } = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
+    await writeFile(manifest, JSON.stringify(rest));
+    await (await openEngine({ data: dir, verify: 'full' })).close();
+
+    const extra = await copySample('extra-part');
+    await cp(join(extra, 'citations', 'part-0001.parquet'), join(extra, 'citations', 'part-9999.parquet'));
+    expect((await openError({ data: extra, verify: 'full' })).message).toContain('part-9999.parquet is not recorded in dataset.json');
+    const missing = await copySample('missing-part');
+    await rm(join(missing, 'citations', 'part-0001.parquet'));
+    expect((await openError({ data: missing, verify: 'full' })).message).toContain('part-0001.parquet is recorded in dataset.json but missing');
+  });
+
+  it('opens a dataset without recorded hashes (your own data) under verify full by reading every value', async () => {
+    const dir = await copySample('no-hashes');
+    const manifest = join(dir, 'dataset.json');
+    const { files: _files, ...rest } = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
+    await writeFile(manifest, JSON.stringify(rest));
+    const engine = await openEngine({ data: dir, verify: 'full' });
+    expect(engine.organizations.length).toBe(4);
+    await engine.close();
   });
 
   it('accepts a dataset folder whose path contains a quote', async () => {

@@ -3,6 +3,13 @@ import type { Rollups } from './rollups.ts';
 import type { TenantCatalog } from './tenant-catalog.ts';
 import type { StateStore } from '../state/store.ts';
 import type { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
+import type { MemoryPlan } from './memory-budget.ts';
+import type { Slots } from './slots.ts';
+
+export interface EngineLimits {
+  readonly timeBudgetMs: number;
+  readonly memory: MemoryPlan;
+}
 
 export interface EngineStats {
   /** Streams currently holding a DuckDB connection. */
@@ -27,6 +34,9 @@ export interface BackgroundWorker {
 export interface EngineCore {
   readonly pool: DuckDBPool;
   readonly stats: EngineStats;
+  readonly limits: EngineLimits;
+  /** One slot per open stream, whoever reads it; `limits.memory` reserves a buffer for each. */
+  readonly streams: Slots;
   readonly state: StateStore;
   readonly catalog: TenantCatalog;
   readonly rollups: Rollups;

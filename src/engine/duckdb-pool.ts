@@ -1,33 +1,60 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import { interruptOnAbort, interruptEveryMs } from './interrupt.ts';
+import { defaultHeavyConnections, defaultLightConnections } from './limits.ts';
+
+/**
+ * Heavy work (reports) and light work (state reads and writes, key loading) borrow from separate sets
+ * of connections, so a light request never waits for a connection behind heavy SQL.
+ */
+export type Lane = 'heavy' | 'light';
 
 export interface PoolOptions {
   readonly threads?: number;
+  /** Connections for heavy work. */
   readonly connections?: number;
+  /** Connections reserved for light work. */
+  readonly lightConnections?: number;
+  /** DuckDB's own `memory_limit`, e.g. '1536MiB'. */
   readonly memoryLimit?: string;
 }
 
 const statementsPerConnection = 64;
 
+type Waiter = { resolve: (c: DuckDBConnection) => void; reject: (e: unknown) => void };
+
+class LaneQueue {
+  readonly idle: DuckDBConnection[] = [];
+  readonly waiting: Waiter[] = [];
+}
+
+const stopped = (signal: AbortSignal) => signal.reason ?? new Error('aborted');
+
 /**
- * One embedded DuckDB instance and a fixed set of connections. A connection runs one statement at a
- * time, so concurrent requests each borrow one; DuckDB parallelises each query across its threads.
+ * One embedded DuckDB instance and fixed sets of connections, one set per lane. A connection runs one
+ * statement at a time, so concurrent requests each borrow one; DuckDB parallelises each query across
+ * its threads.
  */
 export class DuckDBPool {
-  private readonly idle: DuckDBConnection[] = [];
-  private readonly waiting: { resolve: (c: DuckDBConnection) => void; reject: (e: Error) => void }[] = [];
+  private readonly lanes: Record<Lane, LaneQueue> = { heavy: new LaneQueue(), light: new LaneQueue() };
+  private readonly laneOf = new Map<DuckDBConnection, Lane>();
   private readonly borrowed = new Set<DuckDBConnection>();
   private readonly statements = new Map<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   private closed = false;
   private closing: Promise<void> | undefined;
   private drained: (() => void) | undefined;
-  /** Connections currently borrowed. */
+  /** Connections currently borrowed, in both lanes. */
   active = 0;
 
   private constructor(
     readonly instance: DuckDBInstance,
     private readonly all: DuckDBConnection[],
+    heavy: number,
   ) {
-    this.idle.push(...all);
+    all.forEach((conn, i) => {
+      const lane: Lane = i < heavy ? 'heavy' : 'light';
+      this.laneOf.set(conn, lane);
+      this.lanes[lane].idle.push(conn);
+    });
   }
 
   static async create(options: PoolOptions = {}): Promise<DuckDBPool> {
@@ -36,37 +63,57 @@ export class DuckDBPool {
     };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
     const instance = await DuckDBInstance.create(':memory:', config);
+    const heavy = Math.max(1, options.connections ?? defaultHeavyConnections);
+    const light = Math.max(1, options.lightConnections ?? defaultLightConnections);
     const all: DuckDBConnection[] = [];
-    for (let i = 0; i < (options.connections ?? 4); i++) all.push(await instance.connect());
-    return new DuckDBPool(instance, all);
+    for (let i = 0; i < heavy + light; i++) all.push(await instance.connect());
+    return new DuckDBPool(instance, all, heavy);
   }
 
   get size(): number {
     return this.all.length;
   }
 
-  async acquire(): Promise<DuckDBConnection> {
+  /** A connection of the lane; waits for one when all are borrowed. An abort while waiting rejects with the signal's reason. */
+  async acquire(lane: Lane = 'heavy', signal?: AbortSignal): Promise<DuckDBConnection> {
     if (this.closed) throw new Error('engine is closed');
-    const conn = this.idle.pop();
+    if (signal?.aborted) throw stopped(signal);
+    const queue = this.lanes[lane];
+    const conn = queue.idle.pop();
     if (conn) {
       this.active++;
       this.borrowed.add(conn);
       return conn;
     }
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (c) => {
+          signal?.removeEventListener('abort', leave);
+          resolve(c);
+        },
+        reject,
+      };
+      const leave = () => {
+        const at = queue.waiting.indexOf(waiter);
+        if (at >= 0) queue.waiting.splice(at, 1);
+        reject(stopped(signal!));
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      queue.waiting.push(waiter);
+    });
   }
 
   release(conn: DuckDBConnection): void {
-    const next = this.waiting.shift();
+    const next = this.lanes[this.laneOf.get(conn)!].waiting.shift();
     if (next) return next.resolve(conn);
     this.active--;
     this.borrowed.delete(conn);
-    this.idle.push(conn);
+    this.lanes[this.laneOf.get(conn)!].idle.push(conn);
     if (this.closed && this.active === 0) this.drained?.();
   }
 
-  async use<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const conn = await this.acquire();
+  async use<T>(fn: (conn: DuckDBConnection) => Promise<T>, lane: Lane = 'heavy', signal?: AbortSignal): Promise<T> {
+    const conn = await this.acquire(lane, signal);
     try {
       return await fn(conn);
     } finally {
@@ -77,23 +124,42 @@ export class DuckDBPool {
   /**
    * Runs a statement and reads its result, reusing the connection's prepared statement for the same text:
    * reports render the same text for the same request shape, with every value a parameter, so a repeated
-   * shape skips parsing, binding and optimizing.
+   * shape skips parsing, binding and optimizing. An abort of `signal` interrupts the statement (or
+   * stops the wait for a connection) and rejects with the signal's reason.
    */
-  read(text: string, params: readonly DuckDBValue[]): Promise<DuckDBResultReader> {
-    return this.use(async (conn) => {
-      const cache = this.statements.get(conn) ?? this.statements.set(conn, new Map()).get(conn)!;
-      let stmt = cache.get(text);
-      if (stmt) cache.delete(text);
-      else stmt = await conn.prepare(text);
-      cache.set(text, stmt);
-      if (cache.size > statementsPerConnection) {
-        const [oldest, old] = cache.entries().next().value!;
-        cache.delete(oldest);
-        old.destroySync();
-      }
-      stmt.bind(params as DuckDBValue[]);
-      return stmt.runAndReadAll();
-    });
+  read(text: string, params: readonly DuckDBValue[], signal?: AbortSignal): Promise<DuckDBResultReader> {
+    return this.use(
+      async (conn) => {
+        const stmt = await this.prepared(conn, text);
+        stmt.bind(params as DuckDBValue[]);
+        if (!signal) return stmt.runAndReadAll();
+        if (signal.aborted) throw stopped(signal);
+        const settled = interruptOnAbort(conn, signal);
+        try {
+          return await stmt.runAndReadAll();
+        } catch (error) {
+          throw signal.aborted ? stopped(signal) : error;
+        } finally {
+          settled();
+        }
+      },
+      'heavy',
+      signal,
+    );
+  }
+
+  private async prepared(conn: DuckDBConnection, text: string): Promise<DuckDBPreparedStatement> {
+    const cache = this.statements.get(conn) ?? this.statements.set(conn, new Map()).get(conn)!;
+    let stmt = cache.get(text);
+    if (stmt) cache.delete(text);
+    else stmt = await conn.prepare(text);
+    cache.set(text, stmt);
+    if (cache.size > statementsPerConnection) {
+      const [oldest, old] = cache.entries().next().value!;
+      cache.delete(oldest);
+      old.destroySync();
+    }
+    return stmt;
   }
 
   /**
@@ -104,15 +170,20 @@ export class DuckDBPool {
   close(): Promise<void> | undefined {
     if (this.closed) return this.closing;
     this.closed = true;
-    for (const w of this.waiting.splice(0)) w.reject(new Error('engine is closed'));
+    for (const lane of Object.values(this.lanes)) for (const w of lane.waiting.splice(0)) w.reject(new Error('engine is closed'));
     const closeAll = () => {
       for (const c of this.all) c.closeSync();
       this.instance.closeSync();
     };
     if (this.active === 0) return void closeAll();
-    for (const c of this.borrowed) c.interrupt();
+    const interruptAll = () => {
+      for (const c of this.borrowed) c.interrupt();
+    };
+    interruptAll();
+    const again = setInterval(interruptAll, interruptEveryMs);
     this.closing = new Promise((resolve) => {
       this.drained = () => {
+        clearInterval(again);
         closeAll();
         resolve();
       };

@@ -8,6 +8,10 @@ import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { loadArrowTable } from './arrow-tables.ts';
 import { inspectFiles, projection, tableFiles } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
+import { contentHashes } from './content-hashes.ts';
+import { defaultMaxStreams, defaultTimeBudgetMs } from './limits.ts';
+import { duckdbMemoryLimit, planMemory, type ByteSize, type MemoryPlan } from './memory-budget.ts';
+import { Slots } from './slots.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
@@ -29,11 +33,28 @@ export interface EngineOptions {
   readonly tables?: Partial<Record<TableName, TableInput>>;
   /** The clock every plan reads `now` from. Defaults to the system clock. */
   readonly clock?: () => Date;
-  /** `footer` checks each file's schema (fast); `full` also reads every value, so a damaged page fails at open. */
+  /**
+   * `footer` checks each file's schema (fast). `full` also checks each file against the content hash
+   * its dataset.json records (the generator records them) and reads every value, so a damaged page
+   * fails at open; files without a recorded hash (your own data) are only read.
+   */
   readonly verify?: 'footer' | 'full';
   readonly threads?: number;
+  /** DuckDB connections for reports (default 3); state reads and writes have 2 of their own. */
   readonly connections?: number;
-  readonly memoryLimit?: string;
+  /**
+   * The process's memory budget for DuckDB and stream buffers together, e.g. '4GB' or bytes: DuckDB's
+   * memory_limit is the budget less one buffer bound per stream that may be open. Default: 80% of
+   * physical memory.
+   */
+  readonly memoryLimit?: ByteSize;
+  /** Streams open at once, library iterators and HTTP streams together (default 16); one more is refused. */
+  readonly maxStreams?: number;
+  /**
+   * How long one call (not a stream) may run before its statement is interrupted and it fails with a
+   * TimeBudgetError; 0 turns the budget off. Default 30 000 ms.
+   */
+  readonly timeBudgetMs?: number;
   /** Signs pagination cursors. Without it the state store's secret is used. */
   readonly cursorSecret?: string;
   /**
@@ -63,7 +84,9 @@ export interface EngineHost {
 /** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
 export async function openCore(options: EngineOptions): Promise<Omit<EngineCore, 'runner'>> {
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
-  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: options.memoryLimit });
+  const maxStreams = options.maxStreams ?? defaultMaxStreams;
+  const memory = planMemory(options.memoryLimit, maxStreams);
+  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
@@ -76,7 +99,19 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0, bufferedRows: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)), clock, dataDir: options.data, knowledge: new KnowledgeIndex(state) };
+    const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
+    return {
+      pool,
+      stats: { activeStreams: 0, bufferedRows: 0 },
+      limits,
+      streams: new Slots(maxStreams),
+      state,
+      catalog,
+      rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)),
+      clock,
+      dataDir: options.data,
+      knowledge: new KnowledgeIndex(state),
+    };
   } catch (error) {
     pool.close();
     throw error;
@@ -97,7 +132,10 @@ async function registerTable(conn: DuckDBConnection, table: TableName, options: 
   }
   const files = input === undefined ? tableFiles(requireDir(options, table), table) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
   const source = await inspectFiles(conn, table, files);
-  if (options.verify === 'full') await readEveryValue(conn, table, files);
+  if (options.verify === 'full') {
+    if (input === undefined) await contentHashes(options.data!).check(table, files);
+    await readEveryValue(conn, table, files);
+  }
   await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
 }
 

@@ -11,6 +11,8 @@ import * as knowledge from './knowledge-sql.ts';
 import * as traffic from './traffic-sql.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { vocabTables } from './vocab-tables.ts';
+import { hashDataset } from '../engine/content-hashes.ts';
+import { tableFiles } from '../engine/dataset.ts';
 import * as vocab from './vocab.ts';
 
 export interface GenerateOptions {
@@ -137,7 +139,9 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     progress.stop();
   }
   const seconds = (performance.now() - started) / 1000;
-  const manifest = { generator: 'answer-engine-analytics', fingerprint: options.fingerprint ?? null, seed: options.seed, scale: options.scale, window: { start: windowStart, days: windowDays }, rows };
+  // The hashes let `verify: 'full'` refuse a file whose damaged bytes still decode.
+  const files = await hashDataset(options.out, tableNames.flatMap((t) => tableFiles(options.out, t)));
+  const manifest = { generator: 'answer-engine-analytics', fingerprint: options.fingerprint ?? null, seed: options.seed, scale: options.scale, window: { start: windowStart, days: windowDays }, rows, files };
   await writeFile(join(options.out, manifestFileName), JSON.stringify(manifest, null, 2) + '\n');
   return { out: options.out, seed: options.seed, scale: options.scale, rows, seconds };
 }

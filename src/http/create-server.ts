@@ -1,17 +1,18 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { dataUnavailable } from '../engine/database-errors.ts';
-import { AuthError, EngineError, RateLimitError, StreamLimitError, ValidationError } from '../errors.ts';
-import type { Endpoint, EndpointInput } from '../reports/endpoint.ts';
+import { AuthError, EngineError, RateLimitError } from '../errors.ts';
+import type { Endpoint } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
-import { bodyLimit, NonJsonBody, registerBodyParsers } from './body-parsers.ts';
+import { bodyLimit, registerBodyParsers } from './body-parsers.ts';
+import { endpointHandler } from './endpoint-handler.ts';
 import { registerDocsPage } from './docs-page.ts';
-import { applyLifecycle } from './lifecycle.ts';
 import { openApiDocument } from './openapi.ts';
-import { defaultRateLimit, maxClientWaitSeconds, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
-import { sendSse } from './sse.ts';
-import { encodeJson } from '../formats/json.ts';
+import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
+import { defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
+import { KeyedSlots } from '../engine/slots.ts';
+import { RateWindowStore } from '../state/rate-windows.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,12 +28,22 @@ export interface ServerOptions {
   readonly engine: Engine;
   /** Defaults to the engine's clock, so reports, key expiry, rate windows and sunsets agree. */
   readonly clock?: () => Date;
-  /** 600 requests per hour per key by default; `false` disables limiting (benchmarks). */
+  /**
+   * 600 requests per hour per key by default; `false` disables limiting (benchmarks). Windows are kept
+   * in the state store, so a restart does not reset them.
+   */
   readonly rateLimit?: RateLimitOptions | false;
   /** Idle time before an SSE comment keep-alive. */
   readonly keepAliveMs?: number;
-  /** Concurrent streams per key (default 4) and the longest a stream may stay open (default 600 s). */
-  readonly streams?: { readonly perKey: number; readonly maxSeconds: number };
+  /**
+   * Concurrent streams per key (default 4) and the longest a stream may stay open (default 600 s). The
+   * bound on streams in the whole process is the engine's `maxStreams`.
+   */
+  readonly streams?: { readonly perKey?: number; readonly maxSeconds?: number };
+  /** Heavy requests (reports) one key may have running at once (default 2; 0: no bound). */
+  readonly heavyPerKey?: number;
+  /** How long a request (not a stream) may run before it is stopped with a 503; 0: none. Default: the engine's. */
+  readonly timeBudgetMs?: number;
   readonly endpoints?: readonly Endpoint[];
 }
 
@@ -47,17 +58,6 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return m?.[1]?.trim();
 }
 
-function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput {
-  let body: unknown = request.body;
-  if (body instanceof NonJsonBody) {
-    if (endpoint.schemas.body) {
-      throw new ValidationError([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body.text }]);
-    }
-    body = undefined;
-  }
-  return { body, query: request.query as EndpointInput['query'], params: request.params as Record<string, string> };
-}
-
 /**
  * The REST service as a Fastify plugin: every route comes from the endpoint registry. Register it in
  * another Fastify app (optionally under a prefix) or use `createServer`.
@@ -66,11 +66,16 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const engine = options.engine;
   const clock = options.clock ?? engine.core.clock;
   const keys = ApiKeys.of(engine.core.state);
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? defaultRateLimit);
+  const limiter = options.rateLimit === false ? undefined : await RateLimiter.open(options.rateLimit ?? defaultRateLimit, clock, new RateWindowStore(engine.core.state));
   const endpoints = options.endpoints ?? registry;
-  const openapi = openApiDocument(endpoints, { version });
-  const streamLimits = options.streams ?? { perKey: 4, maxSeconds: 600 };
-  const openStreams = new Map<string, number>();
+  const openapi = JSON.stringify(openApiDocument(endpoints, { version }));
+  const streamLimits = { perKey: options.streams?.perKey ?? defaultStreamsPerKey, maxSeconds: options.streams?.maxSeconds ?? defaultStreamSeconds };
+  const streamsOfKey = new KeyedSlots(streamLimits.perKey);
+  const heavyOfKey = new KeyedSlots(options.heavyPerKey ?? defaultHeavyPerKey);
+  const timeBudgetMs = options.timeBudgetMs ?? engine.core.limits.timeBudgetMs;
+  // Verifying a key then never waits for DuckDB: the keys are in memory from the start.
+  await keys.list();
+  if (limiter) app.addHook('onClose', async () => limiter.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')));
 
   registerBodyParsers(app);
   app.decorateRequest('principal', undefined);
@@ -85,6 +90,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       const rate = limiter.hit(principal ? `key:${principal.keyId}` : `addr:${request.ip}`, now);
       request.rate = rate;
       reply.header('x-ratelimit-limit', rate.limit).header('x-ratelimit-remaining', rate.remaining).header('x-ratelimit-reset', rate.reset);
+      if (rate.firstRefusal) await limiter.flush().catch((error: unknown) => request.log.error({ err: error }, 'rate-limit windows not saved'));
       if (!rate.allowed) throw new RateLimitError(rate.retryAfter);
     }
     // An unrouted path is a 404 (or 405) whoever asks; it is metered and carries the rate headers like any other response.
@@ -94,11 +100,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    if (error instanceof RateLimitError) {
-      reply.header('retry-after', error.retryAfterSeconds);
-      if (error.retryAfterSeconds > maxClientWaitSeconds) reply.header('x-should-retry', 'false');
-    }
-    if (error instanceof EngineError) return reply.code(error.status).type('application/json; charset=utf-8').send(error.body());
+    if (error instanceof EngineError) return reply.code(error.status).headers(error.headers()).type('application/json; charset=utf-8').send(error.body());
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });
     }
@@ -120,38 +122,15 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     return reply.code(known ? 405 : 404).send(known ? { detail: 'Method Not Allowed', code: 'method_not_allowed' } : { detail: 'Not Found', code: 'not_found' });
   });
 
-  app.get('/openapi.json', { config: { public: true } }, async () => openapi);
+  app.get('/openapi.json', { config: { public: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok', active_streams: engine.core.stats.activeStreams, busy_connections: engine.core.pool.active }));
-  registerDocsPage(app);
+  await registerDocsPage(app);
 
   for (const endpoint of endpoints) {
     app.route({
       method: endpoint.method,
       url: endpoint.path.replace(/\{([a-z_]+)\}/g, ':$1'),
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const principal = request.principal!;
-        const now = clock();
-        applyLifecycle(endpoint, reply, principal, now);
-        const abort = new AbortController();
-        const ctx = { ...engine.org(principal.organizationId).context(abort.signal), now };
-        const open = openStreams.get(principal.keyId) ?? 0;
-        if (endpoint.stream && open >= streamLimits.perKey) throw new StreamLimitError(streamLimits.perKey);
-        const result = await encodeJson(await endpoint.handle(inputOf(endpoint, request), ctx));
-        if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-        openStreams.set(principal.keyId, (openStreams.get(principal.keyId) ?? 0) + 1);
-        try {
-          await sendSse(reply, result.events, abort, {
-            keepAliveMs: options.keepAliveMs ?? 15_000,
-            maxMs: streamLimits.maxSeconds * 1000,
-            onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
-          });
-        } finally {
-          const left = (openStreams.get(principal.keyId) ?? 1) - 1;
-          if (left > 0) openStreams.set(principal.keyId, left);
-          else openStreams.delete(principal.keyId);
-        }
-        return reply;
-      },
+      handler: endpointHandler(endpoint, { engine, clock, streamsOfKey, heavyOfKey, timeBudgetMs, streamSeconds: streamLimits.maxSeconds, keepAliveMs: options.keepAliveMs ?? 15_000 }),
     });
   }
 };

@@ -30,19 +30,18 @@ const init = `window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#ui', 
 /** Only this server's own origin: the page works offline and can call nothing else. */
 const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; font-src 'self' data:";
 
-/** The API reference at /docs: swagger-ui from the npm package, served by this server, no CDN. */
-export function registerDocsPage(app: FastifyInstance): void {
+/**
+ * The API reference at /docs: swagger-ui from the npm package, served by this server, no CDN. The
+ * assets are read once here, so serving them never waits for the thread pool behind DuckDB's work.
+ */
+export async function registerDocsPage(app: FastifyInstance): Promise<void> {
   const cache = new Map<string, Buffer>();
+  for (const file of Object.keys(assets)) cache.set(file, await readFile(join(assetsDir, file)));
   app.get('/docs', { config: { public: true } }, async (_req, reply) => reply.header('content-security-policy', csp).type('text/html; charset=utf-8').send(page));
   app.get('/docs/assets/init.js', { config: { public: true } }, async (_req, reply) => reply.type('application/javascript; charset=utf-8').send(init));
   app.get<{ Params: { file: string } }>('/docs/assets/:file', { config: { public: true } }, async (req, reply) => {
     const type = assets[req.params.file];
     if (!type) return reply.code(404).send({ detail: 'Not Found', code: 'not_found' });
-    let body = cache.get(req.params.file);
-    if (!body) {
-      body = await readFile(join(assetsDir, req.params.file));
-      cache.set(req.params.file, body);
-    }
-    return reply.header('cache-control', 'public, max-age=86400').type(type).send(body);
+    return reply.header('cache-control', 'public, max-age=86400').type(type).send(cache.get(req.params.file));
   });
 }

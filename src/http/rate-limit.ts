@@ -1,13 +1,13 @@
+import { defaultRateLimit as defaults, maxRateWindows, rateFlushMs } from '../engine/limits.ts';
+import type { RateWindow, RateWindowStore } from '../state/rate-windows.ts';
+
 export interface RateLimitOptions {
   /** Requests per window per API key. */
   readonly max: number;
   readonly windowSeconds: number;
 }
 
-export const defaultRateLimit: RateLimitOptions = { max: 600, windowSeconds: 3600 };
-
-/** Above this wait the 429 also says `x-should-retry: false`, so the official client fails fast instead of sleeping. */
-export const maxClientWaitSeconds = 60;
+export const defaultRateLimit: RateLimitOptions = defaults;
 
 export interface RateState {
   readonly limit: number;
@@ -17,28 +17,56 @@ export interface RateState {
   readonly allowed: boolean;
   /** Seconds until a request is allowed again. */
   readonly retryAfter: number;
+  /** This request is the window's first refusal: persist it before answering, so a crash cannot forget it. */
+  readonly firstRefusal: boolean;
 }
+
+type Window = { start: number; count: number };
 
 /**
  * Fixed windows per key, starting at the key's first request in a window, as GitHub's and
  * @fastify/rate-limit's are. Every request counts, whatever its outcome. Memory holds one entry per
- * active key (or client address, for requests without a valid key).
+ * active key (or client address, for requests without a valid key). With a store, windows survive a
+ * restart: changed ones are written every `rateFlushMs` and on close, a window's first refusal at once.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows = new Map<string, Window>();
+  private readonly dirty = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: RateLimitOptions) {}
+  private constructor(
+    private readonly options: RateLimitOptions,
+    private readonly store: RateWindowStore | undefined,
+    private readonly clock: () => Date,
+  ) {}
+
+  static async open(options: RateLimitOptions, clock: () => Date, store?: RateWindowStore): Promise<RateLimiter> {
+    const limiter = new RateLimiter(options, store, clock);
+    if (store) {
+      for (const w of await store.load(clock().getTime(), limiter.span)) limiter.windows.set(w.key, { start: w.start, count: w.count });
+      // A failed write keeps its windows dirty, so the next tick retries it.
+      limiter.timer = setInterval(() => limiter.flush().catch(() => undefined), rateFlushMs);
+      limiter.timer.unref();
+    }
+    return limiter;
+  }
+
+  private get span(): number {
+    return this.options.windowSeconds * 1000;
+  }
 
   hit(key: string, now: Date): RateState {
     const t = now.getTime();
-    const span = this.options.windowSeconds * 1000;
+    const span = this.span;
     let w = this.windows.get(key);
     if (!w || t >= w.start + span) {
       w = { start: t, count: 0 };
       this.windows.set(key, w);
-      if (this.windows.size > 100_000) this.evict(t, span);
+      if (this.windows.size > maxRateWindows) this.evict(t, span);
     }
     w.count++;
+    this.dirty.add(key);
     const resetMs = w.start + span;
     const allowed = w.count <= this.options.max;
     return {
@@ -47,7 +75,38 @@ export class RateLimiter {
       reset: Math.ceil(resetMs / 1000),
       allowed,
       retryAfter: allowed ? 0 : Math.max(1, Math.ceil((resetMs - t) / 1000)),
+      firstRefusal: w.count === this.options.max + 1,
     };
+  }
+
+  /** Writes the windows changed since the last flush; one flush at a time, in call order. */
+  flush(): Promise<void> {
+    const next = this.flushing.then(() => this.write());
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Stops the timer and writes what is left: after a clean stop nothing is lost. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    if (this.store) await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (!this.store || this.dirty.size === 0) return;
+    const keys = [...this.dirty];
+    this.dirty.clear();
+    const batch: RateWindow[] = [];
+    for (const key of keys) {
+      const w = this.windows.get(key);
+      if (w) batch.push({ key, start: w.start, count: w.count });
+    }
+    try {
+      await this.store.save(batch, this.clock().getTime(), this.span);
+    } catch (error) {
+      for (const key of keys) this.dirty.add(key);
+      throw error;
+    }
   }
 
   private evict(t: number, span: number): void {

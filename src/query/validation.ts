@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { Slicer } from '../engine/slicer.ts';
 import { ValidationError, type ValidationIssue } from '../errors.ts';
 
 type Loc = (string | number)[];
@@ -12,6 +13,39 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, part: 
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   throw new ValidationError(toDetail(result.error.issues as ZodIssue[], input, [part]));
+}
+
+/**
+ * `parseWith` for a body whose `key` holds a long list: `envelope` checks the body with the list's
+ * items left unchecked, then each item is checked with `item` a slice at a time, so a large body never
+ * holds the event loop. The issues are those one schema over the whole body gives.
+ */
+export async function parseListBody<T>(envelope: z.ZodType, key: string, item: z.ZodType, input: unknown): Promise<T> {
+  const head = parseOr(envelope, input);
+  const list = (input as Record<string, unknown> | null)?.[key];
+  const issues: ValidationIssue[] = [];
+  const items: unknown[] = [];
+  if (Array.isArray(list) && !head.issues.some((i) => i.loc.length === 2 && i.loc[1] === key)) {
+    const slicer = new Slicer();
+    for (const [i, value] of list.entries()) {
+      const result = item.safeParse(value, { reportInput: true });
+      if (result.success) items.push(result.data);
+      else issues.push(...toDetail(result.error.issues as ZodIssue[], value, ['body', key, i]));
+      await slicer.tick();
+    }
+  }
+  issues.push(...head.issues);
+  if (issues.length > 0) throw new ValidationError(issues);
+  return { ...(head.value as object), [key]: items } as T;
+}
+
+function parseOr(schema: z.ZodType, input: unknown): { value?: unknown; issues: ValidationIssue[] } {
+  try {
+    return { value: parseWith(schema, input), issues: [] };
+  } catch (error) {
+    if (error instanceof ValidationError) return { issues: [...error.detail] };
+    throw error;
+  }
 }
 
 /** zod issues to Pydantic v2 errors: one per location, the first failing constraint wins. */

@@ -58,6 +58,11 @@ export interface Endpoint {
   readonly summary: string;
   readonly tags: readonly string[];
   readonly stream: boolean;
+  /**
+   * `heavy` work (report SQL over the facts, large edits) counts against a key's cap on concurrent
+   * heavy requests; `light` work does not. Default: reports are heavy, resources light.
+   */
+  readonly weight?: Weight;
   /** Deprecated in favour of `successor`; the REST service adds Deprecation and Link headers. */
   readonly deprecated?: boolean;
   readonly successor?: string;
@@ -66,5 +71,9 @@ export interface Endpoint {
   readonly schemas: { readonly body?: z.ZodType; readonly query?: z.ZodType; readonly params?: z.ZodType };
   handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult>;
 }
+
+export type Weight = 'light' | 'heavy';
+
+export const weightOf = (endpoint: Endpoint): Weight => endpoint.weight ?? (endpoint.group === 'reports' ? 'heavy' : 'light');
 
 export const jsonResult = (body: unknown, status = 200): EndpointResult => ({ kind: 'json', status, json: JSON.stringify(body) });

@@ -185,7 +185,7 @@ interface Head {
 export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan, ctx: CallContext): Promise<void> {
   for (const guard of report.guards?.(plan) ?? []) {
     const query = render(guard.query);
-    const result = await ctx.core.pool.read(query.text, query.params as never);
+    const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
     const issue = guard.refuse(result.getRowsJS()[0]?.[0]);
     if (issue) throw new ValidationError([issue]);
   }
@@ -210,7 +210,7 @@ export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: u
     return pageResult(p.compiled.shape, report.info(p.plan, facts(head.total, counted.units, counted.rows, head.info)), rows);
   }
   const query = render(pagedSql(p.compiled, sql`SELECT unit, seq, row FROM rows WHERE unit > ${offset} AND unit <= ${next}`));
-  const result = await ctx.core.pool.read(query.text, query.params as never);
+  const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
   const payloads = result.getColumnsJS()[2] as string[];
   const head = JSON.parse(payloads[0]!) as Head;
   return { info: report.info(p.plan, facts(head.total, head.units ?? 0, head.rows ?? head.units ?? 0, head.info ?? {})), rows: payloads.slice(1) };

@@ -8,7 +8,7 @@ import { codedColumns, headOf, pageQuery, type Head, type ShapedReport, type Uni
 /** Runs a page's one statement: its head, and its rows as columns. */
 export async function readPage(ctx: CallContext, c: ShapedReport, range: UnitRange): Promise<{ head: Head; rows: ColumnBatch }> {
   const query = render(pageQuery(c, range));
-  const batch = readerBatch(await ctx.core.pool.read(query.text, query.params as never));
+  const batch = readerBatch(await ctx.core.pool.read(query.text, query.params as never, ctx.signal));
   const decoder = new Decoder(codedColumns(c, range));
   if (decoder.empty) return { head: headOf(batch), rows: sliceBatch(batch, 1) };
   decoder.take(batch, 0);

@@ -1,5 +1,6 @@
 import { chunkBatch, readerBatch } from '../engine/column-reads.ts';
 import { Decoder } from './dictionaries.ts';
+import { interruptOnAbort } from '../engine/interrupt.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { Sql } from '../query/sql.ts';
 import type { CallContext } from './endpoint.ts';
@@ -17,8 +18,7 @@ export async function* streamStatements(ctx: CallContext, head: Sql, slices: (he
   const conn = await ctx.core.pool.instance.connect();
   const stats = ctx.core.stats;
   stats.activeStreams++;
-  const interrupt = () => conn.interrupt();
-  ctx.signal?.addEventListener('abort', interrupt);
+  const settled = ctx.signal ? interruptOnAbort(conn, ctx.signal) : () => undefined;
   let finished = false;
   try {
     await conn.run('BEGIN TRANSACTION');
@@ -42,7 +42,7 @@ export async function* streamStatements(ctx: CallContext, head: Sql, slices: (he
     await conn.run('COMMIT');
     finished = true;
   } finally {
-    ctx.signal?.removeEventListener('abort', interrupt);
+    settled();
     if (!finished) conn.interrupt();
     conn.closeSync();
     stats.activeStreams--;

@@ -1,7 +1,8 @@
 import { sql } from '../query/sql.ts';
-import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
+import { type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { categoryOf, categoryPath } from './params.ts';
-import { isoOrNull, readRows, strings, stringOrNull, type Row } from './rows.ts';
+import { isoOrNull, readRows, readRowsInChunks, strings, stringOrNull, type Row } from './rows.ts';
+import { cachedListing } from './listing-cache.ts';
 
 /** A persona's profile exactly as the seed shows it; a missing text is null. */
 export const personaProfile = (r: Row) => ({
@@ -30,11 +31,14 @@ const categoryEndpoint = (path: string, name: string, summary: string, read: (ca
   stream: false,
   schemas: { params: categoryPath },
   async handle(input: EndpointInput, ctx: CallContext) {
-    return jsonResult(await read(categoryOf(input, ctx), ctx));
+    const categoryId = categoryOf(input, ctx);
+    const json = await cachedListing(ctx.core.state, `${path}|${categoryId}`, async () => JSON.stringify(await read(categoryId, ctx)));
+    return { kind: 'json', status: 200, json };
   },
 });
 
-const rowsOf = (ctx: CallContext, fragment: Parameters<typeof readRows>[1]) => ctx.core.state.read((conn) => readRows(conn, fragment));
+// A category's topics and tags grow with its edits: they cross into JS a chunk at a time.
+const rowsOf = (ctx: CallContext, fragment: Parameters<typeof readRows>[1]) => ctx.core.state.read((conn) => readRowsInChunks(conn, fragment));
 
 /** Per-category listings: personas (E11), assets, topics, tags. */
 export const categoryEndpoints: readonly Endpoint[] = [

@@ -1,8 +1,9 @@
 import { sql, type Fragment } from '../query/sql.ts';
-import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
+import { type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { assetJson, personaProfile } from './category-listings.ts';
 import { checkOrganizationIds, organizationIdsQuery, parseQuery } from './params.ts';
 import { isoOrNull, readRows, strings, type Row } from './rows.ts';
+import { cachedListing } from './listing-cache.ts';
 
 const organization = (r: Row) => ({ id: String(r.organization_id), name: r.organization_name === null ? null : String(r.organization_name) });
 const category = (r: Row) => ({ id: String(r.category_id), name: String(r.category_name) });
@@ -28,8 +29,11 @@ const listing = (l: Listing): Endpoint => ({
   schemas: l.byOrganization ? { query: organizationIdsQuery } : {},
   async handle(input: EndpointInput, ctx: CallContext) {
     if (l.byOrganization) checkOrganizationIds(parseQuery(organizationIdsQuery, input).organization_ids, ctx);
-    const rows = await ctx.core.state.read((conn) => readRows(conn, l.sql(ctx.organizationId)));
-    return jsonResult(l.shape(rows));
+    const json = await cachedListing(ctx.core.state, `${l.path}|${ctx.organizationId}`, async () => {
+      const rows = await ctx.core.state.read((conn) => readRows(conn, l.sql(ctx.organizationId)));
+      return JSON.stringify(l.shape(rows));
+    });
+    return { kind: 'json', status: 200, json };
   },
 });
 

@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, type DuckDBConnection } from '@duckdb/node-api';
 import { render, type Fragment } from '../query/sql.ts';
 
 export type Row = Record<string, unknown>;
@@ -7,6 +7,27 @@ export type Row = Record<string, unknown>;
 export async function readRows(conn: DuckDBConnection, fragment: Fragment): Promise<Row[]> {
   const q = render(fragment);
   return (await conn.runAndReadAll(q.text, q.params as never)).getRowObjectsJS() as Row[];
+}
+
+/**
+ * `readRows` for results that may be large (a category's whole vocabulary): rows cross into JS one
+ * chunk at a time, and each fetch gives the event loop a turn.
+ */
+export async function readRowsInChunks(conn: DuckDBConnection, fragment: Fragment): Promise<Row[]> {
+  const q = render(fragment);
+  const result = await conn.stream(q.text, q.params as never);
+  const names = result.columnNames();
+  const rows: Row[] = [];
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    for (const values of chunk.convertRows(JSDuckDBValueConverter)) {
+      const row: Row = {};
+      names.forEach((name, i) => (row[name] = values[i]));
+      rows.push(row);
+    }
+  }
+  return rows;
 }
 
 export async function execute(conn: DuckDBConnection, fragment: Fragment): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { valueError, ValidationError, NotFoundError } from '../errors.ts';
 import type { StateStore } from './store.ts';
+import { maxApiKeyLength } from '../engine/limits.ts';
 
 export interface ApiKeyRecord {
   readonly id: string;
@@ -34,6 +35,8 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 export class ApiKeys {
   private static readonly instances = new WeakMap<StateStore, ApiKeys>();
   private byHash: Map<string, ApiKeyRecord & { hash: Buffer }> | undefined;
+  /** Bumped by every create and revoke: a load that began before one must not install what it read. */
+  private version = 0;
 
   private constructor(private readonly state: StateStore) {}
 
@@ -72,7 +75,7 @@ export class ApiKeys {
         { id: record.id, org: record.organization_id, name: record.name, prefix: record.prefix, hash: sha256(key).toString('hex'), created: record.created_at, expires: record.expires_on },
       ),
     );
-    this.byHash = undefined;
+    this.forget();
     return { ...record, key };
   }
 
@@ -86,24 +89,30 @@ export class ApiKeys {
     await this.state.transaction((conn) =>
       conn.run(`UPDATE state.api_keys SET revoked_at = coalesce(revoked_at, CAST($now AS TIMESTAMPTZ)) WHERE id = $id`, { id, now: now.toISOString() }),
     );
-    this.byHash = undefined;
+    this.forget();
     return (await this.load()).find((k) => k.id === id)!;
   }
 
   /** The key's principal, or undefined when the key is unknown, revoked or expired (expiry is the end of its UTC day). */
   async verify(presented: string, now: Date): Promise<Principal | undefined> {
-    if (!presented.startsWith(keyPrefix) || presented.length > 200) return undefined;
+    if (!presented.startsWith(keyPrefix) || presented.length > maxApiKeyLength) return undefined;
     const digest = sha256(presented);
     await this.load();
-    const record = this.byHash!.get(digest.toString('hex'));
+    const record = this.byHash?.get(digest.toString('hex'));
     if (!record || !timingSafeEqual(record.hash, digest)) return undefined;
     if (record.revoked_at !== null) return undefined;
     if (now.getTime() >= Date.parse(`${record.expires_on}T00:00:00Z`) + 86_400_000) return undefined;
     return { keyId: record.id, organizationId: record.organization_id, createdAt: new Date(record.created_at) };
   }
 
+  private forget(): void {
+    this.version++;
+    this.byHash = undefined;
+  }
+
   private async load(): Promise<ApiKeyRecord[]> {
-    if (!this.byHash) {
+    while (!this.byHash) {
+      const version = this.version;
       const rows = await this.state.read(async (conn) =>
         (
           await conn.runAndReadAll(
@@ -112,6 +121,7 @@ export class ApiKeys {
           )
         ).getRowsJS(),
       );
+      if (version !== this.version) continue;
       this.byHash = new Map(
         rows.map((r) => [
           String(r[4]),

@@ -109,4 +109,9 @@ export const migrations: readonly Migration[] = [
       `CREATE TABLE state.kb_documents AS SELECT * FROM dataset_kb_documents`,
     ]),
   },
+  {
+    version: 20,
+    name: 'rate-limit windows, so a limited key stays limited across a restart',
+    up: run([`CREATE TABLE state.rate_windows (key VARCHAR PRIMARY KEY, window_start_ms BIGINT NOT NULL, count INTEGER NOT NULL)`]),
+  },
 ];

@@ -20,6 +20,7 @@ export class StateStore {
   /** Writers queue here: one write transaction at a time, so edits never conflict or lose an update. */
   private writer: Promise<unknown> = Promise.resolve();
   private readonly promptVersions = new Map<string, number>();
+  private commits = 0;
 
   private constructor(
     private readonly pool: DuckDBPool,
@@ -37,8 +38,13 @@ export class StateStore {
     return new StateStore(pool, file);
   }
 
+  /** Counts committed transactions that changed what requests read, so a cache of state reads knows when it went stale. */
+  get generation(): number {
+    return this.commits;
+  }
+
   async meta(key: string): Promise<string | undefined> {
-    return this.pool.use(async (conn) => {
+    return this.read(async (conn) => {
       const rows = (await conn.runAndReadAll(`SELECT value FROM state.meta WHERE key = $key`, { key })).getRowsJS();
       return rows[0] ? String(rows[0][0]) : undefined;
     });
@@ -48,22 +54,24 @@ export class StateStore {
    * Runs `fn` in one transaction: all of its writes land, or none do. Transactions run one after
    * another, so what `fn` reads stays true until it commits. A transaction that writes nothing leaves
    * the file untouched (dry runs rely on it). One that may change a category's prompts says so in
-   * `touches`, which bumps `promptVersion` once it commits.
+   * `promptsOf`, which bumps `promptVersion` once it commits. `bookkeeping` writes (rate-limit windows)
+   * change nothing a request reads, so they leave `generation` as it is.
    */
-  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>, touches: { readonly promptsOf?: string } = {}): Promise<T> {
+  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>, options: { readonly promptsOf?: string; readonly bookkeeping?: boolean } = {}): Promise<T> {
     const result = this.writer.then(() =>
       this.pool.use(async (conn) => {
         await conn.run('BEGIN TRANSACTION');
         try {
           const value = await fn(conn);
           await conn.run('COMMIT');
-          if (touches.promptsOf !== undefined) this.promptVersions.set(touches.promptsOf, this.promptVersion(touches.promptsOf) + 1);
+          if (options.promptsOf !== undefined) this.promptVersions.set(options.promptsOf, this.promptVersion(options.promptsOf) + 1);
+          if (!options.bookkeeping) this.commits++;
           return value;
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
           throw error;
         }
-      }),
+      }, 'light'),
     );
     this.writer = result.catch(() => undefined);
     return result;
@@ -78,9 +86,9 @@ export class StateStore {
     return this.promptVersions.get(categoryId) ?? 0;
   }
 
-  /** Reads on a pool connection, outside the writers' queue. */
+  /** Reads on a connection of the light lane, outside the writers' queue: never behind a report's SQL. */
   read<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.pool.use(fn);
+    return this.pool.use(fn, 'light');
   }
 }
 

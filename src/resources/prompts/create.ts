@@ -2,30 +2,36 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { valueError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { laxBool } from '../../query/schema-types.ts';
-import { parseWith } from '../../query/validation.ts';
+import { parseListBody } from '../../query/validation.ts';
+import { Slicer } from '../../engine/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
-import { idOrName, Resolver } from './references.ts';
+import { Resolver } from './references.ts';
+import { idOrName, promptText, refList } from './reference-schemas.ts';
+import { maxNameLength } from '../../engine/limits.ts';
 import { maxBatch } from './update.ts';
 
 const entrySchema = z.strictObject({
-  prompt: z.string().min(1),
-  language: z.string().min(1).describe('e.g. en-US; one the organization has enabled'),
+  prompt: promptText(),
+  language: z.string().min(1).max(maxNameLength).describe('e.g. en-US; one the organization has enabled'),
   topic: idOrName().describe('an unknown name creates the topic'),
-  platforms: z.array(idOrName()).min(1),
-  regions: z.array(idOrName()).min(1),
+  platforms: refList().min(1),
+  regions: refList().min(1),
   analysis_types: z.array(z.enum(analysisTypes)).min(1).nullable().optional().describe('default ["visibility"]'),
   prompt_type: z.enum(['visibility', 'sentiment']).nullable().optional().describe('deprecated: stands for analysis_types [prompt_type]'),
   asset: idOrName().nullable().optional(),
-  personas: z.array(idOrName()).nullable().optional().describe('omit to run without a persona'),
-  tags: z.array(idOrName()).nullable().optional().describe('unknown names create tags'),
+  personas: refList().nullable().optional().describe('omit to run without a persona'),
+  tags: refList().nullable().optional().describe('unknown names create tags'),
 });
 
 const createSchema = z.strictObject({
   prompts: z.array(entrySchema).min(1).max(maxBatch),
   dry_run: laxBool().nullable().optional(),
 });
+
+/** `createSchema` with the entries left for `parseListBody` to check a slice at a time. */
+const createEnvelope = createSchema.extend({ prompts: z.array(z.unknown()).min(1).max(maxBatch) });
 
 type CreateEntry = z.output<typeof entrySchema>;
 
@@ -43,12 +49,14 @@ interface CreatedPrompt {
 }
 
 /** New prompts, checked entry after entry against the category (a later entry sees topics an earlier one created). */
-export function planCreate(set: PromptSet, entries: readonly CreateEntry[], now: Date, newId: () => string = randomUUID) {
+export async function planCreate(set: PromptSet, entries: readonly CreateEntry[], now: Date, newId: () => string = randomUUID) {
   const issues: ValidationIssue[] = [];
-  const refs = new Resolver(set);
+  const refs = await Resolver.of(set);
   const rows: PromptRow[] = [];
   const created: CreatedPrompt[] = [];
-  entries.forEach((e, i) => {
+  const slicer = new Slicer();
+  for (const [i, e] of entries.entries()) {
+    await slicer.tick();
     const loc = ['body', 'prompts', i];
     const count = issues.length;
     if (!set.languages.has(e.language)) {
@@ -60,7 +68,7 @@ export function planCreate(set: PromptSet, entries: readonly CreateEntry[], now:
     const regions = refs.resolveAll('region', e.regions, [...loc, 'regions'], issues);
     const personas = refs.resolveAll('persona', e.personas ?? [], [...loc, 'personas'], issues);
     const tags = refs.resolveAll('tag', e.tags ?? [], [...loc, 'tags'], issues);
-    if (issues.length > count || !topic || asset === undefined || !platforms || !regions || !personas || !tags) return;
+    if (issues.length > count || !topic || asset === undefined || !platforms || !regions || !personas || !tags) continue;
     const types = canonicalTypes(e.analysis_types ?? (e.prompt_type ? [e.prompt_type] : ['visibility']));
     const id = newId();
     rows.push({
@@ -79,7 +87,7 @@ export function planCreate(set: PromptSet, entries: readonly CreateEntry[], now:
       persona_ids: personas.map((x) => x.id),
     });
     created.push({ id, language: e.language, prompt: e.prompt, topic, analysis_types: types, asset, personas, platforms, regions, tags });
-  });
+  }
   return {
     issues,
     result: { created: rows.length, topics_created: refs.newTopics.size, tags_created: refs.newTags.size, prompts: created },
@@ -95,14 +103,15 @@ export const createPrompts: Endpoint = {
   summary: 'Create prompts in a category; unknown topic and tag names are created',
   tags: ['Organization'],
   stream: false,
+  weight: 'heavy',
   schemas: { params: categoryPath, body: createSchema },
   async handle(input: EndpointInput, ctx: CallContext) {
     const categoryId = categoryOf(input, ctx);
-    const body = parseWith(createSchema, input.body);
+    const body = await parseListBody<z.output<typeof createSchema>>(createEnvelope, 'prompts', entrySchema, input.body);
     const dryRun = body.dry_run ?? false;
     const result = await ctx.core.state.transaction(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId);
-      const plan = planCreate(set, body.prompts, ctx.now);
+      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, []);
+      const plan = await planCreate(set, body.prompts, ctx.now);
       if (plan.issues.length > 0) throw new ValidationError(plan.issues);
       if (!dryRun) await writePromptSet(conn, set, plan.writes);
       return plan.result;

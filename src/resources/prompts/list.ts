@@ -88,7 +88,7 @@ export const listPrompts: Endpoint = {
     const keyset = after ? sql`(epoch_us(created_at) ${cmp} ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id ${cmp} ${after[1]}))` : sql`TRUE`;
     const order = dir === 'asc' ? sql`created_at ASC, id ASC` : sql`created_at DESC, id DESC`;
     const { rows, total, set } = await ctx.core.state.read(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId);
+      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, []);
       const rows = await readRows(conn, sql`SELECT *, epoch_us(created_at)::VARCHAR AS k FROM state.prompts WHERE ${where} AND ${keyset} ORDER BY ${order} LIMIT ${limit + 1}`);
       const total = await readRows(conn, sql`SELECT count(*)::INTEGER AS n FROM state.prompts WHERE ${where}`);
       return { rows, total: Number(total[0]!.n), set };

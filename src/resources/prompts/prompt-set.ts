@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sql } from '../../query/sql.ts';
-import { execute, readRows, strings, stringOrNull, type Row } from '../rows.ts';
+import { execute, readRows, readRowsInChunks, strings, stringOrNull, type Row } from '../rows.ts';
 
 export const analysisTypes = ['visibility', 'sentiment', 'accuracy'] as const;
 export type AnalysisType = (typeof analysisTypes)[number];
@@ -69,10 +69,17 @@ export function toPromptRow(r: Row): PromptRow {
   };
 }
 
-export async function loadPromptSet(conn: DuckDBConnection, organizationId: string, categoryId: string): Promise<PromptSet> {
-  const prompts = await readRows(conn, sql`SELECT * FROM state.prompts WHERE category_id = ${categoryId}`);
-  const topics = await readRows(conn, sql`SELECT id, name, status FROM state.topics WHERE category_id = ${categoryId}`);
-  const tags = await readRows(conn, sql`SELECT id, name FROM state.tags WHERE category_id = ${categoryId}`);
+/**
+ * The vocabulary of a category and those of its prompts an edit touches (`promptIds`): a category's
+ * prompts, topics and tags grow with its edits, so they come in chunks, in table order.
+ */
+export async function loadPromptSet(conn: DuckDBConnection, organizationId: string, categoryId: string, promptIds: readonly string[]): Promise<PromptSet> {
+  const prompts =
+    promptIds.length === 0
+      ? []
+      : await readRowsInChunks(conn, sql`SELECT * FROM state.prompts WHERE category_id = ${categoryId} AND id IN (SELECT unnest(from_json(${JSON.stringify(promptIds)}, '["VARCHAR"]'))) ORDER BY rowid`);
+  const topics = await readRowsInChunks(conn, sql`SELECT id, name, status FROM state.topics WHERE category_id = ${categoryId} ORDER BY rowid`);
+  const tags = await readRowsInChunks(conn, sql`SELECT id, name FROM state.tags WHERE category_id = ${categoryId} ORDER BY rowid`);
   const personas = await readRows(conn, sql`SELECT id, name FROM state.personas WHERE category_id = ${categoryId}`);
   const assets = await readRows(conn, sql`SELECT id, name FROM assets WHERE category_id = ${categoryId}`);
   const regions = await readRows(conn, sql`SELECT id, name FROM regions`);
@@ -101,33 +108,44 @@ export interface PromptWrites {
   readonly changedPrompts: readonly PromptRow[];
 }
 
-const varcharList = (ids: readonly string[]) => sql`from_json(${JSON.stringify(ids)}, '["VARCHAR"]')`;
+/** Rows travel as one JSON parameter and are unpacked in SQL: one statement per batch, whatever its size. */
+const rowsJson = (rows: readonly object[], structure: Record<string, unknown>) => sql`(SELECT unnest(r) FROM (SELECT unnest(from_json(${JSON.stringify(rows)}, ${JSON.stringify([structure])})) AS r))`;
+
+const promptStructure = {
+  id: 'VARCHAR', prompt: 'VARCHAR', topic_id: 'VARCHAR', language: 'VARCHAR', analysis_types: ['VARCHAR'], asset_id: 'VARCHAR', status: 'VARCHAR',
+  created_at: 'VARCHAR', updated_at: 'VARCHAR', tag_ids: ['VARCHAR'], region_ids: ['VARCHAR'], platform_ids: ['VARCHAR'], persona_ids: ['VARCHAR'],
+};
+
+const promptJson = (p: PromptRow) => ({ ...p, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() });
 
 export async function writePromptSet(conn: DuckDBConnection, set: PromptSet, writes: PromptWrites): Promise<void> {
   const owner = { org: set.organizationId, cat: set.categoryId };
-  for (const t of writes.newTopics) {
-    await execute(conn, sql`INSERT INTO state.topics (id, organization_id, category_id, name, status) VALUES (${t.id}, ${owner.org}, ${owner.cat}, ${t.name}, ${t.status})`);
+  if (writes.newTopics.length > 0) {
+    await execute(conn, sql`INSERT INTO state.topics (id, organization_id, category_id, name, status) SELECT id, ${owner.org}, ${owner.cat}, name, status FROM ${rowsJson(writes.newTopics, { id: 'VARCHAR', name: 'VARCHAR', status: 'VARCHAR' })}`);
   }
-  for (const t of writes.renamedTopics) await execute(conn, sql`UPDATE state.topics SET name = ${t.name} WHERE id = ${t.id}`);
-  for (const t of writes.newTags) {
-    await execute(conn, sql`INSERT INTO state.tags (id, organization_id, category_id, name) VALUES (${t.id}, ${owner.org}, ${owner.cat}, ${t.name})`);
+  if (writes.renamedTopics.length > 0) {
+    await execute(conn, sql`UPDATE state.topics t SET name = r.name FROM ${rowsJson(writes.renamedTopics, { id: 'VARCHAR', name: 'VARCHAR' })} r WHERE t.id = r.id`);
   }
-  for (const p of writes.newPrompts) {
+  if (writes.newTags.length > 0) {
+    await execute(conn, sql`INSERT INTO state.tags (id, organization_id, category_id, name) SELECT id, ${owner.org}, ${owner.cat}, name FROM ${rowsJson(writes.newTags, { id: 'VARCHAR', name: 'VARCHAR' })}`);
+  }
+  if (writes.newPrompts.length > 0) {
     await execute(
       conn,
       sql`INSERT INTO state.prompts (id, organization_id, category_id, prompt, topic_id, language, analysis_types, prompt_type, asset_id, status, created_at, updated_at, tag_ids, region_ids, platform_ids, persona_ids)
-          VALUES (${p.id}, ${owner.org}, ${owner.cat}, ${p.prompt}, ${p.topic_id}, ${p.language}, ${varcharList(p.analysis_types)}, ${p.analysis_types[0] ?? null},
-                  ${p.asset_id}, ${p.status}, CAST(${p.created_at.toISOString()} AS TIMESTAMPTZ), CAST(${p.updated_at.toISOString()} AS TIMESTAMPTZ),
-                  ${varcharList(p.tag_ids)}, ${varcharList(p.region_ids)}, ${varcharList(p.platform_ids)}, ${varcharList(p.persona_ids)})`,
+          SELECT id, ${owner.org}, ${owner.cat}, prompt, topic_id, language, analysis_types, analysis_types[1], asset_id, status, CAST(created_at AS TIMESTAMPTZ), CAST(updated_at AS TIMESTAMPTZ),
+                 tag_ids, region_ids, platform_ids, persona_ids
+          FROM ${rowsJson(writes.newPrompts.map(promptJson), promptStructure)}`,
     );
   }
-  for (const p of writes.changedPrompts) {
+  if (writes.changedPrompts.length > 0) {
     await execute(
       conn,
-      sql`UPDATE state.prompts SET prompt = ${p.prompt}, topic_id = ${p.topic_id}, language = ${p.language}, analysis_types = ${varcharList(p.analysis_types)},
-            prompt_type = ${p.analysis_types[0] ?? null}, asset_id = ${p.asset_id}, status = ${p.status}, updated_at = CAST(${p.updated_at.toISOString()} AS TIMESTAMPTZ),
-            tag_ids = ${varcharList(p.tag_ids)}, region_ids = ${varcharList(p.region_ids)}, platform_ids = ${varcharList(p.platform_ids)}, persona_ids = ${varcharList(p.persona_ids)}
-          WHERE id = ${p.id} AND category_id = ${owner.cat}`,
+      sql`UPDATE state.prompts p SET prompt = c.prompt, topic_id = c.topic_id, language = c.language, analysis_types = c.analysis_types, prompt_type = c.analysis_types[1],
+            asset_id = c.asset_id, status = c.status, updated_at = CAST(c.updated_at AS TIMESTAMPTZ),
+            tag_ids = c.tag_ids, region_ids = c.region_ids, platform_ids = c.platform_ids, persona_ids = c.persona_ids
+          FROM ${rowsJson(writes.changedPrompts.map(promptJson), promptStructure)} c
+          WHERE p.id = c.id AND p.category_id = ${owner.cat}`,
     );
   }
 }

@@ -1,65 +1,13 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
-import { canonicalUuid, uuidError } from '../../query/schema-types.ts';
 import type { Named, PromptSet, Topic } from './prompt-set.ts';
+import type { IdOrName } from './reference-schemas.ts';
+import { NameIndex } from './name-index.ts';
+import { Slicer } from '../../engine/slicer.ts';
 
 type Loc = (string | number)[];
 
-/** A reference to a topic, tag, region, platform, persona or asset: by id, by name, or both. */
-export interface IdOrName {
-  readonly id: string | null;
-  readonly name: string | null;
-}
-
-/**
- * `{id, name}` with either key, or a plain string: a UUID is looked up as an id, anything else as a
- * name (what the real service accepts beyond the client's types).
- */
-export const idOrName = () =>
-  z
-    .unknown()
-    .transform((v, ctx): IdOrName => {
-      if (typeof v === 'string') {
-        if (v.trim() === '') {
-          ctx.addIssue({ code: 'custom', message: 'give an id or a name', input: v });
-          return z.NEVER;
-        }
-        return uuidError(v) === null ? { id: canonicalUuid(v), name: null } : { id: null, name: v };
-      }
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-        ctx.addIssue({ code: 'custom', message: 'Input should be a valid dictionary or object to extract fields from', params: { type: 'model_attributes_type' }, input: v });
-        return z.NEVER;
-      }
-      const o = v as Record<string, unknown>;
-      let ok = true;
-      for (const k of Object.keys(o)) {
-        if (k === 'id' || k === 'name') continue;
-        ctx.addIssue({ code: 'custom', path: [k], message: 'Extra inputs are not permitted', params: { type: 'extra_forbidden' }, input: o[k] });
-        ok = false;
-      }
-      for (const k of ['id', 'name']) {
-        if (o[k] === undefined || o[k] === null || typeof o[k] === 'string') continue;
-        ctx.addIssue({ code: 'custom', path: [k], message: 'Input should be a valid string', params: { type: 'string_type' }, input: o[k] });
-        ok = false;
-      }
-      if (!ok) return z.NEVER;
-      const id = typeof o.id === 'string' && o.id !== '' ? (uuidError(o.id) === null ? canonicalUuid(o.id) : o.id) : null;
-      const name = typeof o.name === 'string' && o.name.trim() !== '' ? o.name : null;
-      if (id === null && name === null) {
-        ctx.addIssue({ code: 'custom', message: 'give an id or a name', input: v });
-        return z.NEVER;
-      }
-      return { id, name };
-    })
-    .meta({
-      description: 'A reference {id, name} (either key) or a plain string: a UUID is looked up as an id, anything else as a name.',
-      anyOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } }, additionalProperties: false }],
-    });
-
 export type RefKind = 'topic' | 'tag' | 'persona' | 'asset' | 'region' | 'platform';
-
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** A name-based UUID: the same batch on the same store gives the same ids, so a dry run previews them exactly. */
 function derivedId(categoryId: string, kind: RefKind, name: string, ordinal: number): string {
@@ -78,10 +26,30 @@ export class Resolver {
   readonly newTopics = new Map<string, Topic>();
   readonly renamedTopics = new Map<string, Topic>();
   readonly newTags = new Map<string, Named>();
+  /** Each kind's names, built on first use: a name resolves in constant time however many the category has. */
+  private readonly names = new Map<RefKind, NameIndex>();
 
-  constructor(private readonly set: PromptSet) {
+  private constructor(private readonly set: PromptSet) {
     this.topics = new Map(set.topics);
     this.tags = new Map(set.tags);
+  }
+
+  /** A resolver over the set; the topics' and tags' names, which grow with edits, are indexed a slice at a time. */
+  static async of(set: PromptSet): Promise<Resolver> {
+    const resolver = new Resolver(set);
+    const slicer = new Slicer();
+    resolver.names.set('topic', await NameIndex.build(set.topics.values(), slicer));
+    resolver.names.set('tag', await NameIndex.build(set.tags.values(), slicer));
+    return resolver;
+  }
+
+  private index(kind: RefKind): NameIndex {
+    let index = this.names.get(kind);
+    if (!index) {
+      index = NameIndex.of(this.table(kind).values());
+      this.names.set(kind, index);
+    }
+    return index;
   }
 
   private table(kind: RefKind): ReadonlyMap<string, Named> {
@@ -121,14 +89,14 @@ export class Resolver {
       }
       if (ref.name === null || ref.name === found.name) return found;
       if (kind === 'topic') return this.rename(found as Topic, ref.name, loc, issues);
-      if (!sameName(ref.name, found.name)) {
+      if (ref.name.toLowerCase() !== found.name.toLowerCase()) {
         issues.push(valueError([...loc, 'name'], `${kind} ${ref.id} is named '${found.name}', not '${ref.name}'`, ref.name));
         return undefined;
       }
       return found;
     }
     const name = ref.name!;
-    const found = this.byName(table, name);
+    const found = this.index(kind).find(name);
     if (found) return found;
     if (kind === 'topic') return this.createTopic(name);
     if (kind === 'tag') return this.createTag(name);
@@ -136,22 +104,14 @@ export class Resolver {
     return undefined;
   }
 
-  private byName(table: ReadonlyMap<string, Named>, name: string): Named | undefined {
-    let best: Named | undefined;
-    for (const item of table.values()) {
-      if (item.name === name) return item;
-      if (!best && sameName(item.name, name)) best = item;
-    }
-    return best;
-  }
-
   private rename(topic: Topic, name: string, loc: Loc, issues: ValidationIssue[]): Topic | undefined {
-    const clash = [...this.topics.values()].find((t) => t.id !== topic.id && sameName(t.name, name));
+    const clash = this.index('topic').sameNameOtherThan(name, topic.id);
     if (clash) {
       issues.push(valueError([...loc, 'name'], `cannot rename topic ${topic.id} to '${name}': topic ${clash.id} already has that name`, name));
       return undefined;
     }
     const renamed: Topic = { ...topic, name };
+    this.index('topic').replace(topic, renamed);
     this.topics.set(topic.id, renamed);
     if (this.newTopics.has(topic.id)) this.newTopics.set(topic.id, renamed);
     else this.renamedTopics.set(topic.id, renamed);
@@ -160,6 +120,7 @@ export class Resolver {
 
   private createTopic(name: string): Topic {
     const topic: Topic = { id: derivedId(this.set.categoryId, 'topic', name, this.topics.size), name, status: 'active' };
+    this.index('topic').add(topic);
     this.topics.set(topic.id, topic);
     this.newTopics.set(topic.id, topic);
     return topic;
@@ -167,6 +128,7 @@ export class Resolver {
 
   private createTag(name: string): Named {
     const tag: Named = { id: derivedId(this.set.categoryId, 'tag', name, this.tags.size), name };
+    this.index('tag').add(tag);
     this.tags.set(tag.id, tag);
     this.newTags.set(tag.id, tag);
     return tag;

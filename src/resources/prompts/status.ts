@@ -38,11 +38,10 @@ export const updatePromptStatus: Endpoint = {
         else if (status !== body.status) targets.add(id);
       });
       if (issues.length > 0) throw new ValidationError(issues);
-      if (!dryRun) {
-        for (const id of targets) {
-          if (body.status === 'deleted') await execute(conn, sql`DELETE FROM state.prompts WHERE id = ${id} AND category_id = ${categoryId}`);
-          else await execute(conn, sql`UPDATE state.prompts SET status = ${body.status}, updated_at = CAST(${ctx.now.toISOString()} AS TIMESTAMPTZ) WHERE id = ${id} AND category_id = ${categoryId}`);
-        }
+      if (!dryRun && targets.size > 0) {
+        const ids = sql`(SELECT unnest(from_json(${JSON.stringify([...targets])}, '["VARCHAR"]')))`;
+        if (body.status === 'deleted') await execute(conn, sql`DELETE FROM state.prompts WHERE category_id = ${categoryId} AND id IN ${ids}`);
+        else await execute(conn, sql`UPDATE state.prompts SET status = ${body.status}, updated_at = CAST(${ctx.now.toISOString()} AS TIMESTAMPTZ) WHERE category_id = ${categoryId} AND id IN ${ids}`);
       }
       return targets.size;
     }, { promptsOf: dryRun ? undefined : categoryId });

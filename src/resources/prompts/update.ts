@@ -1,32 +1,38 @@
 import { z } from 'zod';
 import { valueError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
-import { parseWith } from '../../query/validation.ts';
+import { parseListBody } from '../../query/validation.ts';
+import { Slicer } from '../../engine/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
-import { idOrName, Resolver, type IdOrName, type RefKind } from './references.ts';
+import { Resolver, type RefKind } from './references.ts';
+import { idOrName, promptText, refList, type IdOrName } from './reference-schemas.ts';
+import { maxNameLength, maxPromptsPerRequest } from '../../engine/limits.ts';
 
-export const maxBatch = 1000;
+export const maxBatch = maxPromptsPerRequest;
 
 const entrySchema = z.strictObject({
   id: zUuid(),
-  prompt: z.string().min(1).nullable().optional(),
+  prompt: promptText().nullable().optional(),
   topic: idOrName().nullable().optional(),
-  language: z.string().min(1).nullable().optional(),
+  language: z.string().min(1).max(maxNameLength).nullable().optional(),
   analysis_types: z.array(z.enum(analysisTypes)).min(1).nullable().optional(),
   prompt_type: z.enum(['visibility', 'sentiment']).nullable().optional().describe('deprecated: stands for analysis_types [prompt_type] when analysis_types is not given'),
   asset: idOrName().nullable().optional().describe('null removes the prompt’s asset'),
-  tags: z.array(idOrName()).nullable().optional().describe('replaces the set'),
-  regions: z.array(idOrName()).min(1).nullable().optional().describe('replaces the set'),
-  platforms: z.array(idOrName()).min(1).nullable().optional().describe('replaces the set'),
-  personas: z.array(idOrName()).nullable().optional().describe('replaces the set'),
+  tags: refList().nullable().optional().describe('replaces the set'),
+  regions: refList().min(1).nullable().optional().describe('replaces the set'),
+  platforms: refList().min(1).nullable().optional().describe('replaces the set'),
+  personas: refList().nullable().optional().describe('replaces the set'),
 });
 
 export const updateSchema = z.strictObject({
   prompts: z.array(entrySchema).min(1).max(maxBatch),
   dry_run: laxBool().nullable().optional(),
 });
+
+/** `updateSchema` with the entries left for `parseListBody` to check a slice at a time. */
+const updateEnvelope = updateSchema.extend({ prompts: z.array(z.unknown()).min(1).max(maxBatch) });
 
 export type UpdateEntry = z.output<typeof entrySchema>;
 
@@ -53,34 +59,35 @@ const changesSomething = (e: UpdateEntry): boolean =>
   e.asset !== undefined || (['prompt', 'topic', 'language', 'analysis_types', 'prompt_type', 'tags', 'regions', 'platforms', 'personas'] as const).some((k) => e[k] !== undefined && e[k] !== null);
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
 /**
  * Applies a PATCH batch to a category's prompts, entry after entry, as if each were its own edit but
  * all in one transaction: a later entry sees topics created or renamed by an earlier one. Pure: the
  * store is read before and written after. Any issue anywhere rejects the whole batch.
  */
-export function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now: Date): { issues: ValidationIssue[]; result: Omit<UpdateResult, 'dry_run'>; writes: Parameters<typeof writePromptSet>[2] } {
+export async function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now: Date): Promise<{ issues: ValidationIssue[]; result: Omit<UpdateResult, 'dry_run'>; writes: Parameters<typeof writePromptSet>[2] }> {
   const issues: ValidationIssue[] = [];
-  const refs = new Resolver(set);
+  const refs = await Resolver.of(set);
   const seen = new Set<string>();
   const changed = new Map<string, PromptRow>();
   const diffs: PromptDiff[] = [];
-  entries.forEach((entry, i) => {
+  const slicer = new Slicer();
+  for (const [i, entry] of entries.entries()) {
+    await slicer.tick();
     const loc = ['body', 'prompts', i];
     const before = set.prompts.get(entry.id);
     if (!before) {
       issues.push(valueError([...loc, 'id'], `no prompt with id ${entry.id} in this category`, entry.id));
-      return;
+      continue;
     }
     if (seen.has(entry.id)) {
       issues.push(valueError([...loc, 'id'], `prompt ${entry.id} appears more than once in this batch`, entry.id));
-      return;
+      continue;
     }
     seen.add(entry.id);
     if (!changesSomething(entry)) {
       issues.push(valueError(loc, `prompt ${entry.id}: give at least one field to change besides id`, entry));
-      return;
+      continue;
     }
     const topicBefore = refs.named('topic', before.topic_id);
     const assetBefore = before.asset_id === null ? null : refs.named('asset', before.asset_id);
@@ -110,7 +117,7 @@ export function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now:
       const items = refs.resolveAll(kind, given, [...loc, field], issues);
       if (items) next[column] = items.map((x) => x.id) as never;
     }
-    if (issues.length > count) return;
+    if (issues.length > count) continue;
 
     const diff: PromptDiff = { id: entry.id };
     if (next.prompt !== before.prompt) diff.prompt = { old: before.prompt, new: next.prompt };
@@ -121,18 +128,20 @@ export function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now:
     for (const [field, kind, column] of setFields) {
       const old = before[column] as readonly string[];
       const after = next[column] as readonly string[];
-      if (sameSet(old, after)) {
+      const oldSet = new Set(old);
+      const afterSet = new Set(after);
+      if (old.length === after.length && old.every((x) => afterSet.has(x))) {
         next[column] = old as never;
         continue;
       }
       diff[field] = {
-        added: after.filter((id) => !old.includes(id)).map((id) => refs.named(kind, id)),
-        removed: old.filter((id) => !after.includes(id)).map((id) => refs.named(kind, id)),
+        added: after.filter((id) => !oldSet.has(id)).map((id) => refs.named(kind, id)),
+        removed: old.filter((id) => !afterSet.has(id)).map((id) => refs.named(kind, id)),
       };
     }
     diffs.push(diff);
     if (Object.keys(diff).length > 1) changed.set(entry.id, { ...next, updated_at: now });
-  });
+  }
   return {
     issues,
     result: { updated: changed.size, topics_created: refs.newTopics.size, tags_created: refs.newTags.size, prompts: diffs },
@@ -154,14 +163,15 @@ export const updatePrompts: Endpoint = {
   summary: 'Update prompts: only the fields given change; tags, regions, platforms and personas replace the whole set',
   tags: ['Organization'],
   stream: false,
+  weight: 'heavy',
   schemas: { params: categoryPath, body: updateSchema },
   async handle(input: EndpointInput, ctx: CallContext) {
     const categoryId = categoryOf(input, ctx);
-    const body = parseWith(updateSchema, input.body);
+    const body = await parseListBody<z.output<typeof updateSchema>>(updateEnvelope, 'prompts', entrySchema, input.body);
     const dryRun = body.dry_run ?? false;
     const result = await ctx.core.state.transaction(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId);
-      const plan = planUpdate(set, body.prompts, ctx.now);
+      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, body.prompts.map((p) => p.id));
+      const plan = await planUpdate(set, body.prompts, ctx.now);
       if (plan.issues.length > 0) throw new ValidationError(plan.issues);
       if (!dryRun) await writePromptSet(conn, set, plan.writes);
       return plan.result;

@@ -1,0 +1,118 @@
+/**
+ * Every bound of the engine and the service in one place, each with the reason for its figure.
+ * docs/security.md states them for users; tests import them from here rather than repeating numbers.
+ * Bounds that belong to one report's request shape (page sizes, filter trees, windows) stay with that
+ * shape and are listed in docs/security.md.
+ */
+
+const MiB = 1024 * 1024;
+
+// ── Streams ────────────────────────────────────────────────────────────────────────────────────────
+
+/** Rows one stream may hold on the JS side between DuckDB and its reader (socket or async iterator). */
+export const streamBufferRows = 4_096;
+
+/**
+ * Encoded row text one stream may hold on the JS side, whichever of this and `streamBufferRows` comes
+ * first (a row larger than this still passes, alone). The widest row shape, a prompt answer, averages
+ * about 1 KiB (1.5 KiB at most in the generated data), so 4,096 of them fill about 4 MiB: for the
+ * generated shapes the row bound binds first, and this catches outsized user data.
+ */
+export const streamBufferBytes = 4 * MiB;
+
+/** Streams open at once in one process, whoever reads them: what the memory budget reserves buffers for. */
+export const defaultMaxStreams = 16;
+
+/** Streams open at once per API key (a fifth is a 429 `too_many_streams`). */
+export const defaultStreamsPerKey = 4;
+
+/** A stream open longer than this is cut, so a reader that never finishes cannot hold a slot forever. */
+export const defaultStreamSeconds = 600;
+
+/** Retry-After of a 503 `server_busy` (every global stream slot taken): streams last seconds to minutes. */
+export const serverBusyRetrySeconds = 5;
+
+// ── Time and sharing ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * How long one non-stream request may run before its statement is interrupted. Below the official
+ * client's 60 s per-attempt timeout, so the client gets the service's error instead of its own timeout.
+ */
+export const defaultTimeBudgetMs = 30_000;
+
+/** Heavy (report) requests one API key may have running at once; one more is a 429 `too_many_heavy_requests`. */
+export const defaultHeavyPerKey = 2;
+
+/** Retry-After of `too_many_heavy_requests`: a heavy request usually finishes within a second or two. */
+export const heavyBusyRetrySeconds = 1;
+
+/**
+ * DuckDB connections for heavy work (reports, rollup builds). Kept below the libuv thread pool's
+ * default of 4 threads, which runs every DuckDB call: heavy statements can never take all of them.
+ */
+export const defaultHeavyConnections = 3;
+
+/**
+ * DuckDB connections reserved for light work (state reads and writes, key loading), never taken by
+ * reports: two, since edits run one at a time, so one is always free for reads while an edit commits.
+ */
+export const defaultLightConnections = 2;
+
+/**
+ * The longest a request's own JS work runs before it gives the event loop a turn (validation and
+ * planning of large batches): well under the 50 ms any request may hold the loop.
+ */
+export const sliceMs = 10;
+
+/** Listing answers kept in memory per state store (bytes of JSON), so listings never wait for DuckDB. */
+export const listingCacheBytes = 32 * MiB;
+
+// ── Memory ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** Without `memoryLimit`, the process budget is this share of physical memory (DuckDB's own default). */
+export const defaultMemoryFraction = 0.8;
+
+/** The least DuckDB is given once stream buffers are reserved: below this a budget is refused at open. */
+export const minDatabaseMemory = 64 * MiB;
+
+// ── Requests ───────────────────────────────────────────────────────────────────────────────────────
+
+/** A request body larger than this is a 413. */
+export const maxBodyBytes = 1 * MiB;
+
+/**
+ * Nesting of arrays and objects in a JSON body. The deepest valid body, a filter tree 8 groups deep,
+ * nests about 20 levels; past this the body is a 422 before anything recurses over it.
+ */
+export const maxJsonDepth = 64;
+
+/** Prompts in one create, update or status request. */
+export const maxPromptsPerRequest = 1_000;
+
+/** Tags, personas, regions or platforms one prompt entry may list. */
+export const maxRefsPerPrompt = 100;
+
+/** Characters in a topic or tag name. */
+export const maxNameLength = 200;
+
+/** Characters in a prompt's text. */
+export const maxPromptLength = 4_000;
+
+/** A presented API key longer than this is not looked up. */
+export const maxApiKeyLength = 200;
+
+// ── Rate limits ────────────────────────────────────────────────────────────────────────────────────
+
+export const defaultRateLimit = { max: 600, windowSeconds: 3600 } as const;
+
+/** Rate-limit windows tracked in memory before expired ones are swept. */
+export const maxRateWindows = 100_000;
+
+/**
+ * How often changed rate-limit counters are written to the state store. A crash loses at most this
+ * much counting; a key's first refusal in a window is written at once, so a limited key stays limited.
+ */
+export const rateFlushMs = 1_000;
+
+/** Above this wait a 429 also says `x-should-retry: false`, so the official client fails fast instead of sleeping. */
+export const maxClientWaitSeconds = 60;

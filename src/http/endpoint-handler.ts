@@ -1,0 +1,99 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { withBudget } from '../engine/budget.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { KeyedSlots } from '../engine/slots.ts';
+import { CallAbortedError, HeavyLimitError, ServerBusyError, StreamLimitError, ValidationError } from '../errors.ts';
+import { encodeJson } from '../formats/json.ts';
+import { weightOf, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
+import { NonJsonBody } from './body-parsers.ts';
+import { applyLifecycle } from './lifecycle.ts';
+import { sendSse } from './sse.ts';
+
+export interface HandlerDeps {
+  readonly engine: Engine;
+  readonly clock: () => Date;
+  readonly streamsOfKey: KeyedSlots;
+  readonly heavyOfKey: KeyedSlots;
+  readonly timeBudgetMs: number;
+  readonly streamSeconds: number;
+  readonly keepAliveMs: number;
+}
+
+function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput {
+  let body: unknown = request.body;
+  if (body instanceof NonJsonBody) {
+    if (endpoint.schemas.body) {
+      throw new ValidationError([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body.text }]);
+    }
+    body = undefined;
+  }
+  return { body, query: request.query as EndpointInput['query'], params: request.params as Record<string, string> };
+}
+
+/**
+ * The route of one endpoint: admission (a key's streams and heavy requests, the process's stream
+ * slots), then the call under the request's signal, which aborts when the client goes away or, for a
+ * request that is not a stream, when its time budget runs out.
+ */
+export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
+  const { engine } = deps;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = request.principal!;
+    const now = deps.clock();
+    applyLifecycle(endpoint, reply, principal, now);
+    const input = inputOf(endpoint, request);
+    const scope = engine.org(principal.organizationId);
+    const caller = callerOf(reply);
+    try {
+      if (endpoint.stream) {
+        const releaseKey = deps.streamsOfKey.take(principal.keyId);
+        if (!releaseKey) throw new StreamLimitError(deps.streamsOfKey.max);
+        const release = engine.core.streams.take();
+        if (!release) {
+          releaseKey();
+          throw new ServerBusyError(engine.core.streams.max);
+        }
+        try {
+          const result = await encodeJson(await endpoint.handle(input, { ...scope.context(caller.signal), now })).catch((error: unknown) => {
+            throw caller.signal.aborted ? caller.signal.reason : error;
+          });
+          if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+          await sendSse(reply, result.events, caller, {
+            keepAliveMs: deps.keepAliveMs,
+            maxMs: deps.streamSeconds * 1000,
+            onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
+          });
+          return reply;
+        } finally {
+          release();
+          releaseKey();
+        }
+      }
+      const release = weightOf(endpoint) === 'heavy' ? deps.heavyOfKey.take(principal.keyId) : () => undefined;
+      if (!release) throw new HeavyLimitError(deps.heavyOfKey.max);
+      try {
+        const result = await withBudget(deps.timeBudgetMs, caller.signal, async (signal) => encodeJson(await endpoint.handle(input, { ...scope.context(signal), now })));
+        if (result.kind !== 'json') throw new Error(`${endpoint.path} answered a stream`);
+        return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+      } finally {
+        release();
+      }
+    } finally {
+      reply.raw.off('close', caller.onClose);
+    }
+  };
+}
+
+/**
+ * Aborts when the client goes away before its answer is written, so its statement is interrupted,
+ * on every request, not only streams.
+ */
+function callerOf(reply: FastifyReply): AbortController & { onClose: () => void } {
+  const caller = Object.assign(new AbortController(), { onClose: () => undefined as void });
+  caller.onClose = () => {
+    if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
+  };
+  reply.raw.on('close', caller.onClose);
+  if (reply.raw.destroyed || reply.raw.socket?.destroyed) caller.onClose();
+  return caller;
+}
