@@ -87,7 +87,9 @@ describe('rate limits', () => {
 
 describe('rate headers on unrouted paths', () => {
   it('meters 404s and 405s and puts the three headers on them, with a key or without', async () => {
-    const tiny = await startServer(engine, { rateLimit: { max: 3, windowSeconds: 3600 } });
+    // Windows persist in the state store, so this test's addresses start fresh on an engine of its own.
+    const own = await openFixture(insightsFixture(5, 20), { clock: () => now });
+    const tiny = await startServer(own, { rateLimit: { max: 3, windowSeconds: 3600 } });
     try {
       const k = await tiny.key(ids.org1);
       const missing = await fetch(`${tiny.url}/v1/nothing-here`, { headers: { 'x-api-key': k } });
@@ -105,6 +107,7 @@ describe('rate headers on unrouted paths', () => {
       expect(limited.status).toBe(429);
     } finally {
       await tiny.close();
+      await own.close();
     }
   });
 });
