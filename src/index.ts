@@ -12,6 +12,7 @@ export {
   GoneError,
   UnavailableError,
   DatasetError,
+  MissingTableError,
   type ValidationIssue,
   type HTTPValidationError,
 } from './errors.ts';

@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { loadArrowTable } from './arrow-tables.ts';
-import { inspectFiles, projection, tableFiles } from './dataset.ts';
+import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, projection } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
@@ -20,7 +20,11 @@ export type TableInput = ArrowTable | string | readonly string[];
 export interface EngineOptions {
   /** A dataset folder (see docs/data-model.md). */
   readonly data?: string;
-  /** Tables given directly: an Arrow table, or Parquet file path(s). They override the folder's. */
+  /**
+   * Tables given directly: an Arrow table, or Parquet file path(s). They override the folder's. Only
+   * `organizations` is required: an operation that reads a table given neither way refuses with
+   * MissingTableError, naming it.
+   */
   readonly tables?: Partial<Record<TableName, TableInput>>;
   /** The clock every plan reads `now` from. Defaults to the system clock. */
   readonly clock?: () => Date;
@@ -58,17 +62,20 @@ export interface EngineCore {
   readonly dataDir: string | undefined;
   /** Executes queued agent runs in the background. */
   readonly runner: AgentRunner;
+  /** Dataset tables given neither in the folder nor in `tables`: registered empty, refused by the operations that read them. */
+  readonly missingTables: ReadonlySet<TableName>;
 }
 
 /** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
 export async function openCore(options: EngineOptions): Promise<EngineCore> {
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: options.memoryLimit });
+  const missingTables = new Set<TableName>();
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
-      for (const table of tableNames) await registerTable(conn, table, options);
+      for (const table of tableNames) if (!(await registerTable(conn, table, options))) missingTables.add(table);
       await conn.run(`CREATE OR REPLACE VIEW request_log AS
         SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
         UNION ALL SELECT organization_id, domain_id, domain, ts, host, path FROM referral_visits`);
@@ -76,7 +83,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
     const state = await StateStore.attach(pool, options.state ?? ':memory:');
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock) };
+    return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock), missingTables };
   } catch (error) {
     pool.close();
     throw error;
@@ -86,19 +93,26 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
 const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
 
-async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<void> {
+/** Registers one table as a view; false when the dataset leaves it out (then the view is empty). */
+async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<boolean> {
   const view = viewName(table);
   const input = options.tables?.[table];
   if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
     const source = await inspectTable(conn, table, staging);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);
-    return;
+    return true;
   }
-  const files = input === undefined ? tableFiles(requireDir(options, table), table) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  const files = input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  if (!files) {
+    if (table === 'organizations') throw new DatasetError(options.data ? missingTableMessage(options.data, table) : 'missing table "organizations": pass it in `tables` or give a `data` folder');
+    await conn.run(`CREATE OR REPLACE VIEW "${view}" AS ${emptyRelation(table)}`);
+    return false;
+  }
   const source = await inspectFiles(conn, table, files);
   if (options.verify === 'full') await readEveryValue(conn, table, files);
   await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
+  return true;
 }
 
 async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {
@@ -111,11 +125,6 @@ async function inspectTable(conn: DuckDBConnection, table: TableName, staging: s
 function isUuidColumn(table: TableName, column: string): boolean {
   const columns: Record<string, { type: string }> = tables[table].columns;
   return columns[column]?.type === 'UUID';
-}
-
-function requireDir(options: EngineOptions, table: TableName): string {
-  if (!options.data) throw new DatasetError(`missing table "${table}": pass it in \`tables\` or give a \`data\` folder`);
-  return options.data;
 }
 
 async function readEveryValue(conn: DuckDBConnection, table: TableName, files: readonly string[]): Promise<void> {

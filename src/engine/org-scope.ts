@@ -4,6 +4,7 @@ import type { CallContext, EndpointInput, EndpointResult } from '../reports/endp
 import { pageObject, streamObjects } from '../formats/json.ts';
 import { endpoints, matchEndpoint } from '../reports/registry.ts';
 import type { EngineCore } from './engine.ts';
+import { requireTables } from './operation-tables.ts';
 
 export type JsonObject = Record<string, unknown>;
 export type ReportCall = (body?: object) => Promise<JsonObject>;
@@ -48,6 +49,7 @@ export class OrgScope {
   async call(method: string, path: string, input: EndpointInput = {}, signal?: AbortSignal): Promise<EndpointResult> {
     const match = matchEndpoint(method, path);
     if (!match) throw new NotFoundError(`no operation ${method.toUpperCase()} ${path}`);
+    requireTables(match.endpoint.path, this.core.missingTables);
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
   }
 

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { dataUnavailable } from '../engine/database-errors.ts';
-import { AuthError, EngineError, RateLimitError, StreamLimitError, ValidationError } from '../errors.ts';
+import { requireTables } from '../engine/operation-tables.ts';
+import { AuthError, EngineError, MissingTableError, RateLimitError, StreamLimitError, ValidationError } from '../errors.ts';
 import type { Endpoint, EndpointInput } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
@@ -96,6 +97,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       reply.header('retry-after', error.retryAfterSeconds);
       if (error.retryAfterSeconds > maxClientWaitSeconds) reply.header('x-should-retry', 'false');
     }
+    if (error instanceof MissingTableError) reply.header('x-should-retry', 'false');
     if (error instanceof EngineError) return reply.code(error.status).type('application/json; charset=utf-8').send(error.body());
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });
@@ -134,6 +136,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
         const ctx = { ...engine.org(principal.organizationId).context(abort.signal), now };
         const open = openStreams.get(principal.keyId) ?? 0;
         if (endpoint.stream && open >= streamLimits.perKey) throw new StreamLimitError(streamLimits.perKey);
+        requireTables(endpoint.path, engine.core.missingTables);
         const result = await encodeJson(await endpoint.handle(inputOf(endpoint, request), ctx));
         if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
         openStreams.set(principal.keyId, (openStreams.get(principal.keyId) ?? 0) + 1);
