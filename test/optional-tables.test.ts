@@ -1,16 +1,15 @@
-import { mkdir, symlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, type Engine } from '../src/engine/engine.ts';
-import { findTableFiles } from '../src/engine/dataset.ts';
 import { operationTables, tablesOf, tablesThatMayBeEmpty } from '../src/engine/operation-tables.ts';
 import { DatasetError, MissingTableError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { createServer } from '../src/http/create-server.ts';
-import type { TableName } from '../src/model/tables.ts';
 import { endpoints } from '../src/reports/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
+import { firstDifference } from './helpers/answers.ts';
 import { aeaInProcess } from './helpers/cli.ts';
+import { linkTables } from './helpers/dataset-folder.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 interface Case {
@@ -26,21 +25,10 @@ interface Scope {
 }
 
 let root: string;
+const folderWith = (name: string, keep: Parameters<typeof linkTables>[1]) => linkTables(join(root, name), keep);
 let full: Engine;
 const scopes = {} as Record<'insights' | 'shopping' | 'videos' | 'claims' | 'sentiment', Scope>;
 let citationTag: string;
-
-/** A dataset folder holding only these tables of the sample (symlinked), and organizations. */
-async function folderWith(name: string, keep: readonly TableName[]): Promise<string> {
-  const dir = join(root, name);
-  await mkdir(dir, { recursive: true });
-  for (const table of new Set<TableName>(['organizations', ...keep])) {
-    const files = findTableFiles(sampleDir, table)!;
-    const source = files.length === 1 && basename(files[0]!) === `${table}.parquet` ? files[0]! : join(sampleDir, table);
-    await symlink(source, join(dir, basename(source)));
-  }
-  return dir;
-}
 
 beforeAll(async () => {
   root = await tempDir('aea-optional-');
@@ -103,32 +91,6 @@ function cases(): Case[] {
     { path: '/v1/logs/raw', scope: insights, body: { ...traffic(insights), metrics: ['count'], dimensions: ['host', 'path'] } },
     { path: '/v1/logs/raw/bots', scope: insights, body: { ...traffic(insights), metrics: ['count'], dimensions: ['bot_name', 'bot_types'] } },
   ];
-}
-
-/**
- * Where two answers differ, ignoring the last bits of floating-point figures: a folder with fewer tables
- * gives DuckDB other statistics, so it may sum a ratio's terms in another order.
- */
-function firstDifference(got: unknown, want: unknown, at = '$'): string | undefined {
-  if (typeof got === 'number' && typeof want === 'number') return Math.abs(got - want) <= 1e-12 * Math.max(1, Math.abs(want)) ? undefined : `${at}: ${got} ≠ ${want}`;
-  if (Array.isArray(got) && Array.isArray(want)) {
-    if (got.length !== want.length) return `${at}: ${got.length} items ≠ ${want.length}`;
-    for (let i = 0; i < want.length; i++) {
-      const d = firstDifference(got[i], want[i], `${at}[${i}]`);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  if (got && want && typeof got === 'object' && typeof want === 'object') {
-    const keys = Object.keys(want);
-    if (JSON.stringify(Object.keys(got)) !== JSON.stringify(keys)) return `${at}: keys ${Object.keys(got).join()} ≠ ${keys.join()}`;
-    for (const k of keys) {
-      const d = firstDifference((got as Record<string, unknown>)[k], (want as Record<string, unknown>)[k], `${at}.${k}`);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  return got === want ? undefined : `${at}: ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`;
 }
 
 const nameOf = (path: string) => endpoints.find((e) => e.path === path && e.method === 'POST')!.name;

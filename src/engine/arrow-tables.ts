@@ -108,9 +108,11 @@ export async function loadArrowTable(conn: DuckDBConnection, table: TableName, a
   const readers = columns.map(([name, column]) => {
     const field = arrow.schema.fields.find((f) => f.name === name);
     if (!field) throw new DatasetError(`Arrow table "${table}" is missing column "${name}" (${column.type})`, undefined, name);
-    const convert = converter(column, field.type);
+    const vector = arrow.getChild(name)!;
+    // An all-null column leaves nothing to infer its type from: tableFromArrays makes it Float64.
+    const convert = converter(column, field.type) ?? (column.nullable && vector.nullCount === vector.length ? () => null : undefined);
     if (!convert) throw new DatasetError(`Arrow table "${table}": column "${name}" has type ${field.type}, expected ${column.type}`, undefined, name);
-    return { name, convert, vector: arrow.getChild(name)! };
+    return { name, convert, vector };
   });
   const staging = `arrow_${table}`;
   const ddl = columns.map(([name, c]) => `"${name}" ${c.type === 'UUID' ? 'VARCHAR' : c.type}`).join(', ');
