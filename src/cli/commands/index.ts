@@ -1,4 +1,5 @@
 import { bench } from './bench.ts';
+import { check } from './check.ts';
 import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
@@ -10,6 +11,7 @@ import { keys } from './keys.ts';
 
 export const commands: Record<string, Command> = {
   bench,
+  check,
   generate,
   orgs,
   query,
