@@ -51,7 +51,8 @@ function missing(dir: string, table: TableName): DatasetProblem[] {
   const operations = Object.entries(operationTables)
     .filter(([, needs]) => needs.includes(table))
     .map(([path]) => path);
-  return [{ severity: 'warning', table, message: `missing table "${table}": ${operations.length} operations refuse without it (${operations.join(', ')})` }];
+  const n = operations.length;
+  return [{ severity: 'warning', table, message: `missing table "${table}": ${n} operation${n > 1 ? 's refuse' : ' refuses'} without it (${operations.join(', ')})` }];
 }
 
 /** Rows without a value in a column the contract requires; a key column without a value makes a row unaddressable. */

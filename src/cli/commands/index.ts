@@ -3,6 +3,7 @@ import { check } from './check.ts';
 import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
+import { importCommand } from './import.ts';
 import { orgs } from './orgs.ts';
 import { query } from './query.ts';
 import { start } from './start.ts';
@@ -13,6 +14,7 @@ export const commands: Record<string, Command> = {
   bench,
   check,
   generate,
+  import: importCommand,
   orgs,
   query,
   start,
