@@ -12,7 +12,7 @@ import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
-import { StateStore, stateTables } from '../state/store.ts';
+import { StateStore, stateTables, type WhenLocked } from '../state/store.ts';
 import { AgentRunner } from '../resources/agents/runner.ts';
 
 export type TableInput = ArrowTable | string | readonly string[];
@@ -40,6 +40,11 @@ export interface EngineOptions {
    * when missing. Without it the state lives in memory, starts from the dataset, and is lost on close.
    */
   readonly state?: string;
+  /**
+   * When another process holds the state file: `wait` (default) retries for 15 s, then fails;
+   * `snapshot` reads a copy of it at once, and refuses writes (the agent runner does not start).
+   */
+  readonly stateWhenLocked?: WhenLocked;
   /**
    * Per-category daily rollups, built in the background on first use and kept only while current
    * (default true). Off, every report reads the facts.
@@ -80,7 +85,7 @@ export async function openCore(options: EngineOptions): Promise<EngineCore> {
         SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
         UNION ALL SELECT organization_id, domain_id, domain, ts, host, path FROM referral_visits`);
     });
-    const state = await StateStore.attach(pool, options.state ?? ':memory:');
+    const state = await StateStore.attach(pool, options.state ?? ':memory:', options.stateWhenLocked);
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
     return { pool, stats: { activeStreams: 0 }, state, catalog, rollups: new Rollups(pool, options.rollups ?? true), clock, dataDir: options.data, runner: new AgentRunner(state, clock), missingTables };
@@ -152,7 +157,7 @@ export class Engine {
     const core = await openCore(options);
     const engine = new Engine(core, options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
     try {
-      await core.runner.start((organizationId, method, path, input) => engine.org(organizationId).call(method, path, input));
+      if (!core.state.readOnly) await core.runner.start((organizationId, method, path, input) => engine.org(organizationId).call(method, path, input));
     } catch (error) {
       core.pool.close();
       throw error;
