@@ -29,7 +29,7 @@ beforeAll(async () => {
   await mkdir(join(dir, 'kernels', 'deno'), { recursive: true });
   const kernel = { argv: [deno, 'jupyter', '--kernel', '--conn', '{connection_file}'], display_name: 'Deno', language: 'typescript', env: { DENO_NO_UPDATE_CHECK: '1' } };
   await writeFile(join(dir, 'kernels', 'deno', 'kernel.json'), JSON.stringify(kernel));
-  await run('jupyter', ['nbconvert', '--to', 'notebook', '--execute', notebook, '--ExecutePreprocessor.timeout=120', '--output-dir', dir, '--output', 'executed'], {
+  await run('jupyter', ['nbconvert', '--to', 'notebook', '--execute', notebook, '--ExecutePreprocessor.timeout=180', '--ExecutePreprocessor.iopub_timeout=60', '--ExecutePreprocessor.startup_timeout=120', '--output-dir', dir, '--output', 'executed'], {
     env: { ...process.env, JUPYTER_PATH: dir, JUPYTER_DATA_DIR: join(dir, 'data'), AEA_DATA: sampleDir },
     timeout: 240_000,
   });
