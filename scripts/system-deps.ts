@@ -56,13 +56,13 @@ export function plan(missing: readonly SystemNeed[], machine: Machine): Plan {
   const why = missing.map((n) => `  ${n.package}: ${n.why}`).join('\n');
   if (!machine.apt) return { kind: 'refuse', packages, message: `npm test needs these Debian packages and this machine has no apt-get; install them another way:\n${why}` };
   if (!machine.root && !machine.sudo) {
-    return { kind: 'refuse', packages, message: `npm test needs these Debian packages; install them as root, then run it again:\n  apt-get install -y --no-install-recommends ${packages.join(' ')}\n${why}` };
+    return { kind: 'refuse', packages, message: `npm test needs these Debian packages; install them as root, then run it again:\n  apt-get install -y ${packages.join(' ')}\n${why}` };
   }
   const prefix = machine.root ? [] : ['sudo', '-n'];
   return {
     kind: 'install',
     packages,
-    install: [...prefix, 'apt-get', 'install', '-y', '--no-install-recommends', ...packages],
+    install: [...prefix, 'apt-get', 'install', '-y', ...packages],
     update: [...prefix, 'apt-get', 'update'],
   };
 }
@@ -79,7 +79,7 @@ function simulate(packages: readonly string[]): { ok: boolean; count: number } {
   const dir = mkdtempSync(join(tmpdir(), 'aea-apt-'));
   try {
     writeFileSync(join(dir, 'status'), '');
-    const r = spawnSync('apt-get', ['install', '--simulate', '--no-install-recommends', '-o', `Dir::State::status=${join(dir, 'status')}`, ...packages], { encoding: 'utf8' });
+    const r = spawnSync('apt-get', ['install', '--simulate', '-o', `Dir::State::status=${join(dir, 'status')}`, ...packages], { encoding: 'utf8' });
     const installs = r.stdout.split('\n').filter((l) => l.startsWith('Inst '));
     const ok = r.status === 0 && packages.every((p) => installs.some((l) => l.startsWith(`Inst ${p} `)));
     return { ok, count: installs.length };
