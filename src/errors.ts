@@ -174,6 +174,23 @@ export class UnavailableError extends EngineError {
   }
 }
 
+/**
+ * The dataset leaves out a table this operation reads. 501: this deployment does not offer the
+ * operation until the table is added; retrying cannot help.
+ */
+export class MissingTableError extends EngineError {
+  readonly status = 501;
+  readonly code = 'missing_table';
+  constructor(
+    readonly operation: string,
+    readonly tables: readonly string[],
+  ) {
+    const names = tables.map((t) => `"${t}"`).join(', ');
+    super(`${operation} needs the table${tables.length > 1 ? 's' : ''} ${names}, which the dataset does not have; add ${tables.length > 1 ? 'them' : 'it'} (see docs/own-data.md)`);
+    this.name = 'MissingTableError';
+  }
+}
+
 /** A dataset that does not meet the data contract; raised when the engine opens, never mid-request. */
 export class DatasetError extends Error {
   constructor(

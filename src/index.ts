@@ -13,6 +13,7 @@ export {
   GoneError,
   UnavailableError,
   DatasetError,
+  MissingTableError,
   type ValidationIssue,
   type HTTPValidationError,
 } from './errors.ts';
@@ -21,3 +22,4 @@ export { tables, tableNames, type TableName } from './model/tables.ts';
 export { metrics } from './model/metrics.ts';
 export { endpoints } from './reports/registry.ts';
 export type { Endpoint, StreamEvent } from './reports/endpoint.ts';
+export { importFlat, type ImportOptions, type ImportResult } from './import/flat-import.ts';

@@ -39,7 +39,9 @@ export const polarsVisibility: Peer = {
             pl.when(pl.col('n').sum().eq(0)).then(pl.lit(0.0)).otherwise(pl.col('n').div(pl.col('n').sum())).alias('share_of_voice'),
             pl.when(pl.col('n').eq(0)).then(pl.lit(null)).otherwise(pl.col('pos').cast(pl.Float64).div(pl.col('n'))).alias('average_position'),
           )
-          .sort(['visibility_score', 'name', 'id'], [true, false, false])
+          // nodejs-polars 0.24 (the last whose binding supports Node 20) sorts several keys in one direction only.
+          .withColumns(pl.col('visibility_score').mul(-1).alias('best_first'))
+          .sort(['best_first', 'name', 'id'])
           .collect();
         const rows = ranked.head(pageSize).toRecords().map((r, i) => ({
           asset: { name: r.name, owned: r.is_owned },

@@ -5,6 +5,7 @@ import type { StateStore } from '../state/store.ts';
 import type { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 import type { MemoryPlan } from './memory-budget.ts';
 import type { Slots } from './slots.ts';
+import type { TableName } from '../model/tables.ts';
 
 export interface EngineLimits {
   readonly timeBudgetMs: number;
@@ -46,6 +47,8 @@ export interface EngineCore {
   readonly knowledge: KnowledgeIndex;
   /** Executes queued agent runs in the background (idle when the host attaches none). */
   readonly runner: BackgroundWorker;
+  /** Dataset tables given neither in the folder nor in `tables`: registered empty, refused by the operations that read them. */
+  readonly missingTables: ReadonlySet<TableName>;
 }
 
 export const noBackgroundWork: BackgroundWorker = {

@@ -18,6 +18,15 @@ const accepted: Record<ColumnType, readonly string[]> = {
   'VARCHAR[]': ['VARCHAR[]'],
 };
 
+/**
+ * Wider numbers an integer column takes when every value fits: BIGINT is the default integer of
+ * pandas and DuckDB, and a pandas integer column with a missing value becomes DOUBLE.
+ */
+const acceptedIfFits: Partial<Record<ColumnType, readonly string[]>> = {
+  INTEGER: ['BIGINT', 'UINTEGER', 'UBIGINT', 'HUGEINT', 'DOUBLE', 'FLOAT', 'DECIMAL'],
+  BIGINT: ['UBIGINT', 'HUGEINT', 'DOUBLE', 'FLOAT', 'DECIMAL'],
+};
+
 export interface ColumnSource {
   readonly name: string;
   readonly cast: boolean;
@@ -29,8 +38,20 @@ export interface TableSource {
   readonly columns: readonly ColumnSource[];
 }
 
-/** Finds the files of one table: `<dir>/<table>.parquet`, or every `*.parquet` in `<dir>/<table>/` in name order. */
-export function tableFiles(dir: string, table: TableName): string[] {
+/** One thing wrong with a dataset: `error` stops it opening, `warning` disables operations, `slow` costs time. */
+export interface DatasetProblem {
+  readonly severity: 'error' | 'warning' | 'slow';
+  readonly table: TableName;
+  readonly file?: string;
+  readonly column?: string;
+  readonly message: string;
+}
+
+/**
+ * The files of one table: `<dir>/<table>.parquet`, or every `*.parquet` in `<dir>/<table>/` in name
+ * order; undefined when the folder has neither.
+ */
+export function findTableFiles(dir: string, table: TableName): string[] | undefined {
   const single = resolve(dir, `${table}.parquet`);
   const folder = resolve(dir, table);
   const hasFolder = existsSync(folder) && statSync(folder).isDirectory();
@@ -38,37 +59,73 @@ export function tableFiles(dir: string, table: TableName): string[] {
     throw new DatasetError(`table "${table}" is ambiguous: both ${single} and ${folder}/ exist`, single);
   }
   if (existsSync(single)) return [single];
-  if (hasFolder) {
-    const parts = readdirSync(folder).filter((f) => f.endsWith('.parquet')).sort();
-    if (parts.length === 0) throw new DatasetError(`table "${table}" has no Parquet files in ${folder}/`, folder);
-    return parts.map((f) => join(folder, f));
-  }
-  throw new DatasetError(`missing table "${table}": expected ${single} or a folder ${folder}/ of Parquet files`, single);
+  if (!hasFolder) return undefined;
+  const parts = readdirSync(folder).filter((f) => f.endsWith('.parquet')).sort();
+  if (parts.length === 0) throw new DatasetError(`table "${table}" has no Parquet files in ${folder}/`, folder);
+  return parts.map((f) => join(folder, f));
 }
 
-/** Reads every file's footer and checks its columns and types against the contract. */
+/** Like findTableFiles, for a table that must be there. */
+export function tableFiles(dir: string, table: TableName): string[] {
+  const files = findTableFiles(dir, table);
+  if (!files) throw new DatasetError(missingTableMessage(dir, table), resolve(dir, `${table}.parquet`));
+  return files;
+}
+
+export const missingTableMessage = (dir: string, table: TableName) =>
+  `missing table "${table}": expected ${resolve(dir, `${table}.parquet`)} or a folder ${resolve(dir, table)}/ of Parquet files`;
+
+/** Every problem of one file's columns: missing, of a wrong type, or holding values their contract type cannot. */
+export async function checkFileColumns(conn: DuckDBConnection, table: TableName, file: string): Promise<{ columns: ColumnSource[]; problems: DatasetProblem[] }> {
+  const problem = (message: string, column?: string): DatasetProblem => ({ severity: 'error', table, file, column, message });
+  let described: Map<string, string>;
+  try {
+    const reader = await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($file))`, { file });
+    described = new Map(reader.getRowsJS().map((r) => [String(r[0]), String(r[1])]));
+  } catch (error) {
+    return { columns: [], problems: [problem(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`)] };
+  }
+  const columns: ColumnSource[] = [];
+  const problems: DatasetProblem[] = [];
+  const narrowed: { name: string; type: ColumnType }[] = [];
+  for (const [name, column] of Object.entries(tables[table].columns as Record<string, ColumnDef>)) {
+    const found = described.get(name);
+    if (found === undefined) {
+      problems.push(problem(`${file}: table "${table}" is missing column "${name}" (${column.type})`, name));
+      continue;
+    }
+    const base = found.replace(/\(.*\)$/, '');
+    if (acceptedIfFits[column.type]?.includes(base)) narrowed.push({ name, type: column.type });
+    else if (!accepted[column.type].includes(base)) {
+      problems.push(problem(`${file}: column "${name}" of table "${table}" has type ${found}, expected ${column.type}`, name));
+      continue;
+    }
+    columns.push({ name, cast: base !== column.type });
+  }
+  if (narrowed.length > 0) problems.push(...(await misfits(conn, file, narrowed)).map(({ name, type, found, example }) => problem(`${file}: column "${name}" of table "${table}" is ${found}; its value ${example} does not fit ${type}`, name)));
+  return { columns, problems };
+}
+
+/** Columns of a wider number type holding a value their contract's integer type cannot (3e9, 1.5). */
+async function misfits(conn: DuckDBConnection, file: string, columns: readonly { name: string; type: ColumnType }[]) {
+  // TRICKY: TRY_CAST rounds 1.5 to 2, so a value fits only when the cast exists and equals it.
+  const bad = (c: { name: string; type: ColumnType }) => `"${c.name}" IS NOT NULL AND (TRY_CAST("${c.name}" AS ${c.type}) IS NULL OR TRY_CAST("${c.name}" AS ${c.type}) <> "${c.name}")`;
+  const select = columns.map((c) => `CAST(any_value("${c.name}") FILTER (WHERE ${bad(c)}) AS VARCHAR), any_value(typeof("${c.name}"))`).join(', ');
+  const row = (await conn.runAndReadAll(`SELECT ${select} FROM read_parquet($file)`, { file })).getRowsJS()[0]!;
+  return columns
+    .map((c, i) => ({ ...c, example: row[2 * i], found: String(row[2 * i + 1]) }))
+    .filter((c) => c.example !== null)
+    .map((c) => ({ ...c, example: String(c.example) }));
+}
+
+/** Reads every file's footer, checks its columns and types against the contract, and fails on the first problem. */
 export async function inspectFiles(conn: DuckDBConnection, table: TableName, files: readonly string[]): Promise<TableSource> {
-  const def = tables[table];
   let casts: ColumnSource[] | undefined;
   for (const file of files) {
-    let described: Map<string, string>;
-    try {
-      const reader = await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($file))`, { file });
-      described = new Map(reader.getRowsJS().map((r) => [String(r[0]), String(r[1])]));
-    } catch (error) {
-      throw new DatasetError(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`, file);
-    }
-    const fileCasts: ColumnSource[] = [];
-    for (const [name, column] of Object.entries(def.columns)) {
-      const found = described.get(name);
-      if (found === undefined) throw new DatasetError(`${file}: table "${table}" is missing column "${name}" (${column.type})`, file, name);
-      const base = found.replace(/\(.*\)$/, '');
-      if (!accepted[column.type].includes(base)) {
-        throw new DatasetError(`${file}: column "${name}" of table "${table}" has type ${found}, expected ${column.type}`, file, name);
-      }
-      fileCasts.push({ name, cast: base !== column.type });
-    }
-    casts = casts ? casts.map((c, i) => ({ name: c.name, cast: c.cast || fileCasts[i]!.cast })) : fileCasts;
+    const { columns, problems } = await checkFileColumns(conn, table, file);
+    const first = problems[0];
+    if (first) throw new DatasetError(first.message, file, first.column);
+    casts = casts ? casts.map((c, i) => ({ name: c.name, cast: c.cast || columns[i]!.cast })) : columns;
   }
   return { table, files, columns: casts ?? [] };
 }
@@ -81,4 +138,10 @@ export function projection(table: TableName, columns: readonly ColumnSource[]): 
       return c.cast ? `CAST("${c.name}" AS ${type}) AS "${c.name}"` : `"${c.name}"`;
     })
     .join(', ');
+}
+
+/** A table the dataset leaves out: no rows, the contract's columns and types. */
+export function emptyRelation(table: TableName): string {
+  const columns = Object.entries(tables[table].columns as Record<string, ColumnDef>).map(([name, c]) => `CAST(NULL AS ${c.type}) AS "${name}"`);
+  return `SELECT ${columns.join(', ')} WHERE false`;
 }

@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { loadArrowTable } from './arrow-tables.ts';
-import { inspectFiles, projection, tableFiles } from './dataset.ts';
+import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, projection } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
 import { contentHashes } from './content-hashes.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs } from './limits.ts';
@@ -16,7 +16,7 @@ import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
-import { StateStore, stateTables } from '../state/store.ts';
+import { StateStore, stateTables, type WhenLocked } from '../state/store.ts';
 import { noBackgroundWork, type BackgroundWorker, type EngineCore } from './core.ts';
 import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
 import { Routes } from '../reports/routes.ts';
@@ -29,7 +29,11 @@ export type TableInput = ArrowTable | string | readonly string[];
 export interface EngineOptions {
   /** A dataset folder (see docs/data-model.md). */
   readonly data?: string;
-  /** Tables given directly: an Arrow table, or Parquet file path(s). They override the folder's. */
+  /**
+   * Tables given directly: an Arrow table, or Parquet file path(s). They override the folder's. Only
+   * `organizations` is required: an operation that reads a table given neither way refuses with
+   * MissingTableError, naming it.
+   */
   readonly tables?: Partial<Record<TableName, TableInput>>;
   /** The clock every plan reads `now` from. Defaults to the system clock. */
   readonly clock?: () => Date;
@@ -63,6 +67,11 @@ export interface EngineOptions {
    */
   readonly state?: string;
   /**
+   * When another process holds the state file: `wait` (default) retries for 15 s, then fails;
+   * `snapshot` reads a copy of it at once, and refuses writes (the agent runner does not start).
+   */
+  readonly stateWhenLocked?: WhenLocked;
+  /**
    * Per-category daily rollups, built in the background on first use and kept only while current
    * (default true). Off, every report reads the facts.
    */
@@ -87,16 +96,17 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
   const maxStreams = options.maxStreams ?? defaultMaxStreams;
   const memory = planMemory(options.memoryLimit, maxStreams);
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
+  const missingTables = new Set<TableName>();
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
-      for (const table of tableNames) await registerTable(conn, table, options);
+      for (const table of tableNames) if (!(await registerTable(conn, table, options))) missingTables.add(table);
       await conn.run(`CREATE OR REPLACE VIEW request_log AS
         SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
         UNION ALL SELECT organization_id, domain_id, domain, ts, host, path FROM referral_visits`);
     });
-    const state = await StateStore.attach(pool, options.state ?? ':memory:');
+    const state = await StateStore.attach(pool, options.state ?? ':memory:', options.stateWhenLocked);
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
     const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
@@ -111,6 +121,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       clock,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
+      missingTables,
     };
   } catch (error) {
     pool.close();
@@ -121,22 +132,29 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
 const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
 
-async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<void> {
+/** Registers one table as a view; false when the dataset leaves it out (then the view is empty). */
+async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<boolean> {
   const view = viewName(table);
   const input = options.tables?.[table];
   if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
     const source = await inspectTable(conn, table, staging);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);
-    return;
+    return true;
   }
-  const files = input === undefined ? tableFiles(requireDir(options, table), table) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  const files = input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  if (!files) {
+    if (table === 'organizations') throw new DatasetError(options.data ? missingTableMessage(options.data, table) : 'missing table "organizations": pass it in `tables` or give a `data` folder');
+    await conn.run(`CREATE OR REPLACE VIEW "${view}" AS ${emptyRelation(table)}`);
+    return false;
+  }
   const source = await inspectFiles(conn, table, files);
   if (options.verify === 'full') {
     if (input === undefined) await contentHashes(options.data!).check(table, files);
     await readEveryValue(conn, table, files);
   }
   await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
+  return true;
 }
 
 async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {
@@ -149,11 +167,6 @@ async function inspectTable(conn: DuckDBConnection, table: TableName, staging: s
 function isUuidColumn(table: TableName, column: string): boolean {
   const columns: Record<string, { type: string }> = tables[table].columns;
   return columns[column]?.type === 'UUID';
-}
-
-function requireDir(options: EngineOptions, table: TableName): string {
-  if (!options.data) throw new DatasetError(`missing table "${table}": pass it in \`tables\` or give a \`data\` folder`);
-  return options.data;
 }
 
 async function readEveryValue(conn: DuckDBConnection, table: TableName, files: readonly string[]): Promise<void> {
@@ -185,7 +198,7 @@ export class Engine {
     const core: EngineCore = { ...opened, runner };
     const engine: Engine = new Engine(core, new Routes(host.endpoints), options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
     try {
-      await runner.start();
+      if (!core.state.readOnly) await runner.start();
     } catch (error) {
       core.pool.close();
       throw error;

@@ -5,6 +5,7 @@ import { encodeJson, pageObject, streamObjects, type JsonResult } from '../forma
 import type { Routes } from '../reports/routes.ts';
 import { withBudget } from './budget.ts';
 import type { EngineCore } from './core.ts';
+import { requireTables } from './operation-tables.ts';
 
 export type JsonObject = Record<string, unknown>;
 /** `signal` stops the call: its statement is interrupted and the call rejects with the signal's reason. */
@@ -62,6 +63,7 @@ export class OrgScope {
   async invoke(method: string, path: string, input: EndpointInput = {}, signal?: AbortSignal): Promise<EndpointResult> {
     const match = this.routes.match(method, path);
     if (!match) throw new NotFoundError(`no operation ${method.toUpperCase()} ${path}`);
+    requireTables(match.endpoint.path, this.core.missingTables);
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
   }
 

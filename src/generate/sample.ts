@@ -11,7 +11,9 @@ export const sampleDir = fileURLToPath(new URL('../../data/sample', import.meta.
 export const sampleSeed = 1;
 export const sampleScale = 0.02;
 
-const sources = ['../model/tables.ts', '../model/column.ts', './dims-sql.ts', './facts-sql.ts', './knowledge-sql.ts', './traffic-sql.ts', './vocab.ts', './vocab-tables.ts', './agent-templates.ts', './generate.ts'];
+const sources = ['../model/tables', '../model/column', './dims-sql', './facts-sql', './knowledge-sql', './traffic-sql', './vocab', './vocab-tables', './agent-templates', './generate'];
+/** `.ts` when run from the sources, `.js` in the built package: the fingerprint reads the modules that run. */
+const extension = import.meta.url.slice(import.meta.url.lastIndexOf('.'));
 
 /**
  * A fingerprint of the contract and the generator: their source text, so every loader (tsx, vitest)
@@ -19,7 +21,7 @@ const sources = ['../model/tables.ts', '../model/column.ts', './dims-sql.ts', '.
  */
 export function generatorFingerprint(): string {
   const hash = createHash('sha256');
-  for (const file of sources) hash.update(readFileSync(new URL(file, import.meta.url)));
+  for (const file of sources) hash.update(readFileSync(new URL(file + extension, import.meta.url)));
   return hash.digest('hex').slice(0, 16);
 }
 

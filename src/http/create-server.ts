@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { dataUnavailable } from '../engine/database-errors.ts';
-import { AuthError, EngineError, RateLimitError } from '../errors.ts';
+import { AuthError, EngineError, MissingTableError, RateLimitError } from '../errors.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../reports/registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
@@ -100,6 +100,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof MissingTableError) reply.header('x-should-retry', 'false');
     if (error instanceof EngineError) return reply.code(error.status).headers(error.headers()).type('application/json; charset=utf-8').send(error.body());
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });

@@ -1,3 +1,4 @@
+import { requireTables } from '../engine/operation-tables.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withBudget } from '../engine/budget.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -41,6 +42,7 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
     const principal = request.principal!;
     const now = deps.clock();
     applyLifecycle(endpoint, reply, principal, now);
+    requireTables(endpoint.path, engine.core.missingTables);
     const input = inputOf(endpoint, request);
     const scope = engine.org(principal.organizationId);
     const caller = callerOf(reply);

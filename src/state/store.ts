@@ -4,12 +4,16 @@ import type { DuckDBPool } from '../engine/duckdb-pool.ts';
 import { pathLiteral } from '../engine/literal.ts';
 import { datasetIdentitySql, migrations } from './migrations.ts';
 import { derivedViews } from './derived-views.ts';
+import { attachSnapshot } from './snapshot.ts';
 
 /** Tables the state store owns; reports read them through views of the same name. */
 export const stateTables = ['prompts', 'topics', 'tags', 'personas', 'content_items', 'agents', 'agent_versions', 'knowledge_bases', 'kb_folders', 'kb_documents'] as const;
 
 /** How long opening waits for another process (another `aea` command, `aea serve`) to release the file. */
 const lockWaitMs = 15_000;
+
+/** When another process holds the file: wait for it (then fail), or read a snapshot of it, refusing writes. */
+export type WhenLocked = 'wait' | 'snapshot';
 
 /**
  * The durable store: a DuckDB database file attached to the engine's instance as `state`, so reports
@@ -25,17 +29,21 @@ export class StateStore {
   private constructor(
     private readonly pool: DuckDBPool,
     readonly file: string,
+    /** A snapshot of a file another process holds: reads work, every transaction is refused. */
+    readonly readOnly: boolean,
   ) {}
 
-  static async attach(pool: DuckDBPool, file: string): Promise<StateStore> {
-    await pool.use(async (conn) => {
-      await attachWithRetry(conn, file);
-      await migrate(conn);
+  static async attach(pool: DuckDBPool, file: string, whenLocked: WhenLocked = 'wait'): Promise<StateStore> {
+    const readOnly = await pool.use(async (conn) => {
+      const snapshot = await attachWithRetry(conn, file, whenLocked);
+      if (snapshot) await requireMigrated(conn, file);
+      else await migrate(conn);
       await checkDataset(conn, file);
       for (const t of stateTables) await conn.run(`CREATE OR REPLACE VIEW "${t}" AS SELECT * FROM state."${t}"`);
       for (const view of derivedViews) await conn.run(view);
+      return snapshot;
     });
-    return new StateStore(pool, file);
+    return new StateStore(pool, file, readOnly);
   }
 
   /** Counts committed transactions that changed what requests read, so a cache of state reads knows when it went stale. */
@@ -58,6 +66,9 @@ export class StateStore {
    * change nothing a request reads, so they leave `generation` as it is.
    */
   transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>, options: { readonly promptsOf?: string; readonly bookkeeping?: boolean } = {}): Promise<T> {
+    if (this.readOnly) {
+      return Promise.reject(new UnavailableError(`the state store ${this.file} is held by another process (such as aea serve), so this is a read-only snapshot of it: nothing was changed; send the request to that process, or stop it first`));
+    }
     const result = this.writer.then(() =>
       this.pool.use(async (conn) => {
         await conn.run('BEGIN TRANSACTION');
@@ -92,15 +103,20 @@ export class StateStore {
   }
 }
 
-async function attachWithRetry(conn: DuckDBConnection, file: string): Promise<void> {
+/** Attaches the file for writing; true when, another process holding it, a read-only snapshot was attached instead. */
+async function attachWithRetry(conn: DuckDBConnection, file: string, whenLocked: WhenLocked): Promise<boolean> {
   const deadline = Date.now() + lockWaitMs;
   for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
     try {
       await conn.run(file === ':memory:' ? `ATTACH ':memory:' AS state` : `ATTACH ${pathLiteral(file)} AS state`);
-      return;
+      return false;
     } catch (error) {
       const message = (error as Error).message.split('\n')[0]!;
       const locked = message.includes('Could not set lock');
+      if (locked && whenLocked === 'snapshot') {
+        await attachSnapshot(conn, file);
+        return true;
+      }
       if (locked && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
@@ -108,6 +124,14 @@ async function attachWithRetry(conn: DuckDBConnection, file: string): Promise<vo
       const hint = locked ? ' (another process has it open: stop it, or pass another --state file)' : '';
       throw new UnavailableError(`cannot open the state store ${file}: ${message}${hint}`);
     }
+  }
+}
+
+/** A snapshot cannot be migrated: it must already have every migration this version knows. */
+async function requireMigrated(conn: DuckDBConnection, file: string): Promise<void> {
+  const applied = new Set((await conn.runAndReadAll(`SELECT version FROM state.schema_migrations`)).getRowsJS().map((r) => Number(r[0])));
+  if (migrations.some((m) => !applied.has(m.version))) {
+    throw new UnavailableError(`the state store ${file} is held by another process that runs an older version of aea: stop it, or query that process`);
   }
 }
 

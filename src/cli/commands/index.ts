@@ -1,7 +1,9 @@
 import { bench } from './bench.ts';
+import { check } from './check.ts';
 import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
+import { importCommand } from './import.ts';
 import { orgs } from './orgs.ts';
 import { query } from './query.ts';
 import { start } from './start.ts';
@@ -10,7 +12,9 @@ import { keys } from './keys.ts';
 
 export const commands: Record<string, Command> = {
   bench,
+  check,
   generate,
+  import: importCommand,
   orgs,
   query,
   start,

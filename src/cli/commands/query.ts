@@ -15,7 +15,9 @@ export const query: Command = {
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
   --body JSON    the request body; --body-file F reads it from a file ("-" for stdin)
-  --state FILE   the state store (prompt edits, agents, runs); default <DIR>.state.duckdb beside the dataset
+  --state FILE   the state store (prompt edits, agents, runs); default <DIR>.state.duckdb beside the dataset.
+                 When another process (aea serve) holds it, the query reads a snapshot of it and
+                 refuses changes (503, nothing written)
 
 Prints the JSON body, or the raw text/event-stream text for /stream paths. Agent runs started
 by the call (or left queued) finish before the command exits.
@@ -37,7 +39,8 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
-    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data) });
+    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot' });
+    if (engine.core.state.readOnly) io.err(`aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`);
     try {
       let body: unknown;
       if (bodyText !== undefined) {

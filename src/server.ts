@@ -1,0 +1,2 @@
+export { createServer, analyticsApi, type ServerOptions } from './http/create-server.ts';
+export { ApiKeys, type ApiKeyRecord, type CreatedKey } from './state/api-keys.ts';

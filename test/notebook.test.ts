@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sampleDir } from '../src/generate/sample.ts';
+import { onPath } from '../scripts/system-deps.ts';
+import { tempDir } from './helpers/tmp.ts';
+
+interface Cell {
+  readonly id: string;
+  readonly cell_type: string;
+  readonly outputs?: { output_type: string; name?: string; data?: Record<string, string | string[]>; text?: string | string[] }[];
+}
+
+const run = promisify(execFile);
+const notebook = fileURLToPath(new URL('../examples/visibility.ipynb', import.meta.url));
+const deno = fileURLToPath(new URL('../node_modules/.bin/deno', import.meta.url));
+const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join('') : (v ?? ''));
+
+let cells: Map<string, Cell>;
+
+/** Runs the notebook headlessly with Debian's jupyter-nbconvert and Deno's kernel from node_modules, registered in a private Jupyter path. */
+beforeAll(async () => {
+  if (!onPath('jupyter-nbconvert')) throw new Error('jupyter-nbconvert is missing: npm test installs it (npm run system-deps)');
+  const dir = await tempDir('aea-notebook-');
+  await mkdir(join(dir, 'kernels', 'deno'), { recursive: true });
+  const kernel = { argv: [deno, 'jupyter', '--kernel', '--conn', '{connection_file}'], display_name: 'Deno', language: 'typescript', env: { DENO_NO_UPDATE_CHECK: '1' } };
+  await writeFile(join(dir, 'kernels', 'deno', 'kernel.json'), JSON.stringify(kernel));
+  await run('jupyter', ['nbconvert', '--to', 'notebook', '--execute', notebook, '--ExecutePreprocessor.timeout=180', '--ExecutePreprocessor.iopub_timeout=60', '--ExecutePreprocessor.startup_timeout=120', '--output-dir', dir, '--output', 'executed'], {
+    env: { ...process.env, JUPYTER_PATH: dir, JUPYTER_DATA_DIR: join(dir, 'data'), AEA_DATA: sampleDir },
+    timeout: 240_000,
+  });
+  const executed = JSON.parse(await readFile(join(dir, 'executed.ipynb'), 'utf8')) as { cells: Cell[] };
+  cells = new Map(executed.cells.map((c) => [c.id, c]));
+}, 300_000);
+
+const result = (id: string, type = 'text/plain') => text(cells.get(id)!.outputs!.find((o) => o.data?.[type])?.data?.[type]);
+
+describe('examples/visibility.ipynb, executed by jupyter nbconvert with Deno’s kernel', () => {
+  it('runs every cell without an error', () => {
+    const failures = [...cells.values()].flatMap((c) => (c.outputs ?? []).filter((o) => o.output_type === 'error' || o.name === 'stderr').map((o) => `${c.id}: ${JSON.stringify(o).slice(0, 300)}`));
+    expect(failures).toEqual([]);
+  });
+
+  it('opens the Parquet folder and takes three reports as Arrow tables, brands as structs', () => {
+    expect(result('open')).toContain('category');
+    const arrow = result('arrow');
+    expect(arrow).toMatch(/ranking: \S*10\S*,/);
+    expect(arrow).toMatch(/domains: \S*10\S*,/);
+    expect(arrow).toMatch(/weekly: \S*1[0-9]\S*,/);
+    expect(arrow).toContain('asset: Struct<{name:');
+    const table = result('table', 'text/markdown');
+    expect(table.split('\n').filter((l) => /^\| \d+ \| .+ \| [\d.]+% \| [\d.]+% \|$/.test(l))).toHaveLength(10);
+    expect(table).toContain('(own)');
+    expect(table).toMatch(/Most cited: \S+ \(\d+\)/);
+  });
+
+  it('draws the chart as SVG', () => {
+    const svg = result('chart', 'image/svg+xml');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('Visibility in ');
+    expect(svg.match(/<path/g)!.length).toBeGreaterThan(5);
+    expect(result('chart')).toMatch(/^1\d weeks of /);
+  });
+
+  it('is kept without outputs, so the repository holds the code only', () => {
+    const kept = JSON.parse(readFileSync(notebook, 'utf8')) as { cells: Cell[] };
+    expect(kept.cells.flatMap((c) => c.outputs ?? [])).toEqual([]);
+  });
+});
