@@ -1,14 +1,17 @@
 import { NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { CallContext, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
-import { encodeJson, pageObject, streamObjects, type JsonResult } from '../formats/json.ts';
+import { formatOf } from '../formats/format-names.ts';
+import { encodeJson, type JsonResult } from '../formats/json.ts';
 import { endpoints, matchEndpoint } from '../reports/registry.ts';
 import type { EngineCore } from './engine.ts';
+import { pageAs, parseJson, streamAs, type JsonObject, type ReportCall, type ReportOptions, type StreamCall } from './report-calls.ts';
 
-export type JsonObject = Record<string, unknown>;
-export type ReportCall = (body?: object) => Promise<JsonObject>;
-export type StreamCall = (body?: object) => AsyncIterable<{ event: string; data: JsonObject }>;
-/** `reports.<name>(body)` answers `{info, data}`; `reports.<name>Stream(body)` yields `{event, data}`. */
+export type { JsonObject, ReportCall, ReportOptions, StreamCall };
+/**
+ * `reports.<name>(body, options?)` answers `{info, data}` (or an Arrow Table, CSV… with `{format}`);
+ * `reports.<name>Stream(body, options?)` yields `{event, data}` (or record batches, text, bytes).
+ */
 export type ReportsApi = { [name: `${string}Stream`]: StreamCall } & { [name: string]: ReportCall };
 
 /**
@@ -27,11 +30,11 @@ export class OrgScope {
     for (const endpoint of endpoints) {
       const target = endpoint.group === 'reports' ? (this.reports as Record<string, unknown>) : (this.resources as Record<string, unknown>);
       if (endpoint.stream) {
-        target[endpoint.name] = (body?: object) => this.events(endpoint.path, endpoint.method, { body });
+        target[endpoint.name] = (body?: object, options: ReportOptions = {}) => this.events(endpoint.path, endpoint.method, body, options);
       } else if (endpoint.group === 'reports') {
-        target[endpoint.name] = async (body?: object) => {
-          const result = await this.invoke(endpoint.method, endpoint.path, { body });
-          return result.kind === 'rows' ? pageObject(result) : parseJson(result);
+        target[endpoint.name] = async (body?: object, options: ReportOptions = {}) => {
+          const format = formatOf(options.format);
+          return pageAs(await this.invoke(endpoint.method, endpoint.path, { body }), format, endpoint.path, { duckdb: this.core.pool });
         };
       } else {
         target[endpoint.name] = async (input?: EndpointInput) => parseJson(await this.invoke(endpoint.method, endpoint.path, input ?? {}));
@@ -56,15 +59,8 @@ export class OrgScope {
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
   }
 
-  private async *events(path: string, method: string, input: EndpointInput): AsyncGenerator<{ event: string; data: JsonObject }> {
-    const result = await this.invoke(method, path, input);
-    if (result.kind === 'rows') return yield* streamObjects(result);
-    if (result.kind !== 'stream') throw new Error(`${path} is not a stream`);
-    for await (const e of result.events) yield { event: e.event, data: JSON.parse(e.data) as JsonObject };
+  private async *events(path: string, method: string, body: object | undefined, options: ReportOptions) {
+    const format = formatOf(options.format);
+    yield* streamAs(await this.invoke(method, path, { body }), format, path, { duckdb: this.core.pool });
   }
-}
-
-function parseJson(result: EndpointResult): JsonObject {
-  if (result.kind !== 'json') throw new Error('expected a JSON result');
-  return JSON.parse(result.json) as JsonObject;
 }
