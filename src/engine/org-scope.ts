@@ -1,7 +1,8 @@
 import { NotFoundError } from '../errors.ts';
 import type { CursorCodec } from '../query/cursor.ts';
-import type { CallContext, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
-import { formatOf } from '../formats/format-names.ts';
+import type { CallContext, EndpointInput, EndpointResult, RowsResult } from '../reports/endpoint.ts';
+import { jsonOnly, rowsFor } from '../formats/encode.ts';
+import { formatOf, type FormatName } from '../formats/format-names.ts';
 import { encodeJson, type JsonResult } from '../formats/json.ts';
 import { endpoints, matchEndpoint } from '../reports/registry.ts';
 import type { EngineCore } from './engine.ts';
@@ -57,6 +58,16 @@ export class OrgScope {
     const match = matchEndpoint(method, path);
     if (!match) throw new NotFoundError(`no operation ${method.toUpperCase()} ${path}`);
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
+  }
+
+  /**
+   * Calls a report by method and path for a table format (see src/formats): its rows, not yet encoded.
+   * An operation that answers no rows is refused before it runs, so nothing changes.
+   */
+  async invokeRows(method: string, path: string, input: EndpointInput, format: FormatName, signal?: AbortSignal): Promise<RowsResult> {
+    const match = matchEndpoint(method, path);
+    if (match && match.endpoint.group !== 'reports') throw jsonOnly(path, format);
+    return rowsFor(await this.invoke(method, path, input, signal), format, path);
   }
 
   private async *events(path: string, method: string, body: object | undefined, options: ReportOptions) {

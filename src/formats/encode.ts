@@ -26,8 +26,11 @@ export function encodeRows(result: RowsResult, format: TableFormat, options: Enc
   return encoders[format](result, options);
 }
 
-/** The rows a table format encodes; an operation that answers no rows (a resource, an agent run) is refused. */
+/** The refusal of a table format by an operation that answers no rows (a resource, an agent run). */
+export const jsonOnly = (path: string, format: FormatName) => new NotAcceptableError(`${path} answers JSON only; ${format} is offered by report endpoints (formats: ${formatNames.join(', ')})`);
+
+/** The rows a table format encodes; an answer without rows is refused. */
 export function rowsFor(result: EndpointResult, format: FormatName, path: string): RowsResult {
   if (result.kind === 'rows') return result;
-  throw new NotAcceptableError(`${path} answers JSON only; ${format} is offered by report endpoints (formats: ${formatNames.join(', ')})`);
+  throw jsonOnly(path, format);
 }

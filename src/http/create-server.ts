@@ -12,6 +12,8 @@ import { openApiDocument } from './openapi.ts';
 import { defaultRateLimit, maxClientWaitSeconds, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
 import { sendSse } from './sse.ts';
 import { encodeJson } from '../formats/json.ts';
+import { encodeRows, rowsFor } from '../formats/encode.ts';
+import { chooseFormat, sendRows } from './send-rows.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -71,6 +73,17 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const openapi = openApiDocument(endpoints, { version });
   const streamLimits = options.streams ?? { perKey: 4, maxSeconds: 600 };
   const openStreams = new Map<string, number>();
+
+  const holdStream = async (keyId: string, send: () => Promise<void>): Promise<void> => {
+    openStreams.set(keyId, (openStreams.get(keyId) ?? 0) + 1);
+    try {
+      await send();
+    } finally {
+      const left = (openStreams.get(keyId) ?? 1) - 1;
+      if (left > 0) openStreams.set(keyId, left);
+      else openStreams.delete(keyId);
+    }
+  };
 
   registerBodyParsers(app);
   app.decorateRequest('principal', undefined);
@@ -132,22 +145,20 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
         applyLifecycle(endpoint, reply, principal, now);
         const abort = new AbortController();
         const ctx = { ...engine.org(principal.organizationId).context(abort.signal), now };
+        const format = chooseFormat(endpoint, request, reply);
         const open = openStreams.get(principal.keyId) ?? 0;
         if (endpoint.stream && open >= streamLimits.perKey) throw new StreamLimitError(streamLimits.perKey);
-        const result = await encodeJson(await endpoint.handle(inputOf(endpoint, request), ctx));
-        if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-        openStreams.set(principal.keyId, (openStreams.get(principal.keyId) ?? 0) + 1);
-        try {
-          await sendSse(reply, result.events, abort, {
-            keepAliveMs: options.keepAliveMs ?? 15_000,
-            maxMs: streamLimits.maxSeconds * 1000,
-            onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
-          });
-        } finally {
-          const left = (openStreams.get(principal.keyId) ?? 1) - 1;
-          if (left > 0) openStreams.set(principal.keyId, left);
-          else openStreams.delete(principal.keyId);
+        const handled = await endpoint.handle(inputOf(endpoint, request), ctx);
+        const sending = { maxMs: streamLimits.maxSeconds * 1000, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
+        if (format !== 'json') {
+          const body = encodeRows(rowsFor(handled, format, endpoint.path), format, { duckdb: engine.core.pool });
+          const send = () => sendRows(reply, format, endpoint.stream, body, abort, sending);
+          await (endpoint.stream ? holdStream(principal.keyId, send) : send());
+          return reply;
         }
+        const result = await encodeJson(handled);
+        if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+        await holdStream(principal.keyId, () => sendSse(reply, result.events, abort, { ...sending, keepAliveMs: options.keepAliveMs ?? 15_000 }));
         return reply;
       },
     });
