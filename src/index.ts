@@ -1,5 +1,5 @@
 export { openEngine, Engine, type EngineOptions, type EngineCore, type TableInput } from './engine/engine.ts';
-export { OrgScope, type ReportsApi, type JsonObject } from './engine/org-scope.ts';
+export { OrgScope, type ReportsApi, type JsonObject, type ReportCall, type StreamCall, type ReportOptions } from './engine/org-scope.ts';
 export type { OrganizationListing } from './engine/organizations.ts';
 export {
   EngineError,
@@ -11,6 +11,7 @@ export {
   RateLimitError,
   GoneError,
   UnavailableError,
+  NotAcceptableError,
   DatasetError,
   type ValidationIssue,
   type HTTPValidationError,
@@ -19,4 +20,9 @@ export { generateDataset, type GenerateOptions, type GenerateResult } from './ge
 export { tables, tableNames, type TableName } from './model/tables.ts';
 export { metrics } from './model/metrics.ts';
 export { endpoints } from './reports/registry.ts';
-export type { Endpoint, StreamEvent } from './reports/endpoint.ts';
+export type { Endpoint, StreamEvent, RowsResult, RowsPart } from './reports/endpoint.ts';
+export type { RowShape, ColumnBatch } from './query/row-shape.ts';
+export { formats, formatNames, headKey, type FormatName, type TableFormat } from './formats/format-names.ts';
+export { encodeRows, type Encoded, type EncodeOptions } from './formats/encode.ts';
+export { arrowTable, arrowBatches } from './formats/arrow.ts';
+export { negotiate } from './formats/accept.ts';
