@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { sliceBatch } from '../engine/column-reads.ts';
-import type { ColumnBatch, RowShape, ShapeField, ShapeNode, ValueType } from '../query/row-shape.ts';
+import type { ColumnBatch, RowShape, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { openRows } from './json.ts';
 
@@ -19,7 +19,7 @@ export interface FlatColumn {
   readonly path: string;
   readonly column: string;
   readonly type: ValueType;
-  readonly wire?: 'typed' | 'json';
+  readonly wire?: Wire;
   /** The `nullWhen` columns of the objects around the value. */
   readonly guards: readonly string[];
 }
