@@ -156,6 +156,16 @@ export class CallAbortedError extends EngineError {
   }
 }
 
+/** A format the operation cannot answer in: a table format asked of an operation that returns no rows, or an Accept header no format meets. */
+export class NotAcceptableError extends EngineError {
+  readonly status = 406;
+  readonly code = 'not_acceptable';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotAcceptableError';
+  }
+}
+
 export class GoneError extends EngineError {
   readonly status = 410;
   readonly code = 'gone';

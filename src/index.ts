@@ -1,6 +1,6 @@
 export { openEngine } from './open-engine.ts';
 export { Engine, type EngineOptions, type EngineCore, type EngineHost, type TableInput } from './engine/engine.ts';
-export { OrgScope, type ReportsApi, type JsonObject } from './engine/org-scope.ts';
+export { OrgScope, type ReportsApi, type JsonObject, type ReportCall, type StreamCall, type ReportOptions } from './engine/org-scope.ts';
 export type { OrganizationListing } from './engine/organizations.ts';
 export {
   EngineError,
@@ -12,6 +12,7 @@ export {
   RateLimitError,
   GoneError,
   UnavailableError,
+  NotAcceptableError,
   DatasetError,
   MissingTableError,
   type ValidationIssue,
@@ -23,3 +24,9 @@ export { metrics } from './model/metrics.ts';
 export { endpoints } from './reports/registry.ts';
 export type { Endpoint, StreamEvent } from './reports/endpoint.ts';
 export { importFlat, type ImportOptions, type ImportResult } from './import/flat-import.ts';
+export type { RowShape, ColumnBatch } from './query/row-shape.ts';
+export { formats, formatNames, headKey, type FormatName, type TableFormat } from './formats/format-names.ts';
+export { encodeRows, type Encoded, type EncodeOptions } from './formats/encode.ts';
+export { arrowTable, arrowBatches } from './formats/arrow.ts';
+export { negotiate } from './formats/accept.ts';
+export type { RowsResult, RowsPart } from './reports/endpoint.ts';

@@ -14,8 +14,9 @@ export function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk): Co
   return { length: chunk.rowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
 }
 
-/** Rows `from` up to the end of a batch, as a batch of their own. */
-export function sliceBatch(batch: ColumnBatch, from: number): ColumnBatch {
-  if (from === 0) return batch;
-  return { length: Math.max(0, batch.length - from), columns: Object.fromEntries(Object.entries(batch.columns).map(([n, v]) => [n, v.slice(from)])) };
+/** Rows `from` until `to` (the end by default) of a batch, as a batch of their own. */
+export function sliceBatch(batch: ColumnBatch, from: number, to = batch.length): ColumnBatch {
+  const end = Math.min(to, batch.length);
+  if (from === 0 && end === batch.length) return batch;
+  return { length: Math.max(0, end - from), columns: Object.fromEntries(Object.entries(batch.columns).map(([n, v]) => [n, v.slice(from, end)])) };
 }

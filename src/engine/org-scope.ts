@@ -1,29 +1,29 @@
 import { NotFoundError, ServerBusyError } from '../errors.ts';
 import type { CursorCodec } from '../query/cursor.ts';
-import type { CallContext, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
-import { encodeJson, pageObject, streamObjects, type JsonResult } from '../formats/json.ts';
+import type { CallContext, EndpointInput, EndpointResult, RowsResult } from '../reports/endpoint.ts';
+import { jsonOnly, rowsFor } from '../formats/encode.ts';
+import { formatOf, type FormatName } from '../formats/format-names.ts';
+import { encodeJson, type JsonResult } from '../formats/json.ts';
 import type { Routes } from '../reports/routes.ts';
 import { withBudget } from './budget.ts';
 import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
+import { pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type ReportCall, type ReportOptions, type StreamCall } from './report-calls.ts';
 
-export type JsonObject = Record<string, unknown>;
-/** `signal` stops the call: its statement is interrupted and the call rejects with the signal's reason. */
-export interface CallOptions {
-  readonly signal?: AbortSignal;
-}
-export type ReportCall = (body?: object, options?: CallOptions) => Promise<JsonObject>;
-export type StreamCall = (body?: object, options?: CallOptions) => AsyncIterable<{ event: string; data: JsonObject }>;
-/** `reports.<name>(body)` answers `{info, data}`; `reports.<name>Stream(body)` yields `{event, data}`. */
+export type { CallOptions, JsonObject, ReportCall, ReportOptions, StreamCall };
+/**
+ * `reports.<name>(body, options?)` answers `{info, data}` (or an Arrow Table, CSV… with `{format}`);
+ * `reports.<name>Stream(body, options?)` yields `{event, data}` (or record batches, text, bytes).
+ */
 export type ReportsApi = { [name: `${string}Stream`]: StreamCall } & { [name: string]: ReportCall };
 
 /**
  * An organization's view of the engine. Every method of `reports` and `resources` is generated from
- * the registry and runs as that organization: another organization's objects are refused. Each call
- * (not a stream) runs within the engine's time budget.
+ * the registry and runs as that organization: another organization's objects are refused. A call
+ * other than a stream runs under the engine's time budget; `{ signal }` stops it sooner.
  */
 export class OrgScope {
-  readonly reports: ReportsApi = {};
+  readonly reports: ReportsApi = {} as ReportsApi;
   readonly resources: Record<string, (input?: EndpointInput, options?: CallOptions) => Promise<JsonObject>> = {};
 
   constructor(
@@ -32,17 +32,14 @@ export class OrgScope {
     readonly id: string,
     private readonly cursors: CursorCodec,
   ) {
-    const budget = (options: CallOptions | undefined, fn: (signal: AbortSignal) => Promise<JsonObject>) => withBudget(core.limits.timeBudgetMs, options?.signal, fn);
+    const budget = <T>(options: CallOptions | undefined, fn: (signal: AbortSignal) => Promise<T>) => withBudget(core.limits.timeBudgetMs, options?.signal, fn);
     for (const endpoint of routes.endpoints) {
       const target = endpoint.group === 'reports' ? (this.reports as Record<string, unknown>) : (this.resources as Record<string, unknown>);
       if (endpoint.stream) {
-        target[endpoint.name] = (body?: object, options?: CallOptions) => this.events(endpoint.path, endpoint.method, { body }, options?.signal);
+        target[endpoint.name] = (body?: object, options: ReportOptions = {}) => this.events(endpoint.path, endpoint.method, body, options);
       } else if (endpoint.group === 'reports') {
-        target[endpoint.name] = (body?: object, options?: CallOptions) =>
-          budget(options, async (signal) => {
-            const result = await this.invoke(endpoint.method, endpoint.path, { body }, signal);
-            return result.kind === 'rows' ? pageObject(result) : parseJson(result);
-          });
+        target[endpoint.name] = (body?: object, options: ReportOptions = {}) =>
+          budget(options, async (signal) => pageAs(await this.invoke(endpoint.method, endpoint.path, { body }, signal), formatOf(options.format), endpoint.path, { duckdb: this.core.pool }));
       } else {
         target[endpoint.name] = (input?: EndpointInput, options?: CallOptions) => budget(options, async (signal) => parseJson(await this.invoke(endpoint.method, endpoint.path, input ?? {}, signal)));
       }
@@ -67,22 +64,24 @@ export class OrgScope {
     return match.endpoint.handle({ ...input, params: { ...match.params, ...input.params } }, this.context(signal));
   }
 
+  /**
+   * Calls a report by method and path for a table format (see src/formats): its rows, not yet encoded.
+   * An operation that answers no rows is refused before it runs, so nothing changes.
+   */
+  async invokeRows(method: string, path: string, input: EndpointInput, format: FormatName, signal?: AbortSignal): Promise<RowsResult> {
+    const match = this.routes.match(method, path);
+    if (match && match.endpoint.group !== 'reports') throw jsonOnly(path, format);
+    return rowsFor(await this.invoke(method, path, input, signal), format, path);
+  }
+
   /** A stream holds one of the engine's stream slots from its first pull until it ends or the caller stops. */
-  private async *events(path: string, method: string, input: EndpointInput, signal?: AbortSignal): AsyncGenerator<{ event: string; data: JsonObject }> {
+  private async *events(path: string, method: string, body: object | undefined, options: ReportOptions & CallOptions) {
     const release = this.core.streams.take();
     if (!release) throw new ServerBusyError(this.core.streams.max);
     try {
-      const result = await this.invoke(method, path, input, signal);
-      if (result.kind === 'rows') return yield* streamObjects(result);
-      if (result.kind !== 'stream') throw new Error(`${path} is not a stream`);
-      for await (const e of result.events) yield { event: e.event, data: JSON.parse(e.data) as JsonObject };
+      yield* streamAs(await this.invoke(method, path, { body }, options.signal), formatOf(options.format), path, { duckdb: this.core.pool });
     } finally {
       release();
     }
   }
-}
-
-function parseJson(result: EndpointResult): JsonObject {
-  if (result.kind !== 'json') throw new Error('expected a JSON result');
-  return JSON.parse(result.json) as JsonObject;
 }

@@ -77,6 +77,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   await keys.list();
   if (limiter) app.addHook('onClose', async () => limiter.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')));
 
+
   registerBodyParsers(app);
   app.decorateRequest('principal', undefined);
   app.decorateRequest('rate', undefined);

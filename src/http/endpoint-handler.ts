@@ -5,7 +5,10 @@ import type { Engine } from '../engine/engine.ts';
 import type { KeyedSlots } from '../engine/slots.ts';
 import { CallAbortedError, HeavyLimitError, ServerBusyError, StreamLimitError, ValidationError } from '../errors.ts';
 import { encodeJson } from '../formats/json.ts';
-import { weightOf, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
+import { weightOf, type Endpoint, type EndpointInput, type EndpointResult } from '../reports/endpoint.ts';
+import { encodeRows, rowsFor } from '../formats/encode.ts';
+import { chooseFormat, sendRows } from './send-rows.ts';
+import type { TableFormat } from '../formats/format-names.ts';
 import { NonJsonBody } from './body-parsers.ts';
 import { applyLifecycle } from './lifecycle.ts';
 import { sendSse } from './sse.ts';
@@ -43,9 +46,12 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
     const now = deps.clock();
     applyLifecycle(endpoint, reply, principal, now);
     requireTables(endpoint.path, engine.core.missingTables);
+    const format = chooseFormat(endpoint, request, reply);
     const input = inputOf(endpoint, request);
-    const scope = engine.org(principal.organizationId);
     const caller = callerOf(reply);
+    const sending = { maxMs: deps.streamSeconds * 1000, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
+    const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool }), caller, sending);
+    const scope = engine.org(principal.organizationId);
     try {
       if (endpoint.stream) {
         const releaseKey = deps.streamsOfKey.take(principal.keyId);
@@ -56,15 +62,16 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
           throw new ServerBusyError(engine.core.streams.max);
         }
         try {
-          const result = await encodeJson(await endpoint.handle(input, { ...scope.context(caller.signal), now })).catch((error: unknown) => {
+          const handled = await endpoint.handle(input, { ...scope.context(caller.signal), now }).catch((error: unknown) => {
             throw caller.signal.aborted ? caller.signal.reason : error;
           });
+          if (format !== 'json') {
+            await sendTable(handled, format);
+            return reply;
+          }
+          const result = await encodeJson(handled);
           if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-          await sendSse(reply, result.events, caller, {
-            keepAliveMs: deps.keepAliveMs,
-            maxMs: deps.streamSeconds * 1000,
-            onError: (error) => request.log.error({ err: error }, 'stream failed midway'),
-          });
+          await sendSse(reply, result.events, caller, { ...sending, keepAliveMs: deps.keepAliveMs });
           return reply;
         } finally {
           release();
@@ -74,7 +81,12 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
       const release = weightOf(endpoint) === 'heavy' ? deps.heavyOfKey.take(principal.keyId) : () => undefined;
       if (!release) throw new HeavyLimitError(deps.heavyOfKey.max);
       try {
-        const result = await withBudget(deps.timeBudgetMs, caller.signal, async (signal) => encodeJson(await endpoint.handle(input, { ...scope.context(signal), now })));
+        const handled = await withBudget(deps.timeBudgetMs, caller.signal, (signal) => endpoint.handle(input, { ...scope.context(signal), now }));
+        if (format !== 'json') {
+          await sendTable(handled, format);
+          return reply;
+        }
+        const result = await withBudget(deps.timeBudgetMs, caller.signal, () => encodeJson(handled));
         if (result.kind !== 'json') throw new Error(`${endpoint.path} answered a stream`);
         return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
       } finally {

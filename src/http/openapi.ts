@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterOps } from '../query/filter-node.ts';
+import { formats } from '../formats/format-names.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
 
 type Json = Record<string, unknown>;
@@ -17,6 +18,7 @@ const errorResponses = {
   '401': { description: 'Missing, unknown, expired or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
   '403': { description: 'The key’s organization has no access to the object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
   '404': { description: 'No such object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+  '406': { description: 'The Accept header names no format this operation offers', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
   '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
   '429': {
     description: 'Rate limit exceeded; Retry-After says how long to wait',
@@ -24,6 +26,16 @@ const errorResponses = {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
   },
 };
+
+/** The table formats a report answers in besides the spec's JSON, chosen by Accept. */
+const tableContent = Object.fromEntries(
+  Object.entries(formats)
+    .filter(([name]) => name !== 'json')
+    .map(([, f]) => [f.mediaType, { schema: f.binary ? { type: 'string', format: 'binary' } : { type: 'string' } }]),
+);
+
+const tableNote =
+  ' Accept chooses the encoding: the default above, or the rows as a table: `application/x-ndjson` (one row per line), `text/csv` (dotted column paths, NULL an empty field, the empty string `""`), `application/vnd.apache.arrow.stream` (typed columns, the head as schema metadata `aea:head`) or `application/vnd.apache.parquet` (the head as key-value metadata `aea:head`).';
 
 const rateHeaders = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per window' },
@@ -82,6 +94,14 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query', comp
   }));
 }
 
+function success(e: Endpoint): Json {
+  const spec = e.stream
+    ? { description: 'Server-Sent Events: `summary` first, then one `result` per row; every data line is JSON', content: { 'text/event-stream': { schema: { type: 'string' } } } }
+    : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
+  if (e.group !== 'reports') return { ...spec, headers: rateHeaders };
+  return { description: spec.description + tableNote, headers: rateHeaders, content: { ...spec.content, ...tableContent } };
+}
+
 /** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
 export function openApiDocument(endpoints: readonly Endpoint[], info: { version: string }): Json {
   const components: Json = { ...baseComponents };
@@ -94,9 +114,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       ...(e.deprecated ? { deprecated: true } : {}),
       parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components)],
       responses: {
-        '200': e.stream
-          ? { description: 'Server-Sent Events: `summary` first, then one `result` per row; every data line is JSON', headers: rateHeaders, content: { 'text/event-stream': { schema: { type: 'string' } } } }
-          : { description: 'Success', headers: rateHeaders, content: { 'application/json': { schema: { type: 'object' } } } },
+        '200': success(e),
         ...errorResponses,
       },
     };

@@ -66,7 +66,7 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
 }
 
 /** Resolves on `drain` or `close`, and leaves no listener behind: a slow client waits here once per batch. */
-function drainOrClose(res: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
+export function drainOrClose(res: NodeJS.WritableStream & { destroyed: boolean }): Promise<void> {
   if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

@@ -27,7 +27,8 @@ export function scalarValue(type: ScalarType, v: unknown): unknown {
   }
 }
 
-function valueText(type: ValueType): (v: unknown) => string {
+/** Compiles a value type into a writer of its compact JSON text. */
+export function valueText(type: ValueType): (v: unknown) => string {
   if (typeof type === 'string') {
     if (type === 'text') return (v) => (v === null || v === undefined ? 'null' : JSON.stringify(v));
     if (type === 'boolean') return (v) => (v === null || v === undefined ? 'null' : v ? 'true' : 'false');
@@ -68,13 +69,15 @@ function valueJs(type: ValueType): (v: unknown) => unknown {
 
 type Bound<T> = (batch: ColumnBatch) => (row: number) => T;
 
-const column = (batch: ColumnBatch, name: string): readonly unknown[] => {
+/** A column of a batch; a missing one is a bug of the report's rows query. */
+export const column = (batch: ColumnBatch, name: string): readonly unknown[] => {
   const values = batch.columns[name];
   if (!values) throw new Error(`the rows query returned no column "${name}"`);
   return values;
 };
 
-const parsed = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v);
+/** A `wire: 'json'` column's value: its JSON text parsed. */
+export const parsed = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v);
 
 function nodeText(node: ShapeNode): Bound<string> {
   if (node.kind === 'value') {

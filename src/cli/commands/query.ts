@@ -2,15 +2,19 @@ import { readFile } from 'node:fs/promises';
 import { openEngine } from '../../open-engine.ts';
 import { dataUnavailable } from '../../engine/database-errors.ts';
 import { EngineError, ValidationError } from '../../errors.ts';
+import { encodeRows } from '../../formats/encode.ts';
+import { formatNames, formats, isFormatName } from '../../formats/format-names.ts';
 import { formatSseEvent } from '../../reports/sse.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { parse, required, UsageError } from '../args.ts';
+import { countingRows, exportProgress, openOutput } from '../export-output.ts';
 import type { CliIo } from '../io.ts';
 import type { Command } from './command.ts';
 
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
+          [--format json|ndjson|csv|parquet|arrow] [--out FILE]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
@@ -18,9 +22,13 @@ export const query: Command = {
   --state FILE   the state store (prompt edits, agents, runs); default <DIR>.state.duckdb beside the dataset.
                  When another process (aea serve) holds it, the query reads a snapshot of it and
                  refuses changes (503, nothing written)
+  --format F     json (default): the JSON body, or the raw text/event-stream text for /stream paths;
+                 ndjson, csv, parquet, arrow (IPC stream): a report's rows (page or stream) as a table
+  --out FILE     write there instead of standard output (removed again if the export fails); parquet
+                 and arrow go to standard output only when it is a pipe or a file, not a terminal
 
-Prints the JSON body, or the raw text/event-stream text for /stream paths. Agent runs started
-by the call (or left queued) finish before the command exits.
+Agent runs started by the call (or left queued) finish before the command exits. While a table
+format is written to a file or pipe, rows and bytes so far show on stderr when it is a terminal.
 Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404),
 1 any other refusal, e.g. 409 for a never-published agent (body printed).`,
   async run(argv, io) {
@@ -31,7 +39,12 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       body: { type: 'string' },
       'body-file': { type: 'string' },
       state: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
     });
+    const format = values.format ?? 'json';
+    if (!isFormatName(format)) throw new UsageError(`--format must be one of ${formatNames.join(', ')}, got ${format}`);
+    const out = typeof values.out === 'string' ? values.out : undefined;
     const target = positionals[0];
     if (!target) throw new UsageError('PATH is required, e.g. /v2/reports/visibility');
     const url = new URL(target, 'http://localhost');
@@ -50,9 +63,30 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
           return printError(io, new ValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (error as Error).message } }]));
         }
       }
-      const result = await engine.org(required(values, 'org')).call(method, url.pathname, { body, query });
-      if (result.kind === 'json') io.out(result.json + '\n');
-      else for await (const e of result.events) io.out(formatSseEvent(e));
+      const scope = engine.org(required(values, 'org'));
+      const output = await openOutput(io, out, format, formats[format].binary);
+      let written = false;
+      try {
+        if (format === 'json') {
+          const result = await scope.call(method, url.pathname, { body, query });
+          if (result.kind === 'json') await output.write(result.json + '\n');
+          else for await (const e of result.events) await output.write(formatSseEvent(e));
+        } else {
+          const progress = exportProgress(io, `aea query → ${format}`, out === undefined && io.stdout?.isTTY === true);
+          try {
+            const rows = countingRows(await scope.invokeRows(method, url.pathname, { body, query }, format), progress.rows);
+            for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool })) {
+              await output.write(piece);
+              progress.bytes(typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength);
+            }
+          } finally {
+            progress.stop();
+          }
+        }
+        written = true;
+      } finally {
+        await output.close(written);
+      }
       await engine.runsSettled();
       return 0;
     } catch (error) {

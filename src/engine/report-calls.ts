@@ -1,0 +1,68 @@
+import type { RecordBatch, Table } from 'apache-arrow';
+import { arrowBatches, arrowTable } from '../formats/arrow.ts';
+import { encodeRows, rowsFor, type EncodeOptions } from '../formats/encode.ts';
+import { formats, type FormatName } from '../formats/format-names.ts';
+import { pageObject, streamObjects } from '../formats/json.ts';
+import type { EndpointResult } from '../reports/endpoint.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * What a report call takes besides its body. Options travel outside the spec's request body, so the body
+ * stays exactly the spec's; later extensions join here.
+ */
+/** `signal` stops the call: its statement is interrupted and the call rejects with the signal's reason. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface ReportOptions extends CallOptions {
+  /** `json` (default): the spec's answer; `arrow`: an Arrow Table (a stream: RecordBatches); `csv` and `ndjson` text; `parquet` bytes. */
+  readonly format?: FormatName;
+}
+
+type With<F extends FormatName> = ReportOptions & { readonly format: F };
+
+/** `reports.<name>(body, options?)`: the page as `{info, data}`, or in the format asked for. */
+export interface ReportCall {
+  (body?: object, options?: ReportOptions & { readonly format?: 'json' }): Promise<JsonObject>;
+  (body: object | undefined, options: With<'arrow'>): Promise<Table>;
+  (body: object | undefined, options: With<'csv' | 'ndjson'>): Promise<string>;
+  (body: object | undefined, options: With<'parquet'>): Promise<Uint8Array>;
+  (body: object | undefined, options: ReportOptions): Promise<JsonObject | Table | string | Uint8Array>;
+}
+
+/** `reports.<name>Stream(body, options?)`: `{event, data}` events, or the rows in the format asked for, piece by piece. */
+export interface StreamCall {
+  (body?: object, options?: ReportOptions & { readonly format?: 'json' }): AsyncIterable<{ event: string; data: JsonObject }>;
+  (body: object | undefined, options: With<'arrow'>): AsyncIterable<RecordBatch>;
+  (body: object | undefined, options: With<'csv' | 'ndjson'>): AsyncIterable<string>;
+  (body: object | undefined, options: With<'parquet'>): AsyncIterable<Uint8Array>;
+  (body: object | undefined, options: ReportOptions): AsyncIterable<{ event: string; data: JsonObject } | RecordBatch | string | Uint8Array>;
+}
+
+export function parseJson(result: EndpointResult): JsonObject {
+  if (result.kind !== 'json') throw new Error('expected a JSON result');
+  return JSON.parse(result.json) as JsonObject;
+}
+
+/** A page's answer in a format: JS objects, an Arrow Table, text or bytes. */
+export async function pageAs(result: EndpointResult, format: FormatName, path: string, options: EncodeOptions): Promise<JsonObject | Table | string | Uint8Array> {
+  if (format === 'json') return result.kind === 'rows' ? pageObject(result) : parseJson(result);
+  const rows = rowsFor(result, format, path);
+  if (format === 'arrow') return arrowTable(rows);
+  const pieces: (string | Uint8Array)[] = [];
+  for await (const piece of encodeRows(rows, format, options)) pieces.push(piece);
+  return formats[format].binary ? new Uint8Array(Buffer.concat(pieces as Uint8Array[])) : pieces.join('');
+}
+
+/** A stream's answer in a format: `{event, data}` objects, Arrow record batches, text or byte pieces. */
+export async function* streamAs(result: EndpointResult, format: FormatName, path: string, options: EncodeOptions): AsyncGenerator<{ event: string; data: JsonObject } | RecordBatch | string | Uint8Array> {
+  if (format !== 'json') {
+    const rows = rowsFor(result, format, path);
+    return yield* format === 'arrow' ? arrowBatches(rows) : encodeRows(rows, format, options);
+  }
+  if (result.kind === 'rows') return yield* streamObjects(result);
+  if (result.kind !== 'stream') throw new Error(`${path} is not a stream`);
+  for await (const e of result.events) yield { event: e.event, data: JSON.parse(e.data) as JsonObject };
+}

@@ -1,0 +1,49 @@
+import type { ColumnBatch, ScalarType } from '../query/row-shape.ts';
+import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
+import type { RowsResult } from '../reports/endpoint.ts';
+import { flatColumns, slices, type FlatColumn } from './table-shape.ts';
+
+/**
+ * A field as CSV: NULL is an empty field, the empty string `""`, so the two stay apart (PostgreSQL's
+ * and DuckDB's convention). A field with a comma, quote or line break is quoted, quotes doubled.
+ */
+export function csvField(text: string | null): string {
+  if (text === null) return '';
+  return text === '' || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const scalarText = (type: ScalarType) => (v: unknown): string | null => {
+  const s = scalarValue(type, v);
+  return s === null ? null : String(s);
+};
+
+function cellWriter(c: FlatColumn): (batch: ColumnBatch) => (row: number) => string {
+  const json = typeof c.type === 'string' ? undefined : valueText(c.type);
+  const text = json ? (v: unknown) => (v === null || v === undefined ? null : json(v)) : scalarText(c.type as ScalarType);
+  const read = c.wire === 'json' ? (v: unknown) => text(parsed(v)) : text;
+  return (batch) => {
+    const values = column(batch, c.column);
+    const guards = c.guards.map((g) => batch.columns[g] ?? []);
+    return (i) => (guards.some((g) => g[i] === null || g[i] === undefined) ? '' : csvField(read(values[i])));
+  };
+}
+
+/**
+ * CSV with a header line: one column per leaf of the row, named by its dotted path (`asset.name`,
+ * `metrics.visits`); a null object leaves its columns empty. A list or struct inside one value is its
+ * JSON text. Lines end with `\n`. Rows only: the head does not travel.
+ */
+export async function* csvText(result: RowsResult): AsyncGenerator<string> {
+  const columns = flatColumns(result.shape);
+  const cells = columns.map(cellWriter);
+  for await (const part of slices(result)) {
+    if (!('batch' in part)) {
+      yield columns.map((c) => csvField(c.path)).join(',') + '\n';
+      continue;
+    }
+    const bound = cells.map((cell) => cell(part.batch));
+    let out = '';
+    for (let i = 0; i < part.batch.length; i++) out += bound.map((cell) => cell(i)).join(',') + '\n';
+    yield out;
+  }
+}

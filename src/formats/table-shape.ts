@@ -1,0 +1,63 @@
+import { setImmediate } from 'node:timers/promises';
+import { sliceBatch } from '../engine/column-reads.ts';
+import type { ColumnBatch, RowShape, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
+import type { RowsResult } from '../reports/endpoint.ts';
+import { openRows } from './json.ts';
+
+/**
+ * A row shape as a table: every fixed array becomes an object whose fields are its items (`metrics`
+ * becomes `{visits, last_visit}`), so each column of a typed format has a name and one type.
+ */
+export function tableShape(shape: RowShape): RowShape {
+  const node = (n: ShapeNode): ShapeNode => (n.kind === 'value' ? n : n.kind === 'object' ? { ...n, fields: n.fields.map(fieldOf) } : { kind: 'object', fields: n.items.map(fieldOf) });
+  const fieldOf = (f: ShapeField): ShapeField => ({ name: f.name, node: node(f.node) });
+  return { fields: shape.fields.map(fieldOf) };
+}
+
+/** One column of a flat table: a value at a dotted path, null when any enclosing object is null. */
+export interface FlatColumn {
+  readonly path: string;
+  readonly column: string;
+  readonly type: ValueType;
+  readonly wire?: Wire;
+  /** The `nullWhen` columns of the objects around the value. */
+  readonly guards: readonly string[];
+}
+
+/** The leaves of a shape in order, objects and arrays flattened into dotted paths (`asset.name`, `metrics.visits`). */
+export function flatColumns(shape: RowShape): FlatColumn[] {
+  const out: FlatColumn[] = [];
+  const walk = (fields: readonly ShapeField[], prefix: string, guards: readonly string[]): void => {
+    for (const f of fields) {
+      const path = prefix + f.name;
+      const node = f.node;
+      if (node.kind === 'value') out.push({ path, column: node.column, type: node.type, ...(node.wire ? { wire: node.wire } : {}), guards });
+      else if (node.kind === 'object') walk(node.fields, `${path}.`, node.nullWhen ? [...guards, node.nullWhen] : guards);
+      else walk(node.items, `${path}.`, guards);
+    }
+  };
+  walk(shape.fields, '', []);
+  return out;
+}
+
+/** The most rows one encoded piece holds: a larger batch (a big page) is encoded in slices, with a turn for the event loop between. */
+export const sliceRows = 2048;
+
+/**
+ * A rows result read as its head, then slices of at most `sliceRows` rows. Between slices the event loop
+ * gets a turn. Stopping early (return) stops the read and interrupts its query.
+ */
+export async function* slices(result: RowsResult): AsyncGenerator<{ head: Record<string, unknown> } | { batch: ColumnBatch }> {
+  const { head, batches, close } = await openRows(result);
+  try {
+    yield { head };
+    for await (const batch of batches) {
+      for (let from = 0; from < batch.length; from += sliceRows) {
+        yield { batch: sliceBatch(batch, from, from + sliceRows) };
+        await setImmediate();
+      }
+    }
+  } finally {
+    await close();
+  }
+}
