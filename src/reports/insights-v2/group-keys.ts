@@ -14,6 +14,8 @@ export interface GroupKey {
   readonly lookup?: (k: Fragment, d: Fragment) => Fragment;
   readonly fields: (k: Fragment, d: Fragment) => Fragment;
   readonly order: (k: Fragment, d: Fragment) => Fragment[];
+  /** `order` reads the lookup (a name), so sorting needs the lookup joined. */
+  readonly sortsByLookup?: boolean;
   /** The row's fields for this key, reading the columns `col(part)` names. */
   readonly shape?: (col: (part: string) => string) => ShapeField[];
   /** The columns `shape` reads, as `expr AS col(part)` over the key `k` and its lookup `d`. */
@@ -33,6 +35,7 @@ export function refKey(field: string, column: Fragment, table: DimensionTable): 
     lookup: (k, d) => sql`LEFT JOIN ${ident(table.table)} AS ${d} ON ${d}.id = ${k}`,
     fields: (k, d) => sql`${key(field)}, CASE WHEN ${k} IS NULL THEN NULL ELSE json_object('id', ${k}, 'name', ${d}.${name}) END`,
     order: (k, d) => [sql`${d}.${name} NULLS LAST`, sql`${k} NULLS LAST`],
+    sortsByLookup: true,
     shape: refShape(field),
     columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.${name} AS ${col('name')}`],
   };
@@ -134,6 +137,15 @@ export class Grouping {
     const joins = this.names.flatMap((n) => {
       const lookup = this.keys[n]!.lookup;
       return lookup ? [lookup(this.col(n, from), this.lookupAlias(n))] : [];
+    });
+    return join(joins, '\n');
+  }
+
+  /** The LEFT JOINs that `order` needs (the keys sorted by a looked-up name), from relation `from`. */
+  orderLookups(from: string): Fragment {
+    const joins = this.names.flatMap((n) => {
+      const k = this.keys[n]!;
+      return k.lookup && k.sortsByLookup ? [k.lookup(this.col(n, from), this.lookupAlias(n))] : [];
     });
     return join(joins, '\n');
   }
