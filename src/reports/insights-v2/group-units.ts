@@ -108,9 +108,19 @@ QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
   );
 }
 
-/** `unit, seq` and the shape's columns (`columns` over the ranked relation `t` and every key's lookup) for the units of `range`. */
-export function unitRows(u: GroupUnits, range: UnitRange, columns: (alias: string) => Fragment[]): Fragment {
-  return sql`SELECT t.unit, 0 AS seq, ${join(columns('t'), ', ')}
-FROM (${ranked(u, range)}) t
-${u.groups.lookups('t')}`;
+/** What a report adds to its page rows only, over the ranked rows `t` (CTE): more CTEs and the joins that read them. */
+export interface RowExtras {
+  readonly ctes: (t: string) => Fragment[];
+  readonly joins: (t: string) => Fragment;
+}
+
+/**
+ * `unit, seq` and the shape's columns (`columns` over the ranked rows `t`, every key's lookup and the
+ * extras' joins) for the units of `range`.
+ */
+export function unitRows(u: GroupUnits, range: UnitRange, columns: (alias: string) => Fragment[], extras?: RowExtras): Fragment {
+  return sql`WITH ${join([sql`t AS (${ranked(u, range)})`, ...(extras?.ctes('t') ?? [])], ',\n')}
+SELECT t.unit, 0 AS seq, ${join(columns('t'), ', ')}
+FROM t
+${u.groups.lookups('t')}${extras ? sql`\n${extras.joins('t')}` : sql``}`;
 }

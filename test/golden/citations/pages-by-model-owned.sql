@@ -18,8 +18,7 @@ ordinals AS (
 )
 SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (SELECT t.unit, 0 AS seq, "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".entity, "t"."rank", "t"."count", "t"."citation_share", "t"."first_cited_at"
-FROM (WITH pg AS (
+SELECT * FROM (WITH t AS (WITH pg AS (
   SELECT * FROM ordinals WHERE kb + n_kept > $5 AND kb < $6
 ),
 b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg),
@@ -45,7 +44,9 @@ JOIN pg ON "x"."k_model" IS NOT DISTINCT FROM "pg"."k_model"
 CROSS JOIN b
 
 WINDOW w AS (ORDER BY pg.ordinal, "x".count DESC, "x".citation_share DESC, "x".entity)
-QUALIFY "x".owned AND unit > $7 AND unit <= $8) t
+QUALIFY "x".owned AND unit > $7 AND unit <= $8)
+SELECT t.unit, 0 AS seq, "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".entity, "t"."rank", "t"."count", "t"."citation_share", "t"."first_cited_at"
+FROM t
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "t"."k_model")
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01",0,4,0,4]

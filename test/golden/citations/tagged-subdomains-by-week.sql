@@ -20,8 +20,7 @@ ordinals AS (
 )
 SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (SELECT t.unit, 0 AS seq, "t"."k_date" AS "g_date_day", "t".entity, "t"."rank", "t"."count", "t"."citation_share"
-FROM (WITH pg AS (
+SELECT * FROM (WITH t AS (WITH pg AS (
   SELECT * FROM ordinals WHERE kb + n_kept > $16 AND kb < $17
 ),
 b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg),
@@ -47,7 +46,9 @@ JOIN pg ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
 CROSS JOIN b
 
 WINDOW w AS (ORDER BY pg.ordinal, "x".count DESC, "x".citation_share DESC, "x".entity)
-QUALIFY unit > $18 AND unit <= $19) t
+QUALIFY unit > $18 AND unit <= $19)
+SELECT t.unit, 0 AS seq, "t"."k_date" AS "g_date_day", "t".entity, "t"."rank", "t"."count", "t"."citation_share"
+FROM t
 )
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-000000000001","Press","00000000-0000-4000-8000-000000000270","Press","00000000-0000-4000-8000-000000000270","blog.acme.example","blog.acme.example","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility","00000000-0000-4000-8000-00000000000b","","",0,3,0,3]
