@@ -3,12 +3,16 @@ import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { refField } from '../../query/filter-fields.ts';
 import { zDate, laxBool } from '../../query/schema-types.ts';
-import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
+import { duckdb } from '../../query/dialect.ts';
+import { field, object, value, type RowShape } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { DataGuard, PagedReport } from '../paged-report.ts';
+import type { ShapedReport } from '../rows-query.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
+import { countRows, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -62,19 +66,21 @@ export const sentimentCatalog: FilterCatalog = {
 export const sentimentRules: FilterRules = { catalog: sentimentCatalog, rowFields: assessmentDims };
 
 /** A run is shown as `{id, created_at}`: it has no name. */
-const runKey: GroupKey = {
+const runKey = (categoryId: string): GroupKey => ({
   expr: sql`f.execution_id`,
-  lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.id = ${k}`,
+  lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.category_id = ${categoryId} AND ${d}.id = ${k}`,
   fields: (k, d) => sql`'run', json_object('id', ${k}, 'created_at', strftime(timezone('UTC', ${d}.executed_at), '%Y-%m-%dT%H:%M:%SZ'))`,
   order: (k) => [k],
-};
+  shape: (col) => [field('run', object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]))],
+  columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.executed_at AS ${col('created_at')}`],
+});
 
-const keysOf = (interval: CalendarInterval): Record<string, GroupKey> => ({
+const keysOf = (interval: CalendarInterval, categoryId: string): Record<string, GroupKey> => ({
   ...promptKeys,
   date: dateKey(interval),
   theme: refKey('theme', sql`f.theme_id`, themesTable),
   claim: refKey('claim', sql`f.claim_id`, claimsTable),
-  run: runKey,
+  run: runKey(categoryId),
   competitor: refKey('competitor', sql`f.asset_id`, assetsTable),
   page: textKey('page', sql`ct.url`),
 });
@@ -85,17 +91,33 @@ function metricsOf(req: SentimentRequest): Metric[] {
 
 type Window = Omit<WindowScope, 'organizationId'>;
 
+function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
+  const metrics = (prefix: string) => plan.metrics.map((m) => field(m, value(`${prefix}${m}`, 'float')));
+  return {
+    fields: [
+      ...g.shape(),
+      field('rank', value('rank', 'integer')),
+      ...metrics(''),
+      ...(plan.comparison ? [field('previous', object(metrics('previous_'), 'previous_n'))] : []),
+      ...(plan.citedWebsites ? [field('cited_websites', value('cited_websites', { list: 'text' }, 'json'))] : []),
+    ],
+  };
+}
+
 /**
  * Sentiment: the positive and negative assessments of one brand (or, grouped by competitor, of each
  * other brand) in the answers to sentiment prompts, per group, as percentages that sum to 100. In the
  * citation source mode the rows are the cited pages: each assessment counts for every page its answer
  * cites. Theme and claim leaves pick assessments; the other leaves pick answers, and only they scope
- * occurrence's denominator (the answers with any assessment of the brand in the row's group).
+ * occurrence's denominator (the answers with any assessment of the brand in the row's group). Groups
+ * rank within their date bucket (or the whole window); a page scores only its own date buckets, and
+ * its comparison figures and cited websites only for its own groups.
  */
-function compile(plan: SentimentPlan) {
+function compile(plan: SentimentPlan): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
-  const g = new Grouping(keysOf(plan.interval), plan.source === 'citation' ? ['page'] : plan.groupBy);
+  const g = new Grouping(keysOf(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
   const answers = g.without(...assessmentDims);
+  const partition = new Grouping(keysOf(plan.interval, plan.categoryId), g.has('date') ? ['date'] : []);
   const brands = g.has('competitor')
     ? sql`f.asset_id IN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) AND f.asset_id NOT IN (SELECT id FROM target)`
     : sql`f.asset_id IN (SELECT id FROM target)`;
@@ -104,63 +126,88 @@ function compile(plan: SentimentPlan) {
   FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
+  // The assessments of relation `from` whose `keys` match a row of `only` (all when null). Only answer keys
+  // restrict: they scope both the counts and occurrence's denominator, so the restriction is exact for either.
+  const matching = (from: string, keys: Grouping, only: string | null) =>
+    only === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x SEMI JOIN ${ident(only)} ON ${keys.equal('x', only)})`;
+  const occurrence = plan.metrics.includes('occurrence');
   // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
-  const scored = (from: string) => sql`
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
-         100 * c.answers / d.answers AS occurrence
+  // Every group has its answer keys' denominator row, so without occurrence the join is left out.
+  const scored = (from: Fragment) => sql`
+  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment${occurrence ? sql`,
+         100 * c.answers / d.answers AS occurrence` : sql``}
   FROM (
-    SELECT ${g.cols()}count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
-    FROM ${ident(from)} WHERE hit ${g.groupBy()}
-  ) c
-  JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${ident(from)} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}`;
+    SELECT ${g.cols()}count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive${occurrence ? sql`, count(DISTINCT execution_id) AS answers` : sql``}
+    FROM ${from} WHERE hit ${g.groupBy()}
+  ) c${occurrence ? sql`
+  JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${from} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}` : sql``}`;
 
-  const rankPartition = g.has('date') ? sql`PARTITION BY ${g.col('date', 'x')} ` : sql``;
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'sentiment'),
     sql`target AS (SELECT id, name FROM assets WHERE category_id = ${plan.categoryId} AND (name = ${plan.asset} OR id = ${plan.asset}))`,
     sql`s AS (${assessments(plan)})`,
-    sql`cur AS (${scored('s')})`,
-    sql`ranked AS (
-  SELECT x.*, row_number() OVER (${rankPartition}ORDER BY ${join([sql`x.n DESC`, ...g.order('x')], ', ')}) AS rank
-  FROM cur x
-  ${g.lookups('x')}
-)`,
   ];
-  if (plan.comparison) ctes.push(sql`s_prev AS (${assessments({ categoryId: plan.categoryId, ...plan.comparison })})`, sql`prev AS (${scored('s_prev')})`);
-  if (plan.citedWebsites) {
-    ctes.push(sql`sites AS (
+  if (plan.comparison) ctes.push(sql`s_prev AS (${assessments({ categoryId: plan.categoryId, ...plan.comparison })})`);
+  // Without date buckets every group is ranked against all others, so they are scored once for the count and
+  // the rows; with them, a group is a row when it has an assessment the filter keeps, and a page scores only
+  // its own buckets.
+  if (partition.empty) ctes.push(sql`cur AS (${scored(ident('s'))})`);
+  const units: GroupUnits = {
+    groups: g,
+    partition,
+    counts: partition.empty
+      ? countRows(sql`cur`, partition)
+      : sql`SELECT ${partition.cols()}count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT ${g.cols()}1 FROM s WHERE hit) ${partition.groupBy()}`,
+    rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`cur` } : { ctes: [sql`cur AS (${scored(matching('s', partition, pg))})`], from: sql`cur` }),
+    within: (x) => [sql`${ident(x)}.n DESC`, ...g.order(x)],
+    withinLookups: (x) => g.orderLookups(x),
+  };
+  const extras: RowExtras = {
+    ctes: (t) => [
+      ...(plan.comparison ? [sql`prev AS (${scored(matching('s_prev', answers, t))})`] : []),
+      ...(plan.citedWebsites
+        ? [
+            sql`sites AS (
   SELECT ${g.cols()}list(url ORDER BY answers DESC, url) AS cited_websites
   FROM (
     SELECT *, row_number() OVER (${g.partition()}ORDER BY answers DESC, url) AS place
     FROM (
       SELECT ${g.cols('h')}ct.url, count(DISTINCT h.execution_id) AS answers
-      FROM (SELECT DISTINCT ${g.cols()}execution_id FROM s WHERE hit) h
+      FROM (SELECT DISTINCT ${g.cols('x')}x.execution_id FROM s x SEMI JOIN ${ident(t)} ON ${g.equal('x', t)} WHERE x.hit) h
       JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindowAt('ct', plan)}
       GROUP BY ALL
     )
   )
   WHERE place <= ${maxCitedWebsites}
   GROUP BY ALL
-)`);
-  }
-
-  const values = (alias: string) => plan.metrics.map((m) => sql`${key(m)}, ${ident(alias)}.${ident(m)}`);
-  const fields = [
-    ...g.fields('r'),
-    sql`'rank', r.rank`,
-    ...values('r'),
-    ...(plan.comparison ? [sql`'previous', CASE WHEN pr.n IS NULL THEN NULL ELSE json_object(${join(values('pr'), ', ')}) END`] : []),
-    ...(plan.citedWebsites ? [sql`'cited_websites', coalesce(w.cited_websites, [])`] : []),
+)`,
+          ]
+        : []),
+    ],
+    joins: (t) =>
+      join(
+        [...(plan.comparison ? [sql`LEFT JOIN prev pr ON ${g.equal('pr', t)}`] : []), ...(plan.citedWebsites ? [sql`LEFT JOIN sites w ON ${g.equal('w', t)}`] : [])],
+        '\n',
+      ),
+  };
+  const metrics = (alias: string, prefix: string) => plan.metrics.map((m) => sql`${ident(alias)}.${ident(m)} AS ${ident(`${prefix}${m}`)}`);
+  const columns = (t: string) => [
+    ...g.columns(t),
+    sql`${ident(t)}.rank`,
+    ...metrics(t, ''),
+    ...(plan.comparison ? [sql`pr.n AS previous_n`, ...metrics('pr', 'previous_')] : []),
+    ...(plan.citedWebsites ? [sql`${duckdb.jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
   ];
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${g.has('date') ? sql`${g.col('date', 'r')}, ` : sql``}r.rank) AS unit, 0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM ranked r
-${g.lookups('r')}${plan.comparison ? sql`
-LEFT JOIN prev pr ON ${g.equal('pr', 'r')}` : sql``}${plan.citedWebsites ? sql`
-LEFT JOIN sites w ON ${g.equal('w', 'r')}` : sql``}`;
-
-  const info = sql`SELECT json_object('asset', (SELECT name FROM target), 'models', ${modelNames('s')})`;
-  return { ctes: join(ctes, ',\n'), rows, info };
+  return {
+    ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
+    shape: shapeOf(plan, g),
+    rows: (range) => unitRows(units, range, columns, extras),
+    total: unitTotal,
+    info: sql`SELECT (SELECT name FROM target) AS asset, ${modelNames('s')} AS models`,
+    // Groups rank by their counts over the whole window, so every slice would count them all again: a stream
+    // is one statement (or, with date buckets, one per window of days: see byDate).
+    sliceUnits: Number.POSITIVE_INFINITY,
+  };
 }
 
 function check(req: SentimentRequest): ValidationIssue[] {
@@ -232,6 +279,11 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
   },
   compile,
   guards,
+  byDate: {
+    order: (plan) => (plan.source === 'asset' && plan.groupBy.includes('date') ? plan.interval : null),
+    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+    within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
+  },
   info(plan, page) {
     return {
       total_results: page.total,
