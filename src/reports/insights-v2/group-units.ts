@@ -20,7 +20,7 @@ export interface GroupUnits {
    * every partition when `pg` is null: CTEs to add, then the relation's name.
    */
   readonly rowsOf: (pg: string | null) => { readonly ctes: readonly Fragment[]; readonly from: Fragment };
-  /** Sort terms inside a partition over relation `alias`; a total order. */
+  /** Sort terms inside a partition over relation `alias`; a total order (none when a partition holds one row). */
   readonly within: (alias: string) => Fragment[];
   /** The joins `within` reads (e.g. the names the groups sort by), over relation `alias`. */
   readonly withinLookups?: (alias: string) => Fragment;
@@ -60,7 +60,7 @@ const withCtes = (ctes: readonly Fragment[], body: Fragment) => (ctes.length ===
 
 /** The rows of `range` as their relation's columns plus `unit` and `rank`, unordered. */
 function ranked(u: GroupUnits, range: UnitRange): Fragment {
-  const order = join(u.within('x'), ', ');
+  const sorted = (alias: string) => (u.within(alias).length === 0 ? sql`` : sql`ORDER BY ${join(u.within(alias), ', ')}`);
   const count = u.kept ? sql`count(*) FILTER (WHERE ${u.kept('x')}) OVER (w ROWS UNBOUNDED PRECEDING)` : sql`row_number() OVER w`;
   const kept = u.kept ? sql`${u.kept('x')} AND ` : sql``;
   if (u.partition.empty) {
@@ -70,11 +70,11 @@ function ranked(u: GroupUnits, range: UnitRange): Fragment {
       // and only they are numbered; the rank is the unit.
       return withCtes(
         ctes,
-        sql`SELECT y.*, ${range.after} + row_number() OVER (ORDER BY ${join(u.within('y'), ', ')}) AS unit, unit AS rank
+        sql`SELECT y.*, ${range.after} + row_number() OVER (${sorted('y')}) AS unit, unit AS rank
 FROM (
   SELECT x.* FROM ${from} x
   ${lookups(u, 'x')}
-  ORDER BY ${order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}
+  ${sorted('x')}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}
 ) y
 ${lookups(u, 'y')}`,
       );
@@ -84,7 +84,7 @@ ${lookups(u, 'y')}`,
       sql`SELECT x.*, ${count} AS unit, row_number() OVER w AS rank
 FROM ${from} x
 ${lookups(u, 'x')}
-WINDOW w AS (ORDER BY ${order})
+WINDOW w AS (${sorted('x')})
 QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
     );
   }
@@ -103,7 +103,7 @@ FROM ${from} x
 JOIN pg ON ${u.partition.equal('x', 'pg')}
 CROSS JOIN b
 ${lookups(u, 'x')}
-WINDOW w AS (ORDER BY pg.ordinal, ${order})
+WINDOW w AS (ORDER BY ${join([sql`pg.ordinal`, ...u.within('x')], ', ')})
 QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
   );
 }
