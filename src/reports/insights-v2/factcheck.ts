@@ -35,7 +35,6 @@ export interface FactcheckPlan extends WindowScope {
 const themeKey = (categoryId: string): GroupKey => ({
   expr: sql`cc.theme`,
   lookup: (k, d) => sql`LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = ${categoryId} GROUP BY name) AS ${d} ON ${d}.name = ${k}`,
-  fields: (k, d) => sql`'theme', CASE WHEN ${k} IS NULL THEN NULL ELSE json_object('id', ${d}.id, 'name', ${k}) END`,
   order: (k) => [sql`${k} NULLS LAST`],
   shape: (col) => [field('theme', object([field('id', value(col('id'), 'text')), field('name', value(col('name'), 'text'))], col('name')))],
   columns: (k, d, col) => [sql`${d}.id AS ${col('id')}`, sql`${k} AS ${col('name')}`],
@@ -45,7 +44,6 @@ const themeKey = (categoryId: string): GroupKey => ({
 const citationKey = (categoryId: string): GroupKey => ({
   expr: sql`ct.url`,
   lookup: (k, d) => sql`LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = ${categoryId} GROUP BY url) AS ${d} ON ${d}.url = ${k}`,
-  fields: (k, d) => sql`'citation', json_object('url', ${k}, 'citation_category', ${d}.citation_category)`,
   order: (k) => [k],
   shape: (col) => [field('citation', object([field('url', value(col('url'), 'text')), field('citation_category', value(col('category'), 'text'))]))],
   columns: (k, d, col) => [sql`${k} AS ${col('url')}`, sql`${d}.citation_category AS ${col('category')}`],

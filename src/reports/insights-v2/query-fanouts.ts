@@ -54,7 +54,6 @@ const defaultTypes: readonly AnalysisType[] = ['visibility'];
 const promptKey: GroupKey = {
   expr: promptDimensions.prompt.column,
   lookup: (k, d) => sql`LEFT JOIN prompts AS ${d} ON ${d}.id = ${k}`,
-  fields: (k, d) => sql`'prompt', ${d}.prompt, 'prompt_id', ${k}`,
   order: (k, d) => [sql`${d}.prompt NULLS LAST`, sql`${k} NULLS LAST`],
   sortsByLookup: true,
   shape: (col) => [field('prompt', value(col('text'), 'text')), field('prompt_id', value(col('id'), 'text'))],

@@ -69,7 +69,6 @@ export const sentimentRules: FilterRules = { catalog: sentimentCatalog, rowField
 const runKey = (categoryId: string): GroupKey => ({
   expr: sql`f.execution_id`,
   lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.category_id = ${categoryId} AND ${d}.id = ${k}`,
-  fields: (k, d) => sql`'run', json_object('id', ${k}, 'created_at', strftime(timezone('UTC', ${d}.executed_at), '%Y-%m-%dT%H:%M:%SZ'))`,
   order: (k) => [k],
   shape: (col) => [field('run', object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]))],
   columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.executed_at AS ${col('created_at')}`],
