@@ -8,7 +8,7 @@ import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
 import { unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
@@ -176,11 +176,7 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
     };
   },
   compile,
-  byDate: {
-    order: (plan) => (plan.partitions[0] === 'date' ? plan.interval : null),
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
-    within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
-  },
+  byDate: windowedByDate((plan) => (plan.partitions[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

@@ -7,9 +7,9 @@ import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
-import { countRows, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'] as const;
@@ -86,9 +86,9 @@ function compile(plan: FactcheckPlan): ShapedReport {
     partition,
     counts: partition.empty
       ? countRows(sql`s`, partition)
-      : sql`SELECT ${partition.cols()}count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT ${g.cols()}1 FROM o) ${partition.groupBy()}`,
+      : countGroups('o', g, partition),
     rowsOf: (pg) =>
-      pg === null ? { ctes: [], from: sql`s` } : { ctes: [sql`s AS (${scores(sql`(SELECT x.* FROM o x SEMI JOIN ${ident(pg)} ON ${partition.equal('x', pg)})`)})`], from: sql`s` },
+      pg === null ? { ctes: [], from: sql`s` } : { ctes: [sql`s AS (${scores(matching('o', partition, pg))})`], from: sql`s` },
     within: (x) => (g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x)),
     withinLookups: (x) => g.orderLookups(x),
   };
@@ -140,11 +140,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
     };
   },
   compile,
-  byDate: {
-    order: (plan) => (plan.groupBy[0] === 'date' ? plan.interval : null),
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
-    within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
-  },
+  byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

@@ -1,4 +1,4 @@
-import { join, sql, type Fragment } from '../../query/sql.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { UnitRange } from '../rows-query.ts';
 import type { Grouping } from './group-keys.ts';
 
@@ -25,6 +25,16 @@ export interface GroupUnits {
   /** The joins `within` reads (e.g. the names the groups sort by), over relation `alias`. */
   readonly withinLookups?: (alias: string) => Fragment;
   readonly kept?: (alias: string) => Fragment;
+}
+
+/** `counts` of the distinct groups (`groups`' keys) of relation `from` that `where` keeps, without scoring them. */
+export function countGroups(from: string, groups: Grouping, partition: Grouping, where: Fragment = sql`TRUE`): Fragment {
+  return sql`SELECT ${partition.cols()}count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT ${groups.cols()}1 FROM ${ident(from)} WHERE ${where}) ${partition.groupBy()}`;
+}
+
+/** The rows of relation `from` whose `keys` match a row of relation `to` (every row when `to` is null or there are no keys). */
+export function matching(from: string, keys: Grouping, to: string | null): Fragment {
+  return to === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x SEMI JOIN ${ident(to)} ON ${keys.equal('x', to)})`;
 }
 
 /** `counts` from a relation that holds every row. */

@@ -7,10 +7,10 @@ import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptDimensions, promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from './group-keys.ts';
-import { countRows, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
 import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -102,18 +102,16 @@ function compile(plan: FanoutsPlan): ShapedReport {
   SELECT ${runs.select()}f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${scope}
 )`,
   ];
-  // The groups of the partitions in `pg` (all when null): the date is a key of the runs' groups too, so
-  // restricting every source by it is exact.
-  const only = (from: string, pg: string | null) => (pg === null ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x SEMI JOIN ${ident(pg)} ON ${partition.equal('x', pg)})`);
   const scored = (pg: string | null) => sql`
   SELECT n.*${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share` : sql``}
-  FROM (SELECT ${g.cols()}count(*) AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${only('fo', pg)} ${g.groupBy()}) n${
+  FROM (SELECT ${g.cols()}count(*) AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
     has('share') ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}count(*) AS group_fanouts FROM ${only('fo', pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
+  LEFT JOIN (SELECT ${runs.cols()}count(*) AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
   }${
     has('fanouts_per_execution') ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}count(*) AS executions FROM ${only('runs', pg)} WHERE search_triggered ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}` : sql``
+  LEFT JOIN (SELECT ${runs.cols()}count(*) AS executions FROM ${matching('runs', partition, pg)} WHERE search_triggered ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}` : sql``
   }`;
+  // The date is a key of the runs' groups too, so restricting every source to a page's buckets is exact.
   if (partition.empty) ctes.push(sql`scored AS (${scored(null)})`);
   const units: GroupUnits = {
     groups: g,
@@ -121,7 +119,7 @@ function compile(plan: FanoutsPlan): ShapedReport {
     // A group is a row when it has a fan-out; with date buckets, a page scores only its own buckets.
     counts: partition.empty
       ? countRows(sql`scored`, partition)
-      : sql`SELECT ${partition.cols()}count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT ${g.cols()}1 FROM fo) ${partition.groupBy()}`,
+      : countGroups('fo', g, partition),
     rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`scored` } : { ctes: [sql`scored AS (${scored(pg)})`], from: sql`scored` }),
     within: (x) => [sql`${ident(x)}.fanouts DESC`, ...g.order(x)],
     withinLookups: (x) => g.orderLookups(x),
@@ -181,11 +179,7 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
     };
   },
   compile,
-  byDate: {
-    order: (plan) => (plan.groupBy.includes('date') ? plan.interval : null),
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
-    within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
-  },
+  byDate: windowedByDate((plan) => (plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

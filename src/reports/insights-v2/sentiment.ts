@@ -9,10 +9,10 @@ import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { DataGuard, PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
-import { countRows, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -125,10 +125,7 @@ function compile(plan: SentimentPlan): ShapedReport {
   FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
-  // The assessments of relation `from` whose `keys` match a row of `only` (all when null). Only answer keys
-  // restrict: they scope both the counts and occurrence's denominator, so the restriction is exact for either.
-  const matching = (from: string, keys: Grouping, only: string | null) =>
-    only === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x SEMI JOIN ${ident(only)} ON ${keys.equal('x', only)})`;
+  // Answer keys scope both the counts and occurrence's denominator, so restricting assessments by them is exact.
   const occurrence = plan.metrics.includes('occurrence');
   // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
   // Every group has its answer keys' denominator row, so without occurrence the join is left out.
@@ -156,7 +153,7 @@ function compile(plan: SentimentPlan): ShapedReport {
     partition,
     counts: partition.empty
       ? countRows(sql`cur`, partition)
-      : sql`SELECT ${partition.cols()}count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT ${g.cols()}1 FROM s WHERE hit) ${partition.groupBy()}`,
+      : countGroups('s', g, partition, sql`hit`),
     rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`cur` } : { ctes: [sql`cur AS (${scored(matching('s', partition, pg))})`], from: sql`cur` }),
     within: (x) => [sql`${ident(x)}.n DESC`, ...g.order(x)],
     withinLookups: (x) => g.orderLookups(x),
@@ -278,11 +275,7 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
   },
   compile,
   guards,
-  byDate: {
-    order: (plan) => (plan.source === 'asset' && plan.groupBy.includes('date') ? plan.interval : null),
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
-    within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
-  },
+  byDate: windowedByDate((plan) => (plan.source === 'asset' && plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

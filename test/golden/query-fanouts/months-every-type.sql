@@ -8,7 +8,7 @@ fo AS (
 runs AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $8 AND f.day BETWEEN CAST($9 AS DATE) AND CAST($10 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND (id IN ($12) OR "name" IN ($13))), FALSE))
 ),
-parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM fo) GROUP BY "k_date"),
+parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
 ordinals AS (
   SELECT "x"."k_date", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
