@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { join, key, sql, type Fragment } from '../../query/sql.ts';
+import { field, value, type RowShape, type ScalarType } from '../../query/row-shape.ts';
+import { ident, sql } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
+import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
+import { unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
 import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -61,39 +64,46 @@ function metricsOf(req: CitationsRequest): Metric[] {
 /** Row fields follow the docs' example: the rank first, then the counts. */
 const rowOrder: readonly Metric[] = ['rank', 'count', 'citation_share', 'first_cited_at'];
 
-const rowValue: Record<Metric, Fragment> = {
-  rank: sql`r.rank`,
-  count: sql`r.count`,
-  citation_share: sql`r.citation_share`,
-  first_cited_at: sql`strftime(timezone('UTC', r.first_cited_at), '%Y-%m-%dT%H:%M:%SZ')`,
-};
+const metricType: Record<Metric, ScalarType> = { rank: 'integer', count: 'integer', citation_share: 'float', first_cited_at: 'instant' };
+
+function shapeOf(plan: CitationsPlan, g: Grouping): RowShape {
+  return {
+    fields: [...g.shape(), field(plan.entity, value('entity', 'text')), ...rowOrder.filter((m) => plan.metrics.includes(m)).map((m) => field(m, value(m, metricType[m])))],
+  };
+}
 
 /**
  * Citations: domains (or pages) ranked by how often answers cite them. The answer-level part of the
  * filter scopes the citations; the citation-layer part picks which are counted. citation_share is, per
  * model, the row's citations over every citation in scope of the same partition, averaged over the
- * models with citations there, so citation-layer filters never shrink its denominator.
+ * models with citations there, so citation-layer filters never shrink its denominator. Rows are ranked
+ * within their partition; only the partitions of a page (or stream slice) are ranked.
  */
-function compile(plan: CitationsPlan) {
+function compile(plan: CitationsPlan): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions);
   const entity = plan.entity === 'page' ? sql`f.url` : sql`f.root_domain`;
+  const owned = plan.scope === 'owned';
 
   const ctes = sql`${promptsCte(plan.categoryId)},
 c AS (
   SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
-),
-den AS (SELECT ${g.cols()}model_id, count(*) AS total FROM c GROUP BY ALL),
-models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()}),
-num AS (
+)`;
+
+  // The scores of the partitions in `pg` (every partition when null): a page scores only its own partitions'
+  // entities. The denominators are a few rows per partition, cheaper to count whole than to restrict.
+  const scoring = (pg: string | null) => [
+    sql`den AS (SELECT ${g.cols()}model_id, count(*) AS total FROM c GROUP BY ALL)`,
+    sql`models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()})`,
+    sql`num AS (
   SELECT ${g.cols()}entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
-  FROM c WHERE hit GROUP BY ALL
-),
--- TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
--- (pages, the stream and ties in the ranking stay identical from run to run).
-scored AS (
+  FROM c${pg === null ? sql`` : sql` SEMI JOIN ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
+)`,
+    // TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
+    // (pages, the stream and ties in the ranking stay identical from run to run).
+    sql`scored AS (
   SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
          min(first_at) AS first_cited_at, bool_or(owned) AS owned
   FROM (
@@ -102,24 +112,29 @@ scored AS (
     JOIN models_in mi ON ${g.equal('num', 'mi')}
   )
   GROUP BY ALL
-),
-ranked AS (
-  SELECT *, row_number() OVER (${g.partition()}ORDER BY count DESC, citation_share DESC, entity) AS rank FROM scored
-)`;
-
-  const fields = [
-    ...g.fields('r'),
-    sql`${key(plan.entity)}, r.entity`,
-    ...rowOrder.filter((m) => plan.metrics.includes(m)).map((m) => sql`${key(m)}, ${rowValue[m]}`),
+)`,
   ];
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${join([...g.order('r'), sql`r.rank`], ', ')}) AS unit, 0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM ranked r
-${g.lookups('r')}
-WHERE ${plan.scope === 'owned' ? sql`r.owned` : sql`TRUE`}`;
-
-  const info = sql`SELECT json_object('models', ${modelNames('c')})`;
-  return { ctes, rows, info };
+  const units: GroupUnits = {
+    groups: g,
+    partition: g,
+    // A partition's rows are its distinct cited entities; those with an owned citation are its units under scope owned.
+    counts: sql`SELECT ${g.cols()}count(DISTINCT entity) AS n_all, count(DISTINCT entity)${owned ? sql` FILTER (WHERE citation_category = 'owned')` : sql``} AS n_kept
+FROM c WHERE hit ${g.groupBy()}`,
+    rowsOf: (pg) => ({ ctes: scoring(pg), from: sql`scored` }),
+    within: (x) => [sql`${ident(x)}.count DESC`, sql`${ident(x)}.citation_share DESC`, sql`${ident(x)}.entity`],
+    ...(owned ? { kept: (x: string) => sql`${ident(x)}.owned` } : {}),
+  };
+  const metrics = rowOrder.filter((m) => plan.metrics.includes(m));
+  return {
+    ctes: sql`${ctes},\n${unitCtes(units)}`,
+    shape: shapeOf(plan, g),
+    rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.entity`, ...metrics.map((m) => sql`${ident(t)}.${ident(m)}`)]),
+    total: unitTotal,
+    info: sql`SELECT ${modelNames('c')} AS models`,
+    // Every slice would aggregate the window's citations again to rank them, so a stream is one statement
+    // (or, led by the date, one per window of days: see byDate).
+    sliceUnits: Number.POSITIVE_INFINITY,
+  };
 }
 
 function check(req: CitationsRequest): ValidationIssue[] {
@@ -161,6 +176,7 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
     };
   },
   compile,
+  byDate: windowedByDate((plan) => (plan.partitions[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

@@ -6,7 +6,8 @@ import { laxInt, zDate, zUuid } from '../../query/schema-types.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
 import { daysInclusive } from '../../query/time.ts';
 import type { OwnedKind } from '../../engine/tenant-catalog.ts';
-import type { Paging } from '../paged-report.ts';
+import type { PagedReport, Paging } from '../paged-report.ts';
+import type { DateOrder } from '../stream-slices.ts';
 
 export const maxWindowDays = 3 * 366;
 
@@ -74,3 +75,10 @@ export const categoryOwned = (req: { category_id: string }): { kind: OwnedKind; 
 export const cursorPaging =
   (fallback: number) =>
   (req: { limit?: number | null; cursor?: string | null; max_results?: number | null }): Paging => ({ limit: req.limit ?? fallback, cursor: req.cursor ?? null, maxResults: req.max_results ?? null });
+
+/** `byDate` of a report whose plan holds its window as startDate and endDate; `order` says how its answer leads with the date, if it does. */
+export const windowedByDate = <Plan extends { startDate: string; endDate: string }>(order: (plan: Plan) => DateOrder | null): NonNullable<PagedReport<unknown, Plan>['byDate']> => ({
+  order,
+  window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+  within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
+});

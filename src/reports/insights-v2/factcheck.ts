@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
-import { join, sql } from '../../query/sql.ts';
+import { field, object, value } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
+import type { ShapedReport } from '../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'] as const;
@@ -32,55 +35,76 @@ export interface FactcheckPlan extends WindowScope {
 const themeKey = (categoryId: string): GroupKey => ({
   expr: sql`cc.theme`,
   lookup: (k, d) => sql`LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = ${categoryId} GROUP BY name) AS ${d} ON ${d}.name = ${k}`,
-  fields: (k, d) => sql`'theme', CASE WHEN ${k} IS NULL THEN NULL ELSE json_object('id', ${d}.id, 'name', ${k}) END`,
   order: (k) => [sql`${k} NULLS LAST`],
+  shape: (col) => [field('theme', object([field('id', value(col('id'), 'text')), field('name', value(col('name'), 'text'))], col('name')))],
+  columns: (k, d, col) => [sql`${d}.id AS ${col('id')}`, sql`${k} AS ${col('name')}`],
 });
 
 /** A cited page (`ct`, the distinct pages of the claim's answer), shown with its citation category. */
 const citationKey = (categoryId: string): GroupKey => ({
   expr: sql`ct.url`,
   lookup: (k, d) => sql`LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = ${categoryId} GROUP BY url) AS ${d} ON ${d}.url = ${k}`,
-  fields: (k, d) => sql`'citation', json_object('url', ${k}, 'citation_category', ${d}.citation_category)`,
   order: (k) => [k],
+  shape: (col) => [field('citation', object([field('url', value(col('url'), 'text')), field('citation_category', value(col('category'), 'text'))]))],
+  columns: (k, d, col) => [sql`${k} AS ${col('url')}`, sql`${d}.citation_category AS ${col('category')}`],
 });
 
 /**
  * Fact-check scores: accurate and inaccurate claim occurrences in the answers to fact-check prompts,
  * per group. The occurrences are those the claims report lists and sections, so a group's figures equal
  * the claims report's section of the same value. Grouped by citation, an occurrence counts for every
- * page its answer cites.
+ * page its answer cites, and pages come most cited first. Groups led by the date bucket are counted
+ * per bucket, and a page scores only its own buckets; otherwise a top-N picks the page's groups.
  */
-function compile(plan: FactcheckPlan) {
+function compile(plan: FactcheckPlan): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, claimFilterFields, filterScope);
-  const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval), theme: themeKey(plan.categoryId), citation: citationKey(plan.categoryId) }, plan.groupBy);
+  const keys = { ...promptKeys, date: dateKey(plan.interval), theme: themeKey(plan.categoryId), citation: citationKey(plan.categoryId) };
+  const g = new Grouping(keys, plan.groupBy);
+  const partition = new Grouping(keys, plan.groupBy[0] === 'date' ? ['date'] : []);
   const cited = g.has('citation')
     ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', plan)}) ct ON ct.execution_id = f.execution_id`
     : sql``;
 
-  const ctes = sql`${promptsCte(plan.categoryId, 'accuracy')},
-e AS (
+  const ctes: Fragment[] = [
+    promptsCte(plan.categoryId, 'accuracy'),
+    sql`e AS (
   SELECT f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
-),
-o AS (
+)`,
+    sql`o AS (
   SELECT ${g.select()}f.accurate
   FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id${cited}
   WHERE ${inWindow(plan)} AND ${filter}
-),
-s AS (
-  SELECT ${g.cols()}count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o ${g.groupBy()}
-)`;
-
-  const order = g.has('citation') ? [sql`r.accurate + r.inaccurate DESC`, g.col('citation', 'r')] : g.order('r');
-  const fields = [...g.fields('r'), sql`'accuracy', r.accurate / (r.accurate + r.inaccurate), 'accurate', r.accurate, 'inaccurate', r.inaccurate`];
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${order.length > 0 ? join(order, ', ') : sql`1`}) AS unit, 0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM s r
-${g.lookups('r')}`;
-
-  const info = sql`SELECT json_object('models', ${modelNames('e')})`;
-  return { ctes, rows, info };
+)`,
+  ];
+  const scores = (from: Fragment) =>
+    sql`SELECT ${g.cols()}count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM ${from} ${g.groupBy()}`;
+  if (partition.empty) ctes.push(sql`s AS (${scores(ident('o'))})`);
+  const units: GroupUnits = {
+    groups: g,
+    partition,
+    counts: partition.empty
+      ? countRows(sql`s`, partition)
+      : countGroups('o', g, partition),
+    rowsOf: (pg) =>
+      pg === null ? { ctes: [], from: sql`s` } : { ctes: [sql`s AS (${scores(matching('o', partition, pg))})`], from: sql`s` },
+    within: (x) => (g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x)),
+    withinLookups: (x) => g.orderLookups(x),
+  };
+  return {
+    ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
+    shape: {
+      fields: [...g.shape(), field('accuracy', value('accuracy', 'float')), field('accurate', value('accurate', 'integer')), field('inaccurate', value('inaccurate', 'integer'))],
+    },
+    rows: (range) =>
+      unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.accurate / (${ident(t)}.accurate + ${ident(t)}.inaccurate) AS accuracy`, sql`${ident(t)}.accurate`, sql`${ident(t)}.inaccurate`]),
+    total: unitTotal,
+    info: sql`SELECT ${modelNames('e')} AS models`,
+    // Pages of citations come most cited first over the whole window and other groups in key order, both
+    // known only once every occurrence is counted: a stream is one statement (led by the date, one per window).
+    sliceUnits: Number.POSITIVE_INFINITY,
+  };
 }
 
 function check(req: FactcheckRequest): ValidationIssue[] {
@@ -116,6 +140,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
     };
   },
   compile,
+  byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

@@ -1,5 +1,5 @@
 import { field as fieldOf, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
-import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { DimensionTable } from '../../query/filter-fields.ts';
 import { promptDimensions, tagTable } from './dimensions.ts';
@@ -7,17 +7,18 @@ import { promptDimensions, tagTable } from './dimensions.ts';
 /**
  * A group-by key of a v2 report. Its key expression reads the fact row `f`, its prompt `p` and whatever
  * the report joins; once grouped, the key is column `k_<name>` and its lookup (a LEFT JOIN) alias
- * `d_<name>`. `fields` gives the row's JSON key/value pairs and `order` its ascending sort terms.
+ * `d_<name>`. `order` gives its ascending sort terms and `shape`/`columns` its fields in a row.
  */
 export interface GroupKey {
   readonly expr: Fragment;
   readonly lookup?: (k: Fragment, d: Fragment) => Fragment;
-  readonly fields: (k: Fragment, d: Fragment) => Fragment;
   readonly order: (k: Fragment, d: Fragment) => Fragment[];
+  /** `order` reads the lookup (a name), so sorting needs the lookup joined. */
+  readonly sortsByLookup?: boolean;
   /** The row's fields for this key, reading the columns `col(part)` names. */
-  readonly shape?: (col: (part: string) => string) => ShapeField[];
+  readonly shape: (col: (part: string) => string) => ShapeField[];
   /** The columns `shape` reads, as `expr AS col(part)` over the key `k` and its lookup `d`. */
-  readonly columns?: (k: Fragment, d: Fragment, col: (part: string) => Fragment) => Fragment[];
+  readonly columns: (k: Fragment, d: Fragment, col: (part: string) => Fragment) => Fragment[];
 }
 
 /** A dimension shown as `{id, name}`: null when its key is missing. */
@@ -31,8 +32,8 @@ export function refKey(field: string, column: Fragment, table: DimensionTable): 
   return {
     expr: column,
     lookup: (k, d) => sql`LEFT JOIN ${ident(table.table)} AS ${d} ON ${d}.id = ${k}`,
-    fields: (k, d) => sql`${key(field)}, CASE WHEN ${k} IS NULL THEN NULL ELSE json_object('id', ${k}, 'name', ${d}.${name}) END`,
     order: (k, d) => [sql`${d}.${name} NULLS LAST`, sql`${k} NULLS LAST`],
+    sortsByLookup: true,
     shape: refShape(field),
     columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.${name} AS ${col('name')}`],
   };
@@ -42,7 +43,6 @@ export function refKey(field: string, column: Fragment, table: DimensionTable): 
 export function dateKey(interval: CalendarInterval): GroupKey {
   return {
     expr: dayBucket(interval, sql`f.day`),
-    fields: (k) => sql`'date', strftime(${k}, '%Y-%m-%d')`,
     order: (k) => [k],
     shape: (col) => [fieldOf('date', value(col('day'), 'date'))],
     columns: (k, _d, col) => [sql`${k} AS ${col('day')}`],
@@ -53,7 +53,6 @@ export function dateKey(interval: CalendarInterval): GroupKey {
 export function textKey(field: string, expr: Fragment): GroupKey {
   return {
     expr,
-    fields: (k) => sql`${key(field)}, ${k}`,
     order: (k) => [sql`${k} NULLS LAST`],
     shape: (col) => [fieldOf(field, value(col('v'), 'text'))],
     columns: (k, _d, col) => [sql`${k} AS ${col('v')}`],
@@ -138,9 +137,13 @@ export class Grouping {
     return join(joins, '\n');
   }
 
-  /** The JSON key/value pairs of every key, for json_object. */
-  fields(from: string): Fragment[] {
-    return this.names.map((n) => this.keys[n]!.fields(this.col(n, from), this.lookupAlias(n)));
+  /** The LEFT JOINs that `order` needs (the keys sorted by a looked-up name), from relation `from`. */
+  orderLookups(from: string): Fragment {
+    const joins = this.names.flatMap((n) => {
+      const k = this.keys[n]!;
+      return k.lookup && k.sortsByLookup ? [k.lookup(this.col(n, from), this.lookupAlias(n))] : [];
+    });
+    return join(joins, '\n');
   }
 
   private columnName(name: string, part: string): string {
@@ -149,12 +152,12 @@ export class Grouping {
 
   /** The row fields of every key, in group_by order. */
   shape(): ShapeField[] {
-    return this.names.flatMap((n) => this.keys[n]!.shape!((part) => this.columnName(n, part)));
+    return this.names.flatMap((n) => this.keys[n]!.shape((part) => this.columnName(n, part)));
   }
 
   /** The columns `shape` reads, over relation `from` and its lookups. */
   columns(from: string): Fragment[] {
-    return this.names.flatMap((n) => this.keys[n]!.columns!(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))));
+    return this.names.flatMap((n) => this.keys[n]!.columns(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))));
   }
 
   /** Ascending sort terms of every key, in group_by order. */

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { join, key, sql, type Fragment } from '../../query/sql.ts';
+import { field, value, type ScalarType } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
+import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptDimensions, promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from './group-keys.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
 import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -51,8 +54,10 @@ const defaultTypes: readonly AnalysisType[] = ['visibility'];
 const promptKey: GroupKey = {
   expr: promptDimensions.prompt.column,
   lookup: (k, d) => sql`LEFT JOIN prompts AS ${d} ON ${d}.id = ${k}`,
-  fields: (k, d) => sql`'prompt', ${d}.prompt, 'prompt_id', ${k}`,
   order: (k, d) => [sql`${d}.prompt NULLS LAST`, sql`${k} NULLS LAST`],
+  sortsByLookup: true,
+  shape: (col) => [field('prompt', value(col('text'), 'text')), field('prompt_id', value(col('id'), 'text'))],
+  columns: (k, d, col) => [sql`${d}.prompt AS ${col('text')}`, sql`${k} AS ${col('id')}`],
 };
 
 function groupByOf(req: FanoutsRequest): FanoutDimension[] {
@@ -64,53 +69,71 @@ function metricsOf(req: FanoutsRequest): Metric[] {
   return groupByOf(req).includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations'];
 }
 
-const rowValue: Record<Metric, Fragment> = {
-  total_fanouts: sql`r.fanouts`,
-  fanouts_per_execution: sql`r.fanouts_per_execution`,
-  query_variations: sql`r.variations`,
-  share: sql`r.share`,
+const metricColumn: Record<Metric, { readonly column: string; readonly type: ScalarType }> = {
+  total_fanouts: { column: 'fanouts', type: 'integer' },
+  fanouts_per_execution: { column: 'fanouts_per_execution', type: 'float' },
+  query_variations: { column: 'variations', type: 'integer' },
+  share: { column: 'share', type: 'float' },
 };
 
 /**
  * Query fan-outs: the search queries engines ran behind answers, per group. fanouts_per_execution
  * divides by the runs that searched (search_triggered) in the row's group without the query
  * dimension, and share by that group's fan-outs: runs without a search produce no fan-out data.
+ * Groups rank by fan-outs within their date bucket (or the whole window); a page scores only its own
+ * buckets, and only the metrics it shows.
  */
-function compile(plan: FanoutsPlan) {
+function compile(plan: FanoutsPlan): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
-  const g = new Grouping({ ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) }, plan.groupBy);
+  const keys = { ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) };
+  const g = new Grouping(keys, plan.groupBy);
   const runs = g.without('query');
+  const partition = new Grouping(keys, g.has('date') ? ['date'] : []);
   const scope = sql`${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.node, fanoutsCatalog, filterScope)}`;
-  const rankPartition = g.has('date') ? sql`PARTITION BY ${g.col('date', 'x')} ` : sql``;
+  const metrics = metricNames.filter((m) => plan.metrics.includes(m));
+  const has = (m: Metric) => plan.metrics.includes(m);
 
-  const ctes = sql`${promptsCte(plan.categoryId)},
-fo AS (
+  const ctes: Fragment[] = [
+    promptsCte(plan.categoryId),
+    sql`fo AS (
   SELECT ${g.select()}f.query AS q FROM fanouts f JOIN p ON p.id = f.prompt_id WHERE ${scope}
-),
-runs AS (
+)`,
+    sql`runs AS (
   SELECT ${runs.select()}f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${scope}
-),
-n AS (SELECT ${g.cols()}count(*) AS fanouts, count(DISTINCT q) AS variations FROM fo ${g.groupBy()}),
-pg AS (SELECT ${runs.cols()}count(*) AS group_fanouts FROM fo ${runs.groupBy()}),
-xe AS (SELECT ${runs.cols()}count(*) AS executions FROM runs WHERE search_triggered ${runs.groupBy()}),
-scored AS (
-  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / pg.group_fanouts AS share
-  FROM n LEFT JOIN pg ON ${runs.equal('n', 'pg')} LEFT JOIN xe ON ${runs.equal('n', 'xe')}
-),
-ranked AS (
-  SELECT x.*, row_number() OVER (${rankPartition}ORDER BY ${join([sql`x.fanouts DESC`, ...g.order('x')], ', ')}) AS rank
-  FROM scored x
-  ${g.lookups('x')}
-)`;
-
-  const fields = [...g.fields('r'), sql`'rank', r.rank`, ...metricNames.filter((m) => plan.metrics.includes(m)).map((m) => sql`${key(m)}, ${rowValue[m]}`)];
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${g.has('date') ? sql`${g.col('date', 'r')}, ` : sql``}r.rank) AS unit, 0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM ranked r
-${g.lookups('r')}`;
-
-  const info = sql`SELECT json_object('models', ${modelNames('runs')}, 'runs', (SELECT count(*) FROM runs), 'searched', (SELECT count(*) FROM runs WHERE search_triggered))`;
-  return { ctes, rows, info };
+)`,
+  ];
+  const scored = (pg: string | null) => sql`
+  SELECT n.*${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share` : sql``}
+  FROM (SELECT ${g.cols()}count(*) AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
+    has('share') ? sql`
+  LEFT JOIN (SELECT ${runs.cols()}count(*) AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
+  }${
+    has('fanouts_per_execution') ? sql`
+  LEFT JOIN (SELECT ${runs.cols()}count(*) AS executions FROM ${matching('runs', partition, pg)} WHERE search_triggered ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}` : sql``
+  }`;
+  // The date is a key of the runs' groups too, so restricting every source to a page's buckets is exact.
+  if (partition.empty) ctes.push(sql`scored AS (${scored(null)})`);
+  const units: GroupUnits = {
+    groups: g,
+    partition,
+    // A group is a row when it has a fan-out; with date buckets, a page scores only its own buckets.
+    counts: partition.empty
+      ? countRows(sql`scored`, partition)
+      : countGroups('fo', g, partition),
+    rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`scored` } : { ctes: [sql`scored AS (${scored(pg)})`], from: sql`scored` }),
+    within: (x) => [sql`${ident(x)}.fanouts DESC`, ...g.order(x)],
+    withinLookups: (x) => g.orderLookups(x),
+  };
+  return {
+    ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
+    shape: { fields: [...g.shape(), field('rank', value('rank', 'integer')), ...metrics.map((m) => field(m, value(metricColumn[m].column, metricColumn[m].type)))] },
+    rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.rank`, ...metrics.map((m) => sql`${ident(t)}.${ident(metricColumn[m].column)}`)]),
+    total: unitTotal,
+    info: sql`SELECT ${modelNames('runs')} AS models, r.runs, r.searched FROM (SELECT count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched FROM runs) r`,
+    // Groups rank by their fan-outs over the whole window, so every slice would count them all again: a stream
+    // is one statement (or, with date buckets, one per window of days: see byDate).
+    sliceUnits: Number.POSITIVE_INFINITY,
+  };
 }
 
 function check(req: FanoutsRequest): ValidationIssue[] {
@@ -156,6 +179,7 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
     };
   },
   compile,
+  byDate: windowedByDate((plan) => (plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

@@ -1,33 +1,22 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
-import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { refField } from '../../query/filter-fields.ts';
 import { zDate, laxBool } from '../../query/schema-types.ts';
-import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
-import type { CalendarInterval } from '../../query/time.ts';
+import { sql } from '../../query/sql.ts';
 import type { DataGuard, PagedReport } from '../paged-report.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
-import { promptFilterFields } from './dimensions.ts';
-import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
-import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
-import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
+import { readLayeredFilter } from './layered-filter.ts';
+import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-sql.ts';
 
-const metricNames = ['positive_sentiment', 'negative_sentiment', 'occurrence'] as const;
-type Metric = (typeof metricNames)[number];
+export { maxCitedWebsites, sentimentCatalog, sentimentRules, type SentimentPlan } from './sentiment-sql.ts';
+
 const groupDims = ['date', 'topic', 'region', 'model', 'prompt', 'persona', 'tag', 'theme', 'claim', 'run', 'competitor'] as const;
-
-/** Grouping by these reads the assessments themselves, not the answers: occurrence counts answers without them. */
-const assessmentDims: readonly string[] = ['theme', 'claim'];
-
-/** cited_websites lists the pages most cited by the answers behind a row. */
-export const maxCitedWebsites = 10;
 
 const schema = z.strictObject({
   ...insightsFields,
   asset: z.string().min(1).describe('the brand, by name (or id)'),
   source: z.enum(['asset', 'citation']).optional().nullable().describe('default asset; citation ranks the cited pages by the sentiment of the answers citing them'),
   group_by: z.array(z.enum(groupDims)).max(2).optional().nullable(),
-  metrics: z.array(z.enum(metricNames)).min(1).optional().nullable().describe('default positive_sentiment, negative_sentiment; occurrence needs a theme or claim grouping or filter'),
+  metrics: z.array(z.enum(sentimentMetrics)).min(1).optional().nullable().describe('default positive_sentiment, negative_sentiment; occurrence needs a theme or claim grouping or filter'),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
   comparison_start_date: zDate().optional().nullable().describe('YYYY-MM-DD, America/New_York, inclusive: adds a previous block to each row'),
   comparison_end_date: zDate().optional().nullable(),
@@ -38,129 +27,8 @@ const schema = z.strictObject({
 
 export type SentimentRequest = z.output<typeof schema>;
 
-export interface SentimentPlan extends WindowScope {
-  readonly asset: string;
-  readonly source: 'asset' | 'citation';
-  readonly groupBy: readonly string[];
-  readonly interval: CalendarInterval;
-  readonly metrics: readonly Metric[];
-  readonly comparison: { readonly startDate: string; readonly endDate: string } | null;
-  readonly citedWebsites: boolean;
-  readonly filter: LayeredFilter;
-}
-
-const themesTable = { table: 'themes', name: 'name', scope: 'category' } as const;
-const claimsTable = { table: 'sentiment_claims', name: 'name', scope: 'category' } as const;
-const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as const;
-
-export const sentimentCatalog: FilterCatalog = {
-  ...promptFilterFields,
-  theme: refField(sql`f.theme_id`, themesTable, ['is', 'in']),
-  claim: refField(sql`f.claim_id`, claimsTable, ['is', 'in']),
-};
-
-export const sentimentRules: FilterRules = { catalog: sentimentCatalog, rowFields: assessmentDims };
-
-/** A run is shown as `{id, created_at}`: it has no name. */
-const runKey: GroupKey = {
-  expr: sql`f.execution_id`,
-  lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.id = ${k}`,
-  fields: (k, d) => sql`'run', json_object('id', ${k}, 'created_at', strftime(timezone('UTC', ${d}.executed_at), '%Y-%m-%dT%H:%M:%SZ'))`,
-  order: (k) => [k],
-};
-
-const keysOf = (interval: CalendarInterval): Record<string, GroupKey> => ({
-  ...promptKeys,
-  date: dateKey(interval),
-  theme: refKey('theme', sql`f.theme_id`, themesTable),
-  claim: refKey('claim', sql`f.claim_id`, claimsTable),
-  run: runKey,
-  competitor: refKey('competitor', sql`f.asset_id`, assetsTable),
-  page: textKey('page', sql`ct.url`),
-});
-
-function metricsOf(req: SentimentRequest): Metric[] {
+function metricsOf(req: SentimentRequest): SentimentMetric[] {
   return req.metrics ? [...new Set(req.metrics)] : ['positive_sentiment', 'negative_sentiment'];
-}
-
-type Window = Omit<WindowScope, 'organizationId'>;
-
-/**
- * Sentiment: the positive and negative assessments of one brand (or, grouped by competitor, of each
- * other brand) in the answers to sentiment prompts, per group, as percentages that sum to 100. In the
- * citation source mode the rows are the cited pages: each assessment counts for every page its answer
- * cites. Theme and claim leaves pick assessments; the other leaves pick answers, and only they scope
- * occurrence's denominator (the answers with any assessment of the brand in the row's group).
- */
-function compile(plan: SentimentPlan) {
-  const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
-  const g = new Grouping(keysOf(plan.interval), plan.source === 'citation' ? ['page'] : plan.groupBy);
-  const answers = g.without(...assessmentDims);
-  const brands = g.has('competitor')
-    ? sql`f.asset_id IN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) AND f.asset_id NOT IN (SELECT id FROM target)`
-    : sql`f.asset_id IN (SELECT id FROM target)`;
-  const assessments = (w: Window) => sql`
-  SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
-  FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
-  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
-  WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
-  // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
-  const scored = (from: string) => sql`
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
-         100 * c.answers / d.answers AS occurrence
-  FROM (
-    SELECT ${g.cols()}count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
-    FROM ${ident(from)} WHERE hit ${g.groupBy()}
-  ) c
-  JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${ident(from)} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}`;
-
-  const rankPartition = g.has('date') ? sql`PARTITION BY ${g.col('date', 'x')} ` : sql``;
-  const ctes: Fragment[] = [
-    promptsCte(plan.categoryId, 'sentiment'),
-    sql`target AS (SELECT id, name FROM assets WHERE category_id = ${plan.categoryId} AND (name = ${plan.asset} OR id = ${plan.asset}))`,
-    sql`s AS (${assessments(plan)})`,
-    sql`cur AS (${scored('s')})`,
-    sql`ranked AS (
-  SELECT x.*, row_number() OVER (${rankPartition}ORDER BY ${join([sql`x.n DESC`, ...g.order('x')], ', ')}) AS rank
-  FROM cur x
-  ${g.lookups('x')}
-)`,
-  ];
-  if (plan.comparison) ctes.push(sql`s_prev AS (${assessments({ categoryId: plan.categoryId, ...plan.comparison })})`, sql`prev AS (${scored('s_prev')})`);
-  if (plan.citedWebsites) {
-    ctes.push(sql`sites AS (
-  SELECT ${g.cols()}list(url ORDER BY answers DESC, url) AS cited_websites
-  FROM (
-    SELECT *, row_number() OVER (${g.partition()}ORDER BY answers DESC, url) AS place
-    FROM (
-      SELECT ${g.cols('h')}ct.url, count(DISTINCT h.execution_id) AS answers
-      FROM (SELECT DISTINCT ${g.cols()}execution_id FROM s WHERE hit) h
-      JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindowAt('ct', plan)}
-      GROUP BY ALL
-    )
-  )
-  WHERE place <= ${maxCitedWebsites}
-  GROUP BY ALL
-)`);
-  }
-
-  const values = (alias: string) => plan.metrics.map((m) => sql`${key(m)}, ${ident(alias)}.${ident(m)}`);
-  const fields = [
-    ...g.fields('r'),
-    sql`'rank', r.rank`,
-    ...values('r'),
-    ...(plan.comparison ? [sql`'previous', CASE WHEN pr.n IS NULL THEN NULL ELSE json_object(${join(values('pr'), ', ')}) END`] : []),
-    ...(plan.citedWebsites ? [sql`'cited_websites', coalesce(w.cited_websites, [])`] : []),
-  ];
-  const rows = sql`SELECT row_number() OVER (ORDER BY ${g.has('date') ? sql`${g.col('date', 'r')}, ` : sql``}r.rank) AS unit, 0 AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM ranked r
-${g.lookups('r')}${plan.comparison ? sql`
-LEFT JOIN prev pr ON ${g.equal('pr', 'r')}` : sql``}${plan.citedWebsites ? sql`
-LEFT JOIN sites w ON ${g.equal('w', 'r')}` : sql``}`;
-
-  const info = sql`SELECT json_object('asset', (SELECT name FROM target), 'models', ${modelNames('s')})`;
-  return { ctes: join(ctes, ',\n'), rows, info };
 }
 
 function check(req: SentimentRequest): ValidationIssue[] {
@@ -230,8 +98,9 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
       filter: readLayeredFilter(req.filter, sentimentRules).filter,
     };
   },
-  compile,
+  compile: compileSentiment,
   guards,
+  byDate: windowedByDate((plan) => (plan.source === 'asset' && plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {
       total_results: page.total,

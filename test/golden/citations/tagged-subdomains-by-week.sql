@@ -9,14 +9,27 @@ c AS (
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND list_has_any(p.analysis_types, [$12]) AND NOT COALESCE(f.persona_id IN (SELECT id FROM "personas" WHERE category_id = $13 AND (id IN ($14) OR "name" IN ($15))), FALSE)
 ),
+parts AS (SELECT "k_date", count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept
+FROM c WHERE hit GROUP BY "k_date"),
+ordinals AS (
+  SELECT "x"."k_date", row_number() OVER w AS ordinal, x.n_kept,
+         CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
+  FROM parts x
+  
+  WINDOW w AS (ORDER BY "x"."k_date" ROWS UNBOUNDED PRECEDING)
+)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (WITH pg AS (
+  SELECT * FROM ordinals WHERE kb + n_kept > $16 AND kb < $17
+),
+b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg),
 den AS (SELECT "k_date", model_id, count(*) AS total FROM c GROUP BY ALL),
 models_in AS (SELECT "k_date", count(*) AS models FROM den GROUP BY "k_date"),
 num AS (
   SELECT "k_date", entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
-  FROM c WHERE hit GROUP BY ALL
+  FROM c SEMI JOIN "pg" ON "c"."k_date" IS NOT DISTINCT FROM "pg"."k_date" WHERE hit GROUP BY ALL
 ),
--- TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
--- (pages, the stream and ties in the ranking stay identical from run to run).
 scored AS (
   SELECT "k_date", entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
          min(first_at) AS first_cited_at, bool_or(owned) AS owned
@@ -26,22 +39,16 @@ scored AS (
     JOIN models_in mi ON "num"."k_date" IS NOT DISTINCT FROM "mi"."k_date"
   )
   GROUP BY ALL
-),
-ranked AS (
-  SELECT *, row_number() OVER (PARTITION BY "k_date" ORDER BY count DESC, citation_share DESC, entity) AS rank FROM scored
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "r"."k_date", r.rank) AS unit, 0 AS seq,
-       json_object('date', strftime("r"."k_date", '%Y-%m-%d'), 'domain', r.entity, 'rank', r.rank, 'count', r.count, 'citation_share', r.citation_share)::VARCHAR AS row
-FROM ranked r
+)
+SELECT x.*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+FROM scored x
+JOIN pg ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+CROSS JOIN b
 
-WHERE TRUE),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $16 AND unit <= $17)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+WINDOW w AS (ORDER BY pg.ordinal, "x".count DESC, "x".citation_share DESC, "x".entity)
+QUALIFY unit > $18 AND unit <= $19)
+SELECT t.unit, 0 AS seq, "t"."k_date" AS "g_date_day", "t".entity, "t"."rank", "t"."count", "t"."citation_share"
+FROM t
+)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-000000000001","Press","00000000-0000-4000-8000-000000000270","Press","00000000-0000-4000-8000-000000000270","blog.acme.example","blog.acme.example","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility","00000000-0000-4000-8000-00000000000b","","",0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-000000000001","Press","00000000-0000-4000-8000-000000000270","Press","00000000-0000-4000-8000-000000000270","blog.acme.example","blog.acme.example","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility","00000000-0000-4000-8000-00000000000b","","",0,3,0,3]

@@ -11,20 +11,19 @@ o AS (
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE "ct".category_id = $6 AND "ct".day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE)) ct ON ct.execution_id = f.execution_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND TRUE
 ),
-s AS (
-  SELECT "k_citation", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY "k_citation"
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY r.accurate + r.inaccurate DESC, "r"."k_citation") AS unit, 0 AS seq,
-       json_object('citation', json_object('url', "r"."k_citation", 'citation_category', "d_citation".citation_category), 'accuracy', r.accurate / (r.accurate + r.inaccurate), 'accurate', r.accurate, 'inaccurate', r.inaccurate)::VARCHAR AS row
-FROM s r
-LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = $12 GROUP BY url) AS "d_citation" ON "d_citation".url = "r"."k_citation"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $13 AND unit <= $14)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+s AS (SELECT "k_citation", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM "o" GROUP BY "k_citation"),
+parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM s x HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (SELECT y.*, $12 + row_number() OVER (ORDER BY "y".accurate + "y".inaccurate DESC, "y"."k_citation") AS unit, unit AS rank
+FROM (
+  SELECT x.* FROM s x
+  
+  ORDER BY "x".accurate + "x".inaccurate DESC, "x"."k_citation" LIMIT $13 OFFSET $14
+) y
+)
+SELECT t.unit, 0 AS seq, "t"."k_citation" AS "g_citation_url", "d_citation".citation_category AS "g_citation_category", "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+FROM t
+LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = $15 GROUP BY url) AS "d_citation" ON "d_citation".url = "t"."k_citation")
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b",0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3,0,"00000000-0000-4000-8000-00000000000b"]

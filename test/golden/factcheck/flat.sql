@@ -10,20 +10,19 @@ o AS (
   FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
-s AS (
-  SELECT count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o HAVING count(*) > 0
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY 1) AS unit, 0 AS seq,
-       json_object('accuracy', r.accurate / (r.accurate + r.inaccurate), 'accurate', r.accurate, 'inaccurate', r.inaccurate)::VARCHAR AS row
-FROM s r
-),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+s AS (SELECT count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM "o" HAVING count(*) > 0),
+parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM s x HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (SELECT y.*, $9 + row_number() OVER () AS unit, unit AS rank
+FROM (
+  SELECT x.* FROM s x
+  
+   LIMIT $10 OFFSET $11
+) y
+)
+SELECT t.unit, 0 AS seq, "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+FROM t
+)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,10]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,10,0]

@@ -10,20 +10,19 @@ o AS (
   FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
-s AS (
-  SELECT "k_tag", "k_date", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY "k_tag", "k_date"
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "d_tag"."name" NULLS LAST, "r"."k_tag" NULLS LAST, "r"."k_date") AS unit, 0 AS seq,
-       json_object('tag', CASE WHEN "r"."k_tag" IS NULL THEN NULL ELSE json_object('id', "r"."k_tag", 'name', "d_tag"."name") END, 'date', strftime("r"."k_date", '%Y-%m-%d'), 'accuracy', r.accurate / (r.accurate + r.inaccurate), 'accurate', r.accurate, 'inaccurate', r.inaccurate)::VARCHAR AS row
-FROM s r
-LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "r"."k_tag"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+s AS (SELECT "k_tag", "k_date", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM "o" GROUP BY "k_tag", "k_date"),
+parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM s x HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (SELECT y.*, $9 + row_number() OVER (ORDER BY "d_tag"."name" NULLS LAST, "y"."k_tag" NULLS LAST, "y"."k_date") AS unit, unit AS rank
+FROM (
+  SELECT x.* FROM s x
+  LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "x"."k_tag"
+  ORDER BY "d_tag"."name" NULLS LAST, "x"."k_tag" NULLS LAST, "x"."k_date" LIMIT $10 OFFSET $11
+) y
+LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "y"."k_tag")
+SELECT t.unit, 0 AS seq, "t"."k_tag" AS "g_tag_id", "d_tag"."name" AS "g_tag_name", "t"."k_date" AS "g_date_day", "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+FROM t
+LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "t"."k_tag")
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01",0,4]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01",0,4,0]

@@ -10,21 +10,20 @@ o AS (
   FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND NOT COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $12 AND (id IN ($13) OR "name" IN ($14))), FALSE)
 ),
-s AS (
-  SELECT "k_theme", "k_model", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY "k_theme", "k_model"
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "r"."k_theme" NULLS LAST, "d_model"."name" NULLS LAST, "r"."k_model" NULLS LAST) AS unit, 0 AS seq,
-       json_object('theme', CASE WHEN "r"."k_theme" IS NULL THEN NULL ELSE json_object('id', "d_theme".id, 'name', "r"."k_theme") END, 'model', CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE json_object('id', "r"."k_model", 'name', "d_model"."name") END, 'accuracy', r.accurate / (r.accurate + r.inaccurate), 'accurate', r.accurate, 'inaccurate', r.inaccurate)::VARCHAR AS row
-FROM s r
-LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = $15 GROUP BY name) AS "d_theme" ON "d_theme".name = "r"."k_theme"
-LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $16 AND unit <= $17)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+s AS (SELECT "k_theme", "k_model", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM "o" GROUP BY "k_theme", "k_model"),
+parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM s x HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (SELECT y.*, $15 + row_number() OVER (ORDER BY "y"."k_theme" NULLS LAST, "d_model"."name" NULLS LAST, "y"."k_model" NULLS LAST) AS unit, unit AS rank
+FROM (
+  SELECT x.* FROM s x
+  LEFT JOIN "models" AS "d_model" ON "d_model".id = "x"."k_model"
+  ORDER BY "x"."k_theme" NULLS LAST, "d_model"."name" NULLS LAST, "x"."k_model" NULLS LAST LIMIT $16 OFFSET $17
+) y
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "y"."k_model")
+SELECT t.unit, 0 AS seq, "d_theme".id AS "g_theme_id", "t"."k_theme" AS "g_theme_name", "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+FROM t
+LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = $18 GROUP BY name) AS "d_theme" ON "d_theme".name = "t"."k_theme"
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "t"."k_model")
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","Boots","Boots","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","Boots","Boots","00000000-0000-4000-8000-00000000000b",0,4]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","Boots","Boots","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","Boots","Boots",0,4,0,"00000000-0000-4000-8000-00000000000b"]

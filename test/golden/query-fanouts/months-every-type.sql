@@ -8,29 +8,33 @@ fo AS (
 runs AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $8 AND f.day BETWEEN CAST($9 AS DATE) AND CAST($10 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND (id IN ($12) OR "name" IN ($13))), FALSE))
 ),
-n AS (SELECT "k_date", "k_model", count(*) AS fanouts, count(DISTINCT q) AS variations FROM fo GROUP BY "k_date", "k_model"),
-pg AS (SELECT "k_date", "k_model", count(*) AS group_fanouts FROM fo GROUP BY "k_date", "k_model"),
-xe AS (SELECT "k_date", "k_model", count(*) AS executions FROM runs WHERE search_triggered GROUP BY "k_date", "k_model"),
+parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
+ordinals AS (
+  SELECT "x"."k_date", row_number() OVER w AS ordinal, x.n_kept,
+         CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
+  FROM parts x
+  
+  WINDOW w AS (ORDER BY "x"."k_date" ROWS UNBOUNDED PRECEDING)
+)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "runs" x JOIN models mo ON mo.id = x.model_id), []) AS models, r.runs, r.searched FROM (SELECT count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched FROM runs) r) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (WITH pg AS (
+  SELECT * FROM ordinals WHERE kb + n_kept > $14 AND kb < $15
+),
+b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg),
 scored AS (
-  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / pg.group_fanouts AS share
-  FROM n LEFT JOIN pg ON "n"."k_date" IS NOT DISTINCT FROM "pg"."k_date" AND "n"."k_model" IS NOT DISTINCT FROM "pg"."k_model" LEFT JOIN xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_model" IS NOT DISTINCT FROM "xe"."k_model"
-),
-ranked AS (
-  SELECT x.*, row_number() OVER (PARTITION BY "x"."k_date" ORDER BY x.fanouts DESC, "x"."k_date", "d_model"."name" NULLS LAST, "x"."k_model" NULLS LAST) AS rank
-  FROM scored x
-  LEFT JOIN "models" AS "d_model" ON "d_model".id = "x"."k_model"
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY "r"."k_date", r.rank) AS unit, 0 AS seq,
-       json_object('date', strftime("r"."k_date", '%Y-%m-%d'), 'model', CASE WHEN "r"."k_model" IS NULL THEN NULL ELSE json_object('id', "r"."k_model", 'name', "d_model"."name") END, 'rank', r.rank, 'total_fanouts', r.fanouts, 'fanouts_per_execution', r.fanouts_per_execution, 'query_variations', r.variations)::VARCHAR AS row
-FROM ranked r
-LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "runs" x JOIN models mo ON mo.id = x.model_id), []), 'runs', (SELECT count(*) FROM runs), 'searched', (SELECT count(*) FROM runs WHERE search_triggered))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $14 AND unit <= $15)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution
+  FROM (SELECT "k_date", "k_model", count(*) AS fanouts, count(DISTINCT q) AS variations FROM (SELECT x.* FROM "fo" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") GROUP BY "k_date", "k_model") n
+  LEFT JOIN (SELECT "k_date", "k_model", count(*) AS executions FROM (SELECT x.* FROM "runs" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") WHERE search_triggered GROUP BY "k_date", "k_model") xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_model" IS NOT DISTINCT FROM "xe"."k_model")
+SELECT x.*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+FROM scored x
+JOIN pg ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+CROSS JOIN b
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "x"."k_model"
+WINDOW w AS (ORDER BY pg.ordinal, "x".fanouts DESC, "x"."k_date", "d_model"."name" NULLS LAST, "x"."k_model" NULLS LAST)
+QUALIFY unit > $16 AND unit <= $17)
+SELECT t.unit, 0 AS seq, "t"."k_date" AS "g_date_day", "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".rank, "t"."fanouts", "t"."fanouts_per_execution", "t"."variations"
+FROM t
+LEFT JOIN "models" AS "d_model" ON "d_model".id = "t"."k_model")
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01","00000000-0000-4000-8000-00000000000b","Tents 50%_off","Tents 50%_off","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01","00000000-0000-4000-8000-00000000000b","Tents 50%_off","Tents 50%_off",0,4]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01","00000000-0000-4000-8000-00000000000b","Tents 50%_off","Tents 50%_off","00000000-0000-4000-8000-00000000000b","2026-03-08","2026-11-01","00000000-0000-4000-8000-00000000000b","Tents 50%_off","Tents 50%_off",0,4,0,4]

@@ -8,29 +8,22 @@ fo AS (
 runs AS (
   SELECT f.prompt_id AS "k_prompt", f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND list_has_any(p.analysis_types, [$9]) AND TRUE
 ),
-n AS (SELECT "k_prompt", count(*) AS fanouts, count(DISTINCT q) AS variations FROM fo GROUP BY "k_prompt"),
-pg AS (SELECT "k_prompt", count(*) AS group_fanouts FROM fo GROUP BY "k_prompt"),
-xe AS (SELECT "k_prompt", count(*) AS executions FROM runs WHERE search_triggered GROUP BY "k_prompt"),
 scored AS (
-  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / pg.group_fanouts AS share
-  FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"
-),
-ranked AS (
-  SELECT x.*, row_number() OVER (ORDER BY x.fanouts DESC, "d_prompt".prompt NULLS LAST, "x"."k_prompt" NULLS LAST) AS rank
-  FROM scored x
+  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution
+  FROM (SELECT "k_prompt", count(*) AS fanouts, count(DISTINCT q) AS variations FROM "fo" GROUP BY "k_prompt") n
+  LEFT JOIN (SELECT "k_prompt", count(*) AS executions FROM "runs" WHERE search_triggered GROUP BY "k_prompt") xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
+parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM scored x HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "runs" x JOIN models mo ON mo.id = x.model_id), []) AS models, r.runs, r.searched FROM (SELECT count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched FROM runs) r) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (SELECT y.*, $10 + row_number() OVER (ORDER BY "y".fanouts DESC, "d_prompt".prompt NULLS LAST, "y"."k_prompt" NULLS LAST) AS unit, unit AS rank
+FROM (
+  SELECT x.* FROM scored x
   LEFT JOIN prompts AS "d_prompt" ON "d_prompt".id = "x"."k_prompt"
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY r.rank) AS unit, 0 AS seq,
-       json_object('prompt', "d_prompt".prompt, 'prompt_id', "r"."k_prompt", 'rank', r.rank, 'total_fanouts', r.fanouts, 'fanouts_per_execution', r.fanouts_per_execution, 'query_variations', r.variations)::VARCHAR AS row
-FROM ranked r
-LEFT JOIN prompts AS "d_prompt" ON "d_prompt".id = "r"."k_prompt"),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "runs" x JOIN models mo ON mo.id = x.model_id), []), 'runs', (SELECT count(*) FROM runs), 'searched', (SELECT count(*) FROM runs WHERE search_triggered))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+  ORDER BY "x".fanouts DESC, "d_prompt".prompt NULLS LAST, "x"."k_prompt" NULLS LAST LIMIT $11 OFFSET $12
+) y
+LEFT JOIN prompts AS "d_prompt" ON "d_prompt".id = "y"."k_prompt")
+SELECT t.unit, 0 AS seq, "d_prompt".prompt AS "g_prompt_text", "t"."k_prompt" AS "g_prompt_id", "t".rank, "t"."fanouts", "t"."fanouts_per_execution", "t"."variations"
+FROM t
+LEFT JOIN prompts AS "d_prompt" ON "d_prompt".id = "t"."k_prompt")
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility",0,10]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility",0,10,0]

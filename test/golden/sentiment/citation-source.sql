@@ -9,29 +9,24 @@ s AS (
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE "ct".category_id = $11 AND "ct".day BETWEEN CAST($12 AS DATE) AND CAST($13 AS DATE)) ct ON ct.execution_id = f.execution_id
   WHERE "f".category_id = $14 AND "f".day BETWEEN CAST($15 AS DATE) AND CAST($16 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
 cur AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
-         100 * c.answers / d.answers AS occurrence
+  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment
   FROM (
-    SELECT "k_page", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
+    SELECT "k_page", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive
     FROM "s" WHERE hit GROUP BY "k_page"
-  ) c
-  JOIN (SELECT "k_page", count(DISTINCT execution_id) AS answers FROM "s" GROUP BY "k_page") d ON "c"."k_page" IS NOT DISTINCT FROM "d"."k_page"),
-ranked AS (
-  SELECT x.*, row_number() OVER (ORDER BY x.n DESC, "x"."k_page" NULLS LAST) AS rank
-  FROM cur x
+  ) c),
+parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM cur x HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "s" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH t AS (SELECT y.*, $17 + row_number() OVER (ORDER BY "y".n DESC, "y"."k_page" NULLS LAST) AS unit, unit AS rank
+FROM (
+  SELECT x.* FROM cur x
   
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY r.rank) AS unit, 0 AS seq,
-       json_object('page', "r"."k_page", 'rank', r.rank, 'positive_sentiment', "r"."positive_sentiment", 'negative_sentiment', "r"."negative_sentiment")::VARCHAR AS row
-FROM ranked r
-),
-info AS (SELECT json_object('asset', (SELECT name FROM target), 'models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "s" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $17 AND unit <= $18)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+  ORDER BY "x".n DESC, "x"."k_page" NULLS LAST LIMIT $18 OFFSET $19
+) y
+)
+SELECT t.unit, 0 AS seq, "t"."k_page" AS "g_page_v", "t".rank, "t"."positive_sentiment" AS "positive_sentiment", "t"."negative_sentiment" AS "negative_sentiment"
+FROM t
+
+)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-000000000053","00000000-0000-4000-8000-000000000053","00000000-0000-4000-8000-00000000000b","soft","too pricey","soft","too pricey","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-000000000053","00000000-0000-4000-8000-000000000053","00000000-0000-4000-8000-00000000000b","soft","too pricey","soft","too pricey","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3,0]

@@ -1,0 +1,182 @@
+import type { FilterCatalog } from '../../query/filter-compiler.ts';
+import { refField } from '../../query/filter-fields.ts';
+import { duckdb } from '../../query/dialect.ts';
+import { field, object, value, type RowShape } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { CalendarInterval } from '../../query/time.ts';
+import type { ShapedReport } from '../rows-query.ts';
+import { filterPredicate } from './common.ts';
+import { promptFilterFields } from './dimensions.ts';
+import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
+import type { FilterRules, LayeredFilter } from './layered-filter.ts';
+import { inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
+
+export const sentimentMetrics = ['positive_sentiment', 'negative_sentiment', 'occurrence'] as const;
+export type SentimentMetric = (typeof sentimentMetrics)[number];
+
+/** Grouping by these reads the assessments themselves, not the answers: occurrence counts answers without them. */
+export const assessmentDims: readonly string[] = ['theme', 'claim'];
+
+/** cited_websites lists the pages most cited by the answers behind a row. */
+export const maxCitedWebsites = 10;
+
+export interface SentimentPlan extends WindowScope {
+  readonly asset: string;
+  readonly source: 'asset' | 'citation';
+  readonly groupBy: readonly string[];
+  readonly interval: CalendarInterval;
+  readonly metrics: readonly SentimentMetric[];
+  readonly comparison: { readonly startDate: string; readonly endDate: string } | null;
+  readonly citedWebsites: boolean;
+  readonly filter: LayeredFilter;
+}
+
+const themesTable = { table: 'themes', name: 'name', scope: 'category' } as const;
+const claimsTable = { table: 'sentiment_claims', name: 'name', scope: 'category' } as const;
+const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as const;
+
+export const sentimentCatalog: FilterCatalog = {
+  ...promptFilterFields,
+  theme: refField(sql`f.theme_id`, themesTable, ['is', 'in']),
+  claim: refField(sql`f.claim_id`, claimsTable, ['is', 'in']),
+};
+
+export const sentimentRules: FilterRules = { catalog: sentimentCatalog, rowFields: assessmentDims };
+
+/** A run is shown as `{id, created_at}`: it has no name. */
+const runKey = (categoryId: string): GroupKey => ({
+  expr: sql`f.execution_id`,
+  lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.category_id = ${categoryId} AND ${d}.id = ${k}`,
+  order: (k) => [k],
+  shape: (col) => [field('run', object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]))],
+  columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.executed_at AS ${col('created_at')}`],
+});
+
+const keysOf = (interval: CalendarInterval, categoryId: string): Record<string, GroupKey> => ({
+  ...promptKeys,
+  date: dateKey(interval),
+  theme: refKey('theme', sql`f.theme_id`, themesTable),
+  claim: refKey('claim', sql`f.claim_id`, claimsTable),
+  run: runKey(categoryId),
+  competitor: refKey('competitor', sql`f.asset_id`, assetsTable),
+  page: textKey('page', sql`ct.url`),
+});
+
+type Window = Omit<WindowScope, 'organizationId'>;
+
+function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
+  const metrics = (prefix: string) => plan.metrics.map((m) => field(m, value(`${prefix}${m}`, 'float')));
+  return {
+    fields: [
+      ...g.shape(),
+      field('rank', value('rank', 'integer')),
+      ...metrics(''),
+      ...(plan.comparison ? [field('previous', object(metrics('previous_'), 'previous_n'))] : []),
+      ...(plan.citedWebsites ? [field('cited_websites', value('cited_websites', { list: 'text' }, 'json'))] : []),
+    ],
+  };
+}
+
+/**
+ * Sentiment: the positive and negative assessments of one brand (or, grouped by competitor, of each
+ * other brand) in the answers to sentiment prompts, per group, as percentages that sum to 100. In the
+ * citation source mode the rows are the cited pages: each assessment counts for every page its answer
+ * cites. Theme and claim leaves pick assessments; the other leaves pick answers, and only they scope
+ * occurrence's denominator (the answers with any assessment of the brand in the row's group). Groups
+ * rank within their date bucket (or the whole window); a page scores only its own date buckets, and
+ * its comparison figures and cited websites only for its own groups.
+ */
+export function compileSentiment(plan: SentimentPlan): ShapedReport {
+  const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
+  const g = new Grouping(keysOf(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
+  const answers = g.without(...assessmentDims);
+  const partition = new Grouping(keysOf(plan.interval, plan.categoryId), g.has('date') ? ['date'] : []);
+  const brands = g.has('competitor')
+    ? sql`f.asset_id IN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) AND f.asset_id NOT IN (SELECT id FROM target)`
+    : sql`f.asset_id IN (SELECT id FROM target)`;
+  const assessments = (w: Window) => sql`
+  SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
+  FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
+  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
+  WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
+  // Answer keys scope both the counts and occurrence's denominator, so restricting assessments by them is exact.
+  const occurrence = plan.metrics.includes('occurrence');
+  // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
+  // Every group has its answer keys' denominator row, so without occurrence the join is left out.
+  const scored = (from: Fragment) => sql`
+  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment${occurrence ? sql`,
+         100 * c.answers / d.answers AS occurrence` : sql``}
+  FROM (
+    SELECT ${g.cols()}count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive${occurrence ? sql`, count(DISTINCT execution_id) AS answers` : sql``}
+    FROM ${from} WHERE hit ${g.groupBy()}
+  ) c${occurrence ? sql`
+  JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${from} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}` : sql``}`;
+
+  const ctes: Fragment[] = [
+    promptsCte(plan.categoryId, 'sentiment'),
+    sql`target AS (SELECT id, name FROM assets WHERE category_id = ${plan.categoryId} AND (name = ${plan.asset} OR id = ${plan.asset}))`,
+    sql`s AS (${assessments(plan)})`,
+  ];
+  if (plan.comparison) ctes.push(sql`s_prev AS (${assessments({ categoryId: plan.categoryId, ...plan.comparison })})`);
+  // Without date buckets every group is ranked against all others, so they are scored once for the count and
+  // the rows; with them, a group is a row when it has an assessment the filter keeps, and a page scores only
+  // its own buckets.
+  if (partition.empty) ctes.push(sql`cur AS (${scored(ident('s'))})`);
+  const units: GroupUnits = {
+    groups: g,
+    partition,
+    counts: partition.empty
+      ? countRows(sql`cur`, partition)
+      : countGroups('s', g, partition, sql`hit`),
+    rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`cur` } : { ctes: [sql`cur AS (${scored(matching('s', partition, pg))})`], from: sql`cur` }),
+    within: (x) => [sql`${ident(x)}.n DESC`, ...g.order(x)],
+    withinLookups: (x) => g.orderLookups(x),
+  };
+  const extras: RowExtras = {
+    ctes: (t) => [
+      ...(plan.comparison ? [sql`prev AS (${scored(matching('s_prev', answers, t))})`] : []),
+      ...(plan.citedWebsites
+        ? [
+            sql`sites AS (
+  SELECT ${g.cols()}list(url ORDER BY answers DESC, url) AS cited_websites
+  FROM (
+    SELECT *, row_number() OVER (${g.partition()}ORDER BY answers DESC, url) AS place
+    FROM (
+      SELECT ${g.cols('h')}ct.url, count(DISTINCT h.execution_id) AS answers
+      FROM (SELECT DISTINCT ${g.cols('x')}x.execution_id FROM s x SEMI JOIN ${ident(t)} ON ${g.equal('x', t)} WHERE x.hit) h
+      JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindowAt('ct', plan)}
+      GROUP BY ALL
+    )
+  )
+  WHERE place <= ${maxCitedWebsites}
+  GROUP BY ALL
+)`,
+          ]
+        : []),
+    ],
+    joins: (t) =>
+      join(
+        [...(plan.comparison ? [sql`LEFT JOIN prev pr ON ${g.equal('pr', t)}`] : []), ...(plan.citedWebsites ? [sql`LEFT JOIN sites w ON ${g.equal('w', t)}`] : [])],
+        '\n',
+      ),
+  };
+  const metrics = (alias: string, prefix: string) => plan.metrics.map((m) => sql`${ident(alias)}.${ident(m)} AS ${ident(`${prefix}${m}`)}`);
+  const columns = (t: string) => [
+    ...g.columns(t),
+    sql`${ident(t)}.rank`,
+    ...metrics(t, ''),
+    ...(plan.comparison ? [sql`pr.n AS previous_n`, ...metrics('pr', 'previous_')] : []),
+    ...(plan.citedWebsites ? [sql`${duckdb.jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
+  ];
+  return {
+    ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
+    shape: shapeOf(plan, g),
+    rows: (range) => unitRows(units, range, columns, extras),
+    total: unitTotal,
+    info: sql`SELECT (SELECT name FROM target) AS asset, ${modelNames('s')} AS models`,
+    // Groups rank by their counts over the whole window, so every slice would count them all again: a stream
+    // is one statement (or, with date buckets, one per window of days: see byDate).
+    sliceUnits: Number.POSITIVE_INFINITY,
+  };
+}
