@@ -1,4 +1,4 @@
-import { chunkBatch, readerBatch } from '../engine/column-reads.ts';
+import { chunkBatch, readerBatch, sliceBatch } from '../engine/column-reads.ts';
 import { Decoder } from './dictionaries.ts';
 import { interruptOnAbort } from '../engine/interrupt.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
@@ -8,12 +8,14 @@ import type { CallContext } from './endpoint.ts';
 /**
  * Runs a stream's statements on a connection of its own, in one transaction so they read one snapshot:
  * `head` first (read whole: it is one row), then each statement `slices` yields for that head, in order.
+ * With `'first row'` there is no head statement: the first slice is a page statement whose first row
+ * is the head (see `pageQuery`), for a stream read in one statement.
  * A slice is pulled one DuckDB chunk (at most 2,048 rows) at a time, and the next chunk is fetched only
  * when the consumer asks, so the JS side holds one chunk per stream whatever the result's size; the
  * next slice's statement runs only when the previous one is drained. The caller's abort signal, or
  * stopping the iteration, interrupts the statement and frees the connection.
  */
-export async function* streamStatements(ctx: CallContext, head: Sql, slices: (head: ColumnBatch) => Iterable<Sql>, coded: readonly string[] = []): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
+export async function* streamStatements(ctx: CallContext, head: Sql | 'first row', slices: (head: ColumnBatch) => Iterable<Sql>, coded: readonly string[] = []): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
   const decoder = new Decoder(coded);
   const conn = await ctx.core.pool.instance.connect();
   const stats = ctx.core.stats;
@@ -22,15 +24,23 @@ export async function* streamStatements(ctx: CallContext, head: Sql, slices: (he
   let finished = false;
   try {
     await conn.run('BEGIN TRANSACTION');
-    const first = readerBatch(await conn.runAndReadAll(head.text, head.params as never));
-    yield { head: first };
-    for (const slice of slices(first)) {
+    const first = head === 'first row' ? undefined : readerBatch(await conn.runAndReadAll(head.text, head.params as never));
+    if (first) yield { head: first };
+    let headless = first === undefined;
+    for (const slice of slices(first ?? { length: 0, columns: {} })) {
       const result = await conn.stream(slice.text, slice.params as never);
       const names = result.columnNames();
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const batch = decoded(decoder, chunkBatch(names, chunk));
+        let raw = chunkBatch(names, chunk);
+        if (headless) {
+          headless = false;
+          decoder.take(raw, 0);
+          yield { head: sliceBatch(raw, 0, 1) };
+          raw = sliceBatch(raw, 1);
+        }
+        const batch = decoded(decoder, raw);
         stats.bufferedRows += batch.length;
         try {
           yield { batch };

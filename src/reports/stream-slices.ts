@@ -1,5 +1,5 @@
 import type { Sql } from '../query/sql.ts';
-import { bucketWindows, dayWindowsBackward, type CalendarInterval } from '../query/time.ts';
+import { bucketWindows, dayWindowsBackward, daysInclusive, type CalendarInterval } from '../query/time.ts';
 import { sliceQuery, sliceRanges, type ShapedReport } from './rows-query.ts';
 
 /**
@@ -23,6 +23,19 @@ export interface DateWindow {
 /** How an answer leads with the date: by a calendar bucket, ascending, or by the instant, newest first. */
 export type DateOrder = CalendarInterval | 'newest first';
 
+const firstWindowDays = 7;
+
+/**
+ * How many days a window after the first spans: enough for about `sliceUnits` units at the answer's
+ * average units per day, and at least 31. Every statement costs its planning and its CTEs' setup, so
+ * a small answer is read in two windows, not one per month.
+ */
+function windowDays(window: DateWindow, units: number, sliceUnits = 16_384): number {
+  const days = daysInclusive(window.start, window.end);
+  if (units === 0 || sliceUnits === Number.POSITIVE_INFINITY) return days;
+  return Math.max(31, Math.min(days, Math.floor(sliceUnits / (units / days))));
+}
+
 /**
  * An answer that leads with the date bucket, read one window of whole buckets at a time (see
  * `bucketWindows`): each window is the same report over fewer days, so its statement reads only its
@@ -31,7 +44,8 @@ export type DateOrder = CalendarInterval | 'newest first';
  */
 export function* dateSlices(window: DateWindow, order: DateOrder, compile: (start: string, end: string) => ShapedReport, units: number, sent: SliceCounter): Generator<Sql> {
   let remaining = units;
-  const windows = order === 'newest first' ? dayWindowsBackward(window.start, window.end) : bucketWindows(window.start, window.end, order);
+  const rest = windowDays(window, units, compile(window.start, window.end).sliceUnits);
+  const windows = order === 'newest first' ? dayWindowsBackward(window.start, window.end, firstWindowDays, rest) : bucketWindows(window.start, window.end, order, firstWindowDays, rest);
   for (const w of windows) {
     if (remaining <= 0) return;
     const c = compile(w.start, w.end);
