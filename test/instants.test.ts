@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
-import { bucketKey, bucketLabel, zoneName, formatInstant, instantError, resolveInstant, type DateInterval } from '../src/query/instants.ts';
+import { bucketKey, bucketLabel, wholeHourOffsets, zoneName, formatInstant, instantError, resolveInstant, type DateInterval } from '../src/query/instants.ts';
 import { join, render, sql } from '../src/query/sql.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { tabular } from './helpers/tabular.ts';
@@ -146,5 +146,18 @@ describe('buckets in SQL', () => {
     for (const s of starts) expect((Date.parse(`${s}T00:00:00Z`) - Date.parse('2026-03-04T00:00:00Z')) % (7 * 86_400_000)).toBe(0);
     const total = (await tabular(engine.org(ids.org1), 'citationsV1', { ...body, dimensions: [], order_by: null })).data[0]!.metrics[0];
     expect(weeks.data.reduce((a, r) => a + r.metrics[0]!, 0)).toBe(total);
+  });
+});
+
+describe('whole-hour zones', () => {
+  const year = [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-12-31T00:00:00Z')] as const;
+  it('knows the zones whose local hours are UTC hours over a window, and those that are not', () => {
+    for (const zone of ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'America/Sao_Paulo']) expect(wholeHourOffsets(zone, ...year), zone).toBe(true);
+    for (const zone of ['Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/St_Johns', 'Australia/Adelaide']) expect(wholeHourOffsets(zone, ...year), zone).toBe(false);
+  });
+  it('follows Lord Howe, whole hours in its summer (+11:00) and half hours in its winter (+10:30)', () => {
+    expect(wholeHourOffsets('Australia/Lord_Howe', Date.parse('2026-12-01T00:00:00Z'), Date.parse('2027-02-28T00:00:00Z'))).toBe(true);
+    expect(wholeHourOffsets('Australia/Lord_Howe', Date.parse('2026-06-01T00:00:00Z'), Date.parse('2026-08-01T00:00:00Z'))).toBe(false);
+    expect(wholeHourOffsets('Australia/Lord_Howe', Date.parse('2027-02-01T00:00:00Z'), Date.parse('2027-05-01T00:00:00Z'))).toBe(false);
   });
 });

@@ -145,6 +145,30 @@ export interface BucketSpec {
   readonly interval: DateInterval;
   readonly zone: string;
   readonly anchor: string;
+  /** The zone's offset is a whole number of hours throughout the window (see `wholeHourOffsets`). */
+  readonly wholeHours?: boolean;
+}
+
+const hourMs = 3_600_000;
+
+/**
+ * True when the zone's offset is a whole number of hours at the window's ends and at every 1st and 15th
+ * of a month between them (UTC midnight). Offsets change only at transitions, twice a year at most in
+ * today's rules; a zone that uses a half-hour offset (Asia/Kolkata) or moves by half an hour
+ * (Australia/Lord_Howe) shows it at one of these instants. Then a local hour is a UTC hour, and a
+ * local day is made of whole UTC hours.
+ */
+export function wholeHourOffsets(zone: string, startMs: number, endMs: number): boolean {
+  const whole = (ms: number) => offsetAt(zone, ms) % hourMs === 0;
+  if (!whole(startMs) || !whole(endMs)) return false;
+  const d = new Date(startMs);
+  for (let y = d.getUTCFullYear(), m = d.getUTCMonth(); Date.UTC(y, m, 1) <= endMs; m === 11 ? ((m = 0), y++) : m++) {
+    for (const day of [1, 15]) {
+      const ms = Date.UTC(y, m, day);
+      if (ms >= startMs && ms <= endMs && !whole(ms)) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -158,6 +182,8 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
   const day = localDay ?? sql`CAST(timezone(${spec.zone}, ${instant}) AS DATE)`;
   switch (spec.interval) {
     case 'hour':
+      // A whole-hour zone's local hours are UTC hours: one truncation per row, no zone arithmetic.
+      if (spec.wholeHours) return sql`date_trunc('hour', ${instant})`;
       // TRICKY: the hour starts where the local wall clock reads :00, which is not a whole UTC hour in
       // half-hour zones (Asia/Kolkata). Subtracting the wall clock's minutes and seconds from the
       // instant keeps the two 01:00 hours of a fall-back night apart, where truncating the wall clock

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { filtersAt, flatFiltersSchema, flatToNode, idField, idSetField, nameField, nameSetField, plainField, readFlatFilters, textSetField, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
-import { bucketKey, bucketLabel, dateIntervals, etZone, formatInstant, localDate, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import { bucketKey, bucketLabel, dateIntervals, etZone, formatInstant, localDate, wholeHourOffsets, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext } from '../endpoint.ts';
@@ -64,7 +64,7 @@ export function readInsights(req: InsightsRequest, ctx: { organizationId: string
     organizationId: ctx.organizationId,
     categoryId: req.category_id,
     window,
-    bucket: { interval, zone: etZone, anchor: localDate(startMs, etZone) },
+    bucket: { interval, zone: etZone, anchor: localDate(startMs, etZone), wholeHours: wholeHourOffsets(etZone, startMs, endMs) },
     filters,
     metrics,
     dimensions,

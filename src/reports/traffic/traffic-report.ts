@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatFiltersSchema, flatToNode, plainField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
-import { bucketKey, bucketLabel, dayStart, etZone, formatInstant, hourOfDay, localDate, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import { bucketKey, bucketLabel, dayStart, etZone, formatInstant, hourOfDay, localDate, wholeHourOffsets, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext } from '../endpoint.ts';
@@ -130,7 +130,7 @@ function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficReques
     requestedOrganization: req.organization_id ?? null,
     viewId: req.view_id ?? null,
     window: rows,
-    bucket: { interval, zone, anchor: localDate(startMs, zone) },
+    bucket: { interval, zone, anchor: localDate(startMs, zone), wholeHours: wholeHourOffsets(zone, startMs, endMs) },
     filters,
     metrics,
     dimensions,
