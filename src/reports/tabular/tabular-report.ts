@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
@@ -63,7 +64,10 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */
   authorize(plan: Plan, ctx: CallContext): Promise<void>;
-  compile(plan: Plan): TabularSql;
+  /** A rollup that could answer this plan; the engine checks it is current before compiling. */
+  rollup?(plan: Plan): { readonly def: RollupDef; readonly scopeId: string } | null;
+  /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
+  compile(plan: Plan, rollups: ReadonlySet<string>): TabularSql;
 }
 
 export const keyColumn = (i: number, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`));
@@ -131,7 +135,9 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
   await report.authorize(plan, ctx);
-  return { plan, compiled: tabularCompiled(plan, report.compile(plan)) };
+  const use = report.rollup?.(plan) ?? null;
+  const rollups: ReadonlySet<string> = use !== null && ctx.core.rollups.current(use.def, use.scopeId) ? new Set([use.def.name]) : new Set();
+  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups)) };
 }
 
 /** The units a request's pagination selects. */

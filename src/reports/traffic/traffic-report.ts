@@ -5,6 +5,8 @@ import { flatFiltersSchema, flatToNode, plainField, readFlatFilters, type FlatCa
 import { bucketKey, bucketLabel, dayStart, etZone, formatInstant, hourOfDay, localDate, wholeHourOffsets, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
+import { rollupTable } from '../../engine/rollups.ts';
+import { servedByTrafficHourly, trafficHourly } from './traffic-rollup.ts';
 import type { CallContext } from '../endpoint.ts';
 import { authorize } from '../paged-report.ts';
 import { groupKeys, keyColumn, metricColumn, throwIfAny, type Mode, type TabularDimension, type TabularReport, type TabularShape } from '../tabular/tabular-report.ts';
@@ -182,7 +184,10 @@ function dimensionOf(def: TrafficDefinition, bucket: BucketSpec, name: string): 
   return { key: sql`f.${ident(column)}`, label: (k) => k, sortBy: 'label' };
 }
 
-function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: TrafficPlan) {
+function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: TrafficPlan, rollups: ReadonlySet<string>) {
+  const fromRollup = rollups.has(trafficHourly.name) && servedByTrafficHourly(def, plan);
+  const source = ident(fromRollup ? rollupTable(trafficHourly, def.table) : def.table);
+  const counted = fromRollup ? sql`f.visits, f.last_at` : sql`1 AS visits, f.ts AS last_at`;
   const node = flatToNode(plan.filters);
   const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId }) : sql`TRUE`;
   const segment = plan.viewId
@@ -195,9 +200,9 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
       ? // TRICKY: the day of a visit is its America/New_York calendar day, whatever the UTC date. The view
         // stays one row per visit: summing a day's rows first gives the same sums and maxima, and cost
         // a second aggregation over every (day, host, path, …) of the window.
-        sql`SELECT CAST(timezone(${etZone}, f.ts) AS DATE) AS day, ${columns}, 1 AS visits, f.ts AS last_at
-  FROM ${ident(def.table)} f WHERE ${where}`
-      : sql`SELECT f.ts, ${columns}, 1 AS visits, f.ts AS last_at FROM ${ident(def.table)} f WHERE ${where}`;
+        sql`SELECT CAST(timezone(${etZone}, f.ts) AS DATE) AS day, ${columns}, ${counted}
+  FROM ${source} f WHERE ${where}`
+      : sql`SELECT f.ts, ${columns}, ${counted} FROM ${source} f WHERE ${where}`;
   const dims = plan.dimensions.map((d) => dimensionOf(def, plan.bucket, d));
   const select = [...dims.map((d, i) => sql`${d.key} AS ${keyColumn(i)}`), ...plan.metrics.map((m, j) => sql`${def.metrics[m]!} AS ${metricColumn(j)}`)];
   return {
@@ -224,6 +229,7 @@ export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequ
     schema: schemaOf(def) as z.ZodType<TrafficRequest>,
     plan: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
     authorize: authorizeTraffic,
-    compile: (plan) => compileTraffic(def, catalog, plan),
+    rollup: (plan) => (servedByTrafficHourly(def, plan) ? { def: trafficHourly, scopeId: plan.organizationId } : null),
+    compile: (plan, rollups) => compileTraffic(def, catalog, plan, rollups),
   };
 }
