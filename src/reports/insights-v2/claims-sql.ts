@@ -23,7 +23,7 @@ export function compileClaims(plan: ClaimsPlan): ShapedReport {
   const fields = claimFields(plan);
   const ctes = sql`${occurrences(plan)},
 e AS (
-  SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.id AS execution_id, f.model_id
+  SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),

@@ -8,7 +8,7 @@ o AS (
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
 e AS (
-  SELECT f.id AS execution_id, f.model_id
+  SELECT f.model_id
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),

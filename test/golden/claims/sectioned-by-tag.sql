@@ -8,7 +8,7 @@ o AS (
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND NOT COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $6 AND (id IN ($7) OR "name" IN ($8))), FALSE)
 ),
 e AS (
-  SELECT unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE p.tag_ids END) AS k, f.id AS execution_id, f.model_id
+  SELECT unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE p.tag_ids END) AS k, f.model_id
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND NOT COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $12 AND (id IN ($13) OR "name" IN ($14))), FALSE)
 ),
