@@ -1,14 +1,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Table, type RecordBatch } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
-import type { StreamCall } from '../src/engine/org-scope.ts';
 import type { TableFormat } from '../src/formats/format-names.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { aeaInProcess } from './helpers/cli.ts';
-import { answerOf, arrowOf, arrowRead, asJson, csvTable, expectedCell, ndjsonRows, parquetRead, saved, writeDatasetFolder, type Answer, type JsonRow, type TypedRead } from './helpers/formats.ts';
+import { expectSameAnswer as sameAnswer, libraryOutputs as libraryOutputsOf } from './helpers/format-answers.ts';
+import { answerOf, csvTable, parquetRead, saved, writeDatasetFolder, type Answer, type JsonRow, type TypedRead } from './helpers/formats.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { ids } from './fixtures/insights.ts';
@@ -81,27 +80,6 @@ afterAll(async () => {
 
 const withoutCursor = ({ next_cursor: _c, ...head }: JsonRow) => head;
 
-/** Every format of one request against its JSON answer. */
-async function expectSameAnswer(c: Case, answer: Answer, outputs: Record<TableFormat, Uint8Array | string | TypedRead>, headOf: (h: JsonRow) => JsonRow = (h) => h): Promise<void> {
-  expect(answer.rows.length, 'the request answers rows').toBeGreaterThan(0);
-  const file = (format: TableFormat) => saved(dir, `${c.library}-${format}-${Math.random().toString(36).slice(2)}`, outputs[format] as Uint8Array | string);
-
-  expect(await ndjsonRows(await file('ndjson'))).toEqual(answer.rows);
-
-  const csv = await csvTable(await file('csv'));
-  const query = (answer.head.query ?? {}) as Record<string, string[]>;
-  const items = { metrics: query.metrics ?? [], dimensions: query.dimensions ?? [] };
-  expect([...new Set(csv.columns.map((p) => p.split('.')[0]))]).toEqual(Object.keys(answer.rows[0]!));
-  expect(csv.cells).toEqual(answer.rows.map((row) => csv.columns.map((path) => expectedCell(row, path, items))));
-
-  const arrow = typeof outputs.arrow === 'object' && 'rows' in outputs.arrow ? outputs.arrow : arrowRead(outputs.arrow as Uint8Array);
-  const parquet = await parquetRead(await file('parquet'));
-  for (const read of [arrow, parquet]) {
-    expect(headOf(read.head)).toEqual(headOf(answer.head));
-    expect(read.rows.map((r, i) => asJson(r, answer.rows[i]))).toEqual(answer.rows);
-  }
-}
-
 /** The typed columns a case must come in, as Arrow and as Parquet read by DuckDB. */
 const typesOf: Record<string, { arrow: Record<string, string>; parquet: Record<string, string> }> = {
   visibility: {
@@ -122,38 +100,9 @@ const typesOf: Record<string, { arrow: Record<string, string>; parquet: Record<s
   },
 };
 
-async function libraryOutputs(c: Case): Promise<{ answer: Answer; outputs: Record<TableFormat, Uint8Array | string | TypedRead> }> {
-  const org = engine.org(ids.org1);
-  const call = org.reports[c.library]!;
-  if (!isStream(c)) {
-    const page = (await call(c.body)) as { info: JsonRow; data: JsonRow[] };
-    return {
-      answer: { head: page.info, rows: page.data },
-      outputs: {
-        ndjson: await call(c.body, { format: 'ndjson' }),
-        csv: await call(c.body, { format: 'csv' }),
-        arrow: arrowOf(await call(c.body, { format: 'arrow' })),
-        parquet: await call(c.body, { format: 'parquet' }),
-      },
-    };
-  }
-  const stream = org.reports[c.library] as unknown as StreamCall;
-  const events: JsonRow[] = [];
-  for await (const e of stream(c.body)) events.push(e.data);
-  const text = async (format: 'csv' | 'ndjson') => {
-    let out = '';
-    for await (const piece of stream(c.body, { format })) out += piece;
-    return out;
-  };
-  const batches: RecordBatch[] = [];
-  for await (const b of stream(c.body, { format: 'arrow' })) batches.push(b);
-  const bytes: Uint8Array[] = [];
-  for await (const b of stream(c.body, { format: 'parquet' })) bytes.push(b);
-  return {
-    answer: { head: events[0]!, rows: events.slice(1) },
-    outputs: { ndjson: await text('ndjson'), csv: await text('csv'), arrow: arrowOf(new Table(batches)), parquet: Buffer.concat(bytes) },
-  };
-}
+const libraryOutputs = (c: Case) => libraryOutputsOf(engine.org(ids.org1), c.library, c.body);
+const expectSameAnswer = (c: Case, answer: Answer, outputs: Record<TableFormat, Uint8Array | string | TypedRead>, headOf?: (h: JsonRow) => JsonRow) =>
+  sameAnswer(dir, c.library, answer, outputs, headOf);
 
 describe('every format equals the JSON answer, read back independently', () => {
   it.each(cases)('library: $name', async (c) => {

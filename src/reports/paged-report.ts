@@ -7,9 +7,10 @@ import { fingerprint } from '../query/cursor.ts';
 import { render, sql, type Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsPart, RowsResult, StreamEvent } from './endpoint.ts';
+import { sliceBatch } from '../engine/column-reads.ts';
 import { streamPayloads } from './stream-payloads-legacy.ts';
 import { pageResult, readPage } from './read-rows.ts';
-import { countUnits, headOf, headQuery, pageQuery, type ShapedReport, type UnitRange } from './rows-query.ts';
+import { countUnits, headOf, headQuery, pageQuery, type Head as ShapedHead, type ShapedReport, type UnitRange } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
 import { dictionaryColumns } from '../query/row-shape.ts';
 import { dateSlices, unitSlices, type DateOrder, type DateWindow, type SliceCounter } from './stream-slices.ts';
@@ -222,12 +223,14 @@ function rowsResult(framing: 'page' | 'stream', c: ShapedReport, read: () => Asy
 
 /**
  * A stream of a shaped report: the head statement, then the rows in order-preserving slices of units
- * (see `sliceRanges`), each pulled a chunk at a time on the stream's own connection.
+ * (see `sliceRanges`), each pulled a chunk at a time on the stream's own connection. max_results caps
+ * rows: with `unitRows` the head says how many units and rows that sends, and the last unit may be cut.
  */
 function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, c: ShapedReport, ctx: CallContext): RowsResult {
   const cap = p.paging.maxResults;
   const order = report.byDate?.order(p.plan) ?? null;
   const sent: SliceCounter = { lastUnit: 0 };
+  const sentOf = (head: ShapedHead) => head.sent ?? { units: unitsSent(head.total, cap), rows: unitsSent(head.total, cap) };
   const slices = (units: number) => {
     if (order === null || !report.byDate) return unitSlices(c, units);
     const byDate = report.byDate;
@@ -237,19 +240,24 @@ function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Pla
   // its head from that statement's first row, so nothing is computed twice.
   const whole = order === null && c.sliceUnits === Number.POSITIVE_INFINITY;
   const statements = whole
-    ? streamStatements(ctx, 'first row', () => [render(pageQuery(c, { after: 0, upTo: cap }))], dictionaryColumns(c.shape))
-    : streamStatements(ctx, headQuery(c), (h) => slices(unitsSent(headOf(h).total, cap)), dictionaryColumns(c.shape));
+    ? streamStatements(ctx, 'first row', () => [render(pageQuery(c, { after: 0, upTo: cap }, cap))], dictionaryColumns(c.shape))
+    : streamStatements(ctx, headQuery(c, cap), (h) => slices(sentOf(headOf(h)).units), dictionaryColumns(c.shape));
   return rowsResult('stream', c, async function* () {
+    let rowsLeft = Number.POSITIVE_INFINITY;
     for await (const part of statements) {
       if ('batch' in part) {
         const units = part.batch.columns.unit!;
         sent.lastUnit = Math.max(sent.lastUnit, Number(units[units.length - 1] ?? 0));
-        yield part;
+        if (rowsLeft <= 0) continue;
+        const batch = sliceBatch(part.batch, 0, rowsLeft);
+        rowsLeft -= batch.length;
+        yield { batch };
         continue;
       }
       const head = headOf(part.head);
-      const units = unitsSent(head.total, cap);
-      yield { head: report.info(p.plan, { total: head.total, count: units, rows: units, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info }) };
+      const { units, rows } = sentOf(head);
+      if (head.sent) rowsLeft = rows;
+      yield { head: report.info(p.plan, { total: head.total, count: units, rows, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info }) };
     }
   });
 }

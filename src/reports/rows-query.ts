@@ -30,11 +30,18 @@ export interface ShapedReport {
    * first, where each slice would aggregate them again.
    */
   readonly sliceUnits?: number;
+  /**
+   * `unit, n`: the rows of every unit, for a report whose units hold several rows. A stream's
+   * max_results caps rows, not units, so its head counts the rows sent and the units they reach.
+   */
+  readonly unitRows?: Fragment;
 }
 
 export interface Head {
   readonly total: number;
   readonly info: Record<string, unknown>;
+  /** With `unitRows`: the units and rows a stream capped at max_results rows sends. */
+  readonly sent?: { readonly units: number; readonly rows: number };
 }
 
 const headColumns = (c: ShapedReport) => sql`(${c.total}) AS head_total, ${c.info ? sql`(SELECT i FROM (${c.info}) i)` : sql`NULL`} AS head_info`;
@@ -68,23 +75,33 @@ ${join(dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col
   };
 }
 
+// TRICKY: a unit is sent when the rows of the units before it are fewer than the cap; the last one may be cut.
+const sentColumns = (unitRows: Fragment, cap: number | null) =>
+  cap === null
+    ? sql`(SELECT {'units': count(*), 'rows': coalesce(sum(n), 0)} FROM (${unitRows}))`
+    : sql`(SELECT {'units': count(*) FILTER (WHERE before < ${cap}), 'rows': coalesce(sum(least(n, greatest(${cap} - before, 0))), 0)}
+   FROM (SELECT n, sum(n) OVER (ORDER BY unit ROWS UNBOUNDED PRECEDING) - n AS before FROM (${unitRows})))`;
+
+const streamHead = (c: ShapedReport, cap: number | null | undefined) => (c.unitRows && cap !== undefined ? sql`, ${sentColumns(c.unitRows, cap)} AS head_sent` : sql``);
+
 /**
  * A page in one statement: a head row (unit 0, with the total, the info and the dictionaries) and the
- * range's rows, in answer order. Both come from the same CTEs, so they are computed once.
+ * range's rows, in answer order. Both come from the same CTEs, so they are computed once. A stream read
+ * in one statement passes its `cap`, so that the head also says what the stream sends (see `unitRows`).
  */
-export function pageQuery(c: ShapedReport, range: UnitRange): Fragment {
+export function pageQuery(c: ShapedReport, range: UnitRange, cap?: number | null): Fragment {
   const x = coded(c, range, codedColumns(c, range));
   return sql`WITH ${c.ctes}${x.ctes}
-SELECT 0 AS unit, 0 AS seq, ${headColumns(c)}${x.dictionaries}
+SELECT 0 AS unit, 0 AS seq, ${headColumns(c)}${streamHead(c, cap)}${x.dictionaries}
 UNION ALL BY NAME
 ${x.select}
 ORDER BY unit, seq`;
 }
 
-/** A stream's first statement: the total and the info. */
-export function headQuery(c: ShapedReport): Sql {
+/** A stream's first statement: the total and the info, and with `unitRows` what a stream capped at `cap` rows sends. */
+export function headQuery(c: ShapedReport, cap: number | null = null): Sql {
   return render(sql`WITH ${c.ctes}
-SELECT ${headColumns(c)}`);
+SELECT ${headColumns(c)}${streamHead(c, cap)}`);
 }
 
 /**
@@ -126,7 +143,8 @@ export function plainJs(v: unknown): unknown {
 
 /** The head from a batch whose first row carries `head_total` and `head_info`. */
 export function headOf(batch: ColumnBatch): Head {
-  return { total: Number(batch.columns.head_total![0] ?? 0), info: (plainJs(batch.columns.head_info![0]) ?? {}) as Record<string, unknown> };
+  const sent = plainJs(batch.columns.head_sent?.[0]) as Head['sent'] | null | undefined;
+  return { total: Number(batch.columns.head_total![0] ?? 0), info: (plainJs(batch.columns.head_info![0]) ?? {}) as Record<string, unknown>, ...(sent ? { sent } : {}) };
 }
 
 /** Units and rows of a page's batch (its head row excluded). */

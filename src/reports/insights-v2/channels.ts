@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
-import { join, key, list, sql, type Fragment } from '../../query/sql.ts';
+import { list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
+import type { ShapedReport } from '../rows-query.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
-import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
+import { inWindow, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
 type ChannelDimension = (typeof groupDims)[number];
@@ -53,22 +55,27 @@ function shapeOf(groupBy: readonly ChannelDimension[] | null | undefined): { lea
 
 const groupByEcho = (plan: ChannelsPlan): string[] => (plan.cross ? ['channel', plan.cross] : [plan.lead]);
 
-/** The ranked entity: its key, the name it is ordered by after its count, and its row fields. */
-const leads: Record<Lead, { key: Fragment; label: Fragment; fields: Record<string, Fragment> }> = {
+/** The ranked entity: its key, the name it is ordered by after its count, its other columns and its row fields. */
+const leads: Record<Lead, { key: Fragment; label: Fragment; aggregates: Fragment; fields: Record<string, LeadField> }> = {
   channel: {
     key: sql`channel_id`,
     label: sql`title`,
-    fields: { name: sql`l.title`, handle: sql`l.handle`, url: sql`l.url` },
+    aggregates: sql`min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, `,
+    fields: {
+      name: { name: 'name', expr: sql`l.title`, type: 'text', repeats: true },
+      handle: { name: 'handle', expr: sql`l.handle`, type: 'text', repeats: true },
+      url: { name: 'url', expr: sql`l.url`, type: 'text', repeats: true },
+    },
   },
-  video_category: { key: sql`video_category`, label: sql`lead_key`, fields: { name: sql`l.lead_key` } },
-  source_type: { key: sql`source_type`, label: sql`lead_key`, fields: { source_type: sql`l.lead_key` } },
+  video_category: { key: sql`video_category`, label: sql`lead_key`, aggregates: sql``, fields: { name: { name: 'name', expr: sql`l.lead_key`, type: 'text', repeats: true } } },
+  source_type: { key: sql`source_type`, label: sql`lead_key`, aggregates: sql``, fields: { source_type: { name: 'source_type', expr: sql`l.lead_key`, type: 'text', repeats: true } } },
 };
 
-/** The crossed dimension: its key, its row field and, when the key is an id, the name it is ordered by. */
-const crosses: Record<Cross, { key: Fragment; field: Fragment; label?: Fragment }> = {
+/** The crossed dimension: its key and, when the key is an id, the name it is shown and ordered by. */
+const crosses: Record<Cross, LeadCross & { field: Fragment }> = {
   video_category: { key: sql`video_category`, field: sql`x.cross_key` },
   source_type: { key: sql`source_type`, field: sql`x.cross_key` },
-  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name` },
+  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name`, lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key` },
 };
 
 /** Row fields in the order the channel row is documented. */
@@ -79,59 +86,40 @@ const fieldOrder = ['name', 'handle', 'url', 'rank', 'source_type', 'video_categ
  * leading entity and ranked by count. The prompt-level part of the filter scopes the citations (and so
  * citation_share's denominator); the channel part selects which channels are counted and ranked.
  */
-function compile(plan: ChannelsPlan) {
+function compile(plan: ChannelsPlan): ShapedReport {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const lead = leads[plan.lead];
   const cross = plan.cross ? crosses[plan.cross] : null;
   const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
-  const byPeriod = plan.interval ? sql`period, ` : sql``;
   const channelled = plan.lead === 'channel' ? sql` AND f.channel_id IS NOT NULL` : sql``;
-
-  const ctes = sql`${promptsCte(plan.categoryId)},
+  const values: Record<string, LeadField> = {
+    ...lead.fields,
+    rank: { name: 'rank', expr: sql`l.unit`, type: 'integer' },
+    ...(cross ? { [plan.cross!]: { name: plan.cross!, expr: cross.field, type: 'text', repeats: true } } : {}),
+    ...(plan.interval ? { date: { name: 'date', expr: sql`x.period`, type: 'date' } } : {}),
+    count: { name: 'count', expr: sql`x.n`, type: 'integer' },
+    videos: { name: 'videos', expr: sql`x.videos`, type: 'integer' },
+    citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
+  };
+  return rankedLeads({
+    ctes: sql`${promptsCte(plan.categoryId)},
 c AS (
   SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id${period}
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
-totals AS (
-  SELECT ${byPeriod}count(*) AS total FROM c${plan.interval ? sql` GROUP BY period` : sql``}
-),
 sel AS (
   SELECT * FROM c f WHERE ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}${channelled}
-),
-leads AS (
-  SELECT *, row_number() OVER (ORDER BY n DESC, ${lead.label}, lead_key) AS rank
-  FROM (
-    SELECT ${lead.key} AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n
-    FROM sel GROUP BY lead_key
-  )
-),
-cells AS (
-  SELECT ${lead.key} AS lead_key, ${cross ? sql`${cross.key} AS cross_key, ` : sql``}${byPeriod}count(*) AS n, count(DISTINCT video_id) AS videos
-  FROM sel GROUP BY ALL
-)`;
-
-  const values: Record<string, Fragment> = {
-    ...lead.fields,
-    rank: sql`l.rank`,
-    ...(cross ? { [plan.cross!]: cross.field } : {}),
-    ...(plan.interval ? { date: sql`strftime(x.period, '%Y-%m-%d')` } : {}),
-    count: sql`x.n`,
-    videos: sql`x.videos`,
-    citation_share: sql`x.n / t.total`,
-  };
-  const fields = fieldOrder.filter((f) => values[f]).map((f) => sql`${key(f)}, ${values[f]!}`);
-  const order = [...(plan.interval ? [sql`x.period`] : []), sql`x.n DESC`, ...(cross?.label ? [cross.label] : []), ...(cross ? [sql`x.cross_key`] : [])];
-  const rows = sql`SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY ${join(order, ', ')}) AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM cells x
-JOIN leads l ON l.lead_key = x.lead_key
-JOIN totals t ON ${plan.interval ? sql`t.period = x.period` : sql`TRUE`}${plan.cross === 'model' ? sql`
-LEFT JOIN models mo ON mo.id = x.cross_key` : sql``}`;
-
-  const info = sql`SELECT json_object('models', ${modelNames('c')})`;
-  return { ctes, rows, info };
+)`,
+    key: lead.key,
+    aggregates: lead.aggregates,
+    label: lead.label,
+    cross,
+    byPeriod: plan.interval !== null,
+    countsVideos: true,
+    fields: fieldOrder.flatMap((f) => (values[f] ? [values[f]] : [])),
+  });
 }
 
 function sourceTypesOf(req: ChannelsRequest): SourceType[] {

@@ -35,6 +35,11 @@ export function modelNames(relation: string): Fragment {
   return sql`coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM ${ident(relation)} x JOIN models mo ON mo.id = x.model_id), [])`;
 }
 
+/** The same list as `modelNames`, looked up from the distinct model ids of `relation` rather than joined to every row. */
+export function distinctModelNames(relation: string): Fragment {
+  return sql`coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM ${ident(relation)})), [])`;
+}
+
 /** A report's own selection of shared filter fields, optionally with fewer operators. */
 export function pickFields(catalog: FilterCatalog, picks: Record<string, readonly FilterOp[] | 'all'>): FilterCatalog {
   const out: Record<string, FilterField> = {};

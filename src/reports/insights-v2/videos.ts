@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
-import { join, key, list, sql, type Fragment } from '../../query/sql.ts';
+import { ident, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
+import type { ShapedReport } from '../rows-query.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
-import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
+import { inWindow, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
 type VideoDimension = (typeof groupDims)[number];
@@ -40,8 +42,8 @@ function crossOf(groupBy: readonly VideoDimension[] | null | undefined): { cross
   return valueError(['body', 'group_by'], 'group_by takes [video], or a cross-tab [video, model] or [video, source_type]', groupBy);
 }
 
-const crosses: Record<Cross, { key: Fragment; field: Fragment; label?: Fragment }> = {
-  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name` },
+const crosses: Record<Cross, LeadCross & { field: Fragment }> = {
+  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name`, lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key` },
   source_type: { key: sql`source_type`, field: sql`x.cross_key` },
 };
 
@@ -53,61 +55,42 @@ const fieldOrder = ['name', 'video_id', 'url', 'channel', 'handle', 'video_categ
  * denominator, the video and short citations of the requested source types), the channel clauses pick
  * the videos of some channels, and limit counts videos, whose cross-tab rows stay on one page.
  */
-function compile(plan: VideosPlan) {
+function compile(plan: VideosPlan): ShapedReport {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const cross = plan.cross ? crosses[plan.cross] : null;
   const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
-  const byPeriod = plan.interval ? sql`period, ` : sql``;
-
-  const ctes = sql`${promptsCte(plan.categoryId)},
+  const lead = (name: string, column: string): LeadField => ({ name, expr: sql`l.${ident(column)}`, type: 'text', repeats: true });
+  const values: Record<string, LeadField> = {
+    name: lead('name', 'title'),
+    video_id: lead('video_id', 'lead_key'),
+    url: lead('url', 'url'),
+    channel: lead('channel', 'channel'),
+    handle: lead('handle', 'handle'),
+    video_category: lead('video_category', 'video_category'),
+    rank: { name: 'rank', expr: sql`l.unit`, type: 'integer' },
+    ...(cross ? { [plan.cross!]: { name: plan.cross!, expr: cross.field, type: 'text', repeats: true } } : {}),
+    ...(plan.interval ? { date: { name: 'date', expr: sql`x.period`, type: 'date' } } : {}),
+    count: { name: 'count', expr: sql`x.n`, type: 'integer' },
+    citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
+  };
+  return rankedLeads({
+    ctes: sql`${promptsCte(plan.categoryId)},
 c AS (
   SELECT f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id${period}
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
-totals AS (
-  SELECT ${byPeriod}count(*) AS total FROM c${plan.interval ? sql` GROUP BY period` : sql``}
-),
 sel AS (
   SELECT * FROM c f WHERE f.video_id IS NOT NULL AND ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}
-),
-leads AS (
-  SELECT *, row_number() OVER (ORDER BY n DESC, title, video_id) AS rank
-  FROM (
-    SELECT video_id, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle,
-           min(video_category) AS video_category, count(*) AS n
-    FROM sel GROUP BY video_id
-  )
-),
-cells AS (
-  SELECT video_id, ${cross ? sql`${cross.key} AS cross_key, ` : sql``}${byPeriod}count(*) AS n FROM sel GROUP BY ALL
-)`;
-
-  const values: Record<string, Fragment> = {
-    name: sql`l.title`,
-    video_id: sql`l.video_id`,
-    url: sql`l.url`,
-    channel: sql`l.channel`,
-    handle: sql`l.handle`,
-    video_category: sql`l.video_category`,
-    rank: sql`l.rank`,
-    ...(cross ? { [plan.cross!]: cross.field } : {}),
-    ...(plan.interval ? { date: sql`strftime(x.period, '%Y-%m-%d')` } : {}),
-    count: sql`x.n`,
-    citation_share: sql`x.n / t.total`,
-  };
-  const fields = fieldOrder.filter((f) => values[f]).map((f) => sql`${key(f)}, ${values[f]!}`);
-  const order = [...(plan.interval ? [sql`x.period`] : []), sql`x.n DESC`, ...(cross?.label ? [cross.label] : []), ...(cross ? [sql`x.cross_key`] : [])];
-  const rows = sql`SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY ${join(order, ', ')}) AS seq,
-       json_object(${join(fields, ', ')})::VARCHAR AS row
-FROM cells x
-JOIN leads l ON l.video_id = x.video_id
-JOIN totals t ON ${plan.interval ? sql`t.period = x.period` : sql`TRUE`}${plan.cross === 'model' ? sql`
-LEFT JOIN models mo ON mo.id = x.cross_key` : sql``}`;
-
-  const info = sql`SELECT json_object('models', ${modelNames('c')})`;
-  return { ctes, rows, info };
+)`,
+    key: sql`video_id`,
+    aggregates: sql`min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, `,
+    label: sql`title`,
+    cross,
+    byPeriod: plan.interval !== null,
+    fields: fieldOrder.flatMap((f) => (values[f] ? [values[f]] : [])),
+  });
 }
 
 function check(req: VideosRequest): ValidationIssue[] {

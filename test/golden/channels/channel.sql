@@ -8,35 +8,25 @@ c AS (
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND f.source_type IN ($5, $6, $7, $8) AND TRUE
 ),
-totals AS (
-  SELECT count(*) AS total FROM c
-),
 sel AS (
   SELECT * FROM c f WHERE TRUE AND f.channel_id IS NOT NULL
 ),
-leads AS (
-  SELECT *, row_number() OVER (ORDER BY n DESC, title, lead_key) AS rank
-  FROM (
-    SELECT channel_id AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n
-    FROM sel GROUP BY lead_key
-  )
+leads AS (SELECT channel_id AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n FROM sel GROUP BY lead_key)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "c")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH pl AS (
+  SELECT $9 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *
+  FROM (SELECT * FROM leads ORDER BY n DESC, title, lead_key LIMIT $10 OFFSET $11)
 ),
 cells AS (
-  SELECT channel_id AS lead_key, count(*) AS n, count(DISTINCT video_id) AS videos
-  FROM sel GROUP BY ALL
+  SELECT lead_key, sum(n) AS n, count(video_id) AS videos FROM (
+    SELECT channel_id AS lead_key, video_id, count(*) AS n FROM sel WHERE channel_id IN (SELECT lead_key FROM pl) GROUP BY ALL
+  ) GROUP BY ALL
 ),
-rows AS MATERIALIZED (SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY x.n DESC) AS seq,
-       json_object('name', l.title, 'handle', l.handle, 'url', l.url, 'rank', l.rank, 'count', x.n, 'videos', x.videos, 'citation_share', x.n / t.total)::VARCHAR AS row
+totals AS (SELECT count(*) AS total FROM c)
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l.title AS "name", l.handle AS "handle", l.url AS "url", l.unit AS "rank", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
-JOIN leads l ON l.lead_key = x.lead_key
-JOIN totals t ON TRUE),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+JOIN pl l ON l.lead_key = x.lead_key
+JOIN totals t ON TRUE)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","video","short","channel","playlist",0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","video","short","channel","playlist",0,3,0]

@@ -8,35 +8,25 @@ c AS (
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND f.source_type IN ($5, $6) AND TRUE
 ),
-totals AS (
-  SELECT period, count(*) AS total FROM c GROUP BY period
-),
 sel AS (
   SELECT * FROM c f WHERE TRUE
 ),
-leads AS (
-  SELECT *, row_number() OVER (ORDER BY n DESC, lead_key, lead_key) AS rank
-  FROM (
-    SELECT source_type AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n
-    FROM sel GROUP BY lead_key
-  )
+leads AS (SELECT source_type AS lead_key, count(*) AS n FROM sel GROUP BY lead_key)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "c")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH pl AS (
+  SELECT $7 + row_number() OVER (ORDER BY n DESC, lead_key, lead_key) AS unit, *
+  FROM (SELECT * FROM leads ORDER BY n DESC, lead_key, lead_key LIMIT $8 OFFSET $9)
 ),
 cells AS (
-  SELECT source_type AS lead_key, period, count(*) AS n, count(DISTINCT video_id) AS videos
-  FROM sel GROUP BY ALL
+  SELECT lead_key, period, sum(n) AS n, count(video_id) AS videos FROM (
+    SELECT source_type AS lead_key, period, video_id, count(*) AS n FROM sel WHERE source_type IN (SELECT lead_key FROM pl) GROUP BY ALL
+  ) GROUP BY ALL
 ),
-rows AS MATERIALIZED (SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY x.period, x.n DESC) AS seq,
-       json_object('rank', l.rank, 'source_type', l.lead_key, 'date', strftime(x.period, '%Y-%m-%d'), 'count', x.n, 'videos', x.videos, 'citation_share', x.n / t.total)::VARCHAR AS row
+totals AS (SELECT period, count(*) AS total FROM c GROUP BY period)
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC) AS seq, l.unit AS "rank", l.lead_key AS "source_type", x.period AS "date", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
-JOIN leads l ON l.lead_key = x.lead_key
-JOIN totals t ON t.period = x.period),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $7 AND unit <= $8)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+JOIN pl l ON l.lead_key = x.lead_key
+JOIN totals t ON t.period = x.period)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","video","short",0,10]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","video","short",0,10,0]

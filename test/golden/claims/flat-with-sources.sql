@@ -8,27 +8,31 @@ o AS (
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
 e AS (
-  SELECT f.id AS execution_id, f.model_id
+  SELECT f.model_id
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
 answers AS (SELECT count(*) AS answers FROM e),
-answers_by_model AS (SELECT model_id, count(*) AS answers FROM e GROUP BY ALL),
-claims AS (
-  SELECT b.*, 100 * b.n / a.answers AS occurrence
+all_claims AS (SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT cluster_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON TRUE
+  JOIN claim_clusters cc ON cc.id = b.cluster_id)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM all_claims) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "e")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH claims AS (
+  SELECT $9 + row_number() OVER (ORDER BY occurrence DESC, claim, cluster_id) AS unit, *
+  FROM (SELECT * FROM all_claims ORDER BY occurrence DESC, claim, cluster_id LIMIT $10 OFFSET $11)
 ),
 claim_evidence_list AS (
-  SELECT cluster_id, list(json_object('id', id, 'kb_path', kb_path, 'kb_snippet', kb_snippet,
-                                      'source_updated_at', strftime(timezone('UTC', source_updated_at), '%Y-%m-%dT%H:%M:%SZ')) ORDER BY kb_path, id) AS evidence
+  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet,
+                           'source_updated_at': strftime(timezone('UTC', source_updated_at), '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
   FROM claim_evidence WHERE cluster_id IN (SELECT cluster_id FROM claims) GROUP BY cluster_id
 ),
 cited AS (
   SELECT c.cluster_id, f.model_id, f.url, f.hostname, f.citation_category, f.title
-  FROM (SELECT DISTINCT execution_id, cluster_id FROM o WHERE NOT accurate) c
+  FROM (SELECT DISTINCT execution_id, cluster_id FROM o WHERE NOT accurate AND cluster_id IN (SELECT cluster_id FROM claims)) c
   JOIN citations f ON f.execution_id = c.execution_id
-  WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE)
+  WHERE f.category_id = $12 AND f.day BETWEEN CAST($13 AS DATE) AND CAST($14 AS DATE)
 ),
 -- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the
 -- claim. The shares are summed in ascending order, so the double sum (and ties in the ranking) never depend on scan order.
@@ -45,32 +49,21 @@ sources AS (
   )
 ),
 claim_sources AS (
-  SELECT s.cluster_id, list(json_object('href', regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname', a.hostname,
-      'citation_category', a.citation_category, 'domain_category', a.citation_category, 'snippet', a.title, 'citation_share', s.citation_share)
+  SELECT s.cluster_id, list({'href': regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname': a.hostname,
+      'citation_category': a.citation_category, 'domain_category': a.citation_category, 'snippet': a.title, 'citation_share': s.citation_share}
     ORDER BY s.place) AS citation_sources
   FROM sources s
   JOIN (
     SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title
-    FROM cited WHERE url IN (SELECT url FROM sources WHERE place <= $12) GROUP BY url
+    FROM cited WHERE url IN (SELECT url FROM sources WHERE place <= $15) GROUP BY url
   ) a USING (url)
-  WHERE s.place <= $13
+  WHERE s.place <= $16
   GROUP BY s.cluster_id
-),
-claim_rows AS (
-  SELECT c.*, cc.claim, json_object('cluster_id', c.cluster_id, 'claim', cc.claim, 'occurrence', c.occurrence, 'evidence', coalesce(ce.evidence, []), 'citation_sources', coalesce(cs.citation_sources, [])) AS claim_json
-  FROM claims c
-  JOIN claim_clusters cc ON cc.id = c.cluster_id
+)
+SELECT c.unit, 0 AS seq, c.cluster_id AS "cluster_id", cc.claim AS "claim", c.occurrence AS "occurrence", CAST(to_json(coalesce(ce.evidence, [])) AS VARCHAR) AS "evidence", CAST(to_json(coalesce(cs.citation_sources, [])) AS VARCHAR) AS "citation_sources"
+FROM claims c
+JOIN claim_clusters cc ON cc.id = c.cluster_id
 LEFT JOIN claim_evidence_list ce ON ce.cluster_id = c.cluster_id
-LEFT JOIN claim_sources cs ON cs.cluster_id = c.cluster_id
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY occurrence DESC, claim, cluster_id) AS unit, 0 AS seq, claim_json::VARCHAR AS row FROM claim_rows),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $14 AND unit <= $15)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+LEFT JOIN claim_sources cs ON cs.cluster_id = c.cluster_id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",10,10,0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3,0,"00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",10,10]

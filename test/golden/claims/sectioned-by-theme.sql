@@ -8,38 +8,36 @@ o AS (
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
 e AS (
-  SELECT f.id AS execution_id, f.model_id
+  SELECT f.model_id
   FROM executions f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
 answers AS (SELECT count(*) AS answers FROM e),
-answers_by_model AS (SELECT model_id, count(*) AS answers FROM e GROUP BY ALL),
-claims AS (
-  SELECT b.*, 100 * b.n / a.answers AS occurrence
-  FROM (SELECT k, cluster_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
-  JOIN answers a ON TRUE
+sections AS (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY k)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM sections) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "e")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH ps AS (
+  SELECT $9 + row_number() OVER (ORDER BY name NULLS LAST, k NULLS LAST) AS unit, *
+  FROM (
+    SELECT s.*, d.id AS id, s.k AS name FROM sections s
+    LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = $10 GROUP BY name) d ON d.name = s.k
+    ORDER BY name NULLS LAST, k NULLS LAST LIMIT $11 OFFSET $12
+  )
 ),
-claim_rows AS (
-  SELECT c.*, cc.claim, json_object('cluster_id', c.cluster_id, 'claim', cc.claim, 'occurrence', c.occurrence, 'reasoning', cc.reasoning) AS claim_json
+claims AS (SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+  FROM (SELECT k, cluster_id, count(*) AS n FROM o SEMI JOIN ps ON ps.k IS NOT DISTINCT FROM o.k WHERE NOT accurate GROUP BY ALL) b
+  JOIN answers a ON TRUE
+  JOIN claim_clusters cc ON cc.id = b.cluster_id),
+section_claims AS (
+  SELECT c.k, count(*) AS total_claims, list({'cluster_id': c.cluster_id, 'claim': cc.claim, 'occurrence': c.occurrence, 'reasoning': cc.reasoning} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
   FROM claims c
   JOIN claim_clusters cc ON cc.id = c.cluster_id
-),
-rows AS MATERIALIZED (SELECT row_number() OVER (ORDER BY s.k NULLS LAST, s.k NULLS LAST) AS unit, 0 AS seq,
-       json_object('theme', CASE WHEN s.k IS NULL THEN NULL ELSE json_object('id', d.id, 'name', s.k) END,
-                   'accuracy', s.accurate / (s.accurate + s.inaccurate), 'accurate', s.accurate, 'inaccurate', s.inaccurate,
-                   'total_claims', coalesce(r.total_claims, 0), 'claims', coalesce(r.claims, []))::VARCHAR AS row
-FROM (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY k) s
-LEFT JOIN (
-  SELECT k, count(*) AS total_claims, list(claim_json ORDER BY occurrence DESC, claim, cluster_id) AS claims FROM claim_rows GROUP BY k
-) r ON r.k IS NOT DISTINCT FROM s.k
-LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = $9 GROUP BY name) d ON d.name = s.k),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $10 AND unit <= $11)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+  
+  GROUP BY c.k
+)
+SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
+       coalesce(r.total_claims, 0) AS total_claims, CAST(to_json(coalesce(r.claims, [])) AS VARCHAR) AS claims
+FROM ps s
+LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b",0,25]
+-- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,"00000000-0000-4000-8000-00000000000b",25,0]

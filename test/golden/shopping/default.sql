@@ -5,52 +5,25 @@ WITH p AS (
 pr AS (
   SELECT id, name, brand, rating, num_reviews, url, image_urls FROM products WHERE category_id = $2
 ),
-e AS (
-  SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
-  FROM shopping_results f
-  WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE)
+sr AS (
+  SELECT f.execution_id, f.product_id, f.model_id, f.position
+  FROM shopping_results f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
-hit AS (
-  SELECT f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN pr ON pr.id = f.product_id
-  WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
-),
-shown AS (
-  SELECT product_id, count(*) AS shown, sum(position) AS position_sum,
-         count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3
-  FROM hit GROUP BY ALL
-),
-answers AS (
-  SELECT count(*) AS executions FROM e f JOIN p ON p.id = f.prompt_id WHERE TRUE GROUP BY ALL
-),
-selected AS (
-  SELECT pr.id AS product_id, a.executions
-  FROM answers a CROSS JOIN pr
-  WHERE pr.id IN (SELECT product_id FROM hit)
-),
-bucket_counts AS (
-  SELECT s.*, d.executions FROM shown s JOIN selected d ON d.product_id = s.product_id AND TRUE
-),
+hit AS (SELECT * FROM sr WHERE product_id IN (SELECT id FROM pr)),
 window_counts AS (
-  SELECT s.*, d.executions
-  FROM (SELECT product_id, sum(shown) AS shown, sum(position_sum) AS position_sum, sum(at1) AS at1, sum(at2) AS at2, sum(at3) AS at3 FROM shown GROUP BY product_id) s
-  JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
+  SELECT product_id, count(*) AS shown, sum(position) AS position_sum,
+         count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3, (SELECT count(DISTINCT execution_id) FROM sr) AS executions FROM hit GROUP BY product_id
 ),
 w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
   FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
-units AS (SELECT product_id, visibility_rank AS unit FROM w),
-rows AS MATERIALIZED (SELECT u.unit, 0 AS seq, json_object('product', json_object('name', pr.name, 'brand', pr.brand), 'visibility_score', m.visibility_score, 'average_position', m.average_position, 'visibility_rank', m.visibility_rank, 'position1_percentage', m.position1_percentage, 'position2_percentage', m.position2_percentage, 'position3_percentage', m.position3_percentage, 'position_above3_percentage', m.position_above3_percentage, 'product_rating', pr.rating, 'product_num_reviews', pr.num_reviews)::VARCHAR AS row
+units AS (SELECT product_id, visibility_rank AS unit FROM w)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT u.unit, 0 AS seq, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", m.position1_percentage AS "position1_percentage", m.position2_percentage AS "position2_percentage", m.position3_percentage AS "position3_percentage", m.position_above3_percentage AS "position_above3_percentage", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews"
 FROM units u
-JOIN "w" m ON m.product_id = u.product_id
+JOIN w m ON m.product_id = u.product_id
 JOIN pr ON pr.id = u.product_id
-),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "hit" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $9 AND unit <= $10)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+WHERE u.unit > $6 AND u.unit <= $7)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3]

@@ -5,42 +5,19 @@ WITH p AS (
 pr AS (
   SELECT id, name, brand, rating, num_reviews, url, image_urls FROM products WHERE category_id = $2
 ),
-e AS (
-  SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
-  FROM shopping_results f
-  WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE)
+sr AS (
+  SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.execution_id, f.product_id, f.model_id, f.position
+  FROM shopping_results f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
-hit AS (
-  SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN pr ON pr.id = f.product_id
-  WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
-),
-shown AS (
-  SELECT "k_date", product_id, count(*) AS shown, sum(position) AS position_sum,
-         count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3
-  FROM hit GROUP BY ALL
-),
-answers AS (
-  SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", count(*) AS executions FROM e f JOIN p ON p.id = f.prompt_id WHERE TRUE GROUP BY ALL
-),
-selected AS (
-  SELECT "a"."k_date", pr.id AS product_id, a.executions
-  FROM answers a CROSS JOIN pr
-  WHERE pr.id IN (SELECT product_id FROM hit)
-),
-bucket_counts AS (
-  SELECT s.*, d.executions FROM shown s JOIN selected d ON d.product_id = s.product_id AND "s"."k_date" IS NOT DISTINCT FROM "d"."k_date"
-),
+hit AS (SELECT * FROM sr WHERE product_id IN (SELECT id FROM pr)),
 window_counts AS (
-  SELECT s.*, d.executions
-  FROM (SELECT product_id, sum(shown) AS shown, sum(position_sum) AS position_sum, sum(at1) AS at1, sum(at2) AS at2, sum(at3) AS at3 FROM shown GROUP BY product_id) s
-  JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
+  SELECT product_id, count(*) AS shown, sum(position) AS position_sum,
+         count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3, (SELECT count(DISTINCT execution_id) FROM sr) AS executions FROM hit GROUP BY product_id
 ),
 w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
   FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
-b AS (SELECT *, row_number() OVER (PARTITION BY "k_date" ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "bucket_counts" c JOIN pr ON pr.id = c.product_id)),
-tp AS (SELECT id, brand FROM pr WHERE id = $9 OR name = $10),
+tp AS (SELECT id, brand FROM pr WHERE id = $6 OR name = $7),
 candidates AS (
   SELECT w.product_id, w.visibility_rank, w.product_id IN (SELECT id FROM tp) AS is_target,
          pr.brand IN (SELECT brand FROM tp) AS same_brand
@@ -50,20 +27,25 @@ candidates AS (
 units AS (
   SELECT product_id, row_number() OVER (ORDER BY is_target DESC, visibility_rank) AS unit
   FROM (SELECT *, row_number() OVER (PARTITION BY same_brand ORDER BY visibility_rank) AS place FROM candidates)
-  WHERE is_target OR (NOT same_brand AND place <= $11)
+  WHERE is_target OR (NOT same_brand AND place <= $8)
+)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH pu AS (SELECT u.product_id, u.unit FROM units u WHERE u.unit > $9 AND u.unit <= $10),
+pk AS (SELECT DISTINCT "k_date" FROM hit WHERE product_id IN (SELECT product_id FROM pu)),
+shown AS (
+  SELECT "k_date", product_id, count(*) AS shown, sum(position) AS position_sum,
+         count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3
+  FROM hit h SEMI JOIN pk ON "h"."k_date" IS NOT DISTINCT FROM "pk"."k_date"
+  GROUP BY ALL
 ),
-rows AS MATERIALIZED (SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY "m"."k_date") AS seq, json_object('product', json_object('name', pr.name, 'brand', pr.brand), 'date', strftime("m"."k_date", '%Y-%m-%d'), 'visibility_score', m.visibility_score, 'visibility_rank', m.visibility_rank, 'position1_percentage', m.position1_percentage)::VARCHAR AS row
-FROM units u
-JOIN "b" m ON m.product_id = u.product_id
-JOIN pr ON pr.id = u.product_id
-),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "hit" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $12 AND unit <= $13)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+bucket_counts AS (SELECT s.*, d.executions FROM shown s JOIN (SELECT "k_date", count(DISTINCT execution_id) AS executions FROM sr x SEMI JOIN pk ON "x"."k_date" IS NOT DISTINCT FROM "pk"."k_date" GROUP BY ALL) d ON "s"."k_date" IS NOT DISTINCT FROM "d"."k_date"),
+b AS (SELECT *, row_number() OVER (PARTITION BY "k_date" ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
+  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "bucket_counts" c JOIN pr ON pr.id = c.product_id))
+SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY "m"."k_date") AS seq, pr.name AS product_name, pr.brand AS product_brand, "m"."k_date" AS k_date, m.visibility_score AS "visibility_score", m.visibility_rank AS "visibility_rank", m.position1_percentage AS "position1_percentage"
+FROM b m
+JOIN pu u ON u.product_id = m.product_id
+JOIN pr ON pr.id = m.product_id
+)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-03-31","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-03-31","00000000-0000-4000-8000-00000000012f","00000000-0000-4000-8000-00000000012f",2,0,10]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-03-31","00000000-0000-4000-8000-00000000012f","00000000-0000-4000-8000-00000000012f",2,0,10]

@@ -8,36 +8,24 @@ c AS (
   FROM citations f JOIN p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND f.source_type IN ($5) AND TRUE
 ),
-totals AS (
-  SELECT period, count(*) AS total FROM c GROUP BY period
-),
 sel AS (
   SELECT * FROM c f WHERE f.video_id IS NOT NULL AND NOT COALESCE((contains(lower(f.channel_title), lower($6)) OR contains(lower(f.channel_handle), lower($7))), FALSE)
 ),
-leads AS (
-  SELECT *, row_number() OVER (ORDER BY n DESC, title, video_id) AS rank
-  FROM (
-    SELECT video_id, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle,
-           min(video_category) AS video_category, count(*) AS n
-    FROM sel GROUP BY video_id
-  )
+leads AS (SELECT video_id AS lead_key, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, count(*) AS n FROM sel GROUP BY lead_key)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "c")), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH pl AS (
+  SELECT $8 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *
+  FROM (SELECT * FROM leads ORDER BY n DESC, title, lead_key LIMIT $9 OFFSET $10)
 ),
 cells AS (
-  SELECT video_id, model_id AS cross_key, period, count(*) AS n FROM sel GROUP BY ALL
+  SELECT video_id AS lead_key, model_id AS cross_key, period, count(*) AS n FROM sel WHERE video_id IN (SELECT lead_key FROM pl) GROUP BY ALL
 ),
-rows AS MATERIALIZED (SELECT l.rank AS unit, row_number() OVER (PARTITION BY l.rank ORDER BY x.period, x.n DESC, mo.name, x.cross_key) AS seq,
-       json_object('name', l.title, 'video_id', l.video_id, 'url', l.url, 'channel', l.channel, 'handle', l.handle, 'video_category', l.video_category, 'rank', l.rank, 'model', mo.name, 'date', strftime(x.period, '%Y-%m-%d'), 'count', x.n, 'citation_share', x.n / t.total)::VARCHAR AS row
+totals AS (SELECT period, count(*) AS total FROM c GROUP BY period)
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC, mo.name, x.cross_key) AS seq, l."title" AS "name", l."lead_key" AS "video_id", l."url" AS "url", l."channel" AS "channel", l."handle" AS "handle", l."video_category" AS "video_category", l.unit AS "rank", mo.name AS "model", x.period AS "date", x.n AS "count", x.n / t.total AS "citation_share"
 FROM cells x
-JOIN leads l ON l.video_id = x.video_id
+JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON t.period = x.period
-LEFT JOIN models mo ON mo.id = x.cross_key),
-info AS (SELECT json_object('models', coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []))),
-page AS (SELECT unit, seq, row FROM rows WHERE unit > $8 AND unit <= $9)
-SELECT 0 AS unit, 0 AS seq, json_object(
-  'total', (SELECT coalesce(max(unit), 0) FROM rows),
-  'units', (SELECT count(DISTINCT unit) FROM page), 'rows', (SELECT count(*) FROM page),
-  'info', (SELECT * FROM info))::VARCHAR AS payload
-UNION ALL
-(SELECT unit, seq, row FROM page)
+LEFT JOIN models mo ON mo.id = x.cross_key)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","short","trail","trail",0,2]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","short","trail","trail",0,2,0]

@@ -1,0 +1,84 @@
+import { field, repeated, value, type RowShape, type ScalarType } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { distinctModelNames } from './scope.ts';
+
+/** A row field: SQL over the lead `l`, the cell `x`, its period's total `t` and the model `mo`; `repeats` for text shared by many rows. */
+export interface LeadField {
+  readonly name: string;
+  readonly expr: Fragment;
+  readonly type: ScalarType;
+  readonly repeats?: boolean;
+}
+
+/** The dimension a lead's rows are crossed with: its key over `sel`, and the name it is ordered by (an id's). */
+export interface LeadCross {
+  readonly key: Fragment;
+  readonly label?: Fragment;
+  readonly lookup?: Fragment;
+}
+
+/**
+ * A report that ranks leads (channels, videos, categories) by their count of selected citations, each
+ * lead with one row per cell (its cross key and period). `ctes` end with `c`, the scoped citations (the
+ * denominators, with `period` when by date, and `model_id`), and `sel`, the citations that count.
+ */
+export interface RankedLeads {
+  readonly ctes: Fragment;
+  /** The lead's key over `sel`, its other columns as aggregates, and the name it is ordered by after its count. */
+  readonly key: Fragment;
+  readonly aggregates: Fragment;
+  readonly label: Fragment;
+  readonly cross: LeadCross | null;
+  readonly byPeriod: boolean;
+  /** Whether a cell also counts its distinct videos (`videos`). */
+  readonly countsVideos?: boolean;
+  readonly fields: readonly LeadField[];
+}
+
+/**
+ * The shaped query of a ranked-leads report. Leads are the page units, ranked by a top-N: a range
+ * numbers only its own leads, and counts the cells (GROUP BY cross key and period) of those leads only.
+ */
+export function rankedLeads(r: RankedLeads): ShapedReport {
+  const order = sql`n DESC, ${r.label}, lead_key`;
+  const cellKeys = [...(r.cross ? [sql`${r.cross.key} AS cross_key`] : []), ...(r.byPeriod ? [sql`period`] : [])];
+  const cellKeyList = cellKeys.length > 0 ? sql`${join(cellKeys, ', ')}, ` : sql``;
+  // TRICKY: distinct videos per cell as a count over (cell, video) groups: a grouped count(DISTINCT) keeps a set per group.
+  const cellColumns = sql`${r.cross ? sql`cross_key, ` : sql``}${r.byPeriod ? sql`period, ` : sql``}`;
+  const cellOrder = [...(r.byPeriod ? [sql`x.period`] : []), sql`x.n DESC`, ...(r.cross?.label ? [r.cross.label] : []), ...(r.cross ? [sql`x.cross_key`] : [])];
+  const rows = (range: UnitRange) => sql`WITH pl AS (
+  SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
+  FROM (SELECT * FROM leads ORDER BY ${order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
+),
+cells AS (${r.countsVideos ? sql`
+  SELECT lead_key, ${cellColumns}sum(n) AS n, count(video_id) AS videos FROM (
+    SELECT ${r.key} AS lead_key, ${cellKeyList}video_id, count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM pl) GROUP BY ALL
+  ) GROUP BY ALL` : sql`
+  SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM pl) GROUP BY ALL`}
+),
+totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM c${r.byPeriod ? sql` GROUP BY period` : sql``})
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}
+FROM cells x
+JOIN pl l ON l.lead_key = x.lead_key
+JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.lookup ? sql`\n${r.cross.lookup}` : sql``}`;
+  const shape: RowShape = { fields: r.fields.map((f) => field(f.name, f.repeats ? repeated(f.name) : value(f.name, f.type))) };
+  const multiRow = cellKeys.length > 0;
+  return {
+    ctes: sql`${r.ctes},
+leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}count(*) AS n FROM sel GROUP BY lead_key)`,
+    shape,
+    rows,
+    total: sql`SELECT count(*) FROM leads`,
+    info: sql`SELECT ${distinctModelNames('c')} AS models`,
+    // Leads rank by whole-window counts, so each slice would scan and rank the window again (most of the
+    // statement's work): the stream is one statement of (leads × their cells) rows.
+    sliceUnits: Number.POSITIVE_INFINITY,
+    ...(multiRow
+      ? {
+          unitRows: sql`SELECT row_number() OVER (ORDER BY ${order}) AS unit, cells AS n
+FROM leads JOIN (SELECT lead_key, count(*) AS cells FROM (SELECT DISTINCT ${r.key} AS lead_key, ${join(cellKeys, ', ')} FROM sel) GROUP BY lead_key) USING (lead_key)`,
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,191 @@
+import { duckdb } from '../../query/dialect.ts';
+import { leaves } from '../../query/filter-node.ts';
+import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { filterPredicate } from './common.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual } from './dimensions.ts';
+import { distinctModelNames, inWindow, promptsCte } from './scope.ts';
+import { productFields, shoppingFilterFields, type Metric, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
+
+/** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
+const ratioSql = {
+  visibility_score: sql`shown / executions`,
+  average_position: sql`position_sum / shown`,
+  position1_percentage: sql`at1 / shown`,
+  position2_percentage: sql`at2 / shown`,
+  position3_percentage: sql`at3 / shown`,
+  position_above3_percentage: sql`(shown - at1 - at2 - at3) / shown`,
+} as const;
+
+/** Each metric of a row over its scored counts `m` and its product `pr`, and how it is typed. */
+const metricColumns: Record<Metric, { readonly expr: Fragment; readonly type: ScalarType }> = {
+  visibility_score: { expr: sql`m.visibility_score`, type: 'float' },
+  average_position: { expr: sql`m.average_position`, type: 'float' },
+  visibility_rank: { expr: sql`m.visibility_rank`, type: 'integer' },
+  position1_percentage: { expr: sql`m.position1_percentage`, type: 'float' },
+  position2_percentage: { expr: sql`m.position2_percentage`, type: 'float' },
+  position3_percentage: { expr: sql`m.position3_percentage`, type: 'float' },
+  position_above3_percentage: { expr: sql`m.position_above3_percentage`, type: 'float' },
+  product_rating: { expr: sql`pr.rating`, type: 'float' },
+  product_num_reviews: { expr: sql`pr.num_reviews`, type: 'integer' },
+};
+
+const merchantList = { list: { struct: [{ name: 'name', type: 'text' as const }, { name: 'price', type: 'text' as const }] } };
+
+function shapeOf(plan: ShoppingPlan): RowShape {
+  const merchants: ShapeField[] = plan.includeMerchants
+    ? [field('product_url', value('product_url', 'text')), field('product_image_urls', value('product_image_urls', { list: 'text' }, 'json')), field('merchants', value('merchants', merchantList, 'json'))]
+    : [];
+  return {
+    fields: [
+      field('product', object([field('name', repeated('product_name')), field('brand', repeated('product_brand'))])),
+      ...dimensionShape(plan.groupBy),
+      ...plan.metrics.map((m) => field(m, value(m, metricColumns[m].type))),
+      ...merchants,
+    ],
+  };
+}
+
+/** Counts to metrics, ranked within each group by visibility, then position, then name and id (when `ranked`). */
+function scored(counts: string, dims: readonly ShoppingDimension[], ranked: boolean): Fragment {
+  const partition = dims.length > 0 ? sql`PARTITION BY ${join(dims.map((d) => keyColumn(d)), ', ')} ` : sql``;
+  const ratios = join(Object.entries(ratioSql).map(([name, expr]) => sql`${expr} AS ${ident(name)}`), ', ');
+  const metrics = sql`SELECT c.*, pr.name, ${ratios} FROM ${ident(counts)} c JOIN pr ON pr.id = c.product_id`;
+  if (!ranked) return metrics;
+  return sql`SELECT *, row_number() OVER (${partition}ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
+  FROM (${metrics})`;
+}
+
+const counts = sql`count(*) AS shown, sum(position) AS position_sum,
+         count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3`;
+
+/**
+ * Shopping: the products shown in shopping answers, ranked. The filter is read for each answer showing
+ * a product, so a product's visibility is the share of the shopping answers the filter selects for it
+ * (its denominator) that show it. Buckets (date, topic, prompt) partition answers, so a product's
+ * window counts are its counts over all its buckets. A product is a page unit; its rows (one per bucket
+ * it is shown in) are counted, scored and built only for the products of the range, and the other
+ * products only in the buckets a bucket rank compares them in.
+ */
+export function compileShopping(plan: ShoppingPlan): ShapedReport {
+  const filter = filterPredicate(plan.filter, shoppingFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
+  const dims = plan.groupBy;
+  const keysSelect = dims.length > 0 ? sql`${join(dims.map((d) => groupKey(d, plan.interval)), ', ')}, ` : sql``;
+  const keyList = join(dims.map((d) => keyColumn(d)), ', ');
+
+  // TRICKY: with a brand or merchant leaf (alone or inside or/not) the filter decides per product which
+  // answers it selects, so the denominator pairs every shopping answer with every shown product; without
+  // one, every product of a bucket shares the bucket's count of selected answers, and one scan gives both
+  // the shown products and the answers (a prompt-level filter holds for every result of an answer alike).
+  const perProduct = plan.filter !== null && leaves(plan.filter).some((l) => Object.hasOwn(productFields, l.field));
+  const facts = perProduct
+    ? sql`e AS (
+  SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
+  FROM shopping_results f
+  WHERE ${inWindow(plan)}
+),
+hit AS (
+  SELECT ${keysSelect}f.product_id, f.model_id, f.position
+  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN pr ON pr.id = f.product_id
+  WHERE ${inWindow(plan)} AND ${filter}
+),
+selected AS (
+  SELECT ${keysSelect}pr.id AS product_id, count(*) AS executions
+  FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
+  WHERE pr.id IN (SELECT DISTINCT product_id FROM hit) AND ${filter}
+  GROUP BY ALL
+),
+window_counts AS (
+  SELECT s.*, d.executions
+  FROM (SELECT product_id, ${counts} FROM hit GROUP BY product_id) s
+  JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
+)`
+    : sql`sr AS (
+  SELECT ${keysSelect}f.execution_id, f.product_id, f.model_id, f.position
+  FROM shopping_results f JOIN p ON p.id = f.prompt_id
+  WHERE ${inWindow(plan)} AND ${filter}
+),
+hit AS (SELECT * FROM sr WHERE product_id IN (SELECT id FROM pr)),
+window_counts AS (
+  SELECT product_id, ${counts}, (SELECT count(DISTINCT execution_id) FROM sr) AS executions FROM hit GROUP BY product_id
+)`;
+
+  const units = plan.target
+    ? sql`tp AS (SELECT id, brand FROM pr WHERE id = ${plan.target.product} OR name = ${plan.target.product}),
+candidates AS (
+  SELECT w.product_id, w.visibility_rank, w.product_id IN (SELECT id FROM tp) AS is_target,
+         pr.brand IN (SELECT brand FROM tp) AS same_brand
+  FROM w JOIN pr ON pr.id = w.product_id
+  WHERE EXISTS (SELECT 1 FROM tp)
+),
+units AS (
+  SELECT product_id, row_number() OVER (ORDER BY is_target DESC, visibility_rank) AS unit
+  FROM (SELECT *, row_number() OVER (PARTITION BY same_brand ORDER BY visibility_rank) AS place FROM candidates)
+  WHERE is_target OR (NOT same_brand AND place <= ${plan.target.competitors})
+)`
+    : sql`units AS (SELECT product_id, visibility_rank AS unit FROM w)`;
+
+  const ctes = sql`${promptsCte(plan.categoryId)},
+pr AS (
+  SELECT id, name, brand, rating, num_reviews, url, image_urls FROM products WHERE category_id = ${plan.categoryId}
+),
+${facts},
+w AS (${scored('window_counts', [], true)}),
+${units}`;
+
+  const inRange = (range: UnitRange) => sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
+  const merchantColumns = plan.includeMerchants
+    ? sql`, pr.url AS product_url, ${duckdb.jsonText(sql`pr.image_urls`)} AS product_image_urls,
+       ${duckdb.jsonText(sql`(SELECT coalesce(list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price), []) FROM product_merchants pm WHERE pm.product_id = pr.id)`)} AS merchants`
+    : sql``;
+  const columns = sql`pr.name AS product_name, pr.brand AS product_brand, ${join(
+    [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`)],
+    ', ',
+  )}${merchantColumns}`;
+
+  const rows = (range: UnitRange): Fragment => {
+    if (dims.length === 0) {
+      return sql`SELECT u.unit, 0 AS seq, ${columns}
+FROM units u
+JOIN w m ON m.product_id = u.product_id
+JOIN pr ON pr.id = u.product_id
+WHERE ${inRange(range)}`;
+    }
+    // A bucket's rank compares every product shown in it, so the buckets of the range's products are
+    // counted for every product; without the rank, only the range's products are counted.
+    const ranked = plan.metrics.includes('visibility_rank');
+    const denominator = perProduct
+      ? sql`JOIN selected d ON d.product_id = s.product_id AND ${keysEqual(dims, 's', 'd')}`
+      : sql`JOIN (SELECT ${keyList}, count(DISTINCT execution_id) AS executions FROM sr x SEMI JOIN pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
+    return sql`WITH pu AS (SELECT u.product_id, u.unit FROM units u WHERE ${inRange(range)}),
+pk AS (SELECT DISTINCT ${keyList} FROM hit WHERE product_id IN (SELECT product_id FROM pu)),
+shown AS (
+  SELECT ${keyList}, product_id, ${counts}
+  FROM hit h ${ranked ? sql`SEMI JOIN pk ON ${keysEqual(dims, 'h', 'pk')}` : sql`WHERE h.product_id IN (SELECT product_id FROM pu)`}
+  GROUP BY ALL
+),
+bucket_counts AS (SELECT s.*, d.executions FROM shown s ${denominator}),
+b AS (${scored('bucket_counts', dims, ranked)})
+SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY ${join(dimensionOrder(dims, 'm'), ', ')}) AS seq, ${columns}
+FROM b m
+JOIN pu u ON u.product_id = m.product_id
+JOIN pr ON pr.id = m.product_id
+${dimensionJoins(dims, 'm')}`;
+  };
+
+  return {
+    ctes,
+    shape: shapeOf(plan),
+    rows,
+    total: sql`SELECT count(*) FROM units`,
+    info: sql`SELECT ${distinctModelNames('hit')} AS models`,
+    // Products rank by whole-window counts and a bucket ranks every product shown in it, so each slice would
+    // redo most of the statement: the stream is one statement of (products × their buckets) rows.
+    sliceUnits: Number.POSITIVE_INFINITY,
+    unitRows:
+      dims.length === 0
+        ? sql`SELECT unit, 1 AS n FROM units`
+        : sql`SELECT u.unit, count(*) AS n FROM units u JOIN (SELECT DISTINCT ${keyList}, product_id FROM hit) s ON s.product_id = u.product_id GROUP BY u.unit`,
+  };
+}
