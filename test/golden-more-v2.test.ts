@@ -11,7 +11,7 @@ import { factcheckReport } from '../src/reports/insights-v2/factcheck.ts';
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment.ts';
 import { videosReport } from '../src/reports/insights-v2/videos.ts';
-import { pageStatement, prepare, type PagedReport } from '../src/reports/paged-report.ts';
+import { prepare, type PagedReport } from '../src/reports/paged-report.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { pageRange } from '../src/reports/tabular/tabular-report.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
@@ -66,7 +66,7 @@ describe('golden plans, SQL and results of the v2 citations, sentiment, fan-outs
   it.each(cases)('$name', async ({ name, report, body }) => {
     const ctx = { organizationId: ids.org1, core: engine.core, now, cursors: new CursorCodec('golden') };
     const prepared = prepare(report, body, 'page', ctx);
-    const query = render(pageStatement(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

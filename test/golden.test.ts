@@ -1,10 +1,11 @@
+import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
 import { render, sql } from '../src/query/sql.ts';
-import { pageStatement, prepare, type PagedReport } from '../src/reports/paged-report.ts';
+import { prepare, type PagedReport } from '../src/reports/paged-report.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
@@ -47,7 +48,7 @@ describe('golden plans, SQL and results', () => {
   it.each(cases)('$name', async ({ name, report, body }) => {
     const ctx = { organizationId: ids.org1, core: engine.core, now: new Date('2026-11-22T12:00:00Z'), cursors: new CursorCodec('golden') };
     const prepared = prepare(report, body, 'page', ctx);
-    const query = render(pageStatement(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

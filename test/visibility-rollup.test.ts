@@ -1,3 +1,4 @@
+import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -9,7 +10,7 @@ import { render, sql } from '../src/query/sql.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { visibilityDaily } from '../src/reports/insights-v2/visibility-rollup.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility.ts';
-import { pageStatement, prepare, prepareRead } from '../src/reports/paged-report.ts';
+import { prepare, prepareRead } from '../src/reports/paged-report.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { expectGolden } from './helpers/golden.ts';
@@ -30,7 +31,7 @@ afterAll(() => {
 });
 
 const base = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31' };
-const sqlOf = async (engine: Engine, body: object) => render(pageStatement((await prepareRead(visibilityReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text;
+const sqlOf = async (engine: Engine, body: object) => render(pageQuery((await prepareRead(visibilityReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text;
 const readsRollup = async (engine: Engine, body: object) => (await sqlOf(engine, body)).includes('rollup_visibility_daily_mentions');
 const everything = async (engine: Engine, body: object) => (await allPages(engine.org(ids.org1), 'visibility', body as Record<string, unknown>, 50)).flatMap((p) => p.data);
 
@@ -133,7 +134,7 @@ describe('the visibility daily rollup', () => {
     const ctx = { organizationId: ids.org1, core: withRollups.core, now: new Date('2026-11-22T12:00:00Z'), cursors: new CursorCodec('golden') };
     const body = { ...base, scope: 'all', group_by: ['model', 'date'], interval: 'week', filter: { field: 'model', op: 'not_in', value: ['Perplexity'] }, limit: 5 };
     const prepared = prepare(visibilityReport, body, 'page', ctx, new Set([visibilityDaily.name]));
-    const query = render(pageStatement(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     const dir = fileURLToPath(new URL('./golden/visibility', import.meta.url));
     expectGolden(join(dir, 'rollup-by-model-and-week.sql'), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
   });

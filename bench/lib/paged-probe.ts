@@ -1,4 +1,5 @@
-import { pageStatement, prepare, type PagedReport } from '../../src/reports/paged-report.ts';
+import { pageQuery } from '../../src/reports/rows-query.ts';
+import { prepare, type PagedReport } from '../../src/reports/paged-report.ts';
 import { render, sql } from '../../src/query/sql.ts';
 import type { ReportCase } from './case.ts';
 
@@ -6,7 +7,7 @@ import type { ReportCase } from './case.ts';
 export function pagedPlanProbe<Req, Plan>(report: PagedReport<Req, Plan>): ReportCase['plan'] {
   return (org, body) => {
     const p = prepare(report, body, 'page', org.context());
-    return render(pageStatement(p.compiled, { after: 0, upTo: p.paging.limit }));
+    return render(pageQuery(p.compiled, { after: 0, upTo: p.paging.limit }));
   };
 }
 

@@ -10,7 +10,7 @@ import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, proje
 import { DuckDBPool } from './duckdb-pool.ts';
 import { contentHashes } from './content-hashes.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs } from './limits.ts';
-import { duckdbMemoryLimit, planMemory, type ByteSize, type MemoryPlan } from './memory-budget.ts';
+import { duckdbMemoryLimit, planMemory, type ByteSize } from './memory-budget.ts';
 import { Slots } from './slots.ts';
 import { pathListLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';

@@ -11,7 +11,7 @@ import { promptAnswersV1Endpoint } from './answers/prompt-answers-v1.ts';
 import { factcheckClaimsReport } from './insights-v2/factcheck-claims.ts';
 import { shoppingProductsReport } from './insights-v2/shopping-products.ts';
 import { visibilityReport } from './insights-v2/visibility.ts';
-import { pagedEndpoints } from './paged-report.ts';
+import { pagedEndpoints } from './paged-endpoints.ts';
 import { tabularEndpoints } from './tabular/tabular-report.ts';
 import { citationsV1Report } from './tabular-v1/citations.ts';
 import { queryFanoutsV1Report } from './tabular-v1/query-fanouts.ts';

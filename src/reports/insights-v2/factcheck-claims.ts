@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
 import { sql } from '../../query/sql.ts';
-import { refuseFields, type DataGuard, type PagedReport } from '../paged-report.ts';
+import type { DataGuard, PagedReport } from '../paged-report.ts';
 import { readClaimFilter } from './claim-filter.ts';
 import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
 import { occurrences } from './claim-sections.ts';

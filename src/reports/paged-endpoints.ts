@@ -1,0 +1,31 @@
+import type { CallContext, Endpoint, EndpointInput, EndpointResult } from './endpoint.ts';
+import { runPage, type PagedReport, type ReportAlias } from './paged-report.ts';
+import { runStream } from './paged-stream.ts';
+
+/** The page endpoint and, when the report has one, its stream endpoint; the same again for each alias path. */
+export function pagedEndpoints<Req, Plan>(report: PagedReport<Req, Plan>): Endpoint[] {
+  const main = endpointsAt(report, { path: report.path, streamPath: report.streamPath, name: report.name }, report.summary);
+  return [...main, ...(report.aliases ?? []).flatMap((a) => endpointsAt(report, a, `${report.summary} (same as ${report.path})`))];
+}
+
+function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias, summary: string): Endpoint[] {
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema } };
+  const page: Endpoint = {
+    ...base,
+    path: at.path,
+    name: at.name,
+    summary,
+    stream: false,
+    handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runPage(report, input.body, ctx),
+  };
+  if (!at.streamPath) return [page];
+  const stream: Endpoint = {
+    ...base,
+    path: at.streamPath,
+    name: `${at.name}Stream`,
+    summary: `${summary} (Server-Sent Events: one summary event, then one result event per row)`,
+    stream: true,
+    handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runStream(report, input.body, ctx),
+  };
+  return [page, stream];
+}
