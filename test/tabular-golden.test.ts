@@ -21,7 +21,7 @@ const dir = fileURLToPath(new URL('./golden', import.meta.url));
 const now = new Date('2026-12-01T00:00:00Z');
 let engine: Engine;
 beforeAll(async () => {
-  engine = await openFixture(tabularFixture(), { clock: () => now });
+  engine = await openFixture(tabularFixture(), { clock: () => now, rollups: false });
 });
 afterAll(() => engine.close());
 

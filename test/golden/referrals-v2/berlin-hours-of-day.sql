@@ -1,5 +1,5 @@
 WITH traffic AS (
-  SELECT f.ts, f."host", f."path", f."referral_source", f."referral_type", f.visits, f.last_at FROM "rollup_traffic_hourly_referral_visits" f WHERE f.organization_id = $1 AND f.domain = $2 AND f.ts >= CAST($3 AS TIMESTAMPTZ) AND f.ts < CAST($4 AS TIMESTAMPTZ) AND TRUE
+  SELECT f.ts, f."host", f."path", f."referral_source", f."referral_type", 1 AS visits, f.ts AS last_at FROM "referral_visits" f WHERE f.organization_id = $1 AND f.domain = $2 AND f.ts >= CAST($3 AS TIMESTAMPTZ) AND f.ts < CAST($4 AS TIMESTAMPTZ) AND TRUE
 ),
 grouped AS (SELECT hour(timezone($5, f.ts)) AS "k0", CAST(sum(visits) AS BIGINT) AS "m0" FROM traffic f GROUP BY "k0"),
 labeled AS (SELECT g.*, lpad(CAST("g"."k0" AS VARCHAR), 2, '0') AS "d0" FROM grouped g),
