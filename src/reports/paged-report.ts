@@ -66,7 +66,8 @@ export interface PagedReport<Req, Plan> {
   /** Pure: the same request, org and clock give the same plan. */
   plan(req: Req, ctx: { organizationId: string; now: Date }): Plan;
   /** A rollup that could answer this plan, when its shape allows; the engine checks it is current before compiling. */
-  rollup?(plan: Plan): { readonly def: RollupDef; readonly categoryId: string } | null;
+  /** The rollups that together could answer this plan, when its shape allows; the engine checks each is current before compiling. */
+  rollups?(plan: Plan): readonly { readonly def: RollupDef; readonly categoryId: string }[];
   /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
   compile(plan: Plan, rollups: ReadonlySet<string>): ShapedReport;
   guards?(plan: Plan): readonly DataGuard[];
@@ -128,9 +129,7 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
 export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
   const p = planOf(report, body, mode, ctx);
   await enforceGuards(report, p.plan, ctx);
-  const use = report.rollup?.(p.plan) ?? null;
-  const current = use !== null && ctx.core.rollups.current(use.def, use.categoryId);
-  const rollups = current ? new Set([use.def.name]) : noRollups;
+  const rollups = new Set((report.rollups?.(p.plan) ?? []).filter((u) => ctx.core.rollups.current(u.def, u.categoryId)).map((u) => u.def.name));
   return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
 }
 

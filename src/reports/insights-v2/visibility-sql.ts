@@ -4,7 +4,7 @@ import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
-import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
+import { visibilityRollupsFor, type VisibilityRollup } from './visibility-rollup.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
 const metricSql = {
@@ -13,21 +13,31 @@ const metricSql = {
   average_position: sql`position_sum / NULLIF(mentions, 0)`,
 } as const;
 
-/** The answers `e` and each brand's mentions `m` per group key, from the daily rollup or the facts. */
-function sources(plan: VisibilityPlan, fromRollup: boolean, keysSelect: Fragment): Fragment {
+/**
+ * The answers `e` and each brand's mentions `m` per group key, and the models with answers in scope
+ * (`scope_models`, for the info), from the rollups or the facts.
+ */
+function sources(plan: VisibilityPlan, rollups: { rows: VisibilityRollup; models: VisibilityRollup } | null, keysSelect: Fragment): Fragment {
   const filter = filterPredicate(plan.filter, promptFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
   const window = sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE) AND ${filter}`;
-  if (fromRollup) {
+  if (rollups) {
+    // TRICKY: a rollup that keeps the prompt's topic stands for its prompt `p` too, so keys and filters
+    // written over `p` read the row itself.
+    const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f, (SELECT f.topic_id AS topic_id) p` : sql`${ident(rollupTable(r.def, table))} f`);
     return sql`e AS (
-  SELECT ${keysSelect}f.model_id, f.executions AS n
-  FROM ${ident(rollupTable(visibilityDaily, 'executions'))} f
+  SELECT ${keysSelect}sum(f.executions) AS n
+  FROM ${from(rollups.rows, 'executions')}
   WHERE ${window}
+  GROUP BY ALL
 ),
 m AS (
   SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
-  FROM ${ident(rollupTable(visibilityDaily, 'mentions'))} f
+  FROM ${from(rollups.rows, 'mentions')}
   WHERE ${window}
   GROUP BY ALL
+),
+scope_models AS (
+  SELECT DISTINCT f.model_id FROM ${from(rollups.models, 'executions')} WHERE ${window}
 )`;
   }
   return sql`p AS (
@@ -45,7 +55,8 @@ m AS (
   FROM mentions f JOIN p ON p.id = f.prompt_id
   WHERE ${window}
   GROUP BY ALL
-)`;
+),
+scope_models AS (SELECT DISTINCT model_id FROM e)`;
 }
 
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
@@ -82,7 +93,8 @@ function shapeOf(plan: VisibilityPlan): RowShape {
  * one row per group); only the groups a unit range touches are then ranked and built.
  */
 export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<string>): ShapedReport {
-  const fromRollup = rollups.has(visibilityDaily.name) && servedByVisibilityDaily(plan);
+  const use = visibilityRollupsFor(plan);
+  const fromRollups = use && rollups.has(use.rows.def.name) && rollups.has(use.models.def.name) ? use : null;
   const dims = plan.groupBy;
   const keys = dims.map((d) => keyColumn(d));
   const keysSelect = dims.length > 0 ? sql`${join(dims.map((d) => groupKey(d, plan.interval)), ', ')}, ` : sql``;
@@ -93,7 +105,7 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const kept = selection(plan);
   const selective = plan.scope === 'owned' || plan.assets !== null;
 
-  const ctes = sql`${sources(plan, fromRollup, keysSelect)},
+  const ctes = sql`${sources(plan, fromRollups, keysSelect)},
 g AS (
   SELECT ${keyList}sum(n) AS executions FROM e
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
@@ -152,7 +164,7 @@ WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= 
     shape: shapeOf(plan),
     rows,
     total: sql`SELECT count(*) * (SELECT k FROM width) FROM g`,
-    info: sql`SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    info: sql`SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 65_536,
   };
 }

@@ -3,7 +3,7 @@ import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
-import { servedByVisibilityDaily, visibilityDaily } from './visibility-rollup.ts';
+import { visibilityRollupsFor } from './visibility-rollup.ts';
 import { bestFirst, groupDims, metricNames, type AssetSelector, type Metric, type VisibilityPlan } from './visibility-plan.ts';
 import { compileVisibility } from './visibility-sql.ts';
 
@@ -78,7 +78,10 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
     return issues;
   },
   owned: categoryOwned,
-  rollup: (plan) => (servedByVisibilityDaily(plan) ? { def: visibilityDaily, categoryId: plan.categoryId } : null),
+  rollups: (plan) => {
+    const use = visibilityRollupsFor(plan);
+    return use ? [...new Set([use.rows.def, use.models.def])].map((def) => ({ def, categoryId: plan.categoryId })) : [];
+  },
   paging: cursorPaging(10),
   plan(req, ctx) {
     return {

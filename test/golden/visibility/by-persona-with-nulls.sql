@@ -14,6 +14,7 @@ m AS (
   WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND TRUE
   GROUP BY ALL
 ),
+scope_models AS (SELECT DISTINCT model_id FROM e),
 g AS (
   SELECT "k_persona", sum(n) AS executions FROM e
   GROUP BY "k_persona"
@@ -26,7 +27,7 @@ ordinals AS (
   FROM g
   LEFT JOIN "personas" AS "d_persona" ON "d_persona".id = "g"."k_persona"
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH pg AS (
   SELECT o.* FROM ordinals o, width w

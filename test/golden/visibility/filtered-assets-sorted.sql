@@ -14,6 +14,7 @@ m AS (
   WHERE f.category_id = $13 AND f.day BETWEEN CAST($14 AS DATE) AND CAST($15 AS DATE) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $16 AND (id IN ($17) OR "name" IN ($18))), FALSE)) AND (NOT (COALESCE(f.persona_id IN (SELECT id FROM "personas" WHERE category_id = $19 AND (id IN ($20, $21) OR "name" IN ($22, $23))), FALSE)))
   GROUP BY ALL
 ),
+scope_models AS (SELECT DISTINCT model_id FROM e),
 g AS (
   SELECT sum(n) AS executions FROM e
   HAVING sum(n) > 0
@@ -26,7 +27,7 @@ ordinals AS (
   FROM g
   
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH pg AS (
   SELECT o.* FROM ordinals o, width w

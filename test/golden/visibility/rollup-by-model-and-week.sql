@@ -1,7 +1,8 @@
 WITH e AS (
-  SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id, f.executions AS n
+  SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", sum(f.executions) AS n
   FROM "rollup_visibility_daily_executions" f
   WHERE f.category_id = $1 AND f.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($4) OR "name" IN ($5))), FALSE)
+  GROUP BY ALL
 ),
 m AS (
   SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
@@ -9,23 +10,26 @@ m AS (
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($9) OR "name" IN ($10))), FALSE)
   GROUP BY ALL
 ),
+scope_models AS (
+  SELECT DISTINCT f.model_id FROM "rollup_visibility_daily_executions" f WHERE f.category_id = $11 AND f.day BETWEEN CAST($12 AS DATE) AND CAST($13 AS DATE) AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($14) OR "name" IN ($15))), FALSE)
+),
 g AS (
   SELECT "k_model", "k_date", sum(n) AS executions FROM e
   GROUP BY "k_model", "k_date"
 ),
 width AS (
-  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $11) r WHERE TRUE
+  SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = $16) r WHERE TRUE
 ),
 ordinals AS (
   SELECT "g"."k_model", "g"."k_date", g.executions, row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "g"."k_model" NULLS LAST, "g"."k_date") AS ordinal
   FROM g
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "g"."k_model"
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH pg AS (
   SELECT o.* FROM ordinals o, width w
-  WHERE w.k > 0 AND o.ordinal > $12 // w.k AND o.ordinal <= ($13 + w.k - 1) // w.k
+  WHERE w.k > 0 AND o.ordinal > $17 // w.k AND o.ordinal <= ($18 + w.k - 1) // w.k
 ),
 pm AS (
   SELECT m.* FROM m SEMI JOIN pg ON "m"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "m"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
@@ -37,12 +41,12 @@ scored AS (
   SELECT "pg"."k_model", "pg"."k_date", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
   FROM pg
-  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $14) a
+  CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $19) a
   LEFT JOIN pm ON pm.asset_id = a.id AND "pm"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "pm"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
   LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "t"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
 ),
 ranked AS (
-  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $15) AS rank
+  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $20) AS rank
   FROM (SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
 ),
 built AS (
@@ -54,6 +58,6 @@ SELECT r.unit, 0 AS seq, "r"."k_model" AS "k_model", "d_model"."name" AS "n_mode
        r."visibility_score", r."share_of_voice", r."average_position"
 FROM built r
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "r"."k_model"
-WHERE r.unit > $16 AND r.unit <= $17)
+WHERE r.unit > $21 AND r.unit <= $22)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b",0,5,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]
+-- params: ["00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b","2026-02-20","2026-12-31","Perplexity","Perplexity","00000000-0000-4000-8000-00000000000b",0,5,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b",0,5]
