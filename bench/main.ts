@@ -3,7 +3,7 @@ import { defaultOptions, runBench, type BenchOptions } from './lib/bench.ts';
 import { writeResults } from './lib/results-files.ts';
 
 export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
-          [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers]
+          [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers] [--no-old-floors]
           [--http-seconds SECONDS] [--no-http] [--no-write] [--render-only]
 
 Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
@@ -20,6 +20,7 @@ them), interleaved on fresh parameters, and checks that the answers are equal.
   --min-iterations N timed runs every request gets (default ${defaultOptions.minIterations})
   --peer-budget S    seconds of timed runs per peer and request after its first 3 (default ${defaultOptions.peerBudgetSeconds})
   --no-peers         skip the peers
+  --no-old-floors    skip the first round's floors (run beside the expert floors this round, as "old floor")
   --http-seconds S   seconds per connection count (1, 16, 64) of the HTTP load run against \`aea serve\`, which is
                      started with the rate limit disabled (--rate-limit 0) (default ${defaultOptions.http!.seconds})
   --no-http          skip the HTTP load run
@@ -40,6 +41,7 @@ export async function benchMain(argv: string[]): Promise<number> {
     'peer-budget': { type: 'string' },
     'no-write': { type: 'boolean' },
     'no-peers': { type: 'boolean' },
+    'no-old-floors': { type: 'boolean' },
     'request-budget': { type: 'string' },
     'min-iterations': { type: 'string' },
     'http-seconds': { type: 'string' },
@@ -71,6 +73,7 @@ export async function benchMain(argv: string[]): Promise<number> {
     warmup: count('warmup', values.warmup, defaultOptions.warmup, 0),
     peerBudgetSeconds: count('peer-budget', values['peer-budget'], defaultOptions.peerBudgetSeconds, 0),
     peers: !values['no-peers'],
+    oldFloors: !values['no-old-floors'],
     requestBudgetSeconds: count('request-budget', values['request-budget'], defaultOptions.requestBudgetSeconds, 0),
     minIterations: count('min-iterations', values['min-iterations'], defaultOptions.minIterations, 1),
     http: values['no-http'] ? null : { ...defaultOptions.http!, seconds: count('http-seconds', values['http-seconds'], defaultOptions.http!.seconds, 1) },

@@ -87,7 +87,7 @@ function streamTable(run: ScaleResult): string[] {
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const s = r.stream!;
-      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(r.floor.p50)} | ${r.ratio.toFixed(2)} | ${f1(s.firstEventMs.p50)} | ${int(s.rowsPerSecond)} | ${f1(s.floorFirstChunkMs.p50)} | ${int(s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
+      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(r.floor.p50)} | ${r.ratio.toFixed(2)} | ${f1(s.firstRowMs.p50)} | ${int(s.rowsPerSecond)} | ${f1(s.floorFirstRowMs.p50)} | ${int(s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
     }),
   ];
 }

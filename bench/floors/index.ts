@@ -1,0 +1,24 @@
+import type { FloorDb } from './db.ts';
+import { createEnums, enumsIn } from './dims.ts';
+import type { FloorRollup, ReportFloors } from './types.ts';
+import { visibilityFloors } from './visibility.ts';
+
+/** The expert floors of every report the bench knows, by report name (bench/cases). */
+export const reportFloors: readonly ReportFloors[] = [visibilityFloors];
+
+export function floorsOf(report: string): ReportFloors {
+  const found = reportFloors.find((f) => f.report === report);
+  if (!found) throw new Error(`no expert floors for report ${report} (bench/floors)`);
+  return found;
+}
+
+/** Builds a report's key enums and floor rollups as types and tables of the engine's DuckDB instance (before timing). */
+export async function buildRollups(db: FloorDb, floors: ReportFloors): Promise<void> {
+  const rollups = floors.rollups ?? [];
+  await createEnums(db, [...(floors.enums ?? []), ...rollups.flatMap((r) => enumsIn(r.sql))]);
+  for (const r of rollups) await db.exec(`CREATE OR REPLACE TABLE ${r.name} AS ${r.sql}`);
+}
+
+export async function dropRollups(db: FloorDb, rollups: readonly FloorRollup[]): Promise<void> {
+  for (const r of rollups) await db.exec(`DROP TABLE IF EXISTS ${r.name}`);
+}

@@ -1,0 +1,106 @@
+import type { IterationParams } from '../lib/case.ts';
+import { dayLabel, monthEnd } from './days.ts';
+import { compareText, type EnumName, type Named } from './dims.ts';
+import { refJson, str } from './json.ts';
+import type { FloorEnv } from './types.ts';
+
+/**
+ * A group key of a v2 floor. Rollups hold keys as integers (day numbers, enum codes); a key says how to
+ * read it (`sql`), how a row shows it (a date label, or `{id, name}` with the name looked up per request
+ * for editable dimensions), and how groups sort (dates ascending; names, then ids, missing last).
+ */
+export interface KeyDef {
+  readonly field: string;
+  /** An integer expression over a rollup or fact row: a day number or an enum code. */
+  readonly sql: string;
+  readonly kind: 'date' | 'ref';
+  /** Date buckets: the last day of the bucket starting at day number d. */
+  readonly bucketEnd?: (d: number) => number;
+  /** Ref keys: the enum and where names come from (`(id, name)` SQL over `$1` = the category, or static). */
+  readonly enumName?: EnumName;
+  readonly names?: string | ((env: FloorEnv) => readonly Named[]);
+  /** The rollup column holding the key (an enum), to bound a read to some groups. */
+  readonly column?: string;
+}
+
+/** A key resolved for one request: each code's JSON and order. */
+export interface Key {
+  readonly def: KeyDef;
+  /** `"field":value` for a code. */
+  part(code: number | null): string;
+  compare(a: number | null, b: number | null): number;
+  /** The id behind a code (ref keys), for bounding reads. */
+  id(code: number): string;
+}
+
+export async function resolveKeys(env: FloorEnv, p: IterationParams, defs: readonly KeyDef[]): Promise<Key[]> {
+  return Promise.all(defs.map((d) => resolveKey(env, p, d)));
+}
+
+async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promise<Key> {
+  const field = str(def.field);
+  if (def.kind === 'date') {
+    return { def, part: (d) => `${field}:"${dayLabel(d!)}"`, compare: (a, b) => a! - b!, id: () => '' };
+  }
+  const byCode = new Map<number, Named>();
+  const ids = await env.dims.values(def.enumName!);
+  if (typeof def.names === 'function') {
+    for (const x of def.names(env)) byCode.set(ids.indexOf(x.id), x);
+  } else {
+    const [code, id, name] = await env.db.columns(`SELECT enum_code(TRY_CAST(t.id AS ${def.enumName})), t.id, t.name FROM (${def.names}) t(id, name)`, [p.categoryId]);
+    code!.forEach((c, i) => byCode.set(c as number, { id: id![i] as string, name: name![i] as string }));
+  }
+  const parts = new Map<number, string>();
+  return {
+    def,
+    part: (code) => {
+      if (code === null) return `${field}:null`;
+      let s = parts.get(code);
+      if (s === undefined) {
+        const x = byCode.get(code);
+        parts.set(code, (s = `${field}:${refJson(x?.id ?? ids[code], x?.name)}`));
+      }
+      return s;
+    },
+    compare: (a, b) => {
+      if (a === null) return b === null ? 0 : 1;
+      if (b === null) return -1;
+      const x = byCode.get(a);
+      const y = byCode.get(b);
+      return compareText(x?.name ?? '', y?.name ?? '') || compareText(x?.id ?? ids[a]!, y?.id ?? ids[b]!);
+    },
+    id: (code) => ids[code]!,
+  };
+}
+
+export const groupKey = (vals: readonly (number | null)[]) => vals.join(',');
+
+/** Orders groups by their keys in order. */
+export const byKeys =
+  (keys: readonly Key[]) =>
+  (a: { vals: readonly (number | null)[] }, b: { vals: readonly (number | null)[] }) => {
+    for (let i = 0; i < keys.length; i++) {
+      const c = keys[i]!.compare(a.vals[i]!, b.vals[i]!);
+      if (c !== 0) return c;
+    }
+    return 0;
+  };
+
+/** ` AND col IN ('a', 'b')` for ids the floor itself read or resolved (never request text). */
+export const inList = (column: string, ids: readonly string[]) => ` AND ${column} IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`;
+
+/** Date keys over a rollup's day number `d`. */
+export const dateKeys = {
+  day: { field: 'date', sql: 'd', kind: 'date', bucketEnd: (d: number) => d },
+  week: { field: 'date', sql: '(d - (d + 3) % 7)', kind: 'date', bucketEnd: (d: number) => d + 6 },
+  month: { field: 'date', sql: `(date_trunc('month', DATE '1970-01-01' + d) - DATE '1970-01-01')::INTEGER`, kind: 'date', bucketEnd: monthEnd },
+} satisfies Record<string, KeyDef>;
+
+/** `{id, name}` keys over a rollup's enum columns. */
+export const refKeys = {
+  model: { field: 'model', sql: 'enum_code(model)', kind: 'ref', enumName: 'floor_model', names: (env) => env.dims.models, column: 'model' },
+  region: { field: 'region', sql: 'enum_code(region)', kind: 'ref', enumName: 'floor_region', names: (env) => env.dims.regions, column: 'region' },
+  topic: { field: 'topic', sql: 'enum_code(topic)', kind: 'ref', enumName: 'floor_topic', names: 'SELECT id, name FROM topics WHERE category_id = $1', column: 'topic' },
+  prompt: { field: 'prompt', sql: 'enum_code(prompt)', kind: 'ref', enumName: 'floor_prompt', names: 'SELECT id, prompt FROM prompts WHERE category_id = $1', column: 'prompt' },
+  persona: { field: 'persona', sql: 'enum_code(persona)', kind: 'ref', enumName: 'floor_persona', names: 'SELECT id, name FROM personas WHERE category_id = $1', column: 'persona' },
+} satisfies Record<string, KeyDef>;
