@@ -1,10 +1,11 @@
 import type { FloorDb } from './db.ts';
 import { createEnums, enumsIn } from './dims.ts';
 import type { FloorRollup, ReportFloors } from './types.ts';
+import { botsV1Floors, botsV2Floors, rawLogsFloors, referralsV1Floors, referralsV2Floors } from './traffic.ts';
 import { visibilityFloors } from './visibility.ts';
 
 /** The expert floors of every report the bench knows, by report name (bench/cases). */
-export const reportFloors: readonly ReportFloors[] = [visibilityFloors];
+export const reportFloors: readonly ReportFloors[] = [visibilityFloors, botsV1Floors, botsV2Floors, referralsV1Floors, referralsV2Floors, rawLogsFloors];
 
 export function floorsOf(report: string): ReportFloors {
   const found = reportFloors.find((f) => f.report === report);
