@@ -14,7 +14,7 @@ import { daySlices, windowParams } from './window.ts';
  * slice of days at a time, so its first row comes after the first slice.
  */
 
-const visibilityPrompts = `JOIN prompts p ON p.id = f.prompt_id AND list_contains(p.analysis_types, 'visibility')`;
+export const visibilityPrompts = `JOIN prompts p ON p.id = f.prompt_id AND list_contains(p.analysis_types, 'visibility')`;
 
 const grains = {
   dm: { cols: { model: 'f.model_id::floor_model' }, label: 'model' },
@@ -24,7 +24,8 @@ const grains = {
 } as const;
 type Grain = keyof typeof grains;
 
-function rollupsOf(grain: Grain): FloorRollup[] {
+/** The answers and mentions rollups of a grain (v1 visibility reads the same ones). */
+export function visibilityRollups(grain: Grain): FloorRollup[] {
   const keys = Object.entries(grains[grain].cols)
     .map(([name, expr]) => `${expr} AS ${name}`)
     .join(', ');
@@ -192,7 +193,7 @@ const { model, topic, prompt } = refKeys;
 
 export const visibilityFloors: ReportFloors = {
   report: 'visibility',
-  rollups: (['dm', 'dmr', 'drt', 'dp'] as const).flatMap(rollupsOf),
+  rollups: (['dm', 'dmr', 'drt', 'dp'] as const).flatMap(visibilityRollups),
   floors: () => ({
     ...Object.fromEntries([1, 7, 30, 90, 365].map((d) => [`window-${d}`, pageFloor({ grain: 'dm', keys: [] }, 1)])),
     'date-30': pageFloor({ grain: 'dm', keys: [day] }, 1),
