@@ -1,13 +1,14 @@
 import type { FloorDb } from './db.ts';
 import { createEnums, enumsIn } from './dims.ts';
 import type { FloorRollup, ReportFloors } from './types.ts';
+import { citationsFloors } from './citations.ts';
 import { citationsV1Floors } from './citations-v1.ts';
 import { botsV1Floors, botsV2Floors, rawLogsFloors, referralsV1Floors, referralsV2Floors } from './traffic.ts';
 import { visibilityFloors } from './visibility.ts';
 import { visibilityV1Floors } from './visibility-v1.ts';
 
 /** The expert floors of every report the bench knows, by report name (bench/cases). */
-export const reportFloors: readonly ReportFloors[] = [visibilityFloors, botsV1Floors, botsV2Floors, referralsV1Floors, referralsV2Floors, rawLogsFloors, citationsV1Floors, visibilityV1Floors];
+export const reportFloors: readonly ReportFloors[] = [visibilityFloors, botsV1Floors, botsV2Floors, referralsV1Floors, referralsV2Floors, rawLogsFloors, citationsV1Floors, visibilityV1Floors, citationsFloors];
 
 export function floorsOf(report: string): ReportFloors {
   const found = reportFloors.find((f) => f.report === report);
