@@ -73,6 +73,8 @@ export interface Dims {
   brands(categoryId: string): readonly Brand[];
   /** An enum's values by code, read once. */
   values(name: EnumName): Promise<readonly string[]>;
+  /** A static table read once (products, clusters, themes), by a key naming it. */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
 export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -92,6 +94,7 @@ export async function loadDims(db: FloorDb): Promise<Dims> {
   for (const list of brands.values()) list.sort(byNameThenId);
   const nameCode = (list: readonly Named[]) => new Map(list.map((x, code) => [x.name, code]));
   const cache = new Map<EnumName, Promise<string[]>>();
+  const memos = new Map<string, Promise<unknown>>();
   return {
     models,
     regions,
@@ -102,6 +105,10 @@ export async function loadDims(db: FloorDb): Promise<Dims> {
     values: (name) => {
       if (!cache.has(name)) cache.set(name, enumValues(db, name));
       return cache.get(name)!;
+    },
+    memo: <T>(key: string, load: () => Promise<T>) => {
+      if (!memos.has(key)) memos.set(key, load());
+      return memos.get(key) as Promise<T>;
     },
   };
 }
