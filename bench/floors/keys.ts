@@ -13,7 +13,10 @@ export interface KeyDef {
   readonly field: string;
   /** An integer expression over a rollup or fact row: a day number or an enum code. */
   readonly sql: string;
-  readonly kind: 'date' | 'ref';
+  /** A date bucket, a `{id, name}` ref, or a text value shown as itself (an enum, sorted by code = text order). */
+  readonly kind: 'date' | 'ref' | 'text';
+  /** Refs shown as `"<field>": name, "<field>_id": id` instead of `{id, name}` (fan-outs show prompts so). */
+  readonly flat?: boolean;
   /** Date buckets: the last day of the bucket starting at day number d. */
   readonly bucketEnd?: (d: number) => number;
   /** Ref keys: the enum and where names come from (`(id, name)` SQL over `$1` = the category, or static). */
@@ -42,6 +45,10 @@ async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promi
   if (def.kind === 'date') {
     return { def, part: (d) => `${field}:"${dayLabel(d!)}"`, compare: (a, b) => a! - b!, id: () => '' };
   }
+  if (def.kind === 'text') {
+    const values = await env.dims.values(def.enumName!);
+    return { def, part: (v) => `${field}:${v === null ? 'null' : str(values[v]!)}`, compare: (a, b) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b), id: (v) => values[v]! };
+  }
   const byCode = new Map<number, Named>();
   const ids = await env.dims.values(def.enumName!);
   if (typeof def.names === 'function') {
@@ -58,7 +65,8 @@ async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promi
       let s = parts.get(code);
       if (s === undefined) {
         const x = byCode.get(code);
-        parts.set(code, (s = `${field}:${refJson(x?.id ?? ids[code], x?.name)}`));
+        const id = x?.id ?? ids[code]!;
+        parts.set(code, (s = def.flat ? `${field}:${x?.name === undefined ? 'null' : str(x.name)},${str(`${def.field}_id`)}:${str(id)}` : `${field}:${refJson(id, x?.name)}`));
       }
       return s;
     },
@@ -104,3 +112,23 @@ export const refKeys = {
   prompt: { field: 'prompt', sql: 'enum_code(prompt)', kind: 'ref', enumName: 'floor_prompt', names: 'SELECT id, prompt FROM prompts WHERE category_id = $1', column: 'prompt' },
   persona: { field: 'persona', sql: 'enum_code(persona)', kind: 'ref', enumName: 'floor_persona', names: 'SELECT id, name FROM personas WHERE category_id = $1', column: 'persona' },
 } satisfies Record<string, KeyDef>;
+
+/**
+ * Ranks groups within their date bucket (all together without a date key): by date, then `first`
+ * (the report's measure, best first), then the other keys' names and ids. Returns them in row order,
+ * each with its rank and its key fields as JSON (each followed by a comma).
+ */
+export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: readonly Key[], groups: G[], first: (a: G, b: G) => number): { g: G; rank: number; prefix: string }[] {
+  const d = keys.findIndex((k) => k.def.kind === 'date');
+  const rest = keys.filter((_, i) => i !== d);
+  const restOf = (g: G) => ({ vals: g.vals.filter((_, i) => i !== d) });
+  const byRest = byKeys(rest);
+  groups.sort((a, b) => (d >= 0 ? a.vals[d]! - b.vals[d]! : 0) || first(a, b) || byRest(restOf(a), restOf(b)));
+  let rank = 0;
+  let bucket: number | null = null;
+  return groups.map((g) => {
+    rank = d >= 0 && g.vals[d] !== bucket ? 1 : rank + 1;
+    bucket = d >= 0 ? g.vals[d]! : null;
+    return { g, rank, prefix: keys.map((k, i) => `${k.part(g.vals[i]!)},`).join('') };
+  });
+}

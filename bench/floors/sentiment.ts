@@ -1,7 +1,7 @@
 import type { IterationParams } from '../lib/case.ts';
 import { daySql } from './days.ts';
 import { num, refJson, v2Page } from './json.ts';
-import { byKeys, dateKeys, groupKey, refKeys, resolveKeys, type Key, type KeyDef } from './keys.ts';
+import { dateKeys, groupKey, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
 import { windowParams } from './window.ts';
 
@@ -60,24 +60,6 @@ interface Spec {
   readonly page?: number;
 }
 
-/** Rows by date bucket (if any), ranked within it by assessments, then the keys' names and ids. */
-function ranked(keys: readonly Key[], groups: { vals: (number | null)[]; pos: number; n: number }[]) {
-  const d = keys.findIndex((k) => k.def.kind === 'date');
-  const rest = keys.filter((_, i) => i !== d);
-  const restVals = (g: { vals: (number | null)[] }) => ({ vals: g.vals.filter((_, i) => i !== d) });
-  const byRest = byKeys(rest);
-  groups.sort((a, b) => (d >= 0 ? a.vals[d]! - b.vals[d]! : 0) || b.n - a.n || byRest(restVals(a), restVals(b)));
-  const out: string[] = [];
-  let rank = 0;
-  let bucket: number | null = null;
-  for (const g of groups) {
-    rank = d >= 0 && g.vals[d] !== bucket ? 1 : rank + 1;
-    bucket = d >= 0 ? g.vals[d]! : null;
-    out.push(scoreJson(keys.map((k, i) => `${k.part(g.vals[i]!)},`).join(''), rank, g.pos, g.n));
-  }
-  return out;
-}
-
 function pageFloor(s: Spec) {
   const limit = s.limit ?? 10;
   return page(async (env, p) => {
@@ -110,7 +92,7 @@ function pageFloor(s: Spec) {
         g.n += c[k + 1]![i] as number;
       } else groups.set(groupKey(vals), { vals, pos: c[k]![i] as number, n: c[k + 1]![i] as number });
     }
-    const rows = ranked(keys, [...groups.values()]);
+    const rows = rankWithinDate(keys, [...groups.values()], (a, b) => b.n - a.n).map(({ g, rank, prefix }) => scoreJson(prefix, rank, g.pos, g.n));
     const offset = ((s.page ?? 1) - 1) * limit;
     return v2Page(rows.length, await models(), rows.slice(offset, offset + limit));
   });

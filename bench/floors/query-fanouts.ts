@@ -1,0 +1,127 @@
+import type { IterationParams } from '../lib/case.ts';
+import { daySql } from './days.ts';
+import { num, v2Page } from './json.ts';
+import { dateKeys, groupKey, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
+import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
+import { daySlices, windowParams } from './window.ts';
+
+/**
+ * v2 query fan-outs. Per row: its fan-outs (total_fanouts), their distinct queries (query_variations),
+ * fan-outs per searching answer of its group without the query dimension (fanouts_per_execution), and
+ * with query grouped, its share of that group's fan-outs; rank: total descending, then the dimensions'
+ * names and ids, within the date bucket. The visibility prompts' answers.
+ */
+
+const visibilityPrompts = `SEMI JOIN prompts p ON p.id = f.prompt_id AND list_contains(p.analysis_types, 'visibility')`;
+const keys = `f.category_id, ${daySql('f.day')} AS d, f.model_id::floor_model AS model, f.region_id::floor_region AS region, f.prompt_id::floor_prompt AS prompt`;
+
+const rollups: FloorRollup[] = [
+  {
+    name: 'floor_fan_queries',
+    grain: 'category × day × model × region × prompt × query',
+    measures: 'fan-outs',
+    source: 'fanouts of the prompts carrying the visibility type',
+    sql: `SELECT ${keys}, f.query::floor_query AS query, count(*)::INTEGER AS n FROM fanouts f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
+  },
+  {
+    name: 'floor_fan_searching',
+    grain: 'category × day × model × region × prompt',
+    measures: 'answers that searched the web',
+    source: 'executions of the prompts carrying the visibility type, search_triggered',
+    sql: `SELECT ${keys}, count(*)::INTEGER AS n FROM executions f ${visibilityPrompts} WHERE f.search_triggered GROUP BY ALL ORDER BY ALL`,
+  },
+];
+
+const window = 'category_id = $1 AND d BETWEEN $2 AND $3';
+
+interface Spec {
+  readonly keys: readonly KeyDef[];
+  readonly filter?: (env: FloorEnv) => string;
+  /** The metrics after total_fanouts, in order (default: fanouts_per_execution, query_variations). */
+  readonly metrics?: readonly ('fanouts_per_execution' | 'query_variations' | 'share')[];
+  readonly limit?: number;
+  readonly page?: number;
+}
+
+interface Group {
+  readonly vals: (number | null)[];
+  readonly n: number;
+  readonly variations: number;
+  /** The fan-outs and the searching answers of the group without query. */
+  readonly fanouts: number;
+  readonly searching: number;
+}
+
+/** Rows over days [from, to], in order (and for pages, the models of the scope). */
+async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number, to: number, withModels: boolean): Promise<{ rows: string[]; models: number[] }> {
+  const keys = await resolveKeys(env, p, s.keys);
+  const where = `${window}${s.filter?.(env) ?? ''}`;
+  const bind = [p.categoryId, from, to];
+  const k = keys.length;
+  const outer = s.keys.filter((x) => x.field !== 'query').map((x) => x.sql);
+  const metrics = s.metrics ?? ['fanouts_per_execution', 'query_variations'];
+  const variations = metrics.includes('query_variations') ? 'count(DISTINCT query)::INTEGER' : '0';
+  const c = await env.db.columns(`SELECT ${[...s.keys.map((x) => x.sql), 'sum(n)::INTEGER', variations].join(', ')} FROM floor_fan_queries WHERE ${where} GROUP BY ALL`, bind);
+  // TRICKY: the denominators' groups drop the query key, so both sides key on the other dimensions only.
+  const bases = async (table: string) => {
+    const c2 = await env.db.columns(`SELECT ${[...outer, 'sum(n)::INTEGER'].join(', ')} FROM ${table} WHERE ${where} GROUP BY ALL`, bind);
+    const out = new Map<string, number>();
+    for (let i = 0; i < c2[outer.length]!.length; i++) out.set(groupKey(outer.map((_, j) => c2[j]![i] as number)), c2[outer.length]![i] as number);
+    return out;
+  };
+  const fanoutBase = metrics.includes('share') ? await bases('floor_fan_queries') : new Map<string, number>();
+  const searchingBase = metrics.includes('fanouts_per_execution') ? await bases('floor_fan_searching') : new Map<string, number>();
+  const [models] = withModels ? await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fan_searching WHERE ${where}`, bind) : [[]];
+  const q = s.keys.findIndex((x) => x.field === 'query');
+  const groups: Group[] = [];
+  for (let i = 0; i < c[k]!.length; i++) {
+    const vals = keys.map((_, j) => c[j]![i] as number | null);
+    const outerKey = groupKey(vals.filter((_, j) => j !== q));
+    groups.push({ vals, n: c[k]![i] as number, variations: c[k + 1]![i] as number, fanouts: fanoutBase.get(outerKey) ?? 0, searching: searchingBase.get(outerKey) ?? 0 });
+  }
+  const metric = {
+    fanouts_per_execution: (g: Group) => `"fanouts_per_execution":${num(g.searching === 0 ? null : g.n / g.searching)}`,
+    query_variations: (g: Group) => `"query_variations":${g.variations}`,
+    share: (g: Group) => `"share":${num(g.n / g.fanouts)}`,
+  };
+  const rows = rankWithinDate(keys, groups, (a, b) => b.n - a.n).map(({ g, rank, prefix }) => `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`);
+  return { rows, models: models as number[] };
+}
+
+function pageFloor(s: Spec) {
+  const limit = s.limit ?? 10;
+  return page(async (env, p) => {
+    const [, from, to] = windowParams(p) as [string, number, number];
+    const { rows, models } = await fanouts(env, p, s, from, to, true);
+    const offset = ((s.page ?? 1) - 1) * limit;
+    return v2Page(rows.length, models.map((m) => env.dims.models[m]!.name).sort(), rows.slice(offset, offset + limit));
+  });
+}
+
+/** Rows led by the date, a slice of days at a time. */
+function streamFloor(s: Spec, sliceDays: number) {
+  return stream(async function* (env, p) {
+    const [, start, end] = windowParams(p) as [string, number, number];
+    for (const [from, to] of daySlices(start, end, sliceDays)) yield (await fanouts(env, p, s, from, to, false)).rows;
+  });
+}
+
+const prompt: KeyDef = { ...refKeys.prompt, flat: true };
+const query: KeyDef = { field: 'query', sql: 'enum_code(query)', kind: 'text', enumName: 'floor_query', column: 'query' };
+const unitedStates = (env: FloorEnv) => ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
+const { day, week } = dateKeys;
+
+export const queryFanoutsFloors: ReportFloors = {
+  report: 'query-fanouts',
+  rollups,
+  floors: () => ({
+    ...Object.fromEntries([1, 7, 30, 90, 365].map((d) => [`window-${d}`, pageFloor({ keys: [prompt] })])),
+    'prompt-query-30': pageFloor({ keys: [prompt, query], metrics: ['share'] }),
+    'model-30': pageFloor({ keys: [refKeys.model] }),
+    'week-model-90': pageFloor({ keys: [week, refKeys.model], limit: 50 }),
+    'prompt-region-30': pageFloor({ keys: [prompt], filter: unitedStates }),
+    'date-prompt-30': pageFloor({ keys: [day, prompt] }),
+    'date-prompt-30-p50': pageFloor({ keys: [day, prompt], page: 50 }),
+    'stream-prompt-query-date-365': streamFloor({ keys: [prompt, query, day], metrics: ['fanouts_per_execution'] }, 31),
+  }),
+};
