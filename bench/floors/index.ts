@@ -6,6 +6,7 @@ import { citationsV1Floors } from './citations-v1.ts';
 import { botsV1Floors, botsV2Floors, rawLogsFloors, referralsV1Floors, referralsV2Floors } from './traffic.ts';
 import { channelsFloors } from './channels.ts';
 import { factcheckClaimsFloors, factcheckFloors } from './factcheck.ts';
+import { promptAnswersFloors } from './prompt-answers.ts';
 import { queryFanoutsFloors } from './query-fanouts.ts';
 import { sentimentFloors } from './sentiment.ts';
 import { shoppingFloors } from './shopping.ts';
@@ -14,7 +15,7 @@ import { visibilityFloors } from './visibility.ts';
 import { visibilityV1Floors } from './visibility-v1.ts';
 
 /** The expert floors of every report the bench knows, by report name (bench/cases). */
-export const reportFloors: readonly ReportFloors[] = [visibilityFloors, botsV1Floors, botsV2Floors, referralsV1Floors, referralsV2Floors, rawLogsFloors, citationsV1Floors, visibilityV1Floors, citationsFloors, shoppingFloors, channelsFloors, videosFloors, factcheckClaimsFloors, factcheckFloors, sentimentFloors, queryFanoutsFloors];
+export const reportFloors: readonly ReportFloors[] = [visibilityFloors, botsV1Floors, botsV2Floors, referralsV1Floors, referralsV2Floors, rawLogsFloors, citationsV1Floors, visibilityV1Floors, citationsFloors, shoppingFloors, channelsFloors, videosFloors, factcheckClaimsFloors, factcheckFloors, sentimentFloors, queryFanoutsFloors, promptAnswersFloors];
 
 export function floorsOf(report: string): ReportFloors {
   const found = reportFloors.find((f) => f.report === report);

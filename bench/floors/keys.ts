@@ -132,3 +132,6 @@ export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: read
     return { g, rank, prefix: keys.map((k, i) => `${k.part(g.vals[i]!)},`).join('') };
   });
 }
+
+/** ` AND col IN ('…'::UUID, …)` for run ids the floor itself read. */
+export const uuidList = (column: string, ids: readonly string[]) => ` AND ${column} IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'::UUID`).join(', ')})`;
