@@ -147,6 +147,8 @@ async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, from: num
   const k = ks.length;
   const groups = new Map<string, { vals: (number | null)[]; acc: number; inacc: number }>();
   for (let i = 0; i < c[k]!.length; i++) {
+    // An aggregate without keys answers one row of NULLs over no input.
+    if (c[k]![i] === null) continue;
     const vals = ks.map((_, j) => c[j]![i] as number | null);
     const g = groups.get(groupKey(vals));
     if (g) {

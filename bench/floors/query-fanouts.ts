@@ -24,11 +24,11 @@ const rollups: FloorRollup[] = [
     sql: `SELECT ${keys}, f.query::floor_query AS query, count(*)::INTEGER AS n FROM fanouts f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
   },
   {
-    name: 'floor_fan_searching',
+    name: 'floor_fan_answers',
     grain: 'category × day × model × region × prompt',
-    measures: 'answers that searched the web',
-    source: 'executions of the prompts carrying the visibility type, search_triggered',
-    sql: `SELECT ${keys}, count(*)::INTEGER AS n FROM executions f ${visibilityPrompts} WHERE f.search_triggered GROUP BY ALL ORDER BY ALL`,
+    measures: 'answers, answers that searched the web',
+    source: 'executions of the prompts carrying the visibility type',
+    sql: `SELECT ${keys}, count(*)::INTEGER AS answers, (count(*) FILTER (f.search_triggered))::INTEGER AS n FROM executions f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
   },
 ];
 
@@ -70,8 +70,8 @@ async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number,
     return out;
   };
   const fanoutBase = metrics.includes('share') ? await bases('floor_fan_queries') : new Map<string, number>();
-  const searchingBase = metrics.includes('fanouts_per_execution') ? await bases('floor_fan_searching') : new Map<string, number>();
-  const [models] = withModels ? await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fan_searching WHERE ${where}`, bind) : [[]];
+  const searchingBase = metrics.includes('fanouts_per_execution') ? await bases('floor_fan_answers') : new Map<string, number>();
+  const [models] = withModels ? await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fan_answers WHERE ${where}`, bind) : [[]];
   const q = s.keys.findIndex((x) => x.field === 'query');
   const groups: Group[] = [];
   for (let i = 0; i < c[k]!.length; i++) {

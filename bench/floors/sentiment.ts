@@ -66,8 +66,9 @@ function pageFloor(s: Spec) {
     const brand = brandOf(env, p);
     const where = `${window}${s.filter?.(env) ?? ''}`;
     const keys = await resolveKeys(env, p, s.keys);
+    // The models of the rows' assessments: the brand's, or with competitors the other brands'.
     const models = async () => {
-      const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_sent_dmr WHERE ${where} AND asset = '${brand.id}'`, windowParams(p));
+      const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_sent_dmr WHERE ${where} AND asset ${s.competitors ? '<>' : '='} '${brand.id}'`, windowParams(p));
       return (m as number[]).map((x) => env.dims.models[x]!.name).sort();
     };
     if (s.competitors) {
@@ -85,6 +86,8 @@ function pageFloor(s: Spec) {
     const c = await env.db.columns(`SELECT ${[...s.keys.map((x) => x.sql), 'sum(pos)::INTEGER', 'sum(n)::INTEGER'].join(', ')} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}' GROUP BY ALL`, windowParams(p));
     const groups = new Map<string, { vals: (number | null)[]; pos: number; n: number }>();
     for (let i = 0; i < c[k]!.length; i++) {
+    // An aggregate without keys answers one row of NULLs over no input.
+    if (c[k + 1]![i] === null) continue;
       const vals = keys.map((_, j) => c[j]![i] as number | null);
       const g = groups.get(groupKey(vals));
       if (g) {
