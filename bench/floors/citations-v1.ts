@@ -25,6 +25,7 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_cit1_domains',
+    readBy: 'window series, model × root domain',
     grain: 'category × day × model × region × root domain × citation category',
     measures: 'citations',
     source: 'citations of every prompt',
@@ -32,6 +33,7 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_cit1_urls',
+    readBy: 'URL × day pages and stream',
     grain: 'category × day × model × URL',
     measures: 'citations',
     source: 'citations of every prompt',

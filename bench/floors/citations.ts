@@ -27,6 +27,7 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_cit2_domains',
+    readBy: 'every request but pages',
     grain: 'category × day × model × root domain × citation category',
     measures: 'citations',
     source: 'citations of the prompts carrying the visibility type',
@@ -34,6 +35,7 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_cit2_urls',
+    readBy: 'page-30, page-30-p50, stream-page-date-90',
     grain: 'category × day × model × URL',
     measures: 'citations',
     source: 'citations of the prompts carrying the visibility type',

@@ -37,6 +37,7 @@ GROUP BY ALL ORDER BY ALL`,
   },
   {
     name: 'floor_fc_pages',
+    readBy: 'factcheck citation-30',
     grain: 'category × day × model × cited URL × citation category',
     measures: 'accurate and inaccurate occurrences of the answers citing the page',
     source: 'claim_occurrences of the prompts carrying the accuracy type × the distinct pages their answers cite',

@@ -20,6 +20,7 @@ const botMeasures = `count(*)::INTEGER AS n, (count(*) FILTER (bot_type = 'ai_as
 const rollups: Record<string, FloorRollup> = {
   botsHour: {
     name: 'floor_bots_hour',
+    readBy: 'bots v2; raw bot logs window series',
     grain: 'domain × UTC hour × path × bot name (× its provider)',
     measures: 'visits, visits by type (ai_assistant, index, ai_training), latest visit (Unix s)',
     source: 'bot_events',
@@ -34,6 +35,7 @@ const rollups: Record<string, FloorRollup> = {
   },
   botMinutes: {
     name: 'floor_bot_minutes',
+    readBy: 'raw bot logs visits-*',
     grain: 'domain × minute × path × bot name',
     measures: 'visits',
     source: 'bot_events (every host)',

@@ -46,6 +46,8 @@ export interface FloorRollup {
   readonly measures: string;
   /** The facts it reads and their scope (e.g. the prompts carrying the visibility type at build time). */
   readonly source: string;
+  /** The requests that read it, when not every request of the report. */
+  readonly readBy?: string;
   readonly sql: string;
 }
 

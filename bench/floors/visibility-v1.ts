@@ -16,6 +16,7 @@ import { visibilityPrompts, visibilityRollups } from './visibility.ts';
 
 const ownedRollup: FloorRollup = {
   name: 'floor_vis_owned_dmr',
+  readBy: 'visibility-v1 owned-region-90',
   grain: 'category × day × model × region',
   measures: 'answers mentioning at least one of the organization’s own brands',
   source: 'mentions of the prompts carrying the visibility type, of owned brands',

@@ -17,10 +17,10 @@ import { daySlices, windowParams } from './window.ts';
 export const visibilityPrompts = `JOIN prompts p ON p.id = f.prompt_id AND list_contains(p.analysis_types, 'visibility')`;
 
 const grains = {
-  dm: { cols: { model: 'f.model_id::floor_model' }, label: 'model' },
-  dmr: { cols: { model: 'f.model_id::floor_model', region: 'f.region_id::floor_region' }, label: 'model × region' },
-  drt: { cols: { region: 'f.region_id::floor_region', topic: 'p.topic_id::floor_topic' }, label: 'region × topic (the prompt’s topic when built)' },
-  dp: { cols: { prompt: 'f.prompt_id::floor_prompt' }, label: 'prompt' },
+  dm: { cols: { model: 'f.model_id::floor_model' }, label: 'model', readBy: 'visibility window series, date-30, date-model-30(-p50), week-365, stream-date-model-365; visibility-v1 window series, date-model-brand-30-1k' },
+  dmr: { cols: { model: 'f.model_id::floor_model', region: 'f.region_id::floor_region' }, label: 'model × region', readBy: 'visibility model-filter-90 (and its models for topic-filter-365); visibility-v1 owned-region-90' },
+  drt: { cols: { region: 'f.region_id::floor_region', topic: 'p.topic_id::floor_topic' }, label: 'region × topic (the prompt’s topic when built)', readBy: 'visibility topic-filter-365' },
+  dp: { cols: { prompt: 'f.prompt_id::floor_prompt' }, label: 'prompt', readBy: 'visibility stream-date-prompt-30; visibility-v1 prompt × date × brand pages and stream' },
 } as const;
 type Grain = keyof typeof grains;
 
@@ -33,6 +33,7 @@ export function visibilityRollups(grain: Grain): FloorRollup[] {
   return [
     {
       name: `floor_vis_answers_${grain}`,
+      readBy: grains[grain].readBy,
       grain: `category × day × ${label}`,
       measures: 'answers',
       source: 'executions of the prompts carrying the visibility type',
@@ -40,6 +41,7 @@ export function visibilityRollups(grain: Grain): FloorRollup[] {
     },
     {
       name: `floor_vis_mentions_${grain}`,
+      readBy: grains[grain].readBy,
       grain: `category × day × ${label} × brand`,
       measures: 'mentions, position sum',
       source: 'mentions of the prompts carrying the visibility type',
@@ -141,28 +143,44 @@ function spanOf(keys: readonly Key[], groups: readonly Group[], [, from, to]: re
   return [Math.max(first, from as number), Math.min(last, to as number)];
 }
 
+export interface VisibilityPage {
+  readonly total: number;
+  readonly models: readonly string[];
+  /** The page's rows as JSON. */
+  readonly rows: readonly string[];
+}
+
+/** A page of visibility rows (the floor's answer, and the body of the HTTP floor server). */
+async function visibilityPage(env: FloorEnv, p: IterationParams, spec: Spec, pageNo: number): Promise<VisibilityPage> {
+  const keys = await resolveKeys(env, p, spec.keys);
+  const { groups, models } = await answerGroups(env, p, spec, keys, true);
+  const brands = env.dims.brands(p.categoryId);
+  const b = brands.length;
+  const offset = (pageNo - 1) * pageSize;
+  const first = Math.floor(offset / b);
+  const last = Math.min(groups.length - 1, Math.floor((offset + pageSize - 1) / b));
+  const rows: string[] = [];
+  if (first <= last) {
+    const onPage = groups.slice(first, last + 1);
+    const [from, to] = spanOf(keys, onPage, windowParams(p));
+    const mentions = await mentionsOf(env, spec, keys, p, onPage, from, to);
+    onPage.forEach((g, i) => {
+      const at = (first + i) * b;
+      groupRows(brands, g, mentions.get(groupKey(g.vals)), Math.max(0, offset - at), Math.min(b, offset + pageSize - at), rows);
+    });
+  }
+  return { total: groups.length * b, models, rows };
+}
+
 function pageFloor(spec: Spec, pageNo: number) {
   return page(async (env, p) => {
-    const keys = await resolveKeys(env, p, spec.keys);
-    const { groups, models } = await answerGroups(env, p, spec, keys, true);
-    const brands = env.dims.brands(p.categoryId);
-    const b = brands.length;
-    const offset = (pageNo - 1) * pageSize;
-    const first = Math.floor(offset / b);
-    const last = Math.min(groups.length - 1, Math.floor((offset + pageSize - 1) / b));
-    const rows: string[] = [];
-    if (first <= last) {
-      const onPage = groups.slice(first, last + 1);
-      const [from, to] = spanOf(keys, onPage, windowParams(p));
-      const mentions = await mentionsOf(env, spec, keys, p, onPage, from, to);
-      onPage.forEach((g, i) => {
-        const at = (first + i) * b;
-        groupRows(brands, g, mentions.get(groupKey(g.vals)), Math.max(0, offset - at), Math.min(b, offset + pageSize - at), rows);
-      });
-    }
-    return v2Page(groups.length * b, models, rows);
+    const { total, models, rows } = await visibilityPage(env, p, spec, pageNo);
+    return v2Page(total, models, rows);
   });
 }
+
+/** Page 1 of a window, ungrouped, scope all (the HTTP floor server's request). */
+export const visibilityWindowPage = (env: FloorEnv, p: IterationParams) => visibilityPage(env, p, { grain: 'dm', keys: [] }, 1);
 
 /** Every row: the groups first (the summary's count), then the mentions one slice of days at a time. */
 function streamFloor(spec: Spec, sliceDays: number) {

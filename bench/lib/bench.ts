@@ -8,6 +8,7 @@ import { commit, machine, type Machine } from './machine.ts';
 import { round, timed } from './measure.ts';
 import { runHttpLoad, type HttpOptions, type HttpResult } from './http-load.ts';
 import { runReport, type RequestResult } from './run-report.ts';
+import { defaultServerRunOptions, runServerRuns, type ServerRunOptions, type ServerRuns } from './server-runs.ts';
 
 export interface BenchOptions {
   /** Scales to bench, each generated into (or reused from) bench/data/scale-S. */
@@ -31,6 +32,8 @@ export interface BenchOptions {
   readonly oldFloors: boolean;
   /** The HTTP load run against `aea serve` (rate limit off); null skips it. */
   readonly http: HttpOptions | null;
+  /** The server runs (floor server, slow readers, mixed load, PATCH) against `aea serve`; null skips them. */
+  readonly server: Omit<ServerRunOptions, 'log'> | null;
   readonly log: (line: string) => void;
   readonly quiet: boolean;
 }
@@ -62,6 +65,8 @@ export interface ScaleResult {
   readonly reports: readonly RequestResult[];
   /** The HTTP load run, or null when it was skipped. */
   readonly http?: HttpResult | null;
+  /** The server runs of issues 13 and 14, or null when they were skipped. */
+  readonly server?: ServerRuns | null;
 }
 
 export const defaultOptions: BenchOptions = {
@@ -78,6 +83,7 @@ export const defaultOptions: BenchOptions = {
   peers: true,
   oldFloors: true,
   http: { connections: [1, 16, 64], seconds: 10, warmupSeconds: 3, log: () => {} },
+  server: defaultServerRunOptions,
   log: (line) => process.stderr.write(`${line}\n`),
   quiet: false,
 };
@@ -122,6 +128,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
     options.log('http load: aea serve with the rate limit disabled (--rate-limit 0)');
     http = await runHttpLoad(dataset, { ...options.http, log: options.log });
   }
+  const server = options.server ? await runServerRuns(dataset!, { ...options.server, log: options.log }) : null;
   return {
     date: new Date().toISOString().slice(0, 10),
     commit: commit(),
@@ -142,6 +149,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
     floorSetupMs,
     reports,
     http,
+    server,
   };
 }
 

@@ -1,6 +1,8 @@
 import type { ScaleResult } from './bench.ts';
 import { evaluateGoals, goalColumns, goalsByReport } from './goals.ts';
 import type { HttpResult } from './http-load.ts';
+import type { ServerRuns } from './server-runs.ts';
+import { reportFloors } from '../floors/index.ts';
 import type { RequestResult } from './run-report.ts';
 import { lineChartSvg } from './svg-chart.ts';
 
@@ -63,31 +65,46 @@ function byReportChart(run: ScaleResult, reports: readonly string[], title: stri
   );
 }
 
+/** The expert floor's figures, or null for runs recorded before it existed (their `floor` was the first round's). */
+const hasExpert = (r: RequestResult) => 'oldFloor' in (r as object);
+const expertOf = (r: RequestResult) => (hasExpert(r) ? { floor: r.floor, ratio: r.ratio } : null);
+/** The first round's floor: run beside the expert one, or the only floor of an older run. */
+const oldOf = (r: RequestResult) => (hasExpert(r) ? (r.oldFloor ? { floor: r.oldFloor, ratio: r.oldRatio! } : null) : { floor: r.floor, ratio: r.ratio });
+const ratio = (x: number | undefined | null) => (x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(2));
+
 function pageTable(run: ScaleResult): string[] {
   const peers = peerNames(run);
   const rows = run.reports.filter((r) => r.kind === 'page');
   return [
-    `| report | request | engine p50 | p95 | floor p50 | p95 | engine/floor | plan p50 | ${peers.map((p) => `${p} p50`).join(' | ')}${peers.length ? ' | ' : ''}input rows/s | rows | max stall | runs | checked |`,
-    `|---|---|---:|---:|---:|---:|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---:|---:|---:|`,
-    ...rows.map(
-      (r) =>
-        `| ${r.report} | ${r.label} | ${f1(r.engine.p50)} | ${f1(r.engine.p95)} | ${f1(r.floor.p50)} | ${f1(r.floor.p95)} | ${r.ratio.toFixed(2)} | ${r.plan.p50.toFixed(3)} | ${peers
-          .map((p) => (r.peers[p] ? `${f1(r.peers[p]!.p50)} (n=${r.peers[p]!.n})` : '–'))
-          .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`,
-    ),
+    `| report | request | engine p50 | p95 | floor p50 | p95 | engine/floor | old floor p50 | engine/old floor | plan p50 | ${peers.map((p) => `${p} p50`).join(' | ')}${peers.length ? ' | ' : ''}input rows/s | rows | max stall | runs | checked |`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---:|---:|---:|`,
+    ...rows.map((r) => {
+      const e = expertOf(r);
+      const o = oldOf(r);
+      return `| ${r.report} | ${r.label} | ${f1(r.engine.p50)} | ${f1(r.engine.p95)} | ${f1(e?.floor.p50)} | ${f1(e?.floor.p95)} | ${ratio(e?.ratio)} | ${f1(o?.floor.p50)} | ${ratio(o?.ratio)} | ${r.plan.p50.toFixed(3)} | ${peers
+        .map((p) => (r.peers[p] ? `${f1(r.peers[p]!.p50)} (n=${r.peers[p]!.n})` : '–'))
+        .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
+    }),
   ];
 }
 
 function streamTable(run: ScaleResult): string[] {
   const rows = run.reports.filter((r) => r.stream);
   if (rows.length === 0) return [];
+  const slow = (r: RequestResult) => run.server?.slowStreams.find((x) => x.report === r.report && x.id === r.id);
   return [
     '',
-    '| report | stream | rows | engine p50 | floor p50 | engine/floor | first event p50 | engine rows/s | floor first chunk | floor rows/s | RSS growth | max stall | runs | checked |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    'Streams: the engine read as fast as it comes in the bench process (first result row, not the summary event; RSS growth of the bench process), the expert floor (its first row, rows/s), the old floor, and `aea serve` read by a client at 5 KB/s over a socket (first result row, server RSS growth).',
+    '',
+    '| report | stream | rows | engine p50 | floor p50 | engine/floor | old floor p50 | first row p50 | floor first row | summary p50 | engine rows/s | floor rows/s | old floor rows/s | RSS growth | 5 KB/s first row | 5 KB/s server RSS growth | max stall | runs | checked |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const s = r.stream!;
-      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(r.floor.p50)} | ${r.ratio.toFixed(2)} | ${f1(s.firstRowMs.p50)} | ${int(s.rowsPerSecond)} | ${f1(s.floorFirstRowMs.p50)} | ${int(s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
+      const e = expertOf(r);
+      const o = oldOf(r);
+      const legacy = s as unknown as { firstEventMs?: { p50: number } };
+      const w = slow(r);
+      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(e?.floor.p50)} | ${ratio(e?.ratio)} | ${f1(o?.floor.p50)} | ${f1(s.firstRowMs?.p50)} | ${f1(s.floorFirstRowMs?.p50)} | ${f1(s.summaryMs?.p50 ?? legacy.firstEventMs?.p50)} | ${int(s.rowsPerSecond)} | ${int(e ? s.floorRowsPerSecond : undefined)} | ${int(e ? s.oldFloorRowsPerSecond : s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(w?.firstRowMs ?? undefined)} | ${w ? `${w.rssGrowthMiB.toFixed(1)} MiB` : '–'} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
     }),
   ];
 }
@@ -116,6 +133,50 @@ function httpTable(http: HttpResult | null | undefined): string[] {
   ];
 }
 
+function serverSection(s: ServerRuns | null | undefined): string[] {
+  if (!s) return [];
+  const h = s.visibilityHttp;
+  const side = (name: string, x: typeof h.engine) => `| ${name} | ${int(x.requests)} | ${f1(x.requestsPerSecond)} | ${x.p50Ms} | ${x.p99Ms} | ${x.errors} | ${x.rssPeakMiB.toFixed(0)} MiB |`;
+  const r = s.slowReaders;
+  const m = s.mixed;
+  const lat = (name: string, l: typeof m.light) => `| ${name} | ${l.n} | ${f1(l.p50Ms)} | ${f1(l.p99Ms)} | ${f1(l.maxMs)} | ${l.errors} |`;
+  return [
+    `**Server runs** (\`aea serve\`, rate limit off, a fresh server per part). ${h.label} at ${h.connections} connections for ${h.seconds} s, cycling the organization's categories, against \`aea serve\` and against a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms; both answered the same bodies first):`,
+    '',
+    '| server | requests | req/s | p50 ms | p99 ms | errors | RSS peak |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    side('aea serve', h.engine),
+    side('floor server', h.floor),
+    '',
+    `**${r.readers} slow readers on ${r.readers} keys**: ${r.label} (\`${r.path}\`), each read at ${(r.bytesPerSecond / 1024).toFixed(0)} KB/s for ${r.seconds} s over its own socket. Server RSS ${r.rssBaseMiB.toFixed(0)} MiB before, ${r.rssPeakMiB.toFixed(0)} MiB at the peak, ${r.rssAfterMiB.toFixed(0)} MiB ${r.afterSeconds} s after they left; statuses ${r.statuses.join(', ')}; first result rows at ${r.firstRowMs.map((x) => (x === null ? '–' : x.toFixed(0))).join(', ')} ms; ${r.bytes.map((b) => (b / 1024).toFixed(0)).join(', ')} KiB read.`,
+    '',
+    `**Mixed load**: ${m.heavy.length} concurrent heavy requests (${m.heavyLabel}), each on its own key and category: ${m.heavy.map((x) => `${x.status} in ${(x.ms / 1000).toFixed(1)} s`).join(', ')}; meanwhile one client sent \`GET ${m.lightPath}\` back to back:`,
+    '',
+    '| light requests | n | p50 ms | p99 ms | max ms | errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    lat('alone (baseline)', m.baseline),
+    lat(`with ${m.heavy.length} heavy`, m.light),
+    '',
+    `**PATCH** of ${s.patch.newTags} new tags over ${s.patch.prompts} prompts: ${s.patch.status} in ${f1(s.patch.ms)} ms (${s.patch.tagsCreated ?? '–'} created); \`/healthz\` back to back meanwhile: n ${s.patch.probe.n}, p99 ${f1(s.patch.probe.p99Ms)} ms, max ${f1(s.patch.probe.maxMs)} ms.`,
+    '',
+  ];
+}
+
+/** The floor rollups of every report: what a request may read instead of the facts, built before timing. */
+function floorRollupsSection(runs: readonly ScaleResult[]): string[] {
+  const setup = (report: string) => runs.map((r) => r.floorSetupMs?.[report]).find((x) => x !== undefined);
+  return [
+    '## Floor rollups',
+    '',
+    'The expert floors (bench/floors) read these pre-aggregated tables, built on the engine\'s DuckDB instance before any timing (the engine\'s own rollups are built before timing too) and dropped after the report. Every measure is a count or a sum, at a grain holding every key the requests group or filter by, so answers re-aggregate exactly; keys are stored as DuckDB ENUMs over the dimension\'s ids (read as small integer codes) and days as day numbers. Dimensions nobody edits (models, regions, brands, products, clusters, channels, videos) are read once; editable ones (prompts, topics, tags, personas) per request. The engine may keep the same rollups; where a key comes from an editable row (a prompt\'s topic) the rollup must be rebuilt when it changes.',
+    '',
+    '| report | rollup | grain | measures | source | read by | built in (ms, with its enums) |',
+    '|---|---|---|---|---|---|---:|',
+    ...reportFloors.flatMap((f) => (f.rollups ?? []).map((r) => `| ${f.report} | \`${r.name}\` | ${r.grain} | ${r.measures} | ${r.source} | ${r.readBy ?? 'every request'} | ${f1(setup(f.report))} |`)),
+    '',
+  ];
+}
+
 function goalsTable(runs: readonly ScaleResult[]): string[] {
   const rows = goalsByReport(runs);
   const keys = Object.keys(goalColumns) as (keyof typeof goalColumns)[];
@@ -136,11 +197,13 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
     '',
     'Written by `npm run bench` (or `npx aea bench`) from the latest `bench/results/<date>-<scale>.json` of each scale; only the analysis section is written by hand.',
     '',
-    'Every request runs the engine (the library call, returning the JSON body the REST service would send), the hand-written DuckDB floor (a prepared statement reused with new parameters), and, for the window series, the peers, interleaved in a rotating order on fresh parameters each iteration (another category, the window moved a day), after a warm-up. Answers are compared on every page iteration and on the warm-up runs of streams; a difference stops the bench.',
+    'Every request runs the engine (the library call, returning the JSON body the REST service would send), the expert floor (bench/floors: the fewest, leanest DuckDB statements for the same answer, over the facts or a floor rollup, read as columns with the answer written as JSON in JS, all inside the timed span), the old floor (the first round\'s single hand-written statement, kept one round so the change of floor shows) and, for the window series, the peers, interleaved in a rotating order on fresh parameters each iteration (another category, the window moved a day), after a warm-up. Answers are compared on every page iteration and on the warm-up runs of streams; a difference stops the bench. Runs recorded before the expert floors show their floor as the old floor.',
     '',
     '**Noise.** The machine has 2 cores and other test suites ran on it during these runs, so absolute times are noisy; ratios from one interleaved run (engine/floor, engine/peer) are the trustworthy figures. Times in ms.',
     '',
     '## Goals',
+    '',
+    'Issue 14 (lean SQL) judges the engine against the expert floors; issue 13 (streams, memory, fair sharing) against the server runs and the streams at scale 1.',
     '',
     '| goal | status | detail |',
     '|---|---|---|',
@@ -166,8 +229,8 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
       '',
     );
     for (const [file] of charts(run)) out.push(`![${file.replace(/\.svg$/, '')}](results/${file})`, '');
-    out.push(...pageTable(run), ...streamTable(run), '', ...httpTable(run.http));
+    out.push(...pageTable(run), ...streamTable(run), '', ...httpTable(run.http), ...serverSection(run.server));
   }
-  out.push('## Scaling: a fixed window at scales 1 and 10', '', ...scalingTable(sorted), '', '## Analysis', '', kept, '');
+  out.push('## Scaling: a fixed window at scales 1 and 10', '', ...scalingTable(sorted), '', ...floorRollupsSection(sorted), '## Analysis', '', kept, '');
   return out.join('\n');
 }
