@@ -18,6 +18,7 @@ const measures = `(count(*) FILTER (f.sentiment_type = 'positive'))::INTEGER AS 
 const rollups: FloorRollup[] = [
   {
     name: 'floor_sent_dmr',
+    readBy: 'window series, theme-30, competitor-30, model-regions-90 (and every request’s models)',
     grain: 'category × day × model × region × brand × theme',
     measures: 'positive assessments, assessments',
     source: 'sentiments of the prompts carrying the sentiment type',

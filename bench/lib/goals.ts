@@ -137,6 +137,10 @@ const unmeasured: Record<string, { status: GoalStatus; detail: string }> = {
   [goalNames.scaling]: { status: 'not measured', detail: 'needs runs at scales 1 and 10' },
   [goalNames.peers]: { status: 'not measured', detail: 'no peer runs' },
   [goalNames.bigPage]: { status: 'not applicable', detail: 'no page of 50,000 rows in these runs' },
+  [goalNames.ratio]: { status: 'not measured', detail: 'no run with the expert floors recorded yet' },
+  [goalNames.streamFirstRow]: { status: 'not measured', detail: 'no stream run with first-row figures recorded yet' },
+  [goalNames.streamRate]: { status: 'not measured', detail: 'no stream run with expert streaming floors recorded yet' },
+  ...Object.fromEntries([goalNames.http, goalNames.slowReaders, goalNames.light, goalNames.patch, goalNames.streamRss].map((g) => [g, { status: 'not measured' as const, detail: 'no server runs recorded yet (aea bench without --no-server)' }])),
 };
 
 function verdictOf(goal: string, list: readonly Check[]): GoalVerdict {
