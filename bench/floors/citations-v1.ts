@@ -94,14 +94,20 @@ function domainFloor(byModel: boolean, filters?: (env: FloorEnv) => { answers: s
   });
 }
 
-/** URL × date rows in order (count descending, URL, date), each with its per-model counts, and the total. */
-const urlDateSql = (limit: string) => `WITH r AS (SELECT d, url, model, n FROM floor_cit1_urls WHERE ${window}),
-g AS (SELECT url, d, sum(n)::INTEGER AS cnt FROM r GROUP BY ALL),
-pg AS (SELECT url, d, cnt FROM g ORDER BY cnt DESC, url, d ${limit})
-SELECT enum_code(pg.url), pg.d, pg.cnt, enum_code(r.model), r.n, (SELECT count(*)::INTEGER FROM g)
-FROM pg JOIN r USING (url, d) ORDER BY pg.cnt DESC, pg.url, pg.d`;
+/**
+ * URL × date rows in order (count descending, URL, date; URL codes are in text order) with their share and
+ * the total: one aggregate (the per-model shares listed, sorted and added in SQL) and a top-N. For a small
+ * first page the shares of only its rows are added in JS instead (`smallPageSql`).
+ */
+const urlDateSql = (limit: string) => `WITH t AS (SELECT d, model, sum(n) AS tot FROM floor_cit1_answers WHERE ${window} GROUP BY ALL),
+k AS (SELECT d, count(*) AS models FROM t GROUP BY d),
+g AS (SELECT r.url, r.d, sum(r.n)::INTEGER AS cnt, list_sum(list_sort(list(r.n / t.tot))) AS shares FROM floor_cit1_urls r JOIN t USING (d, model) WHERE r.category_id = $1 AND r.d >= $2 AND r.d < $3 GROUP BY ALL)
+SELECT enum_code(g.url), g.d, g.cnt, g.shares / k.models, (SELECT count(*)::INTEGER FROM g) FROM g JOIN k USING (d) ORDER BY g.cnt DESC, g.url, g.d ${limit}`;
 
-/** Per day, each model's citations, and the number of models with citations that day. */
+const smallPageSql = (limit: number) => `WITH g AS (SELECT url, d, sum(n)::INTEGER AS cnt, list(enum_code(model)) AS models, list(n) AS ns FROM floor_cit1_urls WHERE ${window} GROUP BY ALL)
+SELECT enum_code(url), d, cnt, models, ns, (SELECT count(*)::INTEGER FROM g) FROM g ORDER BY cnt DESC, url, d LIMIT ${limit}`;
+
+/** Per day, each model's citations and the number of models with citations that day. */
 async function dayTotals(env: FloorEnv, p: IterationParams) {
   const [d, m, n] = await env.db.columns(`SELECT d, enum_code(model), sum(n)::INTEGER FROM floor_cit1_answers WHERE ${window} GROUP BY ALL`, params(p));
   const totals = new Map<number, number>();
@@ -113,47 +119,46 @@ async function dayTotals(env: FloorEnv, p: IterationParams) {
   return { totals, models };
 }
 
-/** Writes the rows of exploded (url, d, count, model, n) columns, one row per run of the same (url, d). */
-function urlDateRows(c: unknown[][], totals: Map<number, number>, models: Map<number, number>, urls: readonly string[], out: string[], pending?: { url: number; d: number; count: number; shares: number[] }) {
-  const [u, d, cnt, m, n] = c as number[][];
-  let cur = pending;
-  for (let i = 0; i < u!.length; i++) {
-    if (!cur || cur.url !== u![i] || cur.d !== d![i]) {
-      if (cur) out.push(rowJson(cur.count, share(cur.shares, models.get(cur.d)!), `${str(urls[cur.url]!)},"${dayLabel(cur.d)}"`));
-      cur = { url: u![i]!, d: d![i]!, count: cnt![i]!, shares: [] };
-    }
-    cur.shares.push(n![i]! / totals.get(d![i]! * 256 + m![i]!)!);
-  }
-  return cur;
+/** Shares of (url, d, count, models, counts) columns: per model over its day's citations, averaged over the day's models. */
+async function withShares(env: FloorEnv, p: IterationParams, c: unknown[][]): Promise<unknown[][]> {
+  const { totals, models } = await dayTotals(env, p);
+  const [u, d, cnt, ms, ns, total] = c as [number[], number[], number[], number[][], number[][], number[]];
+  const shares = d.map((day, i) => share(ms[i]!.map((m, k) => ns[i]![k]! / totals.get(day * 256 + m)!), models.get(day)!));
+  return [u, d, cnt, shares, total];
+}
+
+/** Writes the rows of (url, d, count, share) columns. */
+function urlDateRows(c: unknown[][], urls: readonly string[], out: string[]): void {
+  const [u, d, cnt, sh] = c as [number[], number[], number[], number[]];
+  for (let i = 0; i < u.length; i++) out.push(rowJson(cnt[i]!, sh[i]!, `${urls[u[i]!]},"${dayLabel(d[i]!)}"`));
 }
 
 function urlDateFloor(limit: number, pageNo: number) {
-  const sqlText = urlDateSql(`LIMIT ${limit} OFFSET ${(pageNo - 1) * limit}`);
+  const small = pageNo === 1 && limit <= 1000;
+  const sqlText = small ? smallPageSql(limit) : urlDateSql(`LIMIT ${limit} OFFSET ${(pageNo - 1) * limit}`);
   const countSql = `SELECT count(*)::INTEGER FROM (SELECT DISTINCT url, d FROM floor_cit1_urls WHERE ${window})`;
   return page(async (env, p) => {
-    const c = await env.db.columns(sqlText, params(p));
-    const { totals, models } = await dayTotals(env, p);
-    const urls = await env.dims.values('floor_url');
+    const read = await env.db.columns(sqlText, params(p));
+    const c = small ? await withShares(env, p, read) : read;
     const out: string[] = [];
-    const last = urlDateRows(c, totals, models, urls, out);
-    if (last) out.push(rowJson(last.count, share(last.shares, models.get(last.d)!), `${str(urls[last.url]!)},"${dayLabel(last.d)}"`));
-    const total = c[0]!.length > 0 ? (c[5]![0] as number) : ((await env.db.columns(countSql, params(p)))[0]![0] as number);
+    urlDateRows(c, await urlJson(env), out);
+    const total = c[0]!.length > 0 ? (c[4]![0] as number) : ((await env.db.columns(countSql, params(p)))[0]![0] as number);
     return tabularPage(total, out);
   });
 }
 
 /** The stream: the same ordered statement, read a chunk at a time (its order is by count, so it cannot be sliced by time). */
 const urlDateStream = stream(async function* (env, p) {
-  const { totals, models } = await dayTotals(env, p);
-  const urls = await env.dims.values('floor_url');
-  let pending: ReturnType<typeof urlDateRows>;
+  const urls = await urlJson(env);
   for await (const { columns } of env.db.chunks(urlDateSql(''), params(p))) {
     const out: string[] = [];
-    pending = urlDateRows(columns, totals, models, urls, out, pending);
+    urlDateRows(columns, urls, out);
     yield out;
   }
-  if (pending) yield [rowJson(pending.count, share(pending.shares, models.get(pending.d)!), `${str(urls[pending.url]!)},"${dayLabel(pending.d)}"`)];
 });
+
+/** Every URL as JSON text, by code, written once. */
+const urlJson = (env: FloorEnv) => env.dims.memo('url-json', async () => (await env.dims.values('floor_url')).map(str));
 
 const regionsAndEarned = (env: FloorEnv) => ({
   answers: ` AND region IN (${['United States', 'Canada'].map((n) => `'${env.dims.regions[env.dims.regionCode.get(n)!]!.id}'`).join(', ')})`,
