@@ -32,6 +32,8 @@ export interface Key {
   /** `"field":value` for a code. */
   part(code: number | null): string;
   compare(a: number | null, b: number | null): number;
+  /** A number that sorts as `compare` does (missing last), to sort by precomputed keys. */
+  ord(code: number | null): number;
   /** The id behind a code (ref keys), for bounding reads. */
   id(code: number): string;
 }
@@ -43,11 +45,17 @@ export async function resolveKeys(env: FloorEnv, p: IterationParams, defs: reado
 async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promise<Key> {
   const field = str(def.field);
   if (def.kind === 'date') {
-    return { def, part: (d) => `${field}:"${dayLabel(d!)}"`, compare: (a, b) => a! - b!, id: () => '' };
+    return { def, part: (d) => `${field}:"${dayLabel(d!)}"`, compare: (a, b) => a! - b!, ord: (d) => d ?? Number.MAX_SAFE_INTEGER, id: () => '' };
   }
   if (def.kind === 'text') {
     const values = await env.dims.values(def.enumName!);
-    return { def, part: (v) => `${field}:${v === null ? 'null' : str(values[v]!)}`, compare: (a, b) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b), id: (v) => values[v]! };
+    return {
+      def,
+      part: (v) => `${field}:${v === null ? 'null' : str(values[v]!)}`,
+      compare: (a, b) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b),
+      ord: (v) => v ?? Number.MAX_SAFE_INTEGER,
+      id: (v) => values[v]!,
+    };
   }
   const byCode = new Map<number, Named>();
   const ids = await env.dims.values(def.enumName!);
@@ -58,6 +66,15 @@ async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promi
     code!.forEach((c, i) => byCode.set(c as number, { id: id![i] as string, name: name![i] as string }));
   }
   const parts = new Map<number, string>();
+  // Each named code's place by name, then id, computed once: sorting groups compares integers.
+  const ranks = new Int32Array(ids.length).fill(-1);
+  const named = [...byCode.entries()].sort(([, x], [, y]) => compareText(x.name, y.name) || compareText(x.id, y.id));
+  named.forEach(([code], i) => code >= 0 && code < ranks.length && (ranks[code] = i));
+  // Codes without a name (a row that left the category) sort as an empty name, before the named ones.
+  const unnamed = [...ranks.keys()].filter((c) => ranks[c]! < 0).sort((a, b) => compareText(ids[a]!, ids[b]!));
+  const ords = new Float64Array(ids.length);
+  unnamed.forEach((c, i) => (ords[c] = i));
+  ranks.forEach((r, c) => r >= 0 && (ords[c] = unnamed.length + r));
   return {
     def,
     part: (code) => {
@@ -73,10 +90,12 @@ async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promi
     compare: (a, b) => {
       if (a === null) return b === null ? 0 : 1;
       if (b === null) return -1;
+      if (ranks[a]! >= 0 && ranks[b]! >= 0) return ranks[a]! - ranks[b]!;
       const x = byCode.get(a);
       const y = byCode.get(b);
       return compareText(x?.name ?? '', y?.name ?? '') || compareText(x?.id ?? ids[a]!, y?.id ?? ids[b]!);
     },
+    ord: (code) => (code === null ? Number.MAX_SAFE_INTEGER : ords[code]!),
     id: (code) => ids[code]!,
   };
 }
@@ -88,7 +107,7 @@ export const byKeys =
   (keys: readonly Key[]) =>
   (a: { vals: readonly (number | null)[] }, b: { vals: readonly (number | null)[] }) => {
     for (let i = 0; i < keys.length; i++) {
-      const c = keys[i]!.compare(a.vals[i]!, b.vals[i]!);
+      const c = keys[i]!.ord(a.vals[i]!) - keys[i]!.ord(b.vals[i]!);
       if (c !== 0) return c;
     }
     return 0;
@@ -114,22 +133,39 @@ export const refKeys = {
 } satisfies Record<string, KeyDef>;
 
 /**
- * Ranks groups within their date bucket (all together without a date key): by date, then `first`
- * (the report's measure, best first), then the other keys' names and ids. Returns them in row order,
- * each with its rank and its key fields as JSON (each followed by a comma).
+ * Ranks groups within their date bucket (all together without a date key): by date, then `first` (the
+ * report's measure, as a number that sorts best first: e.g. −count), then the other keys' names and ids.
+ * Returns them in row order, each with its rank and its key fields as JSON (each followed by a comma).
  */
-export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: readonly Key[], groups: G[], first: (a: G, b: G) => number): { g: G; rank: number; prefix: string }[] {
+export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: readonly Key[], groups: G[], first: (g: G) => number): { g: G; rank: number; prefix: string }[] {
   const d = keys.findIndex((k) => k.def.kind === 'date');
-  const rest = keys.filter((_, i) => i !== d);
-  const restOf = (g: G) => ({ vals: g.vals.filter((_, i) => i !== d) });
-  const byRest = byKeys(rest);
-  groups.sort((a, b) => (d >= 0 ? a.vals[d]! - b.vals[d]! : 0) || first(a, b) || byRest(restOf(a), restOf(b)));
+  const others = keys.map((_, i) => i).filter((i) => i !== d);
+  // TRICKY: each group's sort key is computed once into one flat array (date, the measure, then the other
+  // keys' order numbers), so sorting compares numbers without allocating.
+  const width = 2 + others.length;
+  const sk = new Float64Array(groups.length * width);
+  groups.forEach((g, n) => {
+    const at = n * width;
+    sk[at] = d >= 0 ? g.vals[d]! : 0;
+    sk[at + 1] = first(g);
+    for (let j = 0; j < others.length; j++) sk[at + 2 + j] = keys[others[j]!]!.ord(g.vals[others[j]!]!);
+  });
+  const order = Array.from({ length: groups.length }, (_, i) => i);
+  order.sort((a, b) => {
+    const x = a * width;
+    const y = b * width;
+    for (let i = 0; i < width; i++) if (sk[x + i] !== sk[y + i]) return sk[x + i]! - sk[y + i]!;
+    return 0;
+  });
   let rank = 0;
   let bucket: number | null = null;
-  return groups.map((g) => {
+  return order.map((i) => {
+    const g = groups[i]!;
     rank = d >= 0 && g.vals[d] !== bucket ? 1 : rank + 1;
     bucket = d >= 0 ? g.vals[d]! : null;
-    return { g, rank, prefix: keys.map((k, i) => `${k.part(g.vals[i]!)},`).join('') };
+    let prefix = '';
+    for (let j = 0; j < keys.length; j++) prefix += `${keys[j]!.part(g.vals[j]!)},`;
+    return { g, rank, prefix };
   });
 }
 

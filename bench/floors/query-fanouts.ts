@@ -1,7 +1,7 @@
 import type { IterationParams } from '../lib/case.ts';
 import { daySql } from './days.ts';
 import { num, v2Page } from './json.ts';
-import { dateKeys, groupKey, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
+import { dateKeys, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
 import { daySlices, windowParams } from './window.ts';
 
@@ -52,40 +52,53 @@ interface Group {
   readonly searching: number;
 }
 
+/**
+ * One statement per request: each group's fan-outs (and distinct queries), the fan-outs of its group
+ * without query (a window sum) and its searching answers (a join of the answers rollup), and the models.
+ */
+function fanoutSql(s: Spec, where: string, withModels: boolean): string {
+  const metrics = s.metrics ?? ['fanouts_per_execution', 'query_variations'];
+  const keys = s.keys.map((x, i) => `${x.sql} AS k${i}`);
+  const outer = s.keys.flatMap((x, i) => (x.field === 'query' ? [] : [`k${i}`]));
+  const outerSql = s.keys.flatMap((x, i) => (x.field === 'query' ? [] : [`${x.sql} AS k${i}`]));
+  const variations = metrics.includes('query_variations') ? 'count(DISTINCT query)::INTEGER' : '0';
+  const partition = outer.length ? `PARTITION BY ${outer.join(', ')}` : '';
+  const searching = metrics.includes('fanouts_per_execution')
+    ? `LEFT JOIN (SELECT ${[...outerSql, 'sum(n)::INTEGER AS searching'].join(', ')} FROM floor_fan_answers WHERE ${where} GROUP BY ALL) a ${outer.length ? `USING (${outer.join(', ')})` : 'ON TRUE'}`
+    : '';
+  return `WITH q AS (SELECT ${[...keys, 'sum(n)::INTEGER AS n', `${variations} AS v`].join(', ')} FROM floor_fan_queries WHERE ${where} GROUP BY ALL)
+SELECT ${s.keys.map((_, i) => `q.k${i}`).join(', ')}, q.n, q.v, ${metrics.includes('share') ? `(sum(q.n) OVER (${partition}))::INTEGER` : '0'}, ${searching ? 'coalesce(a.searching, 0)' : '0'},
+  ${withModels ? `(SELECT list(DISTINCT enum_code(model)) FROM floor_fan_answers WHERE ${where})` : 'NULL'}
+FROM q ${searching}`;
+}
+
 /** Rows over days [from, to], in order (and for pages, the models of the scope). */
 async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number, to: number, withModels: boolean): Promise<{ rows: string[]; models: number[] }> {
   const keys = await resolveKeys(env, p, s.keys);
   const where = `${window}${s.filter?.(env) ?? ''}`;
   const bind = [p.categoryId, from, to];
-  const k = keys.length;
-  const outer = s.keys.filter((x) => x.field !== 'query').map((x) => x.sql);
   const metrics = s.metrics ?? ['fanouts_per_execution', 'query_variations'];
-  const variations = metrics.includes('query_variations') ? 'count(DISTINCT query)::INTEGER' : '0';
-  const c = await env.db.columns(`SELECT ${[...s.keys.map((x) => x.sql), 'sum(n)::INTEGER', variations].join(', ')} FROM floor_fan_queries WHERE ${where} GROUP BY ALL`, bind);
-  // TRICKY: the denominators' groups drop the query key, so both sides key on the other dimensions only.
-  const bases = async (table: string) => {
-    const c2 = await env.db.columns(`SELECT ${[...outer, 'sum(n)::INTEGER'].join(', ')} FROM ${table} WHERE ${where} GROUP BY ALL`, bind);
-    const out = new Map<string, number>();
-    for (let i = 0; i < c2[outer.length]!.length; i++) out.set(groupKey(outer.map((_, j) => c2[j]![i] as number)), c2[outer.length]![i] as number);
-    return out;
-  };
-  const fanoutBase = metrics.includes('share') ? await bases('floor_fan_queries') : new Map<string, number>();
-  const searchingBase = metrics.includes('fanouts_per_execution') ? await bases('floor_fan_answers') : new Map<string, number>();
-  const [models] = withModels ? await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fan_answers WHERE ${where}`, bind) : [[]];
-  const q = s.keys.findIndex((x) => x.field === 'query');
+  const c = await env.db.columns(fanoutSql(s, where, withModels), bind);
+  const k = keys.length;
   const groups: Group[] = [];
   for (let i = 0; i < c[k]!.length; i++) {
-    const vals = keys.map((_, j) => c[j]![i] as number | null);
-    const outerKey = groupKey(vals.filter((_, j) => j !== q));
-    groups.push({ vals, n: c[k]![i] as number, variations: c[k + 1]![i] as number, fanouts: fanoutBase.get(outerKey) ?? 0, searching: searchingBase.get(outerKey) ?? 0 });
+    groups.push({ vals: keys.map((_, j) => c[j]![i] as number | null), n: c[k]![i] as number, variations: c[k + 1]![i] as number, fanouts: c[k + 2]![i] as number, searching: c[k + 3]![i] as number });
   }
+  const models = withModels ? await modelsOf(env, where, bind, (c[k + 4]?.[0] as number[] | undefined) ?? null) : [];
   const metric = {
     fanouts_per_execution: (g: Group) => `"fanouts_per_execution":${num(g.searching === 0 ? null : g.n / g.searching)}`,
     query_variations: (g: Group) => `"query_variations":${g.variations}`,
     share: (g: Group) => `"share":${num(g.n / g.fanouts)}`,
   };
-  const rows = rankWithinDate(keys, groups, (a, b) => b.n - a.n).map(({ g, rank, prefix }) => `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`);
-  return { rows, models: models as number[] };
+  const rows = rankWithinDate(keys, groups, (g) => -g.n).map(({ g, rank, prefix }) => `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`);
+  return { rows, models };
+}
+
+/** The models column came with the rows; a window without fan-outs has no rows to carry it. */
+async function modelsOf(env: FloorEnv, where: string, bind: readonly unknown[], fromRows: number[] | null): Promise<number[]> {
+  if (fromRows) return fromRows;
+  const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fan_answers WHERE ${where}`, bind as never);
+  return m as number[];
 }
 
 function pageFloor(s: Spec) {

@@ -97,35 +97,48 @@ async function ranking(env: FloorEnv, p: IterationParams, s: VideoSpec) {
   return { ranked, totals, models, catalog };
 }
 
-/** The rows of some ranked units (their 1-based ranks given), in order. */
-async function unitRows(env: FloorEnv, p: IterationParams, s: VideoSpec, list: readonly { code: number; rank: number }[], totals: Map<number, number>, catalog: Map<number, Unit>): Promise<string[]> {
-  if (list.length === 0) return [];
+interface Cell {
+  readonly per: number;
+  readonly cross: unknown;
+  readonly n: number;
+  /** Distinct videos (channels), or the cell's smallest URL code (videos: codes are in text order). */
+  readonly extra: number;
+}
+
+/** The cells of some units (all of the scope's when `units` is null), by unit. */
+async function cellsOf(env: FloorEnv, p: IterationParams, s: VideoSpec, units: readonly number[] | null): Promise<Map<number, Cell[]>> {
   const ids = await env.dims.values(s.unit === 'channel' ? 'floor_channel' : 'floor_video');
-  const measure = s.unit === 'channel' ? 'count(DISTINCT video)::INTEGER' : 'min(url)::VARCHAR';
+  const measure = s.unit === 'channel' ? 'count(DISTINCT video)::INTEGER' : 'min(enum_code(url))::INTEGER';
+  const bound = units ? inList(s.unit, units.map((code) => ids[code]!)) : '';
   const [u, per, cross, n, extra] = await env.db.columns(
-    `SELECT enum_code(${s.unit}), ${periodSql(s)}, ${crossSql(s)}, sum(n)::INTEGER, ${measure} FROM floor_yt_cites WHERE ${scope(env, s)}${inList(s.unit, list.map((x) => ids[x.code]!))} GROUP BY ALL`,
+    `SELECT enum_code(${s.unit}), ${periodSql(s)}, ${crossSql(s)}, sum(n)::INTEGER, ${measure} FROM floor_yt_cites WHERE ${scope(env, s)}${bound} GROUP BY ALL`,
     windowParams(p),
   );
-  const models = env.dims.models;
-  const crossName = (v: unknown) => (s.cross === 'model' ? models[v as number]!.name : (v as string));
-  const cells = new Map<number, { per: number; cross: unknown; n: number; extra: unknown }[]>();
-  const urls = new Map<number, string>();
+  const cells = new Map<number, Cell[]>();
   for (let i = 0; i < u!.length; i++) {
     const code = u![i] as number;
-    const list2 = cells.get(code) ?? [];
-    list2.push({ per: per![i] as number, cross: cross![i], n: n![i] as number, extra: extra![i] });
-    cells.set(code, list2);
-    if (s.unit === 'video' && (!urls.has(code) || (extra![i] as string) < urls.get(code)!)) urls.set(code, extra![i] as string);
+    const list = cells.get(code);
+    const cell = { per: per![i] as number, cross: cross![i], n: n![i] as number, extra: extra![i] as number };
+    if (list) list.push(cell);
+    else cells.set(code, [cell]);
   }
+  return cells;
+}
+
+/** The rows of some ranked units (their 1-based ranks given), in order: periods ascending, count descending, the crossed value by name. */
+async function unitRows(env: FloorEnv, s: VideoSpec, list: readonly { code: number; rank: number }[], cells: Map<number, Cell[]>, totals: Map<number, number>, catalog: Map<number, Unit>): Promise<string[]> {
+  const models = env.dims.models;
+  const urls = s.unit === 'video' ? await env.dims.values('floor_url') : [];
+  const crossName = (v: unknown) => (s.cross === 'model' ? models[v as number]!.name : (v as string));
   const out: string[] = [];
   for (const { code, rank } of list) {
+    const own = (cells.get(code) ?? []).sort((a, b) => a.per - b.per || b.n - a.n || compareText(crossName(a.cross), crossName(b.cross)));
     const unit = catalog.get(code)!;
-    const head = s.unit === 'video' ? unit.head.replace('%URL%', str(urls.get(code)!)) : unit.head;
-    const rowsOf = (cells.get(code) ?? []).sort((a, b) => a.per - b.per || b.n - a.n || compareText(crossName(a.cross), crossName(b.cross)));
-    for (const c of rowsOf) {
+    const head = s.unit === 'video' ? unit.head.replace('%URL%', str(urls[Math.min(...own.map((c) => c.extra))]!)) : unit.head;
+    for (const c of own) {
       const cross = s.cross === 'model' ? `"model":${str(crossName(c.cross))},` : s.cross === 'source_type' ? `"source_type":${str(c.cross as string)},` : '';
       const date = s.interval ? `"date":"${dayLabel(c.per)}",` : '';
-      const videos = s.unit === 'channel' ? `"videos":${c.extra as number},` : '';
+      const videos = s.unit === 'channel' ? `"videos":${c.extra},` : '';
       out.push(`{${head},"rank":${rank},${cross}${date}"count":${c.n},${videos}"citation_share":${num(c.n / totals.get(c.per)!)}}`);
     }
   }
@@ -138,16 +151,21 @@ export function videoPage(s: VideoSpec): PageFloor {
     const { ranked, totals, models, catalog } = await ranking(env, p, s);
     const offset = ((s.page ?? 1) - 1) * limit;
     const onPage = ranked.slice(offset, offset + limit).map((x, i) => ({ code: x.code, rank: offset + i + 1 }));
-    return v2Page(ranked.length, models, await unitRows(env, p, s, onPage, totals, catalog));
+    const cells = onPage.length ? await cellsOf(env, p, s, onPage.map((x) => x.code)) : new Map<number, Cell[]>();
+    return v2Page(ranked.length, models, await unitRows(env, s, onPage, cells, totals, catalog));
   });
 }
 
-/** Every unit's rows in rank order, reading `slice` units at a time. */
+/**
+ * Every unit's rows in rank order: the units ranked, then every cell read once (the order is by unit rank,
+ * so it cannot be sliced by time), and the rows written `slice` units at a time.
+ */
 export function videoStream(s: VideoSpec, slice: number): StreamFloor {
   return stream(async function* (env, p) {
     const { ranked, totals, catalog } = await ranking(env, p, s);
+    const cells = await cellsOf(env, p, s, null);
     for (let at = 0; at < ranked.length; at += slice) {
-      yield await unitRows(env, p, s, ranked.slice(at, at + slice).map((x, i) => ({ code: x.code, rank: at + i + 1 })), totals, catalog);
+      yield await unitRows(env, s, ranked.slice(at, at + slice).map((x, i) => ({ code: x.code, rank: at + i + 1 })), cells, totals, catalog);
     }
   });
 }
