@@ -4,58 +4,14 @@ import { dayLabel, dayNumber } from './days.ts';
 import type { EnumName } from './dims.ts';
 import { str } from './json.ts';
 import { defaultOrder, tabularFloor, type Dimension, type Metric } from './tabular.ts';
-import type { FloorRollup, PageFloor, ReportFloors } from './types.ts';
+import { trafficRollups } from './traffic-rollups.ts';
+import type { PageFloor, ReportFloors } from './types.ts';
 
 /**
  * Traffic: bots and referrals, v1 (America/New_York days) and v2 (UTC hours, or a zone's), and the raw bot
  * logs (minutes). Every zone the requests use has whole-hour offsets, so a UTC-hour rollup answers v2 in
  * any of them exactly; v1 reads a rollup keyed by the New York day.
  */
-
-const nyDay = (ts: string) => `(CAST(timezone('America/New_York', ${ts}) AS DATE) - DATE '1970-01-01')::INTEGER`;
-const utcHour = (ts: string) => `floor(epoch(${ts}) / 3600)::INTEGER`;
-const botMeasures = `count(*)::INTEGER AS n, (count(*) FILTER (bot_type = 'ai_assistant'))::INTEGER AS assistant,
-  (count(*) FILTER (bot_type = 'index'))::INTEGER AS indexing, (count(*) FILTER (bot_type = 'ai_training'))::INTEGER AS training, max(epoch(ts))::INTEGER AS last`;
-
-const rollups: Record<string, FloorRollup> = {
-  botsHour: {
-    name: 'floor_bots_hour',
-    readBy: 'bots v2; raw bot logs window series',
-    grain: 'domain × UTC hour × path × bot name (× its provider)',
-    measures: 'visits, visits by type (ai_assistant, index, ai_training), latest visit (Unix s)',
-    source: 'bot_events',
-    sql: `SELECT domain, ${utcHour('ts')} AS h, path::floor_path AS path, bot_name::floor_bot AS bot, bot_provider AS provider, ${botMeasures} FROM bot_events GROUP BY ALL ORDER BY domain, h`,
-  },
-  botsDay: {
-    name: 'floor_bots_day',
-    grain: 'domain × America/New_York day × path × bot name (× its provider)',
-    measures: 'as floor_bots_hour',
-    source: 'bot_events',
-    sql: `SELECT domain, ${nyDay('ts')} AS d, path::floor_path AS path, bot_name::floor_bot AS bot, bot_provider AS provider, ${botMeasures} FROM bot_events GROUP BY ALL ORDER BY domain, d`,
-  },
-  botMinutes: {
-    name: 'floor_bot_minutes',
-    readBy: 'raw bot logs visits-*',
-    grain: 'domain × minute × path × bot name',
-    measures: 'visits',
-    source: 'bot_events (every host)',
-    sql: `SELECT domain, floor(epoch(ts) / 60)::INTEGER AS m, path::floor_path AS path, bot_name::floor_bot AS bot, count(*)::INTEGER AS n FROM bot_events GROUP BY ALL ORDER BY domain, m`,
-  },
-  referralsHour: {
-    name: 'floor_referrals_hour',
-    grain: 'domain × UTC hour × path × referral source',
-    measures: 'visits, latest visit (Unix s)',
-    source: 'referral_visits',
-    sql: `SELECT domain, ${utcHour('ts')} AS h, path::floor_path AS path, referral_source::floor_source AS source, count(*)::INTEGER AS n, max(epoch(ts))::INTEGER AS last FROM referral_visits GROUP BY ALL ORDER BY domain, h`,
-  },
-  referralsDay: {
-    name: 'floor_referrals_day',
-    grain: 'domain × America/New_York day × path × referral source',
-    measures: 'visits, latest visit (Unix s)',
-    source: 'referral_visits',
-    sql: `SELECT domain, ${nyDay('ts')} AS d, path::floor_path AS path, referral_source::floor_source AS source, count(*)::INTEGER AS n, max(epoch(ts))::INTEGER AS last FROM referral_visits GROUP BY ALL ORDER BY domain, d`,
-  },
-};
 
 /** A text key stored as an enum, shown as its text. */
 const text = (column: string, enumName: EnumName): Dimension => ({
@@ -159,7 +115,7 @@ function bots(view: 'daily' | 'hourly'): ReportFloors {
   const g = view === 'daily' ? 'day' : 'hour';
   return {
     report: view === 'daily' ? 'bots-v1' : 'bots-v2',
-    rollups: [view === 'daily' ? rollups.botsDay! : rollups.botsHour!],
+    rollups: [view === 'daily' ? trafficRollups.botsDay : trafficRollups.botsHour],
     floors: () => ({
       ...byWindow(() => at({ dimensions: [dims.bot], metrics: [metric.count, metric.citations, metric.indexing, metric.training, metric.last] })),
       'day-path-bot-90-1k': at({ dimensions: [day, dims.path, dims.bot], metrics: [metric.count, metric.last], limit: 1000 }),
@@ -183,7 +139,7 @@ function referrals(view: 'daily' | 'hourly'): ReportFloors {
   const berlin = floorOf(table, 'hour', { dimensions: [dims.berlinHour, dims.source], metrics: [metric.count] }, 'Europe/Berlin', `(SELECT h, source, sum(n) AS n FROM ${table} WHERE domain = $1 AND h >= $2 AND h < $3 GROUP BY ALL)`);
   return {
     report: view === 'daily' ? 'referrals-v1' : 'referrals-v2',
-    rollups: [view === 'daily' ? rollups.referralsDay! : rollups.referralsHour!],
+    rollups: [view === 'daily' ? trafficRollups.referralsDay : trafficRollups.referralsHour],
     floors: () => ({
       ...byWindow(() => at({ dimensions: [dims.source], metrics: [metric.count, metric.last] })),
       'day-path-source-90-1k': at({ dimensions: [day, dims.path, dims.source], metrics: [metric.count, metric.last], limit: 1000 }),
@@ -203,7 +159,7 @@ export const referralsV2Floors = referrals('hourly');
 
 export const rawLogsFloors: ReportFloors = {
   report: 'raw-bot-logs',
-  rollups: [rollups.botsHour!, rollups.botMinutes!],
+  rollups: [trafficRollups.botsHour, trafficRollups.botMinutes],
   floors: () => {
     const visits = (limit: number, pageNo = 1) =>
       floorOf('floor_bot_minutes', 'minute', { dimensions: [dims.minute, dims.path, dims.bot], metrics: [metric.count], orderBy: ['k0 DESC', 'k1', 'k2'], limit, page: pageNo });

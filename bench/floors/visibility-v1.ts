@@ -4,7 +4,7 @@ import { dayLabel, daySql, dayNumber } from './days.ts';
 import { compareText, type Brand } from './dims.ts';
 import { num, str, tabularPage } from './json.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
-import { visibilityPrompts, visibilityRollups } from './visibility.ts';
+import { visibilityPrompts, visibilityRollups } from './visibility-rollups.ts';
 
 /**
  * v1 visibility. With an asset dimension every brand of the category has a row in each group with

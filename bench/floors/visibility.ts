@@ -1,9 +1,9 @@
 import type { IterationParams } from '../lib/case.ts';
-import { daySql } from './days.ts';
 import type { Brand } from './dims.ts';
 import { num, str, v2Page } from './json.ts';
 import { byKeys, dateKeys, groupKey, inList, refKeys, resolveKeys, type Key, type KeyDef } from './keys.ts';
-import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
+import { page, stream, type FloorEnv, type ReportFloors } from './types.ts';
+import { grains, visibilityRollups, type Grain } from './visibility-rollups.ts';
 import { daySlices, windowParams } from './window.ts';
 
 /**
@@ -13,42 +13,6 @@ import { daySlices, windowParams } from './window.ts';
  * brands, and the models), then the mentions of the page's groups only; a stream reads the mentions one
  * slice of days at a time, so its first row comes after the first slice.
  */
-
-export const visibilityPrompts = `JOIN prompts p ON p.id = f.prompt_id AND list_contains(p.analysis_types, 'visibility')`;
-
-const grains = {
-  dm: { cols: { model: 'f.model_id::floor_model' }, label: 'model', readBy: 'visibility window series, date-30, date-model-30(-p50), week-365, stream-date-model-365; visibility-v1 window series, date-model-brand-30-1k' },
-  dmr: { cols: { model: 'f.model_id::floor_model', region: 'f.region_id::floor_region' }, label: 'model × region', readBy: 'visibility model-filter-90 (and its models for topic-filter-365); visibility-v1 owned-region-90' },
-  drt: { cols: { region: 'f.region_id::floor_region', topic: 'p.topic_id::floor_topic' }, label: 'region × topic (the prompt’s topic when built)', readBy: 'visibility topic-filter-365' },
-  dp: { cols: { prompt: 'f.prompt_id::floor_prompt' }, label: 'prompt', readBy: 'visibility stream-date-prompt-30; visibility-v1 prompt × date × brand pages and stream' },
-} as const;
-type Grain = keyof typeof grains;
-
-/** The answers and mentions rollups of a grain (v1 visibility reads the same ones). */
-export function visibilityRollups(grain: Grain): FloorRollup[] {
-  const keys = Object.entries(grains[grain].cols)
-    .map(([name, expr]) => `${expr} AS ${name}`)
-    .join(', ');
-  const label = grains[grain].label;
-  return [
-    {
-      name: `floor_vis_answers_${grain}`,
-      readBy: grains[grain].readBy,
-      grain: `category × day × ${label}`,
-      measures: 'answers',
-      source: 'executions of the prompts carrying the visibility type',
-      sql: `SELECT f.category_id, ${daySql('f.day')} AS d, ${keys}, count(*)::INTEGER AS n FROM executions f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
-    },
-    {
-      name: `floor_vis_mentions_${grain}`,
-      readBy: grains[grain].readBy,
-      grain: `category × day × ${label} × brand`,
-      measures: 'mentions, position sum',
-      source: 'mentions of the prompts carrying the visibility type',
-      sql: `SELECT f.category_id, ${daySql('f.day')} AS d, ${keys}, f.asset_id::floor_asset AS asset, count(*)::INTEGER AS n, sum(f.position)::DOUBLE AS pos FROM mentions f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
-    },
-  ];
-}
 
 interface Spec {
   readonly grain: Grain;
