@@ -84,7 +84,13 @@ async function main(): Promise<void> {
     const address = server.address();
     process.stdout.write(`floor server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
   });
-  process.on('SIGTERM', () => server.close(() => (close(), process.exit(0))));
+  process.on('SIGTERM', () => {
+    // Idle keep-alive sockets would hold close() open: end them, then the DuckDB instance, then the process.
+    server.closeAllConnections();
+    server.close();
+    close();
+    process.exit(0);
+  });
 }
 
 await main();

@@ -2,7 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { IterationParams } from '../lib/case.ts';
 import { dayLabel, daySql, dayNumber } from './days.ts';
 import { refJson, str, v2Page } from './json.ts';
-import { inList, uuidList } from './keys.ts';
+import { uuidList } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
 import { windowParams } from './window.ts';
 
@@ -46,6 +46,8 @@ interface Answer {
   readonly prompt: number;
   readonly d: number;
   readonly lists: readonly (number[] | null)[];
+  /** Persona name, prompt text, topic id and name, tag names, analysis types: read with the page's answers. */
+  readonly details?: { persona: string | null; text: string; topicId: string; topic: string | null; tags: string[]; types: string[] };
 }
 
 type List = 'mentions' | 'citations' | 'search_queries';
@@ -53,13 +55,42 @@ const listColumn: Record<List, string> = { mentions: 'mentions', citations: 'cit
 
 const index = 'category_id = $1 AND d BETWEEN $2 AND $3';
 /** The index columns a request reads: the lists only when its fields show them. */
-const answerCols = (fields: readonly Field[]) =>
-  ['run::VARCHAR', 'instant', 'enum_code(model)', 'enum_code(region)', 'enum_code(persona)', 'enum_code(prompt)', 'd', ...(Object.keys(listColumn) as List[]).map((l) => (fields.includes(l) ? listColumn[l] : 'NULL'))].join(', ');
+const answerCols = (fields: readonly Field[], t = '') =>
+  [`${t}run::VARCHAR`, `${t}instant`, `enum_code(${t}model)`, `enum_code(${t}region)`, `enum_code(${t}persona)`, `enum_code(${t}prompt)`, `${t}d`, ...(Object.keys(listColumn) as List[]).map((l) => (fields.includes(l) ? `${t}${listColumn[l]}` : 'NULL'))].join(', ');
 
-function answersOf(c: unknown[][]): Answer[] {
+function answersOf(c: unknown[][], withDetails = false): Answer[] {
   const [run, instant, model, region, persona, prompt, d] = c as [string[], number[], number[], number[], (number | null)[], number[], number[]];
-  return run.map((r, i) => ({ run: r, instant: instant[i]!, model: model[i]!, region: region[i]!, persona: persona[i]!, prompt: prompt[i]!, d: d[i]!, lists: [7, 8, 9].map((k) => c[k]![i] as number[] | null) }));
+  const detail = (i: number) => ({
+    persona: c[10]![i] as string | null,
+    text: c[11]![i] as string,
+    topicId: c[12]![i] as string,
+    topic: c[13]![i] as string | null,
+    tags: (c[14]![i] as string[] | null) ?? [],
+    types: c[15]![i] as string[],
+  });
+  return run.map((r, i) => ({
+    run: r,
+    instant: instant[i]!,
+    model: model[i]!,
+    region: region[i]!,
+    persona: persona[i]!,
+    prompt: prompt[i]!,
+    d: d[i]!,
+    lists: [7, 8, 9].map((k) => c[k]![i] as number[] | null),
+    ...(withDetails ? { details: detail(i) } : {}),
+  }));
 }
+
+/**
+ * A page's answers in one statement: a top-N over the index, joined to the current prompt, topic, tags
+ * and persona of those answers only, with the window's count and models beside them.
+ */
+const pageSql = (fields: readonly Field[], where: string, limit: number, offset: number) => `SELECT ${answerCols(fields, 'pg.')},
+  pe.name, pr.prompt, pr.topic_id, tp.name, (SELECT list(t.name ORDER BY t.name) FROM tags t WHERE list_contains(pr.tag_ids, t.id)), pr.analysis_types,
+  (SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}), (SELECT list(DISTINCT enum_code(model)) FROM floor_pa_index WHERE ${where})
+FROM (SELECT * FROM floor_pa_index WHERE ${where} ORDER BY instant DESC, run LIMIT ${limit} OFFSET ${offset}) pg
+LEFT JOIN prompts pr ON pr.id = pg.prompt::VARCHAR LEFT JOIN topics tp ON tp.id = pr.topic_id LEFT JOIN personas pe ON pe.id = pg.persona::VARCHAR
+ORDER BY pg.instant DESC, pg.run`;
 
 /** Writes the rows of some answers with the fields asked for, reading only what those fields need. */
 async function rowsOf(env: FloorEnv, p: IterationParams, answers: readonly Answer[], fields: readonly Field[]): Promise<string[]> {
@@ -80,58 +111,26 @@ async function rowsOf(env: FloorEnv, p: IterationParams, answers: readonly Answe
     r!.forEach((x, i) => responses.set(x as string, str(text![i] as string)));
   }
   const prompts = (await env.dims.values('floor_prompt')) as string[];
-  const details = need('topic') || need('topic_id') || need('tags') || need('prompt') || need('analysis_types') ? await promptDetails(env, p, [...new Set(answers.map((a) => prompts[a.prompt]!))]) : null;
-  const personas = need('persona') ? await personaNames(env, p) : null;
-  const personaIds = await env.dims.values('floor_persona');
+  const nullable = (x: string | null) => (x === null ? 'null' : str(x));
   const field: Record<Field, (a: Answer) => string> = {
     run_id: (a) => `"${a.run}"`,
     date: (a) => `"${new Date(a.instant * 1000).toISOString().slice(0, 19)}Z"`,
     model: (a) => refJson(env.dims.models[a.model]!.id, env.dims.models[a.model]!.name),
-    topic: (a) => details!.get(prompts[a.prompt]!)!.topic,
-    topic_id: (a) => details!.get(prompts[a.prompt]!)!.topicId,
-    persona: (a) => (a.persona === null ? 'null' : str(personas!.get(personaIds[a.persona]!)!)),
+    topic: (a) => nullable(a.details!.topic),
+    topic_id: (a) => str(a.details!.topicId),
+    persona: (a) => nullable(a.details!.persona),
     region: (a) => str(env.dims.regions[a.region]!.name),
-    tags: (a) => details!.get(prompts[a.prompt]!)!.tags,
-    prompt: (a) => details!.get(prompts[a.prompt]!)!.text,
+    tags: (a) => `[${a.details!.tags.map(str).join(',')}]`,
+    prompt: (a) => str(a.details!.text),
     prompt_id: (a) => `"${prompts[a.prompt]}"`,
     response: (a) => responses.get(a.run)!,
     mentions: (a) => list(a.lists[0]!, brands),
     citations: (a) => list(a.lists[1]!, urls),
     search_queries: (a) => list(a.lists[2]!, queries),
-    analysis_types: (a) => details!.get(prompts[a.prompt]!)!.types,
+    analysis_types: (a) => JSON.stringify(a.details!.types.map((t) => (t === 'accuracy' ? 'factcheck' : t))),
   };
   const keys = fields.map((f) => [str(f), field[f]] as const);
   return answers.map((a) => `{${keys.map(([k, f]) => `${k}:${f(a)}`).join(',')}}`);
-}
-
-/** Current prompt details (editable): text, topic, tag names, analysis types in the v2 vocabulary. */
-async function promptDetails(env: FloorEnv, p: IterationParams, ids: readonly string[]) {
-  const [id, text, topicId, topic, tags, types] = await env.db.columns(
-    `SELECT p.id, p.prompt, p.topic_id, t.name, p.tag_ids, p.analysis_types FROM prompts p LEFT JOIN topics t ON t.id = p.topic_id WHERE p.category_id = $1${inList('p.id', ids)}`,
-    [p.categoryId],
-  );
-  const [tagId, tagName] = await env.db.columns('SELECT id, name FROM tags WHERE category_id = $1', [p.categoryId]);
-  const tagNames = new Map(tagId!.map((x, i) => [x as string, tagName![i] as string]));
-  const out = new Map<string, { text: string; topic: string; topicId: string; tags: string; types: string }>();
-  id!.forEach((x, i) =>
-    out.set(x as string, {
-      text: str(text![i] as string),
-      topic: topic![i] === null ? 'null' : str(topic![i] as string),
-      topicId: str(topicId![i] as string),
-      tags: `[${(tags![i] as string[])
-        .map((t) => tagNames.get(t)!)
-        .sort()
-        .map(str)
-        .join(',')}]`,
-      types: JSON.stringify((types![i] as string[]).map((t) => (t === 'accuracy' ? 'factcheck' : t))),
-    }),
-  );
-  return out;
-}
-
-async function personaNames(env: FloorEnv, p: IterationParams): Promise<Map<string, string>> {
-  const [id, name] = await env.db.columns('SELECT id, name FROM personas WHERE category_id = $1', [p.categoryId]);
-  return new Map(id!.map((x, i) => [x as string, name![i] as string]));
 }
 
 interface Spec {
@@ -147,11 +146,16 @@ function pageFloor(s: Spec) {
   return page(async (env, p) => {
     const where = `${index}${s.filter?.(env) ?? ''}`;
     const fields = s.fields ?? allFields;
-    const c = await env.db.columns(`SELECT ${answerCols(fields)}, (SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}) FROM floor_pa_index WHERE ${where} ORDER BY instant DESC, run LIMIT ${limit} OFFSET ${offset}`, windowParams(p));
-    const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_pa_index WHERE ${where}`, windowParams(p));
-    const total = c[0]!.length > 0 ? (c[10]![0] as number) : ((await env.db.columns(`SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}`, windowParams(p)))[0]![0] as number);
-    const rows = await rowsOf(env, p, answersOf(c), fields);
-    return v2Page(total, (m as number[]).map((x) => env.dims.models[x]!.name).sort(), rows);
+    const c = await env.db.columns(pageSql(fields, where, limit, offset), windowParams(p));
+    const [total, models] =
+      c[0]!.length > 0
+        ? [c[16]![0] as number, c[17]![0] as number[]]
+        : [
+            (await env.db.columns(`SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}`, windowParams(p)))[0]![0] as number,
+            (await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_pa_index WHERE ${where}`, windowParams(p)))[0] as number[],
+          ];
+    const rows = await rowsOf(env, p, answersOf(c, true), fields);
+    return v2Page(total, models.map((x) => env.dims.models[x]!.name).sort(), rows);
   });
 }
 

@@ -46,8 +46,10 @@ function startFloorServer(dir: string, key: string): Promise<{ url: string; pid:
           url: m[1]!,
           pid: child.pid!,
           stop: async () => {
+            const killed = setTimeout(() => child.kill('SIGKILL'), 10_000);
             child.kill('SIGTERM');
             await new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)));
+            clearTimeout(killed);
           },
         });
     });

@@ -90,8 +90,11 @@ export async function serve(dataset: BenchDataset, perOrganization: number, cate
     prompts: async (categoryId, n) => (promptIds.get(categoryId) ?? []).slice(0, n),
     rssMiB: () => rssOf(child.pid!),
     stop: async () => {
+      // aea serve drains before it exits; a server that does not within 60 s is killed, so a run never hangs.
+      const killed = setTimeout(() => child.kill('SIGKILL'), 60_000);
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)));
+      clearTimeout(killed);
       rmSync(dir, { recursive: true, force: true });
     },
   };
