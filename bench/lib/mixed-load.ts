@@ -1,13 +1,13 @@
 import { addDays, type BenchDataset } from './dataset.ts';
 import { percentile, round } from './measure.ts';
-import type { Served } from './serve.ts';
+import { sleep, type Served } from './serve.ts';
 import { keyTaker } from './slow-streams.ts';
 
 /**
  * Heavy and light requests mixed (issue 13): `heavy` concurrent visibility requests over three years
  * grouped by all six dimensions, each on its own key and category, while one client sends light
- * requests (`GET /v1/org/models`) back to back; the light latencies before (baseline) and during the
- * heavy ones. Then a PATCH adding 1,000 new tags while a client probes `/healthz` back to back.
+ * requests (`GET /v1/org/models`); the light latencies before (baseline) and during the
+ * heavy ones, sent every 50 ms. Then a PATCH adding 1,000 new tags while `/healthz` is probed every 10 ms.
  */
 export interface Latencies {
   readonly n: number;
@@ -31,11 +31,13 @@ export interface PatchRun {
   readonly status: number;
   readonly ms: number;
   readonly tagsCreated: number | null;
-  /** `/healthz` back to back while the PATCH ran. */
+  /** `/healthz` every 10 ms while the PATCH ran. */
   readonly probe: Latencies;
 }
 
 const lightPath = '/v1/org/models';
+/** Light requests go out every 50 ms (20 a second) whatever the answers' pace. */
+const lightEveryMs = 50;
 const dimensions = ['date', 'model', 'topic', 'region', 'prompt', 'persona'];
 
 function latencies(samples: readonly { ms: number; ok: boolean }[]): Latencies {
@@ -43,29 +45,37 @@ function latencies(samples: readonly { ms: number; ok: boolean }[]): Latencies {
   return { n: sorted.length, p50Ms: round(percentile(sorted, 50), 1), p99Ms: round(percentile(sorted, 99), 1), maxMs: round(sorted[sorted.length - 1] ?? NaN, 1), errors: samples.filter((s) => !s.ok).length };
 }
 
-/** Sends `path` back to back until `until` settles (at least `min` requests), timing each. */
-async function loop(url: string, key: string, path: string, until: Promise<unknown>, min = 0): Promise<{ ms: number; ok: boolean }[]> {
+/**
+ * Sends `path` every `everyMs` until `until` settles (at least `min` requests), timing each. An open
+ * loop: a request that stalls does not hold back the next ones, so a stall counts once per request it
+ * delays, not once (no coordinated omission).
+ */
+async function loop(url: string, key: string, path: string, until: Promise<unknown>, everyMs: number, min = 0): Promise<{ ms: number; ok: boolean }[]> {
   let done = false;
   void until.finally(() => (done = true));
-  const out: { ms: number; ok: boolean }[] = [];
-  while (!done || out.length < min) {
+  const one = async () => {
     const start = performance.now();
     try {
-      const res = await fetch(`${url}${path}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(120_000) });
+      const res = await fetch(`${url}${path}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(600_000) });
       await res.arrayBuffer();
-      out.push({ ms: performance.now() - start, ok: res.ok });
+      return { ms: performance.now() - start, ok: res.ok };
     } catch {
-      out.push({ ms: performance.now() - start, ok: false });
+      return { ms: performance.now() - start, ok: false };
     }
+  };
+  const sent: Promise<{ ms: number; ok: boolean }>[] = [];
+  while (!done || sent.length < min) {
+    sent.push(one());
+    await sleep(everyMs);
   }
-  return out;
+  return Promise.all(sent);
 }
 
 export async function mixedLoad(dataset: BenchDataset, served: Served, heavy: number, log: (line: string) => void): Promise<MixedLoad> {
   const nextKey = keyTaker();
   const light = dataset.categories[0]!;
   const lightKey = nextKey(served, light.organizationId);
-  const baseline = await loop(served.url, lightKey, lightPath, Promise.resolve(), 50);
+  const baseline = await loop(served.url, lightKey, lightPath, Promise.resolve(), lightEveryMs, 60);
   const requests = Array.from({ length: heavy }, (_, i) => {
     const c = dataset.categories[(i + 1) % dataset.categories.length]!;
     const body = { category_id: c.categoryId, start_date: addDays(dataset.lastDay, -1095), end_date: dataset.lastDay, scope: 'all', group_by: dimensions };
@@ -88,7 +98,7 @@ export async function mixedLoad(dataset: BenchDataset, served: Served, heavy: nu
       }
     }),
   );
-  const during = await loop(served.url, lightKey, lightPath, heavyRuns);
+  const during = await loop(served.url, lightKey, lightPath, heavyRuns, lightEveryMs);
   const result = { heavyLabel: `v2 visibility, 1,096 days, group_by ${dimensions.join(' × ')}, scope all`, heavy: await heavyRuns, lightPath, baseline: latencies(baseline), light: latencies(during) };
   log(`  mixed load: ${heavy} heavy (${result.heavy.map((h) => `${h.status} in ${(h.ms / 1000).toFixed(1)} s`).join(', ')}); ${lightPath} p50 ${result.light.p50Ms} ms, p99 ${result.light.p99Ms} ms (baseline p99 ${result.baseline.p99Ms} ms)`);
   return result;
@@ -112,7 +122,7 @@ export async function patchRun(dataset: BenchDataset, served: Served, log: (line
     const json = (await res.json().catch(() => null)) as { tags_created?: number } | null;
     return { status: res.status, ms: round(performance.now() - start, 1), tagsCreated: json?.tags_created ?? null };
   })();
-  const probe = await loop(served.url, key, '/healthz', patch, 1);
+  const probe = await loop(served.url, key, '/healthz', patch, 10, 1);
   const r = await patch;
   const result = { prompts: entries.length, newTags: n, ...r, probe: latencies(probe) };
   log(`  PATCH ${n} new tags on ${entries.length} prompts: ${r.status} in ${r.ms} ms (${r.tagsCreated ?? '–'} created); /healthz max ${result.probe.maxMs} ms meanwhile`);
