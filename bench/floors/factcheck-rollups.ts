@@ -27,6 +27,14 @@ FROM claim_occurrences f ${accuracyPrompts} JOIN claim_clusters c ON c.id = f.cl
 GROUP BY ALL ORDER BY ALL`,
   },
   {
+    name: 'floor_fc_scores',
+    readBy: 'factcheck, every request but theme-models-30 and citation-30',
+    grain: 'category × day × model × prompt (× its topic when built)',
+    measures: 'accurate and inaccurate occurrences',
+    source: 'claim_occurrences of the prompts carrying the accuracy type',
+    sql: `SELECT ${keys}, (count(*) FILTER (f.accurate))::INTEGER AS acc, (count(*) FILTER (NOT f.accurate))::INTEGER AS inacc FROM claim_occurrences f ${accuracyPrompts} GROUP BY ALL ORDER BY ALL`,
+  },
+  {
     name: 'floor_fc_pages',
     readBy: 'factcheck citation-30',
     grain: 'category × day × model × cited URL × citation category',

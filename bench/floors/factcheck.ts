@@ -1,6 +1,6 @@
 import type { IterationParams } from '../lib/case.ts';
 import { num, str, v2Page } from './json.ts';
-import { byKeys, dateKeys, groupKey, refKeys, resolveKeys, type KeyDef } from './keys.ts';
+import { byKeys, dateKeys, groupKey, refKeys, resolveKeys, type Key, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type ReportFloors } from './types.ts';
 import { factcheckRollups, twoModels, window } from './factcheck-rollups.ts';
 import { daySlices, windowParams } from './window.ts';
@@ -20,11 +20,11 @@ interface ScoreSpec {
   readonly page?: number;
 }
 
-/** Score rows of the groups with occurrences over days [from, to], in order. */
-async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, from: number, to: number) {
-  const ks = await resolveKeys(env, p, s.keys);
+/** Score rows of the groups with occurrences over days [from, to], in order (theme groups read the per-cluster rollup). */
+async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, ks: readonly Key[], from: number, to: number) {
   const sel = [...s.keys.map((k) => k.sql), 'sum(acc)::INTEGER', 'sum(inacc)::INTEGER'];
-  const c = await env.db.columns(`SELECT ${sel.join(', ')} FROM floor_fc_occ WHERE ${window}${s.filter?.(env) ?? ''} GROUP BY ALL`, [p.categoryId, from, to]);
+  const table = s.keys.some((k) => k.field === 'theme') ? 'floor_fc_occ' : 'floor_fc_scores';
+  const c = await env.db.columns(`SELECT ${sel.join(', ')} FROM ${table} WHERE ${window}${s.filter?.(env) ?? ''} GROUP BY ALL`, [p.categoryId, from, to]);
   const k = ks.length;
   const groups = new Map<string, { vals: (number | null)[]; acc: number; inacc: number }>();
   for (let i = 0; i < c[k]!.length; i++) {
@@ -37,7 +37,8 @@ async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, from: num
       g.inacc += c[k + 1]![i] as number;
     } else groups.set(groupKey(vals), { vals, acc: c[k]![i] as number, inacc: c[k + 1]![i] as number });
   }
-  return [...groups.values()].sort(byKeys(ks)).map((g) => scoreJson(ks.map((key, i) => `${key.part(g.vals[i]!)},`).join(''), g.acc, g.inacc));
+  const json = (g: { vals: (number | null)[]; acc: number; inacc: number }) => scoreJson(ks.map((key, i) => `${key.part(g.vals[i]!)},`).join(''), g.acc, g.inacc);
+  return { groups: [...groups.values()].sort(byKeys(ks)), json };
 }
 
 async function scoreModels(env: FloorEnv, p: IterationParams, filter: string) {
@@ -49,9 +50,9 @@ function scoresPage(s: ScoreSpec) {
   const limit = s.limit ?? 10;
   return page(async (env, p) => {
     const [, from, to] = windowParams(p) as [string, number, number];
-    const rows = await scores(env, p, s, from, to);
+    const { groups, json } = await scores(env, p, s, await resolveKeys(env, p, s.keys), from, to);
     const offset = ((s.page ?? 1) - 1) * limit;
-    return v2Page(rows.length, await scoreModels(env, p, s.filter?.(env) ?? ''), rows.slice(offset, offset + limit));
+    return v2Page(groups.length, await scoreModels(env, p, s.filter?.(env) ?? ''), groups.slice(offset, offset + limit).map(json));
   });
 }
 
@@ -59,7 +60,11 @@ function scoresPage(s: ScoreSpec) {
 function scoresStream(s: ScoreSpec, sliceDays: number) {
   return stream(async function* (env, p) {
     const [, start, end] = windowParams(p) as [string, number, number];
-    for (const [from, to] of daySlices(start, end, sliceDays)) yield await scores(env, p, s, from, to);
+    const ks = await resolveKeys(env, p, s.keys);
+    for (const [from, to] of daySlices(start, end, sliceDays)) {
+      const { groups, json } = await scores(env, p, s, ks, from, to);
+      yield groups.map(json);
+    }
   });
 }
 
@@ -91,6 +96,6 @@ export const factcheckFloors: ReportFloors = {
     'citation-30': citationPage,
     'date-prompt-90': scoresPage({ keys: [day, prompt] }),
     'date-prompt-90-p50': scoresPage({ keys: [day, prompt], page: 50 }),
-    'stream-date-prompt-365': scoresStream({ keys: [day, prompt] }, 31),
+    'stream-date-prompt-365': scoresStream({ keys: [day, prompt] }, 92),
   }),
 };
