@@ -6,8 +6,9 @@ export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPO
           [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers] [--no-old-floors]
           [--http-seconds SECONDS] [--no-http] [--no-server] [--slow-seconds S] [--no-write] [--render-only]
 
-Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
-them), interleaved on fresh parameters, and checks that the answers are equal.
+Runs every report's request mix against its expert DuckDB floor (bench/floors, over floor rollups built
+before timing), the first round's floor and peers, where a report has them, interleaved on fresh
+parameters, and checks that the answers are equal; then the HTTP load and the server runs.
 
   --scale S          generate bench/data/scale-S, or reuse it (default 1; repeat for several scales)
   --data DIR         bench an existing dataset folder instead (its scale is read from dataset.json)
