@@ -24,6 +24,22 @@ const rollups: FloorRollup[] = [
     sql: `SELECT ${keys}, f.query::floor_query AS query, count(*)::INTEGER AS n FROM fanouts f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
   },
   {
+    name: 'floor_fan_day_queries',
+    readBy: 'stream-prompt-query-date-365',
+    grain: 'category × day × prompt × query',
+    measures: 'fan-outs',
+    source: 'fanouts of the prompts carrying the visibility type',
+    sql: `SELECT f.category_id, ${daySql('f.day')} AS d, f.prompt_id::floor_prompt AS prompt, f.query::floor_query AS query, count(*)::INTEGER AS n FROM fanouts f ${visibilityPrompts} GROUP BY ALL ORDER BY ALL`,
+  },
+  {
+    name: 'floor_fan_day_searching',
+    readBy: 'stream-prompt-query-date-365',
+    grain: 'category × day × prompt',
+    measures: 'answers that searched the web',
+    source: 'executions of the prompts carrying the visibility type',
+    sql: `SELECT f.category_id, ${daySql('f.day')} AS d, f.prompt_id::floor_prompt AS prompt, count(*)::INTEGER AS n FROM executions f ${visibilityPrompts} WHERE f.search_triggered GROUP BY ALL ORDER BY ALL`,
+  },
+  {
     name: 'floor_fan_answers',
     grain: 'category × day × model × region × prompt',
     measures: 'answers, answers that searched the web',
@@ -111,11 +127,31 @@ function pageFloor(s: Spec) {
   });
 }
 
-/** Rows led by the date, a slice of days at a time. */
-function streamFloor(s: Spec, sliceDays: number) {
+/**
+ * The prompt × query × day stream: per slice of days, one statement ranks each day's rows in SQL (fan-outs
+ * descending, then the prompt's text and id by a rank of the category's prompts, then the query, whose
+ * codes are in text order) with each row's searching answers of its prompt and day, in row order; JS
+ * only writes the rows.
+ */
+const promptQueryDaySql = `WITH q AS (SELECT d, prompt, query, n FROM floor_fan_day_queries WHERE ${window}),
+a AS (SELECT d, prompt, n AS searching FROM floor_fan_day_searching WHERE ${window}),
+pr AS (SELECT TRY_CAST(id AS floor_prompt) AS prompt, row_number() OVER (ORDER BY prompt, id) AS ord FROM prompts WHERE category_id = $1)
+SELECT enum_code(q.prompt), enum_code(q.query), q.d, q.n, coalesce(a.searching, 0), row_number() OVER (PARTITION BY q.d ORDER BY q.n DESC, pr.ord, q.query)::INTEGER AS rank
+FROM q LEFT JOIN a USING (d, prompt) LEFT JOIN pr USING (prompt) ORDER BY q.d, rank`;
+
+function promptQueryDayStream(sliceDays: number) {
   return stream(async function* (env, p) {
+    const [pk, qk, dk] = await resolveKeys(env, p, [prompt, query, dateKeys.day]);
     const [, start, end] = windowParams(p) as [string, number, number];
-    for (const [from, to] of daySlices(start, end, sliceDays)) yield (await fanouts(env, p, s, from, to, false)).rows;
+    for (const [from, to] of daySlices(start, end, sliceDays)) {
+      const [pc, qc, d, n, searching, rank] = (await env.db.columns(promptQueryDaySql, [p.categoryId, from, to])) as number[][];
+      const rows: string[] = new Array(pc!.length);
+      for (let i = 0; i < rows.length; i++) {
+        const fpe = searching![i] === 0 ? 'null' : num(n![i]! / searching![i]!);
+        rows[i] = `{${pk!.part(pc![i]!)},${qk!.part(qc![i]!)},${dk!.part(d![i]!)},"rank":${rank![i]},"total_fanouts":${n![i]},"fanouts_per_execution":${fpe}}`;
+      }
+      yield rows;
+    }
   });
 }
 
@@ -135,6 +171,6 @@ export const queryFanoutsFloors: ReportFloors = {
     'prompt-region-30': pageFloor({ keys: [prompt], filter: unitedStates }),
     'date-prompt-30': pageFloor({ keys: [day, prompt] }),
     'date-prompt-30-p50': pageFloor({ keys: [day, prompt], page: 50 }),
-    'stream-prompt-query-date-365': streamFloor({ keys: [prompt, query, day], metrics: ['fanouts_per_execution'] }, 31),
+    'stream-prompt-query-date-365': promptQueryDayStream(92),
   }),
 };

@@ -31,6 +31,8 @@ export interface TabularSpec {
   readonly orderBy: readonly string[];
   readonly limit: number;
   readonly offset: number;
+  /** The rollup already holds one row per group (its grain is the dimensions'): no aggregate, metrics are columns. */
+  readonly atGrain?: boolean;
 }
 
 /** The default order: the first metric descending, then every dimension ascending (integer keys sort as their labels). */
@@ -39,6 +41,10 @@ export const defaultOrder = (dimensions: number) => ['m0 DESC', ...Array.from({ 
 function pageSql(s: TabularSpec): string {
   const keys = s.dimensions.map((d, i) => `${d.sql} AS k${i}`);
   const metrics = s.metrics.map((m, i) => `${m.sql} AS m${i}`);
+  if (s.atGrain) {
+    return `SELECT ${[...keys, ...metrics].join(', ')}, (SELECT count(*)::INTEGER FROM ${s.from} WHERE ${s.where}) AS total
+FROM ${s.from} WHERE ${s.where} ORDER BY ${s.orderBy.join(', ')} LIMIT ${s.limit} OFFSET ${s.offset}`;
+  }
   const groups = `SELECT ${[...keys, ...metrics].join(', ')} FROM ${s.from} WHERE ${s.where} GROUP BY ALL`;
   const list = [...s.dimensions.map((_, i) => `k${i}`), ...s.metrics.map((_, i) => `m${i}`)].join(', ');
   // TRICKY: `g` is read twice (the count and the page), so DuckDB materializes it once; the page is a top-N.
@@ -48,7 +54,9 @@ SELECT ${list}, (SELECT count(*)::INTEGER FROM g) AS total FROM g ORDER BY ${s.o
 
 export function tabularFloor(s: TabularSpec): PageFloor {
   const sqlText = pageSql(s);
-  const countSql = `SELECT count(*)::INTEGER FROM (SELECT ${s.dimensions.map((d) => d.sql).join(', ') || '1'} FROM ${s.from} WHERE ${s.where} GROUP BY ALL)`;
+  const countSql = s.atGrain
+    ? `SELECT count(*)::INTEGER FROM ${s.from} WHERE ${s.where}`
+    : `SELECT count(*)::INTEGER FROM (SELECT ${s.dimensions.map((d) => d.sql).join(', ') || '1'} FROM ${s.from} WHERE ${s.where} GROUP BY ALL)`;
   return page(async (env, p) => {
     const labels = await Promise.all(s.dimensions.map((d) => d.label(env)));
     const c = await env.db.columns(sqlText, s.params(p));

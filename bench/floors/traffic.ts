@@ -30,7 +30,7 @@ const cached = (key: string, make: () => string) => {
   return s;
 };
 const hourLabel = (h: number) => cached(`h${h}`, () => `"${new Date(h * 3_600_000).toISOString().slice(0, 13)}:00:00+00:00"`);
-const minuteLabel = (m: number) => cached(`m${m}`, () => `"${new Date(m * 60_000).toISOString().slice(0, 16)}:00Z"`);
+const minuteLabel = (m: number) => `"${new Date(m * 60_000).toISOString().slice(0, 16)}:00Z"`;
 const dayJson = (d: number) => `"${dayLabel(d)}"`;
 
 const dims = {
@@ -73,6 +73,7 @@ interface Query {
   readonly orderBy?: readonly string[];
   readonly limit?: number;
   readonly page?: number;
+  readonly atGrain?: boolean;
 }
 
 type Grain = 'day' | 'hour' | 'minute';
@@ -98,6 +99,7 @@ function floorOf(table: string, grain: Grain, q: Query, timeZone?: string, from?
     orderBy: q.orderBy ?? defaultOrder(q.dimensions.length),
     limit,
     offset: ((q.page ?? 1) - 1) * limit,
+    ...(q.atGrain ? { atGrain: true } : {}),
   });
 }
 
@@ -162,7 +164,7 @@ export const rawLogsFloors: ReportFloors = {
   rollups: [trafficRollups.botsHour, trafficRollups.botMinutes],
   floors: () => {
     const visits = (limit: number, pageNo = 1) =>
-      floorOf('floor_bot_minutes', 'minute', { dimensions: [dims.minute, dims.path, dims.bot], metrics: [metric.count], orderBy: ['k0 DESC', 'k1', 'k2'], limit, page: pageNo });
+      floorOf('floor_bot_minutes', 'minute', { dimensions: [dims.minute, dims.path, dims.bot], metrics: [{ sql: 'n' }], orderBy: ['k0 DESC', 'k1', 'k2'], limit, page: pageNo, atGrain: true });
     return {
       ...byWindow(() => floorOf('floor_bots_hour', 'hour', { dimensions: [dims.path], metrics: [metric.count] })),
       'visits-90-1k': visits(1000),
