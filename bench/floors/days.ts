@@ -27,3 +27,13 @@ export function monthEnd(d: number): number {
 
 /** `(day - DATE '1970-01-01')::INTEGER`: a DATE column as a day number, in rollup SQL. */
 export const daySql = (column: string) => `(${column} - DATE '1970-01-01')::INTEGER`;
+
+const twoDigits = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+
+/** An instant (Unix seconds, whole or not) as ISO 8601 UTC to the second, `YYYY-MM-DDTHH:MM:SSZ`, by arithmetic. */
+export function isoSecond(epoch: number): string {
+  const s = Math.floor(epoch);
+  const day = Math.floor(s / 86_400);
+  const t = s - day * 86_400;
+  return `${dayLabel(day)}T${twoDigits[Math.floor(t / 3600)]}:${twoDigits[Math.floor((t % 3600) / 60)]}:${twoDigits[t % 60]}Z`;
+}

@@ -1,6 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { IterationParams } from '../lib/case.ts';
-import { dayLabel, daySql, dayNumber } from './days.ts';
+import { dayLabel, daySql, dayNumber, isoSecond } from './days.ts';
 import { refJson, str, v2Page } from './json.ts';
 import { uuidList } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
@@ -114,7 +114,7 @@ async function rowsOf(env: FloorEnv, p: IterationParams, answers: readonly Answe
   const nullable = (x: string | null) => (x === null ? 'null' : str(x));
   const field: Record<Field, (a: Answer) => string> = {
     run_id: (a) => `"${a.run}"`,
-    date: (a) => `"${new Date(a.instant * 1000).toISOString().slice(0, 19)}Z"`,
+    date: (a) => `"${isoSecond(a.instant)}"`,
     model: (a) => refJson(env.dims.models[a.model]!.id, env.dims.models[a.model]!.name),
     topic: (a) => nullable(a.details!.topic),
     topic_id: (a) => str(a.details!.topicId),
@@ -187,6 +187,6 @@ export const promptAnswersFloors: ReportFloors = {
     'few-30': pageFloor({ fields: ['run_id', 'date', 'model', 'prompt'], limit: 50 }),
     'model-30': pageFloor({ filter: chatGpt }),
     'sentiment-90': pageFloor({ filter: sentimentPrompts }),
-    'stream-365': streamFloor({ fields: ['run_id', 'date', 'model', 'region', 'prompt_id', 'mentions'] }, 50_000, 7),
+    'stream-365': streamFloor({ fields: ['run_id', 'date', 'model', 'region', 'prompt_id', 'mentions'] }, 50_000, 31),
   }),
 };

@@ -1,5 +1,5 @@
 import type { IterationParams } from '../lib/case.ts';
-import { daySql } from './days.ts';
+import { daySql, isoSecond } from './days.ts';
 import { num, refJson, v2Page } from './json.ts';
 import { dateKeys, groupKey, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
@@ -113,8 +113,7 @@ const runStream = stream(async function* (env, p) {
     const [run, at, pos, n] = columns as [string[], number[], number[], number[]];
     const out: string[] = new Array(run.length);
     for (let i = 0; i < run.length; i++) {
-      const created = new Date(at[i]! * 1000).toISOString().slice(0, 19);
-      out[i] = scoreJson(`"run":{"id":"${run[i]}","created_at":"${created}Z"},`, ++rank, pos[i]!, n[i]!);
+      out[i] = scoreJson(`"run":{"id":"${run[i]}","created_at":"${isoSecond(at[i]!)}"},`, ++rank, pos[i]!, n[i]!);
     }
     yield out;
   }
