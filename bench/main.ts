@@ -3,11 +3,12 @@ import { defaultOptions, runBench, type BenchOptions } from './lib/bench.ts';
 import { writeResults } from './lib/results-files.ts';
 
 export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
-          [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers]
-          [--http-seconds SECONDS] [--no-http] [--no-write] [--render-only]
+          [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers] [--no-old-floors]
+          [--http-seconds SECONDS] [--no-http] [--no-server] [--slow-seconds S] [--no-write] [--render-only]
 
-Runs every report's request mix against its hand-written DuckDB floor (and peers, where a report has
-them), interleaved on fresh parameters, and checks that the answers are equal.
+Runs every report's request mix against its expert DuckDB floor (bench/floors, over floor rollups built
+before timing), the first round's floor and peers, where a report has them, interleaved on fresh
+parameters, and checks that the answers are equal; then the HTTP load and the server runs.
 
   --scale S          generate bench/data/scale-S, or reuse it (default 1; repeat for several scales)
   --data DIR         bench an existing dataset folder instead (its scale is read from dataset.json)
@@ -20,9 +21,14 @@ them), interleaved on fresh parameters, and checks that the answers are equal.
   --min-iterations N timed runs every request gets (default ${defaultOptions.minIterations})
   --peer-budget S    seconds of timed runs per peer and request after its first 3 (default ${defaultOptions.peerBudgetSeconds})
   --no-peers         skip the peers
+  --no-old-floors    skip the first round's floors (run beside the expert floors this round, as "old floor")
   --http-seconds S   seconds per connection count (1, 16, 64) of the HTTP load run against \`aea serve\`, which is
                      started with the rate limit disabled (--rate-limit 0) (default ${defaultOptions.http!.seconds})
   --no-http          skip the HTTP load run
+  --no-server        skip the server runs: the 30-day visibility request against a bare node:http floor
+                     server at 16 connections (--http-seconds each), every stream read at 5 KB/s, eight
+                     slow readers on eight keys, six heavy requests with light ones, a PATCH of 1,000 tags
+  --slow-seconds S   seconds each slow reader reads (default ${defaultOptions.server!.slowSeconds}; the eight readers read twice as long)
   --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md
   --render-only      run nothing: rewrite bench/RESULTS.md and the charts from the recorded results
 
@@ -40,10 +46,13 @@ export async function benchMain(argv: string[]): Promise<number> {
     'peer-budget': { type: 'string' },
     'no-write': { type: 'boolean' },
     'no-peers': { type: 'boolean' },
+    'no-old-floors': { type: 'boolean' },
     'request-budget': { type: 'string' },
     'min-iterations': { type: 'string' },
     'http-seconds': { type: 'string' },
     'no-http': { type: 'boolean' },
+    'no-server': { type: 'boolean' },
+    'slow-seconds': { type: 'string' },
     'render-only': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -71,9 +80,17 @@ export async function benchMain(argv: string[]): Promise<number> {
     warmup: count('warmup', values.warmup, defaultOptions.warmup, 0),
     peerBudgetSeconds: count('peer-budget', values['peer-budget'], defaultOptions.peerBudgetSeconds, 0),
     peers: !values['no-peers'],
+    oldFloors: !values['no-old-floors'],
     requestBudgetSeconds: count('request-budget', values['request-budget'], defaultOptions.requestBudgetSeconds, 0),
     minIterations: count('min-iterations', values['min-iterations'], defaultOptions.minIterations, 1),
     http: values['no-http'] ? null : { ...defaultOptions.http!, seconds: count('http-seconds', values['http-seconds'], defaultOptions.http!.seconds, 1) },
+    server: values['no-server']
+      ? null
+      : {
+          ...defaultOptions.server!,
+          seconds: count('http-seconds', values['http-seconds'], defaultOptions.server!.seconds, 1),
+          slowSeconds: count('slow-seconds', values['slow-seconds'], defaultOptions.server!.slowSeconds, 1),
+        },
   };
   const results = await runBench(options);
   if (values['no-write']) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

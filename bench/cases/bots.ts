@@ -1,3 +1,4 @@
+import { warmTraffic } from '../lib/traffic-setup.ts';
 import { botsV1Report, botsV2Report } from '../../src/reports/traffic/bots.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { requestMaker, trafficWindow, windowDays } from '../lib/requests.ts';
@@ -36,6 +37,7 @@ function requests(view: 'daily' | 'hourly') {
 
 export const botsV1Case: ReportCase = {
   report: 'bots-v1',
+  setup: warmTraffic,
   path: botsV1Report.path,
   plan: tabularPlanProbe(botsV1Report),
   pageBody: tabularPageBody,
@@ -45,6 +47,7 @@ export const botsV1Case: ReportCase = {
 
 export const botsV2Case: ReportCase = {
   report: 'bots-v2',
+  setup: warmTraffic,
   path: botsV2Report.path,
   plan: tabularPlanProbe(botsV2Report),
   pageBody: tabularPageBody,

@@ -1,3 +1,4 @@
+import { warmTraffic } from '../lib/traffic-setup.ts';
 import { rawBotLogsReport } from '../../src/reports/traffic/raw-logs.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { requestMaker, trafficWindow, windowDays } from '../lib/requests.ts';
@@ -21,6 +22,7 @@ const newest = { order_by: { timestamp: 'desc' } };
 
 export const rawLogsCase: ReportCase = {
   report: 'raw-bot-logs',
+  setup: warmTraffic,
   path: rawBotLogsReport.path,
   plan: tabularPlanProbe(rawBotLogsReport),
   pageBody: tabularPageBody,

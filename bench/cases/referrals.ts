@@ -1,3 +1,4 @@
+import { warmTraffic } from '../lib/traffic-setup.ts';
 import { referralsV1Report, referralsV2Report } from '../../src/reports/traffic/referrals.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { requestMaker, trafficWindow, windowDays } from '../lib/requests.ts';
@@ -42,6 +43,7 @@ function requests(view: 'daily' | 'hourly') {
 
 export const referralsV1Case: ReportCase = {
   report: 'referrals-v1',
+  setup: warmTraffic,
   path: referralsV1Report.path,
   plan: tabularPlanProbe(referralsV1Report),
   pageBody: tabularPageBody,
@@ -51,6 +53,7 @@ export const referralsV1Case: ReportCase = {
 
 export const referralsV2Case: ReportCase = {
   report: 'referrals-v2',
+  setup: warmTraffic,
   path: referralsV2Report.path,
   plan: tabularPlanProbe(referralsV2Report),
   pageBody: tabularPageBody,

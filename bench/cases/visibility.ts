@@ -1,7 +1,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { visibilityDaily } from '../../src/reports/insights-v2/visibility-rollup.ts';
+import { visibilityRollups } from '../../src/reports/insights-v2/visibility-rollup.ts';
 import { visibilityReport } from '../../src/reports/insights-v2/visibility.ts';
-import type { BenchRequest, Floor, IterationParams, ReportCase } from '../lib/case.ts';
+import type { BenchRequest, OldFloor, IterationParams, ReportCase } from '../lib/case.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { arqueroVisibility } from '../peers/visibility-arquero.ts';
 import { polarsVisibility } from '../peers/visibility-polars.ts';
@@ -101,7 +101,7 @@ function floorRow(groups: readonly Key[], r: Record<string, unknown>): Record<st
   };
 }
 
-function floor(groups: readonly Key[], where: string, kind: 'page' | 'stream', page: number): Floor {
+function floor(groups: readonly Key[], where: string, kind: 'page' | 'stream', page: number): OldFloor {
   return {
     sql: floorSql(groups, where, kind),
     params: (p: IterationParams): DuckDBValue[] => [p.categoryId, p.startDate, p.endDate, ...(kind === 'page' ? [(page - 1) * pageSize] : [])],
@@ -150,7 +150,7 @@ function request(
       ...(options.interval ? { interval: options.interval } : {}),
       ...(options.filter ? { filter: options.filter.wire } : {}),
     }),
-    floor: floor(groups, options.filter?.sql ?? '', kind, options.page ?? 1),
+    oldFloor: floor(groups, options.filter?.sql ?? '', kind, options.page ?? 1),
     engineAnswer: kind === 'stream' ? (events) => events : pageAnswer,
     ...(options.windowSeries ? { peers: [arqueroVisibility, polarsVisibility] } : {}),
   };
@@ -162,7 +162,9 @@ export const visibilityCase: ReportCase = {
   streamPath: visibilityReport.streamPath!,
   plan: pagedPlanProbe(visibilityReport),
   pageBody: pagedPageBody(visibilityReport),
-  setup: (engine, dataset) => engine.core.rollups.warm(visibilityDaily, [...new Set(dataset.categories.map((c) => c.categoryId))]),
+  setup: async (engine, dataset) => {
+    for (const r of visibilityRollups) await engine.core.rollups.warm(r.def, [...new Set(dataset.categories.map((c) => c.categoryId))]);
+  },
   inputRows: {
     sql: `SELECT (SELECT count(*) FROM executions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE)
               + (SELECT count(*) FROM mentions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE)`,

@@ -8,6 +8,7 @@ import { commit, machine, type Machine } from './machine.ts';
 import { round, timed } from './measure.ts';
 import { runHttpLoad, type HttpOptions, type HttpResult } from './http-load.ts';
 import { runReport, type RequestResult } from './run-report.ts';
+import { defaultServerRunOptions, runServerRuns, type ServerRunOptions, type ServerRuns } from './server-runs.ts';
 
 export interface BenchOptions {
   /** Scales to bench, each generated into (or reused from) bench/data/scale-S. */
@@ -27,8 +28,12 @@ export interface BenchOptions {
   readonly planIterations: number;
   /** Run the peers where a request has them. */
   readonly peers: boolean;
+  /** Run the first round's floors beside the expert floors (this round only). */
+  readonly oldFloors: boolean;
   /** The HTTP load run against `aea serve` (rate limit off); null skips it. */
   readonly http: HttpOptions | null;
+  /** The server runs (floor server, slow readers, mixed load, PATCH) against `aea serve`; null skips them. */
+  readonly server: Omit<ServerRunOptions, 'log'> | null;
   readonly log: (line: string) => void;
   readonly quiet: boolean;
 }
@@ -55,9 +60,13 @@ export interface ScaleResult {
   readonly openMs: number;
   /** Per report, the time its setup took (building rollups), before any timing. */
   readonly setupMs: Readonly<Record<string, number>>;
+  /** Per report, the time its floor rollups took to build, before any timing. */
+  readonly floorSetupMs?: Readonly<Record<string, number>>;
   readonly reports: readonly RequestResult[];
   /** The HTTP load run, or null when it was skipped. */
   readonly http?: HttpResult | null;
+  /** The server runs of issues 13 and 14, or null when they were skipped. */
+  readonly server?: ServerRuns | null;
 }
 
 export const defaultOptions: BenchOptions = {
@@ -72,7 +81,9 @@ export const defaultOptions: BenchOptions = {
   minIterations: 5,
   planIterations: 200,
   peers: true,
+  oldFloors: true,
   http: { connections: [1, 16, 64], seconds: 10, warmupSeconds: 3, log: () => {} },
+  server: defaultServerRunOptions,
   log: (line) => process.stderr.write(`${line}\n`),
   quiet: false,
 };
@@ -94,6 +105,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
   let duckdb: string;
   const reports: RequestResult[] = [];
   const setupMs: Record<string, number> = {};
+  const floorSetupMs: Record<string, number> = {};
   try {
     dataset = { ...found, categories: benchCategories(await engine.listOrganizations()) };
     duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
@@ -104,7 +116,9 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
         setupMs[rc.report] = round((await timed(() => rc.setup!(engine, dataset))).ms, 1);
         options.log(`  setup ${setupMs[rc.report]} ms`);
       }
-      reports.push(...(await runReport(engine, dataset, rc, { ...options }, wanted)));
+      const run = await runReport(engine, dataset, rc, { ...options }, wanted);
+      if (run.floorSetupMs > 0) floorSetupMs[rc.report] = run.floorSetupMs;
+      reports.push(...run.results);
     }
   } finally {
     await engine.close();
@@ -114,6 +128,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
     options.log('http load: aea serve with the rate limit disabled (--rate-limit 0)');
     http = await runHttpLoad(dataset, { ...options.http, log: options.log });
   }
+  const server = options.server ? await runServerRuns(dataset!, { ...options.server, log: options.log }) : null;
   return {
     date: new Date().toISOString().slice(0, 10),
     commit: commit(),
@@ -131,8 +146,10 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
     },
     openMs: round(openMs, 1),
     setupMs,
+    floorSetupMs,
     reports,
     http,
+    server,
   };
 }
 

@@ -16,11 +16,14 @@ export interface IterationParams {
   readonly domain: string;
 }
 
-/** What a request answers, in a shape every side (engine, floor, peers) can produce and compare. */
+/** What a request answers, in a shape every side (engine, floors, peers) can produce and compare. */
 export type Answer = unknown;
 
-/** Hand-written DuckDB SQL computing the same answer; the bench prepares it once and binds per iteration. */
-export interface Floor {
+/**
+ * The first round's hand-written floor: one SQL statement read as row objects. Kept for one round beside
+ * the expert floors of bench/floors (issue 14), so the change of floor is visible; run as `old floor`.
+ */
+export interface OldFloor {
   readonly sql: string;
   /** Positional values, or named ones (`$category`, …) for floors built with bench/lib/floor.ts. */
   params(p: IterationParams): DuckDBValue[] | Record<string, DuckDBValue>;
@@ -54,7 +57,8 @@ export interface BenchRequest {
   /** Part of the latency-by-window series (chart, scaling, peers). */
   readonly windowSeries?: boolean;
   body(p: IterationParams): Record<string, unknown>;
-  readonly floor: Floor;
+  /** The first round's floor; the expert floor is bench/floors' entry for this request id. */
+  readonly oldFloor: OldFloor;
   /** The engine's answer from its JSON body (pages) or from its result events (streams). */
   engineAnswer(json: unknown): Answer;
   /** Peers that run this request; they must give the same answer. */

@@ -1,5 +1,5 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Answer, Floor, IterationParams } from './case.ts';
+import type { Answer, OldFloor, IterationParams } from './case.ts';
 import { addDays } from './dataset.ts';
 
 /**
@@ -27,7 +27,7 @@ function named(sqlText: string, all: Record<string, DuckDBValue>): Record<string
 }
 
 /** A floor's SQL with the named values it uses, bound per iteration. */
-export function namedFloor(sqlText: string, answer: (rows: Row[]) => Answer, offset = 0): Floor {
+export function namedFloor(sqlText: string, answer: (rows: Row[]) => Answer, offset = 0): OldFloor {
   return { sql: sqlText, params: (p) => named(sqlText, values(p, offset)), answer: (rows) => answer(rows.map(plainRow)) };
 }
 
@@ -75,7 +75,7 @@ ORDER BY ord, seq`;
 }
 
 /** The floor of a v2 report: `{total, models, rows}` for pages, the rows for streams. */
-export function v2Floor(ctes: string, e: Envelope, row: (r: Row) => unknown): Floor {
+export function v2Floor(ctes: string, e: Envelope, row: (r: Row) => unknown): OldFloor {
   return namedFloor(
     envelopeSql(ctes, e),
     (rows) => {

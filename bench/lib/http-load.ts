@@ -1,11 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { openEngine } from '../../src/open-engine.ts';
-import { ApiKeys } from '../../src/state/api-keys.ts';
+import { serve, withPeak } from './serve.ts';
 import type { IterationParams } from './case.ts';
 import { addDays, iterationParams, type BenchDataset } from './dataset.ts';
 import { round } from './measure.ts';
@@ -50,8 +44,6 @@ export interface HttpOptions {
   readonly log: (line: string) => void;
 }
 
-const aeaBin = fileURLToPath(new URL('../../src/cli/aea.mjs', import.meta.url));
-
 /** The requests the load cycles through, for the categories of one organization. */
 function mix(dataset: BenchDataset, organizationId: string): { label: string; path: string; body: Record<string, unknown> }[] {
   const params = dataset.categories.map((_, i) => iterationParams(dataset, 30, i)).filter((p) => p.organizationId === organizationId);
@@ -67,39 +59,13 @@ function mix(dataset: BenchDataset, organizationId: string): { label: string; pa
   ]);
 }
 
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-function listen(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /on (http:\/\/[^;\s]+)/.exec(out);
-      if (!m) return;
-      if (!out.includes('(rate limit off)')) reject(new Error(`aea serve did not turn the rate limit off: ${out.trim()}`));
-      resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`aea serve exited with ${code} before listening`)));
-  });
-}
-
 export async function runHttpLoad(dataset: BenchDataset, options: HttpOptions): Promise<HttpResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'aea-bench-http-'));
-  const state = join(dir, 'state.duckdb');
   const organizationId = dataset.categories[0]!.organizationId;
-  const engine = await openEngine({ data: dataset.dir, state, rollups: false });
-  const { key } = await ApiKeys.of(engine.core.state).create({ organizationId, name: 'bench load', expiresOn: '2099-12-31', now: new Date() });
-  await engine.close();
-
-  const started = performance.now();
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', dataset.dir, '--state', state, '--port', '0', '--rate-limit', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = await serve(dataset, 1);
+  const key = server.keys.get(organizationId)![0]!;
   try {
-    const url = await listen(child);
-    const serverStartMs = round(performance.now() - started, 1);
-    options.log(`  aea serve (pid ${child.pid}, rate limit disabled) listening on ${url} after ${serverStartMs.toFixed(0)} ms`);
+    const { url, startMs: serverStartMs } = server;
+    options.log(`  aea serve (pid ${server.pid}, rate limit disabled) listening on ${url} after ${serverStartMs.toFixed(0)} ms`);
     const requests = mix(dataset, organizationId);
     const load = (connections: number, seconds: number) =>
       autocannon({
@@ -112,11 +78,8 @@ export async function runHttpLoad(dataset: BenchDataset, options: HttpOptions): 
     if (options.warmupSeconds > 0) await load(4, options.warmupSeconds);
     const levels: HttpLevel[] = [];
     for (const connections of options.connections) {
-      const rssStart = rssMiB(child.pid!);
-      let peak = rssStart;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(child.pid!))), 100);
-      const r = await Promise.resolve(load(connections, options.seconds)).finally(() => clearInterval(sampler));
-      peak = Math.max(peak, rssMiB(child.pid!));
+      const rssStart = server.rssMiB();
+      const { value: r, peakMiB: peak } = await withPeak(server.rssMiB, async () => load(connections, options.seconds));
       const level: HttpLevel = {
         connections,
         seconds: r.duration,
@@ -138,8 +101,6 @@ export async function runHttpLoad(dataset: BenchDataset, options: HttpOptions): 
     }
     return { rateLimit: false, serverStartMs, warmupSeconds: options.warmupSeconds, mix: [...new Set(requests.map((r) => r.label))], levels };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)));
-    rmSync(dir, { recursive: true, force: true });
+    await server.stop();
   }
 }

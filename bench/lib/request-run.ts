@@ -1,5 +1,6 @@
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import type { Engine } from '../../src/engine/engine.ts';
+import type { ExpertFloor, FloorEnv } from '../floors/types.ts';
 import { AnswerMismatch, firstDifference } from './answers.ts';
 import type { Answer, BenchRequest, IterationParams, ReportCase } from './case.ts';
 import { iterationParams, type BenchDataset } from './dataset.ts';
@@ -18,16 +19,24 @@ export interface RunOptions {
   readonly minIterations: number;
   readonly planIterations: number;
   readonly peers: boolean;
+  /** Run the first round's floors too (as `old floor`), so the change of floor shows for one round. */
+  readonly oldFloors: boolean;
   readonly log: (line: string) => void;
 }
 
 export interface StreamFigures {
-  readonly firstEventMs: Stats;
+  /** The engine's first result row (not the summary event), from the call. */
+  readonly firstRowMs: Stats;
+  /** The engine's summary event, from the call. */
+  readonly summaryMs: Stats;
   readonly rows: number;
   readonly rowsPerSecond: number;
+  /** Peak RSS growth of the bench process while the engine streamed, read as fast as it comes. */
   readonly rssGrowthMiB: number;
-  readonly floorFirstChunkMs: Stats;
+  /** The expert floor's first row and rows per second (its rows serialized as the engine's are). */
+  readonly floorFirstRowMs: Stats;
   readonly floorRowsPerSecond: number;
+  readonly oldFloorRowsPerSecond: number | null;
 }
 
 export interface RequestResult {
@@ -42,9 +51,14 @@ export interface RequestResult {
   readonly firstPageOf: string | null;
   readonly windowSeries: boolean;
   readonly engine: Stats;
+  /** The expert floor (bench/floors). */
   readonly floor: Stats;
   /** engine p50 / floor p50 */
   readonly ratio: number;
+  /** The first round's floor, run beside it for one round; null when skipped. */
+  readonly oldFloor: Stats | null;
+  /** engine p50 / old floor p50 */
+  readonly oldRatio: number | null;
   readonly plan: Stats;
   /** Fact rows the request reads (its window of the category), per second of engine p50. */
   readonly inputRowsPerSecond: number | null;
@@ -61,10 +75,12 @@ export interface Side {
   run(i: number): Promise<number>;
 }
 
-/** One request being run: the engine, the floor's connection, the dataset, the report case and the options. */
+/** One request being run: the engine, the floors' connection, the dataset, the report case and the options. */
 export interface RequestRun {
   readonly engine: Engine;
   readonly conn: DuckDBConnection;
+  readonly env: FloorEnv;
+  readonly floor: ExpertFloor;
   readonly dataset: BenchDataset;
   readonly rc: ReportCase;
   readonly request: BenchRequest;
@@ -93,7 +109,7 @@ export function bodyAt({ engine, dataset, rc, request }: RequestRun, i: number):
 }
 
 export async function readFloor(stmt: DuckDBPreparedStatement, request: BenchRequest, p: IterationParams): Promise<Record<string, unknown>[]> {
-  stmt.bind(request.floor.params(p));
+  stmt.bind(request.oldFloor.params(p));
   return (await stmt.runAndReadAll()).getRowObjectsJS() as Record<string, unknown>[];
 }
 
@@ -129,14 +145,17 @@ export async function interleave(
 }
 
 /** The figures every request reports: engine and floor latency, their ratio, planning time, input rows/s. */
-export async function commonFigures(run: RequestRun, samples: Map<string, number[]>): Promise<Pick<RequestResult, 'engine' | 'floor' | 'ratio' | 'plan' | 'inputRowsPerSecond'>> {
+export async function commonFigures(run: RequestRun, samples: Map<string, number[]>): Promise<Pick<RequestResult, 'engine' | 'floor' | 'ratio' | 'oldFloor' | 'oldRatio' | 'plan' | 'inputRowsPerSecond'>> {
   const engine = stats(samples.get('engine')!);
   const floor = stats(samples.get('floor')!);
+  const oldFloor = samples.has('old floor') ? stats(samples.get('old floor')!) : null;
   const inputRows = await countInputRows(run);
   return {
     engine,
     floor,
     ratio: round(engine.p50 / floor.p50),
+    oldFloor,
+    oldRatio: oldFloor ? round(engine.p50 / oldFloor.p50) : null,
     plan: await planStats(run),
     inputRowsPerSecond: inputRows === null ? null : Math.round(inputRows / (engine.p50 / 1000)),
   };

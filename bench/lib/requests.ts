@@ -1,4 +1,4 @@
-import type { Answer, BenchRequest, Floor, IterationParams } from './case.ts';
+import type { Answer, BenchRequest, OldFloor, IterationParams } from './case.ts';
 import { addDays } from './dataset.ts';
 import type { Envelope } from './floor.ts';
 
@@ -36,7 +36,7 @@ const present = (v: unknown) => v !== undefined && v !== null && !(Array.isArray
 
 /** Builds a report's requests: `floor` gets the envelope (page or stream, limit, page number) the request reads. */
 export function requestMaker(shape: ReportShape) {
-  return (spec: RequestSpec, floor: (e: Envelope) => Floor): BenchRequest => {
+  return (spec: RequestSpec, floor: (e: Envelope) => OldFloor): BenchRequest => {
     const extra = spec.body ?? {};
     const kind = spec.stream ? 'stream' : 'page';
     const cap = shape.cap?.(extra);
@@ -52,7 +52,7 @@ export function requestMaker(shape: ReportShape) {
       ...(spec.firstPageOf ? { firstPageOf: spec.firstPageOf } : {}),
       windowSeries: spec.windowSeries ?? false,
       body: (p) => ({ ...shape.window(p), ...extra }),
-      floor: floor(envelope),
+      oldFloor: floor(envelope),
       engineAnswer: shape.answer(kind),
     };
   };

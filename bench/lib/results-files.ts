@@ -56,8 +56,10 @@ export function mergeRerun(recorded: ScaleResult, rerun: ScaleResult): ScaleResu
   return {
     ...recorded,
     setupMs: { ...recorded.setupMs, ...rerun.setupMs },
+    floorSetupMs: { ...recorded.floorSetupMs, ...rerun.floorSetupMs },
     reports,
     http: rerun.http ?? recorded.http ?? null,
+    server: rerun.server ?? recorded.server ?? null,
     reruns: [...(recorded.reruns ?? []), { date: rerun.date, commit: rerun.commit, reports: [...rerunReports] }],
   };
 }

@@ -1,14 +1,14 @@
 import type { ScaleResult } from './bench.ts';
+import { f1, int } from './format.ts';
 import { evaluateGoals, goalColumns, goalsByReport } from './goals.ts';
 import type { HttpResult } from './http-load.ts';
+import { floorRollupsSection, serverSection } from './results-server-md.ts';
 import type { RequestResult } from './run-report.ts';
 import { lineChartSvg } from './svg-chart.ts';
 
 export const analysisStart = '<!-- analysis: written by hand, kept when the bench rewrites this file -->';
 export const analysisEnd = '<!-- /analysis -->';
 
-const f1 = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(1));
-const int = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const peerNames = (run: ScaleResult) => [...new Set(run.reports.flatMap((r) => Object.keys(r.peers)))].sort();
 const sideColors: Record<string, string> = { engine: '#d62728', floor: '#1f77b4', arquero: '#2ca02c', polars: '#9467bd' };
 
@@ -63,31 +63,46 @@ function byReportChart(run: ScaleResult, reports: readonly string[], title: stri
   );
 }
 
+/** The expert floor's figures, or null for runs recorded before it existed (their `floor` was the first round's). */
+const hasExpert = (r: RequestResult) => 'oldFloor' in (r as object);
+const expertOf = (r: RequestResult) => (hasExpert(r) ? { floor: r.floor, ratio: r.ratio } : null);
+/** The first round's floor: run beside the expert one, or the only floor of an older run. */
+const oldOf = (r: RequestResult) => (hasExpert(r) ? (r.oldFloor ? { floor: r.oldFloor, ratio: r.oldRatio! } : null) : { floor: r.floor, ratio: r.ratio });
+const ratio = (x: number | undefined | null) => (x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(2));
+
 function pageTable(run: ScaleResult): string[] {
   const peers = peerNames(run);
   const rows = run.reports.filter((r) => r.kind === 'page');
   return [
-    `| report | request | engine p50 | p95 | floor p50 | p95 | engine/floor | plan p50 | ${peers.map((p) => `${p} p50`).join(' | ')}${peers.length ? ' | ' : ''}input rows/s | rows | max stall | runs | checked |`,
-    `|---|---|---:|---:|---:|---:|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---:|---:|---:|`,
-    ...rows.map(
-      (r) =>
-        `| ${r.report} | ${r.label} | ${f1(r.engine.p50)} | ${f1(r.engine.p95)} | ${f1(r.floor.p50)} | ${f1(r.floor.p95)} | ${r.ratio.toFixed(2)} | ${r.plan.p50.toFixed(3)} | ${peers
-          .map((p) => (r.peers[p] ? `${f1(r.peers[p]!.p50)} (n=${r.peers[p]!.n})` : '–'))
-          .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`,
-    ),
+    `| report | request | engine p50 | p95 | floor p50 | p95 | engine/floor | old floor p50 | engine/old floor | plan p50 | ${peers.map((p) => `${p} p50`).join(' | ')}${peers.length ? ' | ' : ''}input rows/s | rows | max stall | runs | checked |`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${peers.map(() => '---:|').join('')}---:|---:|---:|---:|---:|`,
+    ...rows.map((r) => {
+      const e = expertOf(r);
+      const o = oldOf(r);
+      return `| ${r.report} | ${r.label} | ${f1(r.engine.p50)} | ${f1(r.engine.p95)} | ${f1(e?.floor.p50)} | ${f1(e?.floor.p95)} | ${ratio(e?.ratio)} | ${f1(o?.floor.p50)} | ${ratio(o?.ratio)} | ${r.plan.p50.toFixed(3)} | ${peers
+        .map((p) => (r.peers[p] ? `${f1(r.peers[p]!.p50)} (n=${r.peers[p]!.n})` : '–'))
+        .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
+    }),
   ];
 }
 
 function streamTable(run: ScaleResult): string[] {
   const rows = run.reports.filter((r) => r.stream);
   if (rows.length === 0) return [];
+  const slow = (r: RequestResult) => run.server?.slowStreams.find((x) => x.report === r.report && x.id === r.id);
   return [
     '',
-    '| report | stream | rows | engine p50 | floor p50 | engine/floor | first event p50 | engine rows/s | floor first chunk | floor rows/s | RSS growth | max stall | runs | checked |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    'Streams: the engine read as fast as it comes in the bench process (first result row, not the summary event; RSS growth of the bench process), the expert floor (its first row, rows/s), the old floor, and `aea serve` read by a client at 5 KB/s over a socket (first result row, server RSS growth).',
+    '',
+    '| report | stream | rows | engine p50 | floor p50 | engine/floor | old floor p50 | first row p50 | floor first row | summary p50 | engine rows/s | floor rows/s | old floor rows/s | RSS growth | 5 KB/s first row | 5 KB/s server RSS growth | max stall | runs | checked |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const s = r.stream!;
-      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(r.floor.p50)} | ${r.ratio.toFixed(2)} | ${f1(s.firstEventMs.p50)} | ${int(s.rowsPerSecond)} | ${f1(s.floorFirstChunkMs.p50)} | ${int(s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
+      const e = expertOf(r);
+      const o = oldOf(r);
+      const legacy = s as unknown as { firstEventMs?: { p50: number } };
+      const w = slow(r);
+      return `| ${r.report} | ${r.label} | ${int(s.rows)} | ${f1(r.engine.p50)} | ${f1(e?.floor.p50)} | ${ratio(e?.ratio)} | ${f1(o?.floor.p50)} | ${f1(s.firstRowMs?.p50)} | ${f1(s.floorFirstRowMs?.p50)} | ${f1(s.summaryMs?.p50 ?? legacy.firstEventMs?.p50)} | ${int(s.rowsPerSecond)} | ${int(e ? s.floorRowsPerSecond : undefined)} | ${int(e ? s.oldFloorRowsPerSecond : s.floorRowsPerSecond)} | ${s.rssGrowthMiB.toFixed(1)} MiB | ${f1(w?.firstRowMs ?? undefined)} | ${w ? `${w.rssGrowthMiB.toFixed(1)} MiB` : '–'} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
     }),
   ];
 }
@@ -136,11 +151,13 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
     '',
     'Written by `npm run bench` (or `npx aea bench`) from the latest `bench/results/<date>-<scale>.json` of each scale; only the analysis section is written by hand.',
     '',
-    'Every request runs the engine (the library call, returning the JSON body the REST service would send), the hand-written DuckDB floor (a prepared statement reused with new parameters), and, for the window series, the peers, interleaved in a rotating order on fresh parameters each iteration (another category, the window moved a day), after a warm-up. Answers are compared on every page iteration and on the warm-up runs of streams; a difference stops the bench.',
+    'Every request runs the engine (the library call, returning the JSON body the REST service would send), the expert floor (bench/floors: the fewest, leanest DuckDB statements for the same answer, over the facts or a floor rollup, read as columns with the answer written as JSON in JS, all inside the timed span), the old floor (the first round\'s single hand-written statement, kept one round so the change of floor shows) and, for the window series, the peers, interleaved in a rotating order on fresh parameters each iteration (another category, the window moved a day), after a warm-up. Answers are compared on every page iteration and on the warm-up runs of streams; a difference stops the bench. Runs recorded before the expert floors show their floor as the old floor.',
     '',
     '**Noise.** The machine has 2 cores and other test suites ran on it during these runs, so absolute times are noisy; ratios from one interleaved run (engine/floor, engine/peer) are the trustworthy figures. Times in ms.',
     '',
     '## Goals',
+    '',
+    'Issue 14 (lean SQL) judges the engine against the expert floors; issue 13 (streams, memory, fair sharing) against the server runs and the streams at scale 1.',
     '',
     '| goal | status | detail |',
     '|---|---|---|',
@@ -166,8 +183,8 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
       '',
     );
     for (const [file] of charts(run)) out.push(`![${file.replace(/\.svg$/, '')}](results/${file})`, '');
-    out.push(...pageTable(run), ...streamTable(run), '', ...httpTable(run.http));
+    out.push(...pageTable(run), ...streamTable(run), '', ...httpTable(run.http), ...serverSection(run.server));
   }
-  out.push('## Scaling: a fixed window at scales 1 and 10', '', ...scalingTable(sorted), '', '## Analysis', '', kept, '');
+  out.push('## Scaling: a fixed window at scales 1 and 10', '', ...scalingTable(sorted), '', ...floorRollupsSection(sorted), '## Analysis', '', kept, '');
   return out.join('\n');
 }

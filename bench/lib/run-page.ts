@@ -1,11 +1,17 @@
 import type { Answer, PeerSide } from './case.ts';
+import { Json } from '../floors/json.ts';
 import { round, StallMonitor, stats, timed } from './measure.ts';
 import { bodyAt, check, commonFigures, interleave, requestBudget, readFloor, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
 
-/** A page request: engine, floor and peers interleaved, answers compared on every iteration. */
+/**
+ * A page request: engine, expert floor, old floor and peers interleaved, answers compared on every
+ * iteration. The floor's time includes serializing its answer to JSON, as the engine's includes its body.
+ */
 export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSide; loadMs: number }>): Promise<RequestResult> {
-  const { engine, conn, rc, request, options } = run;
-  const stmt = await conn.prepare(request.floor.sql);
+  const { engine, conn, rc, request, options, env } = run;
+  if (run.floor.kind !== 'page') throw new Error(`${rc.report} ${request.id}: the floor is not a page floor`);
+  const floor = run.floor;
+  const stmt = options.oldFloors ? await conn.prepare(request.oldFloor.sql) : null;
   const stall = new StallMonitor();
   const answers = new Map<string, Answer>();
   let resultRows = 0;
@@ -41,11 +47,27 @@ export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSi
       name: 'floor',
       run: async (i) => {
         const { p } = bodyAt(run, i);
-        const { ms, value } = await timed(() => readFloor(stmt, request, p));
-        answers.set('floor', request.floor.answer(value));
+        const { ms, value } = await timed(async () => {
+          const answer = await floor.run(env, p);
+          return answer instanceof Json ? answer.text : JSON.stringify(answer);
+        });
+        answers.set('floor', JSON.parse(value));
         return ms;
       },
     },
+    ...(stmt
+      ? [
+          {
+            name: 'old floor',
+            run: async (i: number) => {
+              const { p } = bodyAt(run, i);
+              const { ms, value } = await timed(() => readFloor(stmt, request, p));
+              answers.set('old floor', request.oldFloor.answer(value));
+              return ms;
+            },
+          },
+        ]
+      : []),
     ...(request.peers ?? []).map(
       (peer): Side => ({
         name: peer.name,
@@ -63,7 +85,7 @@ export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSi
   const samples = new Map(sides.map((s) => [s.name, [] as number[]]));
   await interleave(sides, -options.warmup, options.warmup, samples, () => true, compare);
   await interleave(sides, 0, options.iterations, samples, mayRun, compare, requestBudget(options));
-  stmt.destroySync();
+  stmt?.destroySync();
 
   return {
     ...requestBase(run),

@@ -1,7 +1,7 @@
 import { pageQuery } from '../../src/reports/rows-query.ts';
 import { pageRange, prepareTabular, type TabularReport, type TabularShape } from '../../src/reports/tabular/tabular-report.ts';
 import { render } from '../../src/query/sql.ts';
-import type { Answer, Floor, ReportCase } from './case.ts';
+import type { Answer, OldFloor, ReportCase } from './case.ts';
 import { envelopeSql, namedFloor, type Envelope, type Row } from './floor.ts';
 import type { Body, ReportShape } from './requests.ts';
 
@@ -27,7 +27,7 @@ export const tabularShape = (window: ReportShape['window']): ReportShape => ({
  * The floor of a tabular report: CTEs ending with `rows` (`ord`, `seq` = 0, labels `d0…` as text and
  * metrics `m0…`), read as `{total, rows: [{metrics, dimensions}]}` for pages and the rows for streams.
  */
-export function tabularFloor(ctes: string, e: Envelope, dimensions: number, metrics: number): Floor {
+export function tabularFloor(ctes: string, e: Envelope, dimensions: number, metrics: number): OldFloor {
   const row = (r: Row) => ({
     metrics: Array.from({ length: metrics }, (_, j) => r[`m${j}`]),
     dimensions: Array.from({ length: dimensions }, (_, i) => r[`d${i}`]),

@@ -1,4 +1,4 @@
-import type { Floor, IterationParams } from './case.ts';
+import type { OldFloor, IterationParams } from './case.ts';
 import { namedValues, type Envelope } from './floor.ts';
 
 import { tabularFloor } from './tabular-case.ts';
@@ -32,7 +32,7 @@ const metricSql: Record<string, string> = {
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-export function trafficFloor(q: TrafficQuery, e: Envelope): Floor {
+export function trafficFloor(q: TrafficQuery, e: Envelope): OldFloor {
   const zone = q.view === 'daily' ? 'America/New_York' : (q.zone ?? 'UTC');
   const z = quote(zone);
   const day = `CAST(timezone(${z}, f.ts) AS DATE)`;
