@@ -48,7 +48,8 @@ describe('bench smoke run (scale 0.01)', () => {
     expect(s.mixed.heavy.map((h) => h.status)).toEqual(Array(6).fill(200));
     expect(s.mixed.light.n).toBeGreaterThan(0);
     expect(s.mixed.light.errors).toBe(0);
-    expect([s.patch.status, s.patch.newTags, s.patch.tagsCreated]).toEqual([200, 1000, 1000]);
+    expect(s.patch.newTags).toBeGreaterThan(0);
+    expect([s.patch.status, s.patch.tagsCreated]).toEqual([200, s.patch.newTags]);
     const md = renderResults([run!], null);
     for (const part of ['**Server runs**', 'slow readers on 8 keys', '**Mixed load**', '**PATCH**']) expect(md).toContain(part);
     expect(evaluateGoals([run!]).find((g) => g.goal === goalNames.http)!.status).not.toBe('not measured');

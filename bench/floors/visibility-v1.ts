@@ -27,7 +27,7 @@ FROM mentions f ${visibilityPrompts} JOIN assets a ON a.id = f.asset_id AND a.is
 const window = 'category_id = $1 AND d >= $2 AND d < $3';
 const params = (p: IterationParams) => [p.categoryId, dayNumber(p.startDate), dayNumber(addDays(p.endDate, 1))];
 
-const metrics = (n: number, ex: number, tot: number, pos: number | null) => `${num(n / ex)},${tot === 0 ? 0 : num(n / tot)},${n},${ex},${num(n === 0 || pos === null ? null : pos / n)}`;
+const metrics = (n: number, ex: number, tot: number, pos: number | null) => `${num(n / ex)},${tot === 0 ? 0 : num(n / tot)},${n},${ex},${num(n === 0 || pos === null ? 0 : pos / n)}`;
 
 /** One row per brand: by brand only (the window series), or by day × model × brand. */
 function dayModelFloor(byDayModel: boolean, limit: number) {
@@ -131,7 +131,7 @@ const ownedFloor = page(async (env, p) => {
   if (answers === 0) return tabularPage(0, []);
   const mentions = (n![0] as number | null) ?? 0;
   const total = (all![0] as number | null) ?? 0;
-  const row = `${num(((mentioning![0] as number | null) ?? 0) / answers)},${total === 0 ? 0 : num(mentions / total)},${mentions},${answers},${num(mentions === 0 ? null : (pos![0] as number) / mentions)}`;
+  const row = `${num(((mentioning![0] as number | null) ?? 0) / answers)},${total === 0 ? 0 : num(mentions / total)},${mentions},${answers},${num(mentions === 0 ? 0 : (pos![0] as number) / mentions)}`;
   return tabularPage(1, [`{"metrics":[${row}],"dimensions":[]}`]);
 });
 

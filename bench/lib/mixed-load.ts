@@ -1,3 +1,4 @@
+import { maxRefsPerPrompt } from '../../src/engine/limits.ts';
 import { addDays, type BenchDataset } from './dataset.ts';
 import { percentile, round } from './measure.ts';
 import { sleep, type Served } from './serve.ts';
@@ -108,7 +109,7 @@ export async function patchRun(dataset: BenchDataset, served: Served, log: (line
   const c = dataset.categories[0]!;
   const key = keyTaker()(served, c.organizationId);
   const prompts = await served.prompts(c.categoryId, 50);
-  const perPrompt = Math.ceil(1000 / Math.max(1, prompts.length));
+  const perPrompt = Math.min(maxRefsPerPrompt, Math.ceil(1000 / Math.max(1, prompts.length)));
   let n = 0;
   const entries = prompts.map((id) => ({ id, tags: Array.from({ length: perPrompt }, () => (n < 1000 ? `bench tag ${n++}` : null)).filter((t) => t !== null) }));
   const patch = (async () => {
