@@ -13,10 +13,9 @@ const MiB = 1024 * 1024;
 export const streamBufferRows = 4_096;
 
 /**
- * Encoded row text one stream may hold on the JS side, whichever of this and `streamBufferRows` comes
- * first (a row larger than this still passes, alone). The widest row shape, a prompt answer, averages
- * about 1 KiB (1.5 KiB at most in the generated data), so 4,096 of them fill about 4 MiB: for the
- * generated shapes the row bound binds first, and this catches outsized user data.
+ * What the memory budget reserves per open stream. A stream holds one DuckDB chunk (at most 2,048 rows)
+ * and one encoded slice; the widest generated row, a prompt answer, averages about 1 KiB (1.5 KiB at
+ * most), so a chunk fits. A chunk of wider user rows takes its own width: it is not cut to this.
  */
 export const streamBufferBytes = 4 * MiB;
 
