@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
@@ -9,9 +11,10 @@ import { citationsReport } from '../src/reports/insights-v2/citations.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { prepareRead } from '../src/reports/paged-report.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
-import { prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
+import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
 import { tabular } from './helpers/tabular.ts';
 import { allPages } from './helpers/walk.ts';
@@ -168,5 +171,20 @@ describe('the citations daily rollup across prompt edits', () => {
     } finally {
       engine.close();
     }
+  });
+});
+
+describe('golden SQL of citations rollup reads', () => {
+  it('v2 and v1', async () => {
+    const dir = fileURLToPath(new URL('./golden', import.meta.url));
+    const ctx = withRollups.org(ids.org1).context();
+    const v2 = await prepareRead(citationsReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date', 'model'], interval: 'week', scope: 'owned', filter: { and: [{ field: 'model', op: 'not_in', value: ['Perplexity'] }, { field: 'citation_category', op: 'is', value: 'owned' }] } }, 'page', ctx);
+    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    expect(q2.text).toContain('rollup_citations_daily');
+    expectGolden(join(dir, 'citations', 'rollup-by-date-and-model.sql'), `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`);
+    const v1 = await prepareTabular(citationsV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['count', 'citation_share', 'first_cited_at'], dimensions: ['root_domain', 'date'], date_interval: 'month', filters: [{ field: 'model_id', operator: 'is', value: ids.models[0] }], pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    expect(q1.text).toContain('rollup_citations_daily');
+    expectGolden(join(dir, 'citations-v1', 'rollup-root-domains-by-month.sql'), `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`);
   });
 });

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
@@ -8,9 +10,10 @@ import { fanoutsDaily } from '../src/reports/insights-v2/fanouts-rollup.ts';
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
 import { prepareRead } from '../src/reports/paged-report.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
-import { prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
+import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
 import { tabular } from './helpers/tabular.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
@@ -139,5 +142,20 @@ describe('the fan-outs daily rollup across prompt edits', () => {
     } finally {
       engine.close();
     }
+  });
+});
+
+describe('golden SQL of fanouts rollup reads', () => {
+  it('v2 and v1', async () => {
+    const dir = fileURLToPath(new URL('./golden', import.meta.url));
+    const ctx = withRollups.org(ids.org1).context();
+    const v2 = await prepareRead(queryFanoutsReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date', 'prompt', 'query'], interval: 'month', metrics: ['total_fanouts', 'fanouts_per_execution', 'share'], filter: { field: 'topic', op: 'is', value: 'Boots' } }, 'page', ctx);
+    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    expect(q2.text).toContain('rollup_fanouts_daily');
+    expectGolden(join(dir, 'query-fanouts', 'rollup-by-month-prompt-and-query.sql'), `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`);
+    const v1 = await prepareTabular(queryFanoutsV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['total_fanouts', 'fanouts_per_execution', 'share'], dimensions: ['prompt', 'query'], filters: [{ field: 'tag_id', operator: 'is', value: ids.tags[0] }], pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    expect(q1.text).toContain('rollup_fanouts_daily');
+    expectGolden(join(dir, 'query-fanouts-v1', 'rollup-prompt-and-query.sql'), `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`);
   });
 });

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
@@ -9,9 +11,10 @@ import { sentimentDaily } from '../src/reports/insights-v2/sentiment-rollup.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment.ts';
 import { prepareRead } from '../src/reports/paged-report.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
-import { prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
+import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter } from './helpers/more-v2.ts';
 import { tabular } from './helpers/tabular.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
@@ -150,5 +153,20 @@ describe('the sentiment daily rollup across prompt edits', () => {
     } finally {
       engine.close();
     }
+  });
+});
+
+describe('golden SQL of sentiment rollup reads', () => {
+  it('v2 and v1', async () => {
+    const dir = fileURLToPath(new URL('./golden', import.meta.url));
+    const ctx = withRollups.org(ids.org1).context();
+    const v2 = await prepareRead(sentimentReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['competitor'], comparison_start_date: '2026-01-01', comparison_end_date: '2026-02-19', filter: { field: 'model', op: 'is', value: 'ChatGPT' } }, 'page', ctx);
+    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    expect(q2.text).toContain('rollup_sentiment_daily');
+    expectGolden(join(dir, 'sentiment', 'rollup-competitors-compared.sql'), `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`);
+    const v1 = await prepareTabular(sentimentV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['positive', 'negative', 'occurrences'], dimensions: ['asset_name', 'date'], date_interval: 'week', pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    expect(q1.text).toContain('rollup_sentiment_daily');
+    expectGolden(join(dir, 'sentiment-v1', 'rollup-brands-by-week.sql'), `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`);
   });
 });
