@@ -17,7 +17,7 @@ import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
 import { tabular } from './helpers/tabular.ts';
-import { allPages } from './helpers/walk.ts';
+import { allPages, streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';
 import { moreV2Fixture } from './fixtures/more-v2.ts';
 
@@ -50,7 +50,7 @@ const windows = [
 const rowFields = { citation_category: citationFields.citation_category!, citation_tag: citationFields.citation_tag!, domain: citationFields.domain!, page: citationFields.page! };
 
 describe('the citations daily rollup, v2', () => {
-  it('answers every request it serves exactly as the facts do, and serves just those', async () => {
+  it('answers every request it serves exactly as the facts do (pages and date streams), and serves just those', async () => {
     const used = new Set<boolean>();
     const request = fc.record({
       // Half the requests unfiltered, so that many are served by the rollup.
@@ -81,6 +81,9 @@ describe('the citations daily rollup, v2', () => {
         expect(reads).toBe(servable);
         used.add(reads);
         expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+        if (reads && r.partitions[0] === 'date') {
+          expect(await streamEvents(withRollups.org(ids.org1), 'citations', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'citations', body));
+        }
       }),
       { numRuns: 60 },
     );
