@@ -128,6 +128,6 @@ export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsP
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
-  rollup: (plan) => (servedByCitationsDailyV1(plan) ? { def: citationsDaily, scopeId: plan.categoryId } : null),
+  rollups: (plan) => (servedByCitationsDailyV1(plan) ? [{ def: citationsDaily, scopeId: plan.categoryId }] : []),
   compile,
 };

@@ -97,6 +97,6 @@ export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, Insigh
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
   authorize: authorizeCategory,
-  rollup: (plan) => (servedByFanoutsDailyV1(plan) ? { def: fanoutsDaily, scopeId: plan.categoryId } : null),
+  rollups: (plan) => (servedByFanoutsDailyV1(plan) ? [{ def: fanoutsDaily, scopeId: plan.categoryId }] : []),
   compile,
 };

@@ -69,7 +69,7 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
-  rollup: (plan) => (servedBySentimentDailyV1(plan) ? { def: sentimentDaily, scopeId: plan.categoryId } : null),
+  rollups: (plan) => (servedBySentimentDailyV1(plan) ? [{ def: sentimentDaily, scopeId: plan.categoryId }] : []),
   compile(plan, rollups) {
     const rolled = rollups.has(sentimentDaily.name) && servedBySentimentDailyV1(plan);
     const defs = {
