@@ -32,9 +32,21 @@ export const citationsDailyRowFields: readonly string[] = ['citation_category', 
 
 const fieldsOf = (node: FilterNode | null) => (node ? leaves(node).map((l) => l.field) : []);
 
-/** Every leaf of the filters reads a field the rollup keeps. */
-export const keepsFilters = (answer: FilterNode | null, row: FilterNode | null): boolean =>
-  fieldsOf(answer).every((f) => citationsDailyAnswerFields.includes(f)) && fieldsOf(row).every((f) => citationsDailyRowFields.includes(f));
+/** The rollup answers v2 domain rankings partitioned by date or model, over the default (visibility) prompts, filtered by the fields it keeps. */
+export function servedByCitationsDaily(plan: {
+  readonly entity: string;
+  readonly defaultTypes: boolean;
+  readonly partitions: readonly string[];
+  readonly filter: { readonly answer: FilterNode | null; readonly row: FilterNode | null };
+}): boolean {
+  return (
+    plan.entity === 'domain' &&
+    plan.defaultTypes &&
+    plan.partitions.every((d) => d === 'date' || d === 'model') &&
+    fieldsOf(plan.filter.answer).every((f) => citationsDailyAnswerFields.includes(f)) &&
+    fieldsOf(plan.filter.row).every((f) => citationsDailyRowFields.includes(f))
+  );
+}
 
 /**
  * How a report's citations are read and counted: from the facts (one row per citation, counted) or

@@ -8,7 +8,7 @@ import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
-import { citationsDaily, factCitations, keepsFilters, rolledCitations } from './citations-rollup.ts';
+import { citationsDaily, factCitations, rolledCitations, servedByCitationsDaily } from './citations-rollup.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
@@ -139,11 +139,6 @@ FROM c WHERE hit ${g.groupBy()}`,
     // (or, led by the date, one per window of days: see byDate).
     sliceUnits: Number.POSITIVE_INFINITY,
   };
-}
-
-/** The rollup answers domains partitioned by date or model, over the default (visibility) prompts, filtered by the fields it keeps. */
-function servedByCitationsDaily(plan: CitationsPlan): boolean {
-  return plan.entity === 'domain' && plan.defaultTypes && plan.partitions.every((d) => d === 'date' || d === 'model') && keepsFilters(plan.filter.answer, plan.filter.row);
 }
 
 function check(req: CitationsRequest): ValidationIssue[] {

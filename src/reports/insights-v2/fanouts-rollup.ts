@@ -1,4 +1,5 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
+import { leaves, type FilterNode } from '../../query/filter-node.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import { modelNames } from './scope.ts';
 
@@ -25,6 +26,12 @@ WHERE f.category_id = $scope
 GROUP BY ALL ORDER BY day, prompt_id`,
   },
 };
+
+/** The rollup keeps the prompt and the query by day: it answers requests grouped and filtered by nothing else (prompt-level fields read the prompt). */
+export function servedByFanoutsDaily(plan: { readonly groupBy: readonly string[]; readonly filter: { readonly node: FilterNode | null } }): boolean {
+  const filtered = plan.filter.node ? leaves(plan.filter.node).map((l) => l.field) : [];
+  return plan.groupBy.every((d) => d === 'prompt' || d === 'query' || d === 'date') && filtered.every((f) => f === 'prompt' || f === 'topic' || f === 'tag' || f === 'analysis_type');
+}
 
 const table = (name: string) => sql`${ident(rollupTable(fanoutsDaily, name))} f JOIN p ON p.id = f.prompt_id`;
 
@@ -71,3 +78,7 @@ export const fanoutsFromFacts: FanoutSource = {
   models: modelNames('runs'),
   totals: sql`count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched`,
 };
+
+/** The v2 report's source: the rollup when it is current and answers the plan, else the facts. */
+export const fanoutSource = (plan: Parameters<typeof servedByFanoutsDaily>[0], rollups: ReadonlySet<string>): FanoutSource =>
+  rollups.has(fanoutsDaily.name) && servedByFanoutsDaily(plan) ? fanoutsFromRollup : fanoutsFromFacts;

@@ -13,8 +13,7 @@ import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from './group-k
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
 import { inWindow, promptsCte, type WindowScope } from './scope.ts';
-import { fanoutsDaily, fanoutsFromFacts, fanoutsFromRollup } from './fanouts-rollup.ts';
-import { leaves } from '../../query/filter-node.ts';
+import { fanoutsDaily, fanoutSource, servedByFanoutsDaily } from './fanouts-rollup.ts';
 
 const metricNames = ['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'] as const;
 type Metric = (typeof metricNames)[number];
@@ -86,7 +85,7 @@ const metricColumn: Record<Metric, { readonly column: string; readonly type: Sca
  * buckets, and only the metrics it shows.
  */
 function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport {
-  const src = rollups.has(fanoutsDaily.name) && servedByFanoutsDaily(plan) ? fanoutsFromRollup : fanoutsFromFacts;
+  const src = fanoutSource(plan, rollups);
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const keys = { ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) };
   const g = new Grouping(keys, plan.groupBy);
@@ -137,12 +136,6 @@ function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport 
     // is one statement (or, with date buckets, one per window of days: see byDate).
     sliceUnits: Number.POSITIVE_INFINITY,
   };
-}
-
-/** The rollup keeps the prompt and the query by day: it answers requests grouped and filtered by nothing else (prompt-level fields read the prompt). */
-function servedByFanoutsDaily(plan: FanoutsPlan): boolean {
-  const filtered = plan.filter.node ? leaves(plan.filter.node).map((l) => l.field) : [];
-  return plan.groupBy.every((d) => d === 'prompt' || d === 'query' || d === 'date') && filtered.every((f) => f === 'prompt' || f === 'topic' || f === 'tag' || f === 'analysis_type');
 }
 
 function check(req: FanoutsRequest): ValidationIssue[] {
