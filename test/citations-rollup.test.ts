@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
-import { toWire } from '../src/query/filter-node.ts';
+import { leaves, toWire } from '../src/query/filter-node.ts';
 import { render } from '../src/query/sql.ts';
 import { citationFields } from '../src/reports/insights-v2/citation-fields.ts';
 import { citationsDaily } from '../src/reports/insights-v2/citations-rollup.ts';
@@ -76,7 +76,9 @@ describe('the citations daily rollup, v2', () => {
           filter: r.filter ? toWire(r.filter) : null,
         };
         const fields = JSON.stringify(body.filter);
-        const servable = !r.page && !r.partitions.includes('region') && !/"field":"(topic|domain|page|analysis_type)"/.test(fields);
+        const types = r.filter ? leaves(r.filter).find((l) => l.field === 'analysis_type') : undefined;
+        const allTypes = types === undefined || [types.value].flat().includes('all');
+        const servable = !r.page && !r.partitions.includes('region') && allTypes && !/"field":"(topic|domain|page)"/.test(fields);
         const reads = await readsV2(withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
@@ -88,6 +90,25 @@ describe('the citations daily rollup, v2', () => {
       { numRuns: 60 },
     );
     expect([...used].sort()).toEqual([false, true]);
+  });
+});
+
+describe('the citations daily rollup and analysis types', () => {
+  it('serves the default (visibility prompts) and analysis_type all (every prompt), and no other selection of types', async () => {
+    const base = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['model'] };
+    const typed = (value: unknown) => ({ ...base, filter: { and: [{ field: 'analysis_type', op: Array.isArray(value) ? 'in' : 'is', value }, { field: 'model', op: 'is', value: 'ChatGPT' }] } });
+    for (const [body, served] of [
+      [base, true],
+      [typed('all'), true],
+      [typed(['sentiment', 'all']), true],
+      [typed('visibility'), false],
+      [typed(['visibility', 'sentiment', 'factcheck']), false],
+    ] as const) {
+      expect(await readsV2(withRollups, body)).toBe(served);
+      expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+    }
+    // The fixture has prompts without the visibility type: every prompt is more than the default's.
+    expect(await v2Text(withRollups, typed('all'))).not.toBe(await v2Text(withRollups, { ...base, filter: { field: 'model', op: 'is', value: 'ChatGPT' } }));
   });
 });
 

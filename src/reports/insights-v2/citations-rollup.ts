@@ -26,27 +26,40 @@ GROUP BY ALL ORDER BY day, model_id, root_domain`,
 /** The rollup's citations as a fact table `f`. */
 export const citationsDailyTable: Fragment = sql`${ident(rollupTable(citationsDaily, 'citations'))} f`;
 
-/** Answer-level fields (model) and citation-level fields (over the root domain and category) the rollup keeps. */
-export const citationsDailyAnswerFields: readonly string[] = ['model'];
+/**
+ * Answer-level fields (model, and analysis_type naming `all`, which keeps every prompt) and
+ * citation-level fields (over the root domain and category) the rollup keeps.
+ */
+export const citationsDailyAnswerFields: readonly string[] = ['model', 'analysis_type'];
 export const citationsDailyRowFields: readonly string[] = ['citation_category', 'citation_tag'];
 
 const fieldsOf = (node: FilterNode | null) => (node ? leaves(node).map((l) => l.field) : []);
 
-/** The rollup answers v2 domain rankings partitioned by date or model, over the default (visibility) prompts, filtered by the fields it keeps. */
+type Leaf = Extract<FilterNode, { kind: 'leaf' }>;
+
+const namesAll = (leaf: Leaf | undefined) => leaf !== undefined && (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).includes('all');
+
+/**
+ * The rollup answers v2 domain rankings partitioned by date or model, over the default (visibility)
+ * prompts or every prompt (analysis_type all), filtered by the fields it keeps.
+ */
 export function servedByCitationsDaily(plan: {
   readonly entity: string;
   readonly defaultTypes: boolean;
   readonly partitions: readonly string[];
-  readonly filter: { readonly answer: FilterNode | null; readonly row: FilterNode | null };
+  readonly filter: { readonly answer: FilterNode | null; readonly row: FilterNode | null; readonly top: Readonly<Record<string, Leaf>> };
 }): boolean {
   return (
     plan.entity === 'domain' &&
-    plan.defaultTypes &&
+    (plan.defaultTypes || namesAll(plan.filter.top.analysis_type)) &&
     plan.partitions.every((d) => d === 'date' || d === 'model') &&
     fieldsOf(plan.filter.answer).every((f) => citationsDailyAnswerFields.includes(f)) &&
     fieldsOf(plan.filter.row).every((f) => citationsDailyRowFields.includes(f))
   );
 }
+
+/** The prompts a v2 request reads, over the rollup: those carrying visibility by default, else (analysis_type all) every one. */
+export const rolledTypes = (plan: { readonly defaultTypes: boolean }): Fragment => (plan.defaultTypes ? sql`f.visibility` : sql`TRUE`);
 
 /**
  * How a report's citations are read and counted: from the facts (one row per citation, counted) or

@@ -8,7 +8,7 @@ import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
-import { citationsDaily, factCitations, rolledCitations, servedByCitationsDaily } from './citations-rollup.ts';
+import { citationsDaily, factCitations, rolledCitations, rolledTypes, servedByCitationsDaily } from './citations-rollup.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
@@ -84,7 +84,7 @@ function compile(plan: CitationsPlan, rollups: ReadonlySet<string>): ShapedRepor
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const rolled = rollups.has(citationsDaily.name) && servedByCitationsDaily(plan);
   const source = rolled ? rolledCitations : factCitations(sql`citations`);
-  const types = rolled ? sql`f.visibility` : typesScope(plan);
+  const types = rolled ? rolledTypes(plan) : typesScope(plan);
   const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions);
   const entity = plan.entity === 'page' ? sql`f.url` : sql`f.root_domain`;
   const owned = plan.scope === 'owned';
