@@ -23,8 +23,6 @@ GROUP BY ALL ORDER BY day, model_id, root_domain`,
   },
 };
 
-/** The rollup's citations as a fact table `f`. */
-export const citationsDailyTable: Fragment = sql`${ident(rollupTable(citationsDaily, 'citations'))} f`;
 
 /**
  * Answer-level fields (model, and analysis_type naming `all`, which keeps every prompt) and
@@ -76,15 +74,15 @@ export interface CitationSource {
   readonly weight: Fragment;
 }
 
-export const factCitations = (table: Fragment): CitationSource => ({
-  from: sql`${table} f JOIN p ON p.id = f.prompt_id`,
+export const factCitations: CitationSource = {
+  from: sql`citations f JOIN p ON p.id = f.prompt_id`,
   count: sql`count(*)`,
   countIf: (p) => sql`count(*) FILTER (WHERE ${p})`,
   weight: sql``,
-});
+};
 
 export const rolledCitations: CitationSource = {
-  from: citationsDailyTable,
+  from: sql`${ident(rollupTable(citationsDaily, 'citations'))} f`,
   count: sql`CAST(sum(n) AS BIGINT)`,
   countIf: (p) => sql`CAST(coalesce(sum(n) FILTER (WHERE ${p}), 0) AS BIGINT)`,
   weight: sql`, f.n`,

@@ -83,7 +83,7 @@ function shapeOf(plan: CitationsPlan, g: Grouping): RowShape {
 function compile(plan: CitationsPlan, rollups: ReadonlySet<string>): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const rolled = rollups.has(citationsDaily.name) && servedByCitationsDaily(plan);
-  const source = rolled ? rolledCitations : factCitations(sql`citations`);
+  const source = rolled ? rolledCitations : factCitations;
   const types = rolled ? rolledTypes(plan) : typesScope(plan);
   const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions);
   const entity = plan.entity === 'page' ? sql`f.url` : sql`f.root_domain`;

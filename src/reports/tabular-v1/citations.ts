@@ -85,7 +85,7 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   };
   const dims = plan.dimensions;
   const answerDims = dims.filter((d) => answerLevel.includes(d));
-  const source = rolled ? rolledCitations : factCitations(sql`citations`);
+  const source = rolled ? rolledCitations : factCitations;
   const analyses = plan.filters.some((f) => f.field === 'mentioned')
     ? sql`
 pa AS (
@@ -97,7 +97,7 @@ pa AS (
   const ctes = sql`${promptsCte(plan)},${analyses}
 base AS (
   SELECT ${keySelect(dims, defs)}f.model_id AS model_key, ${rowPredicate(plan, catalog)} AS hit, f.executed_at AS cited_at${source.weight}
-  ${rolled ? rolledInScope(plan, catalog) : factsInScope('citations', plan, catalog)}
+  ${rolled ? rolledInScope(plan, catalog, rolledCitations.from) : factsInScope('citations', plan, catalog)}
 ),
 num AS (
   SELECT ${keysThen(dims)}model_key, ${source.countIf(sql`hit`)} AS n, min(cited_at) FILTER (WHERE hit) AS first_at FROM base GROUP BY ALL

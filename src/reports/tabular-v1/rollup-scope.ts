@@ -2,7 +2,6 @@ import { compileFilter } from '../../query/filter-compiler.ts';
 import { filtersAt, flatToNode, type FlatCatalog } from '../../query/flat-filters.ts';
 import { dayStart, etZone, localDate } from '../../query/instants.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
-import { citationsDailyTable } from '../insights-v2/citations-rollup.ts';
 import type { InsightsPlan } from './insights-common.ts';
 
 const etDay = (iso: string) => localDate(Date.parse(iso), etZone);
@@ -21,10 +20,10 @@ export function servedByRollup(plan: InsightsPlan, dimensions: readonly string[]
   return plan.dimensions.every((d) => dimensions.includes(d)) && plan.filters.every((f) => filters.includes(f.field));
 }
 
-/** `factsInScope` over the citations rollup: the window's ET days and the scope filters. */
-export function rolledInScope(plan: InsightsPlan, catalog: FlatCatalog, table: Fragment = citationsDailyTable): Fragment {
+/** `factsInScope` over a daily rollup (`from`, the rollup as `f`, joined to what its filters read): the window's ET days and the scope filters. */
+export function rolledInScope(plan: InsightsPlan, catalog: FlatCatalog, from: Fragment): Fragment {
   const node = flatToNode(filtersAt(plan.filters, catalog, 'scope'));
   const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
-  return sql`FROM ${table}
+  return sql`FROM ${from}
   WHERE f.category_id = ${plan.categoryId} AND f.day >= CAST(${etDay(plan.window.start)} AS DATE) AND f.day < CAST(${etDay(plan.window.end)} AS DATE) AND ${filter}`;
 }
