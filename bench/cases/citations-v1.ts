@@ -1,9 +1,11 @@
 import { citationsV1Report } from '../../src/reports/tabular-v1/citations.ts';
+import { citationsDaily } from '../../src/reports/insights-v2/citations-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { namedValues, type Envelope } from '../lib/floor.ts';
 import { requestMaker, v1Window, windowDays } from '../lib/requests.ts';
 import { tabularFloor, tabularPageBody, tabularPlanProbe, tabularShape } from '../lib/tabular-case.ts';
 import { v1Dimensions, v1Rows } from '../lib/v1-floor.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * v1 citations: the window series by root domain, then pages by URL × day over 90 days (a 1,000-row
@@ -60,6 +62,7 @@ export const citationsV1Case: ReportCase = {
   streamPath: citationsV1Report.streamPath!,
   plan: tabularPlanProbe(citationsV1Report),
   pageBody: tabularPageBody,
+  setup: warmCategoryRollups(citationsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) => request({ id: `window-${d}`, label: `${d} d by root domain`, days: d, windowSeries: true }, { dimensions: ['root_domain'] })),

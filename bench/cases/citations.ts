@@ -1,10 +1,12 @@
 import { citationsReport } from '../../src/reports/insights-v2/citations.ts';
+import { citationsDaily } from '../../src/reports/insights-v2/citations-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, partitionBy, sameKeys, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * v2 citations: the window series (domains), pages (URLs) page 1 and page 50, domains by model and by
@@ -70,6 +72,7 @@ export const citationsCase: ReportCase = {
   streamPath: citationsReport.streamPath!,
   plan: pagedPlanProbe(citationsReport),
   pageBody: pagedPageBody(citationsReport),
+  setup: warmCategoryRollups(citationsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, domains, page 1`, days: d, windowSeries: true }, floor({}))),

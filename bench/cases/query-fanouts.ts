@@ -1,10 +1,12 @@
 import { queryFanoutsReport } from '../../src/reports/insights-v2/query-fanouts.ts';
+import { fanoutsDaily } from '../../src/reports/insights-v2/fanouts-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, sameKeys, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * v2 query fan-outs: the window series (by prompt, the default), by prompt × query with shares, by
@@ -77,6 +79,7 @@ export const queryFanoutsCase: ReportCase = {
   streamPath: queryFanoutsReport.streamPath!,
   plan: pagedPlanProbe(queryFanoutsReport),
   pageBody: pagedPageBody(queryFanoutsReport),
+  setup: warmCategoryRollups(fanoutsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d by prompt, page 1`, days: d, windowSeries: true }, floor({ by: [keys.prompt] }))),

@@ -1,10 +1,12 @@
 import { sentimentReport } from '../../src/reports/insights-v2/sentiment.ts';
+import { sentimentDaily } from '../../src/reports/insights-v2/sentiment-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, v2Window, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * v2 sentiment of the category's own brand: the window series (one row), by theme, by competitor, by
@@ -76,6 +78,7 @@ export const sentimentCase: ReportCase = {
   streamPath: sentimentReport.streamPath!,
   plan: pagedPlanProbe(sentimentReport),
   pageBody: pagedPageBody(sentimentReport),
+  setup: warmCategoryRollups(sentimentDaily),
   categories: 'SELECT DISTINCT category_id FROM sentiments',
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

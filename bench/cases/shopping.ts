@@ -1,10 +1,12 @@
 import { shoppingProductsReport } from '../../src/reports/insights-v2/shopping-products.ts';
+import { shoppingDaily } from '../../src/reports/insights-v2/shopping-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, partitionBy, sameKeys, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * Shopping products: the window series (products ranked over the window), by day, by week, by topic
@@ -90,6 +92,7 @@ export const shoppingCase: ReportCase = {
   streamPath: shoppingProductsReport.streamPath!,
   plan: pagedPlanProbe(shoppingProductsReport),
   pageBody: pagedPageBody(shoppingProductsReport),
+  setup: warmCategoryRollups(shoppingDaily),
   categories: 'SELECT DISTINCT category_id FROM shopping_results',
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

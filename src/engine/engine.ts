@@ -72,8 +72,8 @@ export interface EngineOptions {
    */
   readonly stateWhenLocked?: WhenLocked;
   /**
-   * Per-category daily rollups, built in the background on first use and kept only while current
-   * (default true). Off, every report reads the facts.
+   * Rollups (per category by day; traffic per organization by hour and by day), built in the background
+   * on first use and kept only while current (default true). Off, every report reads the facts.
    */
   readonly rollups?: boolean;
 }

@@ -8,6 +8,7 @@ import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
+import { citationsDaily, factCitations, rolledCitations, rolledTypes, servedByCitationsDaily } from './citations-rollup.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
@@ -79,26 +80,29 @@ function shapeOf(plan: CitationsPlan, g: Grouping): RowShape {
  * models with citations there, so citation-layer filters never shrink its denominator. Rows are ranked
  * within their partition; only the partitions of a page (or stream slice) are ranked.
  */
-function compile(plan: CitationsPlan): ShapedReport {
+function compile(plan: CitationsPlan, rollups: ReadonlySet<string>): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
+  const rolled = rollups.has(citationsDaily.name) && servedByCitationsDaily(plan);
+  const source = rolled ? rolledCitations : factCitations;
+  const types = rolled ? rolledTypes(plan) : typesScope(plan);
   const g = new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions);
   const entity = plan.entity === 'page' ? sql`f.url` : sql`f.root_domain`;
   const owned = plan.scope === 'owned';
 
   const ctes = sql`${promptsCte(plan.categoryId)},
 c AS (
-  SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit
-  FROM citations f JOIN p ON p.id = f.prompt_id
-  WHERE ${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
+  SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit${source.weight}
+  FROM ${source.from}
+  WHERE ${inWindow(plan)} AND ${types} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
 )`;
 
   // The scores of the partitions in `pg` (every partition when null): a page scores only its own partitions'
   // entities. The denominators are a few rows per partition, cheaper to count whole than to restrict.
   const scoring = (pg: string | null) => [
-    sql`den AS (SELECT ${g.cols()}model_id, count(*) AS total FROM c GROUP BY ALL)`,
+    sql`den AS (SELECT ${g.cols()}model_id, ${source.count} AS total FROM c GROUP BY ALL)`,
     sql`models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()})`,
     sql`num AS (
-  SELECT ${g.cols()}entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
+  SELECT ${g.cols()}entity, model_id, ${source.count} AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
   FROM c${pg === null ? sql`` : sql` SEMI JOIN ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
 )`,
     // TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
@@ -157,6 +161,7 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
   schema,
   check,
   owned: categoryOwned,
+  rollups: (plan) => (servedByCitationsDaily(plan) ? [{ def: citationsDaily, categoryId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   plan(req, ctx) {
     const filter = readLayeredFilter(req.filter, citationsRules).filter;

@@ -12,7 +12,8 @@ import { promptDimensions, promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
-import { inWindow, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { inWindow, promptsCte, type WindowScope } from './scope.ts';
+import { fanoutsDaily, fanoutSource, servedByFanoutsDaily } from './fanouts-rollup.ts';
 
 const metricNames = ['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'] as const;
 type Metric = (typeof metricNames)[number];
@@ -83,7 +84,8 @@ const metricColumn: Record<Metric, { readonly column: string; readonly type: Sca
  * Groups rank by fan-outs within their date bucket (or the whole window); a page scores only its own
  * buckets, and only the metrics it shows.
  */
-function compile(plan: FanoutsPlan): ShapedReport {
+function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport {
+  const src = fanoutSource(plan, rollups);
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const keys = { ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) };
   const g = new Grouping(keys, plan.groupBy);
@@ -96,20 +98,20 @@ function compile(plan: FanoutsPlan): ShapedReport {
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId),
     sql`fo AS (
-  SELECT ${g.select()}f.query AS q FROM fanouts f JOIN p ON p.id = f.prompt_id WHERE ${scope}
+  SELECT ${g.select()}f.query AS q${src.fanoutColumns} FROM ${src.fanouts} WHERE ${scope}
 )`,
     sql`runs AS (
-  SELECT ${runs.select()}f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${scope}
+  SELECT ${runs.select()}${src.runColumns} FROM ${src.runs} WHERE ${scope}
 )`,
   ];
   const scored = (pg: string | null) => sql`
   SELECT n.*${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share` : sql``}
-  FROM (SELECT ${g.cols()}count(*) AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
+  FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
     has('share') ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}count(*) AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
+  LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
   }${
     has('fanouts_per_execution') ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}count(*) AS executions FROM ${matching('runs', partition, pg)} WHERE search_triggered ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}` : sql``
+  LEFT JOIN (SELECT ${runs.cols()}${src.searching} AS executions FROM ${matching('runs', partition, pg)} WHERE ${src.searched} ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}` : sql``
   }`;
   // The date is a key of the runs' groups too, so restricting every source to a page's buckets is exact.
   if (partition.empty) ctes.push(sql`scored AS (${scored(null)})`);
@@ -129,7 +131,7 @@ function compile(plan: FanoutsPlan): ShapedReport {
     shape: { fields: [...g.shape(), field('rank', value('rank', 'integer')), ...metrics.map((m) => field(m, value(metricColumn[m].column, metricColumn[m].type)))] },
     rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.rank`, ...metrics.map((m) => sql`${ident(t)}.${ident(metricColumn[m].column)}`)]),
     total: unitTotal,
-    info: sql`SELECT ${modelNames('runs')} AS models, r.runs, r.searched FROM (SELECT count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched FROM runs) r`,
+    info: sql`SELECT ${src.models} AS models, r.runs, r.searched FROM (SELECT ${src.totals} FROM runs) r`,
     // Groups rank by their fan-outs over the whole window, so every slice would count them all again: a stream
     // is one statement (or, with date buckets, one per window of days: see byDate).
     sliceUnits: Number.POSITIVE_INFINITY,
@@ -162,6 +164,7 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
   schema,
   check,
   owned: categoryOwned,
+  rollups: (plan) => (servedByFanoutsDaily(plan) ? [{ def: fanoutsDaily, categoryId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   plan(req, ctx) {
     const filter = readLayeredFilter(req.filter, fanoutsRules).filter;

@@ -11,6 +11,7 @@ import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from '.
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
 import type { FilterRules, LayeredFilter } from './layered-filter.ts';
 import { inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
+import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from './sentiment-rollup.ts';
 
 export const sentimentMetrics = ['positive_sentiment', 'negative_sentiment', 'occurrence'] as const;
 export type SentimentMetric = (typeof sentimentMetrics)[number];
@@ -87,7 +88,7 @@ function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
  * rank within their date bucket (or the whole window); a page scores only its own date buckets, and
  * its comparison figures and cited websites only for its own groups.
  */
-export function compileSentiment(plan: SentimentPlan): ShapedReport {
+export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<string>): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const g = new Grouping(keysOf(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
   const answers = g.without(...assessmentDims);
@@ -95,7 +96,11 @@ export function compileSentiment(plan: SentimentPlan): ShapedReport {
   const brands = g.has('competitor')
     ? sql`f.asset_id IN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) AND f.asset_id NOT IN (SELECT id FROM target)`
     : sql`f.asset_id IN (SELECT id FROM target)`;
-  const assessments = (w: Window) => sql`
+  const rolled = rollups.has(sentimentDaily.name) && servedBySentimentDaily(plan);
+  const assessments = (w: Window) => rolled ? sql`
+  SELECT ${g.select()}f.model_id, f.n AS w, f.positive AS w_positive, TRUE AS hit
+  FROM ${sentimentDailyTable}
+  WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}` : sql`
   SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
   FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
@@ -108,7 +113,7 @@ export function compileSentiment(plan: SentimentPlan): ShapedReport {
   SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment${occurrence ? sql`,
          100 * c.answers / d.answers AS occurrence` : sql``}
   FROM (
-    SELECT ${g.cols()}count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive${occurrence ? sql`, count(DISTINCT execution_id) AS answers` : sql``}
+    SELECT ${g.cols()}${rolled ? sql`CAST(sum(w) AS BIGINT) AS n, CAST(sum(w_positive) AS BIGINT) AS positive` : sql`count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive`}${occurrence ? sql`, count(DISTINCT execution_id) AS answers` : sql``}
     FROM ${from} WHERE hit ${g.groupBy()}
   ) c${occurrence ? sql`
   JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${from} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}` : sql``}`;

@@ -5,6 +5,7 @@ import { sql } from '../../query/sql.ts';
 import type { DataGuard, PagedReport } from '../paged-report.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { readLayeredFilter } from './layered-filter.ts';
+import { sentimentDaily, servedBySentimentDaily } from './sentiment-rollup.ts';
 import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-sql.ts';
 
 export { maxCitedWebsites, sentimentCatalog, sentimentRules, type SentimentPlan } from './sentiment-sql.ts';
@@ -79,6 +80,7 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
   schema,
   check,
   owned: categoryOwned,
+  rollups: (plan) => (servedBySentimentDaily(plan) ? [{ def: sentimentDaily, categoryId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   plan(req, ctx) {
     const start = req.comparison_start_date ?? null;

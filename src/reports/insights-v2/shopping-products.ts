@@ -5,6 +5,7 @@ import { refuseFields, type PagedReport } from '../paged-report.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
 import { groupDims, metricNames, positionMetrics, shoppingFilterFields, type Metric, type ShoppingPlan } from './shopping-plan.ts';
 import { compileShopping } from './shopping-sql.ts';
+import { servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
 
 export { shoppingFilterFields, type ShoppingPlan } from './shopping-plan.ts';
 
@@ -51,6 +52,7 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan> 
   schema,
   check,
   owned: categoryOwned,
+  rollups: (plan) => (servedByShoppingDaily(plan) ? [{ def: shoppingDaily, categoryId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   plan(req, ctx) {
     return {

@@ -7,6 +7,7 @@ import { filterPredicate } from './common.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual } from './dimensions.ts';
 import { distinctModelNames, inWindow, promptsCte } from './scope.ts';
 import { productFields, shoppingFilterFields, type Metric, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
+import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
 
 /** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
 const ratioSql = {
@@ -68,7 +69,9 @@ const counts = sql`count(*) AS shown, sum(position) AS position_sum,
  * it is shown in) are counted, scored and built only for the products of the range, and the other
  * products only in the buckets a bucket rank compares them in.
  */
-export function compileShopping(plan: ShoppingPlan): ShapedReport {
+export function compileShopping(plan: ShoppingPlan, rollups: ReadonlySet<string>): ShapedReport {
+  const rolled = rollups.has(shoppingDaily.name) && servedByShoppingDaily(plan);
+  const tally = rolled ? rolledCounts : counts;
   const filter = filterPredicate(plan.filter, shoppingFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
   const dims = plan.groupBy;
   const keysSelect = dims.length > 0 ? sql`${join(dims.map((d) => groupKey(d, plan.interval)), ', ')}, ` : sql``;
@@ -79,7 +82,9 @@ export function compileShopping(plan: ShoppingPlan): ShapedReport {
   // one, every product of a bucket shares the bucket's count of selected answers, and one scan gives both
   // the shown products and the answers (a prompt-level filter holds for every result of an answer alike).
   const perProduct = plan.filter !== null && leaves(plan.filter).some((l) => Object.hasOwn(productFields, l.field));
-  const facts = perProduct
+  const facts = rolled
+    ? rolledShoppingFacts(plan, keysSelect)
+    : perProduct
     ? sql`e AS (
   SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
   FROM shopping_results f
@@ -157,11 +162,11 @@ WHERE ${inRange(range)}`;
     const ranked = plan.metrics.includes('visibility_rank');
     const denominator = perProduct
       ? sql`JOIN selected d ON d.product_id = s.product_id AND ${keysEqual(dims, 's', 'd')}`
-      : sql`JOIN (SELECT ${keyList}, count(DISTINCT execution_id) AS executions FROM sr x SEMI JOIN pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
+      : sql`JOIN (SELECT ${keyList}, ${rolled ? rolledAnswers : sql`count(DISTINCT execution_id)`} AS executions FROM sr x SEMI JOIN pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
     return sql`WITH pu AS (SELECT u.product_id, u.unit FROM units u WHERE ${inRange(range)}),
 pk AS (SELECT DISTINCT ${keyList} FROM hit WHERE product_id IN (SELECT product_id FROM pu)),
 shown AS (
-  SELECT ${keyList}, product_id, ${counts}
+  SELECT ${keyList}, product_id, ${tally}
   FROM hit h ${ranked ? sql`SEMI JOIN pk ON ${keysEqual(dims, 'h', 'pk')}` : sql`WHERE h.product_id IN (SELECT product_id FROM pu)`}
   GROUP BY ALL
 ),

@@ -19,6 +19,8 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
+import { citationsDaily, factCitations, rolledCitations } from '../insights-v2/citations-rollup.ts';
+import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['count', 'citation_share', 'share_of_voice', 'first_cited_at'] as const;
 type Metric = (typeof metricNames)[number];
@@ -71,7 +73,8 @@ const metricSql: Record<Metric, Fragment> = {
  * over every citation in scope of the same answer-level group, averaged over the models with citations
  * there: row filters never shrink that denominator.
  */
-function compile(plan: InsightsPlan) {
+function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
+  const rolled = rollups.has(citationsDaily.name) && servedByCitationsDailyV1(plan);
   const defs = {
     ...answerDimensions(plan.bucket),
     hostname: plainDimension(sql`f.hostname`),
@@ -82,6 +85,7 @@ function compile(plan: InsightsPlan) {
   };
   const dims = plan.dimensions;
   const answerDims = dims.filter((d) => answerLevel.includes(d));
+  const source = rolled ? rolledCitations : factCitations;
   const analyses = plan.filters.some((f) => f.field === 'mentioned')
     ? sql`
 pa AS (
@@ -92,13 +96,13 @@ pa AS (
     : sql``;
   const ctes = sql`${promptsCte(plan)},${analyses}
 base AS (
-  SELECT ${keySelect(dims, defs)}f.model_id AS model_key, ${rowPredicate(plan, catalog)} AS hit, f.executed_at AS cited_at
-  ${factsInScope('citations', plan, catalog)}
+  SELECT ${keySelect(dims, defs)}f.model_id AS model_key, ${rowPredicate(plan, catalog)} AS hit, f.executed_at AS cited_at${source.weight}
+  ${rolled ? rolledInScope(plan, catalog, rolledCitations.from) : factsInScope('citations', plan, catalog)}
 ),
 num AS (
-  SELECT ${keysThen(dims)}model_key, count(*) FILTER (WHERE hit) AS n, min(cited_at) FILTER (WHERE hit) AS first_at FROM base GROUP BY ALL
+  SELECT ${keysThen(dims)}model_key, ${source.countIf(sql`hit`)} AS n, min(cited_at) FILTER (WHERE hit) AS first_at FROM base GROUP BY ALL
 ),
-den AS (SELECT ${keysThen(answerDims)}model_key, count(*) AS total FROM base GROUP BY ALL),
+den AS (SELECT ${keysThen(answerDims)}model_key, ${source.count} AS total FROM base GROUP BY ALL),
 model_counts AS (SELECT ${keysThen(answerDims)}count(*) AS models FROM den GROUP BY ALL)`;
   const columns = [...positionalKeys(dims, 'num'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`)];
   const groupBy = dims.length > 0 ? sql`GROUP BY ${join(dims.map((_, i) => ident(`k${i}`)), ', ')} ` : sql``;
@@ -108,6 +112,9 @@ JOIN model_counts ON ${keysMatch(answerDims, 'num', 'model_counts')}
 ${groupBy}HAVING sum(num.n) > 0`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
+
+/** The rollup keeps the model, the root domain and the citation category, by ET day. */
+const servedByCitationsDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'model', 'root_domain', 'citation_category'], ['model_id', 'root_domain', 'citation_category']);
 
 export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
   id: 'citations.v1',
@@ -121,5 +128,6 @@ export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsP
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
+  rollups: (plan) => (servedByCitationsDailyV1(plan) ? [{ def: citationsDaily, scopeId: plan.categoryId }] : []),
   compile,
 };

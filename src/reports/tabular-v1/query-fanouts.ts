@@ -20,6 +20,8 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
+import { fanoutsDaily, fanoutsFromRollup } from '../insights-v2/fanouts-rollup.ts';
+import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['fanouts_per_execution', 'total_fanouts', 'share'] as const;
 type Metric = (typeof metricNames)[number];
@@ -44,11 +46,25 @@ const metricSql: Record<Metric, Fragment> = {
  * the searching executions (search_triggered) of the row's answer group; share divides by the
  * fan-outs of the row's group without the query dimension (the same prompt when prompt is grouped).
  */
-function compile(plan: InsightsPlan) {
+function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const defs = { ...answerDimensions(plan.bucket), query: plainDimension(sql`f.query`) };
   const dims = plan.dimensions;
   const answerDims = dims.filter((d) => d !== 'query');
-  const ctes = sql`${promptsCte(plan)},
+  const rolled = rollups.has(fanoutsDaily.name) && servedByFanoutsDailyV1(plan);
+  const ctes = rolled
+    ? sql`${promptsCte(plan)},
+fo AS (
+  SELECT ${keySelect(dims, defs)}f.n AS w
+  ${rolledInScope(plan, catalog, fanoutsFromRollup.fanouts)}
+),
+n AS (SELECT ${keysThen(dims)}${fanoutsFromRollup.count} AS fanouts FROM fo ${groupByKeys(dims)}),
+pg AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS group_fanouts FROM fo GROUP BY ALL),
+ex AS (
+  SELECT ${keySelect(answerDims, defs)}f.searched AS w
+  ${rolledInScope(plan, catalog, fanoutsFromRollup.runs)} AND f.searched > 0
+),
+xe AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS executions FROM ex GROUP BY ALL)`
+    : sql`${promptsCte(plan)},
 fo AS (
   SELECT ${keySelect(dims, defs)}f.position
   ${factsInScope('fanouts', plan, catalog)}
@@ -66,6 +82,9 @@ FROM n LEFT JOIN pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN xe ON ${key
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 
+/** The rollup keeps the prompt and the query by ET day; prompt-level filters read the prompt. */
+const servedByFanoutsDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'prompt', 'query'], ['topic_id', 'tag_id', 'prompt_id', 'analysis_type']);
+
 export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
   id: 'query-fanouts.v1',
   path: '/v1/reports/query-fanouts',
@@ -78,5 +97,6 @@ export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, Insigh
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
   authorize: authorizeCategory,
+  rollups: (plan) => (servedByFanoutsDailyV1(plan) ? [{ def: fanoutsDaily, scopeId: plan.categoryId }] : []),
   compile,
 };

@@ -18,6 +18,8 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
+import { sentimentDaily, sentimentDailyTable } from '../insights-v2/sentiment-rollup.ts';
+import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['positive', 'negative', 'occurrences'] as const;
 const dimensionNames = ['theme', 'date', 'region', 'topic', 'topic_id', 'model', 'asset_id', 'asset_name', 'tag', 'prompt', 'prompt_id', 'sentiment_type', 'persona'] as const;
@@ -44,6 +46,16 @@ const metricSql: Record<(typeof metricNames)[number], Fragment> = {
   occurrences: sql`count(*)`,
 };
 
+/** The same counts summed over the daily rollup's rows. */
+const rolledMetricSql: typeof metricSql = {
+  positive: sql`CAST(sum(w_positive) AS BIGINT)`,
+  negative: sql`CAST(sum(w_negative) AS BIGINT)`,
+  occurrences: sql`CAST(sum(w) AS BIGINT)`,
+};
+
+/** The rollup keeps the model and the brand by ET day. */
+const servedBySentimentDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'model', 'asset_id', 'asset_name'], ['model_id', 'asset_id', 'asset_name']);
+
 /** Sentiment v1: counts of the positive and negative assessments of brands in answers to sentiment prompts. */
 export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
   id: 'sentiment.v1',
@@ -57,7 +69,9 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
   schema,
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
-  compile(plan) {
+  rollups: (plan) => (servedBySentimentDailyV1(plan) ? [{ def: sentimentDaily, scopeId: plan.categoryId }] : []),
+  compile(plan, rollups) {
+    const rolled = rollups.has(sentimentDaily.name) && servedBySentimentDailyV1(plan);
     const defs = {
       ...answerDimensions(plan.bucket),
       theme: namedDimension(sql`f.theme_id`, 'themes'),
@@ -65,14 +79,21 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
       asset_name: namedDimension(sql`f.asset_id`, 'assets'),
       sentiment_type: plainDimension(sql`f.sentiment_type`),
     };
-    const ctes = sql`${promptsCte(plan, 'sentiment')},
+    const ctes = rolled
+      ? sql`${promptsCte(plan, 'sentiment')},
+s AS (
+  SELECT ${keySelect(plan.dimensions, defs)}f.n AS w, f.positive AS w_positive, f.negative AS w_negative
+  ${rolledInScope(plan, catalog, sentimentDailyTable)}
+)`
+      : sql`${promptsCte(plan, 'sentiment')},
 s AS (
   SELECT ${keySelect(plan.dimensions, defs)}f.sentiment_type AS sentiment
   ${factsInScope('sentiments', plan, catalog)}
 )`;
+    const metrics = rolled ? rolledMetricSql : metricSql;
     return {
       ctes,
-      grouped: groupedOver('s', plan.dimensions, plan.metrics.map((m) => metricSql[m as keyof typeof metricSql])),
+      grouped: groupedOver('s', plan.dimensions, plan.metrics.map((m) => metrics[m as keyof typeof metricSql])),
       dimensions: plan.dimensions.map((d) => defs[d as keyof typeof defs]),
     };
   },

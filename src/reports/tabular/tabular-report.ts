@@ -64,8 +64,8 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */
   authorize(plan: Plan, ctx: CallContext): Promise<void>;
-  /** A rollup that could answer this plan; the engine checks it is current before compiling. */
-  rollup?(plan: Plan): { readonly def: RollupDef; readonly scopeId: string } | null;
+  /** The rollups that could answer this plan, best first; the engine hands the first current one to compile. */
+  rollups?(plan: Plan): readonly { readonly def: RollupDef; readonly scopeId: string }[];
   /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
   compile(plan: Plan, rollups: ReadonlySet<string>): TabularSql;
 }
@@ -135,8 +135,9 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
   await report.authorize(plan, ctx);
-  const use = report.rollup?.(plan) ?? null;
-  const rollups: ReadonlySet<string> = use !== null && ctx.core.rollups.current(use.def, use.scopeId) ? new Set([use.def.name]) : new Set();
+  // A rollup found stale or missing starts building, so a later one is asked only when the ones before it are not current.
+  const use = (report.rollups?.(plan) ?? []).find((u) => ctx.core.rollups.current(u.def, u.scopeId));
+  const rollups: ReadonlySet<string> = use ? new Set([use.def.name]) : new Set();
   return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups)) };
 }
 

@@ -7,6 +7,7 @@ import { zUuid } from '../../query/schema-types.ts';
 import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import { rollupTable } from '../../engine/rollups.ts';
 import { servedByTrafficHourly, trafficHourly } from './traffic-rollup.ts';
+import { rolledDailyView, servedByTrafficDaily, trafficDaily } from './traffic-daily.ts';
 import type { CallContext } from '../endpoint.ts';
 import { authorize } from '../paged-report.ts';
 import { groupKeys, keyColumn, metricColumn, throwIfAny, type Mode, type TabularDimension, type TabularReport, type TabularShape } from '../tabular/tabular-report.ts';
@@ -195,8 +196,9 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
     : sql``;
   const where = sql`f.organization_id = ${plan.organizationId} AND f.domain = ${plan.domain} AND f.ts >= CAST(${plan.window.start} AS TIMESTAMPTZ) AND f.ts < CAST(${plan.window.end} AS TIMESTAMPTZ) AND ${filter}${segment}`;
   const columns = join(def.columns.map((c) => sql`f.${ident(c)}`), ', ');
-  const view =
-    def.view === 'daily'
+  const view = rollups.has(trafficDaily.name) && servedByTrafficDaily(def)
+    ? rolledDailyView(def.table, columns, plan.window, { organizationId: plan.organizationId, domain: plan.domain, filter, segment })
+    : def.view === 'daily'
       ? // TRICKY: the day of a visit is its America/New_York calendar day, whatever the UTC date. The view
         // stays one row per visit: summing a day's rows first gives the same sums and maxima, and cost
         // a second aggregation over every (day, host, path, …) of the window.
@@ -229,7 +231,10 @@ export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequ
     schema: schemaOf(def) as z.ZodType<TrafficRequest>,
     plan: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
     authorize: authorizeTraffic,
-    rollup: (plan) => (servedByTrafficHourly(def, plan) ? { def: trafficHourly, scopeId: plan.organizationId } : null),
+    rollups: (plan) => [
+      ...(servedByTrafficDaily(def) ? [{ def: trafficDaily, scopeId: plan.organizationId }] : []),
+      ...(servedByTrafficHourly(def, plan) ? [{ def: trafficHourly, scopeId: plan.organizationId }] : []),
+    ],
     compile: (plan, rollups) => compileTraffic(def, catalog, plan, rollups),
   };
 }

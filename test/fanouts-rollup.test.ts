@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../src/engine/engine.ts';
+import { toWire } from '../src/query/filter-node.ts';
+import { render } from '../src/query/sql.ts';
+import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { fanoutsDaily } from '../src/reports/insights-v2/fanouts-rollup.ts';
+import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
+import { prepareRead } from '../src/reports/paged-report.ts';
+import { pageQuery } from '../src/reports/rows-query.ts';
+import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';
+import { openFixture } from './helpers/arrow-fixture.ts';
+import { expectGolden } from './helpers/golden.ts';
+import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
+import { tabular } from './helpers/tabular.ts';
+import { allPages, streamEvents } from './helpers/walk.ts';
+import { ids } from './fixtures/insights.ts';
+import { moreV2Fixture } from './fixtures/more-v2.ts';
+
+const fixture = moreV2Fixture();
+let withRollups: Engine;
+let factsOnly: Engine;
+beforeAll(async () => {
+  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
+  await withRollups.core.rollups.warm(fanoutsDaily, [ids.cat1]);
+});
+afterAll(() => {
+  withRollups.close();
+  factsOnly.close();
+});
+
+type Body = Record<string, unknown>;
+const rollupRead = (text: string) => text.includes('rollup_fanouts_daily');
+const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(queryFanoutsReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
+const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(queryFanoutsV1Report, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
+/** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
+const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), 'queryFanouts', body, 7));
+const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), 'queryFanoutsV1', body));
+
+const windows = [
+  ['2026-02-20', '2026-12-31'],
+  ['2026-03-08', '2026-03-09'],
+  ['2026-04-01', '2026-06-30'],
+  ['2026-10-31', '2026-11-02'],
+] as const;
+const groupings = [undefined, [], ['prompt'], ['prompt', 'query'], ['query', 'prompt'], ['date'], ['date', 'prompt', 'query'], ['prompt', 'date'], ['model'], ['region', 'date'], ['prompt', 'model']];
+
+describe('the fan-outs daily rollup, v2', () => {
+  it('answers every request it serves exactly as the facts do (pages and streams), and serves just those', async () => {
+    const used = new Set<boolean>();
+    const answerFields = { prompt: promptFilterFields.prompt!, topic: promptFilterFields.topic!, tag: promptFilterFields.tag!, model: promptFilterFields.model!, region: promptFilterFields.region! };
+    const request = fc.record({
+      filter: fc.option(layeredFilter(answerFields, {}, typeLeaf), { nil: undefined, freq: 2 }),
+      group_by: fc.constantFrom(...groupings),
+      metrics: fc.option(fc.subarray(['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'], { minLength: 1 }), { nil: undefined }),
+      interval: fc.constantFrom('day', 'week', 'month'),
+      window: fc.constantFrom(...windows),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const byQuery = (r.group_by ?? []).includes('query');
+        const metrics = r.metrics?.filter((m) => (byQuery ? m !== 'query_variations' : m !== 'share'));
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0],
+          end_date: r.window[1],
+          ...(r.group_by ? { group_by: r.group_by } : {}),
+          ...(metrics && metrics.length > 0 ? { metrics } : {}),
+          interval: r.interval,
+          filter: r.filter ? toWire(r.filter) : null,
+        };
+        const servable = !(r.group_by ?? []).some((d) => d === 'model' || d === 'region') && !/"field":"(model|region)"/.test(JSON.stringify(body.filter));
+        const reads = await readsV2(withRollups, body);
+        expect(reads).toBe(servable);
+        used.add(reads);
+        expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+        if (reads && (r.group_by ?? []).includes('date')) {
+          expect(await streamEvents(withRollups.org(ids.org1), 'queryFanouts', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'queryFanouts', body));
+        }
+      }),
+      { numRuns: 60 },
+    );
+    expect([...used].sort()).toEqual([false, true]);
+  });
+});
+
+describe('the fan-outs daily rollup, v1', () => {
+  it('answers every request it serves exactly as the facts do, and serves just those', async () => {
+    const used = new Set<boolean>();
+    const filterOf = (field: string, value: string) => ({ field, operator: 'is', value });
+    const request = fc.record({
+      dimensions: fc.subarray(['prompt', 'query', 'date', 'model', 'region'], { maxLength: 3 }),
+      metrics: fc.subarray(['fanouts_per_execution', 'total_fanouts', 'share'], { minLength: 1 }),
+      interval: fc.constantFrom('hour', 'day', 'week', 'month', 'relative_week'),
+      window: fc.constantFrom(
+        ['2026-02-20', '2027-01-01', true],
+        ['2026-03-08', '2026-03-10', true],
+        ['2026-11-01T04:00:00Z', '2026-11-02T05:00:00Z', true],
+        ['2026-03-08T06:00:00Z', '2026-03-09', false],
+      ),
+      filters: fc.subarray([filterOf('topic_id', ids.topics[0]!), filterOf('prompt_id', ids.prompts[1]!), filterOf('tag_id', ids.tags[0]!), filterOf('analysis_type', 'visibility'), filterOf('model_id', ids.models[0]!)], { maxLength: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const body = { category_id: ids.cat1, start_date: r.window[0] as string, end_date: r.window[1] as string, metrics: r.metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters };
+        const servable =
+          r.window[2] && !(r.dimensions.includes('date') && r.interval === 'hour') && !r.dimensions.some((d) => d === 'model' || d === 'region') && !r.filters.some((f) => f.field === 'model_id');
+        const reads = await readsV1(withRollups, body);
+        expect(reads).toBe(servable);
+        used.add(reads);
+        expect(await v1Text(withRollups, body)).toBe(await v1Text(factsOnly, body));
+      }),
+      { numRuns: 60 },
+    );
+    expect([...used].sort()).toEqual([false, true]);
+  });
+});
+
+describe('the fan-outs daily rollup across prompt edits', () => {
+  it('is not read once a prompt changes, and answers as the facts do once rebuilt', async () => {
+    const engine = await openFixture(fixture, { cursorSecret: 'same' });
+    try {
+      await engine.core.rollups.warm(fanoutsDaily, [ids.cat1]);
+      const v2 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['prompt', 'query'] };
+      const v1 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['total_fanouts', 'fanouts_per_execution'], dimensions: ['prompt'] };
+      expect(await readsV2(engine, v2)).toBe(true);
+      expect(await readsV1(engine, v1)).toBe(true);
+      const before = await v2Text(engine, v2);
+      const path = `/v1/org/categories/${ids.cat1}/prompts`;
+      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] } });
+      expect(await readsV2(engine, v2)).toBe(false);
+      expect(await readsV1(engine, v1)).toBe(false);
+      const [facts2, facts1] = [await v2Text(engine, v2), await v1Text(engine, v1)];
+      expect(facts2).not.toBe(before);
+      await engine.core.rollups.warm(fanoutsDaily, [ids.cat1]);
+      expect(await readsV2(engine, v2)).toBe(true);
+      expect(await v2Text(engine, v2)).toBe(facts2);
+      expect(await v1Text(engine, v1)).toBe(facts1);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('golden SQL of fanouts rollup reads', () => {
+  it('v2 and v1', async () => {
+    const dir = fileURLToPath(new URL('./golden', import.meta.url));
+    const ctx = withRollups.org(ids.org1).context();
+    const v2 = await prepareRead(queryFanoutsReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date', 'prompt', 'query'], interval: 'month', metrics: ['total_fanouts', 'fanouts_per_execution', 'share'], filter: { field: 'topic', op: 'is', value: 'Boots' } }, 'page', ctx);
+    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    expect(q2.text).toContain('rollup_fanouts_daily');
+    expectGolden(join(dir, 'query-fanouts', 'rollup-by-month-prompt-and-query.sql'), `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`);
+    const v1 = await prepareTabular(queryFanoutsV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['total_fanouts', 'fanouts_per_execution', 'share'], dimensions: ['prompt', 'query'], filters: [{ field: 'tag_id', operator: 'is', value: ids.tags[0] }], pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    expect(q1.text).toContain('rollup_fanouts_daily');
+    expectGolden(join(dir, 'query-fanouts-v1', 'rollup-prompt-and-query.sql'), `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`);
+  });
+});

@@ -1,0 +1,26 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
+),
+fo AS (
+  SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.n AS w
+  FROM "rollup_fanouts_daily_fanouts" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $2 AND f.day >= CAST($3 AS DATE) AND f.day < CAST($4 AS DATE) AND COALESCE(list_has_any(p.tag_ids, [$5]), FALSE)
+),
+n AS (SELECT "k_prompt", "k_query", CAST(sum(w) AS BIGINT) AS fanouts FROM fo GROUP BY "k_prompt", "k_query"),
+pg AS (SELECT "k_prompt", CAST(sum(w) AS BIGINT) AS group_fanouts FROM fo GROUP BY ALL),
+ex AS (
+  SELECT f.prompt_id AS "k_prompt", f.searched AS w
+  FROM "rollup_fanouts_daily_runs" f JOIN p ON p.id = f.prompt_id
+  WHERE f.category_id = $6 AND f.day >= CAST($7 AS DATE) AND f.day < CAST($8 AS DATE) AND COALESCE(list_has_any(p.tag_ids, [$9]), FALSE) AND f.searched > 0
+),
+xe AS (SELECT "k_prompt", CAST(sum(w) AS BIGINT) AS executions FROM ex GROUP BY ALL),
+grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
+FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
+labeled AS (SELECT g.*, (SELECT "prompt" FROM "prompts" WHERE id = "g"."k0") AS "d0", "g"."k1" AS "d1" FROM grouped g),
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $10 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $11 OFFSET $12))
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01","00000000-0000-4000-8000-00000000003d","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01","00000000-0000-4000-8000-00000000003d",0,8,0]

@@ -1,0 +1,17 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
+),
+s AS (
+  SELECT f.asset_id AS "k_asset_name", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.n AS w, f.positive AS w_positive, f.negative AS w_negative
+  FROM "rollup_sentiment_daily_sentiments" f
+  WHERE f.category_id = $3 AND f.day >= CAST($4 AS DATE) AND f.day < CAST($5 AS DATE) AND TRUE
+),
+grouped AS (SELECT "s"."k_asset_name" AS "k0", "s"."k_date" AS "k1", CAST(sum(w_positive) AS BIGINT) AS "m0", CAST(sum(w_negative) AS BIGINT) AS "m1", CAST(sum(w) AS BIGINT) AS "m2" FROM "s" GROUP BY "k_asset_name", "k_date"),
+labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1" FROM grouped g),
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $6 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $7 OFFSET $8))
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01",0,8,0]

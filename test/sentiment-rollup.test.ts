@@ -1,0 +1,172 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../src/engine/engine.ts';
+import { toWire } from '../src/query/filter-node.ts';
+import { render } from '../src/query/sql.ts';
+import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { sentimentCatalog } from '../src/reports/insights-v2/sentiment-sql.ts';
+import { sentimentDaily } from '../src/reports/insights-v2/sentiment-rollup.ts';
+import { sentimentReport } from '../src/reports/insights-v2/sentiment.ts';
+import { prepareRead } from '../src/reports/paged-report.ts';
+import { pageQuery } from '../src/reports/rows-query.ts';
+import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
+import { openFixture } from './helpers/arrow-fixture.ts';
+import { expectGolden } from './helpers/golden.ts';
+import { layeredFilter } from './helpers/more-v2.ts';
+import { tabular } from './helpers/tabular.ts';
+import { allPages, streamEvents } from './helpers/walk.ts';
+import { ids } from './fixtures/insights.ts';
+import { moreV2Fixture } from './fixtures/more-v2.ts';
+
+const fixture = moreV2Fixture();
+let withRollups: Engine;
+let factsOnly: Engine;
+beforeAll(async () => {
+  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
+  await withRollups.core.rollups.warm(sentimentDaily, [ids.cat1]);
+});
+afterAll(() => {
+  withRollups.close();
+  factsOnly.close();
+});
+
+type Body = Record<string, unknown>;
+const rollupRead = (text: string) => text.includes('rollup_sentiment_daily');
+const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(sentimentReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
+const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(sentimentV1Report, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
+/** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
+const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), 'sentiment', body, 7));
+const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), 'sentimentV1', body));
+
+const windows = [
+  ['2026-02-20', '2026-12-31'],
+  ['2026-03-08', '2026-03-09'],
+  ['2026-04-01', '2026-06-30'],
+  ['2026-10-31', '2026-11-02'],
+] as const;
+
+describe('the sentiment daily rollup, v2', () => {
+  it('answers every request it serves exactly as the facts do (pages and date streams), and serves just those', async () => {
+    const used = new Set<boolean>();
+    const request = fc.record({
+      filter: fc.option(layeredFilter({ model: promptFilterFields.model!, topic: promptFilterFields.topic! }, { theme: sentimentCatalog.theme! }), { nil: undefined, freq: 2 }),
+      source: fc.constantFrom('asset', 'asset', 'asset', 'citation'),
+      group_by: fc.uniqueArray(fc.constantFrom('date', 'model', 'competitor', 'theme', 'region'), { maxLength: 2 }),
+      interval: fc.constantFrom('day', 'week', 'month'),
+      asset: fc.constantFrom('Acme', 'Zeta', ids.assets[1]!),
+      comparison: fc.option(fc.constantFrom(['2026-02-20', '2026-05-31'], ['2026-08-01', '2026-12-31']), { nil: undefined }),
+      occurrence: fc.boolean(),
+      window: fc.constantFrom(...windows),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const groupBy = r.source === 'citation' ? [] : r.group_by;
+        const filterText = JSON.stringify(r.filter ? toWire(r.filter) : null);
+        const occurrence = r.occurrence && (groupBy.includes('theme') || filterText.includes('"field":"theme"'));
+        const comparison = groupBy.includes('date') ? undefined : r.comparison;
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0],
+          end_date: r.window[1],
+          asset: r.asset,
+          source: r.source,
+          group_by: groupBy,
+          interval: r.interval,
+          ...(occurrence ? { metrics: ['occurrence', 'positive_sentiment'] } : {}),
+          ...(comparison ? { comparison_start_date: comparison[0], comparison_end_date: comparison[1] } : {}),
+          filter: r.filter ? toWire(r.filter) : null,
+        };
+        const servable = r.source === 'asset' && !groupBy.some((d) => d === 'theme' || d === 'region') && !/"field":"(topic|theme)"/.test(filterText);
+        const reads = await readsV2(withRollups, body);
+        expect(reads).toBe(servable);
+        used.add(reads);
+        expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+        if (reads && groupBy.includes('date')) {
+          expect(await streamEvents(withRollups.org(ids.org1), 'sentiment', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'sentiment', body));
+        }
+      }),
+      { numRuns: 60 },
+    );
+    expect([...used].sort()).toEqual([false, true]);
+  });
+});
+
+describe('the sentiment daily rollup, v1', () => {
+  it('answers every request it serves exactly as the facts do, and serves just those', async () => {
+    const used = new Set<boolean>();
+    const filterOf = (field: string, value: string) => ({ field, operator: 'is', value });
+    const request = fc.record({
+      dimensions: fc.subarray(['date', 'model', 'asset_id', 'asset_name', 'theme', 'sentiment_type'], { maxLength: 3 }),
+      metrics: fc.subarray(['positive', 'negative', 'occurrences'], { minLength: 1 }),
+      interval: fc.constantFrom('hour', 'day', 'week', 'month', 'relative_week'),
+      window: fc.constantFrom(
+        ['2026-02-20', '2027-01-01', true],
+        ['2026-03-08', '2026-03-10', true],
+        ['2026-11-01T04:00:00Z', '2026-11-02T05:00:00Z', true],
+        ['2026-03-08T06:00:00Z', '2026-03-09', false],
+      ),
+      filters: fc.subarray([filterOf('model_id', ids.models[0]!), filterOf('asset_id', ids.assets[0]!), filterOf('asset_name', 'Zeta'), filterOf('topic_id', ids.topics[0]!)], { maxLength: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const body = { category_id: ids.cat1, start_date: r.window[0] as string, end_date: r.window[1] as string, metrics: r.metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters };
+        const servable =
+          r.window[2] &&
+          !(r.dimensions.includes('date') && r.interval === 'hour') &&
+          !r.dimensions.some((d) => d === 'theme' || d === 'sentiment_type') &&
+          !r.filters.some((f) => f.field === 'topic_id');
+        const reads = await readsV1(withRollups, body);
+        expect(reads).toBe(servable);
+        used.add(reads);
+        expect(await v1Text(withRollups, body)).toBe(await v1Text(factsOnly, body));
+      }),
+      { numRuns: 60 },
+    );
+    expect([...used].sort()).toEqual([false, true]);
+  });
+});
+
+describe('the sentiment daily rollup across prompt edits', () => {
+  it('is not read once a prompt changes, and answers as the facts do once rebuilt', async () => {
+    const engine = await openFixture(fixture, { cursorSecret: 'same' });
+    try {
+      await engine.core.rollups.warm(sentimentDaily, [ids.cat1]);
+      const v2 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['model'] };
+      const v1 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['positive', 'occurrences'], dimensions: ['asset_name'] };
+      expect(await readsV2(engine, v2)).toBe(true);
+      expect(await readsV1(engine, v1)).toBe(true);
+      const [before2, before1] = [await v2Text(engine, v2), await v1Text(engine, v1)];
+      const path = `/v1/org/categories/${ids.cat1}/prompts`;
+      const carrying = fixture.prompts!.filter((p) => p.category_id === ids.cat1 && (p.analysis_types as string[]).includes('sentiment'));
+      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: carrying[0]!.id, analysis_types: ['visibility'] }] } });
+      expect(await readsV2(engine, v2)).toBe(false);
+      expect(await readsV1(engine, v1)).toBe(false);
+      const [facts2, facts1] = [await v2Text(engine, v2), await v1Text(engine, v1)];
+      expect([facts2, facts1]).not.toEqual([before2, before1]);
+      await engine.core.rollups.warm(sentimentDaily, [ids.cat1]);
+      expect(await readsV2(engine, v2)).toBe(true);
+      expect(await v2Text(engine, v2)).toBe(facts2);
+      expect(await v1Text(engine, v1)).toBe(facts1);
+    } finally {
+      engine.close();
+    }
+  });
+});
+
+describe('golden SQL of sentiment rollup reads', () => {
+  it('v2 and v1', async () => {
+    const dir = fileURLToPath(new URL('./golden', import.meta.url));
+    const ctx = withRollups.org(ids.org1).context();
+    const v2 = await prepareRead(sentimentReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['competitor'], comparison_start_date: '2026-01-01', comparison_end_date: '2026-02-19', filter: { field: 'model', op: 'is', value: 'ChatGPT' } }, 'page', ctx);
+    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    expect(q2.text).toContain('rollup_sentiment_daily');
+    expectGolden(join(dir, 'sentiment', 'rollup-competitors-compared.sql'), `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`);
+    const v1 = await prepareTabular(sentimentV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['positive', 'negative', 'occurrences'], dimensions: ['asset_name', 'date'], date_interval: 'week', pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    expect(q1.text).toContain('rollup_sentiment_daily');
+    expectGolden(join(dir, 'sentiment-v1', 'rollup-brands-by-week.sql'), `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`);
+  });
+});
