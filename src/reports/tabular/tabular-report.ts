@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
+import type { CallContext, Endpoint, EndpointInput, EndpointResult, PreparedCall, RollupChoice, RollupLookup, RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { array, dictionaryColumns, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
@@ -129,15 +129,23 @@ kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
 export interface PreparedTabular<Plan> {
   readonly plan: Plan;
   readonly compiled: ShapedReport;
+  readonly rollups: RollupChoice;
 }
 
-export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<PreparedTabular<Plan>> {
+/** Validates, plans, authorizes and compiles, reading no data; with `look` a missing rollup does not start building. */
+export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, lookup: RollupLookup = 'use'): Promise<PreparedTabular<Plan>> {
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
   await report.authorize(plan, ctx);
   const use = report.rollup?.(plan) ?? null;
-  const rollups: ReadonlySet<string> = use !== null && ctx.core.rollups.current(use.def, use.scopeId) ? new Set([use.def.name]) : new Set();
-  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups)) };
+  const current = use !== null && (lookup === 'use' ? ctx.core.rollups.current(use.def, use.scopeId) : ctx.core.rollups.isCurrent(use.def, use.scopeId));
+  const rollups: ReadonlySet<string> = current ? new Set([use.def.name]) : new Set();
+  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups)), rollups: { candidates: use ? [use.def.name] : [], chosen: [...rollups] } };
+}
+
+/** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
+function preparedCall<Plan extends TabularShape>(p: PreparedTabular<Plan>, role: string, run: () => Promise<RowsResult>): PreparedCall {
+  return { plan: p.plan, normalized: p.plan, statements: [{ role, sql: render(pageQuery(p.compiled, pageRange(p.plan.pagination))) }], rollups: p.rollups, run };
 }
 
 /** The units a request's pagination selects. */
@@ -146,7 +154,10 @@ export function pageRange(p: Pagination): UnitRange {
 }
 
 export async function runTabularPage<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
-  const p = await prepareTabular(report, body, 'page', ctx);
+  return readTabularPage(await prepareTabular(report, body, 'page', ctx), ctx);
+}
+
+async function readTabularPage<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): Promise<RowsResult> {
   const { head, rows } = await readPage(ctx, p.compiled, pageRange(p.plan.pagination));
   return pageResult(p.compiled.shape, { total_rows: head.total, query: p.plan.query }, rows);
 }
@@ -187,6 +198,10 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
       return runTabularPage(report, input.body, ctx);
     },
+    prepare: async (input, ctx, lookup) => {
+      const p = await prepareTabular(report, input.body, 'page', ctx, lookup);
+      return preparedCall(p, 'page', () => readTabularPage(p, ctx));
+    },
   };
   if (!report.streamPath) return [page];
   const stream: Endpoint = {
@@ -199,6 +214,10 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
       // Validation and tenancy errors surface here, before the stream starts, as a normal error response.
       const prepared = await prepareTabular(report, input.body, 'stream', ctx);
       return runTabularStream(prepared, ctx);
+    },
+    prepare: async (input, ctx, lookup) => {
+      const p = await prepareTabular(report, input.body, 'stream', ctx, lookup);
+      return preparedCall(p, 'stream', async () => runTabularStream(p, ctx));
     },
   };
   return [page, stream];
