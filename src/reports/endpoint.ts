@@ -66,6 +66,8 @@ export interface RollupChoice {
  * explain shows the statements; `run` reads the answer.
  */
 export interface PreparedCall {
+  /** The report and mode answering, the same under every alias path: `visibility.v2 page`. */
+  readonly report: string;
   readonly plan: unknown;
   /** The normalized request, pure data: the plan and the page it asks for (a fingerprint hashes it). */
   readonly normalized: unknown;

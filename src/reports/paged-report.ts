@@ -151,6 +151,7 @@ export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unk
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
   const range = { after: offset, upTo: offset + p.paging.limit };
   return {
+    report: `${report.id} page`,
     plan: p.plan,
     // The page's next_cursor is signed with the engine's cursor key: another key gives other bytes.
     normalized: { plan: p.plan, paging: p.paging, cursorKey: ctx.cursors.keyId },
@@ -167,6 +168,7 @@ export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unk
 export function prepareStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup, stream: (p: Prepared<Plan>) => RowsResult): PreparedCall {
   const p = prepareUnread(report, body, 'stream', ctx, lookup);
   return {
+    report: `${report.id} stream`,
     plan: p.plan,
     normalized: { plan: p.plan, paging: p.paging },
     statements: [...guardStatements(report, p.plan), { role: 'stream (read in slices of units)', sql: render(pageQuery(p.compiled, { after: 0, upTo: p.paging.maxResults }, p.paging.maxResults)) }],

@@ -153,6 +153,7 @@ function prepareAnswersV1(input: EndpointInput, ctx: CallContext): PreparedCall 
   const compiled = compileAnswersV1(plan);
   const range = pageRange(plan.pagination);
   return {
+    report: 'prompt-answers.v1 page',
     plan,
     normalized: plan,
     statements: [{ role: 'page', sql: render(pageQuery(compiled, range)) }],

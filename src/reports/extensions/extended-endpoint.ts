@@ -25,7 +25,7 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
         return explain(endpoint, input, ctx, extensions);
       }
       const prepared = await prepare(input, ctx, 'use');
-      const fp = await answerFingerprint(endpoint, ctx, prepared.normalized, extensions, format);
+      const fp = await answerFingerprint(ctx, prepared, prepared.normalized, extensions, format);
       if (matches(input.ifNoneMatch, fp)) return { kind: 'json', status: 304, json: '', fingerprint: fp };
       return withFingerprint(await prepared.run(), fp);
     },
@@ -37,9 +37,9 @@ const matches = (tags: readonly string[] | undefined, fp: string) => tags !== un
 async function explain(endpoint: Endpoint, input: EndpointInput, ctx: CallContext, extensions: Extensions): Promise<EndpointResult> {
   const prepared = await endpoint.prepare!(input, ctx, 'look');
   const request = endpoint.schemas.body ? parseWith(endpoint.schemas.body, input.body) : null;
-  const answer = await answerFingerprint(endpoint, ctx, prepared.normalized, { ...extensions, explain: false }, 'json');
+  const answer = await answerFingerprint(ctx, prepared, prepared.normalized, { ...extensions, explain: false }, 'json');
   // The rollups chosen change the SQL shown, so they are part of what the explain answer's fingerprint covers.
-  const fp = await answerFingerprint(endpoint, ctx, { request: prepared.normalized, rollups: prepared.rollups.chosen }, extensions, 'json');
+  const fp = await answerFingerprint(ctx, prepared, { request: prepared.normalized, rollups: prepared.rollups.chosen }, extensions, 'json');
   if (matches(input.ifNoneMatch, fp)) return { kind: 'json', status: 304, json: '', fingerprint: fp };
   const body = await explainBody(ctx, `${endpoint.method} ${endpoint.path}`, request, prepared, { answer });
   return { kind: 'json', status: 200, json: JSON.stringify({ explain: body, fingerprint: fp }), fingerprint: fp };

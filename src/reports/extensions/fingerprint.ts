@@ -1,19 +1,19 @@
 import { engineVersion } from '../../engine/engine-version.ts';
 import { fingerprint } from '../../query/cursor.ts';
 import type { FormatName } from '../../formats/format-names.ts';
-import type { CallContext, Endpoint } from '../endpoint.ts';
+import type { CallContext, PreparedCall } from '../endpoint.ts';
 import type { Extensions } from './options.ts';
 
 /**
- * A fingerprint of an answer: the operation, the organization, the normalized request (the plan,
+ * A fingerprint of an answer: the report and mode (alias paths share them), the organization, the normalized request (the plan,
  * which holds the clock reading wherever it matters), the extensions, the output format, the dataset's
  * and state store's content version and the engine version (a page's normalized request names the
  * key its cursors are signed with). Whatever else differs between two calls (a rollup built or not, the order rows are
  * stored in) gives the same bytes, so the same fingerprint always means a byte-identical body.
  */
-export async function answerFingerprint(endpoint: Endpoint, ctx: CallContext, normalized: unknown, extensions: Extensions, format: FormatName): Promise<string> {
+export async function answerFingerprint(ctx: CallContext, prepared: PreparedCall, normalized: unknown, extensions: Extensions, format: FormatName): Promise<string> {
   return fingerprint({
-    operation: `${endpoint.method} ${endpoint.path}`,
+    report: prepared.report,
     organization: ctx.organizationId,
     request: normalized,
     extensions,

@@ -144,8 +144,8 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
 }
 
 /** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
-function preparedCall<Plan extends TabularShape>(p: PreparedTabular<Plan>, role: string, run: () => Promise<RowsResult>): PreparedCall {
-  return { plan: p.plan, normalized: p.plan, statements: [{ role, sql: render(pageQuery(p.compiled, pageRange(p.plan.pagination))) }], rollups: p.rollups, run };
+function preparedCall<Plan extends TabularShape>(id: string, p: PreparedTabular<Plan>, role: string, run: () => Promise<RowsResult>): PreparedCall {
+  return { report: `${id} ${role}`, plan: p.plan, normalized: p.plan, statements: [{ role, sql: render(pageQuery(p.compiled, pageRange(p.plan.pagination))) }], rollups: p.rollups, run };
 }
 
 /** The units a request's pagination selects. */
@@ -200,7 +200,7 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     },
     prepare: async (input, ctx, lookup) => {
       const p = await prepareTabular(report, input.body, 'page', ctx, lookup);
-      return preparedCall(p, 'page', () => readTabularPage(p, ctx));
+      return preparedCall(report.id, p, 'page', () => readTabularPage(p, ctx));
     },
   };
   if (!report.streamPath) return [page];
@@ -217,7 +217,7 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     },
     prepare: async (input, ctx, lookup) => {
       const p = await prepareTabular(report, input.body, 'stream', ctx, lookup);
-      return preparedCall(p, 'stream', async () => runTabularStream(p, ctx));
+      return preparedCall(report.id, p, 'stream', async () => runTabularStream(p, ctx));
     },
   };
   return [page, stream];
