@@ -6,8 +6,8 @@ import type { FileHashes } from './content-hashes.ts';
 import { manifestFileName } from '../model/layout.ts';
 import { stateTables, type StateStore } from '../state/store.ts';
 
-/** Where a registered table's rows come from: Parquet files, or an Arrow table staged in DuckDB. */
-export type TableSource = { readonly table: string; readonly files: readonly string[] } | { readonly table: string; readonly staged: string };
+/** Where a registered table's rows come from: Parquet files, or an Arrow table read through its view (in the contract's types). */
+export type TableSource = { readonly table: string; readonly files: readonly string[] } | { readonly table: string; readonly relation: string };
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -18,7 +18,8 @@ const contentSql = (relation: string) => `SELECT count(*)::VARCHAR || ':' || coa
 /**
  * The identity of what reports read: the dataset's content and the state store's. Files are known by
  * the SHA-256 their manifest records (a generated or imported dataset), else by path, size and
- * modification time; Arrow tables by a hash of their rows, computed once. The state store's tables
+ * modification time; Arrow tables by a hash of their rows in the contract's types (so the same values
+ * built another way, dictionary strings or wider integers, are the same version), computed once. The state store's tables
  * (prompts, topics, tags, knowledge bases…) are hashed by content again after each commit that could
  * change an answer, so an edit changes the version and the same content after a restart does not.
  */
@@ -46,7 +47,7 @@ export class DatasetVersion {
     const manifest = this.manifestHashes();
     const parts: string[] = [];
     for (const source of this.sources) {
-      if ('staged' in source) parts.push(`${source.table}=${await this.scalar(contentSql(`"${source.staged}"`))}`);
+      if ('relation' in source) parts.push(`${source.table}=${await this.scalar(contentSql(`"${source.relation}"`))}`);
       else parts.push(`${source.table}=${source.files.map((f) => this.fileIdentity(f, manifest)).join(',')}`);
     }
     return sha(parts.join('\n'));

@@ -147,7 +147,7 @@ async function registerTable(conn: DuckDBConnection, table: TableName, options: 
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
     const source = await inspectTable(conn, table, staging);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);
-    return { table, staged: staging };
+    return { table, relation: view };
   }
   const files = input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
   if (!files) {
