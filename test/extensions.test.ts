@@ -175,6 +175,11 @@ describe('on a dataset folder', () => {
     const bad = await post(`${server.url}/v2/reports/visibility?explain=perhaps`, body(), { 'x-api-key': key });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as Json).detail[0].loc).toEqual(['query', 'explain']);
+    const unknown = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'fill'] });
+    const csv = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), { 'x-api-key': key, accept: 'text/csv' });
+    expect(csv.status).toBe(422);
   });
 
   it('the CLI takes --explain and prints the same explain', async () => {
