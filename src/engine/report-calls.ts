@@ -20,6 +20,8 @@ export interface CallOptions {
 export interface ExtensionOptions {
   /** The normalized request, plan, SQL, rollups and DuckDB's EXPLAIN instead of the answer; nothing is read. */
   readonly explain?: boolean;
+  /** `zero`: every time bucket of the window for every group key seen, zero counts and null ratios where no row was (tabular reports with the date dimension). */
+  readonly fill?: 'zero';
 }
 
 export interface ReportOptions extends CallOptions, ExtensionOptions {
@@ -34,7 +36,7 @@ export function extensionQuery(options: ExtensionOptions): Record<string, string
   return query;
 }
 
-const extensionKeys = new Set<string>(['explain'] satisfies (keyof ExtensionOptions)[]);
+const extensionKeys = new Set<string>(['explain', 'fill'] satisfies (keyof ExtensionOptions)[]);
 
 type With<F extends FormatName> = ReportOptions & { readonly format: F };
 

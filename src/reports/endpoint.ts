@@ -4,6 +4,7 @@ import type { CursorCodec } from '../query/cursor.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 import type { Sql } from '../query/sql.ts';
 import type { FormatName } from '../formats/format-names.ts';
+import type { AnswerExtension, Extensions } from './extensions/options.ts';
 
 export interface StreamEvent {
   readonly event: string;
@@ -79,6 +80,14 @@ export interface PreparedCall {
 /** `look`: say which rollups are current without starting a build (explain reads nothing); `use`: start building the missing ones. */
 export type RollupLookup = 'look' | 'use';
 
+/** How to prepare a call: the rollup lookup, and the extensions that change the answer's SQL. */
+export interface PrepareOptions {
+  readonly lookup: RollupLookup;
+  readonly extensions: Extensions;
+}
+
+export const plainPrepare: PrepareOptions = { lookup: 'use', extensions: { explain: false, fill: null } };
+
 /** What every call carries: who is asking, the opened dataset, the clock reading for this request. */
 export interface CallContext {
   readonly organizationId: string;
@@ -111,7 +120,9 @@ export interface Endpoint {
   readonly schemas: { readonly body?: z.ZodType; readonly query?: z.ZodType; readonly params?: z.ZodType };
   handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult>;
   /** Reports: the request prepared with no data read; `handle` is `prepare` then `run`, plus the extensions. */
-  readonly prepare?: (input: EndpointInput, ctx: CallContext, rollups: RollupLookup) => Promise<PreparedCall>;
+  readonly prepare?: (input: EndpointInput, ctx: CallContext, options: PrepareOptions) => Promise<PreparedCall>;
+  /** The answer extensions this endpoint takes (src/reports/extensions); any other is a 422. */
+  readonly extensions?: readonly AnswerExtension[];
 }
 
 export type Weight = 'light' | 'heavy';

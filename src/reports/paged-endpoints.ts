@@ -17,7 +17,7 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary,
     stream: false,
     handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runPage(report, input.body, ctx),
-    prepare: async (input, ctx, lookup) => preparePage(report, input.body, ctx, lookup),
+    prepare: async (input, ctx, how) => preparePage(report, input.body, ctx, how.lookup),
   };
   if (!at.streamPath) return [page];
   const stream: Endpoint = {
@@ -27,7 +27,7 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary: `${summary} (Server-Sent Events: one summary event, then one result event per row)`,
     stream: true,
     handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runStream(report, input.body, ctx),
-    prepare: async (input, ctx, lookup) => preparedStream(report, input.body, ctx, lookup),
+    prepare: async (input, ctx, how) => preparedStream(report, input.body, ctx, how.lookup),
   };
   return [page, stream];
 }

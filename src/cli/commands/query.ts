@@ -14,7 +14,7 @@ import type { Command } from './command.ts';
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
-          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain]
+          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
@@ -28,6 +28,8 @@ export const query: Command = {
                  and arrow go to standard output only when it is a pipe or a file, not a terminal
   --explain      reports: print, without reading data, the normalized request, the plan, the SQL with
                  its parameters, the rollups chosen and why, and DuckDB's EXPLAIN (docs/extensions.md)
+  --fill zero    tabular reports with the date dimension: every time bucket of the window for every
+                 group key seen, with zero counts and null ratios where no row was
 
 Report extensions may also be given as PATH's query string, as over HTTP: PATH?explain=true.
 
@@ -46,6 +48,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       format: { type: 'string' },
       out: { type: 'string' },
       explain: { type: 'boolean' },
+      fill: { type: 'string' },
     });
     const format = values.format ?? 'json';
     if (!isFormatName(format)) throw new UsageError(`--format must be one of ${formatNames.join(', ')}, got ${format}`);
@@ -56,6 +59,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file'], io) : undefined;
     const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
     if (values.explain === true) url.searchParams.set('explain', 'true');
+    if (typeof values.fill === 'string') url.searchParams.set('fill', values.fill);
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
     const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot' });

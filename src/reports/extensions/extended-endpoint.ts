@@ -1,9 +1,9 @@
-import { ValidationError } from '../../errors.ts';
+import { ValidationError, valueError } from '../../errors.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
 import { explainBody } from './explain.ts';
 import { answerFingerprint } from './fingerprint.ts';
-import { extensionsSchema, parseExtensions, type Extensions } from './options.ts';
+import { askedFor, parseExtensions, querySchemaFor, type Extensions } from './options.ts';
 
 /**
  * A report endpoint with the extensions (src/reports/extensions/options.ts): its query parameters are
@@ -16,15 +16,19 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
   if (endpoint.group !== 'reports' || !prepare) return endpoint;
   return {
     ...endpoint,
-    schemas: { ...endpoint.schemas, query: extensionsSchema },
+    schemas: { ...endpoint.schemas, query: querySchemaFor(endpoint.extensions ?? []) },
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
       const extensions = parseExtensions(input.query);
+      const refused = askedFor(extensions).filter((name) => !(endpoint.extensions ?? []).includes(name));
+      if (refused.length > 0) {
+        throw new ValidationError(refused.map((name) => valueError(['query', name], `${name} does not apply to ${endpoint.path}: it applies to the tabular reports (v1 Insights, traffic) for now, see docs/extensions.md`, input.query?.[name])));
+      }
       const format = input.format ?? 'json';
       if (extensions.explain) {
         if (format !== 'json') throw ValidationError.of(['query', 'explain'], `explain answers JSON only; ask for application/json (got the ${format} format)`, 'true');
         return explain(endpoint, input, ctx, extensions);
       }
-      const prepared = await prepare(input, ctx, 'use');
+      const prepared = await prepare(input, ctx, { lookup: 'use', extensions });
       const fp = await answerFingerprint(ctx, prepared, prepared.normalized, extensions, format);
       if (matches(input.ifNoneMatch, fp)) return { kind: 'json', status: 304, json: '', fingerprint: fp };
       return withFingerprint(await prepared.run(), fp);
@@ -35,7 +39,7 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
 const matches = (tags: readonly string[] | undefined, fp: string) => tags !== undefined && (tags.includes(fp) || tags.includes('*'));
 
 async function explain(endpoint: Endpoint, input: EndpointInput, ctx: CallContext, extensions: Extensions): Promise<EndpointResult> {
-  const prepared = await endpoint.prepare!(input, ctx, 'look');
+  const prepared = await endpoint.prepare!(input, ctx, { lookup: 'look', extensions });
   const request = endpoint.schemas.body ? parseWith(endpoint.schemas.body, input.body) : null;
   const answer = await answerFingerprint(ctx, prepared, prepared.normalized, { ...extensions, explain: false }, 'json');
   // The rollups chosen change the SQL shown, so they are part of what the explain answer's fingerprint covers.

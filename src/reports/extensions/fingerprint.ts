@@ -16,7 +16,8 @@ export async function answerFingerprint(ctx: CallContext, prepared: PreparedCall
     report: prepared.report,
     organization: ctx.organizationId,
     request: normalized,
-    extensions,
+    // Only the extensions asked for, so that a plain request keeps its fingerprint when extensions are added.
+    extensions: Object.fromEntries(Object.entries(extensions).filter(([, v]) => v !== null && v !== false)),
     format,
     dataset: await ctx.core.version.current(),
     engine: engineVersion,

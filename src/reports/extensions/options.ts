@@ -13,19 +13,34 @@ export const extensionsSchema = z.strictObject({
   explain: laxBool()
     .optional()
     .meta({ description: 'true: answer, without reading data, the normalized request, the plan, the SQL with its parameters, the rollups considered and chosen, and DuckDB’s EXPLAIN of each statement (docs/extensions.md). Answers JSON: a table format in Accept is a 422.' }),
+  fill: z
+    .enum(['zero'])
+    .optional()
+    .meta({
+      description:
+        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension. Zero rows rank and page like others (docs/extensions.md). Tabular reports (v1 Insights, traffic).',
+    }),
 });
 
 export type ExtensionInput = z.input<typeof extensionsSchema>;
 
 export interface Extensions {
   readonly explain: boolean;
+  /** `zero`: every time bucket of the window for every group key seen (docs/extensions.md). */
+  readonly fill: 'zero' | null;
 }
+
+/** Extensions that change the answer, which an endpoint takes only where it declares them (explain works everywhere). */
+export type AnswerExtension = 'fill';
 
 /** The extensions a request asks for, from its query parameters (or the library's options in the same form). */
 export function parseExtensions(query: Record<string, unknown> | undefined): Extensions {
   const parsed = parseWith(extensionsSchema, query ?? {}, 'query');
-  return { explain: parsed.explain === true };
+  return { explain: parsed.explain === true, fill: parsed.fill ?? null };
 }
 
-/** The extension names, for the CLI flags and the docs. */
-export const extensionNames = Object.keys(extensionsSchema.shape) as (keyof Extensions)[];
+/** The answer extensions a request asks for. */
+export const askedFor = (e: Extensions): AnswerExtension[] => (e.fill ? ['fill'] : []);
+
+/** The query parameters of an endpoint taking these answer extensions, for OpenAPI. */
+export const querySchemaFor = (takes: readonly AnswerExtension[]) => extensionsSchema.pick({ explain: true, ...Object.fromEntries(takes.map((t) => [t, true])) });

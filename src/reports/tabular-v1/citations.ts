@@ -119,6 +119,8 @@ export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsP
   deprecated: true,
   successor: '/v2/reports/citations',
   schema,
+  fills: true,
+  countMetrics: ['count'],
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
   compile,

@@ -76,6 +76,8 @@ export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, Insigh
   deprecated: true,
   successor: '/v2/reports/query-fanouts',
   schema,
+  fills: true,
+  countMetrics: ['total_fanouts'],
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
   authorize: authorizeCategory,
   compile,

@@ -55,6 +55,8 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
   deprecated: true,
   successor: '/v2/reports/sentiment',
   schema,
+  fills: true,
+  countMetrics: ['positive', 'negative', 'occurrences'],
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
   compile(plan) {

@@ -102,6 +102,8 @@ export const visibilityV1Report: TabularReport<z.output<typeof schema>, Insights
   deprecated: true,
   successor: '/v2/reports/visibility',
   schema,
+  fills: true,
+  countMetrics: ['mentions_count', 'executions'],
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
   compile,

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult, PreparedCall, RollupChoice, RollupLookup, RowsResult } from '../endpoint.ts';
+import { plainPrepare, type CallContext, type Endpoint, type EndpointInput, type EndpointResult, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult } from '../endpoint.ts';
+import { windowBuckets, type BucketSpec, type InstantWindow } from '../../query/instants.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { array, dictionaryColumns, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
@@ -19,6 +20,9 @@ import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
 
 /** What the core reads from every tabular plan. */
 export interface TabularShape {
+  /** The instants rows come from and how `date` buckets them, for the fill extension. */
+  readonly window?: InstantWindow;
+  readonly bucket?: BucketSpec;
   readonly metrics: readonly string[];
   readonly dimensions: readonly string[];
   readonly orderBy: readonly Ordering[];
@@ -60,6 +64,10 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   readonly successor?: string;
   readonly sunset?: Endpoint['sunset'];
   readonly schema: z.ZodType<Req>;
+  /** Metrics that count rows: 0 in a time bucket without rows (fill); every other metric is null there. */
+  readonly countMetrics: readonly string[];
+  /** Whether the report has the date dimension, so it takes the fill extension. */
+  readonly fills: boolean;
   /** Pure: reads the request into a plan, or throws a ValidationError naming every bad field. */
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */
@@ -85,8 +93,41 @@ const topN = 1024;
 
 const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
 
+/** The time dimension fill completes. */
+const timeDimension = 'date';
+
+/**
+ * Fill needs the date dimension. Its SQL generates one instant per hour of the window, which every
+ * tabular request bounds (`maxWindowDays`).
+ */
+function checkFill(plan: TabularShape): void {
+  if (!plan.dimensions.includes(timeDimension) || !plan.window || !plan.bucket) {
+    throw ValidationError.of(['query', 'fill'], `fill needs the ${timeDimension} dimension: add '${timeDimension}' to dimensions`, 'zero');
+  }
+}
+
+/**
+ * `grouped` with every time bucket of the window for every combination of the other keys seen: a
+ * missing bucket gets 0 for count metrics and NULL for the others. The plain groups are kept as they are.
+ */
+function filledGroups(plan: TabularShape, grouped: Fragment, countMetrics: readonly string[]): Fragment {
+  const t = plan.dimensions.indexOf(timeDimension);
+  const others = plan.dimensions.map((_, i) => i).filter((i) => i !== t);
+  const seen = others.length > 0 ? join(others.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
+  const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)}`));
+  const matches = [sql`g.${keyColumn(t)} = b.k`, ...others.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
+  return sql`grouped_plain AS (${grouped}),
+fill_seen AS (SELECT DISTINCT ${seen} FROM grouped_plain),
+fill_buckets AS (${windowBuckets(plan.bucket!, plan.window!)} UNION SELECT ${keyColumn(t)} FROM grouped_plain),
+grouped AS (
+  SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)}`), sql`b.k AS ${keyColumn(t)}`, ...metrics], ', ')}
+  FROM fill_seen s CROSS JOIN fill_buckets b
+  LEFT JOIN grouped_plain g ON ${join(matches, ' AND ')}
+)`;
+}
+
 /** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
-export function tabularCompiled(plan: TabularShape, t: TabularSql): ShapedReport {
+export function tabularCompiled(plan: TabularShape, t: TabularSql, fill: { readonly countMetrics: readonly string[] } | null = null): ShapedReport {
   const byDimension = (i: number, dir: 'asc' | 'desc'): Fragment[] =>
     t.dimensions[i]!.sortBy === 'key'
       ? [sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`]
@@ -111,7 +152,7 @@ FROM kept
 QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
   return {
     ctes: sql`${t.ctes},
-grouped AS (${t.grouped}),
+${fill ? filledGroups(plan, t.grouped, fill.countMetrics) : sql`grouped AS (${t.grouped})`},
 labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
@@ -133,14 +174,17 @@ export interface PreparedTabular<Plan> {
 }
 
 /** Validates, plans, authorizes and compiles, reading no data; with `look` a missing rollup does not start building. */
-export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, lookup: RollupLookup = 'use'): Promise<PreparedTabular<Plan>> {
+export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, how: PrepareOptions = plainPrepare): Promise<PreparedTabular<Plan>> {
+  const lookup = how.lookup;
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
+  const fill = how.extensions.fill === 'zero';
+  if (fill) checkFill(plan);
   await report.authorize(plan, ctx);
   const use = report.rollup?.(plan) ?? null;
   const current = use !== null && (lookup === 'use' ? ctx.core.rollups.current(use.def, use.scopeId) : ctx.core.rollups.isCurrent(use.def, use.scopeId));
   const rollups: ReadonlySet<string> = current ? new Set([use.def.name]) : new Set();
-  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups)), rollups: { candidates: use ? [use.def.name] : [], chosen: [...rollups] } };
+  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups), fill ? { countMetrics: report.countMetrics } : null), rollups: { candidates: use ? [use.def.name] : [], chosen: [...rollups] } };
 }
 
 /** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
@@ -188,7 +232,7 @@ export function throwIfAny(issues: { list: readonly ValidationIssue[] }): void {
 
 /** The report's endpoint and, when it has one, its stream endpoint. */
 export function tabularEndpoints<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: report.fills ? ['fill' as const] : [], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
   const page: Endpoint = {
     ...base,
     path: report.path,
@@ -198,8 +242,8 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
       return runTabularPage(report, input.body, ctx);
     },
-    prepare: async (input, ctx, lookup) => {
-      const p = await prepareTabular(report, input.body, 'page', ctx, lookup);
+    prepare: async (input, ctx, how) => {
+      const p = await prepareTabular(report, input.body, 'page', ctx, how);
       return preparedCall(report.id, p, 'page', () => readTabularPage(p, ctx));
     },
   };
@@ -215,8 +259,8 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
       const prepared = await prepareTabular(report, input.body, 'stream', ctx);
       return runTabularStream(prepared, ctx);
     },
-    prepare: async (input, ctx, lookup) => {
-      const p = await prepareTabular(report, input.body, 'stream', ctx, lookup);
+    prepare: async (input, ctx, how) => {
+      const p = await prepareTabular(report, input.body, 'stream', ctx, how);
       return preparedCall(report.id, p, 'stream', async () => runTabularStream(p, ctx));
     },
   };

@@ -46,6 +46,8 @@ export interface TrafficDefinition {
   readonly columns: readonly string[];
   /** Aggregates over the view's rows: `visits` (a count) and `last_at` (latest instant) per row. */
   readonly metrics: Readonly<Record<string, Fragment>>;
+  /** The metrics that count visits (0 in an empty bucket); the others (latest visit) are null there. */
+  readonly countMetrics: readonly string[];
   readonly dimensions: readonly string[];
   readonly intervals: readonly [DateInterval, ...DateInterval[]];
   readonly filters: readonly string[];
@@ -218,6 +220,8 @@ export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequ
   const catalog = filterCatalog(def);
   return {
     id: def.id,
+    countMetrics: def.countMetrics,
+    fills: def.dimensions.includes('date'),
     path: def.path,
     streamPath: null,
     name: def.name,
