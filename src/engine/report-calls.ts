@@ -22,6 +22,8 @@ export interface ExtensionOptions {
   readonly explain?: boolean;
   /** `zero`: every time bucket of the window for every group key seen, zero counts and null ratios where no row was (tabular reports with the date dimension). */
   readonly fill?: 'zero';
+  /** `previous_period`, `previous_year` or `START..END`: each metric with its previous value and change (tabular reports). */
+  readonly compare?: string;
 }
 
 export interface ReportOptions extends CallOptions, ExtensionOptions {
@@ -36,7 +38,7 @@ export function extensionQuery(options: ExtensionOptions): Record<string, string
   return query;
 }
 
-const extensionKeys = new Set<string>(['explain', 'fill'] satisfies (keyof ExtensionOptions)[]);
+const extensionKeys = new Set<string>(['explain', 'fill', 'compare'] satisfies (keyof ExtensionOptions)[]);
 
 type With<F extends FormatName> = ReportOptions & { readonly format: F };
 

@@ -67,7 +67,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock of an instant in a zone, as milliseconds of the same wall clock read as UTC. */
-function wallOf(zone: string, ms: number): number {
+export function wallOf(zone: string, ms: number): number {
   const parts: Record<string, number> = {};
   for (const p of formatter(zone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!, ((ms % 1000) + 1000) % 1000);

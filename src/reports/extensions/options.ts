@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { laxBool } from '../../query/schema-types.ts';
 import { parseWith } from '../../query/validation.ts';
+import { readCompare, type CompareSpec } from './compare-window.ts';
 
 /**
  * The extensions a report takes beyond the spec: one definition every face reads. They travel outside
@@ -20,6 +21,14 @@ export const extensionsSchema = z.strictObject({
       description:
         'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension. Zero rows rank and page like others (docs/extensions.md). Tabular reports (v1 Insights, traffic).',
     }),
+  compare: z
+    .string()
+    .max(80)
+    .optional()
+    .meta({
+      description:
+        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window. Tabular reports (v1 Insights, traffic).',
+    }),
 });
 
 export type ExtensionInput = z.input<typeof extensionsSchema>;
@@ -28,19 +37,21 @@ export interface Extensions {
   readonly explain: boolean;
   /** `zero`: every time bucket of the window for every group key seen (docs/extensions.md). */
   readonly fill: 'zero' | null;
+  /** The window each metric is compared with (docs/extensions.md). */
+  readonly compare: CompareSpec | null;
 }
 
 /** Extensions that change the answer, which an endpoint takes only where it declares them (explain works everywhere). */
-export type AnswerExtension = 'fill';
+export type AnswerExtension = 'fill' | 'compare';
 
 /** The extensions a request asks for, from its query parameters (or the library's options in the same form). */
 export function parseExtensions(query: Record<string, unknown> | undefined): Extensions {
   const parsed = parseWith(extensionsSchema, query ?? {}, 'query');
-  return { explain: parsed.explain === true, fill: parsed.fill ?? null };
+  return { explain: parsed.explain === true, fill: parsed.fill ?? null, compare: parsed.compare === undefined ? null : readCompare(parsed.compare) };
 }
 
 /** The answer extensions a request asks for. */
-export const askedFor = (e: Extensions): AnswerExtension[] => (e.fill ? ['fill'] : []);
+export const askedFor = (e: Extensions): AnswerExtension[] => [...(e.fill ? ['fill' as const] : []), ...(e.compare ? ['compare' as const] : [])];
 
 /** The query parameters of an endpoint taking these answer extensions, for OpenAPI. */
 export const querySchemaFor = (takes: readonly AnswerExtension[]) => extensionsSchema.pick({ explain: true, ...Object.fromEntries(takes.map((t) => [t, true])) });

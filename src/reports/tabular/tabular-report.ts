@@ -3,13 +3,15 @@ import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import { plainPrepare, type CallContext, type Endpoint, type EndpointInput, type EndpointResult, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult } from '../endpoint.ts';
-import { windowBuckets, type BucketSpec, type InstantWindow } from '../../query/instants.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { array, dictionaryColumns, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
-import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
+import type { Pagination } from './tabular-request.ts';
+import { keyColumn, metricColumn, type TabularDimension, type TabularShape, type TabularSql } from './tabular-shape.ts';
+import type { MsWindow } from '../extensions/compare-window.ts';
+import { checkFill, compareWindowOf, comparedGroups, comparedShape, filledGroups } from './tabular-extensions.ts';
 
 /**
  * The tabular family (v1 Insights and traffic reports): `{info: {total_rows, query}, data: [{metrics,
@@ -18,38 +20,8 @@ import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
  * filters, ordering with its tie-break, paging, the row shape and the stream.
  */
 
-/** What the core reads from every tabular plan. */
-export interface TabularShape {
-  /** The instants rows come from and how `date` buckets them, for the fill extension. */
-  readonly window?: InstantWindow;
-  readonly bucket?: BucketSpec;
-  readonly metrics: readonly string[];
-  readonly dimensions: readonly string[];
-  readonly orderBy: readonly Ordering[];
-  readonly metricFilters: readonly MetricFilter[];
-  readonly pagination: Pagination;
-  /** `info.query`: the effective request. */
-  readonly query: Record<string, unknown>;
-}
-
-export interface TabularDimension {
-  /** What the row shows, from the group key column. */
-  readonly label: (key: Fragment) => Fragment;
-  /** Dates sort by their key (the instant); names sort by what they show, then by key. */
-  readonly sortBy: 'key' | 'label';
-}
-
-/**
- * A report's SQL: `grouped` has one row per group, with the key of dimension i as `k<i>` and metric j
- * as `m<j>`, in the plan's order. `dimensions[i]` says how dimension i is shown and sorted.
- */
-export interface TabularSql {
-  readonly ctes: Fragment;
-  readonly grouped: Fragment;
-  readonly dimensions: readonly TabularDimension[];
-  /** How each metric is typed in Arrow and CSV (JSON writes every number alike); floats by default. */
-  readonly metricTypes?: Readonly<Record<string, ScalarType>>;
-}
+export type { TabularDimension, TabularShape, TabularSql } from './tabular-shape.ts';
+export { keyColumn, metricColumn } from './tabular-shape.ts';
 
 export type Mode = 'page' | 'stream';
 
@@ -68,6 +40,10 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   readonly countMetrics: readonly string[];
   /** Whether the report has the date dimension, so it takes the fill extension. */
   readonly fills: boolean;
+  /** Metrics that are instants (Unix seconds): compare gives their change in seconds, never relative. */
+  readonly instantMetrics?: readonly string[];
+  /** Pure: the same plan over another window (compare reads the compared window with it). */
+  within?(plan: Plan, window: MsWindow): Plan;
   /** Pure: reads the request into a plan, or throws a ValidationError naming every bad field. */
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */
@@ -78,8 +54,6 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   compile(plan: Plan, rollups: ReadonlySet<string>): TabularSql;
 }
 
-export const keyColumn = (i: number, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`));
-export const metricColumn = (j: number): Fragment => ident(`m${j}`);
 const labelColumn = (i: number): Fragment => ident(`d${i}`);
 
 /** `GROUP BY k0, k1, …`, or `HAVING count(*) > 0` without dimensions so that no data gives no row. */
@@ -93,41 +67,9 @@ const topN = 1024;
 
 const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
 
-/** The time dimension fill completes. */
-const timeDimension = 'date';
-
-/**
- * Fill needs the date dimension. Its SQL generates one instant per hour of the window, which every
- * tabular request bounds (`maxWindowDays`).
- */
-function checkFill(plan: TabularShape): void {
-  if (!plan.dimensions.includes(timeDimension) || !plan.window || !plan.bucket) {
-    throw ValidationError.of(['query', 'fill'], `fill needs the ${timeDimension} dimension: add '${timeDimension}' to dimensions`, 'zero');
-  }
-}
-
-/**
- * `grouped` with every time bucket of the window for every combination of the other keys seen: a
- * missing bucket gets 0 for count metrics and NULL for the others. The plain groups are kept as they are.
- */
-function filledGroups(plan: TabularShape, grouped: Fragment, countMetrics: readonly string[]): Fragment {
-  const t = plan.dimensions.indexOf(timeDimension);
-  const others = plan.dimensions.map((_, i) => i).filter((i) => i !== t);
-  const seen = others.length > 0 ? join(others.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
-  const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)}`));
-  const matches = [sql`g.${keyColumn(t)} = b.k`, ...others.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
-  return sql`grouped_plain AS (${grouped}),
-fill_seen AS (SELECT DISTINCT ${seen} FROM grouped_plain),
-fill_buckets AS (${windowBuckets(plan.bucket!, plan.window!)} UNION SELECT ${keyColumn(t)} FROM grouped_plain),
-grouped AS (
-  SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)}`), sql`b.k AS ${keyColumn(t)}`, ...metrics], ', ')}
-  FROM fill_seen s CROSS JOIN fill_buckets b
-  LEFT JOIN grouped_plain g ON ${join(matches, ' AND ')}
-)`;
-}
-
 /** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
-export function tabularCompiled(plan: TabularShape, t: TabularSql, fill: { readonly countMetrics: readonly string[] } | null = null): ShapedReport {
+export function tabularCompiled(plan: TabularShape, t: TabularSql, groups: Fragment = sql`${t.ctes},
+grouped AS (${t.grouped})`): ShapedReport {
   const byDimension = (i: number, dir: 'asc' | 'desc'): Fragment[] =>
     t.dimensions[i]!.sortBy === 'key'
       ? [sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`]
@@ -151,8 +93,7 @@ FROM (SELECT * FROM kept ORDER BY ${order} LIMIT ${range.upTo - range.after} OFF
 FROM kept
 QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
   return {
-    ctes: sql`${t.ctes},
-${fill ? filledGroups(plan, t.grouped, fill.countMetrics) : sql`grouped AS (${t.grouped})`},
+    ctes: sql`${groups},
 labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
@@ -178,13 +119,28 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
   const lookup = how.lookup;
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
-  const fill = how.extensions.fill === 'zero';
+  const { fill, compare } = how.extensions;
+  if (fill && compare) throw ValidationError.of(['query', 'compare'], 'compare and fill cannot be combined yet', 'compare');
   if (fill) checkFill(plan);
+  const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
   await report.authorize(plan, ctx);
-  const use = report.rollup?.(plan) ?? null;
-  const current = use !== null && (lookup === 'use' ? ctx.core.rollups.current(use.def, use.scopeId) : ctx.core.rollups.isCurrent(use.def, use.scopeId));
-  const rollups: ReadonlySet<string> = current ? new Set([use.def.name]) : new Set();
-  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups), fill ? { countMetrics: report.countMetrics } : null), rollups: { candidates: use ? [use.def.name] : [], chosen: [...rollups] } };
+  const rollupsOf = (p: Plan) => {
+    const use = report.rollup?.(p) ?? null;
+    const current = use !== null && (lookup === 'use' ? ctx.core.rollups.current(use.def, use.scopeId) : ctx.core.rollups.isCurrent(use.def, use.scopeId));
+    return { candidates: use ? [use.def.name] : [], chosen: current ? [use.def.name] : [] };
+  };
+  const rollups = rollupsOf(plan);
+  const t = report.compile(plan, new Set(rollups.chosen));
+  if (fill) return { plan, compiled: tabularCompiled(plan, t, filledGroups(plan, t, report.countMetrics)), rollups };
+  if (compared && report.within) {
+    const prevPlan = report.within(plan, compared);
+    const prevRollups = rollupsOf(prevPlan);
+    const prev = report.compile(prevPlan, new Set(prevRollups.chosen));
+    const shaped = comparedShape(plan, compared);
+    const both = { candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])], chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])] };
+    return { plan: shaped, compiled: tabularCompiled(shaped, t, comparedGroups(plan, t, prevPlan, prev, report.instantMetrics ?? [])), rollups: both };
+  }
+  return { plan, compiled: tabularCompiled(plan, t), rollups };
 }
 
 /** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
@@ -232,7 +188,7 @@ export function throwIfAny(issues: { list: readonly ValidationIssue[] }): void {
 
 /** The report's endpoint and, when it has one, its stream endpoint. */
 export function tabularEndpoints<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: report.fills ? ['fill' as const] : [], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.fills ? ['fill' as const] : []), ...(report.within ? ['compare' as const] : [])], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
   const page: Endpoint = {
     ...base,
     path: report.path,
