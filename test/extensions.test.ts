@@ -175,9 +175,9 @@ describe('on a dataset folder', () => {
     const bad = await post(`${server.url}/v2/reports/visibility?explain=perhaps`, body(), { 'x-api-key': key });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as Json).detail[0].loc).toEqual(['query', 'explain']);
-    const unknown = await post(`${server.url}/v2/reports/visibility?components=true`, body(), { 'x-api-key': key });
+    const unknown = await post(`${server.url}/v2/reports/visibility?explian=true`, body(), { 'x-api-key': key });
     expect(unknown.status).toBe(422);
-    expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'components'] });
+    expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'explian'] });
     const notHere = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });
     expect(notHere.status).toBe(422);
     expect(((await notHere.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'fill'], msg: expect.stringContaining('does not apply') });

@@ -24,6 +24,8 @@ export interface ExtensionOptions {
   readonly fill?: 'zero';
   /** `previous_period`, `previous_year` or `START..END`: each metric with its previous value and change (tabular reports). */
   readonly compare?: string;
+  /** Each ratio metric followed by its numerator and denominator (v1 visibility, query fan-outs). */
+  readonly components?: boolean;
 }
 
 export interface ReportOptions extends CallOptions, ExtensionOptions {
@@ -38,7 +40,7 @@ export function extensionQuery(options: ExtensionOptions): Record<string, string
   return query;
 }
 
-const extensionKeys = new Set<string>(['explain', 'fill', 'compare'] satisfies (keyof ExtensionOptions)[]);
+const extensionKeys = new Set<string>(['explain', 'fill', 'compare', 'components'] satisfies (keyof ExtensionOptions)[]);
 
 type With<F extends FormatName> = ReportOptions & { readonly format: F };
 

@@ -86,7 +86,7 @@ export interface PrepareOptions {
   readonly extensions: Extensions;
 }
 
-export const plainPrepare: PrepareOptions = { lookup: 'use', extensions: { explain: false, fill: null, compare: null } };
+export const plainPrepare: PrepareOptions = { lookup: 'use', extensions: { explain: false, fill: null, compare: null, components: false } };
 
 /** What every call carries: who is asking, the opened dataset, the clock reading for this request. */
 export interface CallContext {

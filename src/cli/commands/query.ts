@@ -14,7 +14,7 @@ import type { Command } from './command.ts';
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
-          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW]
+          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
@@ -32,6 +32,7 @@ export const query: Command = {
                  group key seen, with zero counts and null ratios where no row was
   --compare W    tabular reports: previous_period, previous_year or START..END; each metric gains
                  <metric>_previous, <metric>_change and <metric>_change_pct
+  --components   each ratio metric followed by its numerator and denominator (v1 visibility, fan-outs)
 
 Report extensions may also be given as PATH's query string, as over HTTP: PATH?explain=true.
 
@@ -52,6 +53,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       explain: { type: 'boolean' },
       fill: { type: 'string' },
       compare: { type: 'string' },
+      components: { type: 'boolean' },
     });
     const format = values.format ?? 'json';
     if (!isFormatName(format)) throw new UsageError(`--format must be one of ${formatNames.join(', ')}, got ${format}`);
@@ -64,6 +66,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     if (values.explain === true) url.searchParams.set('explain', 'true');
     if (typeof values.fill === 'string') url.searchParams.set('fill', values.fill);
     if (typeof values.compare === 'string') url.searchParams.set('compare', values.compare);
+    if (values.components === true) url.searchParams.set('components', 'true');
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
     const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot' });

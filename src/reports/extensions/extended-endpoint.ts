@@ -3,7 +3,7 @@ import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
 import { explainBody } from './explain.ts';
 import { answerFingerprint } from './fingerprint.ts';
-import { askedFor, parseExtensions, querySchemaFor, type Extensions } from './options.ts';
+import { appliesTo, askedFor, parseExtensions, querySchemaFor, type Extensions } from './options.ts';
 
 /**
  * A report endpoint with the extensions (src/reports/extensions/options.ts): its query parameters are
@@ -21,7 +21,7 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
       const extensions = parseExtensions(input.query);
       const refused = askedFor(extensions).filter((name) => !(endpoint.extensions ?? []).includes(name));
       if (refused.length > 0) {
-        throw new ValidationError(refused.map((name) => valueError(['query', name], `${name} does not apply to ${endpoint.path}: it applies to the tabular reports (v1 Insights, traffic) for now, see docs/extensions.md`, input.query?.[name])));
+        throw new ValidationError(refused.map((name) => valueError(['query', name], `${name} does not apply to ${endpoint.path}: it applies to ${appliesTo[name]} for now (docs/extensions.md)`, input.query?.[name])));
       }
       const format = input.format ?? 'json';
       if (extensions.explain) {

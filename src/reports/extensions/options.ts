@@ -21,6 +21,12 @@ export const extensionsSchema = z.strictObject({
       description:
         'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension. Zero rows rank and page like others (docs/extensions.md). Tabular reports (v1 Insights, traffic).',
     }),
+  components: laxBool()
+    .optional()
+    .meta({
+      description:
+        'true: each ratio metric is followed by its numerator and denominator (<metric>_numerator, <metric>_denominator, named in info.query.metrics), so sums over rows re-aggregate it exactly. v1 visibility and query fan-outs.',
+    }),
   compare: z
     .string()
     .max(80)
@@ -39,19 +45,28 @@ export interface Extensions {
   readonly fill: 'zero' | null;
   /** The window each metric is compared with (docs/extensions.md). */
   readonly compare: CompareSpec | null;
+  /** Each ratio's numerator and denominator beside it (docs/extensions.md). */
+  readonly components: boolean;
 }
 
 /** Extensions that change the answer, which an endpoint takes only where it declares them (explain works everywhere). */
-export type AnswerExtension = 'fill' | 'compare';
+export type AnswerExtension = 'fill' | 'compare' | 'components';
 
 /** The extensions a request asks for, from its query parameters (or the library's options in the same form). */
 export function parseExtensions(query: Record<string, unknown> | undefined): Extensions {
   const parsed = parseWith(extensionsSchema, query ?? {}, 'query');
-  return { explain: parsed.explain === true, fill: parsed.fill ?? null, compare: parsed.compare === undefined ? null : readCompare(parsed.compare) };
+  return { explain: parsed.explain === true, fill: parsed.fill ?? null, compare: parsed.compare === undefined ? null : readCompare(parsed.compare), components: parsed.components === true };
 }
 
+/** Where each answer extension applies, for the refusal elsewhere. */
+export const appliesTo: Record<AnswerExtension, string> = {
+  fill: 'the tabular reports (v1 Insights, traffic) with the date dimension',
+  compare: 'the tabular reports (v1 Insights, traffic bots and referrals)',
+  components: 'v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
+};
+
 /** The answer extensions a request asks for. */
-export const askedFor = (e: Extensions): AnswerExtension[] => [...(e.fill ? ['fill' as const] : []), ...(e.compare ? ['compare' as const] : [])];
+export const askedFor = (e: Extensions): AnswerExtension[] => [...(e.fill ? ['fill' as const] : []), ...(e.compare ? ['compare' as const] : []), ...(e.components ? ['components' as const] : [])];
 
 /** The query parameters of an endpoint taking these answer extensions, for OpenAPI. */
 export const querySchemaFor = (takes: readonly AnswerExtension[]) => extensionsSchema.pick({ explain: true, ...Object.fromEntries(takes.map((t) => [t, true])) });

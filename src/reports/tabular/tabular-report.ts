@@ -9,7 +9,7 @@ import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-qu
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { Pagination } from './tabular-request.ts';
-import { keyColumn, metricColumn, type TabularDimension, type TabularShape, type TabularSql } from './tabular-shape.ts';
+import { componentNames, keyColumn, metricColumn, type TabularDimension, type TabularShape, type TabularSql } from './tabular-shape.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { checkFill, compareWindowOf, comparedGroups, comparedShape, filledGroups } from './tabular-extensions.ts';
 
@@ -40,6 +40,13 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   readonly countMetrics: readonly string[];
   /** Whether the report has the date dimension, so it takes the fill extension. */
   readonly fills: boolean;
+  /** Ratio metrics whose numerator and denominator the report adds on request (components); none by default. */
+  readonly ratioMetrics?: readonly string[];
+  /**
+   * Dimensions whose rows do not re-aggregate by their parts: a row exists only where the dimension has
+   * facts, while its denominator counts the whole group. components refuses them.
+   */
+  readonly partialDimensions?: readonly string[];
   /** Metrics that are instants (Unix seconds): compare gives their change in seconds, never relative. */
   readonly instantMetrics?: readonly string[];
   /** Pure: the same plan over another window (compare reads the compared window with it). */
@@ -119,16 +126,29 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
   const lookup = how.lookup;
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
-  const { fill, compare } = how.extensions;
-  if (fill && compare) throw ValidationError.of(['query', 'compare'], 'compare and fill cannot be combined yet', 'compare');
-  if (fill) checkFill(plan);
-  const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
-  await report.authorize(plan, ctx);
   const rollupsOf = (p: Plan) => {
     const use = report.rollup?.(p) ?? null;
     const current = use !== null && (lookup === 'use' ? ctx.core.rollups.current(use.def, use.scopeId) : ctx.core.rollups.isCurrent(use.def, use.scopeId));
     return { candidates: use ? [use.def.name] : [], chosen: current ? [use.def.name] : [] };
   };
+  const { fill, compare, components } = how.extensions;
+  if (fill && compare) throw ValidationError.of(['query', 'compare'], 'compare and fill cannot be combined yet', 'compare');
+  if (components && (fill || compare)) throw ValidationError.of(['query', 'components'], 'components cannot be combined with fill or compare yet', true);
+  if (components) {
+    const partial = plan.dimensions.filter((d) => report.partialDimensions?.includes(d));
+    if (partial.length > 0) {
+      throw ValidationError.of(['query', 'components'], `components does not apply with the ${partial.join(', ')} dimension: a row exists only where it has facts while its denominator counts the whole group, so sums over rows would not re-aggregate exactly`, true);
+    }
+    const asked = { ...plan, components: true };
+    await report.authorize(plan, ctx);
+    const rollups = rollupsOf(asked);
+    const names = componentNames(plan.metrics, report.ratioMetrics ?? []);
+    const shaped = { ...asked, metrics: [...plan.metrics, ...names], query: { ...plan.query, metrics: [...plan.metrics, ...names] } };
+    return { plan: shaped, compiled: tabularCompiled(shaped, report.compile(asked, new Set(rollups.chosen))), rollups };
+  }
+  if (fill) checkFill(plan);
+  const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
+  await report.authorize(plan, ctx);
   const rollups = rollupsOf(plan);
   const t = report.compile(plan, new Set(rollups.chosen));
   if (fill) return { plan, compiled: tabularCompiled(plan, t, filledGroups(plan, t, report.countMetrics)), rollups };
@@ -188,7 +208,7 @@ export function throwIfAny(issues: { list: readonly ValidationIssue[] }): void {
 
 /** The report's endpoint and, when it has one, its stream endpoint. */
 export function tabularEndpoints<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.fills ? ['fill' as const] : []), ...(report.within ? ['compare' as const] : [])], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.fills ? ['fill' as const] : []), ...(report.within ? ['compare' as const] : []), ...((report.ratioMetrics ?? []).length > 0 ? ['components' as const] : [])], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
   const page: Endpoint = {
     ...base,
     path: report.path,

@@ -15,6 +15,27 @@ export interface TabularShape {
   readonly pagination: Pagination;
   /** `info.query`: the effective request. */
   readonly query: Record<string, unknown>;
+  /** The components extension: each ratio's numerator and denominator follow the metrics (see `componentColumns`). */
+  readonly components?: boolean;
+}
+
+/** A ratio metric's numerator and denominator, over the same relations as its SQL: their quotient is the metric. */
+export interface RatioParts {
+  readonly numerator: Fragment;
+  readonly denominator: Fragment;
+}
+
+/** The ratios among a plan's metrics that have parts, in the plan's order. */
+export const ratiosOf = (metrics: readonly string[], ratios: readonly string[]): string[] => metrics.filter((m) => ratios.includes(m));
+
+/** The names of the component columns, after the metrics: `<ratio>_numerator`, `<ratio>_denominator`. */
+export const componentNames = (metrics: readonly string[], ratios: readonly string[]): string[] => ratiosOf(metrics, ratios).flatMap((m) => [`${m}_numerator`, `${m}_denominator`]);
+
+/** The component columns of `grouped` when the plan asks for them: `m<n + 2k>` and `m<n + 2k + 1>` for the k-th ratio. */
+export function componentColumns(plan: TabularShape, parts: Readonly<Record<string, RatioParts>>): Fragment[] {
+  if (!plan.components) return [];
+  const n = plan.metrics.length;
+  return ratiosOf(plan.metrics, Object.keys(parts)).flatMap((m, k) => [sql`${parts[m]!.numerator} AS ${metricColumn(n + 2 * k)}`, sql`${parts[m]!.denominator} AS ${metricColumn(n + 2 * k + 1)}`]);
 }
 
 export interface TabularDimension {
