@@ -193,6 +193,25 @@ describe('on a dataset folder', () => {
     expect(printed.explain.statements[0].sql).toBe(((await folder.org(sample.org).reports.visibility!(body(), { explain: true })) as Json).explain.statements[0].sql);
   });
 
+  it('fill, compare and components answer the same through HTTP, the CLI and the library', async () => {
+    const v1 = { category_id: sample.category, start_date: '2026-08-01', end_date: '2026-10-01', metrics: ['visibility_score', 'executions'], dimensions: ['model', 'date'], date_interval: 'week' };
+    const cases: [string, Json, string[]][] = [
+      ['fill=zero', { fill: 'zero' }, ['--fill', 'zero']],
+      ['compare=previous_period', { compare: 'previous_period' }, ['--compare', 'previous_period']],
+      ['components=true', { components: true }, ['--components']],
+    ];
+    for (const [query, options, flags] of cases) {
+      const library = JSON.stringify(await folder.org(sample.org).reports.visibilityV1!(v1, options));
+      const http = await post(`${server.url}/v1/reports/visibility?${query}`, v1, { 'x-api-key': key });
+      expect(http.status, query).toBe(200);
+      expect(await http.text(), query).toBe(library);
+      const cli = await aeaInProcess(['query', '/v1/reports/visibility', '--data', dir, '--org', sample.org, '--body', JSON.stringify(v1), ...flags, '--state', join(dir, '..', 'cli.state.duckdb')]);
+      expect(cli.code, cli.stdout).toBe(0);
+      expect(cli.stdout.trim(), query).toBe(library);
+      expect(JSON.parse(library).info.query.metrics.length, query).toBeGreaterThanOrEqual(2);
+    }
+  });
+
   it('a prompt edit changes the fingerprint', async () => {
     const before = (await folder.org(sample.org).reports.visibility!(body())) as Json;
     const [prompt] = (await folder.org(sample.org).resources.prompts!({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
