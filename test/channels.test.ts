@@ -214,6 +214,7 @@ describe('info block and tenancy', () => {
       'end_date',
       'filter',
       'source_types',
+      'fingerprint',
     ]);
     expect(first.info).toMatchObject({ category_id: ids.cat1, total_results: 2, interval: null, group_by: ['channel', 'source_type'], source_types: ['short', 'video'], limit: 1 });
     expect((first.info as { count: number }).count).toBe((first.data as unknown[]).length);

@@ -39,7 +39,7 @@ describe('aea query on the tabular reports', () => {
       .split('\n\n')
       .filter(Boolean)
       .map((e) => JSON.parse(e.split('\n').find((l) => l.startsWith('data: '))!.slice(6)) as Record<string, unknown>);
-    expect(Object.keys(data[0]!).sort()).toEqual(['query', 'total_rows']);
+    expect(Object.keys(data[0]!).sort()).toEqual(['fingerprint', 'query', 'total_rows']);
     expect(data.length).toBe((data[0]!.total_rows as number) + 1);
     expect(data.length).toBeGreaterThan(3);
     for (const row of data.slice(1)) expect(Object.keys(row)).toEqual(['metrics', 'dimensions']);

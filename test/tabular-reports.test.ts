@@ -142,7 +142,7 @@ describe('paging, order and the stream', () => {
   it.each(cases.filter(([name]) => ['citationsV1', 'visibilityV1', 'sentimentV1'].includes(name)))('%s stream: {query, total_rows}, then the rows of one big page', async (name, body) => {
     const big = await tabular(org(), name, body);
     const events = await streamed(org(), name, body);
-    expect(events[0]!.data).toEqual({ query: { ...big.info.query, pagination: { limit: null, offset: 0 } }, total_rows: big.info.total_rows });
+    expect(events[0]!.data).toEqual({ query: { ...big.info.query, pagination: { limit: null, offset: 0 } }, total_rows: big.info.total_rows, fingerprint: expect.stringMatching(/^[\w-]{22}$/) });
     expect(events.slice(1).map((e) => e.data)).toEqual(big.data);
     const paged = await streamed(org(), name, { ...body, pagination: { limit: 2, offset: 1 } });
     expect(paged[0]!.data.total_rows).toBe(big.info.total_rows);

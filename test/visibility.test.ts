@@ -162,7 +162,7 @@ describe('the info block', () => {
   it('echoes exactly the seed’s fields, with the normalized filter and asset filter', async () => {
     const filter = { and: [{ and: [{ field: 'model', op: 'is', value: 'ChatGPT' }] }, { not: { not: { field: 'tag', op: 'in', value: ['alpha'] } } }] };
     const r = await org().reports.visibility!({ ...base, assets: ['Acme', 'Zeta'], filter });
-    expect(Object.keys(r.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter']);
+    expect(Object.keys(r.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter', 'fingerprint']);
     expect(r.info).toMatchObject({
       scope: 'owned',
       models: ['ChatGPT'],

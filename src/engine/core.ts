@@ -6,6 +6,7 @@ import type { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 import type { MemoryPlan } from './memory-budget.ts';
 import type { Slots } from './slots.ts';
 import type { TableName } from '../model/tables.ts';
+import type { DatasetVersion } from './dataset-version.ts';
 
 export interface EngineLimits {
   readonly timeBudgetMs: number;
@@ -49,6 +50,8 @@ export interface EngineCore {
   readonly runner: BackgroundWorker;
   /** Dataset tables given neither in the folder nor in `tables`: registered empty, refused by the operations that read them. */
   readonly missingTables: ReadonlySet<TableName>;
+  /** The identity of what reports read (dataset and state store content), for answers' fingerprints. */
+  readonly version: DatasetVersion;
 }
 
 export const noBackgroundWork: BackgroundWorker = {

@@ -6,6 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { loadArrowTable } from './arrow-tables.ts';
+import { DatasetVersion, type TableSource } from './dataset-version.ts';
 import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, projection } from './dataset.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
 import { contentHashes } from './content-hashes.ts';
@@ -97,11 +98,16 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
   const memory = planMemory(options.memoryLimit, maxStreams);
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
   const missingTables = new Set<TableName>();
+  const sources: TableSource[] = [];
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
-      for (const table of tableNames) if (!(await registerTable(conn, table, options))) missingTables.add(table);
+      for (const table of tableNames) {
+        const source = await registerTable(conn, table, options);
+        if (source) sources.push(source);
+        else missingTables.add(table);
+      }
       await conn.run(`CREATE OR REPLACE VIEW request_log AS
         SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
         UNION ALL SELECT organization_id, domain_id, domain, ts, host, path FROM referral_visits`);
@@ -122,6 +128,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
       missingTables,
+      version: new DatasetVersion(pool, options.data, sources, state),
     };
   } catch (error) {
     pool.close();
@@ -132,21 +139,21 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
 const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
 
-/** Registers one table as a view; false when the dataset leaves it out (then the view is empty). */
-async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<boolean> {
+/** Registers one table as a view, saying where its rows come from; null when the dataset leaves it out (then the view is empty). */
+async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<TableSource | null> {
   const view = viewName(table);
   const input = options.tables?.[table];
   if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
     const source = await inspectTable(conn, table, staging);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);
-    return true;
+    return { table, relation: view };
   }
   const files = input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
   if (!files) {
     if (table === 'organizations') throw new DatasetError(options.data ? missingTableMessage(options.data, table) : 'missing table "organizations": pass it in `tables` or give a `data` folder');
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS ${emptyRelation(table)}`);
-    return false;
+    return null;
   }
   const source = await inspectFiles(conn, table, files);
   if (options.verify === 'full') {
@@ -154,7 +161,7 @@ async function registerTable(conn: DuckDBConnection, table: TableName, options: 
     await readEveryValue(conn, table, files);
   }
   await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
-  return true;
+  return { table, files };
 }
 
 async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {

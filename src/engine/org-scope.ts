@@ -8,9 +8,11 @@ import type { Routes } from '../reports/routes.ts';
 import { withBudget } from './budget.ts';
 import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
-import { pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type ReportCall, type ReportOptions, type StreamCall } from './report-calls.ts';
+import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type ReportCall, type ReportOptions, type StreamCall } from './report-calls.ts';
 
 export type { CallOptions, JsonObject, ReportCall, ReportOptions, StreamCall };
+
+const reportInput = (body: object | undefined, options: ReportOptions): EndpointInput => ({ body, query: extensionQuery(options), format: formatOf(options.format) });
 /**
  * `reports.<name>(body, options?)` answers `{info, data}` (or an Arrow Table, CSV… with `{format}`);
  * `reports.<name>Stream(body, options?)` yields `{event, data}` (or record batches, text, bytes).
@@ -39,7 +41,7 @@ export class OrgScope {
         target[endpoint.name] = (body?: object, options: ReportOptions = {}) => this.events(endpoint.path, endpoint.method, body, options);
       } else if (endpoint.group === 'reports') {
         target[endpoint.name] = (body?: object, options: ReportOptions = {}) =>
-          budget(options, async (signal) => pageAs(await this.invoke(endpoint.method, endpoint.path, { body }, signal), formatOf(options.format), endpoint.path, { duckdb: this.core.pool }));
+          budget(options, async (signal) => pageAs(await this.invoke(endpoint.method, endpoint.path, reportInput(body, options), signal), formatOf(options.format), endpoint.path, { duckdb: this.core.pool }));
       } else {
         target[endpoint.name] = (input?: EndpointInput, options?: CallOptions) => budget(options, async (signal) => parseJson(await this.invoke(endpoint.method, endpoint.path, input ?? {}, signal)));
       }
@@ -79,7 +81,7 @@ export class OrgScope {
     const release = this.core.streams.take();
     if (!release) throw new ServerBusyError(this.core.streams.max);
     try {
-      yield* streamAs(await this.invoke(method, path, { body }, options.signal), formatOf(options.format), path, { duckdb: this.core.pool });
+      yield* streamAs(await this.invoke(method, path, reportInput(body, options), options.signal), formatOf(options.format), path, { duckdb: this.core.pool });
     } finally {
       release();
     }

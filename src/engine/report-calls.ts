@@ -16,10 +16,31 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
 }
 
-export interface ReportOptions extends CallOptions {
+/** The report extensions (docs/extensions.md), the same as the REST service's query parameters. */
+export interface ExtensionOptions {
+  /** The normalized request, plan, SQL, rollups and DuckDB's EXPLAIN instead of the answer; nothing is read. */
+  readonly explain?: boolean;
+  /** `zero`: every time bucket of the window for every group key seen, zero counts and null ratios where no row was (tabular reports with the date dimension). */
+  readonly fill?: 'zero';
+  /** `previous_period`, `previous_year` or `START..END`: each metric with its previous value and change (tabular reports). */
+  readonly compare?: string;
+  /** Each ratio metric followed by its numerator and denominator (v1 visibility, query fan-outs). */
+  readonly components?: boolean;
+}
+
+export interface ReportOptions extends CallOptions, ExtensionOptions {
   /** `json` (default): the spec's answer; `arrow`: an Arrow Table (a stream: RecordBatches); `csv` and `ndjson` text; `parquet` bytes. */
   readonly format?: FormatName;
 }
+
+/** The extension options as the query parameters every face passes (parsed in src/reports/extensions/options.ts). */
+export function extensionQuery(options: ExtensionOptions): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, v] of Object.entries(options)) if (extensionKeys.has(name) && v !== undefined) query[name] = typeof v === 'string' ? v : JSON.stringify(v);
+  return query;
+}
+
+const extensionKeys = new Set<string>(['explain', 'fill', 'compare', 'components'] satisfies (keyof ExtensionOptions)[]);
 
 type With<F extends FormatName> = ReportOptions & { readonly format: F };
 
@@ -63,6 +84,7 @@ export async function* streamAs(result: EndpointResult, format: FormatName, path
     return yield* format === 'arrow' ? arrowBatches(rows) : encodeRows(rows, format, options);
   }
   if (result.kind === 'rows') return yield* streamObjects(result);
+  if (result.kind === 'json') return yield { event: 'explain', data: parseJson(result) };
   if (result.kind !== 'stream') throw new Error(`${path} is not a stream`);
   for await (const e of result.events) yield { event: e.event, data: JSON.parse(e.data) as JsonObject };
 }

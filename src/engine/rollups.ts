@@ -51,9 +51,14 @@ export class Rollups {
    */
   current(def: RollupDef, scopeId: string): boolean {
     if (!this.enabled || this.closed) return false;
-    if (this.built.get(`${def.name}|${scopeId}`) === versionOf(def, this.versions, scopeId)) return true;
+    if (this.isCurrent(def, scopeId)) return true;
     this.build(def, scopeId).catch(() => undefined);
     return false;
+  }
+
+  /** The same check as `current`, starting no build. */
+  isCurrent(def: RollupDef, scopeId: string): boolean {
+    return this.enabled && !this.closed && this.built.get(`${def.name}|${scopeId}`) === versionOf(def, this.versions, scopeId);
   }
 
   /** Builds (or rebuilds) the rollup of each scope now, waiting for builds already under way. */

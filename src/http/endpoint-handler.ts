@@ -12,6 +12,16 @@ import type { TableFormat } from '../formats/format-names.ts';
 import { NonJsonBody } from './body-parsers.ts';
 import { applyLifecycle } from './lifecycle.ts';
 import { sendSse } from './sse.ts';
+import { etagOf, ifNoneMatchTags } from '../reports/extensions/fingerprint.ts';
+
+/** Sends the ETag of an answer's fingerprint; true when the answer is a 304 (the caller's copy is current), sent here. */
+function conditional(reply: FastifyReply, handled: EndpointResult): boolean {
+  if (handled.fingerprint === undefined) return false;
+  reply.header('etag', etagOf(handled.fingerprint));
+  if (handled.kind !== 'json' || handled.status !== 304) return false;
+  reply.code(304).send();
+  return true;
+}
 
 export interface HandlerDeps {
   readonly engine: Engine;
@@ -23,7 +33,7 @@ export interface HandlerDeps {
   readonly keepAliveMs: number;
 }
 
-function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput {
+function inputOf(endpoint: Endpoint, request: FastifyRequest, format: TableFormat | 'json'): EndpointInput {
   let body: unknown = request.body;
   if (body instanceof NonJsonBody) {
     if (endpoint.schemas.body) {
@@ -31,7 +41,8 @@ function inputOf(endpoint: Endpoint, request: FastifyRequest): EndpointInput {
     }
     body = undefined;
   }
-  return { body, query: request.query as EndpointInput['query'], params: request.params as Record<string, string> };
+  const conditional = endpoint.group === 'reports' ? { format, ifNoneMatch: ifNoneMatchTags(request.headers['if-none-match']) } : {};
+  return { body, query: request.query as EndpointInput['query'], params: request.params as Record<string, string>, ...conditional };
 }
 
 /**
@@ -47,7 +58,7 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
     applyLifecycle(endpoint, reply, principal, now);
     requireTables(endpoint.path, engine.core.missingTables);
     const format = chooseFormat(endpoint, request, reply);
-    const input = inputOf(endpoint, request);
+    const input = inputOf(endpoint, request, format);
     const caller = callerOf(reply);
     const sending = { maxMs: deps.streamSeconds * 1000, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
     const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool }), caller, sending);
@@ -65,6 +76,7 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
           const handled = await endpoint.handle(input, { ...scope.context(caller.signal), now }).catch((error: unknown) => {
             throw caller.signal.aborted ? caller.signal.reason : error;
           });
+          if (conditional(reply, handled)) return reply;
           if (format !== 'json') {
             await sendTable(handled, format);
             return reply;
@@ -82,6 +94,7 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
       if (!release) throw new HeavyLimitError(deps.heavyOfKey.max);
       try {
         const handled = await withBudget(deps.timeBudgetMs, caller.signal, (signal) => endpoint.handle(input, { ...scope.context(signal), now }));
+        if (conditional(reply, handled)) return reply;
         if (format !== 'json') {
           await sendTable(handled, format);
           return reply;

@@ -99,8 +99,23 @@ function success(e: Endpoint): Json {
     ? { description: 'Server-Sent Events: `summary` first, then one `result` per row; every data line is JSON', content: { 'text/event-stream': { schema: { type: 'string' } } } }
     : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
   if (e.group !== 'reports') return { ...spec, headers: rateHeaders };
-  return { description: spec.description + tableNote, headers: rateHeaders, content: { ...spec.content, ...tableContent } };
+  return { description: spec.description + tableNote + fingerprintNote, headers: { ...rateHeaders, ...fingerprintHeaders }, content: { ...spec.content, ...tableContent } };
 }
+
+const fingerprintNote =
+  ' Every answer carries its fingerprint (a hash of the normalized request, the format, the dataset’s and state’s content and the engine version) in its head (`info.fingerprint`, the first stream event’s `fingerprint`) and as the ETag; the same fingerprint always means a byte-identical body (docs/extensions.md).';
+
+const fingerprintHeaders = { ETag: { schema: { type: 'string' }, description: 'The answer’s fingerprint, quoted' } };
+
+/** Reports answer a conditional request: If-None-Match naming the answer's fingerprint gets a 304, before any data is read. */
+const conditionalParameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'ETags of answers the caller holds (or *): when the answer’s fingerprint is among them, a 304 with no body, nothing read',
+};
+const notModified = { '304': { description: 'Not Modified: the answer’s fingerprint is among If-None-Match’s', headers: fingerprintHeaders } };
 
 /** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
 export function openApiDocument(endpoints: readonly Endpoint[], info: { version: string }): Json {
@@ -112,9 +127,10 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       summary: e.summary,
       tags: e.tags,
       ...(e.deprecated ? { deprecated: true } : {}),
-      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components)],
+      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter] : [])],
       responses: {
         '200': success(e),
+        ...(e.group === 'reports' ? notModified : {}),
         ...errorResponses,
       },
     };

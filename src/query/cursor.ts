@@ -32,7 +32,12 @@ interface KeyPayload {
  * cursor made for another query, altered, or not made by this engine is a 422, never a wrong page.
  */
 export class CursorCodec {
-  constructor(private readonly secret: string) {}
+  /** Names the key without revealing it: answers that carry cursors differ between keys. */
+  readonly keyId: string;
+
+  constructor(private readonly secret: string) {
+    this.keyId = createHash('sha256').update(`aea cursor key id\n${secret}`).digest('base64url').slice(0, 16);
+  }
 
   encode(offset: number, queryFingerprint: string): string {
     const payload = Buffer.from(JSON.stringify({ o: offset, q: queryFingerprint } satisfies CursorPayload)).toString('base64url');

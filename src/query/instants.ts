@@ -67,7 +67,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock of an instant in a zone, as milliseconds of the same wall clock read as UTC. */
-function wallOf(zone: string, ms: number): number {
+export function wallOf(zone: string, ms: number): number {
   const parts: Record<string, number> = {};
   for (const p of formatter(zone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!, ((ms % 1000) + 1000) % 1000);
@@ -202,6 +202,19 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
     case 'relative_week':
       return sql`(CAST(${spec.anchor} AS DATE) + CAST(7 * ((${day} - CAST(${spec.anchor} AS DATE)) // 7) AS INTEGER))`;
   }
+}
+
+/**
+ * Every bucket key of a window, one row each (column `k`), by the same expression as `bucketKey`.
+ */
+export function windowBuckets(spec: BucketSpec, window: InstantWindow): Fragment {
+  const start = sql`CAST(${window.start} AS TIMESTAMPTZ)`;
+  const last = sql`(CAST(${window.end} AS TIMESTAMPTZ) - INTERVAL 1 MICROSECOND)`;
+  // TRICKY: buckets last an hour or more, so each one the window touches holds one of these instants:
+  // the start, each hour after it, or the window's last microsecond (a last bucket shorter than an hour).
+  return sql`SELECT DISTINCT ${bucketKey(spec, sql`s.ts`)} AS k
+FROM (SELECT unnest(generate_series(${start}, ${last}, INTERVAL 1 HOUR)) AS ts UNION ALL SELECT ${last}) s
+WHERE s.ts >= ${start}`;
 }
 
 /** What a row shows for a bucket key: `YYYY-MM-DD`, or for hours the local start with its offset. */

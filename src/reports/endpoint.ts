@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type { EngineCore } from '../engine/core.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
+import type { Sql } from '../query/sql.ts';
+import type { FormatName } from '../formats/format-names.ts';
+import type { AnswerExtension, Extensions } from './extensions/options.ts';
 
 export interface StreamEvent {
   readonly event: string;
@@ -26,18 +29,64 @@ export interface RowsResult {
    * the next batch only when asked for, and stopping early interrupts the query and frees its connection.
    */
   read(): AsyncGenerator<RowsPart>;
+  /** The answer's fingerprint (src/reports/extensions/fingerprint.ts): the HTTP face sends it as the ETag. */
+  readonly fingerprint?: string;
 }
 
 export type EndpointResult =
-  | { readonly kind: 'json'; readonly status: number; readonly json: string }
-  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> }
+  | { readonly kind: 'json'; readonly status: number; readonly json: string; readonly fingerprint?: string }
+  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent>; readonly fingerprint?: string }
   | RowsResult;
 
 export interface EndpointInput {
   readonly body?: unknown;
   readonly query?: Record<string, string | string[] | undefined>;
   readonly params?: Record<string, string>;
+  /** The format the answer will be encoded in (part of a report's fingerprint); json when absent. */
+  readonly format?: FormatName;
+  /** The caller's cached fingerprints (HTTP If-None-Match): a report whose fingerprint is among them answers 304, unread. */
+  readonly ifNoneMatch?: readonly string[];
 }
+
+/** A statement an answer runs, as sent to the backend. */
+export interface Statement {
+  /** What it computes: `page`, `stream (in slices)`, `guard`. */
+  readonly role: string;
+  readonly sql: Sql;
+}
+
+/** The rollups a plan's shape allows, and those found current (which its SQL reads). */
+export interface RollupChoice {
+  readonly candidates: readonly string[];
+  readonly chosen: readonly string[];
+}
+
+/**
+ * A report request validated, authorized, planned and compiled, with no data read. The extensions
+ * (src/reports/extensions) read it: the plan is the normalized request a fingerprint hashes, and
+ * explain shows the statements; `run` reads the answer.
+ */
+export interface PreparedCall {
+  /** The report and mode answering, the same under every alias path: `visibility.v2 page`. */
+  readonly report: string;
+  readonly plan: unknown;
+  /** The normalized request, pure data: the plan and the page it asks for (a fingerprint hashes it). */
+  readonly normalized: unknown;
+  readonly statements: readonly Statement[];
+  readonly rollups: RollupChoice;
+  run(): Promise<RowsResult>;
+}
+
+/** `look`: say which rollups are current without starting a build (explain reads nothing); `use`: start building the missing ones. */
+export type RollupLookup = 'look' | 'use';
+
+/** How to prepare a call: the rollup lookup, and the extensions that change the answer's SQL. */
+export interface PrepareOptions {
+  readonly lookup: RollupLookup;
+  readonly extensions: Extensions;
+}
+
+export const plainPrepare: PrepareOptions = { lookup: 'use', extensions: { explain: false, fill: null, compare: null, components: false } };
 
 /** What every call carries: who is asking, the opened dataset, the clock reading for this request. */
 export interface CallContext {
@@ -70,6 +119,10 @@ export interface Endpoint {
   readonly sunset?: { readonly deprecatedOn: string; readonly newKeysFrom: string; readonly sunsetOn: string };
   readonly schemas: { readonly body?: z.ZodType; readonly query?: z.ZodType; readonly params?: z.ZodType };
   handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult>;
+  /** Reports: the request prepared with no data read; `handle` is `prepare` then `run`, plus the extensions. */
+  readonly prepare?: (input: EndpointInput, ctx: CallContext, options: PrepareOptions) => Promise<PreparedCall>;
+  /** The answer extensions this endpoint takes (src/reports/extensions); any other is a 422. */
+  readonly extensions?: readonly AnswerExtension[];
 }
 
 export type Weight = 'light' | 'heavy';

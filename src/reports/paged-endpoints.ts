@@ -1,6 +1,6 @@
 import type { CallContext, Endpoint, EndpointInput, EndpointResult } from './endpoint.ts';
-import { runPage, type PagedReport, type ReportAlias } from './paged-report.ts';
-import { runStream } from './paged-stream.ts';
+import { preparePage, runPage, type PagedReport, type ReportAlias } from './paged-report.ts';
+import { preparedStream, runStream } from './paged-stream.ts';
 
 /** The page endpoint and, when the report has one, its stream endpoint; the same again for each alias path. */
 export function pagedEndpoints<Req, Plan>(report: PagedReport<Req, Plan>): Endpoint[] {
@@ -17,6 +17,7 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary,
     stream: false,
     handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runPage(report, input.body, ctx),
+    prepare: async (input, ctx, how) => preparePage(report, input.body, ctx, how.lookup),
   };
   if (!at.streamPath) return [page];
   const stream: Endpoint = {
@@ -26,6 +27,7 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary: `${summary} (Server-Sent Events: one summary event, then one result event per row)`,
     stream: true,
     handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runStream(report, input.body, ctx),
+    prepare: async (input, ctx, how) => preparedStream(report, input.body, ctx, how.lookup),
   };
   return [page, stream];
 }

@@ -5,9 +5,9 @@ import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, type Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
-import type { CallContext, RowsResult } from './endpoint.ts';
+import type { CallContext, PreparedCall, RollupChoice, RollupLookup, RowsResult, Statement } from './endpoint.ts';
 import { pageResult, readPage } from './read-rows.ts';
-import { countUnits, type ShapedReport } from './rows-query.ts';
+import { countUnits, pageQuery, type ShapedReport } from './rows-query.ts';
 import type { DateOrder, DateWindow } from './stream-slices.ts';
 
 export type Mode = 'page' | 'stream';
@@ -127,10 +127,57 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
 
 /** `prepare`, then the data guards, asking the engine whether the rollup that could answer the plan is current. */
 export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
-  const p = planOf(report, body, mode, ctx);
+  const p = prepareUnread(report, body, mode, ctx, 'use');
   await enforceGuards(report, p.plan, ctx);
-  const rollups = new Set((report.rollups?.(p.plan) ?? []).filter((u) => ctx.core.rollups.current(u.def, u.categoryId)).map((u) => u.def.name));
-  return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
+  return p;
+}
+
+/** Validates, authorizes, plans and compiles, reading no data: `lookup` says whether a missing rollup starts building. */
+export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, lookup: RollupLookup): Prepared<Plan> & { readonly choice: RollupChoice } {
+  const p = planOf(report, body, mode, ctx);
+  const candidates = report.rollups?.(p.plan) ?? [];
+  const isCurrent = (u: { def: RollupDef; categoryId: string }) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
+  const rollups = new Set(candidates.filter(isCurrent).map((u) => u.def.name));
+  const choice = { candidates: [...new Set(candidates.map((u) => u.def.name))], chosen: [...rollups] };
+  return { ...p, rollups, choice, compiled: report.compile(p.plan, rollups) };
+}
+
+/** The guards' statements, for explain: they run before the answer's. */
+const guardStatements = <Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan): Statement[] => (report.guards?.(plan) ?? []).map((g) => ({ role: 'guard', sql: render(g.query) }));
+
+/** A page request prepared (see PreparedCall): `run` checks the guards, then reads the page in one statement. */
+export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup): PreparedCall {
+  const p = prepareUnread(report, body, 'page', ctx, lookup);
+  const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
+  const range = { after: offset, upTo: offset + p.paging.limit };
+  return {
+    report: `${report.id} page`,
+    plan: p.plan,
+    // The page's next_cursor is signed with the engine's cursor key: another key gives other bytes.
+    normalized: { plan: p.plan, paging: p.paging, cursorKey: ctx.cursors.keyId },
+    statements: [...guardStatements(report, p.plan), { role: 'page', sql: render(pageQuery(p.compiled, range)) }],
+    rollups: p.choice,
+    run: async () => {
+      await enforceGuards(report, p.plan, ctx);
+      return readPrepared(report, p, range, ctx);
+    },
+  };
+}
+
+/** A stream request prepared; its statement is the whole answer in one (the stream reads it in slices). */
+export function prepareStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup, stream: (p: Prepared<Plan>) => RowsResult): PreparedCall {
+  const p = prepareUnread(report, body, 'stream', ctx, lookup);
+  return {
+    report: `${report.id} stream`,
+    plan: p.plan,
+    normalized: { plan: p.plan, paging: p.paging },
+    statements: [...guardStatements(report, p.plan), { role: 'stream (read in slices of units)', sql: render(pageQuery(p.compiled, { after: 0, upTo: p.paging.maxResults }, p.paging.maxResults)) }],
+    rollups: p.choice,
+    run: async () => {
+      await enforceGuards(report, p.plan, ctx);
+      return stream(p);
+    },
+  };
 }
 
 /** Runs the report's data guards; the first refusal is a 422. */
@@ -144,16 +191,17 @@ export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, p
 }
 
 export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
-  const p = await prepareRead(report, body, 'page', ctx);
-  const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
-  const next = offset + p.paging.limit;
-  const { head, rows } = await readPage(ctx, p.compiled, { after: offset, upTo: next });
+  return preparePage(report, body, ctx, 'use').run();
+}
+
+async function readPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, range: { after: number; upTo: number }, ctx: CallContext): Promise<RowsResult> {
+  const { head, rows } = await readPage(ctx, p.compiled, range);
   const counted = countUnits(rows);
   const facts: PageFacts = {
     total: head.total,
     count: counted.units,
     rows: counted.rows,
-    nextCursor: next < head.total ? ctx.cursors.encode(next, p.fingerprint) : null,
+    nextCursor: range.upTo < head.total ? ctx.cursors.encode(range.upTo, p.fingerprint) : null,
     cursor: p.paging.cursor,
     limit: p.paging.limit,
     sqlInfo: head.info,

@@ -1,8 +1,8 @@
 import { sliceBatch } from '../engine/column-reads.ts';
 import { dictionaryColumns } from '../query/row-shape.ts';
 import { render } from '../query/sql.ts';
-import type { CallContext, RowsResult } from './endpoint.ts';
-import { prepareRead, type PagedReport, type Prepared } from './paged-report.ts';
+import type { CallContext, PreparedCall, RollupLookup, RowsResult } from './endpoint.ts';
+import { prepareStream, type PagedReport, type Prepared } from './paged-report.ts';
 import { headOf, headQuery, pageQuery, type Head, type ShapedReport } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
 import { dateSlices, unitSlices, type SliceCounter } from './stream-slices.ts';
@@ -56,5 +56,9 @@ const unitsSent = (total: number, cap: number | null) => (cap === null ? total :
  * returned, so a refusal is a 422 and never a broken stream; the statements run when it is read.
  */
 export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
-  return shapedStream(report, await prepareRead(report, body, 'stream', ctx), ctx);
+  return preparedStream(report, body, ctx, 'use').run();
+}
+
+export function preparedStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup): PreparedCall {
+  return prepareStream(report, body, ctx, lookup, (p) => shapedStream(report, p, ctx));
 }

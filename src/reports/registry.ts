@@ -26,8 +26,12 @@ import { promptEndpoints } from '../resources/prompts/index.ts';
 import { contentEndpoints } from '../resources/content-optimization.ts';
 import { allAgentEndpoints } from '../resources/agents/index.ts';
 import { allKnowledgeBaseEndpoints } from '../resources/knowledge-bases/index.ts';
+import { withExtensions } from './extensions/extended-endpoint.ts';
 
-/** Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from this list. */
+/**
+ * Every operation of the API. The library, the HTTP routes, `aea query` and OpenAPI are generated from
+ * this list. Every report takes the extensions (src/reports/extensions) through the same wrapper.
+ */
 export const endpoints: readonly Endpoint[] = [
   ...pagedEndpoints(visibilityReport),
   ...pagedEndpoints(shoppingProductsReport),
@@ -56,7 +60,7 @@ export const endpoints: readonly Endpoint[] = [
   ...contentEndpoints,
   ...allAgentEndpoints,
   ...allKnowledgeBaseEndpoints,
-];
+].map(withExtensions);
 
 /** The registry's routes: the agent runner and the REST service's 404/405 decision read them. */
 export const routes = new Routes(endpoints);

@@ -14,7 +14,7 @@ import type { Command } from './command.ts';
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
-          [--format json|ndjson|csv|parquet|arrow] [--out FILE]
+          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
@@ -26,6 +26,15 @@ export const query: Command = {
                  ndjson, csv, parquet, arrow (IPC stream): a report's rows (page or stream) as a table
   --out FILE     write there instead of standard output (removed again if the export fails); parquet
                  and arrow go to standard output only when it is a pipe or a file, not a terminal
+  --explain      reports: print, without reading data, the normalized request, the plan, the SQL with
+                 its parameters, the rollups chosen and why, and DuckDB's EXPLAIN (docs/extensions.md)
+  --fill zero    tabular reports with the date dimension: every time bucket of the window for every
+                 group key seen, with zero counts and null ratios where no row was
+  --compare W    tabular reports: previous_period, previous_year or START..END; each metric gains
+                 <metric>_previous, <metric>_change and <metric>_change_pct
+  --components   each ratio metric followed by its numerator and denominator (v1 visibility, fan-outs)
+
+Report extensions may also be given as PATH's query string, as over HTTP: PATH?explain=true.
 
 Agent runs started by the call (or left queued) finish before the command exits. While a table
 format is written to a file or pipe, rows and bytes so far show on stderr when it is a terminal.
@@ -41,6 +50,10 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       state: { type: 'string' },
       format: { type: 'string' },
       out: { type: 'string' },
+      explain: { type: 'boolean' },
+      fill: { type: 'string' },
+      compare: { type: 'string' },
+      components: { type: 'boolean' },
     });
     const format = values.format ?? 'json';
     if (!isFormatName(format)) throw new UsageError(`--format must be one of ${formatNames.join(', ')}, got ${format}`);
@@ -50,6 +63,10 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     const url = new URL(target, 'http://localhost');
     const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file'], io) : undefined;
     const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
+    if (values.explain === true) url.searchParams.set('explain', 'true');
+    if (typeof values.fill === 'string') url.searchParams.set('fill', values.fill);
+    if (typeof values.compare === 'string') url.searchParams.set('compare', values.compare);
+    if (values.components === true) url.searchParams.set('components', 'true');
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
     const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot' });
@@ -74,7 +91,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
         } else {
           const progress = exportProgress(io, `aea query → ${format}`, out === undefined && io.stdout?.isTTY === true);
           try {
-            const rows = countingRows(await scope.invokeRows(method, url.pathname, { body, query }, format), progress.rows);
+            const rows = countingRows(await scope.invokeRows(method, url.pathname, { body, query, format }, format), progress.rows);
             for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool })) {
               await output.write(piece);
               progress.bytes(typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength);

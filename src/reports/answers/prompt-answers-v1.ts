@@ -3,11 +3,12 @@ import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatFiltersSchema, flatToNode, idField, nameField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
 import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
-import { sql, type Fragment } from '../../query/sql.ts';
+import { render, sql, type Fragment } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult } from '../endpoint.ts';
+import type { CallContext, Endpoint, EndpointInput, EndpointResult, PreparedCall } from '../endpoint.ts';
 import { authorize } from '../paged-report.ts';
 import { pageResult, readPage } from '../read-rows.ts';
+import { pageQuery } from '../rows-query.ts';
 import { answerFilterFields, pick } from '../tabular-v1/insights-common.ts';
 import { pageRange, throwIfAny } from '../tabular/tabular-report.ts';
 import { Issues, paginationSchema, readPagination, readWindow, zInstantText, type Pagination } from '../tabular/tabular-request.ts';
@@ -141,10 +142,25 @@ export const promptAnswersV1Endpoint: Endpoint = {
   stream: false,
   schemas: { body: schema },
   async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-    const plan = planAnswersV1(parseWith(schema, input.body), ctx);
-    authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
-    const compiled = compileAnswersV1(plan);
-    const { head, rows } = await readPage(ctx, compiled, pageRange(plan.pagination));
-    return pageResult(compiled.shape, { total_rows: head.total }, rows);
+    return prepareAnswersV1(input, ctx).run();
   },
+  prepare: async (input, ctx) => prepareAnswersV1(input, ctx),
 };
+
+function prepareAnswersV1(input: EndpointInput, ctx: CallContext): PreparedCall {
+  const plan = planAnswersV1(parseWith(schema, input.body), ctx);
+  authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
+  const compiled = compileAnswersV1(plan);
+  const range = pageRange(plan.pagination);
+  return {
+    report: 'prompt-answers.v1 page',
+    plan,
+    normalized: plan,
+    statements: [{ role: 'page', sql: render(pageQuery(compiled, range)) }],
+    rollups: { candidates: [], chosen: [] },
+    run: async () => {
+      const { head, rows } = await readPage(ctx, compiled, range);
+      return pageResult(compiled.shape, { total_rows: head.total }, rows);
+    },
+  };
+}

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { filtersAt, flatFiltersSchema, flatToNode, idField, idSetField, nameField, nameSetField, plainField, readFlatFilters, textSetField, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
-import { bucketKey, bucketLabel, dateIntervals, etZone, formatInstant, localDate, wholeHourOffsets, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import { bucketKey, bucketLabel, dateIntervals, etZone, formatInstant, localDate, toIso, wholeHourOffsets, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext } from '../endpoint.ts';
@@ -82,6 +83,15 @@ export function readInsights(req: InsightsRequest, ctx: { organizationId: string
       order_by: Object.fromEntries(orderBy.map((o) => [o.key, o.dir])),
       pagination,
     },
+  };
+}
+
+/** The same plan over another window (compare): its buckets anchored there. */
+export function insightsWithin(plan: InsightsPlan, w: MsWindow): InsightsPlan {
+  return {
+    ...plan,
+    window: { start: toIso(w.startMs), end: toIso(w.endMs) },
+    bucket: { ...plan.bucket, anchor: localDate(w.startMs, plan.bucket.zone), wholeHours: wholeHourOffsets(plan.bucket.zone, w.startMs, w.endMs) },
   };
 }
 

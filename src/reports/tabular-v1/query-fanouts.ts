@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { componentColumns, type RatioParts } from '../tabular/tabular-shape.ts';
 import type { FlatCatalog } from '../../query/flat-filters.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { TabularReport } from '../tabular/tabular-report.ts';
@@ -6,6 +7,7 @@ import {
   answerDimensions,
   answerFilterFields,
   authorizeCategory,
+  insightsWithin,
   factsInScope,
   groupByKeys,
   insightsTabularFields,
@@ -39,6 +41,12 @@ const metricSql: Record<Metric, Fragment> = {
   total_fanouts: sql`n.fanouts`,
   fanouts_per_execution: sql`n.fanouts / NULLIF(xe.executions, 0)`,
   share: sql`n.fanouts / pg.group_fanouts`,
+};
+
+/** Each ratio's parts, so that rows re-aggregate exactly. */
+const ratioParts: Record<'fanouts_per_execution' | 'share', RatioParts> = {
+  fanouts_per_execution: { numerator: sql`n.fanouts`, denominator: sql`coalesce(xe.executions, 0)` },
+  share: { numerator: sql`n.fanouts`, denominator: sql`pg.group_fanouts` },
 };
 
 /**
@@ -76,7 +84,7 @@ ex AS (
   ${factsInScope('executions', plan, catalog)} AND f.search_triggered
 ),
 xe AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM ex GROUP BY ALL)`;
-  const columns = [...positionalKeys(dims, 'n'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`)];
+  const columns = [...positionalKeys(dims, 'n'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
   const grouped = sql`SELECT ${join(columns, ', ')}
 FROM n LEFT JOIN pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
@@ -95,6 +103,11 @@ export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, Insigh
   deprecated: true,
   successor: '/v2/reports/query-fanouts',
   schema,
+  fills: true,
+  within: insightsWithin,
+  countMetrics: ['total_fanouts'],
+  ratioMetrics: Object.keys(ratioParts),
+  partialDimensions: ['query'],
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
   authorize: authorizeCategory,
   rollups: (plan) => (servedByFanoutsDailyV1(plan) ? [{ def: fanoutsDaily, scopeId: plan.categoryId }] : []),

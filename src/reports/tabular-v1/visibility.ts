@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { componentColumns, type RatioParts } from '../tabular/tabular-shape.ts';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { filtersAt, flatToNode, nameField, type FlatCatalog } from '../../query/flat-filters.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
@@ -7,6 +8,7 @@ import {
   answerDimensions,
   answerFilterFields,
   authorizeCategory,
+  insightsWithin,
   dimKey,
   factsInScope,
   groupByKeys,
@@ -53,6 +55,13 @@ const metricSql: Record<Metric, Fragment> = {
   average_position: sql`coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0)`,
 };
 
+/** Each ratio's parts, so that rows re-aggregate exactly: the sums of a column's parts give its ratio. */
+const ratioParts: Record<'visibility_score' | 'share_of_voice' | 'average_position', RatioParts> = {
+  visibility_score: { numerator: sql`coalesce(bm.mentioned, 0)`, denominator: sql`g.executions` },
+  share_of_voice: { numerator: sql`coalesce(bm.mentions, 0)`, denominator: sql`coalesce(t.total_mentions, 0)` },
+  average_position: { numerator: sql`coalesce(bm.position_sum, 0)`, denominator: sql`coalesce(bm.mentions, 0)` },
+};
+
 /**
  * Visibility v1. With an asset dimension every brand of the category gets a row in each group with an
  * answer (v2's scope all); asset_name filters those rows. Without one, the row is the chosen brands
@@ -82,7 +91,7 @@ bm AS (
   FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
 )`;
   const keys = dims.map((d, i) => sql`${brandDimensions.includes(d) ? sql`b.id` : dimKey(d, 'g')} AS ${ident(`k${i}`)}`);
-  const columns = [...keys, ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`)];
+  const columns = [...keys, ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
   const from = perBrand
     ? sql`g CROSS JOIN b LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
     : sql`g LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')}`;
@@ -102,6 +111,10 @@ export const visibilityV1Report: TabularReport<z.output<typeof schema>, Insights
   deprecated: true,
   successor: '/v2/reports/visibility',
   schema,
+  fills: true,
+  within: insightsWithin,
+  countMetrics: ['mentions_count', 'executions'],
+  ratioMetrics: Object.keys(ratioParts),
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
   compile,

@@ -2,13 +2,16 @@ import type { z } from 'zod';
 import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
+import { plainPrepare, type CallContext, type Endpoint, type EndpointInput, type EndpointResult, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { array, dictionaryColumns, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
-import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
+import type { Pagination } from './tabular-request.ts';
+import { componentNames, keyColumn, metricColumn, type TabularDimension, type TabularShape, type TabularSql } from './tabular-shape.ts';
+import type { MsWindow } from '../extensions/compare-window.ts';
+import { checkFill, compareWindowOf, comparedGroups, comparedShape, filledGroups } from './tabular-extensions.ts';
 
 /**
  * The tabular family (v1 Insights and traffic reports): `{info: {total_rows, query}, data: [{metrics,
@@ -17,35 +20,8 @@ import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
  * filters, ordering with its tie-break, paging, the row shape and the stream.
  */
 
-/** What the core reads from every tabular plan. */
-export interface TabularShape {
-  readonly metrics: readonly string[];
-  readonly dimensions: readonly string[];
-  readonly orderBy: readonly Ordering[];
-  readonly metricFilters: readonly MetricFilter[];
-  readonly pagination: Pagination;
-  /** `info.query`: the effective request. */
-  readonly query: Record<string, unknown>;
-}
-
-export interface TabularDimension {
-  /** What the row shows, from the group key column. */
-  readonly label: (key: Fragment) => Fragment;
-  /** Dates sort by their key (the instant); names sort by what they show, then by key. */
-  readonly sortBy: 'key' | 'label';
-}
-
-/**
- * A report's SQL: `grouped` has one row per group, with the key of dimension i as `k<i>` and metric j
- * as `m<j>`, in the plan's order. `dimensions[i]` says how dimension i is shown and sorted.
- */
-export interface TabularSql {
-  readonly ctes: Fragment;
-  readonly grouped: Fragment;
-  readonly dimensions: readonly TabularDimension[];
-  /** How each metric is typed in Arrow and CSV (JSON writes every number alike); floats by default. */
-  readonly metricTypes?: Readonly<Record<string, ScalarType>>;
-}
+export type { TabularDimension, TabularShape, TabularSql } from './tabular-shape.ts';
+export { keyColumn, metricColumn } from './tabular-shape.ts';
 
 export type Mode = 'page' | 'stream';
 
@@ -60,6 +36,21 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   readonly successor?: string;
   readonly sunset?: Endpoint['sunset'];
   readonly schema: z.ZodType<Req>;
+  /** Metrics that count rows: 0 in a time bucket without rows (fill); every other metric is null there. */
+  readonly countMetrics: readonly string[];
+  /** Whether the report has the date dimension, so it takes the fill extension. */
+  readonly fills: boolean;
+  /** Ratio metrics whose numerator and denominator the report adds on request (components); none by default. */
+  readonly ratioMetrics?: readonly string[];
+  /**
+   * Dimensions whose rows do not re-aggregate by their parts: a row exists only where the dimension has
+   * facts, while its denominator counts the whole group. components refuses them.
+   */
+  readonly partialDimensions?: readonly string[];
+  /** Metrics that are instants (Unix seconds): compare gives their change in seconds, never relative. */
+  readonly instantMetrics?: readonly string[];
+  /** Pure: the same plan over another window (compare reads the compared window with it). */
+  within?(plan: Plan, window: MsWindow): Plan;
   /** Pure: reads the request into a plan, or throws a ValidationError naming every bad field. */
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */
@@ -70,8 +61,6 @@ export interface TabularReport<Req, Plan extends TabularShape> {
   compile(plan: Plan, rollups: ReadonlySet<string>): TabularSql;
 }
 
-export const keyColumn = (i: number, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`));
-export const metricColumn = (j: number): Fragment => ident(`m${j}`);
 const labelColumn = (i: number): Fragment => ident(`d${i}`);
 
 /** `GROUP BY k0, k1, …`, or `HAVING count(*) > 0` without dimensions so that no data gives no row. */
@@ -86,7 +75,8 @@ const topN = 1024;
 const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
 
 /** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
-export function tabularCompiled(plan: TabularShape, t: TabularSql): ShapedReport {
+export function tabularCompiled(plan: TabularShape, t: TabularSql, groups: Fragment = sql`${t.ctes},
+grouped AS (${t.grouped})`): ShapedReport {
   const byDimension = (i: number, dir: 'asc' | 'desc'): Fragment[] =>
     t.dimensions[i]!.sortBy === 'key'
       ? [sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`]
@@ -110,8 +100,7 @@ FROM (SELECT * FROM kept ORDER BY ${order} LIMIT ${range.upTo - range.after} OFF
 FROM kept
 QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
   return {
-    ctes: sql`${t.ctes},
-grouped AS (${t.grouped}),
+    ctes: sql`${groups},
 labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
@@ -129,16 +118,55 @@ kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
 export interface PreparedTabular<Plan> {
   readonly plan: Plan;
   readonly compiled: ShapedReport;
+  readonly rollups: RollupChoice;
 }
 
-export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<PreparedTabular<Plan>> {
+/** Validates, plans, authorizes and compiles, reading no data; with `look` a missing rollup does not start building. */
+export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, how: PrepareOptions = plainPrepare): Promise<PreparedTabular<Plan>> {
+  const lookup = how.lookup;
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
+  const rollupsOf = (p: Plan) => {
+    const uses = report.rollups?.(p) ?? [];
+    // A rollup found stale or missing starts building (unless only looked at), so a later one is asked only when the ones before it are not current.
+    const use = uses.find((u) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.scopeId) : ctx.core.rollups.isCurrent(u.def, u.scopeId)));
+    return { candidates: uses.map((u) => u.def.name), chosen: use ? [use.def.name] : [] };
+  };
+  const { fill, compare, components } = how.extensions;
+  if (fill && compare) throw ValidationError.of(['query', 'compare'], 'compare and fill cannot be combined yet', 'compare');
+  if (components && (fill || compare)) throw ValidationError.of(['query', 'components'], 'components cannot be combined with fill or compare yet', true);
+  if (components) {
+    const partial = plan.dimensions.filter((d) => report.partialDimensions?.includes(d));
+    if (partial.length > 0) {
+      throw ValidationError.of(['query', 'components'], `components does not apply with the ${partial.join(', ')} dimension: a row exists only where it has facts while its denominator counts the whole group, so sums over rows would not re-aggregate exactly`, true);
+    }
+    const asked = { ...plan, components: true };
+    await report.authorize(plan, ctx);
+    const rollups = rollupsOf(asked);
+    const names = componentNames(plan.metrics, report.ratioMetrics ?? []);
+    const shaped = { ...asked, metrics: [...plan.metrics, ...names], query: { ...plan.query, metrics: [...plan.metrics, ...names] } };
+    return { plan: shaped, compiled: tabularCompiled(shaped, report.compile(asked, new Set(rollups.chosen))), rollups };
+  }
+  if (fill) checkFill(plan);
+  const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
   await report.authorize(plan, ctx);
-  // A rollup found stale or missing starts building, so a later one is asked only when the ones before it are not current.
-  const use = (report.rollups?.(plan) ?? []).find((u) => ctx.core.rollups.current(u.def, u.scopeId));
-  const rollups: ReadonlySet<string> = use ? new Set([use.def.name]) : new Set();
-  return { plan, compiled: tabularCompiled(plan, report.compile(plan, rollups)) };
+  const rollups = rollupsOf(plan);
+  const t = report.compile(plan, new Set(rollups.chosen));
+  if (fill) return { plan, compiled: tabularCompiled(plan, t, filledGroups(plan, t, report.countMetrics)), rollups };
+  if (compared && report.within) {
+    const prevPlan = report.within(plan, compared);
+    const prevRollups = rollupsOf(prevPlan);
+    const prev = report.compile(prevPlan, new Set(prevRollups.chosen));
+    const shaped = comparedShape(plan, compared);
+    const both = { candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])], chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])] };
+    return { plan: shaped, compiled: tabularCompiled(shaped, t, comparedGroups(plan, t, prevPlan, prev, report.instantMetrics ?? [])), rollups: both };
+  }
+  return { plan, compiled: tabularCompiled(plan, t), rollups };
+}
+
+/** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
+function preparedCall<Plan extends TabularShape>(id: string, p: PreparedTabular<Plan>, role: string, run: () => Promise<RowsResult>): PreparedCall {
+  return { report: `${id} ${role}`, plan: p.plan, normalized: p.plan, statements: [{ role, sql: render(pageQuery(p.compiled, pageRange(p.plan.pagination))) }], rollups: p.rollups, run };
 }
 
 /** The units a request's pagination selects. */
@@ -147,7 +175,10 @@ export function pageRange(p: Pagination): UnitRange {
 }
 
 export async function runTabularPage<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
-  const p = await prepareTabular(report, body, 'page', ctx);
+  return readTabularPage(await prepareTabular(report, body, 'page', ctx), ctx);
+}
+
+async function readTabularPage<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): Promise<RowsResult> {
   const { head, rows } = await readPage(ctx, p.compiled, pageRange(p.plan.pagination));
   return pageResult(p.compiled.shape, { total_rows: head.total, query: p.plan.query }, rows);
 }
@@ -178,7 +209,7 @@ export function throwIfAny(issues: { list: readonly ValidationIssue[] }): void {
 
 /** The report's endpoint and, when it has one, its stream endpoint. */
 export function tabularEndpoints<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.fills ? ['fill' as const] : []), ...(report.within ? ['compare' as const] : []), ...((report.ratioMetrics ?? []).length > 0 ? ['components' as const] : [])], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
   const page: Endpoint = {
     ...base,
     path: report.path,
@@ -187,6 +218,10 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
     stream: false,
     async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
       return runTabularPage(report, input.body, ctx);
+    },
+    prepare: async (input, ctx, how) => {
+      const p = await prepareTabular(report, input.body, 'page', ctx, how);
+      return preparedCall(report.id, p, 'page', () => readTabularPage(p, ctx));
     },
   };
   if (!report.streamPath) return [page];
@@ -200,6 +235,10 @@ export function tabularEndpoints<Req, Plan extends TabularShape>(report: Tabular
       // Validation and tenancy errors surface here, before the stream starts, as a normal error response.
       const prepared = await prepareTabular(report, input.body, 'stream', ctx);
       return runTabularStream(prepared, ctx);
+    },
+    prepare: async (input, ctx, how) => {
+      const p = await prepareTabular(report, input.body, 'stream', ctx, how);
+      return preparedCall(report.id, p, 'stream', async () => runTabularStream(p, ctx));
     },
   };
   return [page, stream];

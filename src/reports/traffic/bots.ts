@@ -10,6 +10,8 @@ const botMetrics = {
   last_visit: lastVisitSql,
 };
 
+const botCounts = ['count', 'citations', 'indexing', 'training'];
+
 const columns = ['host', 'path', 'bot_name', 'bot_provider', 'bot_type'];
 
 export const botsV1Report = trafficReport({
@@ -21,6 +23,7 @@ export const botsV1Report = trafficReport({
   view: 'daily',
   columns,
   metrics: botMetrics,
+  countMetrics: botCounts,
   dimensions: ['date', 'host', 'path', 'bot_name', 'bot_provider'],
   intervals: ['hour', 'day', 'week', 'month', 'year', 'relative_week'],
   filters: ['path', 'bot_name', 'bot_provider'],
@@ -35,6 +38,7 @@ export const botsV2Report = trafficReport({
   view: 'hourly',
   columns,
   metrics: botMetrics,
+  countMetrics: botCounts,
   dimensions: ['date', 'hour', 'host', 'path', 'bot_name', 'bot_provider', 'bot_type'],
   intervals: ['hour', 'day', 'week', 'month', 'quarter', 'year', 'relative_week'],
   filters: ['path', 'bot_name', 'bot_provider', 'bot_type'],

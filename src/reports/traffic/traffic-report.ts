@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts'
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatFiltersSchema, flatToNode, plainField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
 import { bucketKey, bucketLabel, dayStart, etZone, formatInstant, hourOfDay, localDate, wholeHourOffsets, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import { rollupTable } from '../../engine/rollups.ts';
@@ -47,6 +48,8 @@ export interface TrafficDefinition {
   readonly columns: readonly string[];
   /** Aggregates over the view's rows: `visits` (a count) and `last_at` (latest instant) per row. */
   readonly metrics: Readonly<Record<string, Fragment>>;
+  /** The metrics that count visits (0 in an empty bucket); the others (latest visit) are null there. */
+  readonly countMetrics: readonly string[];
   readonly dimensions: readonly string[];
   readonly intervals: readonly [DateInterval, ...DateInterval[]];
   readonly filters: readonly string[];
@@ -112,6 +115,11 @@ function filterCatalog(def: TrafficDefinition): FlatCatalog {
   return Object.fromEntries(def.filters.map((f) => [f, plainField(sql`f.${ident(def.columnOf?.[f] ?? f)}`)]));
 }
 
+/** The instants a window's rows come from: the window itself, or for daily views its whole days. */
+function rowsWindow(def: TrafficDefinition, startMs: number, endMs: number, zone: string): InstantWindow {
+  return def.view === 'daily' ? { start: toIso(dayBoundary(startMs, zone)), end: toIso(dayBoundary(endMs, zone)) } : { start: toIso(startMs), end: toIso(endMs) };
+}
+
 function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficRequest, ctx: { organizationId: string; now: Date }, mode: Mode): TrafficPlan {
   const issues = new Issues();
   const metrics = readUnique(req.metrics, 'metrics', issues);
@@ -126,7 +134,7 @@ function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficReques
   // The daily view has nothing finer than a day.
   const interval: DateInterval = def.view === 'daily' && req.date_interval === 'hour' ? 'day' : (req.date_interval ?? 'day');
   const pagination = readPagination(req.pagination, mode);
-  const rows = def.view === 'daily' ? { start: toIso(dayBoundary(startMs, zone)), end: toIso(dayBoundary(endMs, zone)) } : window;
+  const rows = rowsWindow(def, startMs, endMs, zone);
   return {
     organizationId: ctx.organizationId,
     domain: req.domain,
@@ -220,6 +228,11 @@ export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequ
   const catalog = filterCatalog(def);
   return {
     id: def.id,
+    countMetrics: def.countMetrics,
+    fills: def.dimensions.includes('date'),
+    instantMetrics: ['last_visit'],
+    // Raw logs group by the instant itself, which no other window shares: compare does not apply.
+    ...(def.dimensions.includes('timestamp') ? {} : { within: (plan: TrafficPlan, w: MsWindow): TrafficPlan => ({ ...plan, window: rowsWindow(def, w.startMs, w.endMs, plan.bucket.zone), bucket: { ...plan.bucket, anchor: localDate(w.startMs, plan.bucket.zone), wholeHours: wholeHourOffsets(plan.bucket.zone, w.startMs, w.endMs) } }) }),
     path: def.path,
     streamPath: null,
     name: def.name,

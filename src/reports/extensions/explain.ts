@@ -1,0 +1,40 @@
+import { plainJs } from '../rows-query.ts';
+import type { CallContext, PreparedCall, RollupChoice } from '../endpoint.ts';
+
+/** Why the SQL reads the rollups it does, in words. */
+export function rollupReason(r: RollupChoice): string {
+  if (r.candidates.length === 0) return 'no rollup keeps every key this request groups and filters by (or the report has none): the SQL reads the facts';
+  const missing = r.candidates.filter((c) => !r.chosen.includes(c));
+  const one = r.candidates.length === 1;
+  if (missing.length === 0) return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, and ${one ? 'is' : 'are'} current: the SQL reads ${one ? 'it' : 'them'} instead of the facts`;
+  return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts`;
+}
+
+/** DuckDB's EXPLAIN of a statement: its physical plan, as text. Nothing is executed, no fact row is read. */
+async function duckdbExplain(ctx: CallContext, text: string, params: readonly unknown[]): Promise<string> {
+  const reader = await ctx.core.pool.read(`EXPLAIN ${text}`, params as never, ctx.signal);
+  return reader
+    .getRowsJS()
+    .map((r) => String(r[1] ?? ''))
+    .join('\n');
+}
+
+/**
+ * The explain answer: the normalized request, the plan (pure data), each statement's SQL with its
+ * parameters and DuckDB's EXPLAIN of it, and the rollups considered and chosen with the reason.
+ */
+export async function explainBody(ctx: CallContext, operation: string, request: unknown, prepared: PreparedCall, fingerprints: { readonly answer: string }): Promise<Record<string, unknown>> {
+  const statements = [];
+  for (const s of prepared.statements) {
+    statements.push({ role: s.role, sql: s.sql.text, params: plainJs(s.sql.params), explain: await duckdbExplain(ctx, s.sql.text, s.sql.params) });
+  }
+  return {
+    operation,
+    organization_id: ctx.organizationId,
+    request,
+    plan: prepared.plan,
+    rollups: { candidates: prepared.rollups.candidates, chosen: prepared.rollups.chosen, reason: rollupReason(prepared.rollups) },
+    statements,
+    answer_fingerprint: fingerprints.answer,
+  };
+}

@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../src/engine/engine.ts';
+import { ValidationError } from '../src/errors.ts';
+import { openFixture } from './helpers/arrow-fixture.ts';
+import { ids } from './fixtures/insights.ts';
+import { domains, tabularFixture } from './fixtures/tabular.ts';
+
+type Json = Record<string, any>;
+type Row = { metrics: (number | null)[]; dimensions: (string | null)[] };
+
+/** Tabular reports whose windows and buckets are America/New_York calendar days: metrics, instants among them, dimensions a case may add. */
+const reports = [
+  { name: 'visibilityV1', metrics: ['visibility_score', 'executions', 'share_of_voice'], instants: [] as string[], dims: ['model', 'asset_name'], body: (s: string, e: string) => ({ category_id: ids.cat1, start_date: s, end_date: e }) },
+  { name: 'citationsV1', metrics: ['count', 'citation_share', 'first_cited_at'], instants: ['first_cited_at'], dims: ['hostname', 'model'], body: (s: string, e: string) => ({ category_id: ids.cat1, start_date: s, end_date: e }) },
+  { name: 'sentimentV1', metrics: ['positive', 'occurrences'], instants: [], dims: ['theme', 'model'], body: (s: string, e: string) => ({ category_id: ids.cat1, start_date: s, end_date: e }) },
+  { name: 'botsV1', metrics: ['count', 'training', 'last_visit'], instants: ['last_visit'], dims: ['path', 'bot_name'], body: (s: string, e: string) => ({ domain: domains.own, start_date: s, end_date: e }) },
+];
+
+const dayMs = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayOf = (text: string) => Date.parse(`${text}T00:00:00Z`);
+
+/** Independently of the engine: the labels of a window's day, week or month buckets, in time order. */
+function buckets(start: string, end: string, interval: 'day' | 'week' | 'month'): string[] {
+  const out = new Set<string>();
+  for (let ms = dayOf(start); ms < dayOf(end); ms += dayMs) {
+    const d = new Date(ms);
+    out.add(interval === 'day' ? isoDay(ms) : interval === 'week' ? isoDay(ms - ((d.getUTCDay() + 6) % 7) * dayMs) : `${isoDay(ms).slice(0, 7)}-01`);
+  }
+  return [...out].sort();
+}
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await openFixture(tabularFixture(), { cursorSecret: 'compare' });
+});
+afterAll(() => engine.close());
+
+const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).reports[name]!(body, options) as Promise<{ info: Json; data: Row[] }>;
+const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
+
+describe('compare', () => {
+  it('is the two separate calls joined on the group keys, date buckets by their place in the window', async () => {
+    const day = fc.integer({ min: dayOf('2026-02-15') / dayMs, max: dayOf('2026-12-01') / dayMs }).map((d) => isoDay(d * dayMs));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...reports),
+        day,
+        fc.integer({ min: 1, max: 70 }),
+        fc.constantFrom('day' as const, 'week' as const, 'month' as const),
+        fc.integer({ min: 0, max: 1 }),
+        fc.boolean(),
+        fc.constantFrom('previous_period', 'custom'),
+        fc.integer({ min: 5, max: 60 }),
+        async (report, start, days, interval, otherCount, withDate, kind, back) => {
+          const end = isoDay(dayOf(start) + days * dayMs);
+          const [prevStart, prevEnd] = kind === 'previous_period' ? [isoDay(dayOf(start) - days * dayMs), start] : [isoDay(dayOf(start) - back * dayMs), isoDay(dayOf(start) - back * dayMs + Math.max(1, days - 3) * dayMs)];
+          const compare = kind === 'previous_period' ? 'previous_period' : `${prevStart}..${prevEnd}`;
+          const dimensions = [...report.dims.slice(0, otherCount), ...(withDate ? ['date'] : [])];
+          const body = { ...report.body(start, end), metrics: report.metrics, dimensions, date_interval: interval, pagination: { limit: 50_000, offset: 0 } };
+          const compared = await call(report.name, body, { compare });
+          const current = await call(report.name, body);
+          const previous = await call(report.name, { ...body, ...report.body(prevStart, prevEnd) });
+
+          const t = dimensions.indexOf('date');
+          const [curBuckets, prevBuckets] = [buckets(start, end, interval), buckets(prevStart, prevEnd, interval)];
+          const keyOf = (r: Row, list: string[]) => JSON.stringify(r.dimensions.map((v, i) => (i === t ? list.indexOf(String(v)) : v)));
+          const joined = new Map<string, { c?: Row; p?: Row }>();
+          for (const r of current.data) joined.set(keyOf(r, curBuckets), { c: r });
+          for (const r of previous.data) {
+            const k = keyOf(r, prevBuckets);
+            joined.set(k, { ...joined.get(k), p: r });
+          }
+          const expected: Row[] = [];
+          for (const [k, { c, p }] of joined) {
+            const place = JSON.parse(k) as unknown[];
+            if (t >= 0 && !c && (place[t] as number) >= curBuckets.length) continue;
+            const cm = report.metrics.map((_, j) => c?.metrics[j] ?? null);
+            const pm = report.metrics.map((_, j) => p?.metrics[j] ?? null);
+            const derived = report.metrics.flatMap((m, j) => {
+              const [x, y] = [cm[j]!, pm[j]!];
+              const change = x === null || y === null ? null : x - y;
+              const pct = report.instants.includes(m) || change === null || y === 0 ? null : change / y;
+              return [y, change, pct];
+            });
+            const dims = c ? c.dimensions : p!.dimensions.map((v, i) => (i === t ? curBuckets[place[t] as number]! : v));
+            expected.push({ metrics: [...cm, ...derived], dimensions: dims });
+          }
+          expect(sorted(compared.data)).toEqual(sorted(expected));
+          expect(compared.info.total_rows).toBe(expected.length);
+          expect(compared.info.query.metrics).toEqual([...report.metrics, ...report.metrics.flatMap((m) => [`${m}_previous`, `${m}_change`, `${m}_change_pct`])]);
+          expect(compared.info.query.compare).toEqual({ start_date: `${prevStart}T${compared.info.query.compare.start_date.slice(11)}`, end_date: `${prevEnd}T${compared.info.query.compare.end_date.slice(11)}` });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('previous_year reads the same dates a year earlier; the order and paging follow the current metrics', async () => {
+    const body = { domain: domains.own, start_date: '2026-03-01', end_date: '2026-06-01', metrics: ['visits'], dimensions: ['path'], order_by: { visits: 'desc' }, timezone: 'Europe/Berlin' };
+    const compared = await call('referrals', body, { compare: 'previous_year' });
+    expect(compared.info.query.compare).toEqual({ start_date: '2025-03-01T00:00:00+01:00', end_date: '2025-06-01T00:00:00+02:00' });
+    const visits = compared.data.map((r) => r.metrics[0]);
+    expect(visits).toEqual([...visits].sort((a, b) => (b ?? -1) - (a ?? -1)));
+    const page = await call('referrals', { ...body, pagination: { limit: 2, offset: 1 } }, { compare: 'previous_year' });
+    expect(page.data).toEqual(compared.data.slice(1, 3));
+  });
+
+  it('streams the same rows, and explain shows both windows’ SQL', async () => {
+    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['date', 'model'], date_interval: 'week' };
+    const page = await call('citationsV1', body, { compare: 'previous_period' });
+    const events: Json[] = [];
+    for await (const e of engine.org(ids.org1).reports.citationsV1Stream!(body, { compare: 'previous_period' })) events.push(e.data);
+    expect(events.slice(1)).toEqual(page.data);
+    expect(events[0]!.query.compare).toEqual(page.info.query.compare);
+    const explained = (await engine.org(ids.org1).reports.citationsV1!(body, { compare: 'previous_period', explain: true })) as Json;
+    expect(explained.explain.statements[0].sql).toMatch(/cmp_prev/);
+  });
+
+  it('refuses bad windows, v2 reports and the raw logs, naming the query parameter', async () => {
+    const refusal = (name: string, body: Json, compare: string) =>
+      engine.org(ids.org1).reports[name]!(body, { compare } as never).then(
+        () => null,
+        (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
+      );
+    const v1 = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['model'] };
+    for (const bad of ['yesterday', '2026-05-01..', '2026-05-02..2026-05-01', '2020-01-01..2026-01-01']) {
+      expect(await refusal('citationsV1', v1, bad), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
+    }
+    expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
+    expect(await refusal('rawLogs', { domain: domains.own, start_date: '2026-03-01', end_date: '2026-03-02', metrics: ['count'], dimensions: ['path'] }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
+    const both = await engine.org(ids.org1).reports.citationsV1!({ ...v1, dimensions: ['date'] }, { compare: 'previous_period', fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+    expect(both).toMatchObject([{ loc: ['query', 'compare'] }]);
+  });
+});

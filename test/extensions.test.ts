@@ -1,0 +1,245 @@
+import { cp, open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../src/engine/engine.ts';
+import { ValidationError } from '../src/errors.ts';
+import { sampleDir } from '../src/generate/sample.ts';
+import { openEngine } from '../src/open-engine.ts';
+import { openFixture } from './helpers/arrow-fixture.ts';
+import { aeaInProcess } from './helpers/cli.ts';
+import { sampleIds } from './helpers/sample-org.ts';
+import { post, startServer, type TestServer } from './helpers/server.ts';
+import { tempDir } from './helpers/tmp.ts';
+import { ids } from './fixtures/insights.ts';
+import { domains, tabularFixture } from './fixtures/tabular.ts';
+
+type Json = Record<string, any>;
+
+const fixture = tabularFixture();
+const window = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-11-30' };
+const v1Window = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01' };
+
+/** One request of every report family: v2 page and stream, v1 tabular page and stream, traffic, raw answers. */
+const requests: [string, Json][] = [
+  ['visibility', { ...window, group_by: ['date'], interval: 'month', limit: 5 }],
+  ['visibilityStream', { ...window, group_by: ['model'] }],
+  ['citations', { ...window, limit: 5 }],
+  ['visibilityV1', { ...v1Window, metrics: ['visibility_score', 'executions'], dimensions: ['model', 'date'], date_interval: 'month' }],
+  ['citationsV1Stream', { ...v1Window, metrics: ['count'], dimensions: ['hostname'] }],
+  ['referrals', { domain: domains.own, start_date: '2026-02-01', end_date: '2026-12-01', metrics: ['visits'], dimensions: ['date'], date_interval: 'month' }],
+  ['promptAnswersV1', { ...v1Window, pagination: { limit: 3, offset: 0 } }],
+];
+
+/** A report's answer through the library: a page, or a stream's events. */
+async function answer(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
+  const call = engine.org(ids.org1).reports[name]!;
+  if (!name.endsWith('Stream')) {
+    const page = (await call(body, options)) as Json;
+    return { head: page.info ?? page, rows: page.data ?? [] };
+  }
+  const events: Json[] = [];
+  for await (const e of call(body, options) as unknown as AsyncIterable<{ data: Json }>) events.push(e.data);
+  return { head: events[0]!, rows: events.slice(1) };
+}
+
+const fingerprintOf = async (engine: Engine, name: string, body: Json) => (await answer(engine, name, body)).head.fingerprint as string;
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await openFixture(fixture, { cursorSecret: 'extensions' });
+});
+afterAll(() => engine.close());
+
+describe('fingerprint', () => {
+  it.each(requests)('%s carries one in its head, the same for the same request', async (name, body) => {
+    const first = await answer(engine, name, body);
+    expect(first.head.fingerprint).toMatch(/^[\w-]{22}$/);
+    expect(JSON.stringify(await answer(engine, name, body))).toBe(JSON.stringify(first));
+  });
+
+  it('changes with the request, its format and the organization’s view, not with key order or a rollup being built', async () => {
+    const body = requests[0]![1];
+    const fp = await fingerprintOf(engine, 'visibility', body);
+    expect(await fingerprintOf(engine, 'visibility', Object.fromEntries(Object.entries(body).reverse()))).toBe(fp);
+    expect(await fingerprintOf(engine, 'visibility', { ...body, limit: 4 })).not.toBe(fp);
+    expect(await fingerprintOf(engine, 'visibility', { ...body, interval: 'week' })).not.toBe(fp);
+    const arrowHead = (await engine.org(ids.org1).reports.visibility!(body, { format: 'arrow' })).schema.metadata.get('aea:head')!;
+    expect(JSON.parse(arrowHead).fingerprint).not.toBe(fp);
+    const withoutRollups = await openFixture(fixture, { cursorSecret: 'extensions', rollups: false });
+    try {
+      expect(JSON.stringify(await answer(withoutRollups, 'visibility', body))).toBe(JSON.stringify(await answer(engine, 'visibility', body)));
+    } finally {
+      await withoutRollups.close();
+    }
+  });
+
+  it('is the same over the same rows stored in another order, and changes when a row changes', async () => {
+    const reordered = await openFixture({ ...fixture, executions: [...fixture.executions!].reverse(), mentions: [...fixture.mentions!].reverse() }, { cursorSecret: 'extensions' });
+    const changed = await openFixture({ ...fixture, mentions: fixture.mentions!.slice(1) }, { cursorSecret: 'extensions' });
+    try {
+      for (const [name, body] of requests) {
+        const a = await answer(engine, name, body);
+        expect(JSON.stringify(await answer(reordered, name, body)), name).toBe(JSON.stringify(a));
+        expect((await answer(changed, name, body)).head.fingerprint, name).not.toBe(a.head.fingerprint);
+      }
+    } finally {
+      await Promise.all([reordered.close(), changed.close()]);
+    }
+  });
+});
+
+describe('explain', () => {
+  it.each(requests)('%s: the request, plan, SQL, rollups and DuckDB’s plan', async (name, body) => {
+    const explained = (await answer(engine, name, body, { explain: true })).head;
+    const e = explained.explain;
+    expect(e.request).toMatchObject(body);
+    expect(e.plan).toBeTypeOf('object');
+    expect(e.rollups.reason).toBeTypeOf('string');
+    expect(e.statements.length).toBeGreaterThan(0);
+    for (const s of e.statements) {
+      expect(s.sql).toMatch(/SELECT/);
+      expect(s.explain).toMatch(/PROJECTION|ORDER|UNION|AGGREGATE|SCAN/);
+    }
+    expect(e.answer_fingerprint).toBe((await answer(engine, name, body)).head.fingerprint);
+    expect(explained.fingerprint).not.toBe(e.answer_fingerprint);
+  });
+
+  it('its SQL, run by hand, gives the report’s answer', async () => {
+    const body = requests[0]![1];
+    const page = (await engine.org(ids.org1).reports.visibility!(body)) as Json;
+    const statement = ((await engine.org(ids.org1).reports.visibility!(body, { explain: true })) as Json).explain.statements.at(-1);
+    const rows = await engine.core.pool.use(async (conn) => (await conn.runAndReadAll(statement.sql, statement.params)).getRowObjectsJS());
+    expect(Number(rows[0]!.head_total)).toBe(page.info.total_results);
+    const data = rows.slice(1).map((r) => ({ date: String(r.date_value ?? r.k_date ?? ''), name: r.asset_name, visibility_score: r.visibility_score, rank: Number(r.rank) }));
+    expect(data.map(({ name, visibility_score, rank }) => ({ name, visibility_score, rank }))).toEqual(page.data.map((r: Json) => ({ name: r.asset.name, visibility_score: r.visibility_score, rank: r.rank })));
+
+    const v1Body = requests[3]![1];
+    const v1 = (await engine.org(ids.org1).reports.visibilityV1!(v1Body)) as Json;
+    const v1Statement = ((await engine.org(ids.org1).reports.visibilityV1!(v1Body, { explain: true })) as Json).explain.statements[0];
+    const v1Rows = await engine.core.pool.use(async (conn) => (await conn.runAndReadAll(v1Statement.sql, v1Statement.params)).getRowObjectsJS());
+    // A large range sends repeated text as codes into dictionaries that the head row carries as JSON.
+    const decode = (column: string, v: unknown) => (v1Rows[0]![`dict_${column}`] ? (JSON.parse(String(v1Rows[0]![`dict_${column}`])) as string[])[Number(v)] : v);
+    expect(v1Rows.slice(1).map((r) => ({ metrics: [r.m0, Number(r.m1)], dimensions: [decode('d0', r.d0), decode('d1', r.d1)] }))).toEqual(v1.data);
+  });
+
+  it('refuses a bad value and a table format, naming the query parameter', async () => {
+    const body = requests[0]![1];
+    const refused = (options: Json) => engine.org(ids.org1).reports.visibility!(body, options as never).then(
+      () => null,
+      (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
+    );
+    expect(await refused({ explain: 'maybe' })).toMatchObject([{ loc: ['query', 'explain'] }]);
+    expect(await refused({ explain: true, format: 'csv' })).toMatchObject([{ loc: ['query', 'explain'] }]);
+  });
+});
+
+describe('on a dataset folder', () => {
+  let dir: string;
+  let folder: Engine;
+  let sample: Awaited<ReturnType<typeof sampleIds>>;
+  let server: TestServer;
+  let key: string;
+  const body = () => ({ category_id: sample.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 5 });
+  beforeAll(async () => {
+    dir = join(await tempDir('aea-ext-'), 'data');
+    await cp(sampleDir, dir, { recursive: true, dereference: true });
+    folder = await openEngine({ data: dir, rollups: false, threads: 1, connections: 2 });
+    sample = await sampleIds(folder);
+    server = await startServer(folder, { rateLimit: false } as never);
+    key = await server.key(sample.org);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await folder?.close();
+  });
+
+  it('HTTP sends the fingerprint as the ETag and answers If-None-Match with a 304', async () => {
+    const first = await post(`${server.url}/v2/reports/visibility`, body(), { 'x-api-key': key });
+    const json = (await first.json()) as Json;
+    expect(first.headers.get('etag')).toBe(`"${json.info.fingerprint}"`);
+    const again = await post(`${server.url}/v2/reports/visibility`, body(), { 'x-api-key': key, 'if-none-match': first.headers.get('etag')! });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const other = await post(`${server.url}/v2/reports/visibility`, { ...body(), limit: 4 }, { 'x-api-key': key, 'if-none-match': first.headers.get('etag')! });
+    expect(other.status).toBe(200);
+    const csv = await post(`${server.url}/v2/reports/visibility`, body(), { 'x-api-key': key, accept: 'text/csv' });
+    expect(csv.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    const stream = await post(`${server.url}/v2/reports/visibility/stream`, body(), { 'x-api-key': key, 'if-none-match': '*' });
+    expect(stream.status).toBe(304);
+  });
+
+  it('HTTP takes ?explain=true and refuses a bad value with a 422 at ["query", "explain"]', async () => {
+    const explained = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), { 'x-api-key': key });
+    expect(explained.status).toBe(200);
+    expect(((await explained.json()) as Json).explain.statements[0].sql).toMatch(/SELECT/);
+    const bad = await post(`${server.url}/v2/reports/visibility?explain=perhaps`, body(), { 'x-api-key': key });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as Json).detail[0].loc).toEqual(['query', 'explain']);
+    const unknown = await post(`${server.url}/v2/reports/visibility?explian=true`, body(), { 'x-api-key': key });
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'explian'] });
+    const notHere = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });
+    expect(notHere.status).toBe(422);
+    expect(((await notHere.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'fill'], msg: expect.stringContaining('does not apply') });
+    const csv = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), { 'x-api-key': key, accept: 'text/csv' });
+    expect(csv.status).toBe(422);
+  });
+
+  it('the CLI takes --explain and prints the same explain', async () => {
+    const out = await aeaInProcess(['query', '/v2/reports/visibility', '--data', dir, '--org', sample.org, '--body', JSON.stringify(body()), '--explain', '--state', join(dir, '..', 'cli.state.duckdb')]);
+    expect(out.code).toBe(0);
+    const printed = JSON.parse(out.stdout) as Json;
+    expect(printed.explain.request).toEqual(body());
+    expect(printed.explain.statements[0].sql).toBe(((await folder.org(sample.org).reports.visibility!(body(), { explain: true })) as Json).explain.statements[0].sql);
+  });
+
+  it('fill, compare and components answer the same through HTTP, the CLI and the library', async () => {
+    const v1 = { category_id: sample.category, start_date: '2026-08-01', end_date: '2026-10-01', metrics: ['visibility_score', 'executions'], dimensions: ['model', 'date'], date_interval: 'week' };
+    const cases: [string, Json, string[]][] = [
+      ['fill=zero', { fill: 'zero' }, ['--fill', 'zero']],
+      ['compare=previous_period', { compare: 'previous_period' }, ['--compare', 'previous_period']],
+      ['components=true', { components: true }, ['--components']],
+    ];
+    for (const [query, options, flags] of cases) {
+      const library = JSON.stringify(await folder.org(sample.org).reports.visibilityV1!(v1, options));
+      const http = await post(`${server.url}/v1/reports/visibility?${query}`, v1, { 'x-api-key': key });
+      expect(http.status, query).toBe(200);
+      expect(await http.text(), query).toBe(library);
+      const cli = await aeaInProcess(['query', '/v1/reports/visibility', '--data', dir, '--org', sample.org, '--body', JSON.stringify(v1), ...flags, '--state', join(dir, '..', 'cli.state.duckdb')]);
+      expect(cli.code, cli.stdout).toBe(0);
+      expect(cli.stdout.trim(), query).toBe(library);
+      expect(JSON.parse(library).info.query.metrics.length, query).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('a prompt edit changes the fingerprint', async () => {
+    const before = (await folder.org(sample.org).reports.visibility!(body())) as Json;
+    const [prompt] = (await folder.org(sample.org).resources.prompts!({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
+    const edit = (topic: string) => folder.org(sample.org).resources.updatePrompts!({ params: { category_id: sample.category }, body: { prompts: [{ id: prompt!.id, topic }] } });
+    expect(((await folder.org(sample.org).reports.visibility!(body())) as Json).info.fingerprint).toBe(before.info.fingerprint);
+    await edit('Moved by the fingerprint test');
+    const after = (await folder.org(sample.org).reports.visibility!(body())) as Json;
+    expect(after.info.fingerprint).not.toBe(before.info.fingerprint);
+  });
+
+  it('explain reads no fact data: it answers when the fact files’ pages are unreadable, and the report does not', async () => {
+    for (const table of ['executions', 'mentions']) {
+      const tableDir = join(dir, table);
+      const files = (await stat(tableDir).catch(() => null))?.isDirectory() ? (await readdir(tableDir)).map((f) => join(tableDir, f)) : [join(dir, `${table}.parquet`)];
+      for (const file of files) {
+        const { size } = await stat(file);
+        const handle = await open(file, 'r+');
+        const tail = Buffer.alloc(8);
+        await handle.read(tail, 0, 8, size - 8);
+        // TRICKY: the footer (its length is in the last 8 bytes) stays intact, so the files still plan; every data page before it is garbage.
+        const footer = tail.readUInt32LE(0) + 8;
+        await handle.write(Buffer.alloc(size - footer - 4, 0xa5), 0, undefined, 4);
+        await handle.close();
+      }
+    }
+    const request = { ...body(), filter: { field: 'model', op: 'is', value: 'never seen before' } };
+    const explained = (await folder.org(sample.org).reports.visibility!(request, { explain: true })) as Json;
+    expect(explained.explain.statements[0].explain).toMatch(/SCAN|READ_PARQUET|PARQUET/i);
+    await expect(folder.org(sample.org).reports.visibility!(request)).rejects.toThrow();
+  });
+});
