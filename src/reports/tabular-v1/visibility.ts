@@ -24,6 +24,7 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
+import { rolledBrandMentions, rolledVisibility, visibilityV1Rollup } from './visibility-rolled.ts';
 
 const metricNames = ['share_of_voice', 'mentions_count', 'visibility_score', 'executions', 'average_position'] as const;
 type Metric = (typeof metricNames)[number];
@@ -67,14 +68,24 @@ const ratioParts: Record<'visibility_score' | 'share_of_voice' | 'average_positi
  * answer (v2's scope all); asset_name filters those rows. Without one, the row is the chosen brands
  * taken together: those asset_name selects, else the organization's own.
  */
-function compile(plan: InsightsPlan) {
+function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const defs = { ...answerDimensions(plan.bucket), asset_id: plainDimension(sql`b.id`), asset_name: namedDimension(sql`b.id`, 'assets') };
   const dims = plan.dimensions;
   const answerDims = dims.filter((d) => !brandDimensions.includes(d));
   const perBrand = answerDims.length < dims.length;
   const brandNode = flatToNode(filtersAt(plan.filters, catalog, 'row'));
   const chosen = brandNode ? compileFilter(brandNode, brandCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : perBrand ? sql`TRUE` : sql`b.is_owned`;
-  const ctes = sql`${promptsCte(plan, 'visibility')},
+  const rollup = visibilityV1Rollup(plan);
+  const rolled = rollup !== null && rollups.has(rollup.def.name) ? rollup : null;
+  const b = sql`b AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen})`;
+  const ctes = rolled
+    ? sql`${promptsCte(plan, 'visibility')},
+${rolledVisibility(plan, rolled, catalog, defs, answerDims)},
+${b},
+bm AS (
+  ${rolledBrandMentions(answerDims)}
+)`
+    : sql`${promptsCte(plan, 'visibility')},
 e AS (
   SELECT ${keySelect(answerDims, defs)}f.id AS execution_id
   ${factsInScope('executions', plan, catalog)}
@@ -85,7 +96,7 @@ mb AS (
   ${factsInScope('mentions', plan, catalog)}
 ),
 t AS (SELECT ${keysThen(answerDims)}count(*) AS total_mentions FROM mb GROUP BY ALL),
-b AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen}),
+${b},
 bm AS (
   SELECT ${keysThen(answerDims)}${perBrand ? sql`asset_id, ` : sql``}count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
   FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
@@ -117,5 +128,9 @@ export const visibilityV1Report: TabularReport<z.output<typeof schema>, Insights
   ratioMetrics: Object.keys(ratioParts),
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
+  rollup: (plan) => {
+    const rollup = visibilityV1Rollup(plan);
+    return rollup ? { def: rollup.def, scopeId: plan.categoryId } : null;
+  },
   compile,
 };

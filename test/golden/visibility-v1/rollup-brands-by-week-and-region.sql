@@ -1,0 +1,31 @@
+WITH p AS (
+  SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
+),
+g AS (
+  SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.region_id AS "k_region", CAST(sum(f.executions) AS BIGINT) AS executions
+  FROM "rollup_visibility_region_topic_executions" f, (SELECT f.topic_id AS topic_id) p
+  WHERE f.category_id = $3 AND f.day >= CAST($4 AS DATE) AND f.day < CAST($5 AS DATE) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $6 AND "name" = $7), FALSE)
+  GROUP BY "k_date", "k_region"
+),
+mb AS (
+  SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.region_id AS "k_region", f.asset_id, f.mentions, f.position_sum
+  FROM "rollup_visibility_region_topic_mentions" f, (SELECT f.topic_id AS topic_id) p
+  WHERE f.category_id = $8 AND f.day >= CAST($9 AS DATE) AND f.day < CAST($10 AS DATE) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND "name" = $12), FALSE)
+),
+t AS (SELECT "k_date", "k_region", CAST(sum(mentions) AS BIGINT) AS total_mentions FROM mb GROUP BY ALL),
+b AS (SELECT id, name FROM assets b WHERE category_id = $13 AND TRUE),
+bm AS (
+  SELECT "k_date", "k_region", asset_id, CAST(sum(mentions) AS BIGINT) AS mentions, CAST(sum(mentions) AS BIGINT) AS mentioned, sum(position_sum) AS position_sum
+  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+),
+grouped AS (SELECT b.id AS "k0", "g"."k_date" AS "k1", "g"."k_region" AS "k2", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0) AS "m2"
+FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "bm"."k_region" IS NOT DISTINCT FROM "g"."k_region" AND bm.asset_id = b.id
+LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "t"."k_region" IS NOT DISTINCT FROM "g"."k_region"),
+labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1", (SELECT "name" FROM "regions" WHERE id = "g"."k2") AS "d2" FROM grouped g),
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
+UNION ALL BY NAME
+SELECT * FROM (SELECT $14 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST, "d2" ASC NULLS LAST, "k2" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1", CAST("d2" AS VARCHAR) AS "d2"
+FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST, "d2" ASC NULLS LAST, "k2" ASC NULLS LAST LIMIT $15 OFFSET $16))
+ORDER BY unit, seq
+-- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01","00000000-0000-4000-8000-00000000000b","Boots","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01","00000000-0000-4000-8000-00000000000b","Boots","00000000-0000-4000-8000-00000000000b",0,8,0]
