@@ -66,6 +66,13 @@ export const sliceMs = 10;
 /** Listing answers kept in memory per state store (bytes of JSON), so listings never wait for DuckDB. */
 export const listingCacheBytes = 32 * MiB;
 
+/**
+ * A dimension table (any table not ordered by time) whose Parquet files take at most this many bytes is
+ * copied into memory at open; facts and larger tables are read from their files. At scale 10 the
+ * copied tables hold a few MiB in all.
+ */
+export const smallTableBytes = 16 * MiB;
+
 // ── Memory ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** Without `memoryLimit`, the process budget is this share of physical memory (DuckDB's own default). */

@@ -128,9 +128,9 @@ export const visibilityV1Report: TabularReport<z.output<typeof schema>, Insights
   ratioMetrics: Object.keys(ratioParts),
   plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
   authorize: authorizeCategory,
-  rollup: (plan) => {
+  rollups: (plan) => {
     const rollup = visibilityV1Rollup(plan);
-    return rollup ? { def: rollup.def, scopeId: plan.categoryId } : null;
+    return rollup ? [{ def: rollup.def, scopeId: plan.categoryId }] : [];
   },
   compile,
 };
