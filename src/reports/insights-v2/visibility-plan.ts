@@ -27,5 +27,7 @@ export interface VisibilityPlan {
   readonly assets: AssetSelector | null;
   readonly sort: { readonly field: Metric; readonly dir: 'asc' | 'desc' };
   readonly filter: FilterNode | null;
+  /** The components extension: each ratio's numerator and denominator follow the metrics. */
+  readonly components?: boolean;
 }
 

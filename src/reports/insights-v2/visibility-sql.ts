@@ -13,6 +13,15 @@ const metricSql = {
   average_position: sql`position_sum / NULLIF(mentions, 0)`,
 } as const;
 
+/** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
+const ratioParts = {
+  visibility_score: { numerator: sql`r.mentions`, denominator: sql`r.executions` },
+  share_of_voice: { numerator: sql`r.mentions`, denominator: sql`r.total_mentions` },
+  average_position: { numerator: sql`coalesce(r.position_sum, 0)`, denominator: sql`r.mentions` },
+} as const;
+
+const partsOf = (plan: VisibilityPlan) => (plan.components ? plan.metrics : []).flatMap((m) => [{ name: `${m}_numerator`, value: ratioParts[m].numerator }, { name: `${m}_denominator`, value: ratioParts[m].denominator }]);
+
 /**
  * The answers `e` and each brand's mentions `m` per group key, and the models with answers in scope
  * (`scope_models`, for the info), from the rollups or the facts.
@@ -78,6 +87,7 @@ function shapeOf(plan: VisibilityPlan): RowShape {
       field('asset', object([field('name', repeated('asset_name')), field('owned', value('asset_owned', 'boolean'))])),
       field('rank', value('rank', 'integer')),
       ...plan.metrics.map((m) => field(m, value(m, 'float'))),
+      ...partsOf(plan).map((p) => field(p.name, value(p.name, 'integer'))),
     ],
   };
 }
@@ -153,7 +163,7 @@ built AS (
   WHERE ${kept}
 )
 SELECT r.unit, 0 AS seq, ${dims.length > 0 ? sql`${join(dimensionColumns(dims, 'r'), ', ')}, ` : sql``}r.name AS asset_name, r.is_owned AS asset_owned, r.rank,
-       ${join(plan.metrics.map((m) => sql`r.${ident(m)}`), ', ')}
+       ${join([...plan.metrics.map((m) => sql`r.${ident(m)}`), ...partsOf(plan).map((p) => sql`${p.value} AS ${ident(p.name)}`)], ', ')}
 FROM built r
 ${dimensionJoins(dims, 'r')}
 WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= ${range.upTo}`}`;

@@ -104,6 +104,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
     window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
+  components: { ratios: metricNames, plan: (plan) => ({ ...plan, components: true }) },
   info(plan, page) {
     return {
       total_results: page.total,
