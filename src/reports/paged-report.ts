@@ -87,6 +87,8 @@ export interface PagedReport<Req, Plan> {
    * for their numerators and denominators (the row gains `<ratio>_numerator`, `<ratio>_denominator`).
    */
   readonly components?: { readonly ratios: readonly string[]; plan(plan: Plan): Plan };
+  /** The fill extension, where the report can fill date buckets: the plan asking for it, or a 422 at `["query", "fill"]`. */
+  fill?(plan: Plan): Plan;
 }
 
 /** Refuses request fields a mode does not take (a stream that rejects `limit` rather than ignoring it). */
@@ -141,7 +143,8 @@ export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, bod
 export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, how: PrepareOptions): Prepared<Plan> & { readonly choice: RollupChoice } {
   const lookup = how.lookup;
   const planned = planOf(report, body, mode, ctx);
-  const p = how.extensions.components && report.components ? { ...planned, plan: report.components.plan(planned.plan) } : planned;
+  const filled = how.extensions.fill && report.fill ? report.fill(planned.plan) : planned.plan;
+  const p = { ...planned, plan: how.extensions.components && report.components ? report.components.plan(filled) : filled };
   const candidates = report.rollups?.(p.plan) ?? [];
   const isCurrent = (u: { def: RollupDef; categoryId: string }) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
   const rollups = new Set(candidates.filter(isCurrent).map((u) => u.def.name));

@@ -29,5 +29,7 @@ export interface VisibilityPlan {
   readonly filter: FilterNode | null;
   /** The components extension: each ratio's numerator and denominator follow the metrics. */
   readonly components?: boolean;
+  /** The fill extension: every date bucket of the window for every other key seen (needs the date group). */
+  readonly fill?: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { rollupTable } from '../../engine/rollups.ts';
 import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
+import { dayBucket } from '../../query/time.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
@@ -12,6 +13,32 @@ const metricSql = {
   share_of_voice: sql`CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
   average_position: sql`position_sum / NULLIF(mentions, 0)`,
 } as const;
+
+/** With fill, a bucket without answers has every ratio NULL (plain groups always have answers). */
+const filledMetricSql = {
+  ...metricSql,
+  visibility_score: sql`mentions / NULLIF(executions, 0)`,
+  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
+} as const;
+
+/**
+ * The groups `g` (keys and answers) of a request with fill: every date bucket of the window for every
+ * combination of the other keys seen, with 0 answers where there were none.
+ */
+function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[]): Fragment {
+  const others = plan.groupBy.filter((d) => d !== 'date');
+  const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
+  const days = sql`SELECT unnest(generate_series(CAST(${plan.startDate} AS DATE), CAST(${plan.endDate} AS DATE), INTERVAL 1 DAY))::DATE AS d`;
+  return sql`g_plain AS (
+  SELECT ${keyList}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}
+),
+g AS (
+  SELECT ${join([...others.map((d) => sql`s.${keyColumn(d)}`), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
+  FROM (SELECT DISTINCT ${seen} FROM g_plain) s
+  CROSS JOIN (SELECT DISTINCT ${dayBucket(plan.interval, sql`d`)} AS k FROM (${days}) UNION SELECT ${keyColumn('date')} FROM g_plain) b
+  LEFT JOIN g_plain gp ON ${join([sql`gp.${keyColumn('date')} = b.k`, ...others.map((d) => sql`gp.${keyColumn(d)} IS NOT DISTINCT FROM s.${keyColumn(d)}`)], ' AND ')}
+)`;
+}
 
 /** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
 const ratioParts = {
@@ -115,11 +142,15 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const kept = selection(plan);
   const selective = plan.scope === 'owned' || plan.assets !== null;
 
-  const ctes = sql`${sources(plan, fromRollups, keysSelect)},
-g AS (
+  const groups = plan.fill
+    ? filledGroups(plan, keyList, keys)
+    : sql`g AS (
   SELECT ${keyList}sum(n) AS executions FROM e
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
-),
+)`;
+  const ratios = plan.fill ? filledMetricSql : metricSql;
+  const ctes = sql`${sources(plan, fromRollups, keysSelect)},
+${groups},
 width AS (
   SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${kept}
 ),
@@ -155,7 +186,7 @@ scored AS (
 ),
 ranked AS (
   SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
-  FROM (SELECT *, ${join(metricNames.map((m) => sql`${metricSql[m]} AS ${ident(m)}`), ', ')} FROM scored)
+  FROM (SELECT *, ${join(metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`), ', ')} FROM scored)
 ),
 built AS (
   SELECT (r.ordinal - 1) * w.k + ${placeKept} AS unit, r.*

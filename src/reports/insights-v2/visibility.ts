@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
+import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
@@ -100,11 +100,16 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
   },
   compile: compileVisibility,
   byDate: {
-    order: (plan) => (plan.groupBy[0] === 'date' ? plan.interval : null),
+    // A filled answer's groups depend on the keys seen over the whole window, so it is read by units, not by date windows.
+    order: (plan) => (plan.groupBy[0] === 'date' && !plan.fill ? plan.interval : null),
     window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   components: { ratios: metricNames, plan: (plan) => ({ ...plan, components: true }) },
+  fill(plan) {
+    if (!plan.groupBy.includes('date')) throw ValidationError.of(['query', 'fill'], "fill needs the date group: add 'date' to group_by", 'zero');
+    return { ...plan, fill: true };
+  },
   info(plan, page) {
     return {
       total_results: page.total,
