@@ -19,7 +19,7 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension. Zero rows rank and page like others (docs/extensions.md). Tabular reports (v1 Insights, traffic).',
+        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension (v2: date in group_by). Zero rows rank and page like others (docs/extensions.md). v2 visibility and the tabular reports (v1 Insights, traffic).',
     }),
   components: laxBool()
     .optional()
