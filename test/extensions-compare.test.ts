@@ -125,7 +125,7 @@ describe('compare', () => {
         (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
       );
     const v1 = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['model'] };
-    for (const bad of ['yesterday', '2026-05-01..', '2026-05-02..2026-05-01', '2020-01-01..2026-01-01']) {
+    for (const bad of ['yesterday', '2026-05-01..', '2026-05-02..2026-05-01', '2020-01-01..2026-01-01', `2026-05-01..2026-06-01${' '.repeat(80)}`]) {
       expect(await refusal('citationsV1', v1, bad), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
     }
     expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
