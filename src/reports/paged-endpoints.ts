@@ -9,7 +9,7 @@ export function pagedEndpoints<Req, Plan>(report: PagedReport<Req, Plan>): Endpo
 }
 
 function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias, summary: string): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.components ? ['components' as const] : []), ...(report.fill ? ['fill' as const] : [])] };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.components ? ['components' as const] : []), ...(report.fill ? ['fill' as const] : []), ...(report.compare ? ['compare' as const] : [])] };
   const page: Endpoint = {
     ...base,
     path: at.path,

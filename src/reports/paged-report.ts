@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError, valueError, type ValidationIssue } from '../errors.ts';
 import type { RollupDef } from '../engine/rollups.ts';
+import type { CompareSpec } from './extensions/compare-window.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, type Fragment } from '../query/sql.ts';
@@ -89,6 +90,8 @@ export interface PagedReport<Req, Plan> {
   readonly components?: { readonly ratios: readonly string[]; plan(plan: Plan): Plan };
   /** The fill extension, where the report can fill date buckets: the plan asking for it, or a 422 at `["query", "fill"]`. */
   fill?(plan: Plan): Plan;
+  /** The compare extension: the plan answering beside the compared window, or a 422 at `["query", "compare"]`. */
+  compare?(plan: Plan, spec: CompareSpec): Plan;
 }
 
 /** Refuses request fields a mode does not take (a stream that rejects `limit` rather than ignoring it). */
@@ -143,8 +146,10 @@ export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, bod
 export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, how: PrepareOptions): Prepared<Plan> & { readonly choice: RollupChoice } {
   const lookup = how.lookup;
   const planned = planOf(report, body, mode, ctx);
-  const filled = how.extensions.fill && report.fill ? report.fill(planned.plan) : planned.plan;
-  const p = { ...planned, plan: how.extensions.components && report.components ? report.components.plan(filled) : filled };
+  const { fill, compare, components } = how.extensions;
+  const filled = fill && report.fill ? report.fill(planned.plan) : planned.plan;
+  const compared = compare && report.compare ? report.compare(filled, compare) : filled;
+  const p = { ...planned, plan: components && report.components ? report.components.plan(compared) : compared };
   const candidates = report.rollups?.(p.plan) ?? [];
   const isCurrent = (u: { def: RollupDef; categoryId: string }) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
   const rollups = new Set(candidates.filter(isCurrent).map((u) => u.def.name));

@@ -61,7 +61,7 @@ export function parseExtensions(query: Record<string, unknown> | undefined): Ext
 /** Where each answer extension applies, for the refusal elsewhere. */
 export const appliesTo: Record<AnswerExtension, string> = {
   fill: 'v2 visibility and the tabular reports (v1 Insights, traffic) with the date dimension',
-  compare: 'the tabular reports (v1 Insights, traffic bots and referrals)',
+  compare: 'v2 visibility and the tabular reports (v1 Insights, traffic bots and referrals)',
   components: 'v2 and v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
 };
 

@@ -31,5 +31,7 @@ export interface VisibilityPlan {
   readonly components?: boolean;
   /** The fill extension: every date bucket of the window for every other key seen (needs the date group). */
   readonly fill?: boolean;
+  /** The compare extension: the compared window, inclusive ET dates like the window's. */
+  readonly compare?: { readonly startDate: string; readonly endDate: string };
 }
 

@@ -2,6 +2,7 @@ import { rollupTable } from '../../engine/rollups.ts';
 import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket } from '../../query/time.ts';
+import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
@@ -46,6 +47,17 @@ const ratioParts = {
   share_of_voice: { numerator: sql`r.mentions`, denominator: sql`r.total_mentions` },
   average_position: { numerator: sql`coalesce(r.position_sum, 0)`, denominator: sql`r.mentions` },
 } as const;
+
+/** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
+const comparedOf = (plan: VisibilityPlan) =>
+  (plan.compare ? plan.metrics : []).flatMap((m) => {
+    const [c, p] = [sql`r.${ident(m)}`, sql`r.${ident(`prev_${m}`)}`];
+    return [
+      { name: `${m}_previous`, value: p },
+      { name: `${m}_change`, value: sql`${c} - ${p}` },
+      { name: `${m}_change_pct`, value: sql`CASE WHEN ${p} = 0 THEN NULL ELSE (${c} - ${p}) / ${p} END` },
+    ];
+  });
 
 const partsOf = (plan: VisibilityPlan) => (plan.components ? plan.metrics : []).flatMap((m) => [{ name: `${m}_numerator`, value: ratioParts[m].numerator }, { name: `${m}_denominator`, value: ratioParts[m].denominator }]);
 
@@ -115,6 +127,7 @@ function shapeOf(plan: VisibilityPlan): RowShape {
       field('rank', value('rank', 'integer')),
       ...plan.metrics.map((m) => field(m, value(m, 'float'))),
       ...partsOf(plan).map((p) => field(p.name, value(p.name, 'integer'))),
+      ...comparedOf(plan).map((p) => field(p.name, value(p.name, 'float'))),
     ],
   };
 }
@@ -148,9 +161,14 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   SELECT ${keyList}sum(n) AS executions FROM e
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
 )`;
-  const ratios = plan.fill ? filledMetricSql : metricSql;
+  // A compared group may have no answers in the window, as a filled bucket has none.
+  const ratios = plan.fill || plan.compare ? filledMetricSql : metricSql;
+  const withCompared = plan.compare
+    ? sql`${comparedMetrics(plan, plan.compare, sources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
+${comparedGroups(plan, keyList)}`
+    : groups;
   const ctes = sql`${sources(plan, fromRollups, keysSelect)},
-${groups},
+${withCompared},
 width AS (
   SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${kept}
 ),
@@ -178,11 +196,12 @@ t AS (
 ),
 scored AS (
   SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
-         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
+         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
   LEFT JOIN pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
-  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}
+  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
+  LEFT JOIN cmp_prev cp ON cp.asset_id = a.id AND ${keysEqual(dims, 'cp', 'pg')}` : sql``}
 ),
 ranked AS (
   SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
@@ -194,7 +213,7 @@ built AS (
   WHERE ${kept}
 )
 SELECT r.unit, 0 AS seq, ${dims.length > 0 ? sql`${join(dimensionColumns(dims, 'r'), ', ')}, ` : sql``}r.name AS asset_name, r.is_owned AS asset_owned, r.rank,
-       ${join([...plan.metrics.map((m) => sql`r.${ident(m)}`), ...partsOf(plan).map((p) => sql`${p.value} AS ${ident(p.name)}`)], ', ')}
+       ${join([...plan.metrics.map((m) => sql`r.${ident(m)}`), ...[...partsOf(plan), ...comparedOf(plan)].map((p) => sql`${p.value} AS ${ident(p.name)}`)], ', ')}
 FROM built r
 ${dimensionJoins(dims, 'r')}
 WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= ${range.upTo}`}`;
