@@ -34,6 +34,7 @@ interface Case {
 }
 
 const v2 = { category_id: category, start_date: '2026-09-01', end_date: '2026-09-30', scope: 'all', limit: 10 };
+const v2Days = { ...v2, group_by: ['date', 'model'], limit: 50 };
 const v1 = { category_id: category, start_date: '2026-09-01', end_date: '2026-10-01', metrics: ['visibility_score', 'share_of_voice', 'executions'], dimensions: ['model', 'date'], date_interval: 'day', pagination: { limit: 1000, offset: 0 } };
 const traffic = { domain, start_date: '2026-09-01', end_date: '2026-10-01', metrics: ['visits'], dimensions: ['date', 'referral_source'], date_interval: 'day', pagination: { limit: 1000, offset: 0 } };
 
@@ -44,6 +45,8 @@ const cases: Case[] = [
   { name: 'fill=zero: referrals, day × source', goal: { ratio: 1.3 }, plain: (s) => s.reports.referrals!(traffic), extended: (s) => s.reports.referrals!(traffic, { fill: 'zero' }) },
   { name: 'compare=previous_period: v1 visibility', goal: { ratio: 2.1 }, plain: (s) => s.reports.visibilityV1!(v1), extended: (s) => s.reports.visibilityV1!(v1, { compare: 'previous_period' }) },
   { name: 'compare=previous_year: referrals', goal: { ratio: 2.1 }, plain: (s) => s.reports.referrals!(traffic), extended: (s) => s.reports.referrals!(traffic, { compare: 'previous_year' }) },
+  { name: 'fill=zero: v2 visibility by day', goal: { ratio: 1.3 }, plain: (s) => s.reports.visibility!(v2Days), extended: (s) => s.reports.visibility!(v2Days, { fill: 'zero' }) },
+  { name: 'compare=previous_period: v2 visibility by day', goal: { ratio: 2.1 }, plain: (s) => s.reports.visibility!(v2Days), extended: (s) => s.reports.visibility!(v2Days, { compare: 'previous_period' }) },
   { name: 'components: v1 visibility', goal: { ratio: 1.3 }, plain: (s) => s.reports.visibilityV1!(v1), extended: (s) => s.reports.visibilityV1!(v1, { components: true }) },
   { name: 'components: v2 visibility page', goal: { ratio: 1.3 }, plain: (s) => s.reports.visibility!(v2), extended: (s) => s.reports.visibility!(v2, { components: true }) },
 ];

@@ -33,7 +33,7 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window. Tabular reports (v1 Insights, traffic).',
+        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window; v2 rows gain the same fields and info.compare. v2 visibility and the tabular reports (v1 Insights, traffic).',
     }),
 });
 
