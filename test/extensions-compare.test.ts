@@ -97,6 +97,49 @@ describe('compare', () => {
     );
   });
 
+  it('v2 visibility: the two separate streams joined on the groups and brands, date buckets by their place', async () => {
+    const day = fc.integer({ min: dayOf('2026-02-15') / dayMs, max: dayOf('2026-12-01') / dayMs }).map((d) => isoDay(d * dayMs));
+    const rowsOf = async (body: Json, options: Json = {}) => {
+      const events: Json[] = [];
+      for await (const e of engine.org(ids.org1).reports.visibilityStream!(body, options)) events.push(e.data);
+      return { head: events[0]!, rows: events.slice(1) };
+    };
+    const metrics = ['visibility_score', 'share_of_voice', 'average_position'];
+    await fc.assert(
+      fc.asyncProperty(day, fc.integer({ min: 1, max: 70 }), fc.constantFrom('day' as const, 'week' as const, 'month' as const), fc.subarray(['model', 'region'], { maxLength: 1 }), fc.boolean(), fc.constantFrom('all', 'owned'), async (start, days, interval, others, withDate, scope) => {
+        const end = isoDay(dayOf(start) + (days - 1) * dayMs);
+        const [prevStart, prevEnd] = [isoDay(dayOf(start) - days * dayMs), isoDay(dayOf(start) - dayMs)];
+        const group_by = [...others, ...(withDate ? ['date'] : [])];
+        const body = { category_id: ids.cat1, start_date: start, end_date: end, scope, group_by, interval };
+        const compared = await rowsOf(body, { compare: 'previous_period' });
+        const current = await rowsOf(body);
+        const previous = await rowsOf({ ...body, start_date: prevStart, end_date: prevEnd });
+        expect(compared.head.compare).toEqual({ start_date: prevStart, end_date: prevEnd });
+
+        const [curBuckets, prevBuckets] = [buckets(start, isoDay(dayOf(end) + dayMs), interval), buckets(prevStart, isoDay(dayOf(prevEnd) + dayMs), interval)];
+        const place = (r: Json, list: string[]) => JSON.stringify([withDate ? list.indexOf(r.date) : null, ...others.map((o) => r[o]?.id ?? null), r.asset.name]);
+        const prevBy = new Map(previous.rows.map((r) => [place(r, prevBuckets), r]));
+        const expected = new Map<string, Json>();
+        for (const r of current.rows) expected.set(place(r, curBuckets), { cur: r, prev: prevBy.get(place(r, curBuckets)) ?? null });
+        for (const [k, r] of prevBy) if (!expected.has(k) && (!withDate || JSON.parse(k)[0] < curBuckets.length)) expected.set(k, { cur: null, prev: r });
+        expect(compared.rows.length).toBe(expected.size);
+        for (const r of compared.rows) {
+          const e = expected.get(place(r, curBuckets))!;
+          expect(e, place(r, curBuckets)).toBeDefined();
+          if (e.cur) expect({ rank: r.rank, ...Object.fromEntries(metrics.map((m) => [m, r[m]])) }).toEqual({ rank: e.cur.rank, ...Object.fromEntries(metrics.map((m) => [m, e.cur[m]])) });
+          else for (const m of metrics) expect(r[m], m).toBeNull();
+          for (const m of metrics) {
+            const [c, p] = [r[m] as number | null, (e.prev?.[m] ?? null) as number | null];
+            expect(r[`${m}_previous`], m).toBe(p);
+            expect(r[`${m}_change`], m).toBe(c === null || p === null ? null : c - p);
+            expect(r[`${m}_change_pct`], m).toBe(c === null || p === null || p === 0 ? null : (c - p) / p);
+          }
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('previous_year reads the same dates a year earlier; the order and paging follow the current metrics', async () => {
     const body = { domain: domains.own, start_date: '2026-03-01', end_date: '2026-06-01', metrics: ['visits'], dimensions: ['path'], order_by: { visits: 'desc' }, timezone: 'Europe/Berlin' };
     const compared = await call('referrals', body, { compare: 'previous_year' });
@@ -125,10 +168,13 @@ describe('compare', () => {
         (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
       );
     const v1 = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['model'] };
-    for (const bad of ['yesterday', '2026-05-01..', '2026-05-02..2026-05-01', '2020-01-01..2026-01-01']) {
+    for (const bad of ['yesterday', '2026-05-01..', '2026-05-02..2026-05-01', '2020-01-01..2026-01-01', `2026-05-01..2026-06-01${' '.repeat(80)}`]) {
       expect(await refusal('citationsV1', v1, bad), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
     }
-    expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
+    expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
+    for (const bad of ['2026-05-01T10:00:00..2026-05-20', '2026-05-20..2026-05-01', '2020-01-01..2026-01-01']) {
+      expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, bad), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
+    }
     expect(await refusal('rawLogs', { domain: domains.own, start_date: '2026-03-01', end_date: '2026-03-02', metrics: ['count'], dimensions: ['path'] }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
     const both = await engine.org(ids.org1).reports.citationsV1!({ ...v1, dimensions: ['date'] }, { compare: 'previous_period', fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
     expect(both).toMatchObject([{ loc: ['query', 'compare'] }]);

@@ -61,6 +61,38 @@ describe('components', () => {
     );
   });
 
+  it('v2 visibility: the daily rows’ parts sum to the window’s, whose ratios are exactly their quotients', async () => {
+    const day = fc.integer({ min: Date.parse('2026-01-10') / dayMs, max: Date.parse('2026-11-20') / dayMs }).map((d) => isoDay(d * dayMs));
+    const rowsOf = async (body: Json) => {
+      const out: Json[] = [];
+      for await (const e of engine.org(ids.org1).reports.visibilityStream!(body, { components: true })) if (e.event === 'result') out.push(e.data);
+      return out;
+    };
+    const ratios = ['visibility_score', 'share_of_voice', 'average_position'];
+    await fc.assert(
+      fc.asyncProperty(day, fc.integer({ min: 1, max: 120 }), fc.subarray(['model', 'region'], { maxLength: 1 }), fc.constantFrom('all', 'owned'), async (start, days, groupBy, scope) => {
+        const window = { category_id: ids.cat1, start_date: start, end_date: isoDay(Date.parse(start) + (days - 1) * dayMs), scope };
+        const whole = await rowsOf({ ...window, group_by: groupBy });
+        const daily = await rowsOf({ ...window, group_by: [...groupBy, 'date'], interval: 'day' });
+        const keyOf = (r: Json) => JSON.stringify([r.asset.name, ...groupBy.map((g) => r[g]?.id ?? r[g])]);
+        const sums = new Map<string, number[]>();
+        for (const r of daily) {
+          const parts = ratios.flatMap((m) => [r[`${m}_numerator`], r[`${m}_denominator`]]) as number[];
+          sums.set(keyOf(r), (sums.get(keyOf(r)) ?? parts.map(() => 0)).map((s, i) => s + parts[i]!));
+        }
+        expect(whole.length).toBe(sums.size);
+        for (const r of whole) {
+          const summed = sums.get(keyOf(r))!;
+          expect(ratios.flatMap((m) => [r[`${m}_numerator`], r[`${m}_denominator`]])).toEqual(summed);
+          ratios.forEach((m, q) => {
+            if (summed[2 * q + 1]! > 0) expect(r[m], m).toBe(summed[2 * q]! / summed[2 * q + 1]!);
+          });
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('leaves the plain answer as it is in front of the parts, and is refused where ratios have no parts', async () => {
     const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['share_of_voice', 'executions'], dimensions: ['model'] };
     const plain = await call('visibilityV1', body);
@@ -68,7 +100,13 @@ describe('components', () => {
     expect(parts.data.map((r) => ({ ...r, metrics: r.metrics.slice(0, 2) }))).toEqual(plain.data);
     const refusal = (name: string, b: Json, options: Json) => engine.org(ids.org1).reports[name]!(b, options as never).then(() => null, (e: unknown) => (e instanceof ValidationError ? e.body().detail : e));
     expect(await refusal('citationsV1', { ...body, metrics: ['citation_share'] }, { components: true })).toMatchObject([{ loc: ['query', 'components'] }]);
-    expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01' }, { components: true })).toMatchObject([{ loc: ['query', 'components'] }]);
+    expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01' }, { components: true })).toMatchObject([{ loc: ['query', 'components'] }]);
+    const v2 = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['share_of_voice'], limit: 50 };
+    const withParts = (await engine.org(ids.org1).reports.visibility!(v2, { components: true })) as Json;
+    const strip = ({ share_of_voice_numerator: _n, share_of_voice_denominator: _d, ...row }: Json) => row;
+    const plainV2 = (await engine.org(ids.org1).reports.visibility!(v2)) as Json;
+    expect(withParts.data.length).toBeGreaterThan(0);
+    expect({ info: { ...withParts.info, fingerprint: null }, data: withParts.data.map(strip) }).toEqual({ info: { ...plainV2.info, fingerprint: null }, data: plainV2.data });
     expect(await refusal('visibilityV1', body, { components: 'sometimes' })).toMatchObject([{ loc: ['query', 'components'] }]);
     expect(await refusal('visibilityV1', { ...body, dimensions: ['date'] }, { components: true, fill: 'zero' })).toMatchObject([{ loc: ['query', 'components'] }]);
     // A query's row exists only on days it ran, while its denominators count every answer of the group.

@@ -91,6 +91,36 @@ describe('fill=zero', () => {
     );
   });
 
+  it('v2 visibility: the plain answer plus every bucket of the window for every key seen, each brand with null ratios', async () => {
+    const day = fc.integer({ min: Date.parse('2026-01-20T00:00:00Z') / dayMs, max: Date.parse('2026-12-20T00:00:00Z') / dayMs }).map((d) => isoDay(d * dayMs));
+    const rowsOf = async (body: Json, options: Json) => {
+      const events: Json[] = [];
+      for await (const e of engine.org(ids.org1).reports.visibilityStream!(body, options)) events.push(e.data);
+      return { head: events[0]!, rows: events.slice(1) };
+    };
+    await fc.assert(
+      fc.asyncProperty(day, fc.integer({ min: 1, max: 75 }), fc.constantFrom('day' as const, 'week' as const, 'month' as const), fc.subarray(['model', 'region'], { maxLength: 1 }), fc.boolean(), fc.constantFrom('all', 'owned'), async (start, days, interval, others, dateFirst, scope) => {
+        const end = isoDay(Date.parse(`${start}T00:00:00Z`) + (days - 1) * dayMs);
+        const group_by = dateFirst ? ['date', ...others] : [...others, 'date'];
+        const body = { category_id: ids.cat1, start_date: start, end_date: end, scope, group_by, interval };
+        const plain = await rowsOf(body, {});
+        const filled = await rowsOf(body, { fill: 'zero' });
+        const groupOf = (r: Json) => JSON.stringify([r.date, ...others.map((o) => r[o]?.id ?? null)]);
+        const plainGroups = new Set(plain.rows.map(groupOf));
+        expect(filled.rows.filter((r) => plainGroups.has(groupOf(r))), 'the plain rows, unchanged and in order').toEqual(plain.rows);
+        const added = filled.rows.filter((r) => !plainGroups.has(groupOf(r)));
+        for (const r of added) expect([r.visibility_score, r.share_of_voice, r.average_position]).toEqual([null, null, null]);
+        const seen = new Set(plain.rows.map((r) => JSON.stringify(others.map((o) => r[o]?.id ?? null))));
+        const brands = new Set(plain.rows.map((r) => r.asset.name)).size;
+        const buckets = new Set(filled.rows.map((r) => r.date));
+        if (plain.rows.length > 0) expect([...buckets].sort()).toEqual(expectedBuckets(start, isoDay(Date.parse(`${end}T00:00:00Z`) + dayMs), interval).sort());
+        expect(filled.rows.length).toBe(plain.rows.length === 0 ? 0 : seen.size * buckets.size * brands);
+        expect(filled.head.total_results).toBe(filled.rows.length);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('fills hours in a half-hour zone, and ranks and pages the zero rows like the others', async () => {
     const body = { domain: domains.own, start_date: '2026-02-01', end_date: '2026-02-03', metrics: ['visits', 'last_visit'], dimensions: ['date', 'path'], date_interval: 'hour', timezone: 'Asia/Kolkata', pagination: { limit: 1000 } };
     const filled = await call('referrals', body, { fill: 'zero' });
@@ -119,7 +149,8 @@ describe('fill=zero', () => {
         (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
       );
     expect(await refusal('citationsV1', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', metrics: ['count'], dimensions: ['model'] })).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date dimension') }]);
-    expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', group_by: ['date'] })).toMatchObject([{ loc: ['query', 'fill'] }]);
+    expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', group_by: ['model'] })).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
+    expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', group_by: ['date'] })).toMatchObject([{ loc: ['query', 'fill'] }]);
     expect(await refusal('rawLogs', { domain: domains.own, start_date: '2026-03-01', end_date: '2026-03-02', metrics: ['count'], dimensions: ['path'] })).toMatchObject([{ loc: ['query', 'fill'] }]);
   });
 

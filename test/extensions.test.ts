@@ -178,9 +178,13 @@ describe('on a dataset folder', () => {
     const unknown = await post(`${server.url}/v2/reports/visibility?explian=true`, body(), { 'x-api-key': key });
     expect(unknown.status).toBe(422);
     expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'explian'] });
-    const notHere = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });
+    const { scope: _scope, limit: _limit, ...window } = body();
+    const notHere = await post(`${server.url}/v2/reports/citations?compare=previous_period`, window, { 'x-api-key': key });
     expect(notHere.status).toBe(422);
-    expect(((await notHere.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'fill'], msg: expect.stringContaining('does not apply') });
+    expect(((await notHere.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'compare'], msg: expect.stringContaining('does not apply') });
+    const noDate = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });
+    expect(noDate.status).toBe(422);
+    expect(((await noDate.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'fill'], msg: expect.stringContaining('date') });
     const csv = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), { 'x-api-key': key, accept: 'text/csv' });
     expect(csv.status).toBe(422);
   });

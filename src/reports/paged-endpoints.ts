@@ -9,7 +9,7 @@ export function pagedEndpoints<Req, Plan>(report: PagedReport<Req, Plan>): Endpo
 }
 
 function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias, summary: string): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema } };
+  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.components ? ['components' as const] : []), ...(report.fill ? ['fill' as const] : []), ...(report.compare ? ['compare' as const] : [])] };
   const page: Endpoint = {
     ...base,
     path: at.path,
@@ -17,7 +17,7 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary,
     stream: false,
     handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runPage(report, input.body, ctx),
-    prepare: async (input, ctx, how) => preparePage(report, input.body, ctx, how.lookup),
+    prepare: async (input, ctx, how) => preparePage(report, input.body, ctx, how),
   };
   if (!at.streamPath) return [page];
   const stream: Endpoint = {
@@ -27,7 +27,7 @@ function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias,
     summary: `${summary} (Server-Sent Events: one summary event, then one result event per row)`,
     stream: true,
     handle: (input: EndpointInput, ctx: CallContext): Promise<EndpointResult> => runStream(report, input.body, ctx),
-    prepare: async (input, ctx, how) => preparedStream(report, input.body, ctx, how.lookup),
+    prepare: async (input, ctx, how) => preparedStream(report, input.body, ctx, how),
   };
   return [page, stream];
 }

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError, valueError, type ValidationIssue } from '../errors.ts';
 import type { RollupDef } from '../engine/rollups.ts';
+import type { CompareSpec } from './extensions/compare-window.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, type Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
-import type { CallContext, PreparedCall, RollupChoice, RollupLookup, RowsResult, Statement } from './endpoint.ts';
+import { plainPrepare, type CallContext, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult, type Statement } from './endpoint.ts';
 import { pageResult, readPage } from './read-rows.ts';
 import { countUnits, pageQuery, type ShapedReport } from './rows-query.ts';
 import type { DateOrder, DateWindow } from './stream-slices.ts';
@@ -82,6 +83,15 @@ export interface PagedReport<Req, Plan> {
     within(plan: Plan, start: string, end: string): Plan;
   };
   info(plan: Plan, page: PageFacts): Record<string, unknown>;
+  /**
+   * The components extension, where the report's ratios have parts: the ratios, and the plan asking
+   * for their numerators and denominators (the row gains `<ratio>_numerator`, `<ratio>_denominator`).
+   */
+  readonly components?: { readonly ratios: readonly string[]; plan(plan: Plan): Plan };
+  /** The fill extension, where the report can fill date buckets: the plan asking for it, or a 422 at `["query", "fill"]`. */
+  fill?(plan: Plan): Plan;
+  /** The compare extension: the plan answering beside the compared window, or a 422 at `["query", "compare"]`. */
+  compare?(plan: Plan, spec: CompareSpec): Plan;
 }
 
 /** Refuses request fields a mode does not take (a stream that rejects `limit` rather than ignoring it). */
@@ -127,14 +137,19 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
 
 /** `prepare`, then the data guards, asking the engine whether the rollup that could answer the plan is current. */
 export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
-  const p = prepareUnread(report, body, mode, ctx, 'use');
+  const p = prepareUnread(report, body, mode, ctx, plainPrepare);
   await enforceGuards(report, p.plan, ctx);
   return p;
 }
 
 /** Validates, authorizes, plans and compiles, reading no data: `lookup` says whether a missing rollup starts building. */
-export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, lookup: RollupLookup): Prepared<Plan> & { readonly choice: RollupChoice } {
-  const p = planOf(report, body, mode, ctx);
+export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, how: PrepareOptions): Prepared<Plan> & { readonly choice: RollupChoice } {
+  const lookup = how.lookup;
+  const planned = planOf(report, body, mode, ctx);
+  const { fill, compare, components } = how.extensions;
+  const filled = fill && report.fill ? report.fill(planned.plan) : planned.plan;
+  const compared = compare && report.compare ? report.compare(filled, compare) : filled;
+  const p = { ...planned, plan: components && report.components ? report.components.plan(compared) : compared };
   const candidates = report.rollups?.(p.plan) ?? [];
   const isCurrent = (u: { def: RollupDef; categoryId: string }) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
   const rollups = new Set(candidates.filter(isCurrent).map((u) => u.def.name));
@@ -146,8 +161,8 @@ export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 const guardStatements = <Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan): Statement[] => (report.guards?.(plan) ?? []).map((g) => ({ role: 'guard', sql: render(g.query) }));
 
 /** A page request prepared (see PreparedCall): `run` checks the guards, then reads the page in one statement. */
-export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup): PreparedCall {
-  const p = prepareUnread(report, body, 'page', ctx, lookup);
+export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, how: PrepareOptions): PreparedCall {
+  const p = prepareUnread(report, body, 'page', ctx, how);
   const offset = p.paging.cursor === null ? 0 : ctx.cursors.decode(p.paging.cursor, p.fingerprint, ['body', 'cursor']);
   const range = { after: offset, upTo: offset + p.paging.limit };
   return {
@@ -165,8 +180,8 @@ export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unk
 }
 
 /** A stream request prepared; its statement is the whole answer in one (the stream reads it in slices). */
-export function prepareStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup, stream: (p: Prepared<Plan>) => RowsResult): PreparedCall {
-  const p = prepareUnread(report, body, 'stream', ctx, lookup);
+export function prepareStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, how: PrepareOptions, stream: (p: Prepared<Plan>) => RowsResult): PreparedCall {
+  const p = prepareUnread(report, body, 'stream', ctx, how);
   return {
     report: `${report.id} stream`,
     plan: p.plan,
@@ -191,7 +206,7 @@ export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, p
 }
 
 export async function runPage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
-  return preparePage(report, body, ctx, 'use').run();
+  return preparePage(report, body, ctx, plainPrepare).run();
 }
 
 async function readPrepared<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Plan>, range: { after: number; upTo: number }, ctx: CallContext): Promise<RowsResult> {

@@ -1,7 +1,7 @@
 import { sliceBatch } from '../engine/column-reads.ts';
 import { dictionaryColumns } from '../query/row-shape.ts';
 import { render } from '../query/sql.ts';
-import type { CallContext, PreparedCall, RollupLookup, RowsResult } from './endpoint.ts';
+import { plainPrepare, type CallContext, type PrepareOptions, type PreparedCall, type RowsResult } from './endpoint.ts';
 import { prepareStream, type PagedReport, type Prepared } from './paged-report.ts';
 import { headOf, headQuery, pageQuery, type Head, type ShapedReport } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
@@ -56,9 +56,9 @@ const unitsSent = (total: number, cap: number | null) => (cap === null ? total :
  * returned, so a refusal is a 422 and never a broken stream; the statements run when it is read.
  */
 export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
-  return preparedStream(report, body, ctx, 'use').run();
+  return preparedStream(report, body, ctx, plainPrepare).run();
 }
 
-export function preparedStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, lookup: RollupLookup): PreparedCall {
-  return prepareStream(report, body, ctx, lookup, (p) => shapedStream(report, p, ctx));
+export function preparedStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, how: PrepareOptions): PreparedCall {
+  return prepareStream(report, body, ctx, how, (p) => shapedStream(report, p, ctx));
 }

@@ -19,13 +19,13 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension. Zero rows rank and page like others (docs/extensions.md). Tabular reports (v1 Insights, traffic).',
+        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension (v2: date in group_by). Zero rows rank and page like others (docs/extensions.md). v2 visibility and the tabular reports (v1 Insights, traffic).',
     }),
   components: laxBool()
     .optional()
     .meta({
       description:
-        'true: each ratio metric is followed by its numerator and denominator (<metric>_numerator, <metric>_denominator, named in info.query.metrics), so sums over rows re-aggregate it exactly. v1 visibility and query fan-outs.',
+        'true: each ratio metric is followed by its numerator and denominator (<metric>_numerator, <metric>_denominator, named in info.query.metrics; v2 rows gain the same fields), so sums over rows re-aggregate it exactly. v2 and v1 visibility, v1 query fan-outs.',
     }),
   compare: z
     .string()
@@ -33,7 +33,7 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window. Tabular reports (v1 Insights, traffic).',
+        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window; v2 rows gain the same fields and info.compare. v2 visibility and the tabular reports (v1 Insights, traffic).',
     }),
 });
 
@@ -60,9 +60,9 @@ export function parseExtensions(query: Record<string, unknown> | undefined): Ext
 
 /** Where each answer extension applies, for the refusal elsewhere. */
 export const appliesTo: Record<AnswerExtension, string> = {
-  fill: 'the tabular reports (v1 Insights, traffic) with the date dimension',
-  compare: 'the tabular reports (v1 Insights, traffic bots and referrals)',
-  components: 'v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
+  fill: 'v2 visibility and the tabular reports (v1 Insights, traffic) with the date dimension',
+  compare: 'v2 visibility and the tabular reports (v1 Insights, traffic bots and referrals)',
+  components: 'v2 and v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
 };
 
 /** The answer extensions a request asks for. */

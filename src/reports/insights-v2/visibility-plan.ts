@@ -27,5 +27,11 @@ export interface VisibilityPlan {
   readonly assets: AssetSelector | null;
   readonly sort: { readonly field: Metric; readonly dir: 'asc' | 'desc' };
   readonly filter: FilterNode | null;
+  /** The components extension: each ratio's numerator and denominator follow the metrics. */
+  readonly components?: boolean;
+  /** The fill extension: every date bucket of the window for every other key seen (needs the date group). */
+  readonly fill?: boolean;
+  /** The compare extension: the compared window, inclusive ET dates like the window's. */
+  readonly compare?: { readonly startDate: string; readonly endDate: string };
 }
 

@@ -1,6 +1,8 @@
 import { rollupTable } from '../../engine/rollups.ts';
 import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
+import { dayBucket } from '../../query/time.ts';
+import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
@@ -12,6 +14,52 @@ const metricSql = {
   share_of_voice: sql`CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
   average_position: sql`position_sum / NULLIF(mentions, 0)`,
 } as const;
+
+/** With fill, a bucket without answers has every ratio NULL (plain groups always have answers). */
+const filledMetricSql = {
+  ...metricSql,
+  visibility_score: sql`mentions / NULLIF(executions, 0)`,
+  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
+} as const;
+
+/**
+ * The groups `g` (keys and answers) of a request with fill: every date bucket of the window for every
+ * combination of the other keys seen, with 0 answers where there were none.
+ */
+function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[]): Fragment {
+  const others = plan.groupBy.filter((d) => d !== 'date');
+  const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
+  const days = sql`SELECT unnest(generate_series(CAST(${plan.startDate} AS DATE), CAST(${plan.endDate} AS DATE), INTERVAL 1 DAY))::DATE AS d`;
+  return sql`g_plain AS (
+  SELECT ${keyList}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}
+),
+g AS (
+  SELECT ${join([...others.map((d) => sql`s.${keyColumn(d)}`), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
+  FROM (SELECT DISTINCT ${seen} FROM g_plain) s
+  CROSS JOIN (SELECT DISTINCT ${dayBucket(plan.interval, sql`d`)} AS k FROM (${days}) UNION SELECT ${keyColumn('date')} FROM g_plain) b
+  LEFT JOIN g_plain gp ON ${join([sql`gp.${keyColumn('date')} = b.k`, ...others.map((d) => sql`gp.${keyColumn(d)} IS NOT DISTINCT FROM s.${keyColumn(d)}`)], ' AND ')}
+)`;
+}
+
+/** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
+const ratioParts = {
+  visibility_score: { numerator: sql`r.mentions`, denominator: sql`r.executions` },
+  share_of_voice: { numerator: sql`r.mentions`, denominator: sql`r.total_mentions` },
+  average_position: { numerator: sql`coalesce(r.position_sum, 0)`, denominator: sql`r.mentions` },
+} as const;
+
+/** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
+const comparedOf = (plan: VisibilityPlan) =>
+  (plan.compare ? plan.metrics : []).flatMap((m) => {
+    const [c, p] = [sql`r.${ident(m)}`, sql`r.${ident(`prev_${m}`)}`];
+    return [
+      { name: `${m}_previous`, value: p },
+      { name: `${m}_change`, value: sql`${c} - ${p}` },
+      { name: `${m}_change_pct`, value: sql`CASE WHEN ${p} = 0 THEN NULL ELSE (${c} - ${p}) / ${p} END` },
+    ];
+  });
+
+const partsOf = (plan: VisibilityPlan) => (plan.components ? plan.metrics : []).flatMap((m) => [{ name: `${m}_numerator`, value: ratioParts[m].numerator }, { name: `${m}_denominator`, value: ratioParts[m].denominator }]);
 
 /**
  * The answers `e` and each brand's mentions `m` per group key, and the models with answers in scope
@@ -78,6 +126,8 @@ function shapeOf(plan: VisibilityPlan): RowShape {
       field('asset', object([field('name', repeated('asset_name')), field('owned', value('asset_owned', 'boolean'))])),
       field('rank', value('rank', 'integer')),
       ...plan.metrics.map((m) => field(m, value(m, 'float'))),
+      ...partsOf(plan).map((p) => field(p.name, value(p.name, 'integer'))),
+      ...comparedOf(plan).map((p) => field(p.name, value(p.name, 'float'))),
     ],
   };
 }
@@ -105,11 +155,20 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const kept = selection(plan);
   const selective = plan.scope === 'owned' || plan.assets !== null;
 
-  const ctes = sql`${sources(plan, fromRollups, keysSelect)},
-g AS (
+  const groups = plan.fill
+    ? filledGroups(plan, keyList, keys)
+    : sql`g AS (
   SELECT ${keyList}sum(n) AS executions FROM e
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
-),
+)`;
+  // A compared group may have no answers in the window, as a filled bucket has none.
+  const ratios = plan.fill || plan.compare ? filledMetricSql : metricSql;
+  const withCompared = plan.compare
+    ? sql`${comparedMetrics(plan, plan.compare, sources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
+${comparedGroups(plan, keyList)}`
+    : groups;
+  const ctes = sql`${sources(plan, fromRollups, keysSelect)},
+${withCompared},
 width AS (
   SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${kept}
 ),
@@ -137,15 +196,16 @@ t AS (
 ),
 scored AS (
   SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
-         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
+         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
   LEFT JOIN pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
-  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}
+  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
+  LEFT JOIN cmp_prev cp ON cp.asset_id = a.id AND ${keysEqual(dims, 'cp', 'pg')}` : sql``}
 ),
 ranked AS (
   SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
-  FROM (SELECT *, ${join(metricNames.map((m) => sql`${metricSql[m]} AS ${ident(m)}`), ', ')} FROM scored)
+  FROM (SELECT *, ${join(metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`), ', ')} FROM scored)
 ),
 built AS (
   SELECT (r.ordinal - 1) * w.k + ${placeKept} AS unit, r.*
@@ -153,7 +213,7 @@ built AS (
   WHERE ${kept}
 )
 SELECT r.unit, 0 AS seq, ${dims.length > 0 ? sql`${join(dimensionColumns(dims, 'r'), ', ')}, ` : sql``}r.name AS asset_name, r.is_owned AS asset_owned, r.rank,
-       ${join(plan.metrics.map((m) => sql`r.${ident(m)}`), ', ')}
+       ${join([...plan.metrics.map((m) => sql`r.${ident(m)}`), ...[...partsOf(plan), ...comparedOf(plan)].map((p) => sql`${p.value} AS ${ident(p.name)}`)], ', ')}
 FROM built r
 ${dimensionJoins(dims, 'r')}
 WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= ${range.upTo}`}`;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
+import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { visibilityRollupsFor } from './visibility-rollup.ts';
 import { bestFirst, groupDims, metricNames, type AssetSelector, type Metric, type VisibilityPlan } from './visibility-plan.ts';
 import { compileVisibility } from './visibility-sql.ts';
+import { comparedDates } from './visibility-compare.ts';
 
 const assetsSchema = z.unknown().meta({
   description: 'A brand name (is), a list of names (in), or {op, value} with op is, in or not_in. Names or ids.',
@@ -100,9 +101,16 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
   },
   compile: compileVisibility,
   byDate: {
-    order: (plan) => (plan.groupBy[0] === 'date' ? plan.interval : null),
+    // A filled or compared answer's groups depend on the keys seen over the whole window, so it is read by units, not by date windows.
+    order: (plan) => (plan.groupBy[0] === 'date' && !plan.fill && !plan.compare ? plan.interval : null),
     window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
+  },
+  components: { ratios: metricNames, plan: (plan) => ({ ...plan, components: true }) },
+  compare: (plan, spec) => ({ ...plan, compare: comparedDates(plan, spec) }),
+  fill(plan) {
+    if (!plan.groupBy.includes('date')) throw ValidationError.of(['query', 'fill'], "fill needs the date group: add 'date' to group_by", 'zero');
+    return { ...plan, fill: true };
   },
   info(plan, page) {
     return {
@@ -115,6 +123,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
       end_date: plan.endDate,
       asset_filter: plan.assets,
       filter: echoFilter(plan.filter),
+      ...(plan.compare ? { compare: { start_date: plan.compare.startDate, end_date: plan.compare.endDate } } : {}),
     };
   },
 };

@@ -3,7 +3,11 @@ import { formatInstant, windowBuckets } from '../../query/instants.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
 import { maxWindowDays } from '../insights-v2/common.ts';
-import { keyColumn, metricColumn, type TabularShape, type TabularSql } from './tabular-shape.ts';
+import type { RollupChoice } from '../endpoint.ts';
+import type { Extensions } from '../extensions/options.ts';
+import type { ShapedReport } from '../rows-query.ts';
+import { tabularCompiled } from './tabular-compiled.ts';
+import { componentNames, keyColumn, metricColumn, type ExtensibleReport, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
 /**
  * The answer extensions of the tabular family, in SQL over a report's groups (`grouped`: keys `k<i>`,
@@ -101,4 +105,45 @@ grouped AS (
   LEFT JOIN cmp_cur_b cb ON cb.o = p.cmp_o
   WHERE c.cmp_o IS NOT NULL OR cb.k IS NOT NULL
 )`;
+}
+
+/**
+ * Checks the extensions a request asks for against its plan (a 422 at the query parameter), then
+ * returns how to compile it once authorized: `rollupsOf` says which rollups a plan may read.
+ */
+export function extendedCompile<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan, extensions: Extensions): (rollupsOf: (p: Plan) => RollupChoice) => { plan: Plan; compiled: ShapedReport; rollups: RollupChoice } {
+  const { fill, compare, components } = extensions;
+  if (fill && compare) throw ValidationError.of(['query', 'compare'], 'compare and fill cannot be combined yet', 'compare');
+  if (components && (fill || compare)) throw ValidationError.of(['query', 'components'], 'components cannot be combined with fill or compare yet', true);
+  if (fill) checkFill(plan);
+  if (components) checkComponents(report, plan);
+  const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
+  return (rollupsOf) => {
+    const rollups = rollupsOf(plan);
+    if (components) {
+      const asked = { ...plan, components: true };
+      const metrics = [...plan.metrics, ...componentNames(plan.metrics, report.ratioMetrics ?? [])];
+      const shaped = { ...asked, metrics, query: { ...plan.query, metrics } };
+      return { plan: shaped, compiled: tabularCompiled(shaped, report.compile(asked, new Set(rollups.chosen))), rollups };
+    }
+    const t = report.compile(plan, new Set(rollups.chosen));
+    if (fill) return { plan, compiled: tabularCompiled(plan, t, filledGroups(plan, t, report.countMetrics)), rollups };
+    if (compared && report.within) {
+      const prevPlan = report.within(plan, compared);
+      const prevRollups = rollupsOf(prevPlan);
+      const shaped = comparedShape(plan, compared);
+      const groups = comparedGroups(plan, t, prevPlan, report.compile(prevPlan, new Set(prevRollups.chosen)), report.instantMetrics ?? []);
+      const both = { candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])], chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])] };
+      return { plan: shaped, compiled: tabularCompiled(shaped, t, groups), rollups: both };
+    }
+    return { plan, compiled: tabularCompiled(plan, t), rollups };
+  };
+}
+
+/** components refuses the dimensions whose rows do not re-aggregate. */
+function checkComponents<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan): void {
+  const partial = plan.dimensions.filter((d) => report.partialDimensions?.includes(d));
+  if (partial.length > 0) {
+    throw ValidationError.of(['query', 'components'], `components does not apply with the ${partial.join(', ')} dimension: a row exists only where it has facts while its denominator counts the whole group, so sums over rows would not re-aggregate exactly`, true);
+  }
 }

@@ -2,6 +2,7 @@ import type { BucketSpec, InstantWindow } from '../../query/instants.ts';
 import type { ScalarType } from '../../query/row-shape.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
+import type { MsWindow } from '../extensions/compare-window.ts';
 
 /** What the core reads from every tabular plan. */
 export interface TabularShape {
@@ -59,3 +60,24 @@ export interface TabularSql {
 
 export const keyColumn = (i: number, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`));
 export const metricColumn = (j: number): Fragment => ident(`m${j}`);
+
+/** What a tabular report declares for the extensions (src/reports/tabular/tabular-extensions.ts), as data. */
+export interface ExtensibleReport<Plan extends TabularShape> {
+  /** Metrics that count rows: 0 in a time bucket without rows (fill); every other metric is null there. */
+  readonly countMetrics: readonly string[];
+  /** Whether the report has the date dimension, so it takes the fill extension. */
+  readonly fills: boolean;
+  /** Ratio metrics whose numerator and denominator the report adds on request (components); none by default. */
+  readonly ratioMetrics?: readonly string[];
+  /**
+   * Dimensions whose rows do not re-aggregate by their parts: a row exists only where the dimension has
+   * facts, while its denominator counts the whole group. components refuses them.
+   */
+  readonly partialDimensions?: readonly string[];
+  /** Metrics that are instants (Unix seconds): compare gives their change in seconds, never relative. */
+  readonly instantMetrics?: readonly string[];
+  /** Pure: the same plan over another window (compare reads the compared window with it). */
+  within?(plan: Plan, window: MsWindow): Plan;
+  /** Pure. `rollups` names the rollups found current for this plan: the SQL may read them instead of the facts. */
+  compile(plan: Plan, rollups: ReadonlySet<string>): TabularSql;
+}

@@ -129,7 +129,7 @@ function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficReques
   const orderBy = readOrderBy(req.order_by, metrics, dimensions, issues);
   const metricFilters = readMetricFilters(req.metric_filters, metrics, issues);
   const zone = def.view === 'daily' ? etZone : readZone(req.timezone, utcZone, issues);
-  const { window, startMs, endMs } = readWindow(req.start_date, req.end_date, zone, ctx.now, issues);
+  const { startMs, endMs } = readWindow(req.start_date, req.end_date, zone, ctx.now, issues);
   throwIfAny(issues);
   // The daily view has nothing finer than a day.
   const interval: DateInterval = def.view === 'daily' && req.date_interval === 'hour' ? 'day' : (req.date_interval ?? 'day');

@@ -1,0 +1,53 @@
+import { and, ident, join, sql, type Fragment } from '../../query/sql.ts';
+import { array, field, repeated, value } from '../../query/row-shape.ts';
+import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { keyColumn, metricColumn, type TabularShape, type TabularSql } from './tabular-shape.ts';
+
+const labelColumn = (i: number): Fragment => ident(`d${i}`);
+
+/** Ranges of at most this many units are taken as a top-N. */
+const topN = 1024;
+
+const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
+
+/** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
+export function tabularCompiled(plan: TabularShape, t: TabularSql, groups: Fragment = sql`${t.ctes},
+grouped AS (${t.grouped})`): ShapedReport {
+  const byDimension = (i: number, dir: 'asc' | 'desc'): Fragment[] =>
+    t.dimensions[i]!.sortBy === 'key'
+      ? [sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`]
+      : [sql`${labelColumn(i)} ${direction(dir)} NULLS LAST`, sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`];
+  const requested = plan.orderBy.flatMap((o) => {
+    const j = plan.metrics.indexOf(o.key);
+    return j >= 0 ? [sql`${metricColumn(j)} ${direction(o.dir)} NULLS LAST`] : byDimension(plan.dimensions.indexOf(o.key), o.dir);
+  });
+  const order = join([...requested, ...plan.dimensions.flatMap((_, i) => byDimension(i, 'asc'))], ', ');
+  const labels = plan.dimensions.map((_, i) => sql`${t.dimensions[i]!.label(keyColumn(i, 'g'))} AS ${labelColumn(i)}`);
+  const kept = and(plan.metricFilters.map((f) => sql`${metricColumn(plan.metrics.indexOf(f.field))} >= ${f.value}`));
+  const columns = [...plan.metrics.map((_, j) => metricColumn(j)), ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`)];
+  // TRICKY: a small range is a top-N (ORDER BY … LIMIT … OFFSET) of the kept groups, and only its groups are
+  // numbered; a large one would sort twice that way (the top-N becomes a full sort), so every group is
+  // numbered in one sort and the range kept.
+  const rows = (range: UnitRange) =>
+    range.upTo !== null && range.upTo - range.after <= topN
+      ? sql`SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
+FROM (SELECT * FROM kept ORDER BY ${order} LIMIT ${range.upTo - range.after} OFFSET ${range.after})`
+      : sql`SELECT row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
+FROM kept
+QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
+  return {
+    ctes: sql`${groups},
+labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
+kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
+    shape: {
+      fields: [
+        field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),
+        field('dimensions', array(plan.dimensions.map((d, i) => field(d, repeated(`d${i}`))))),
+      ],
+    },
+    rows,
+    total: sql`SELECT count(*) FROM kept`,
+    sliceUnits: Number.POSITIVE_INFINITY,
+  };
+}
+
