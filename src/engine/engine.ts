@@ -12,7 +12,7 @@ import { contentHashes } from './content-hashes.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs } from './limits.ts';
 import { duckdbMemoryLimit, planMemory, type ByteSize } from './memory-budget.ts';
 import { Slots } from './slots.ts';
-import { pathListLiteral } from './literal.ts';
+import { pathListLiteral, pathLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
@@ -21,6 +21,11 @@ import { noBackgroundWork, type BackgroundWorker, type EngineCore } from './core
 import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
 import { Routes } from '../reports/routes.ts';
 import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
+import type { BackendName, ReportBackend } from './backend.ts';
+import { DuckDBBackend } from './duckdb-backend.ts';
+import { ChdbBackend } from './chdb-backend.ts';
+import { ClickHouseBackend } from './clickhouse-backend.ts';
+import type { TableCopies } from './clickhouse-tables.ts';
 
 export type { EngineCore, EngineStats, BackgroundWorker } from './core.ts';
 
@@ -76,6 +81,14 @@ export interface EngineOptions {
    * (default true). Off, every report reads the facts.
    */
   readonly rollups?: boolean;
+  /**
+   * Where the reports' SQL runs: `duckdb` (default, embedded), `chdb` (ClickHouse embedded in this
+   * process over the same files; needs the optional package chdb) or `clickhouse` (a server or cluster
+   * at `clickhouseUrl` holding the dataset's tables). The state store and resources stay on DuckDB.
+   */
+  readonly backend?: BackendName;
+  /** The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database. */
+  readonly clickhouseUrl?: string;
 }
 
 /** Calls an operation as an organization, exactly as `engine.org(id).call` does. */
@@ -97,11 +110,17 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
   const memory = planMemory(options.memoryLimit, maxStreams);
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
   const missingTables = new Set<TableName>();
+  const files = new Map<TableName, readonly string[] | null>();
+  let backend: ReportBackend | undefined;
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
-      for (const table of tableNames) if (!(await registerTable(conn, table, options))) missingTables.add(table);
+      for (const table of tableNames) {
+        const source = await registerTable(conn, table, options);
+        if (source === false) missingTables.add(table);
+        files.set(table, Array.isArray(source) ? source : null);
+      }
       await conn.run(`CREATE OR REPLACE VIEW request_log AS
         SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
         UNION ALL SELECT organization_id, domain_id, domain, ts, host, path FROM referral_visits`);
@@ -110,30 +129,49 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
     const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
+    backend = await openBackend(options, pool, { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) });
     return {
       pool,
+      backend,
       stats: { activeStreams: 0, bufferedRows: 0 },
       limits,
       streams: new Slots(maxStreams),
       state,
       catalog,
-      rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)),
+      rollups: new Rollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id)),
       clock,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
       missingTables,
     };
   } catch (error) {
+    await backend?.close();
     pool.close();
     throw error;
   }
 }
 
+function openBackend(options: EngineOptions, pool: DuckDBPool, copies: Omit<TableCopies, 'files'> & Pick<TableCopies, 'files'>): Promise<ReportBackend> {
+  const name = options.backend ?? 'duckdb';
+  if (name === 'chdb') return ChdbBackend.open(copies);
+  if (name === 'clickhouse') {
+    if (!options.clickhouseUrl) throw new DatasetError('the clickhouse backend needs `clickhouseUrl` (--clickhouse-url), the HTTP URL of the server');
+    return ClickHouseBackend.open(options.clickhouseUrl);
+  }
+  if (name !== 'duckdb') throw new DatasetError(`unknown backend ${JSON.stringify(name)}: use duckdb, chdb or clickhouse`);
+  return Promise.resolve(new DuckDBBackend(pool));
+}
+
+/** Writes a relation of the engine's DuckDB to a Parquet file, for a ClickHouse backend to read. */
+async function copyRelation(pool: DuckDBPool, relation: string, file: string): Promise<void> {
+  await pool.use((conn) => conn.run(`COPY (SELECT * FROM "${relation}") TO ${pathLiteral(file)} (FORMAT parquet)`), 'light');
+}
+
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
 const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
 
-/** Registers one table as a view; false when the dataset leaves it out (then the view is empty). */
-async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<boolean> {
+/** Registers one table as a view: its files, true for an Arrow table, or false when the dataset leaves it out (then the view is empty). */
+async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<readonly string[] | boolean> {
   const view = viewName(table);
   const input = options.tables?.[table];
   if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
@@ -154,7 +192,7 @@ async function registerTable(conn: DuckDBConnection, table: TableName, options: 
     await readEveryValue(conn, table, files);
   }
   await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
-  return true;
+  return files;
 }
 
 async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {
@@ -232,6 +270,8 @@ export class Engine {
    */
   close(): Promise<void> {
     const waits = [this.core.rollups.close(), this.core.runner.stop(), this.core.knowledge.close()].filter((w) => w !== undefined);
+    const backend = this.core.backend.close();
+    if (backend) waits.push(backend);
     if (waits.length === 0) return this.core.pool.close() ?? Promise.resolve();
     return Promise.all(waits).then(() => this.core.pool.close());
   }

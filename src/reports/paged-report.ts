@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, ValidationError, valueError, type Valida
 import type { RollupDef } from '../engine/rollups.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
-import { render, type Fragment } from '../query/sql.ts';
+import type { Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
 import type { CallContext, RowsResult } from './endpoint.ts';
 import { pageResult, readPage } from './read-rows.ts';
@@ -129,16 +129,15 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
 export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
   const p = planOf(report, body, mode, ctx);
   await enforceGuards(report, p.plan, ctx);
-  const rollups = new Set((report.rollups?.(p.plan) ?? []).filter((u) => ctx.core.rollups.current(u.def, u.categoryId)).map((u) => u.def.name));
+  const rollups = new Set((report.rollups?.(p.plan) ?? []).filter((u) => ctx.core.backend.rollups && ctx.core.rollups.current(u.def, u.categoryId)).map((u) => u.def.name));
   return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
 }
 
 /** Runs the report's data guards; the first refusal is a 422. */
 export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan, ctx: CallContext): Promise<void> {
   for (const guard of report.guards?.(plan) ?? []) {
-    const query = render(guard.query);
-    const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
-    const issue = guard.refuse(result.getRowsJS()[0]?.[0]);
+    const result = await ctx.core.backend.read(guard.query, ctx.signal);
+    const issue = guard.refuse(Object.values(result.columns)[0]?.[0]);
     if (issue) throw new ValidationError([issue]);
   }
 }

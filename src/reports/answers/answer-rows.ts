@@ -1,4 +1,4 @@
-import { duckdb } from '../../query/dialect.ts';
+import { jsonText } from '../../query/dialect.ts';
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -61,7 +61,7 @@ e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
   FROM (SELECT * FROM e ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 )
-SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? duckdb.jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
+SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
 FROM numbered o
 JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id

@@ -1,4 +1,4 @@
-import { duckdb } from '../../query/dialect.ts';
+import { jsonText } from '../../query/dialect.ts';
 import { field, object, value } from '../../query/row-shape.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -42,7 +42,7 @@ answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed 
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (SELECT * FROM all_claims ORDER BY ${order}${limitOffset(range)})
 )${listCtes}
-SELECT c.unit, 0 AS seq, ${join(fields.map((f) => sql`${typeof f.type === 'string' ? f.expr : duckdb.jsonText(f.expr)} AS ${ident(f.name)}`), ', ')}
+SELECT c.unit, 0 AS seq, ${join(fields.map((f) => sql`${typeof f.type === 'string' ? f.expr : jsonText(f.expr)} AS ${ident(f.name)}`), ', ')}
 FROM claims c
 JOIN claim_clusters cc ON cc.id = c.cluster_id
 ${join(lists.joins, '\n')}`;
@@ -79,7 +79,7 @@ section_claims AS (
   GROUP BY c.k
 )
 SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
-       coalesce(r.total_claims, 0) AS total_claims, ${duckdb.jsonText(sql`coalesce(r.claims, [])`)} AS claims
+       coalesce(r.total_claims, 0) AS total_claims, ${jsonText(sql`coalesce(r.claims, [])`)} AS claims
 FROM ps s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k`;
   return {

@@ -1,6 +1,6 @@
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { refField } from '../../query/filter-fields.ts';
-import { duckdb } from '../../query/dialect.ts';
+import { jsonText } from '../../query/dialect.ts';
 import { field, object, value, type RowShape } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
@@ -167,7 +167,7 @@ export function compileSentiment(plan: SentimentPlan): ShapedReport {
     sql`${ident(t)}.rank`,
     ...metrics(t, ''),
     ...(plan.comparison ? [sql`pr.n AS previous_n`, ...metrics('pr', 'previous_')] : []),
-    ...(plan.citedWebsites ? [sql`${duckdb.jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
+    ...(plan.citedWebsites ? [sql`${jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
   ];
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,

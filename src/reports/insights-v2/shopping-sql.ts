@@ -1,4 +1,4 @@
-import { duckdb } from '../../query/dialect.ts';
+import { jsonText } from '../../query/dialect.ts';
 import { leaves } from '../../query/filter-node.ts';
 import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
@@ -136,8 +136,8 @@ ${units}`;
 
   const inRange = (range: UnitRange) => sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
   const merchantColumns = plan.includeMerchants
-    ? sql`, pr.url AS product_url, ${duckdb.jsonText(sql`pr.image_urls`)} AS product_image_urls,
-       ${duckdb.jsonText(sql`(SELECT coalesce(list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price), []) FROM product_merchants pm WHERE pm.product_id = pr.id)`)} AS merchants`
+    ? sql`, pr.url AS product_url, ${jsonText(sql`pr.image_urls`)} AS product_image_urls,
+       ${jsonText(sql`(SELECT coalesce(list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price), []) FROM product_merchants pm WHERE pm.product_id = pr.id)`)} AS merchants`
     : sql``;
   const columns = sql`pr.name AS product_name, pr.brand AS product_brand, ${join(
     [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`)],

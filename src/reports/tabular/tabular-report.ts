@@ -5,7 +5,7 @@ import { and, ident, join, render, sql, type Fragment } from '../../query/sql.ts
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { array, dictionaryColumns, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
-import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
+import { headOf, pageStatements, type ShapedReport, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { MetricFilter, Ordering, Pagination } from './tabular-request.ts';
@@ -163,7 +163,7 @@ export function runTabularStream<Plan extends TabularShape>(p: PreparedTabular<P
     framing: 'stream',
     shape: p.compiled.shape,
     read: async function* () {
-      for await (const part of streamStatements(ctx, 'first row', () => [render(pageQuery(p.compiled, range))], dictionaryColumns(p.compiled.shape))) {
+      for await (const part of streamStatements(ctx, 'first row', () => pageStatements(p.compiled, range, ctx.core.backend.dialect), dictionaryColumns(p.compiled.shape))) {
         yield 'batch' in part ? part : { head: { query: p.plan.query, total_rows: headOf(part.head).total } };
       }
     },
