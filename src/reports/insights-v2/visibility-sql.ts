@@ -4,7 +4,7 @@ import { distinctSorted, intDiv, listHas, semiJoin } from '../../query/dialect.t
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual, promptFilterFields } from './dimensions.ts';
 import { visibilityRollupsFor, type VisibilityRollup } from './visibility-rollup.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
@@ -137,7 +137,7 @@ t AS (
   SELECT ${keyList}sum(mentions) AS total_mentions FROM pm ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
-  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
