@@ -17,6 +17,7 @@ export const clickhouseSettings = {
   output_format_json_quote_64bit_integers: 0,
   output_format_json_quote_denormals: 0,
   output_format_json_named_tuples_as_objects: 1,
+  enable_named_columns_in_function_tuple: 1,
   session_timezone: 'UTC',
 } as const;
 

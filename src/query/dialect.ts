@@ -17,12 +17,76 @@ export const jsonText = (value: Fragment): Fragment => spelled(sql`CAST(to_json(
 export const rowObject = (subquery: Fragment): Fragment =>
   spelled(sql`(SELECT i FROM (${subquery}) i)`, sql`(SELECT formatRowNoNewline('JSONEachRow', *) FROM (${subquery}))`);
 
-/** An object of named values: a DuckDB struct, or ClickHouse's JSON text of it. Names come from this code base. */
+/** An object of named values: a struct, or ClickHouse's named tuple. Names come from this code base. */
 export const struct = (fields: readonly (readonly [string, Fragment])[]): Fragment =>
+  spelled(sql`{${join(fields.map(([name, v]) => sql`${key(name)}: ${v}`), ', ')}}`, sql`tuple(${join(fields.map(([name, v]) => sql`${v} AS ${ident(name)}`), ', ')})`);
+
+/** A sort key of `orderedList`; `desc` only for numbers (ClickHouse sorts by their negation). */
+export interface ListOrder {
+  readonly by: Fragment;
+  readonly desc?: boolean;
+}
+
+/** The values of a group as a list in the given order (NULLs last); an empty list over no rows on ClickHouse, NULL on DuckDB. */
+export const orderedList = (value: Fragment, order: readonly ListOrder[]): Fragment =>
   spelled(
-    sql`{${join(fields.map(([name, v]) => sql`${key(name)}: ${v}`), ', ')}}`,
-    sql`formatRowNoNewline('JSONEachRow', ${join(fields.map(([name, v]) => sql`${v} AS ${ident(name)}`), ', ')})`,
+    sql`list(${value} ORDER BY ${join(order.map((o) => (o.desc ? sql`${o.by} DESC` : o.by)), ', ')})`,
+    // TRICKY: groupArray skips NULLs, so each value travels in a tuple with its sort key.
+    sql`arrayMap(t -> t.1, arraySort(t -> t.2, groupArray(tuple(${value}, tuple(${join(order.map((o) => (o.desc ? sql`-${o.by}` : o.by)), ', ')})))))`,
   );
+
+/** A group's values as a list, in no particular order. */
+export const collect = (value: Fragment): Fragment => spelled(sql`list(${value})`, sql`groupArray(${value})`);
+
+/** A list's length. */
+export const listLength = (list: Fragment): Fragment => spelled(sql`len(${list})`, sql`length(${list})`);
+
+/** A list's distinct items (in no particular order). */
+export const listDistinct = (list: Fragment): Fragment => spelled(sql`list_distinct(${list})`, sql`arrayDistinct(${list})`);
+
+/** One row per item of a text list (distinct items with `distinct`), or one NULL row for an empty list. */
+export const eachItemOrNull = (list: Fragment, distinct: boolean): Fragment =>
+  spelled(
+    sql`unnest(CASE WHEN len(${list}) = 0 THEN [NULL::VARCHAR] ELSE ${distinct ? sql`list_distinct(${list})` : list} END)`,
+    sql`arrayJoin(if(length(${list}) = 0, [CAST(NULL AS Nullable(String))], ${distinct ? sql`arrayDistinct(${list})` : list}))`,
+  );
+
+/** Whether two lists share an item. */
+export const listHasAny = (list: Fragment, items: Fragment): Fragment => spelled(sql`list_has_any(${list}, ${items})`, sql`hasAny(${list}, ${items})`);
+
+/** Each item `name` of a list mapped by `body`; `name` is a lambda parameter of this code base. */
+export const listTransform = (list: Fragment, name: string, body: Fragment): Fragment =>
+  spelled(sql`list_transform(${list}, ${lambdaName(name)} -> ${body})`, sql`arrayMap(${lambdaName(name)} -> ${body}, ${list})`);
+
+/** Whether some item `name` of a list satisfies `predicate`. */
+export const listAny = (list: Fragment, name: string, predicate: Fragment): Fragment =>
+  spelled(sql`len(list_filter(${list}, lambda ${lambdaName(name)}: ${predicate})) > 0`, sql`length(arrayFilter(${lambdaName(name)} -> ${predicate}, ${list})) > 0`);
+
+/** The sum of a group's values added in ascending order, so that the float sum does not depend on the order rows arrive in. */
+export const sortedSum = (value: Fragment): Fragment => spelled(sql`list_sum(list_sort(list(${value})))`, sql`arraySum(arraySort(groupArray(${value})))`);
+
+/** The value of `value` on the row where `by` is largest. */
+export const argMax = (value: Fragment, by: Fragment): Fragment => spelled(sql`arg_max(${value}, ${by})`, sql`argMax(${value}, ${by})`);
+
+/** An instant as whole seconds since 1970 (rounded down). */
+export const epochSeconds = (instant: Fragment): Fragment => spelled(sql`epoch_ms(${instant}) // 1000`, sql`intDiv(toUnixTimestamp64Milli(${instant}), 1000)`);
+
+/** A date (or the UTC date of an instant) as `YYYY-MM-DD`. */
+export const formatDay = (day: Fragment): Fragment => spelled(sql`strftime(${day}, '%Y-%m-%d')`, sql`formatDateTime(${day}, '%Y-%m-%d')`);
+
+/** A UTC instant as `YYYY-MM-DDTHH:MM:SSZ`. */
+export const formatInstant = (instant: Fragment): Fragment => spelled(sql`strftime(${instant}, '%Y-%m-%dT%H:%M:%SZ')`, sql`formatDateTime(${instant}, '%Y-%m-%dT%H:%i:%SZ')`);
+
+/** An ISO 8601 instant text (a bound value) as an instant. */
+export const instant = (text: Fragment): Fragment => spelled(sql`CAST(${text} AS TIMESTAMPTZ)`, sql`parseDateTime64BestEffort(${text}, 6, 'UTC')`);
+
+/** The first match of a regular expression replaced (RE2 in both). */
+export const replaceFirst = (text: Fragment, pattern: Fragment, by: Fragment): Fragment => spelled(sql`regexp_replace(${text}, ${pattern}, ${by})`, sql`replaceRegexpOne(${text}, ${pattern}, ${by})`);
+
+const lambdaName = (name: string): Fragment => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a lambda parameter: ${name}`);
+  return new Fragment([name], []);
+};
 
 /** List membership: the list holds the item. */
 export const listHas = (list: Fragment, item: Fragment): Fragment => spelled(sql`list_contains(${list}, ${item})`, sql`has(${list}, ${item})`);
@@ -38,6 +102,9 @@ export const distinctSorted = (value: Fragment): Fragment => spelled(sql`list(DI
 
 /** Keeps the left rows that have a match on the right, each once. */
 export const semiJoin: Fragment = spelled(sql`SEMI JOIN`, sql`LEFT SEMI JOIN`);
+
+/** A CTE computed once for every reference to it (ClickHouse inlines its CTEs). */
+export const materialized: Fragment = spelled(sql`AS MATERIALIZED`, sql`AS`);
 
 /** Grouping by every selected column that is not an aggregate. */
 export const groupByAll: Fragment = sql`GROUP BY ALL`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
+import { listTransform } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField } from '../insights-v2/analysis-types.ts';
@@ -79,7 +80,7 @@ const fields: Record<FieldName, AnswerField> = {
   citations: listField('citations', answerList('citations')),
   search_queries: listField('search_queries', answerList('queries')),
   // The v2 vocabulary names the stored `accuracy` type `factcheck`.
-  analysis_types: listField('analysis_types', sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)`),
+  analysis_types: listField('analysis_types', listTransform(sql`p.analysis_types`, 't', sql`CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END`)),
 };
 
 function check(req: AnswersRequest): ValidationIssue[] {

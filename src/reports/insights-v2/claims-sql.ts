@@ -1,6 +1,6 @@
-import { jsonText } from '../../query/dialect.ts';
+import { jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
 import { field, object, value } from '../../query/row-shape.ts';
-import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { claimFilterFields } from './claim-filter.ts';
 import { claimFields, claimLists } from './claim-lists.ts';
@@ -61,7 +61,7 @@ all_claims AS (${claims(sql`o`)})`,
   const ref = section.ref(plan.categoryId);
   const dim = plan.section!;
   const order = sql`name NULLS LAST, k NULLS LAST`;
-  const claimStruct = sql`{${join(fields.map((f) => sql`${key(f.name)}: ${f.expr}`), ', ')}}`;
+  const claimStruct = struct(fields.map((f) => [f.name, f.expr] as const));
   const rows = (range: UnitRange) => sql`WITH ps AS (
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (
@@ -70,9 +70,9 @@ all_claims AS (${claims(sql`o`)})`,
     ORDER BY ${order}${limitOffset(range)}
   )
 ),
-claims AS (${claims(sql`o SEMI JOIN ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
+claims AS (${claims(sql`o ${semiJoin} ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
 section_claims AS (
-  SELECT c.k, count(*) AS total_claims, list(${claimStruct} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
+  SELECT c.k, count(*) AS total_claims, ${orderedList(claimStruct, [{ by: sql`c.occurrence`, desc: true }, { by: sql`c.claim` }, { by: sql`c.cluster_id` }])} AS claims
   FROM claims c
   JOIN claim_clusters cc ON cc.id = c.cluster_id
   ${join(lists.joins, '\n')}

@@ -1,4 +1,5 @@
 import { field as fieldOf, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
+import { eachItemOrNull } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { DimensionTable } from '../../query/filter-fields.ts';
@@ -67,7 +68,7 @@ export const promptKeys = {
   prompt: refKey('prompt', promptDimensions.prompt.column, promptDimensions.prompt.table),
   topic: refKey('topic', promptDimensions.topic.column, promptDimensions.topic.table),
   // TRICKY: an answer counts once in each of its prompt's tags; an untagged one under a missing (NULL) tag.
-  tag: refKey('tag', sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, tagTable),
+  tag: refKey('tag', eachItemOrNull(sql`p.tag_ids`, true), tagTable),
 } as const satisfies Record<string, GroupKey>;
 
 /** The group keys of one request, in group_by order, and the SQL pieces built from them. */

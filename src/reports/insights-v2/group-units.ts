@@ -1,3 +1,4 @@
+import { semiJoin } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { UnitRange } from '../rows-query.ts';
 import type { Grouping } from './group-keys.ts';
@@ -34,7 +35,7 @@ export function countGroups(from: string, groups: Grouping, partition: Grouping,
 
 /** The rows of relation `from` whose `keys` match a row of relation `to` (every row when `to` is null or there are no keys). */
 export function matching(from: string, keys: Grouping, to: string | null): Fragment {
-  return to === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x SEMI JOIN ${ident(to)} ON ${keys.equal('x', to)})`;
+  return to === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x ${semiJoin} ${ident(to)} ON ${keys.equal('x', to)})`;
 }
 
 /** `counts` from a relation that holds every row. */

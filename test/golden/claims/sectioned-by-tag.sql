@@ -40,8 +40,7 @@ claim_models AS (
   GROUP BY ALL
 ),
 claim_evidence_list AS (
-  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet,
-                           'source_updated_at': strftime(timezone('UTC', source_updated_at), '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
+  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet, 'source_updated_at': strftime(source_updated_at, '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
   FROM claim_evidence WHERE cluster_id IN (SELECT cluster_id FROM claims) GROUP BY cluster_id
 ),
 section_claims AS (
