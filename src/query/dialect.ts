@@ -83,6 +83,47 @@ export const instant = (text: Fragment): Fragment => spelled(sql`CAST(${text} AS
 /** The first match of a regular expression replaced (RE2 in both). */
 export const replaceFirst = (text: Fragment, pattern: Fragment, by: Fragment): Fragment => spelled(sql`regexp_replace(${text}, ${pattern}, ${by})`, sql`replaceRegexpOne(${text}, ${pattern}, ${by})`);
 
+/** Whether text holds a substring. */
+export const textContains = (text: Fragment, part: Fragment): Fragment => spelled(sql`contains(${text}, ${part})`, sql`(position(${text}, ${part}) > 0)`);
+
+/** Text in lower case (Unicode). */
+export const lowerText = (text: Fragment): Fragment => spelled(sql`lower(${text})`, sql`lowerUTF8(${text})`);
+
+export const startsWith = (text: Fragment, prefix: Fragment): Fragment => spelled(sql`starts_with(${text}, ${prefix})`, sql`startsWith(${text}, ${prefix})`);
+
+export const endsWith = (text: Fragment, suffix: Fragment): Fragment => spelled(sql`ends_with(${text}, ${suffix})`, sql`endsWith(${text}, ${suffix})`);
+
+/** Whether any row of a group satisfies a predicate. */
+export const boolOr = (predicate: Fragment): Fragment => spelled(sql`bool_or(${predicate})`, sql`(max(${predicate}) = 1)`);
+
+/** The hour of the day (0–23) of an instant in a zone (a bound IANA name). */
+export const zoneHour = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`hour(timezone(${zone}, ${instant}))`, sql`toHour(toTimeZone(${instant}, ${zone}))`);
+
+/**
+ * The instant where the zone's wall clock last read :00 at or before an instant (a zone whose offsets
+ * are not whole hours, such as Asia/Kolkata).
+ */
+export const zoneHourStart = (instant: Fragment, zone: Fragment): Fragment =>
+  spelled(
+    sql`(${instant} - (timezone(${zone}, ${instant}) - date_trunc('hour', timezone(${zone}, ${instant}))))`,
+    sql`(${instant} - toIntervalMicrosecond(toUnixTimestamp64Micro(${instant}) - toUnixTimestamp64Micro(toStartOfHour(toTimeZone(${instant}, ${zone})))))`,
+  );
+
+/** The zone's wall clock at an instant, as a zone-less timestamp (DuckDB's `timezone(zone, instant)`). */
+const wallClock = (instant: Fragment, zone: Fragment): Fragment =>
+  spelled(sql`timezone(${zone}, ${instant})`, sql`toDateTime64(toString(toTimeZone(${instant}, ${zone})), 6, 'UTC')`);
+
+/** The zone's offset from UTC at an instant, in seconds. */
+export const zoneOffsetSeconds = (instant: Fragment, zone: Fragment): Fragment =>
+  spelled(sql`CAST(epoch(timezone(${zone}, ${instant})) - epoch(${instant}) AS INTEGER)`, sql`timeZoneOffset(toTimeZone(${instant}, ${zone}))`);
+
+/** A zone-less timestamp less some seconds, as `YYYY-MM-DDTHH:MM:SS`. */
+export const wallClockText = (instant: Fragment, zone: Fragment, lessSeconds: number): Fragment =>
+  spelled(
+    sql`strftime(${wallClock(instant, zone)} - INTERVAL ${new Fragment([String(lessSeconds)], [])} SECOND, '%Y-%m-%dT%H:%M:%S')`,
+    sql`formatDateTime(${wallClock(instant, zone)} - INTERVAL ${new Fragment([String(lessSeconds)], [])} SECOND, '%Y-%m-%dT%H:%i:%S')`,
+  );
+
 const lambdaName = (name: string): Fragment => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a lambda parameter: ${name}`);
   return new Fragment([name], []);

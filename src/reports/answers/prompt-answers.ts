@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
-import { listTransform } from '../../query/dialect.ts';
+import { listTransform, lowerText } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField } from '../insights-v2/analysis-types.ts';
@@ -56,7 +56,7 @@ const citedBy = (match: (values: readonly SqlValue[]) => Fragment): FilterField 
 export const answersCatalog: FilterCatalog = {
   ...promptFilterFields,
   analysis_type: analysisTypeField,
-  domain: citedBy((values) => sql`lower(hostname) IN (${join(values.map((v) => sql`lower(${v})`), ', ')})`),
+  domain: citedBy((values) => sql`${lowerText(sql`hostname`)} IN (${join(values.map((v) => lowerText(sql`${v}`)), ', ')})`),
   page: citedBy((values) => sql`url IN (${list(values)})`),
 };
 
