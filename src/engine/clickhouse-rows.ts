@@ -9,7 +9,8 @@ export interface CompactJson {
 /**
  * Settings every ClickHouse statement runs with, so that its answers are DuckDB's: an outer join's
  * missing side is NULL (not the type's default), an aggregate over no rows is NULL (not 0), 64-bit
- * integers and non-finite floats cross JSON as numbers and nulls, and instants are UTC.
+ * integers and non-finite floats cross JSON as numbers and nulls, instants are UTC, tuples may name
+ * their items, and a column shadows a select alias of the same name (`count(*) FILTER (WHERE accurate) AS accurate`).
  */
 export const clickhouseSettings = {
   join_use_nulls: 1,
@@ -18,6 +19,7 @@ export const clickhouseSettings = {
   output_format_json_quote_denormals: 0,
   output_format_json_named_tuples_as_objects: 1,
   enable_named_columns_in_function_tuple: 1,
+  prefer_column_name_to_alias: 1,
   session_timezone: 'UTC',
 } as const;
 
