@@ -101,10 +101,10 @@ export class Grouping {
     return sql`${join(this.names.map((n) => sql`${this.keys[n]!.expr} AS ${this.col(n)}`), ', ')}, `;
   }
 
-  /** `k_a, k_b, ` (or `alias.k_a, …`), or nothing. */
+  /** `k_a, k_b, ` (or `alias.k_a AS k_a, …`: ClickHouse names an ambiguous `alias.k_a` by its alias), or nothing. */
   cols(alias?: string): Fragment {
     if (this.empty) return sql``;
-    return sql`${join(this.names.map((n) => this.col(n, alias)), ', ')}, `;
+    return sql`${join(this.names.map((n) => (alias ? sql`${this.col(n, alias)} AS ${this.col(n)}` : this.col(n))), ', ')}, `;
   }
 
   /** `GROUP BY k_a, k_b, <more>`; with no keys and nothing more, a HAVING that drops the empty group. */
