@@ -144,6 +144,16 @@ export const distinctSorted = (value: Fragment): Fragment => spelled(sql`list(DI
 /** Keeps the left rows that have a match on the right, each once. */
 export const semiJoin: Fragment = spelled(sql`SEMI JOIN`, sql`LEFT SEMI JOIN`);
 
+/**
+ * Every column of a relation in a join, `shared` (the columns the join's other side also has) named
+ * explicitly: ClickHouse cannot resolve such a column of a `alias.*` through the result's alias later.
+ */
+export const everyColumn = (alias: string, shared: readonly string[]): Fragment => {
+  const a = ident(alias);
+  if (shared.length === 0) return sql`${a}.*`;
+  return spelled(sql`${a}.*`, sql`${a}.* EXCEPT (${join(shared.map((c) => ident(c)), ', ')}), ${join(shared.map((c) => sql`${a}.${ident(c)} AS ${ident(c)}`), ', ')}`);
+};
+
 /** A CTE computed once for every reference to it (ClickHouse inlines its CTEs). */
 export const materialized: Fragment = spelled(sql`AS MATERIALIZED`, sql`AS`);
 
