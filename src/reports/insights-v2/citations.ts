@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { field, value, type RowShape, type ScalarType } from '../../query/row-shape.ts';
-import { boolOr, semiJoin, sortedSum } from '../../query/dialect.ts';
+import { boolOr, everyColumn, semiJoin, sortedSum } from '../../query/dialect.ts';
 import { ident, sql } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
@@ -108,7 +108,7 @@ c AS (
   SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, ${sortedSum(sql`n / total`)} / any_value(models) AS citation_share,
          min(first_at) AS first_cited_at, ${boolOr(sql`owned`)} AS owned
   FROM (
-    SELECT num.*, den.total, mi.models FROM num
+    SELECT ${everyColumn('num', [...g.names.map((n) => `k_${n}`), 'model_id'])}, den.total, mi.models FROM num
     JOIN den ON ${g.equal('num', 'den')} AND den.model_id = num.model_id
     JOIN models_in mi ON ${g.equal('num', 'mi')}
   )

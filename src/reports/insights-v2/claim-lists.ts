@@ -1,4 +1,4 @@
-import { formatInstant, orderedList, replaceFirst, semiJoin, sortedSum, struct } from '../../query/dialect.ts';
+import { everyColumn, formatInstant, orderedList, replaceFirst, semiJoin, sortedSum, struct } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import type { ValueType } from '../../query/row-shape.ts';
 import { maxCitationSources, type ClaimsPlan, type Include } from './claims-plan.ts';
@@ -64,7 +64,7 @@ export function claimLists(plan: ClaimsPlan, section: SectionKey | null): { ctes
 claim_models AS (
   SELECT ${k}cluster_id, ${orderedList(struct([['id', sql`model_id`], ['name', sql`name`], ['occurrence', sql`occurrence`]]), [{ by: sql`occurrence`, desc: true }, { by: sql`name` }, { by: sql`model_id` }])} AS models
   FROM (
-    SELECT b.*, mo.name, 100 * b.n / a.answers AS occurrence
+    SELECT ${everyColumn('b', ['model_id', ...(section?.splitsAnswers ? ['k'] : [])])}, mo.name, 100 * b.n / a.answers AS occurrence
     FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM o ${semiJoin} claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
     JOIN answers_by_model a ON a.model_id = b.model_id AND ${sameAnswers('a', 'b')}
     JOIN models mo ON mo.id = b.model_id

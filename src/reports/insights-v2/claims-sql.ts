@@ -1,4 +1,4 @@
-import { jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
+import { everyColumn, jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
 import { field, object, value } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -28,7 +28,7 @@ e AS (
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``})`;
-  const claims = (from: Fragment) => sql`SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+  const claims = (from: Fragment) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT ${section ? sql`k, ` : sql``}cluster_id, count(*) AS n FROM ${from} WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON ${keyed ? sql`a.k IS NOT DISTINCT FROM b.k` : sql`TRUE`}
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;
