@@ -79,7 +79,7 @@ ${join(dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col
 const sentColumns = (unitRows: Fragment, cap: number | null) =>
   cap === null
     ? sql`(SELECT ${struct([['units', sql`count(*)`], ['rows', sql`coalesce(sum(n), 0)`]])} FROM (${unitRows}))`
-    : sql`(SELECT ${struct([['units', sql`count(*) FILTER (WHERE before < ${cap})`], ['rows', sql`coalesce(sum(least(n, greatest(${cap} - before, 0))), 0)`]])}
+    : sql`(SELECT ${struct([['units', sql`count(*) FILTER (WHERE before < ${cap})`], ['rows', sql`coalesce(sum(least(CAST(n AS BIGINT), greatest(${cap} - before, 0))), 0)`]])}
    FROM (SELECT n, sum(n) OVER (ORDER BY unit ROWS UNBOUNDED PRECEDING) - n AS before FROM (${unitRows})))`;
 
 const streamHead = (c: ShapedReport, cap: number | null | undefined) => (c.unitRows && cap !== undefined ? sql`, ${sentColumns(c.unitRows, cap)} AS head_sent` : sql``);
