@@ -1,4 +1,4 @@
-import { distinctSorted, jsonText, listHas, materialized, orderedList, struct } from '../../query/dialect.ts';
+import { distinctSorted, eachItemOrNull, jsonText, materialized, orderedList, struct } from '../../query/dialect.ts';
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -51,9 +51,15 @@ export const themeListType: ValueType = { list: { struct: [{ name: 'name', type:
  */
 export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): ShapedReport {
   const ctes = sql`p AS (
-  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id,
-         (SELECT coalesce(${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])}, []) FROM tags t WHERE t.category_id = ${categoryId} AND ${listHas(sql`pr.tag_ids`, sql`t.id`)}) AS tag_names
-  FROM prompts pr WHERE pr.category_id = ${categoryId}
+  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
+  FROM prompts pr
+  LEFT JOIN (
+    SELECT x.id, ${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])} AS tag_names
+    FROM (SELECT id, ${eachItemOrNull(sql`tag_ids`, true)} AS tag_id FROM prompts WHERE category_id = ${categoryId}) x
+    JOIN tags t ON t.id = x.tag_id AND t.category_id = ${categoryId}
+    GROUP BY x.id
+  ) tn ON tn.id = pr.id
+  WHERE pr.category_id = ${categoryId}
 ),
 e ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };

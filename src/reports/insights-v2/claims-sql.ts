@@ -72,7 +72,7 @@ all_claims AS (${claims(sql`o`)})`,
 ),
 claims AS (${claims(sql`o ${semiJoin} ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
 section_claims AS (
-  SELECT c.k, count(*) AS total_claims, ${orderedList(claimStruct, [{ by: sql`c.occurrence`, desc: true }, { by: sql`c.claim` }, { by: sql`c.cluster_id` }])} AS claims
+  SELECT c.k AS k, count(*) AS total_claims, ${orderedList(claimStruct, [{ by: sql`c.occurrence`, desc: true }, { by: sql`c.claim` }, { by: sql`c.cluster_id` }])} AS claims
   FROM claims c
   JOIN claim_clusters cc ON cc.id = c.cluster_id
   ${join(lists.joins, '\n')}

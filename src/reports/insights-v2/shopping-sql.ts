@@ -137,7 +137,14 @@ ${units}`;
   const inRange = (range: UnitRange) => sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
   const merchantColumns = plan.includeMerchants
     ? sql`, pr.url AS product_url, ${jsonText(sql`pr.image_urls`)} AS product_image_urls,
-       ${jsonText(sql`(SELECT coalesce(${orderedList(struct([['name', sql`pm.name`], ['price', sql`pm.price`]]), [{ by: sql`pm.name` }, { by: sql`pm.price` }])}, []) FROM product_merchants pm WHERE pm.product_id = pr.id)`)} AS merchants`
+       ${jsonText(sql`coalesce(pmx.merchants, [])`)} AS merchants`
+    : sql``;
+  const merchantJoin = plan.includeMerchants
+    ? sql`
+LEFT JOIN (
+  SELECT pm.product_id, ${orderedList(struct([['name', sql`pm.name`], ['price', sql`pm.price`]]), [{ by: sql`pm.name` }, { by: sql`pm.price` }])} AS merchants
+  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM pr) GROUP BY pm.product_id
+) pmx ON pmx.product_id = pr.id`
     : sql``;
   const columns = sql`pr.name AS product_name, pr.brand AS product_brand, ${join(
     [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`)],
@@ -149,7 +156,7 @@ ${units}`;
       return sql`SELECT u.unit, 0 AS seq, ${columns}
 FROM units u
 JOIN w m ON m.product_id = u.product_id
-JOIN pr ON pr.id = u.product_id
+JOIN pr ON pr.id = u.product_id${merchantJoin}
 WHERE ${inRange(range)}`;
     }
     // A bucket's rank compares every product shown in it, so the buckets of the range's products are
@@ -170,7 +177,7 @@ b AS (${scored('bucket_counts', dims, ranked)})
 SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY ${join(dimensionOrder(dims, 'm'), ', ')}) AS seq, ${columns}
 FROM b m
 JOIN pu u ON u.product_id = m.product_id
-JOIN pr ON pr.id = m.product_id
+JOIN pr ON pr.id = m.product_id${merchantJoin}
 ${dimensionJoins(dims, 'm')}`;
   };
 
