@@ -35,8 +35,7 @@ const lists: Record<AnswerList, (column: 'v' | 'names') => Fragment> = {
   themes: (column) =>
     column === 'names'
       ? sql`(SELECT ${distinctSorted(sql`t.name`)} FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`
-      : sql`(SELECT ${orderedList(struct([['name', sql`d.name`], ['type', sql`d.sentiment_type`]]), [{ by: sql`d.name` }, { by: sql`d.sentiment_type` }])}
-   FROM (SELECT DISTINCT t.name, s.sentiment_type FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')}) d)`,
+      : sql`(SELECT ${distinctSorted(struct([['name', sql`t.name`], ['type', sql`s.sentiment_type`]]))} FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`,
 };
 
 /** The list of an answer, `[]` when it has none. */

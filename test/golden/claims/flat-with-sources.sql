@@ -13,7 +13,7 @@ e AS (
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
 answers AS (SELECT count(*) AS answers FROM e),
-all_claims AS (SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+all_claims AS (SELECT "b".*, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT cluster_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON TRUE
   JOIN claim_clusters cc ON cc.id = b.cluster_id)
