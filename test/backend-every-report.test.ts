@@ -122,6 +122,25 @@ describe('chdb answers every report path as DuckDB does', () => {
     expect(problems).toEqual([]);
   }, 600_000);
 
+  it('reads the state store: a prompt edit shows in the next chdb answer, as in DuckDB', async () => {
+    const { org, category } = scopes.insights;
+    const [prompt, tag] = (
+      await duck.core.pool.use((c) =>
+        c.runAndReadAll(`SELECT p.id, p.tag_ids, t.id, t.name FROM prompts p JOIN tags t ON t.category_id = p.category_id AND NOT list_contains(p.tag_ids, t.id)
+          WHERE p.category_id = '${category}' AND list_contains(p.analysis_types, 'visibility') ORDER BY p.id, t.id LIMIT 1`),
+      )
+    )
+      .getRowsJS()
+      .map((r) => [{ id: String(r[0]), tags: (r[1] as string[]).map(String) }, { id: String(r[2]), name: String(r[3]) }] as const)[0]!;
+    const body = { category_id: category, ...v2, scope: 'all', group_by: ['prompt'], filter: { field: 'tag', op: 'is', value: tag.name }, limit: 50 };
+    const before = await chdb.org(org).reports.visibility!(body);
+    for (const engine of [duck, chdb]) await engine.org(org).resources.updatePrompts!({ params: { category_id: category }, body: { prompts: [{ id: prompt.id, tags: [...prompt.tags, tag.id] }] } });
+    const after = await chdb.org(org).reports.visibility!(body);
+    expect(after).not.toEqual(before);
+    expect(JSON.stringify(after)).toContain(prompt.id);
+    expect(after).toEqual(await duck.org(org).reports.visibility!(body));
+  }, 120_000);
+
   it('aea query --backend chdb prints the bytes the default backend prints', async () => {
     const dir = await tempDir('aea-every-');
     const picks = cases().filter((c) => ['/v2/reports/visibility', '/v2/reports/citations', '/v1/reports/referrals'].includes(c.path));
