@@ -24,6 +24,7 @@ export interface SystemNeed {
 export const needs: readonly SystemNeed[] = [
   { package: 'chromium', command: 'chromium', why: 'test/http-docs.test.ts opens the docs page in a real browser' },
   { package: 'jupyter-nbconvert', command: 'jupyter-nbconvert', why: 'test/notebook.test.ts executes the example notebook headlessly' },
+  { package: 'clickhouse-server', command: 'clickhouse-server', why: "test/clickhouse-backend.test.ts starts Debian's ClickHouse 18.16, which the clickhouse backend must refuse" },
 ];
 
 export interface Machine {

@@ -14,11 +14,11 @@ describe('the system packages npm test installs for itself (pretest)', () => {
     expect(plan([], { root: true, sudo: false, apt: true })).toEqual({ kind: 'nothing' });
     expect(plan(needs, { root: true, sudo: false, apt: true })).toEqual({
       kind: 'install',
-      packages: ['chromium', 'jupyter-nbconvert'],
-      install: ['apt-get', 'install', '-y', 'chromium', 'jupyter-nbconvert'],
+      packages: ['chromium', 'jupyter-nbconvert', 'clickhouse-server'],
+      install: ['apt-get', 'install', '-y', 'chromium', 'jupyter-nbconvert', 'clickhouse-server'],
       update: ['apt-get', 'update'],
     });
-    expect(plan(needs.slice(1), { root: false, sudo: true, apt: true })).toMatchObject({ install: ['sudo', '-n', 'apt-get', 'install', '-y', 'jupyter-nbconvert'], update: ['sudo', '-n', 'apt-get', 'update'] });
+    expect(plan(needs.slice(1, 2), { root: false, sudo: true, apt: true })).toMatchObject({ install: ['sudo', '-n', 'apt-get', 'install', '-y', 'jupyter-nbconvert'], update: ['sudo', '-n', 'apt-get', 'update'] });
     const refused = plan(needs.slice(0, 1), { root: false, sudo: false, apt: true });
     expect(refused).toMatchObject({ kind: 'refuse', packages: ['chromium'] });
     expect(refused.kind === 'refuse' && refused.message).toContain('apt-get install -y chromium\n  chromium: test/http-docs.test.ts');

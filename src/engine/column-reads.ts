@@ -14,6 +14,14 @@ export function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk): Co
   return { length: chunk.rowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
 }
 
+/** Batches of the same columns, or a head row's and the rows' (each column missing from a batch is null there), as one. */
+export function concatBatches(batches: readonly ColumnBatch[]): ColumnBatch {
+  if (batches.length === 1) return batches[0]!;
+  const names = [...new Set(batches.flatMap((b) => Object.keys(b.columns)))];
+  const columns = Object.fromEntries(names.map((n) => [n, batches.flatMap((b) => b.columns[n] ?? new Array<null>(b.length).fill(null))]));
+  return { length: batches.reduce((sum, b) => sum + b.length, 0), columns };
+}
+
 /** Rows `from` until `to` (the end by default) of a batch, as a batch of their own. */
 export function sliceBatch(batch: ColumnBatch, from: number, to = batch.length): ColumnBatch {
   const end = Math.min(to, batch.length);

@@ -1,4 +1,5 @@
 import type { DuckDBPool } from './duckdb-pool.ts';
+import type { ReportBackend } from './backend.ts';
 import type { Rollups } from './rollups.ts';
 import type { TenantCatalog } from './tenant-catalog.ts';
 import type { StateStore } from '../state/store.ts';
@@ -35,6 +36,8 @@ export interface BackgroundWorker {
 /** What every call reads: the opened dataset, the state store and the engine's services. Types only, so reports and resources can name it without importing the engine. */
 export interface EngineCore {
   readonly pool: DuckDBPool;
+  /** Where the reports' SQL runs (DuckDB by default: then it is `pool`). */
+  readonly backend: ReportBackend;
   readonly stats: EngineStats;
   readonly limits: EngineLimits;
   /** One slot per open stream, whoever reads it; `limits.memory` reserves a buffer for each. */

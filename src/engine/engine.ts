@@ -14,7 +14,7 @@ import { contentHashes } from './content-hashes.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs, smallTableBytes } from './limits.ts';
 import { duckdbMemoryLimit, planMemory, type ByteSize } from './memory-budget.ts';
 import { Slots } from './slots.ts';
-import { pathListLiteral } from './literal.ts';
+import { pathListLiteral, pathLiteral } from './literal.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
 import { TenantCatalog, type OrgSummary } from './tenant-catalog.ts';
@@ -23,6 +23,11 @@ import { noBackgroundWork, type BackgroundWorker, type EngineCore } from './core
 import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoint.ts';
 import { Routes } from '../reports/routes.ts';
 import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
+import type { BackendName, ReportBackend } from './backend.ts';
+import { DuckDBBackend } from './duckdb-backend.ts';
+import { ChdbBackend } from './chdb-backend.ts';
+import { ClickHouseBackend } from './clickhouse-backend.ts';
+import type { TableCopies } from './clickhouse-tables.ts';
 
 export type { EngineCore, EngineStats, BackgroundWorker } from './core.ts';
 
@@ -78,6 +83,14 @@ export interface EngineOptions {
    * on first use and kept only while current (default true). Off, every report reads the facts.
    */
   readonly rollups?: boolean;
+  /**
+   * Where the reports' SQL runs: `duckdb` (default, embedded), `chdb` (ClickHouse embedded in this
+   * process over the same files; needs the optional package chdb) or `clickhouse` (a server or cluster
+   * at `clickhouseUrl` holding the dataset's tables). The state store and resources stay on DuckDB.
+   */
+  readonly backend?: BackendName;
+  /** The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database. */
+  readonly clickhouseUrl?: string;
 }
 
 /** Calls an operation as an organization, exactly as `engine.org(id).call` does. */
@@ -100,6 +113,8 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
   const missingTables = new Set<TableName>();
   const sources: TableSource[] = [];
+  const files = new Map<TableName, readonly string[] | null>();
+  let backend: ReportBackend | undefined;
   try {
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
@@ -108,6 +123,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
         const source = await registerTable(conn, table, options);
         if (source) sources.push(source);
         else missingTables.add(table);
+        files.set(table, source && 'files' in source ? source.files : null);
       }
       await conn.run(`CREATE OR REPLACE VIEW request_log AS
         SELECT organization_id, domain_id, domain, ts, host, path FROM bot_events
@@ -117,14 +133,16 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
     const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
+    backend = await openBackend(options, pool, { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) });
     return {
       pool,
+      backend,
       stats: { activeStreams: 0, bufferedRows: 0 },
       limits,
       streams: new Slots(maxStreams),
       state,
       catalog,
-      rollups: new Rollups(pool, options.rollups ?? true, (id) => state.promptVersion(id)),
+      rollups: new Rollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id)),
       clock,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
@@ -132,6 +150,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       version: new DatasetVersion(pool, options.data, sources, state),
     };
   } catch (error) {
+    await backend?.close();
     pool.close();
     throw error;
   }
@@ -140,6 +159,22 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
 const isDimension = (table: TableName) => !(tables[table].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts');
 
 const bytesOf = (files: readonly string[]) => files.reduce((sum, f) => sum + statSync(f).size, 0);
+
+function openBackend(options: EngineOptions, pool: DuckDBPool, copies: Omit<TableCopies, 'files'> & Pick<TableCopies, 'files'>): Promise<ReportBackend> {
+  const name = options.backend ?? 'duckdb';
+  if (name === 'chdb') return ChdbBackend.open(copies);
+  if (name === 'clickhouse') {
+    if (!options.clickhouseUrl) throw new DatasetError('the clickhouse backend needs `clickhouseUrl` (--clickhouse-url), the HTTP URL of the server');
+    return ClickHouseBackend.open(options.clickhouseUrl);
+  }
+  if (name !== 'duckdb') throw new DatasetError(`unknown backend ${JSON.stringify(name)}: use duckdb, chdb or clickhouse`);
+  return Promise.resolve(new DuckDBBackend(pool));
+}
+
+/** Writes a relation of the engine's DuckDB to a Parquet file, for a ClickHouse backend to read. */
+async function copyRelation(pool: DuckDBPool, relation: string, file: string): Promise<void> {
+  await pool.use((conn) => conn.run(`COPY (SELECT * FROM "${relation}") TO ${pathLiteral(file)} (FORMAT parquet)`), 'light');
+}
 
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
 const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
@@ -248,6 +283,8 @@ export class Engine {
    */
   close(): Promise<void> {
     const waits = [this.core.rollups.close(), this.core.runner.stop(), this.core.knowledge.close()].filter((w) => w !== undefined);
+    const backend = this.core.backend.close();
+    if (backend) waits.push(backend);
     if (waits.length === 0) return this.core.pool.close() ?? Promise.resolve();
     return Promise.all(waits).then(() => this.core.pool.close());
   }

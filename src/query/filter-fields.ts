@@ -1,5 +1,6 @@
 import type { FilterField, FilterScope } from './filter-compiler.ts';
 import type { FilterOp, PositiveOp } from './filter-node.ts';
+import { collect, listHasAny, lowerText, textContains } from './dialect.ts';
 import { ident, list, sql, type Fragment, type SqlValue } from './sql.ts';
 
 export const idOps: readonly FilterOp[] = ['is', 'not_is', 'in', 'not_in'];
@@ -31,9 +32,9 @@ export function textPredicate(expr: Fragment, op: PositiveOp, values: readonly S
     case 'in':
       return sql`${expr} IN (${list(values)})`;
     case 'contains':
-      return sql`contains(${expr}, ${v})`;
+      return textContains(expr, sql`${v}`);
     case 'contains_case_insensitive':
-      return sql`contains(lower(${expr}), lower(${v}))`;
+      return textContains(lowerText(expr), lowerText(sql`${v}`));
     case 'matches':
       return sql`regexp_matches(${expr}, ${v})`;
   }
@@ -65,7 +66,7 @@ export function setRefField(listColumn: Fragment, dim: DimensionTable, ops: read
   return {
     ops,
     valueType: 'string',
-    match: (op, values, scope) => sql`list_has_any(${listColumn}, (SELECT list(id) FROM (${selectedIds(dim, op, values, scope)})))`,
+    match: (op, values, scope) => listHasAny(listColumn, sql`(SELECT ${collect(sql`id`)} FROM (${selectedIds(dim, op, values, scope)}))`),
   };
 }
 

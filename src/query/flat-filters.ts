@@ -5,6 +5,7 @@ import { and, filterOps, negationOf, normalize, type FilterNode, type FilterOp, 
 import { idOps, textOps, textPredicate, type DimensionTable } from './filter-fields.ts';
 import { regexError } from './regex-check.ts';
 import { canonicalUuid, uuidError } from './schema-types.ts';
+import { collect, listAny, listHasAny } from './dialect.ts';
 import { ident, list, sql, type Fragment, type SqlValue } from './sql.ts';
 
 /**
@@ -200,21 +201,21 @@ export const idSetField = (listColumn: Fragment): FlatField => ({
   ops: idOps,
   valueType: 'string',
   uuid: true,
-  match: (_op, values) => sql`list_has_any(${listColumn}, [${list(values)}])`,
+  match: (_op, values) => listHasAny(listColumn, sql`[${list(values)}]`),
 });
 
 /** A list of dimension ids matched through their names: matches when any named id matches. */
 export const nameSetField = (listColumn: Fragment, dim: DimensionTable): FlatField => ({
   ops: textOps,
   valueType: 'string',
-  match: (op, values, scope) => sql`list_has_any(${listColumn}, (SELECT list(id) FROM (${idsNamed(dim, op, values, scope)})))`,
+  match: (op, values, scope) => listHasAny(listColumn, sql`(SELECT ${collect(sql`id`)} FROM (${idsNamed(dim, op, values, scope)}))`),
 });
 
 /** A list of plain strings (a prompt's analysis types): matches when any element matches. */
 export const textSetField = (listColumn: Fragment): FlatField => ({
   ops: textOps,
   valueType: 'string',
-  match: (op, values) => sql`len(list_filter(${listColumn}, lambda flat_item: ${textPredicate(sql`flat_item`, op, values)})) > 0`,
+  match: (op, values) => listAny(listColumn, 'flat_item', textPredicate(sql`flat_item`, op, values)),
 });
 
 /** A plain text column. */

@@ -1,3 +1,4 @@
+import { formatDay, intDiv, wallClockText, zoneDay, zoneHour, zoneHourStart, zoneOffsetSeconds } from './dialect.ts';
 import { sql, type Fragment } from './sql.ts';
 
 /**
@@ -179,7 +180,7 @@ export function wholeHourOffsets(zone: string, startMs: number, endMs: number): 
 export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragment): Fragment {
   // TRICKY: calendar buckets come from the wall clock in the zone, never from the UTC instant, so a
   // row late in a local day stays in that day (and week, month…) whatever the offset that day.
-  const day = localDay ?? sql`CAST(timezone(${spec.zone}, ${instant}) AS DATE)`;
+  const day = localDay ?? zoneDay(instant, sql`${spec.zone}`);
   switch (spec.interval) {
     case 'hour':
       // A whole-hour zone's local hours are UTC hours: one truncation per row, no zone arithmetic.
@@ -188,7 +189,7 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
       // half-hour zones (Asia/Kolkata). Subtracting the wall clock's minutes and seconds from the
       // instant keeps the two 01:00 hours of a fall-back night apart, where truncating the wall clock
       // and converting back would merge them.
-      return sql`(${instant} - (timezone(${spec.zone}, ${instant}) - date_trunc('hour', timezone(${spec.zone}, ${instant}))))`;
+      return zoneHourStart(instant, sql`${spec.zone}`);
     case 'day':
       return day;
     case 'week':
@@ -200,7 +201,7 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
     case 'year':
       return sql`CAST(date_trunc('year', ${day}) AS DATE)`;
     case 'relative_week':
-      return sql`(CAST(${spec.anchor} AS DATE) + CAST(7 * ((${day} - CAST(${spec.anchor} AS DATE)) // 7) AS INTEGER))`;
+      return sql`(CAST(${spec.anchor} AS DATE) + CAST(7 * ${intDiv(sql`(${day} - CAST(${spec.anchor} AS DATE))`, sql`7`)} AS INTEGER))`;
   }
 }
 
@@ -219,15 +220,15 @@ WHERE s.ts >= ${start}`;
 
 /** What a row shows for a bucket key: `YYYY-MM-DD`, or for hours the local start with its offset. */
 export function bucketLabel(spec: BucketSpec, key: Fragment): Fragment {
-  if (spec.interval !== 'hour') return sql`strftime(${key}, '%Y-%m-%d')`;
+  if (spec.interval !== 'hour') return formatDay(key);
   // TRICKY: the key is where the wall clock reads :00 at the offset of the bucket's rows, which in a zone that moves by half
   // an hour (Australia/Lord_Howe) is an instant still under the other offset. The hour's last second always has the rows'
   // offset, so the offset is read there, and the label is that second's wall clock less 59:59: the two 01:00 hours of a
   // fall-back night show -04:00 and -05:00 in ET, +11:00 and +10:30 on Lord Howe.
   const last = sql`(${key} + INTERVAL 3599 SECOND)`;
-  const offset = sql`CAST(epoch(timezone(${spec.zone}, ${last})) - epoch(${last}) AS INTEGER)`;
-  return sql`strftime(timezone(${spec.zone}, ${last}) - INTERVAL 3599 SECOND, '%Y-%m-%dT%H:%M:%S') || CASE WHEN ${offset} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${offset}) // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST(abs(${offset}) % 3600 // 60 AS VARCHAR), 2, '0')`;
+  const offset = zoneOffsetSeconds(last, sql`${spec.zone}`);
+  return sql`${wallClockText(last, sql`${spec.zone}`, 3599)} || CASE WHEN ${offset} < 0 THEN '-' ELSE '+' END || lpad(CAST(${intDiv(sql`abs(${offset})`, sql`3600`)} AS VARCHAR), 2, '0') || ':' || lpad(CAST(${intDiv(sql`abs(${offset}) % 3600`, sql`60`)} AS VARCHAR), 2, '0')`;
 }
 
 /** The hour of the day (0–23) of an instant in a zone. */
-export const hourOfDay = (zone: string, instant: Fragment): Fragment => sql`hour(timezone(${zone}, ${instant}))`;
+export const hourOfDay = (zone: string, instant: Fragment): Fragment => zoneHour(instant, sql`${zone}`);

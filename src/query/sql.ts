@@ -11,6 +11,16 @@ export class Fragment {
   ) {}
 }
 
+/** The SQL dialects a fragment renders to: DuckDB's, and ClickHouse's (chdb and servers). */
+export type DialectName = 'duckdb' | 'clickhouse';
+
+/** A fragment spelled differently per dialect; `render` picks the spelling of the dialect it renders for. */
+export class Spelled extends Fragment {
+  constructor(readonly spellings: Readonly<Record<DialectName, Fragment>>) {
+    super([''], []);
+  }
+}
+
 export interface Sql {
   readonly text: string;
   readonly params: readonly SqlValue[];
@@ -47,20 +57,39 @@ export function key(name: string): Fragment {
   return new Fragment([`'${name}'`], []);
 }
 
-/** Renders to DuckDB text with `$1…$n` placeholders, numbered in order of appearance. */
-export function render(fragment: Fragment): Sql {
+/**
+ * Renders to a dialect's text, its placeholders numbered in order of appearance: DuckDB's `$1…$n`, or
+ * ClickHouse's typed `{p1:Type}…` (its parameters are named `p1…pn`; see `clickhouseParams`).
+ */
+export function render(fragment: Fragment, dialect: DialectName = 'duckdb'): Sql {
   const params: SqlValue[] = [];
+  const placeholder = dialect === 'duckdb' ? (n: number) => `$${n}` : (n: number, v: SqlValue) => `{p${n}:${clickhouseType(v)}}`;
   const walk = (f: Fragment): string => {
+    if (f instanceof Spelled) return walk(f.spellings[dialect]);
     let text = f.strings[0] ?? '';
     f.values.forEach((v, i) => {
       if (v instanceof Fragment) text += walk(v);
       else {
         params.push(v);
-        text += `$${params.length}`;
+        text += placeholder(params.length, v);
       }
       text += f.strings[i + 1] ?? '';
     });
     return text;
   };
   return { text: walk(fragment), params };
+}
+
+/** The ClickHouse type a bound value is declared with: its placeholder says it, the server parses the value as it. */
+function clickhouseType(v: SqlValue): string {
+  if (v === null) return 'Nullable(String)';
+  if (typeof v === 'string') return 'String';
+  if (typeof v === 'boolean') return 'Bool';
+  if (typeof v === 'bigint' || Number.isInteger(v)) return 'Int64';
+  return 'Float64';
+}
+
+/** A rendered ClickHouse statement's parameters by name (`p1…pn`), as its clients bind them. */
+export function clickhouseParams(params: readonly SqlValue[]): Record<string, SqlValue> {
+  return Object.fromEntries(params.map((v, i) => [`p${i + 1}`, typeof v === 'bigint' ? v.toString() : v]));
 }

@@ -151,7 +151,7 @@ export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: u
   const compared = compare && report.compare ? report.compare(filled, compare) : filled;
   const p = { ...planned, plan: components && report.components ? report.components.plan(compared) : compared };
   const candidates = report.rollups?.(p.plan) ?? [];
-  const isCurrent = (u: { def: RollupDef; categoryId: string }) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
+  const isCurrent = (u: { def: RollupDef; categoryId: string }) => ctx.core.backend.rollups && (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
   const rollups = new Set(candidates.filter(isCurrent).map((u) => u.def.name));
   const choice = { candidates: [...new Set(candidates.map((u) => u.def.name))], chosen: [...rollups] };
   return { ...p, rollups, choice, compiled: report.compile(p.plan, rollups) };
@@ -198,9 +198,8 @@ export function prepareStream<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 /** Runs the report's data guards; the first refusal is a 422. */
 export async function enforceGuards<Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan, ctx: CallContext): Promise<void> {
   for (const guard of report.guards?.(plan) ?? []) {
-    const query = render(guard.query);
-    const result = await ctx.core.pool.read(query.text, query.params as never, ctx.signal);
-    const issue = guard.refuse(result.getRowsJS()[0]?.[0]);
+    const result = await ctx.core.backend.read(guard.query, ctx.signal);
+    const issue = guard.refuse(Object.values(result.columns)[0]?.[0]);
     if (issue) throw new ValidationError([issue]);
   }
 }

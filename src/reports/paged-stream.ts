@@ -1,9 +1,8 @@
 import { sliceBatch } from '../engine/column-reads.ts';
 import { dictionaryColumns } from '../query/row-shape.ts';
-import { render } from '../query/sql.ts';
 import { plainPrepare, type CallContext, type PrepareOptions, type PreparedCall, type RowsResult } from './endpoint.ts';
 import { prepareStream, type PagedReport, type Prepared } from './paged-report.ts';
-import { headOf, headQuery, pageQuery, type Head, type ShapedReport } from './rows-query.ts';
+import { headOf, headQuery, pageStatements, type Head, type ShapedReport } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
 import { dateSlices, unitSlices, type SliceCounter } from './stream-slices.ts';
 
@@ -18,16 +17,17 @@ function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Pla
   const order = report.byDate?.order(p.plan) ?? null;
   const sent: SliceCounter = { lastUnit: 0 };
   const sentOf = (head: Head) => head.sent ?? { units: unitsSent(head.total, cap), rows: unitsSent(head.total, cap) };
+  const dialect = ctx.core.backend.dialect;
   const slices = (units: number) => {
-    if (order === null || !report.byDate) return unitSlices(c, units);
+    if (order === null || !report.byDate) return unitSlices(c, units, dialect);
     const byDate = report.byDate;
-    return dateSlices(byDate.window(p.plan), order, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent);
+    return dateSlices(byDate.window(p.plan), order, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent, dialect);
   };
   // TRICKY: an answer read in one statement anyway (every group aggregated before the first row) takes
   // its head from that statement's first row, so nothing is computed twice.
   const whole = order === null && c.sliceUnits === Number.POSITIVE_INFINITY;
   const statements = whole
-    ? streamStatements(ctx, 'first row', () => [render(pageQuery(c, { after: 0, upTo: cap }, cap))], dictionaryColumns(c.shape))
+    ? streamStatements(ctx, 'first row', () => pageStatements(c, { after: 0, upTo: cap }, dialect, cap), dictionaryColumns(c.shape))
     : streamStatements(ctx, headQuery(c, cap), (h) => slices(sentOf(headOf(h)).units), dictionaryColumns(c.shape));
   return { kind: 'rows', framing: 'stream', shape: c.shape, read: async function* () {
     let rowsLeft = Number.POSITIVE_INFINITY;

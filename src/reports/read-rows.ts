@@ -1,15 +1,14 @@
-import { readerBatch, sliceBatch } from '../engine/column-reads.ts';
+import { concatBatches, sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
-import { render } from '../query/sql.ts';
 import type { CallContext, RowsResult } from './endpoint.ts';
 import { Decoder } from './dictionaries.ts';
-import { codedColumns, headOf, pageQuery, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
+import { codedColumns, headOf, pageStatements, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
 
 /** Runs a page's one statement: its head, and its rows as columns. */
 export async function readPage(ctx: CallContext, c: ShapedReport, range: UnitRange): Promise<{ head: Head; rows: ColumnBatch }> {
-  const query = render(pageQuery(c, range));
-  const batch = readerBatch(await ctx.core.pool.read(query.text, query.params as never, ctx.signal));
-  const decoder = new Decoder(codedColumns(c, range));
+  const backend = ctx.core.backend;
+  const batch = concatBatches(await Promise.all(pageStatements(c, range, backend.dialect).map((q) => backend.read(q, ctx.signal))));
+  const decoder = new Decoder(codedColumns(c, range, backend.dialect));
   if (decoder.empty) return { head: headOf(batch), rows: sliceBatch(batch, 1) };
   decoder.take(batch, 0);
   return { head: headOf(batch), rows: decoder.decode(batch, 1) };

@@ -1,6 +1,6 @@
-import { duckdb } from '../query/dialect.ts';
+import { jsonText, rowObject, struct } from '../query/dialect.ts';
 import { dictionaryColumns, type ColumnBatch, type RowShape } from '../query/row-shape.ts';
-import { ident, join, render, sql, type Fragment, type Sql } from '../query/sql.ts';
+import { ident, join, sql, type DialectName, type Fragment } from '../query/sql.ts';
 
 /** Page units `after < unit <= upTo` (no upper bound when null). Units are numbered from 1 in answer order. */
 export interface UnitRange {
@@ -44,14 +44,14 @@ export interface Head {
   readonly sent?: { readonly units: number; readonly rows: number };
 }
 
-const headColumns = (c: ShapedReport) => sql`(${c.total}) AS head_total, ${c.info ? sql`(SELECT i FROM (${c.info}) i)` : sql`NULL`} AS head_info`;
+const headColumns = (c: ShapedReport) => sql`(${c.total}) AS head_total, ${c.info ? rowObject(c.info) : sql`NULL`} AS head_info`;
 
 /** Ranges of more units than this send their repeated text as dictionary codes; smaller ones send it as text. */
 const dictionaryFrom = 256;
 
-/** The dictionary-coded columns of a range's statement (none for a small range). */
-export function codedColumns(c: ShapedReport, range: UnitRange): string[] {
-  return range.upTo !== null && range.upTo - range.after <= dictionaryFrom ? [] : dictionaryColumns(c.shape);
+/** The dictionary-coded columns of a range's statement (none for a small range, and none on ClickHouse, whose rows cross as text anyway). */
+export function codedColumns(c: ShapedReport, range: UnitRange, dialect: DialectName = 'duckdb'): string[] {
+  return dialect !== 'duckdb' || (range.upTo !== null && range.upTo - range.after <= dictionaryFrom) ? [] : dictionaryColumns(c.shape);
 }
 
 export const dictionaryColumn = (column: string) => `dict_${column}`;
@@ -68,7 +68,7 @@ function coded(c: ShapedReport, range: UnitRange, columns: readonly string[]): {
     ctes: sql`,
 rows_out AS MATERIALIZED (${c.rows(range)}),
 ${join(dicts.map(({ col, dict }) => sql`${dict} AS (SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS code FROM (SELECT DISTINCT ${col} AS v FROM rows_out WHERE ${col} IS NOT NULL))`), ',\n')}`,
-    dictionaries: sql`, ${join(dicts.map(({ dict }) => sql`${duckdb.jsonText(sql`(SELECT coalesce(list(v ORDER BY code), []) FROM ${dict})`)} AS ${dict}`), ', ')}`,
+    dictionaries: sql`, ${join(dicts.map(({ dict }) => sql`${jsonText(sql`(SELECT coalesce(list(v ORDER BY code), []) FROM ${dict})`)} AS ${dict}`), ', ')}`,
     select: sql`SELECT o.* EXCLUDE (${join(dicts.map(({ col }) => col), ', ')}), ${join(dicts.map(({ col, dict }) => sql`${dict}.code AS ${col}`), ', ')}
 FROM rows_out o
 ${join(dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col}`), '\n')}`,
@@ -78,8 +78,8 @@ ${join(dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col
 // TRICKY: a unit is sent when the rows of the units before it are fewer than the cap; the last one may be cut.
 const sentColumns = (unitRows: Fragment, cap: number | null) =>
   cap === null
-    ? sql`(SELECT {'units': count(*), 'rows': coalesce(sum(n), 0)} FROM (${unitRows}))`
-    : sql`(SELECT {'units': count(*) FILTER (WHERE before < ${cap}), 'rows': coalesce(sum(least(n, greatest(${cap} - before, 0))), 0)}
+    ? sql`(SELECT ${struct([['units', sql`count(*)`], ['rows', sql`coalesce(sum(n), 0)`]])} FROM (${unitRows}))`
+    : sql`(SELECT ${struct([['units', sql`count(*) FILTER (WHERE before < ${cap})`], ['rows', sql`coalesce(sum(least(CAST(n AS BIGINT), greatest(${cap} - before, 0))), 0)`]])}
    FROM (SELECT n, sum(n) OVER (ORDER BY unit ROWS UNBOUNDED PRECEDING) - n AS before FROM (${unitRows})))`;
 
 const streamHead = (c: ShapedReport, cap: number | null | undefined) => (c.unitRows && cap !== undefined ? sql`, ${sentColumns(c.unitRows, cap)} AS head_sent` : sql``);
@@ -99,24 +99,34 @@ ORDER BY unit, seq`;
 }
 
 /** A stream's first statement: the total and the info, and with `unitRows` what a stream capped at `cap` rows sends. */
-export function headQuery(c: ShapedReport, cap: number | null = null): Sql {
-  return render(sql`WITH ${c.ctes}
-SELECT ${headColumns(c)}${streamHead(c, cap)}`);
+export function headQuery(c: ShapedReport, cap: number | null = null): Fragment {
+  return sql`WITH ${c.ctes}
+SELECT ${headColumns(c)}${streamHead(c, cap)}`;
+}
+
+/**
+ * A page's statements, read in order: their rows together are its head row then its rows in answer
+ * order. DuckDB reads both in one statement (`pageQuery`); ClickHouse has no `UNION ALL BY NAME`, so
+ * its head (`headQuery`) and rows come in two, computing the CTEs twice.
+ */
+export function pageStatements(c: ShapedReport, range: UnitRange, dialect: DialectName, cap?: number | null): Fragment[] {
+  if (dialect === 'duckdb') return [pageQuery(c, range, cap)];
+  return [headQuery(c, cap ?? null), sliceQuery(c, range, dialect)];
 }
 
 /**
  * The statement of one stream slice, in answer order. Its dictionaries, if any, come first, in a row
  * of their own (`seq` −1).
  */
-export function sliceQuery(c: ShapedReport, range: UnitRange): Sql {
-  const columns = codedColumns(c, range);
+export function sliceQuery(c: ShapedReport, range: UnitRange, dialect: DialectName = 'duckdb'): Fragment {
+  const columns = codedColumns(c, range, dialect);
   const x = coded(c, range, columns);
-  if (columns.length === 0) return render(sql`WITH ${c.ctes}\n${x.select}\nORDER BY unit, seq`);
-  return render(sql`WITH ${c.ctes}${x.ctes}
+  if (columns.length === 0) return sql`WITH ${c.ctes}\n${x.select}\nORDER BY unit, seq`;
+  return sql`WITH ${c.ctes}${x.ctes}
 SELECT ${range.after} AS unit, -1 AS seq${x.dictionaries}
 UNION ALL BY NAME
 ${x.select}
-ORDER BY unit, seq`);
+ORDER BY unit, seq`;
 }
 
 const firstSlice = 256;
@@ -143,8 +153,13 @@ export function plainJs(v: unknown): unknown {
 
 /** The head from a batch whose first row carries `head_total` and `head_info`. */
 export function headOf(batch: ColumnBatch): Head {
-  const sent = plainJs(batch.columns.head_sent?.[0]) as Head['sent'] | null | undefined;
-  return { total: Number(batch.columns.head_total![0] ?? 0), info: (plainJs(batch.columns.head_info![0]) ?? {}) as Record<string, unknown>, ...(sent ? { sent } : {}) };
+  const sent = headValue(batch.columns.head_sent?.[0]) as Head['sent'] | null | undefined;
+  return { total: Number(batch.columns.head_total![0] ?? 0), info: (headValue(batch.columns.head_info![0]) ?? {}) as Record<string, unknown>, ...(sent ? { sent } : {}) };
+}
+
+/** A head struct: a DuckDB struct, or the JSON text of one (ClickHouse; see `rowObject`). */
+function headValue(v: unknown): unknown {
+  return typeof v === 'string' ? (JSON.parse(v) as unknown) : plainJs(v);
 }
 
 /** Units and rows of a page's batch (its head row excluded). */

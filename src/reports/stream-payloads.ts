@@ -1,44 +1,37 @@
-import { chunkBatch, readerBatch, sliceBatch } from '../engine/column-reads.ts';
+import { sliceBatch } from '../engine/column-reads.ts';
 import { Decoder } from './dictionaries.ts';
-import { interruptOnAbort } from '../engine/interrupt.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
-import type { Sql } from '../query/sql.ts';
+import type { Fragment } from '../query/sql.ts';
 import type { CallContext } from './endpoint.ts';
 
 /**
- * Runs a stream's statements on a connection of its own, in one transaction so they read one snapshot:
- * `head` first (read whole: it is one row), then each statement `slices` yields for that head, in order.
- * With `'first row'` there is no head statement: the first slice is a page statement whose first row
- * is the head (see `pageQuery`), for a stream read in one statement.
- * A slice is pulled one DuckDB chunk (at most 2,048 rows) at a time, and the next chunk is fetched only
- * when the consumer asks, so the JS side holds one chunk per stream whatever the result's size; the
- * next slice's statement runs only when the previous one is drained. The caller's abort signal, or
- * stopping the iteration, interrupts the statement and frees the connection.
+ * Runs a stream's statements on the backend, in one snapshot: `head` first (read whole: it is one
+ * row), then each statement `slices` yields for that head, in order. With `'first row'` there is no
+ * head statement: the first row the slices give is the head (see `pageStatements`), for a stream read
+ * in one statement (two on ClickHouse).
+ * A slice is pulled one batch (one DuckDB chunk, at most 2,048 rows) at a time, and the next batch
+ * is fetched only when the consumer asks, so the JS side holds one batch per stream whatever the
+ * result's size; the next slice's statement runs only when the previous one is drained. The caller's
+ * abort signal, or stopping the iteration, interrupts the statement and frees the connection.
  */
-export async function* streamStatements(ctx: CallContext, head: Sql | 'first row', slices: (head: ColumnBatch) => Iterable<Sql>, coded: readonly string[] = []): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
-  const decoder = new Decoder(coded);
-  const conn = await ctx.core.pool.instance.connect();
+export async function* streamStatements(ctx: CallContext, head: Fragment | 'first row', slices: (head: ColumnBatch) => Iterable<Fragment>, coded: readonly string[] = []): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
+  const decoder = new Decoder(ctx.core.backend.dialect === 'duckdb' ? coded : []);
+  const snapshot = await ctx.core.backend.snapshot(ctx.signal);
   const stats = ctx.core.stats;
   stats.activeStreams++;
-  const settled = ctx.signal ? interruptOnAbort(conn, ctx.signal) : () => undefined;
   let finished = false;
   try {
-    await conn.run('BEGIN TRANSACTION');
-    const first = head === 'first row' ? undefined : readerBatch(await conn.runAndReadAll(head.text, head.params as never));
+    const first = head === 'first row' ? undefined : await snapshot.read(head);
     if (first) yield { head: first };
     let headless = first === undefined;
     for (const slice of slices(first ?? { length: 0, columns: {} })) {
-      const result = await conn.stream(slice.text, slice.params as never);
-      const names = result.columnNames();
-      for (;;) {
-        const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
-        let raw = chunkBatch(names, chunk);
+      for await (let raw of snapshot.batches(slice)) {
         if (headless) {
           headless = false;
           decoder.take(raw, 0);
           yield { head: sliceBatch(raw, 0, 1) };
           raw = sliceBatch(raw, 1);
+          if (raw.length === 0) continue;
         }
         const batch = decoded(decoder, raw);
         stats.bufferedRows += batch.length;
@@ -49,12 +42,9 @@ export async function* streamStatements(ctx: CallContext, head: Sql | 'first row
         }
       }
     }
-    await conn.run('COMMIT');
     finished = true;
   } finally {
-    settled();
-    if (!finished) conn.interrupt();
-    conn.closeSync();
+    await snapshot.close(finished);
     stats.activeStreams--;
   }
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '../query/sql.ts';
+import type { DialectName, Fragment } from '../query/sql.ts';
 import { bucketWindows, dayWindowsBackward, daysInclusive, type CalendarInterval } from '../query/time.ts';
 import { sliceQuery, sliceRanges, type ShapedReport } from './rows-query.ts';
 
@@ -11,8 +11,8 @@ export interface SliceCounter {
 }
 
 /** Consecutive unit ranges of the one compiled answer (each statement recomputes its CTEs). */
-export function* unitSlices(c: ShapedReport, units: number): Generator<Sql> {
-  for (const range of sliceRanges(units, c.sliceUnits)) yield sliceQuery(c, range);
+export function* unitSlices(c: ShapedReport, units: number, dialect: DialectName): Generator<Fragment> {
+  for (const range of sliceRanges(units, c.sliceUnits)) yield sliceQuery(c, range, dialect);
 }
 
 export interface DateWindow {
@@ -42,7 +42,7 @@ function windowDays(window: DateWindow, units: number, sliceUnits = 16_384): num
  * days. A window's rows are still cut into unit ranges, so no statement builds more than `sliceUnits`.
  * Stops after `units` units.
  */
-export function* dateSlices(window: DateWindow, order: DateOrder, compile: (start: string, end: string) => ShapedReport, units: number, sent: SliceCounter): Generator<Sql> {
+export function* dateSlices(window: DateWindow, order: DateOrder, compile: (start: string, end: string) => ShapedReport, units: number, sent: SliceCounter, dialect: DialectName): Generator<Fragment> {
   let remaining = units;
   const rest = windowDays(window, units, compile(window.start, window.end).sliceUnits);
   const windows = order === 'newest first' ? dayWindowsBackward(window.start, window.end, firstWindowDays, rest) : bucketWindows(window.start, window.end, order, firstWindowDays, rest);
@@ -53,7 +53,7 @@ export function* dateSlices(window: DateWindow, order: DateOrder, compile: (star
     for (let after = 0; remaining > 0; after += size) {
       const upTo = after + Math.min(size, remaining);
       sent.lastUnit = after;
-      yield sliceQuery(c, { after, upTo });
+      yield sliceQuery(c, { after, upTo }, dialect);
       const got = sent.lastUnit - after;
       remaining -= got;
       if (got < upTo - after) break;

@@ -10,11 +10,13 @@ import { parse, required, UsageError } from '../args.ts';
 import { countingRows, exportProgress, openOutput } from '../export-output.ts';
 import type { CliIo } from '../io.ts';
 import type { Command } from './command.ts';
+import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
           [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
+          [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
   --method M     HTTP method (default POST when a body is given, else GET)
@@ -26,6 +28,7 @@ export const query: Command = {
                  ndjson, csv, parquet, arrow (IPC stream): a report's rows (page or stream) as a table
   --out FILE     write there instead of standard output (removed again if the export fails); parquet
                  and arrow go to standard output only when it is a pipe or a file, not a terminal
+${backendUsage}
   --explain      reports: print, without reading data, the normalized request, the plan, the SQL with
                  its parameters, the rollups chosen and why, and DuckDB's EXPLAIN (docs/extensions.md)
   --fill zero    tabular reports with the date dimension: every time bucket of the window for every
@@ -54,6 +57,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       fill: { type: 'string' },
       compare: { type: 'string' },
       components: { type: 'boolean' },
+      ...backendParse,
     });
     const format = values.format ?? 'json';
     if (!isFormatName(format)) throw new UsageError(`--format must be one of ${formatNames.join(', ')}, got ${format}`);
@@ -69,7 +73,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     if (values.components === true) url.searchParams.set('components', 'true');
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
-    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot' });
+    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...backendOf(values) });
     if (engine.core.state.readOnly) io.err(`aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`);
     try {
       let body: unknown;

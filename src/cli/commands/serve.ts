@@ -5,6 +5,7 @@ import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required, UsageError } from '../args.ts';
 import { planMemory } from '../../engine/memory-budget.ts';
 import type { Command } from './command.ts';
+import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 
 export const serveOptions = {
   data: { type: 'string' },
@@ -18,12 +19,14 @@ export const serveOptions = {
   'time-budget': { type: 'string' },
   'heavy-per-key': { type: 'string' },
   quiet: { type: 'boolean' },
+  ...backendParse,
 } as const;
 
 export const serve: Command = {
   summary: 'serve the REST API over a dataset',
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
                  [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--quiet]
+                 [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   --port P             port to listen on (default 8787; 0 picks a free one)
   --host H             address to bind (default 127.0.0.1)
@@ -33,7 +36,8 @@ export const serve: Command = {
   --memory-limit SIZE  memory for DuckDB and stream buffers together, e.g. 4GB (default: 80% of RAM)
   --max-streams N      streams open at once in the process (default ${defaultMaxStreams}); one more is a 503
   --time-budget S      seconds a request (not a stream) may run before it is stopped (default ${defaultTimeBudgetMs / 1000}; 0: none)
-  --heavy-per-key N    reports one API key may run at once (default ${defaultHeavyPerKey}; 0: no bound)`,
+  --heavy-per-key N    reports one API key may run at once (default ${defaultHeavyPerKey}; 0: no bound)
+${backendUsage}`,
   async run(argv, io) {
     const { values } = parse(argv, serveOptions);
     const data = required(values, 'data');
@@ -51,6 +55,7 @@ export const serve: Command = {
       memoryLimit,
       maxStreams,
       timeBudgetMs: number(values, 'time-budget', defaultTimeBudgetMs / 1000) * 1000,
+      ...backendOf(values),
     });
     const limit = number(values, 'rate-limit', 600);
     const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), logger: !values.quiet });

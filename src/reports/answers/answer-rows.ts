@@ -1,4 +1,4 @@
-import { duckdb } from '../../query/dialect.ts';
+import { distinctSorted, eachItemOrNull, jsonText, materialized, orderedList, struct } from '../../query/dialect.ts';
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -29,14 +29,13 @@ export const listField = (name: string, value: Fragment, type: ValueType = { lis
 const ofAnswer = (alias: string) => sql`${ident(alias)}.category_id = f.category_id AND ${ident(alias)}.day = f.day AND ${ident(alias)}.execution_id = f.id`;
 
 const lists: Record<AnswerList, (column: 'v' | 'names') => Fragment> = {
-  mentions: () => sql`(SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE ${ofAnswer('m')})`,
-  citations: () => sql`(SELECT list(x.url ORDER BY x.position) FROM citations x WHERE ${ofAnswer('x')})`,
-  queries: () => sql`(SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE ${ofAnswer('q')})`,
+  mentions: () => sql`(SELECT ${orderedList(sql`a.name`, [{ by: sql`m.position` }, { by: sql`a.name` }])} FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE ${ofAnswer('m')})`,
+  citations: () => sql`(SELECT ${orderedList(sql`x.url`, [{ by: sql`x.position` }])} FROM citations x WHERE ${ofAnswer('x')})`,
+  queries: () => sql`(SELECT ${orderedList(sql`q.query`, [{ by: sql`q.position` }])} FROM fanouts q WHERE ${ofAnswer('q')})`,
   themes: (column) =>
     column === 'names'
-      ? sql`(SELECT list(DISTINCT t.name ORDER BY t.name) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`
-      : sql`(SELECT list({'name': d.name, 'type': d.sentiment_type} ORDER BY d.name, d.sentiment_type)
-   FROM (SELECT DISTINCT t.name, s.sentiment_type FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')}) d)`,
+      ? sql`(SELECT ${distinctSorted(sql`t.name`)} FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`
+      : sql`(SELECT ${distinctSorted(struct([['name', sql`t.name`], ['type', sql`s.sentiment_type`]]))} FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`,
 };
 
 /** The list of an answer, `[]` when it has none. */
@@ -51,17 +50,23 @@ export const themeListType: ValueType = { list: { struct: [{ name: 'name', type:
  */
 export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): ShapedReport {
   const ctes = sql`p AS (
-  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id,
-         (SELECT coalesce(list(t.name ORDER BY t.name, t.id), []) FROM tags t WHERE t.category_id = ${categoryId} AND list_contains(pr.tag_ids, t.id)) AS tag_names
-  FROM prompts pr WHERE pr.category_id = ${categoryId}
+  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
+  FROM prompts pr
+  LEFT JOIN (
+    SELECT x.id, ${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])} AS tag_names
+    FROM (SELECT id, ${eachItemOrNull(sql`tag_ids`, true)} AS tag_id FROM prompts WHERE category_id = ${categoryId}) x
+    JOIN tags t ON t.id = x.tag_id AND t.category_id = ${categoryId}
+    GROUP BY x.id
+  ) tn ON tn.id = pr.id
+  WHERE pr.category_id = ${categoryId}
 ),
-e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
+e ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
   const rows = (range: UnitRange) => sql`WITH numbered AS (
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
   FROM (SELECT * FROM e ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 )
-SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? duckdb.jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
+SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
 FROM numbered o
 JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
@@ -75,7 +80,7 @@ LEFT JOIN assets pa ON pa.id = p.asset_id`;
     shape,
     rows,
     total: sql`SELECT count(*) FROM e`,
-    info: sql`SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 2048,
   };
 }

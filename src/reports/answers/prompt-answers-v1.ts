@@ -3,6 +3,7 @@ import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatFiltersSchema, flatToNode, idField, nameField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
 import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
+import { instant } from '../../query/dialect.ts';
 import { render, sql, type Fragment } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, PreparedCall } from '../endpoint.ts';
@@ -124,7 +125,7 @@ export function planAnswersV1(req: AnswersV1Request, ctx: { organizationId: stri
 export function compileAnswersV1(plan: AnswersV1Plan) {
   const node = flatToNode(plan.filters);
   const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
-  const where = sql`f.category_id = ${plan.categoryId} AND f.executed_at >= CAST(${plan.window.start} AS TIMESTAMPTZ) AND f.executed_at < CAST(${plan.window.end} AS TIMESTAMPTZ) AND ${filter}`;
+  const where = sql`f.category_id = ${plan.categoryId} AND f.executed_at >= ${instant(sql`${plan.window.start}`)} AND f.executed_at < ${instant(sql`${plan.window.end}`)} AND ${filter}`;
   return answerRows(plan.categoryId, where, plan.include.map((k) => fields[k]));
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
+import { listTransform, lowerText, struct } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField } from '../insights-v2/analysis-types.ts';
@@ -55,7 +56,7 @@ const citedBy = (match: (values: readonly SqlValue[]) => Fragment): FilterField 
 export const answersCatalog: FilterCatalog = {
   ...promptFilterFields,
   analysis_type: analysisTypeField,
-  domain: citedBy((values) => sql`lower(hostname) IN (${join(values.map((v) => sql`lower(${v})`), ', ')})`),
+  domain: citedBy((values) => sql`${lowerText(sql`hostname`)} IN (${join(values.map((v) => lowerText(sql`${v}`)), ', ')})`),
   page: citedBy((values) => sql`url IN (${list(values)})`),
 };
 
@@ -66,7 +67,7 @@ const text = (name: string, value: Fragment): AnswerField => ({ name, value, typ
 const fields: Record<FieldName, AnswerField> = {
   run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
   date: { name: 'date', value: sql`f.executed_at`, type: 'instant' },
-  model: { name: 'model', value: sql`{'id': f.model_id, 'name': mo.name}`, type: { struct: [{ name: 'id', type: 'text' }, { name: 'name', type: 'text' }] } },
+  model: { name: 'model', value: struct([['id', sql`f.model_id`], ['name', sql`mo.name`]]), type: { struct: [{ name: 'id', type: 'text' }, { name: 'name', type: 'text' }] } },
   topic: text('topic', sql`tp.name`),
   topic_id: text('topic_id', sql`p.topic_id`),
   persona: text('persona', sql`pe.name`),
@@ -79,7 +80,7 @@ const fields: Record<FieldName, AnswerField> = {
   citations: listField('citations', answerList('citations')),
   search_queries: listField('search_queries', answerList('queries')),
   // The v2 vocabulary names the stored `accuracy` type `factcheck`.
-  analysis_types: listField('analysis_types', sql`list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)`),
+  analysis_types: listField('analysis_types', listTransform(sql`p.analysis_types`, 't', sql`CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END`)),
 };
 
 function check(req: AnswersRequest): ValidationIssue[] {

@@ -1,5 +1,6 @@
 import type { FilterField } from '../../query/filter-compiler.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
+import { listHasAny } from '../../query/dialect.ts';
 import { list, sql, type Fragment } from '../../query/sql.ts';
 
 /** The v2 vocabulary: `factcheck` is stored as `accuracy`; `all` stands for every type. */
@@ -17,7 +18,7 @@ export function typesNamed(values: readonly unknown[]): AnalysisType[] {
 /** The prompts (`p`) carrying any of the types. */
 export function carryingAny(types: readonly AnalysisType[]): Fragment {
   if (types.length === 0) return sql`FALSE`;
-  return sql`list_has_any(p.analysis_types, [${list(types.map(stored))}])`;
+  return listHasAny(sql`p.analysis_types`, sql`[${list(types.map(stored))}]`);
 }
 
 /** `analysis_type is|in`: the answer's prompt carries one of the named types (`all`: any prompt). */

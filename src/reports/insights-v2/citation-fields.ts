@@ -1,5 +1,6 @@
 import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
 import { textField, textOps, textPredicate } from '../../query/filter-fields.ts';
+import { endsWith, lowerText } from '../../query/dialect.ts';
 import { join, list, sql } from '../../query/sql.ts';
 
 /**
@@ -12,8 +13,8 @@ export const domainField: FilterField = {
   valueType: 'string',
   match: (op, values) => {
     if (op !== 'is' && op !== 'in') return textPredicate(sql`f.hostname`, op, values);
-    const host = sql`lower(f.hostname)`;
-    return sql`(${join(values.map((v) => sql`${host} = lower(${v}) OR ends_with(${host}, '.' || lower(${v}))`), ' OR ')})`;
+    const host = lowerText(sql`f.hostname`);
+    return sql`(${join(values.map((v) => sql`${host} = ${lowerText(sql`${v}`)} OR ${endsWith(host, sql`'.' || ${lowerText(sql`${v}`)}`)}`), ' OR ')})`;
   },
 };
 

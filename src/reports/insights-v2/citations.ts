@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { field, value, type RowShape, type ScalarType } from '../../query/row-shape.ts';
+import { boolOr, everyColumn, semiJoin, sortedSum } from '../../query/dialect.ts';
 import { ident, sql } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
@@ -102,16 +103,16 @@ c AS (
     sql`den AS (SELECT ${g.cols()}model_id, ${source.count} AS total FROM c GROUP BY ALL)`,
     sql`models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()})`,
     sql`num AS (
-  SELECT ${g.cols()}entity, model_id, ${source.count} AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
-  FROM c${pg === null ? sql`` : sql` SEMI JOIN ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
+  SELECT ${g.cols()}entity, model_id, ${source.count} AS n, min(executed_at) AS first_at, ${boolOr(sql`citation_category = 'owned'`)} AS owned
+  FROM c${pg === null ? sql`` : sql` ${semiJoin} ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
 )`,
     // TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
     // (pages, the stream and ties in the ranking stay identical from run to run).
     sql`scored AS (
-  SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
-         min(first_at) AS first_cited_at, bool_or(owned) AS owned
+  SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, ${sortedSum(sql`n / total`)} / any_value(models) AS citation_share,
+         min(first_at) AS first_cited_at, ${boolOr(sql`owned`)} AS owned
   FROM (
-    SELECT num.*, den.total, mi.models FROM num
+    SELECT ${everyColumn('num', [...g.names.map((n) => `k_${n}`), 'model_id'])}, den.total, mi.models FROM num
     JOIN den ON ${g.equal('num', 'den')} AND den.model_id = num.model_id
     JOIN models_in mi ON ${g.equal('num', 'mi')}
   )

@@ -1,3 +1,4 @@
+import { everyColumn, formatInstant, orderedList, replaceFirst, semiJoin, sortedSum, struct } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import type { ValueType } from '../../query/row-shape.ts';
 import { maxCitationSources, type ClaimsPlan, type Include } from './claims-plan.ts';
@@ -40,8 +41,10 @@ const evidenceList: ValueType = { list: { struct: [text('id'), text('kb_path'), 
  */
 function claimEvidence(): Fragment {
   return sql`claim_evidence_list AS (
-  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet,
-                           'source_updated_at': strftime(timezone('UTC', source_updated_at), '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
+  SELECT cluster_id, ${orderedList(
+    struct([['id', sql`id`], ['kb_path', sql`kb_path`], ['kb_snippet', sql`kb_snippet`], ['source_updated_at', formatInstant(sql`source_updated_at`)]]),
+    [{ by: sql`kb_path` }, { by: sql`id` }],
+  )} AS evidence
   FROM claim_evidence WHERE cluster_id IN (SELECT cluster_id FROM claims) GROUP BY cluster_id
 )`;
 }
@@ -59,10 +62,10 @@ export function claimLists(plan: ClaimsPlan, section: SectionKey | null): { ctes
   if (wants('models')) {
     ctes.push(sql`answers_by_model AS (SELECT ${section?.splitsAnswers ? sql`k, ` : sql``}model_id, count(*) AS answers FROM e GROUP BY ALL),
 claim_models AS (
-  SELECT ${k}cluster_id, list({'id': model_id, 'name': name, 'occurrence': occurrence} ORDER BY occurrence DESC, name, model_id) AS models
+  SELECT ${k}cluster_id, ${orderedList(struct([['id', sql`model_id`], ['name', sql`name`], ['occurrence', sql`occurrence`]]), [{ by: sql`occurrence`, desc: true }, { by: sql`name` }, { by: sql`model_id` }])} AS models
   FROM (
-    SELECT b.*, mo.name, 100 * b.n / a.answers AS occurrence
-    FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM o SEMI JOIN claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
+    SELECT ${everyColumn('b', ['model_id', ...(section?.splitsAnswers ? ['k'] : [])])}, mo.name, 100 * b.n / a.answers AS occurrence
+    FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM o ${semiJoin} claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
     JOIN answers_by_model a ON a.model_id = b.model_id AND ${sameAnswers('a', 'b')}
     JOIN models mo ON mo.id = b.model_id
   )
@@ -91,14 +94,22 @@ sources AS (
   SELECT *, row_number() OVER (PARTITION BY cluster_id ORDER BY citation_share DESC, url) AS place
   FROM (
     SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share
-    FROM (SELECT cluster_id, url, list_sum(list_sort(list(share))) AS total FROM per_model GROUP BY cluster_id, url) s
+    FROM (SELECT cluster_id, url, ${sortedSum(sql`share`)} AS total FROM per_model GROUP BY cluster_id, url) s
     JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
   )
 ),
 claim_sources AS (
-  SELECT s.cluster_id, list({'href': regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname': a.hostname,
-      'citation_category': a.citation_category, 'domain_category': a.citation_category, 'snippet': a.title, 'citation_share': s.citation_share}
-    ORDER BY s.place) AS citation_sources
+  SELECT s.cluster_id, ${orderedList(
+    struct([
+      ['href', replaceFirst(sql`s.url`, sql`'^[A-Za-z][A-Za-z0-9+.-]*://'`, sql`''`)],
+      ['hostname', sql`a.hostname`],
+      ['citation_category', sql`a.citation_category`],
+      ['domain_category', sql`a.citation_category`],
+      ['snippet', sql`a.title`],
+      ['citation_share', sql`s.citation_share`],
+    ]),
+    [{ by: sql`s.place` }],
+  )} AS citation_sources
   FROM sources s
   JOIN (
     SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title

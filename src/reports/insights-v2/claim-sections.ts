@@ -1,3 +1,4 @@
+import { eachItemOrNull } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import { claimFilterFields } from './claim-filter.ts';
 import type { ClaimsPlan, SectionDimension } from './claims-plan.ts';
@@ -33,7 +34,7 @@ export const sectionKeys: Record<SectionDimension, SectionKey> = {
   topic: dimensionKey('topic'),
   // TRICKY: an answer counts in the section of each of its prompt's tags; an untagged one in a NULL section.
   tag: {
-    key: sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE p.tag_ids END)`,
+    key: eachItemOrNull(sql`p.tag_ids`, false),
     splitsAnswers: true,
     ref: () => ({ join: sql`LEFT JOIN ${ident(tagTable.table)} d ON d.id = s.k`, name: sql`d.name`, id: sql`s.k`, key: 'id' }),
   },

@@ -1,6 +1,6 @@
-import { duckdb } from '../../query/dialect.ts';
+import { everyColumn, jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
 import { field, object, value } from '../../query/row-shape.ts';
-import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { claimFilterFields } from './claim-filter.ts';
 import { claimFields, claimLists } from './claim-lists.ts';
@@ -28,7 +28,7 @@ e AS (
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``})`;
-  const claims = (from: Fragment) => sql`SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+  const claims = (from: Fragment) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT ${section ? sql`k, ` : sql``}cluster_id, count(*) AS n FROM ${from} WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON ${keyed ? sql`a.k IS NOT DISTINCT FROM b.k` : sql`TRUE`}
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;
@@ -42,7 +42,7 @@ answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed 
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (SELECT * FROM all_claims ORDER BY ${order}${limitOffset(range)})
 )${listCtes}
-SELECT c.unit, 0 AS seq, ${join(fields.map((f) => sql`${typeof f.type === 'string' ? f.expr : duckdb.jsonText(f.expr)} AS ${ident(f.name)}`), ', ')}
+SELECT c.unit, 0 AS seq, ${join(fields.map((f) => sql`${typeof f.type === 'string' ? f.expr : jsonText(f.expr)} AS ${ident(f.name)}`), ', ')}
 FROM claims c
 JOIN claim_clusters cc ON cc.id = c.cluster_id
 ${join(lists.joins, '\n')}`;
@@ -61,7 +61,7 @@ all_claims AS (${claims(sql`o`)})`,
   const ref = section.ref(plan.categoryId);
   const dim = plan.section!;
   const order = sql`name NULLS LAST, k NULLS LAST`;
-  const claimStruct = sql`{${join(fields.map((f) => sql`${key(f.name)}: ${f.expr}`), ', ')}}`;
+  const claimStruct = struct(fields.map((f) => [f.name, f.expr] as const));
   const rows = (range: UnitRange) => sql`WITH ps AS (
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (
@@ -70,16 +70,16 @@ all_claims AS (${claims(sql`o`)})`,
     ORDER BY ${order}${limitOffset(range)}
   )
 ),
-claims AS (${claims(sql`o SEMI JOIN ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
+claims AS (${claims(sql`o ${semiJoin} ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
 section_claims AS (
-  SELECT c.k, count(*) AS total_claims, list(${claimStruct} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
+  SELECT c.k AS k, count(*) AS total_claims, ${orderedList(claimStruct, [{ by: sql`c.occurrence`, desc: true }, { by: sql`c.claim` }, { by: sql`c.cluster_id` }])} AS claims
   FROM claims c
   JOIN claim_clusters cc ON cc.id = c.cluster_id
   ${join(lists.joins, '\n')}
   GROUP BY c.k
 )
 SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
-       coalesce(r.total_claims, 0) AS total_claims, ${duckdb.jsonText(sql`coalesce(r.claims, [])`)} AS claims
+       coalesce(r.total_claims, 0) AS total_claims, ${jsonText(sql`coalesce(r.claims, [])`)} AS claims
 FROM ps s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k`;
   return {

@@ -44,6 +44,9 @@ export function groupKey(dim: GroupDimension, interval: CalendarInterval): Fragm
 export const keyColumn = (dim: GroupDimension, alias?: string): Fragment =>
   alias ? sql`${ident(alias)}.${ident(`k_${dim}`)}` : ident(`k_${dim}`);
 
+/** A relation's key column under its own name: ClickHouse names an unaliased `alias.column` by its alias when the column is ambiguous. */
+export const keyColumnAs = (dim: GroupDimension, alias: string): Fragment => sql`${keyColumn(dim, alias)} AS ${keyColumn(dim)}`;
+
 /** NULL-safe equality of the group keys of two grouped relations. */
 export function keysEqual(dims: readonly GroupDimension[], left: string, right: string): Fragment {
   if (dims.length === 0) return sql`TRUE`;

@@ -1,4 +1,5 @@
 import { field as fieldOf, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
+import { eachItemOrNull } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { DimensionTable } from '../../query/filter-fields.ts';
@@ -67,7 +68,7 @@ export const promptKeys = {
   prompt: refKey('prompt', promptDimensions.prompt.column, promptDimensions.prompt.table),
   topic: refKey('topic', promptDimensions.topic.column, promptDimensions.topic.table),
   // TRICKY: an answer counts once in each of its prompt's tags; an untagged one under a missing (NULL) tag.
-  tag: refKey('tag', sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, tagTable),
+  tag: refKey('tag', eachItemOrNull(sql`p.tag_ids`, true), tagTable),
 } as const satisfies Record<string, GroupKey>;
 
 /** The group keys of one request, in group_by order, and the SQL pieces built from them. */
@@ -100,10 +101,10 @@ export class Grouping {
     return sql`${join(this.names.map((n) => sql`${this.keys[n]!.expr} AS ${this.col(n)}`), ', ')}, `;
   }
 
-  /** `k_a, k_b, ` (or `alias.k_a, …`), or nothing. */
+  /** `k_a, k_b, ` (or `alias.k_a AS k_a, …`: ClickHouse names an ambiguous `alias.k_a` by its alias), or nothing. */
   cols(alias?: string): Fragment {
     if (this.empty) return sql``;
-    return sql`${join(this.names.map((n) => this.col(n, alias)), ', ')}, `;
+    return sql`${join(this.names.map((n) => (alias ? sql`${this.col(n, alias)} AS ${this.col(n)}` : this.col(n))), ', ')}, `;
   }
 
   /** `GROUP BY k_a, k_b, <more>`; with no keys and nothing more, a HAVING that drops the empty group. */

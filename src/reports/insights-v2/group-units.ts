@@ -1,3 +1,4 @@
+import { everyColumn, semiJoin } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { UnitRange } from '../rows-query.ts';
 import type { Grouping } from './group-keys.ts';
@@ -34,7 +35,7 @@ export function countGroups(from: string, groups: Grouping, partition: Grouping,
 
 /** The rows of relation `from` whose `keys` match a row of relation `to` (every row when `to` is null or there are no keys). */
 export function matching(from: string, keys: Grouping, to: string | null): Fragment {
-  return to === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x SEMI JOIN ${ident(to)} ON ${keys.equal('x', to)})`;
+  return to === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x ${semiJoin} ${ident(to)} ON ${keys.equal('x', to)})`;
 }
 
 /** `counts` from a relation that holds every row. */
@@ -108,7 +109,7 @@ QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
   // its own among them.
   return withCtes(
     [pg, sql`b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg)`, ...ctes],
-    sql`SELECT x.*, b.k0 + ${count} AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+    sql`SELECT ${everyColumn('x', u.partition.names.map((n) => `k_${n}`))}, b.k0 + ${count} AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM ${from} x
 JOIN pg ON ${u.partition.equal('x', 'pg')}
 CROSS JOIN b

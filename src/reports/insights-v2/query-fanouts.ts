@@ -105,7 +105,7 @@ function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport 
 )`,
   ];
   const scored = (pg: string | null) => sql`
-  SELECT n.*${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share` : sql``}
+  SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share` : sql``}
   FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
     has('share') ? sql`
   LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``

@@ -77,7 +77,7 @@ leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}count(*) AS n FROM sel GRO
     ...(multiRow
       ? {
           unitRows: sql`SELECT row_number() OVER (ORDER BY ${order}) AS unit, cells AS n
-FROM leads JOIN (SELECT lead_key, count(*) AS cells FROM (SELECT DISTINCT ${r.key} AS lead_key, ${join(cellKeys, ', ')} FROM sel) GROUP BY lead_key) USING (lead_key)`,
+FROM leads JOIN (SELECT lead_key, count(*) AS cells FROM (SELECT DISTINCT ${r.key} AS lead_key, ${join(cellKeys, ', ')} FROM sel) GROUP BY lead_key) lc USING (lead_key)`,
         }
       : {}),
   };

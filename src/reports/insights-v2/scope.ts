@@ -1,5 +1,6 @@
 import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
 import type { FilterOp } from '../../query/filter-node.ts';
+import { distinctSorted, listHas } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 
 /** What every Insights plan carries to scope its facts. */
@@ -12,7 +13,7 @@ export interface WindowScope {
 
 /** The category's current prompts as CTE `p`, optionally only those carrying one analysis type. */
 export function promptsCte(categoryId: string, analysisType?: string): Fragment {
-  const carrying = analysisType ? sql` AND list_contains(analysis_types, ${analysisType})` : sql``;
+  const carrying = analysisType ? sql` AND ${listHas(sql`analysis_types`, sql`${analysisType}`)}` : sql``;
   return sql`p AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = ${categoryId}${carrying}
@@ -32,12 +33,12 @@ export function inWindowAt(alias: string, plan: Omit<WindowScope, 'organizationI
 
 /** The sorted display names of the models in `relation` (which has a `model_id` column), as a JSON list. */
 export function modelNames(relation: string): Fragment {
-  return sql`coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM ${ident(relation)} x JOIN models mo ON mo.id = x.model_id), [])`;
+  return sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM ${ident(relation)} x JOIN models mo ON mo.id = x.model_id), [])`;
 }
 
 /** The same list as `modelNames`, looked up from the distinct model ids of `relation` rather than joined to every row. */
 export function distinctModelNames(relation: string): Fragment {
-  return sql`coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM ${ident(relation)})), [])`;
+  return sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM ${ident(relation)})), [])`;
 }
 
 /** A report's own selection of shared filter fields, optionally with fewer operators. */

@@ -1,6 +1,6 @@
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { refField } from '../../query/filter-fields.ts';
-import { duckdb } from '../../query/dialect.ts';
+import { jsonText, orderedList, semiJoin } from '../../query/dialect.ts';
 import { field, object, value, type RowShape } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
@@ -144,12 +144,12 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
       ...(plan.citedWebsites
         ? [
             sql`sites AS (
-  SELECT ${g.cols()}list(url ORDER BY answers DESC, url) AS cited_websites
+  SELECT ${g.cols()}${orderedList(sql`url`, [{ by: sql`answers`, desc: true }, { by: sql`url` }])} AS cited_websites
   FROM (
     SELECT *, row_number() OVER (${g.partition()}ORDER BY answers DESC, url) AS place
     FROM (
       SELECT ${g.cols('h')}ct.url, count(DISTINCT h.execution_id) AS answers
-      FROM (SELECT DISTINCT ${g.cols('x')}x.execution_id FROM s x SEMI JOIN ${ident(t)} ON ${g.equal('x', t)} WHERE x.hit) h
+      FROM (SELECT DISTINCT ${g.cols('x')}x.execution_id FROM s x ${semiJoin} ${ident(t)} ON ${g.equal('x', t)} WHERE x.hit) h
       JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindowAt('ct', plan)}
       GROUP BY ALL
     )
@@ -172,7 +172,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
     sql`${ident(t)}.rank`,
     ...metrics(t, ''),
     ...(plan.comparison ? [sql`pr.n AS previous_n`, ...metrics('pr', 'previous_')] : []),
-    ...(plan.citedWebsites ? [sql`${duckdb.jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
+    ...(plan.citedWebsites ? [sql`${jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
   ];
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,

@@ -1,4 +1,4 @@
-import { duckdb } from '../../query/dialect.ts';
+import { jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
 import { leaves } from '../../query/filter-node.ts';
 import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
@@ -141,8 +141,15 @@ ${units}`;
 
   const inRange = (range: UnitRange) => sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
   const merchantColumns = plan.includeMerchants
-    ? sql`, pr.url AS product_url, ${duckdb.jsonText(sql`pr.image_urls`)} AS product_image_urls,
-       ${duckdb.jsonText(sql`(SELECT coalesce(list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price), []) FROM product_merchants pm WHERE pm.product_id = pr.id)`)} AS merchants`
+    ? sql`, pr.url AS product_url, ${jsonText(sql`pr.image_urls`)} AS product_image_urls,
+       ${jsonText(sql`coalesce(pmx.merchants, [])`)} AS merchants`
+    : sql``;
+  const merchantJoin = plan.includeMerchants
+    ? sql`
+LEFT JOIN (
+  SELECT pm.product_id, ${orderedList(struct([['name', sql`pm.name`], ['price', sql`pm.price`]]), [{ by: sql`pm.name` }, { by: sql`pm.price` }])} AS merchants
+  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM pr) GROUP BY pm.product_id
+) pmx ON pmx.product_id = pr.id`
     : sql``;
   const columns = sql`pr.name AS product_name, pr.brand AS product_brand, ${join(
     [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`)],
@@ -154,7 +161,7 @@ ${units}`;
       return sql`SELECT u.unit, 0 AS seq, ${columns}
 FROM units u
 JOIN w m ON m.product_id = u.product_id
-JOIN pr ON pr.id = u.product_id
+JOIN pr ON pr.id = u.product_id${merchantJoin}
 WHERE ${inRange(range)}`;
     }
     // A bucket's rank compares every product shown in it, so the buckets of the range's products are
@@ -162,12 +169,12 @@ WHERE ${inRange(range)}`;
     const ranked = plan.metrics.includes('visibility_rank');
     const denominator = perProduct
       ? sql`JOIN selected d ON d.product_id = s.product_id AND ${keysEqual(dims, 's', 'd')}`
-      : sql`JOIN (SELECT ${keyList}, ${rolled ? rolledAnswers : sql`count(DISTINCT execution_id)`} AS executions FROM sr x SEMI JOIN pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
+      : sql`JOIN (SELECT ${keyList}, ${rolled ? rolledAnswers : sql`count(DISTINCT execution_id)`} AS executions FROM sr x ${semiJoin} pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
     return sql`WITH pu AS (SELECT u.product_id, u.unit FROM units u WHERE ${inRange(range)}),
 pk AS (SELECT DISTINCT ${keyList} FROM hit WHERE product_id IN (SELECT product_id FROM pu)),
 shown AS (
   SELECT ${keyList}, product_id, ${tally}
-  FROM hit h ${ranked ? sql`SEMI JOIN pk ON ${keysEqual(dims, 'h', 'pk')}` : sql`WHERE h.product_id IN (SELECT product_id FROM pu)`}
+  FROM hit h ${ranked ? sql`${semiJoin} pk ON ${keysEqual(dims, 'h', 'pk')}` : sql`WHERE h.product_id IN (SELECT product_id FROM pu)`}
   GROUP BY ALL
 ),
 bucket_counts AS (SELECT s.*, d.executions FROM shown s ${denominator}),
@@ -175,7 +182,7 @@ b AS (${scored('bucket_counts', dims, ranked)})
 SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY ${join(dimensionOrder(dims, 'm'), ', ')}) AS seq, ${columns}
 FROM b m
 JOIN pu u ON u.product_id = m.product_id
-JOIN pr ON pr.id = m.product_id
+JOIN pr ON pr.id = m.product_id${merchantJoin}
 ${dimensionJoins(dims, 'm')}`;
   };
 

@@ -1,11 +1,12 @@
 import { rollupTable } from '../../engine/rollups.ts';
 import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
+import { distinctSorted, intDiv, listHas, semiJoin } from '../../query/dialect.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket } from '../../query/time.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual, promptFilterFields } from './dimensions.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual, promptFilterFields } from './dimensions.ts';
 import { visibilityRollupsFor, type VisibilityRollup } from './visibility-rollup.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
@@ -90,7 +91,7 @@ scope_models AS (
   }
   return sql`p AS (
   SELECT id, topic_id, tag_ids FROM prompts
-  WHERE category_id = ${plan.categoryId} AND list_contains(analysis_types, 'visibility')
+  WHERE category_id = ${plan.categoryId} AND ${listHas(sql`analysis_types`, sql`'visibility'`)}
 ),
 e AS (
   SELECT ${keysSelect}f.model_id, count(*) AS n
@@ -186,16 +187,16 @@ ordinals AS (
     // (ordinal, metric, name, id) order less the brands of the groups before its own.
     return sql`WITH pg AS (
   SELECT o.* FROM ordinals o, width w
-  WHERE w.k > 0 AND o.ordinal > ${range.after} // w.k${range.upTo === null ? sql`` : sql` AND o.ordinal <= (${range.upTo} + w.k - 1) // w.k`}
+  WHERE w.k > 0 AND o.ordinal > ${intDiv(sql`${range.after}`, sql`w.k`)}${range.upTo === null ? sql`` : sql` AND o.ordinal <= ${intDiv(sql`(${range.upTo} + w.k - 1)`, sql`w.k`)}`}
 ),
 pm AS (
-  SELECT m.* FROM m SEMI JOIN pg ON ${keysEqual(dims, 'm', 'pg')}
+  SELECT m.* FROM m ${semiJoin} pg ON ${keysEqual(dims, 'm', 'pg')}
 ),
 t AS (
   SELECT ${keyList}sum(mentions) AS total_mentions FROM pm ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
-  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
@@ -224,7 +225,7 @@ WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= 
     shape: shapeOf(plan),
     rows,
     total: sql`SELECT count(*) * (SELECT k FROM width) FROM g`,
-    info: sql`SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 65_536,
   };
 }

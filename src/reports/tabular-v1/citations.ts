@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { plainField, type FlatCatalog, type FlatField } from '../../query/flat-filters.ts';
+import { argMax, epochSeconds, instant, sortedSum } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { TabularReport } from '../tabular/tabular-report.ts';
 import {
@@ -63,9 +64,9 @@ const catalog: FlatCatalog = {
 const metricSql: Record<Metric, Fragment> = {
   count: sql`CAST(sum(num.n) AS BIGINT)`,
   // TRICKY: the per-model shares are summed in ascending order, so the double sum never depends on scan order (bit-identical answers).
-  citation_share: sql`list_sum(list_sort(list(num.n / den.total))) / any_value(model_counts.models)`,
-  share_of_voice: sql`list_sum(list_sort(list(num.n / den.total))) / any_value(model_counts.models)`,
-  first_cited_at: sql`epoch_ms(min(num.first_at)) // 1000`,
+  citation_share: sql`${sortedSum(sql`num.n / den.total`)} / any_value(model_counts.models)`,
+  share_of_voice: sql`${sortedSum(sql`num.n / den.total`)} / any_value(model_counts.models)`,
+  first_cited_at: epochSeconds(sql`min(num.first_at)`),
 };
 
 /**
@@ -90,8 +91,8 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const analyses = plan.filters.some((f) => f.field === 'mentioned')
     ? sql`
 pa AS (
-  SELECT url, arg_max(mentioned, analyzed_at) AS mentioned FROM page_analyses
-  WHERE category_id = ${plan.categoryId} AND analyzed_at <= CAST(${plan.window.end} AS TIMESTAMPTZ)
+  SELECT url, ${argMax(sql`mentioned`, sql`analyzed_at`)} AS mentioned FROM page_analyses
+  WHERE category_id = ${plan.categoryId} AND analyzed_at <= ${instant(sql`${plan.window.end}`)}
   GROUP BY url
 ),`
     : sql``;

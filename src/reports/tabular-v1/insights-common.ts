@@ -4,6 +4,7 @@ import { filtersAt, flatFiltersSchema, flatToNode, idField, idSetField, nameFiel
 import { bucketKey, bucketLabel, dateIntervals, etZone, formatInstant, localDate, toIso, wholeHourOffsets, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
+import { eachItemOrNull, instant, listHas } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext } from '../endpoint.ts';
 import { promptDimensions, tagTable } from '../insights-v2/dimensions.ts';
@@ -146,7 +147,7 @@ export function answerDimensions(bucket: BucketSpec): Record<string, KeyedDimens
     prompt: namedDimension(sql`f.prompt_id`, 'prompts', 'prompt'),
     prompt_id: plainDimension(sql`f.prompt_id`),
     // A prompt with several tags counts in each tag's group; one without tags in the missing tag's.
-    tag: optionalDimension(sql`unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END)`, 'tags'),
+    tag: optionalDimension(eachItemOrNull(sql`p.tag_ids`, true), 'tags'),
   };
 }
 
@@ -173,7 +174,7 @@ export const groupByKeys = (dims: readonly string[]): Fragment => (dims.length =
 
 /** The current prompts of the category, optionally those with one analysis type. */
 export function promptsCte(plan: InsightsPlan, analysisType?: string): Fragment {
-  const type = analysisType ? sql` AND list_contains(analysis_types, ${analysisType})` : sql``;
+  const type = analysisType ? sql` AND ${listHas(sql`analysis_types`, sql`${analysisType}`)}` : sql``;
   return sql`p AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = ${plan.categoryId}${type}
 )`;
@@ -184,7 +185,7 @@ export function factsInScope(table: string, plan: InsightsPlan, catalog: FlatCat
   const node = flatToNode(filtersAt(plan.filters, catalog, 'scope'));
   const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
   return sql`FROM ${ident(table)} f JOIN p ON p.id = f.prompt_id
-  WHERE f.category_id = ${plan.categoryId} AND f.executed_at >= CAST(${plan.window.start} AS TIMESTAMPTZ) AND f.executed_at < CAST(${plan.window.end} AS TIMESTAMPTZ) AND ${filter}`;
+  WHERE f.category_id = ${plan.categoryId} AND f.executed_at >= ${instant(sql`${plan.window.start}`)} AND f.executed_at < ${instant(sql`${plan.window.end}`)} AND ${filter}`;
 }
 
 /** The row-stage filters (they select inside the scope) as a predicate, TRUE when none. */

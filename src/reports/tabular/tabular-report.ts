@@ -5,7 +5,7 @@ import { join, render, sql, type Fragment } from '../../query/sql.ts';
 import { plainPrepare, type CallContext, type Endpoint, type EndpointInput, type EndpointResult, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { dictionaryColumns } from '../../query/row-shape.ts';
-import { headOf, pageQuery, type ShapedReport, type UnitRange } from '../rows-query.ts';
+import { headOf, pageQuery, pageStatements, type ShapedReport, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { Pagination } from './tabular-request.ts';
@@ -101,7 +101,7 @@ export function runTabularStream<Plan extends TabularShape>(p: PreparedTabular<P
     framing: 'stream',
     shape: p.compiled.shape,
     read: async function* () {
-      for await (const part of streamStatements(ctx, 'first row', () => [render(pageQuery(p.compiled, range))], dictionaryColumns(p.compiled.shape))) {
+      for await (const part of streamStatements(ctx, 'first row', () => pageStatements(p.compiled, range, ctx.core.backend.dialect), dictionaryColumns(p.compiled.shape))) {
         yield 'batch' in part ? part : { head: { query: p.plan.query, total_rows: headOf(part.head).total } };
       }
     },

@@ -5,6 +5,7 @@ import { flatFiltersSchema, flatToNode, plainField, readFlatFilters, type FlatCa
 import { bucketKey, bucketLabel, dayStart, etZone, formatInstant, hourOfDay, localDate, wholeHourOffsets, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
+import { epochSeconds, formatInstant as instantText, instant, startsWith, zoneDay } from '../../query/dialect.ts';
 import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
 import { rollupTable } from '../../engine/rollups.ts';
 import { servedByTrafficHourly, trafficHourly } from './traffic-rollup.ts';
@@ -76,7 +77,7 @@ export interface TrafficPlan extends TabularShape {
 }
 
 /** The latest visit, as Unix seconds: the metrics array holds numbers only. */
-export const lastVisitSql = sql`epoch_ms(max(last_at)) // 1000`;
+export const lastVisitSql = epochSeconds(sql`max(last_at)`);
 
 /** Visits, or the visits of the view's rows that satisfy a predicate. */
 export const visitsSql = (predicate?: Fragment): Fragment =>
@@ -189,7 +190,7 @@ function dimensionOf(def: TrafficDefinition, bucket: BucketSpec, name: string): 
   }
   if (name === 'hour') return { key: hourOfDay(bucket.zone, sql`f.ts`), label: (k) => sql`lpad(CAST(${k} AS VARCHAR), 2, '0')`, sortBy: 'key' };
   const column = def.columnOf?.[name] ?? name;
-  if (column === 'ts') return { key: sql`f.ts`, label: (k) => sql`strftime(${k}, '%Y-%m-%dT%H:%M:%SZ')`, sortBy: 'key' };
+  if (column === 'ts') return { key: sql`f.ts`, label: (k) => instantText(k), sortBy: 'key' };
   return { key: sql`f.${ident(column)}`, label: (k) => k, sortBy: 'label' };
 }
 
@@ -200,9 +201,9 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
   const node = flatToNode(plan.filters);
   const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId }) : sql`TRUE`;
   const segment = plan.viewId
-    ? sql` AND EXISTS (SELECT 1 FROM domain_views v WHERE v.id = ${plan.viewId} AND (v.host IS NULL OR v.host = f.host) AND (v.path_prefix IS NULL OR starts_with(f.path, v.path_prefix)))`
+    ? sql` AND EXISTS (SELECT 1 FROM domain_views v WHERE v.id = ${plan.viewId} AND (v.host IS NULL OR v.host = f.host) AND (v.path_prefix IS NULL OR ${startsWith(sql`f.path`, sql`v.path_prefix`)}))`
     : sql``;
-  const where = sql`f.organization_id = ${plan.organizationId} AND f.domain = ${plan.domain} AND f.ts >= CAST(${plan.window.start} AS TIMESTAMPTZ) AND f.ts < CAST(${plan.window.end} AS TIMESTAMPTZ) AND ${filter}${segment}`;
+  const where = sql`f.organization_id = ${plan.organizationId} AND f.domain = ${plan.domain} AND f.ts >= ${instant(sql`${plan.window.start}`)} AND f.ts < ${instant(sql`${plan.window.end}`)} AND ${filter}${segment}`;
   const columns = join(def.columns.map((c) => sql`f.${ident(c)}`), ', ');
   const view = rollups.has(trafficDaily.name) && servedByTrafficDaily(def)
     ? rolledDailyView(def.table, columns, plan.window, { organizationId: plan.organizationId, domain: plan.domain, filter, segment })
@@ -210,7 +211,7 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
       ? // TRICKY: the day of a visit is its America/New_York calendar day, whatever the UTC date. The view
         // stays one row per visit: summing a day's rows first gives the same sums and maxima, and cost
         // a second aggregation over every (day, host, path, …) of the window.
-        sql`SELECT CAST(timezone(${etZone}, f.ts) AS DATE) AS day, ${columns}, ${counted}
+        sql`SELECT ${zoneDay(sql`f.ts`, sql`${etZone}`)} AS day, ${columns}, ${counted}
   FROM ${source} f WHERE ${where}`
       : sql`SELECT f.ts, ${columns}, ${counted} FROM ${source} f WHERE ${where}`;
   const dims = plan.dimensions.map((d) => dimensionOf(def, plan.bucket, d));

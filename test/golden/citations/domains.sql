@@ -21,7 +21,7 @@ scored AS (
   SELECT entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
          min(first_at) AS first_cited_at, bool_or(owned) AS owned
   FROM (
-    SELECT num.*, den.total, mi.models FROM num
+    SELECT "num".*, den.total, mi.models FROM num
     JOIN den ON TRUE AND den.model_id = num.model_id
     JOIN models_in mi ON TRUE
   )

@@ -13,7 +13,7 @@ e AS (
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
 answers AS (SELECT count(*) AS answers FROM e),
-all_claims AS (SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+all_claims AS (SELECT "b".*, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT cluster_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON TRUE
   JOIN claim_clusters cc ON cc.id = b.cluster_id)
@@ -24,8 +24,7 @@ SELECT * FROM (WITH claims AS (
   FROM (SELECT * FROM all_claims ORDER BY occurrence DESC, claim, cluster_id LIMIT $10 OFFSET $11)
 ),
 claim_evidence_list AS (
-  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet,
-                           'source_updated_at': strftime(timezone('UTC', source_updated_at), '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
+  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet, 'source_updated_at': strftime(source_updated_at, '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
   FROM claim_evidence WHERE cluster_id IN (SELECT cluster_id FROM claims) GROUP BY cluster_id
 ),
 cited AS (
@@ -49,9 +48,7 @@ sources AS (
   )
 ),
 claim_sources AS (
-  SELECT s.cluster_id, list({'href': regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname': a.hostname,
-      'citation_category': a.citation_category, 'domain_category': a.citation_category, 'snippet': a.title, 'citation_share': s.citation_share}
-    ORDER BY s.place) AS citation_sources
+  SELECT s.cluster_id, list({'href': regexp_replace(s.url, '^[A-Za-z][A-Za-z0-9+.-]*://', ''), 'hostname': a.hostname, 'citation_category': a.citation_category, 'domain_category': a.citation_category, 'snippet': a.title, 'citation_share': s.citation_share} ORDER BY s.place) AS citation_sources
   FROM sources s
   JOIN (
     SELECT url, min(hostname) AS hostname, min(citation_category) AS citation_category, min(title) AS title

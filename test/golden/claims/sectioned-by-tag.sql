@@ -24,7 +24,7 @@ SELECT * FROM (WITH ps AS (
     ORDER BY name NULLS LAST, k NULLS LAST LIMIT $16 OFFSET $17
   )
 ),
-claims AS (SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+claims AS (SELECT "b".*, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT k, cluster_id, count(*) AS n FROM o SEMI JOIN ps ON ps.k IS NOT DISTINCT FROM o.k WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON a.k IS NOT DISTINCT FROM b.k
   JOIN claim_clusters cc ON cc.id = b.cluster_id),
@@ -32,7 +32,7 @@ answers_by_model AS (SELECT k, model_id, count(*) AS answers FROM e GROUP BY ALL
 claim_models AS (
   SELECT k, cluster_id, list({'id': model_id, 'name': name, 'occurrence': occurrence} ORDER BY occurrence DESC, name, model_id) AS models
   FROM (
-    SELECT b.*, mo.name, 100 * b.n / a.answers AS occurrence
+    SELECT "b".*, mo.name, 100 * b.n / a.answers AS occurrence
     FROM (SELECT k, cluster_id, model_id, count(*) AS n FROM o SEMI JOIN claims c ON c.cluster_id = o.cluster_id AND c.k IS NOT DISTINCT FROM o.k WHERE NOT accurate GROUP BY ALL) b
     JOIN answers_by_model a ON a.model_id = b.model_id AND "a".k IS NOT DISTINCT FROM "b".k
     JOIN models mo ON mo.id = b.model_id
@@ -40,12 +40,11 @@ claim_models AS (
   GROUP BY ALL
 ),
 claim_evidence_list AS (
-  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet,
-                           'source_updated_at': strftime(timezone('UTC', source_updated_at), '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
+  SELECT cluster_id, list({'id': id, 'kb_path': kb_path, 'kb_snippet': kb_snippet, 'source_updated_at': strftime(source_updated_at, '%Y-%m-%dT%H:%M:%SZ')} ORDER BY kb_path, id) AS evidence
   FROM claim_evidence WHERE cluster_id IN (SELECT cluster_id FROM claims) GROUP BY cluster_id
 ),
 section_claims AS (
-  SELECT c.k, count(*) AS total_claims, list({'cluster_id': c.cluster_id, 'claim': cc.claim, 'occurrence': c.occurrence, 'theme': cc.theme, 'models': coalesce(cm.models, []), 'evidence': coalesce(ce.evidence, [])} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
+  SELECT c.k AS k, count(*) AS total_claims, list({'cluster_id': c.cluster_id, 'claim': cc.claim, 'occurrence': c.occurrence, 'theme': cc.theme, 'models': coalesce(cm.models, []), 'evidence': coalesce(ce.evidence, [])} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
   FROM claims c
   JOIN claim_clusters cc ON cc.id = c.cluster_id
   LEFT JOIN claim_models cm ON cm.cluster_id = c.cluster_id AND cm.k IS NOT DISTINCT FROM c.k

@@ -24,12 +24,12 @@ SELECT * FROM (WITH ps AS (
     ORDER BY name NULLS LAST, k NULLS LAST LIMIT $11 OFFSET $12
   )
 ),
-claims AS (SELECT b.*, cc.claim, 100 * b.n / a.answers AS occurrence
+claims AS (SELECT "b".*, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT k, cluster_id, count(*) AS n FROM o SEMI JOIN ps ON ps.k IS NOT DISTINCT FROM o.k WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON TRUE
   JOIN claim_clusters cc ON cc.id = b.cluster_id),
 section_claims AS (
-  SELECT c.k, count(*) AS total_claims, list({'cluster_id': c.cluster_id, 'claim': cc.claim, 'occurrence': c.occurrence, 'reasoning': cc.reasoning} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
+  SELECT c.k AS k, count(*) AS total_claims, list({'cluster_id': c.cluster_id, 'claim': cc.claim, 'occurrence': c.occurrence, 'reasoning': cc.reasoning} ORDER BY c.occurrence DESC, c.claim, c.cluster_id) AS claims
   FROM claims c
   JOIN claim_clusters cc ON cc.id = c.cluster_id
   

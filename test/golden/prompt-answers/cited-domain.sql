@@ -1,18 +1,24 @@
 WITH p AS (
-  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id,
-         (SELECT coalesce(list(t.name ORDER BY t.name, t.id), []) FROM tags t WHERE t.category_id = $1 AND list_contains(pr.tag_ids, t.id)) AS tag_names
-  FROM prompts pr WHERE pr.category_id = $2
+  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
+  FROM prompts pr
+  LEFT JOIN (
+    SELECT x.id, list(t.name ORDER BY t.name, t.id) AS tag_names
+    FROM (SELECT id, unnest(CASE WHEN len(tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(tag_ids) END) AS tag_id FROM prompts WHERE category_id = $1) x
+    JOIN tags t ON t.id = x.tag_id AND t.category_id = $2
+    GROUP BY x.id
+  ) tn ON tn.id = pr.id
+  WHERE pr.category_id = $3
 ),
-e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $6 AND lower(hostname) IN (lower($7))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$8, $9]), FALSE)))
+e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $4 AND f.day BETWEEN CAST($5 AS DATE) AND CAST($6 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $7 AND lower(hostname) IN (lower($8))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$9, $10]), FALSE)))
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM e) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
-  SELECT id, day, $10 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $11 OFFSET $12)
+  SELECT id, day, $11 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
+  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $12 OFFSET $13)
 )
 SELECT o.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "date", {'id': f.model_id, 'name': mo.name} AS "model", pe.name AS "persona", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), [])) AS VARCHAR) AS "mentions", CAST(to_json(coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), [])) AS VARCHAR) AS "citations", CAST(to_json(coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), [])) AS VARCHAR) AS "search_queries", CAST(to_json(list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)) AS VARCHAR) AS "analysis_types"
 FROM numbered o
-JOIN executions f ON f.category_id = $13 AND f.day = o.day AND f.id = o.id
+JOIN executions f ON f.category_id = $14 AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
@@ -20,4 +26,4 @@ LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
 LEFT JOIN assets pa ON pa.id = p.asset_id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,0,"00000000-0000-4000-8000-00000000000b"]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,0,"00000000-0000-4000-8000-00000000000b"]

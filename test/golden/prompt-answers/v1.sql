@@ -1,19 +1,24 @@
 WITH p AS (
-  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id,
-         (SELECT coalesce(list(t.name ORDER BY t.name, t.id), []) FROM tags t WHERE t.category_id = $1 AND list_contains(pr.tag_ids, t.id)) AS tag_names
-  FROM prompts pr WHERE pr.category_id = $2
+  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
+  FROM prompts pr
+  LEFT JOIN (
+    SELECT x.id, list(t.name ORDER BY t.name, t.id) AS tag_names
+    FROM (SELECT id, unnest(CASE WHEN len(tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(tag_ids) END) AS tag_id FROM prompts WHERE category_id = $1) x
+    JOIN tags t ON t.id = x.tag_id AND t.category_id = $2
+    GROUP BY x.id
+  ) tn ON tn.id = pr.id
+  WHERE pr.category_id = $3
 ),
-e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $6)) > 0, FALSE))
+e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $4 AND f.executed_at >= CAST($5 AS TIMESTAMPTZ) AND f.executed_at < CAST($6 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $7)) > 0, FALSE))
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM e) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
-  SELECT id, day, $7 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $8 OFFSET $9)
+  SELECT id, day, $8 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
+  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $9 OFFSET $10)
 )
-SELECT o.unit, 0 AS seq, CAST(to_json(p.analysis_types) AS VARCHAR) AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", CAST(to_json(coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), [])) AS VARCHAR) AS "citations", f.executed_at AS "created_at", CAST(to_json(coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), [])) AS VARCHAR) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", CAST(to_json(coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), [])) AS VARCHAR) AS "search_queries", f.search_triggered AS "search_triggered", CAST(to_json(coalesce((SELECT list({'name': d.name, 'type': d.sentiment_type} ORDER BY d.name, d.sentiment_type)
-   FROM (SELECT DISTINCT t.name, s.sentiment_type FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id) d), [])) AS VARCHAR) AS "sentiment_themes", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce((SELECT list(DISTINCT t.name ORDER BY t.name) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id), [])) AS VARCHAR) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
+SELECT o.unit, 0 AS seq, CAST(to_json(p.analysis_types) AS VARCHAR) AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", CAST(to_json(coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), [])) AS VARCHAR) AS "citations", f.executed_at AS "created_at", CAST(to_json(coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), [])) AS VARCHAR) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", CAST(to_json(coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), [])) AS VARCHAR) AS "search_queries", f.search_triggered AS "search_triggered", CAST(to_json(coalesce((SELECT list(DISTINCT {'name': t.name, 'type': s.sentiment_type} ORDER BY {'name': t.name, 'type': s.sentiment_type}) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id), [])) AS VARCHAR) AS "sentiment_themes", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce((SELECT list(DISTINCT t.name ORDER BY t.name) FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE "s".category_id = f.category_id AND "s".day = f.day AND "s".execution_id = f.id), [])) AS VARCHAR) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
 FROM numbered o
-JOIN executions f ON f.category_id = $10 AND f.day = o.day AND f.id = o.id
+JOIN executions f ON f.category_id = $11 AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
@@ -21,4 +26,4 @@ LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
 LEFT JOIN assets pa ON pa.id = p.asset_id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,2,1,"00000000-0000-4000-8000-00000000000b"]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,2,1,"00000000-0000-4000-8000-00000000000b"]

@@ -10,7 +10,7 @@ runs AS (
 ),
 parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
 ordinals AS (
-  SELECT "x"."k_date", row_number() OVER w AS ordinal, x.n_kept,
+  SELECT "x"."k_date" AS "k_date", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
   FROM parts x
   
@@ -23,10 +23,10 @@ SELECT * FROM (WITH t AS (WITH pg AS (
 ),
 b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg),
 scored AS (
-  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution
+  SELECT "n"."k_date" AS "k_date", "n"."k_model" AS "k_model", n.fanouts, n.variations, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution
   FROM (SELECT "k_date", "k_model", count(*) AS fanouts, count(DISTINCT q) AS variations FROM (SELECT x.* FROM "fo" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") GROUP BY "k_date", "k_model") n
   LEFT JOIN (SELECT "k_date", "k_model", count(*) AS executions FROM (SELECT x.* FROM "runs" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") WHERE search_triggered GROUP BY "k_date", "k_model") xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_model" IS NOT DISTINCT FROM "xe"."k_model")
-SELECT x.*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+SELECT "x".*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM scored x
 JOIN pg ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
 CROSS JOIN b

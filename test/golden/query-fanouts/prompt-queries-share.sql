@@ -9,7 +9,7 @@ runs AS (
   SELECT f.prompt_id AS "k_prompt", f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND list_has_any(p.analysis_types, [$9]) AND TRUE
 ),
 scored AS (
-  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / gf.group_fanouts AS share
+  SELECT "n"."k_prompt" AS "k_prompt", "n"."k_query" AS "k_query", n.fanouts, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / gf.group_fanouts AS share
   FROM (SELECT "k_prompt", "k_query", count(*) AS fanouts FROM "fo" GROUP BY "k_prompt", "k_query") n
   LEFT JOIN (SELECT "k_prompt", count(*) AS group_fanouts FROM "fo" GROUP BY "k_prompt") gf ON "n"."k_prompt" IS NOT DISTINCT FROM "gf"."k_prompt"
   LEFT JOIN (SELECT "k_prompt", count(*) AS executions FROM "runs" WHERE search_triggered GROUP BY "k_prompt") xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),

@@ -44,8 +44,8 @@ sites AS (
   FROM (
     SELECT *, row_number() OVER (PARTITION BY "k_theme", "k_tag" ORDER BY answers DESC, url) AS place
     FROM (
-      SELECT "h"."k_theme", "h"."k_tag", ct.url, count(DISTINCT h.execution_id) AS answers
-      FROM (SELECT DISTINCT "x"."k_theme", "x"."k_tag", x.execution_id FROM s x SEMI JOIN "t" ON "x"."k_theme" IS NOT DISTINCT FROM "t"."k_theme" AND "x"."k_tag" IS NOT DISTINCT FROM "t"."k_tag" WHERE x.hit) h
+      SELECT "h"."k_theme" AS "k_theme", "h"."k_tag" AS "k_tag", ct.url, count(DISTINCT h.execution_id) AS answers
+      FROM (SELECT DISTINCT "x"."k_theme" AS "k_theme", "x"."k_tag" AS "k_tag", x.execution_id FROM s x SEMI JOIN "t" ON "x"."k_theme" IS NOT DISTINCT FROM "t"."k_theme" AND "x"."k_tag" IS NOT DISTINCT FROM "t"."k_tag" WHERE x.hit) h
       JOIN citations ct ON ct.execution_id = h.execution_id AND "ct".category_id = $15 AND "ct".day BETWEEN CAST($16 AS DATE) AND CAST($17 AS DATE)
       GROUP BY ALL
     )

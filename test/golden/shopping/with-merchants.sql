@@ -33,10 +33,14 @@ units AS (SELECT product_id, visibility_rank AS unit FROM w)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (SELECT u.unit, 0 AS seq, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews", pr.url AS product_url, CAST(to_json(pr.image_urls) AS VARCHAR) AS product_image_urls,
-       CAST(to_json((SELECT coalesce(list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price), []) FROM product_merchants pm WHERE pm.product_id = pr.id)) AS VARCHAR) AS merchants
+       CAST(to_json(coalesce(pmx.merchants, [])) AS VARCHAR) AS merchants
 FROM units u
 JOIN w m ON m.product_id = u.product_id
 JOIN pr ON pr.id = u.product_id
+LEFT JOIN (
+  SELECT pm.product_id, list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price) AS merchants
+  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM pr) GROUP BY pm.product_id
+) pmx ON pmx.product_id = pr.id
 WHERE u.unit > $17 AND u.unit <= $18)
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","REI","","00000000-0000-4000-8000-00000000000b","","REI","","00000000-0000-4000-8000-00000000000b","",0,10]

@@ -40,7 +40,7 @@ t AS (
   SELECT "k_persona", sum(mentions) AS total_mentions FROM pm GROUP BY "k_persona"
 ),
 scored AS (
-  SELECT "pg"."k_persona", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+  SELECT "pg"."k_persona" AS "k_persona", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $11) a

@@ -38,7 +38,7 @@ t AS (
   SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM pm GROUP BY "k_model", "k_date"
 ),
 scored AS (
-  SELECT "pg"."k_model", "pg"."k_date", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+  SELECT "pg"."k_model" AS "k_model", "pg"."k_date" AS "k_date", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $19) a

@@ -1,0 +1,60 @@
+/**
+ * DuckDB against chdb on the bench's window series: every report's 30-day and 365-day page requests
+ * (bench/cases), interleaved (duckdb, chdb, chdb, duckdb, …) on fresh parameters each iteration, after
+ * a warm-up; every answer is compared and a difference stops the run. DuckDB runs with its rollups off
+ * and on (built before timing), chdb has none.
+ *
+ *   npx tsx bench/backends.ts --data /tmp/scale-1 [--iterations 5] [--reports visibility,citations]
+ */
+import { parseArgs } from 'node:util';
+import { openEngine } from '../src/open-engine.ts';
+import type { Engine } from '../src/engine/engine.ts';
+import { reportCases } from './cases/index.ts';
+import { iterationParams, resolveDataset, type BenchDataset } from './lib/dataset.ts';
+
+const { values } = parseArgs({ options: { data: { type: 'string' }, iterations: { type: 'string' }, reports: { type: 'string' }, days: { type: 'string' } } });
+if (!values.data) throw new Error('--data DIR is required');
+const iterations = Number(values.iterations ?? 5);
+const only = values.reports?.split(',');
+const windows = (values.days ?? '30,365').split(',').map(Number);
+
+const found = await resolveDataset(0, values.data, true);
+const open = (backend: 'duckdb' | 'chdb', rollups: boolean) => openEngine({ data: found.dir, backend, rollups, cursorSecret: 'bench' });
+const engines: Record<string, Engine> = { duckdb: await open('duckdb', false), 'duckdb+rollups': await open('duckdb', true), chdb: await open('chdb', false) };
+const orgs = await engines.duckdb!.listOrganizations();
+const dataset: BenchDataset = {
+  ...found,
+  categories: orgs.flatMap((o) => o.categories.map((c, i) => ({ organizationId: o.id, categoryId: c.id, asset: o.assets.find((a) => a.category_id === c.id && a.is_owned)?.name ?? '', domain: o.domains[i % Math.max(1, o.domains.length)]?.name ?? '' }))),
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rows: string[] = ['| report | request | duckdb p50 ms | duckdb + rollups p50 ms | chdb p50 ms | chdb / duckdb | chdb / duckdb + rollups |', '|---|---|---|---|---|---|---|'];
+for (const rc of reportCases) {
+  if (only && !only.includes(rc.report)) continue;
+  const name = (await import('../src/reports/registry.ts')).endpoints.find((e) => e.path === rc.path && e.method === 'POST')!.name;
+  for (const req of rc.requests(dataset).filter((r) => r.kind === 'page' && r.windowSeries && windows.includes(r.windowDays) && (r.page ?? 1) === 1)) {
+    const times: Record<string, number[]> = { duckdb: [], 'duckdb+rollups': [], chdb: [] };
+    const call = async (side: string, i: number) => {
+      const p = iterationParams(dataset, req.windowDays, i);
+      const started = performance.now();
+      const answer = await engines[side]!.org(p.organizationId).reports[name]!(req.body(p));
+      return { ms: performance.now() - started, text: JSON.stringify(answer) };
+    };
+    if (rc.setup) await rc.setup(engines['duckdb+rollups']!, dataset);
+    for (let i = -1; i < iterations; i++) {
+      const order = i % 2 === 0 ? ['duckdb', 'duckdb+rollups', 'chdb'] : ['chdb', 'duckdb+rollups', 'duckdb'];
+      const answers = new Map<string, string>();
+      for (const side of order) {
+        const r = await call(side, i);
+        answers.set(side, r.text);
+        if (i >= 0) times[side]!.push(r.ms);
+      }
+      if (new Set(answers.values()).size !== 1) throw new Error(`${rc.report} ${req.id} iteration ${i}: the backends' answers differ`);
+    }
+    const [d, dr, c] = [median(times.duckdb!), median(times['duckdb+rollups']!), median(times.chdb!)];
+    rows.push(`| ${rc.report} | ${req.id} | ${d.toFixed(1)} | ${dr.toFixed(1)} | ${c.toFixed(1)} | ${(c / d).toFixed(2)} | ${(c / dr).toFixed(2)} |`);
+    process.stderr.write(`${rows.at(-1)}\n`);
+  }
+}
+for (const e of Object.values(engines)) await e.close();
+process.stdout.write(`scale ${dataset.scale}, ${iterations} iterations after a warm-up, ${new Date().toISOString().slice(0, 10)}\n\n${rows.join('\n')}\n`);

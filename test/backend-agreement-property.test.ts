@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../src/engine/engine.ts';
+import { toWire } from '../src/query/filter-node.ts';
+import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { openFixture } from './helpers/arrow-fixture.ts';
+import { filterArbitrary } from './helpers/filter-arbitrary.ts';
+import { ids } from './fixtures/insights.ts';
+import { moreV2Fixture } from './fixtures/more-v2.ts';
+
+/**
+ * Random requests to every v2 Insights report answered by DuckDB and by chdb over the same tables: the
+ * same JSON text, page after page and as a stream, or the same refusal. The windows include both DST
+ * changes of 2026 (America/New_York: 8 March, 1 November).
+ */
+const rows = moreV2Fixture();
+let duck: Engine;
+let chdb: Engine;
+const clock = () => new Date('2026-11-22T12:00:00Z');
+beforeAll(async () => {
+  duck = await openFixture(rows, { cursorSecret: 'agree', clock, rollups: false });
+  chdb = await openFixture(rows, { cursorSecret: 'agree', clock, backend: 'chdb' });
+}, 60_000);
+afterAll(async () => {
+  await chdb?.close();
+  await duck?.close();
+});
+
+const pools = {
+  model: { exact: [...ids.models, 'ChatGPT', 'Perplexity', '', 'nope'], text: ['', 'a', 'GPT', 'p'] },
+  region: { exact: [...ids.regions, 'Germany', 'United States', 'Nowhere'], text: ['', 'a', 'STATES', 'e'] },
+  persona: { exact: [...ids.personas, 'Hiker', '', ids.foreign.persona], text: ['', 'H', 'k'] },
+  topic: { exact: [...ids.topics, 'Boots', 'Tents 50%_off', ids.foreign.topic], text: ['%', '_', 'boots', 'Tents', ''] },
+  prompt: { exact: [...ids.prompts, 'Cheap boots', ids.foreign.prompt], text: ["'", '%', '_', 'boots', 'BOOTS', '100%'] },
+  tag: { exact: [...ids.tags, 'alpha', 'beta', '', ids.foreign.tag], text: ['a'] },
+};
+
+const windows = [
+  ['2026-02-20', '2026-12-31'],
+  ['2026-03-08', '2026-03-08'],
+  ['2026-11-01', '2026-11-02'],
+  ['2026-03-01', '2026-06-30'],
+] as const;
+
+interface ReportSpace {
+  readonly name: string;
+  readonly groupDims: readonly string[];
+  readonly extra: fc.Arbitrary<Record<string, unknown>>;
+  /** False for a report whose filters are narrower than the shared prompt fields' (one leaf per field). */
+  readonly filters?: boolean;
+}
+
+const none = fc.constant({});
+const spaces: readonly ReportSpace[] = [
+  { name: 'visibility', groupDims: ['date', 'model', 'topic', 'region', 'prompt', 'persona'], extra: fc.record({ scope: fc.constantFrom('owned', 'all') }) },
+  { name: 'citations', groupDims: ['page', 'date', 'model', 'topic', 'region', 'persona', 'prompt'], extra: fc.record({ scope: fc.constantFrom('owned', 'all') }) },
+  { name: 'queryFanouts', groupDims: ['prompt', 'query', 'model', 'region', 'date'], extra: none },
+  { name: 'factcheck', groupDims: ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'], extra: none, filters: false },
+  { name: 'sentiment', groupDims: ['date', 'topic', 'region', 'model', 'prompt', 'persona', 'tag', 'theme'], extra: fc.record({ asset: fc.constantFrom('Acme', 'Brandy') }) },
+  { name: 'videoplatformVideos', groupDims: ['video', 'model', 'source_type'], extra: none },
+  { name: 'videoplatformChannels', groupDims: ['channel', 'video_category', 'model', 'source_type'], extra: none },
+];
+
+/** The answer, every page of it, or the refusal, as text. */
+async function answer(engine: Engine, name: string, body: Record<string, unknown>): Promise<string> {
+  const call = engine.org(ids.org1).reports[name]!;
+  const pages: unknown[] = [];
+  try {
+    let cursor: string | null = null;
+    do {
+      const page = (await call({ ...body, limit: 7, ...(cursor ? { cursor } : {}) })) as { info: { next_cursor: string | null } };
+      pages.push(page);
+      cursor = page.info.next_cursor;
+    } while (cursor !== null && pages.length < 20);
+    const events: unknown[] = [];
+    const stream = engine.org(ids.org1).reports[`${name}Stream`];
+    if (stream) for await (const e of stream({ ...body, max_results: 40 })) events.push(e);
+    return JSON.stringify({ pages, events });
+  } catch (error) {
+    return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+  }
+}
+
+describe('DuckDB and chdb give identical answers over every v2 Insights report', () => {
+  it.each(spaces)('$name: random filters, groupings, intervals and DST windows', async ({ name, groupDims, extra, filters = true }) => {
+    const request = fc.record({
+      filter: filters ? fc.option(filterArbitrary(promptFilterFields, pools, 2), { nil: undefined }) : fc.constant(undefined),
+      group_by: fc.subarray([...groupDims], { maxLength: 2 }),
+      interval: fc.constantFrom('day', 'week', 'month'),
+      window: fc.constantFrom(...windows),
+      extra,
+    });
+    let answered = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const body = { category_id: ids.cat1, start_date: r.window[0], end_date: r.window[1], group_by: r.group_by, interval: r.interval, ...(r.filter ? { filter: toWire(r.filter) } : {}), ...r.extra };
+        const expected = await answer(duck, name, body);
+        if (expected.startsWith('{')) answered++;
+        expect(await answer(chdb, name, body)).toBe(expected);
+      }),
+      { numRuns: 15 },
+    );
+    expect(answered).toBeGreaterThan(5);
+  }, 300_000);
+});
