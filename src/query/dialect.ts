@@ -133,7 +133,7 @@ const lambdaName = (name: string): Fragment => {
 export const listHas = (list: Fragment, item: Fragment): Fragment => spelled(sql`list_contains(${list}, ${item})`, sql`has(${list}, ${item})`);
 
 /** Integer division, rounding toward zero for the non-negative operands reports divide (`//` opens a comment in ClickHouse). */
-export const intDiv = (a: Fragment, b: Fragment): Fragment => spelled(sql`${a} // ${b}`, sql`intDiv(${a}, ${b})`);
+export const intDiv = (a: Fragment, b: Fragment): Fragment => spelled(sql`(${a} // ${b})`, sql`intDiv(${a}, ${b})`);
 
 /** NULL-safe equality: NULL equals NULL. */
 export const nullSafeEqual = (a: Fragment, b: Fragment): Fragment => sql`${a} IS NOT DISTINCT FROM ${b}`;
