@@ -129,7 +129,7 @@ export function prepare<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown
 export async function prepareRead<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext): Promise<Prepared<Plan>> {
   const p = planOf(report, body, mode, ctx);
   await enforceGuards(report, p.plan, ctx);
-  const rollups = new Set((report.rollups?.(p.plan) ?? []).filter((u) => ctx.core.backend.rollups && ctx.core.rollups.current(u.def, u.categoryId)).map((u) => u.def.name));
+  const rollups = new Set((report.rollups?.(p.plan) ?? []).filter((u) => ctx.core.rollups.current(u.def, u.categoryId)).map((u) => u.def.name));
   return { ...p, rollups, compiled: report.compile(p.plan, rollups) };
 }
 
