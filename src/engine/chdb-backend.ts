@@ -26,13 +26,16 @@ const batchRows = 2048;
 /** chdb holds one data directory per process: engines share its session, each in a database of its own. */
 let shared: { session: ChdbSession; users: number; queue: Promise<unknown> } | undefined;
 
-function loadChdb(): ChdbModule {
+/** An optional package, or a DatasetError that says how to install it. */
+export function requireOptional<T>(name: string, what: string): T {
   try {
-    return createRequire(import.meta.url)('chdb') as ChdbModule;
+    return createRequire(import.meta.url)(name) as T;
   } catch (error) {
-    throw new DatasetError(`the chdb backend needs the optional package chdb (embedded ClickHouse, about 550 MB): run \`npm i chdb\` (${(error as Error).message.split('\n')[0]})`);
+    throw new DatasetError(`${what} needs the optional package ${name}: run \`npm i ${name}\` (${(error as Error).message.split('\n')[0]})`);
   }
 }
+
+const loadChdb = () => requireOptional<ChdbModule>('chdb', 'the chdb backend (ClickHouse embedded, about 550 MB)');
 
 function acquireSession(): NonNullable<typeof shared> {
   if (!shared) {
