@@ -106,7 +106,8 @@ export const zoneHour = (instant: Fragment, zone: Fragment): Fragment => spelled
 export const zoneHourStart = (instant: Fragment, zone: Fragment): Fragment =>
   spelled(
     sql`(${instant} - (timezone(${zone}, ${instant}) - date_trunc('hour', timezone(${zone}, ${instant}))))`,
-    sql`(${instant} - toIntervalMicrosecond(toUnixTimestamp64Micro(${instant}) - toUnixTimestamp64Micro(toStartOfHour(toTimeZone(${instant}, ${zone})))))`,
+    // Offsets are whole minutes, so the wall clock's seconds and fraction are the instant's own.
+    sql`(${instant} - toIntervalMicrosecond((toMinute(toTimeZone(${instant}, ${zone})) * 60 + toSecond(${instant})) * 1000000 + toUnixTimestamp64Micro(${instant}) % 1000000))`,
   );
 
 /** The zone's wall clock at an instant, as a zone-less timestamp (DuckDB's `timezone(zone, instant)`). */
@@ -163,6 +164,9 @@ export const groupByAll: Fragment = sql`GROUP BY ALL`;
 /** The first day of a calendar day's week (ISO, from Monday) or month, as a date. */
 export const dateTrunc = (unit: 'week' | 'month', day: Fragment): Fragment =>
   unit === 'week' ? sql`CAST(date_trunc('week', ${day}) AS DATE)` : sql`CAST(date_trunc('month', ${day}) AS DATE)`;
+
+/** Days from date `from` to date `to` (negative when `to` is earlier). */
+export const daysBetween = (to: Fragment, from: Fragment): Fragment => spelled(sql`(${to} - ${from})`, sql`dateDiff('day', ${from}, ${to})`);
 
 /** The calendar day of an instant in a time zone (a bound IANA name). */
 export const zoneDay = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`CAST(timezone(${zone}, ${instant}) AS DATE)`, sql`toDate(${instant}, ${zone})`);
