@@ -38,12 +38,6 @@ export const orderedList = (value: Fragment, order: readonly ListOrder[]): Fragm
 /** A group's values as a list, in no particular order. */
 export const collect = (value: Fragment): Fragment => spelled(sql`list(${value})`, sql`groupArray(${value})`);
 
-/** A list's length. */
-export const listLength = (list: Fragment): Fragment => spelled(sql`len(${list})`, sql`length(${list})`);
-
-/** A list's distinct items (in no particular order). */
-export const listDistinct = (list: Fragment): Fragment => spelled(sql`list_distinct(${list})`, sql`arrayDistinct(${list})`);
-
 /** One row per item of a text list (distinct items with `distinct`), or one NULL row for an empty list. */
 export const eachItemOrNull = (list: Fragment, distinct: boolean): Fragment =>
   spelled(
@@ -158,9 +152,6 @@ export const everyColumn = (alias: string, shared: readonly string[]): Fragment 
 /** A CTE computed once for every reference to it (ClickHouse inlines its CTEs). */
 export const materialized: Fragment = spelled(sql`AS MATERIALIZED`, sql`AS`);
 
-/** Grouping by every selected column that is not an aggregate. */
-export const groupByAll: Fragment = sql`GROUP BY ALL`;
-
 /** The first day of a calendar day's week (ISO, from Monday) or month, as a date. */
 export const dateTrunc = (unit: 'week' | 'month', day: Fragment): Fragment =>
   unit === 'week' ? sql`CAST(date_trunc('week', ${day}) AS DATE)` : sql`CAST(date_trunc('month', ${day}) AS DATE)`;
@@ -171,12 +162,3 @@ export const daysBetween = (to: Fragment, from: Fragment): Fragment => spelled(s
 /** The calendar day of an instant in a time zone (a bound IANA name). */
 export const zoneDay = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`CAST(timezone(${zone}, ${instant}) AS DATE)`, sql`toDate(${instant}, ${zone})`);
 
-/** SQL types both dialects cast to under these names; a ClickHouse cast keeps NULL (its types are not nullable unless said). */
-export type CastType = 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'DATE' | 'BOOLEAN';
-
-const clickhouseTypes: Record<CastType, string> = { VARCHAR: 'String', BIGINT: 'Int64', INTEGER: 'Int32', DOUBLE: 'Float64', DATE: 'Date', BOOLEAN: 'Bool' };
-
-export const cast = (value: Fragment, type: CastType): Fragment =>
-  spelled(sql`CAST(${value} AS ${typeName(type)})`, sql`CAST(${value} AS Nullable(${typeName(clickhouseTypes[type])}))`);
-
-const typeName = (name: string): Fragment => new Fragment([name], []);
