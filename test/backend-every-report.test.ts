@@ -6,6 +6,7 @@ import { endpoints } from '../src/reports/registry.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aea } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { post, startServer } from './helpers/server.ts';
 
 /**
  * Every report path of the registry, pages and streams, answered over the bundled sample (Parquet
@@ -139,6 +140,29 @@ describe('chdb answers every report path as DuckDB does', () => {
     expect(after).not.toEqual(before);
     expect(JSON.stringify(after)).toContain(prompt.id);
     expect(after).toEqual(await duck.org(org).reports.visibility!(body));
+  }, 120_000);
+
+  it('the REST service over chdb sends what it sends over DuckDB: JSON, the SSE stream, CSV and Parquet', async () => {
+    const c = cases().find((x) => x.path === '/v2/reports/citations')!;
+    const servers = [await startServer(duck, { rateLimit: false }), await startServer(chdb, { rateLimit: false })];
+    try {
+      const bodies = await Promise.all(
+        servers.map(async (s) => {
+          const key = { 'x-api-key': await s.key(c.scope.org) };
+          const json = await (await post(`${s.url}${c.path}`, c.body, key)).text();
+          const { limit: _limit, ...streamBody } = c.body;
+          const sse = await (await post(`${s.url}${c.path}/stream`, streamBody, key)).text();
+          const csv = await (await post(`${s.url}${c.path}`, c.body, { ...key, accept: 'text/csv' })).text();
+          const parquet = Buffer.from(await (await post(`${s.url}${c.path}`, c.body, { ...key, accept: 'application/vnd.apache.parquet' })).arrayBuffer());
+          return { json, sse, csv, parquet: parquet.toString('base64') };
+        }),
+      );
+      expect(JSON.parse(bodies[0]!.json).data.length).toBeGreaterThan(0);
+      expect(bodies[0]!.sse).toContain('event: result');
+      expect(bodies[1]).toEqual(bodies[0]);
+    } finally {
+      for (const s of servers) await s.close();
+    }
   }, 120_000);
 
   it('aea query --backend chdb prints the bytes the default backend prints', async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
 import { serverSupported } from '../src/engine/clickhouse-backend.ts';
-import { UnavailableError } from '../src/errors.ts';
+import { requireOptional } from '../src/engine/chdb-backend.ts';
+import { DatasetError, UnavailableError } from '../src/errors.ts';
 import { aea } from './helpers/cli.ts';
 import { startDebianClickHouse, type RunningServer } from './helpers/old-clickhouse.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -36,6 +37,12 @@ describe('the clickhouse backend and a server too old for its dialect', () => {
   it('an unreachable server, and a missing URL, are clear errors too', async () => {
     await expect(openEngine({ data: sample, backend: 'clickhouse', clickhouseUrl: 'http://127.0.0.1:9' })).rejects.toThrow(/cannot reach the ClickHouse server at 127\.0\.0\.1:9/);
     await expect(openEngine({ data: sample, backend: 'clickhouse' })).rejects.toThrow(/needs `clickhouseUrl`/);
+  });
+
+  it('an optional package that is not installed is a DatasetError naming the npm command (as for chdb under npm ci --omit=optional)', () => {
+    expect(() => requireOptional('chdb-not-installed', 'the chdb backend')).toThrow(DatasetError);
+    expect(() => requireOptional('chdb-not-installed', 'the chdb backend')).toThrow(/^the chdb backend needs the optional package chdb-not-installed: run `npm i chdb-not-installed`/);
+    expect(requireOptional<{ Session: unknown }>('chdb', 'the chdb backend').Session).toBeTypeOf('function');
   });
 
   it('accepts 24.3 and later, and nothing before', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatasetError } from '../errors.ts';
@@ -26,13 +26,16 @@ const batchRows = 2048;
 /** chdb holds one data directory per process: engines share its session, each in a database of its own. */
 let shared: { session: ChdbSession; users: number; queue: Promise<unknown> } | undefined;
 
-function loadChdb(): ChdbModule {
+/** An optional package, or a DatasetError that says how to install it. */
+export function requireOptional<T>(name: string, what: string): T {
   try {
-    return createRequire(import.meta.url)('chdb') as ChdbModule;
+    return createRequire(import.meta.url)(name) as T;
   } catch (error) {
-    throw new DatasetError(`the chdb backend needs the optional package chdb (embedded ClickHouse, about 550 MB): run \`npm i chdb\` (${(error as Error).message.split('\n')[0]})`);
+    throw new DatasetError(`${what} needs the optional package ${name}: run \`npm i ${name}\` (${(error as Error).message.split('\n')[0]})`);
   }
 }
+
+const loadChdb = () => requireOptional<ChdbModule>('chdb', 'the chdb backend (ClickHouse embedded, about 550 MB)');
 
 function acquireSession(): NonNullable<typeof shared> {
   if (!shared) {
@@ -81,18 +84,29 @@ export class ChdbBackend implements ReportBackend {
   }
 
   private synced = -1;
+  /** The copy under way, which concurrent statements of the same generation wait for rather than repeat. */
+  private syncing: { readonly generation: number; readonly done: Promise<void> } | undefined;
 
   private readonly describe = async (source: string) => {
     const rows = await this.run(`DESCRIBE file(${clickhouseLiteral(source)}, Parquet)`, false);
     return new Map(rows.columns.name!.map((n, i) => [String(n), String(rows.columns.type![i])]));
   };
 
-  /** Copies the state store's tables again when a transaction changed them since the last copy. */
-  private async syncState(): Promise<void> {
+  /** Copies the state store's tables again when a transaction changed them since the last copy, then drops the older copy's files. */
+  private syncState(): Promise<void> {
     const generation = this.copies.generation();
-    if (generation === this.synced) return;
-    for (const statement of await clickhouseTables(this.copies, this.describe, this.dir, `state-${generation}`, true)) await this.run(statement);
-    this.synced = generation;
+    if (generation === this.synced) return Promise.resolve();
+    if (this.syncing?.generation === generation) return this.syncing.done;
+    const previous = this.synced;
+    const done = (async () => {
+      for (const statement of await clickhouseTables(this.copies, this.describe, this.dir, `state-${generation}`, true)) await this.run(statement);
+      this.synced = generation;
+      for (const f of readdirSync(this.dir)) if (f.startsWith(`state-${previous}-`)) rmSync(join(this.dir, f), { force: true });
+    })();
+    this.syncing = { generation, done };
+    return done.finally(() => {
+      if (this.syncing?.done === done) this.syncing = undefined;
+    });
   }
 
   /** Runs one statement in this engine's database, after every statement queued before it. */

@@ -26,7 +26,6 @@ import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 import type { BackendName, ReportBackend } from './backend.ts';
 import { DuckDBBackend } from './duckdb-backend.ts';
 import { ChdbBackend } from './chdb-backend.ts';
-import { ClickHouseBackend } from './clickhouse-backend.ts';
 import type { TableCopies } from './clickhouse-tables.ts';
 
 export type { EngineCore, EngineStats, BackgroundWorker } from './core.ts';
@@ -160,15 +159,17 @@ const isDimension = (table: TableName) => !(tables[table].sort as readonly strin
 
 const bytesOf = (files: readonly string[]) => files.reduce((sum, f) => sum + statSync(f).size, 0);
 
-function openBackend(options: EngineOptions, pool: DuckDBPool, copies: Omit<TableCopies, 'files'> & Pick<TableCopies, 'files'>): Promise<ReportBackend> {
+async function openBackend(options: EngineOptions, pool: DuckDBPool, copies: TableCopies): Promise<ReportBackend> {
   const name = options.backend ?? 'duckdb';
   if (name === 'chdb') return ChdbBackend.open(copies);
   if (name === 'clickhouse') {
     if (!options.clickhouseUrl) throw new DatasetError('the clickhouse backend needs `clickhouseUrl` (--clickhouse-url), the HTTP URL of the server');
+    // Loaded only by engines that use it: most never talk to a ClickHouse server.
+    const { ClickHouseBackend } = await import('./clickhouse-backend.ts');
     return ClickHouseBackend.open(options.clickhouseUrl);
   }
   if (name !== 'duckdb') throw new DatasetError(`unknown backend ${JSON.stringify(name)}: use duckdb, chdb or clickhouse`);
-  return Promise.resolve(new DuckDBBackend(pool));
+  return new DuckDBBackend(pool);
 }
 
 /** Writes a relation of the engine's DuckDB to a Parquet file, for a ClickHouse backend to read. */

@@ -38,12 +38,6 @@ export const orderedList = (value: Fragment, order: readonly ListOrder[]): Fragm
 /** A group's values as a list, in no particular order. */
 export const collect = (value: Fragment): Fragment => spelled(sql`list(${value})`, sql`groupArray(${value})`);
 
-/** A list's length. */
-export const listLength = (list: Fragment): Fragment => spelled(sql`len(${list})`, sql`length(${list})`);
-
-/** A list's distinct items (in no particular order). */
-export const listDistinct = (list: Fragment): Fragment => spelled(sql`list_distinct(${list})`, sql`arrayDistinct(${list})`);
-
 /** One row per item of a text list (distinct items with `distinct`), or one NULL row for an empty list. */
 export const eachItemOrNull = (list: Fragment, distinct: boolean): Fragment =>
   spelled(
@@ -106,7 +100,8 @@ export const zoneHour = (instant: Fragment, zone: Fragment): Fragment => spelled
 export const zoneHourStart = (instant: Fragment, zone: Fragment): Fragment =>
   spelled(
     sql`(${instant} - (timezone(${zone}, ${instant}) - date_trunc('hour', timezone(${zone}, ${instant}))))`,
-    sql`(${instant} - toIntervalMicrosecond(toUnixTimestamp64Micro(${instant}) - toUnixTimestamp64Micro(toStartOfHour(toTimeZone(${instant}, ${zone})))))`,
+    // Offsets are whole minutes, so the wall clock's seconds and fraction are the instant's own.
+    sql`(${instant} - toIntervalMicrosecond((toMinute(toTimeZone(${instant}, ${zone})) * 60 + toSecond(${instant})) * 1000000 + toUnixTimestamp64Micro(${instant}) % 1000000))`,
   );
 
 /** The zone's wall clock at an instant, as a zone-less timestamp (DuckDB's `timezone(zone, instant)`). */
@@ -133,7 +128,7 @@ const lambdaName = (name: string): Fragment => {
 export const listHas = (list: Fragment, item: Fragment): Fragment => spelled(sql`list_contains(${list}, ${item})`, sql`has(${list}, ${item})`);
 
 /** Integer division, rounding toward zero for the non-negative operands reports divide (`//` opens a comment in ClickHouse). */
-export const intDiv = (a: Fragment, b: Fragment): Fragment => spelled(sql`${a} // ${b}`, sql`intDiv(${a}, ${b})`);
+export const intDiv = (a: Fragment, b: Fragment): Fragment => spelled(sql`(${a} // ${b})`, sql`intDiv(${a}, ${b})`);
 
 /** NULL-safe equality: NULL equals NULL. */
 export const nullSafeEqual = (a: Fragment, b: Fragment): Fragment => sql`${a} IS NOT DISTINCT FROM ${b}`;
@@ -157,22 +152,13 @@ export const everyColumn = (alias: string, shared: readonly string[]): Fragment 
 /** A CTE computed once for every reference to it (ClickHouse inlines its CTEs). */
 export const materialized: Fragment = spelled(sql`AS MATERIALIZED`, sql`AS`);
 
-/** Grouping by every selected column that is not an aggregate. */
-export const groupByAll: Fragment = sql`GROUP BY ALL`;
-
 /** The first day of a calendar day's week (ISO, from Monday) or month, as a date. */
 export const dateTrunc = (unit: 'week' | 'month', day: Fragment): Fragment =>
   unit === 'week' ? sql`CAST(date_trunc('week', ${day}) AS DATE)` : sql`CAST(date_trunc('month', ${day}) AS DATE)`;
 
+/** Days from date `from` to date `to` (negative when `to` is earlier). */
+export const daysBetween = (to: Fragment, from: Fragment): Fragment => spelled(sql`(${to} - ${from})`, sql`dateDiff('day', ${from}, ${to})`);
+
 /** The calendar day of an instant in a time zone (a bound IANA name). */
 export const zoneDay = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`CAST(timezone(${zone}, ${instant}) AS DATE)`, sql`toDate(${instant}, ${zone})`);
 
-/** SQL types both dialects cast to under these names; a ClickHouse cast keeps NULL (its types are not nullable unless said). */
-export type CastType = 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'DATE' | 'BOOLEAN';
-
-const clickhouseTypes: Record<CastType, string> = { VARCHAR: 'String', BIGINT: 'Int64', INTEGER: 'Int32', DOUBLE: 'Float64', DATE: 'Date', BOOLEAN: 'Bool' };
-
-export const cast = (value: Fragment, type: CastType): Fragment =>
-  spelled(sql`CAST(${value} AS ${typeName(type)})`, sql`CAST(${value} AS Nullable(${typeName(clickhouseTypes[type])}))`);
-
-const typeName = (name: string): Fragment => new Fragment([name], []);

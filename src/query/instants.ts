@@ -1,4 +1,4 @@
-import { formatDay, intDiv, wallClockText, zoneDay, zoneHour, zoneHourStart, zoneOffsetSeconds } from './dialect.ts';
+import { daysBetween, formatDay, intDiv, wallClockText, zoneDay, zoneHour, zoneHourStart, zoneOffsetSeconds } from './dialect.ts';
 import { sql, type Fragment } from './sql.ts';
 
 /**
@@ -201,7 +201,7 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
     case 'year':
       return sql`CAST(date_trunc('year', ${day}) AS DATE)`;
     case 'relative_week':
-      return sql`(CAST(${spec.anchor} AS DATE) + CAST(7 * ${intDiv(sql`(${day} - CAST(${spec.anchor} AS DATE))`, sql`7`)} AS INTEGER))`;
+      return sql`(CAST(${spec.anchor} AS DATE) + CAST(7 * ${intDiv(daysBetween(day, sql`CAST(${spec.anchor} AS DATE)`), sql`7`)} AS INTEGER))`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { dateTrunc } from './dialect.ts';
 import { sql, type Fragment } from './sql.ts';
 
 export const insightsZone = 'America/New_York';
@@ -20,9 +21,8 @@ export function dayBucket(interval: CalendarInterval, day: Fragment): Fragment {
     case 'day':
       return day;
     case 'week':
-      return sql`CAST(date_trunc('week', ${day}) AS DATE)`;
     case 'month':
-      return sql`CAST(date_trunc('month', ${day}) AS DATE)`;
+      return dateTrunc(interval, day);
   }
 }
 

@@ -151,7 +151,7 @@ export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: u
   const compared = compare && report.compare ? report.compare(filled, compare) : filled;
   const p = { ...planned, plan: components && report.components ? report.components.plan(compared) : compared };
   const candidates = report.rollups?.(p.plan) ?? [];
-  const isCurrent = (u: { def: RollupDef; categoryId: string }) => ctx.core.backend.rollups && (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
+  const isCurrent = (u: { def: RollupDef; categoryId: string }) => (lookup === 'use' ? ctx.core.rollups.current(u.def, u.categoryId) : ctx.core.rollups.isCurrent(u.def, u.categoryId));
   const rollups = new Set(candidates.filter(isCurrent).map((u) => u.def.name));
   const choice = { candidates: [...new Set(candidates.map((u) => u.def.name))], chosen: [...rollups] };
   return { ...p, rollups, choice, compiled: report.compile(p.plan, rollups) };

@@ -1,6 +1,7 @@
 import { field, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
 import type { FilterCatalog } from '../../query/filter-compiler.ts';
 import { refField, setRefField, textOps, type DimensionTable } from '../../query/filter-fields.ts';
+import { nullSafeEqual } from '../../query/dialect.ts';
 import { ident, join, key, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 
@@ -51,7 +52,7 @@ export const keyColumnAs = (dim: GroupDimension, alias: string): Fragment => sql
 export function keysEqual(dims: readonly GroupDimension[], left: string, right: string): Fragment {
   if (dims.length === 0) return sql`TRUE`;
   return join(
-    dims.map((d) => sql`${keyColumn(d, left)} IS NOT DISTINCT FROM ${keyColumn(d, right)}`),
+    dims.map((d) => nullSafeEqual(keyColumn(d, left), keyColumn(d, right))),
     ' AND ',
   );
 }

@@ -1,5 +1,5 @@
 import { field as fieldOf, object, repeated, value, type ShapeField } from '../../query/row-shape.ts';
-import { eachItemOrNull } from '../../query/dialect.ts';
+import { eachItemOrNull, nullSafeEqual } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { DimensionTable } from '../../query/filter-fields.ts';
@@ -122,7 +122,7 @@ export class Grouping {
   /** NULL-safe equality of the keys of two relations. */
   equal(left: string, right: string): Fragment {
     if (this.empty) return sql`TRUE`;
-    return join(this.names.map((n) => sql`${this.col(n, left)} IS NOT DISTINCT FROM ${this.col(n, right)}`), ' AND ');
+    return join(this.names.map((n) => nullSafeEqual(this.col(n, left), this.col(n, right))), ' AND ');
   }
 
   private lookupAlias(name: string): Fragment {

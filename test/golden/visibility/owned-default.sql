@@ -31,7 +31,7 @@ SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS 
 UNION ALL BY NAME
 SELECT * FROM (WITH pg AS (
   SELECT o.* FROM ordinals o, width w
-  WHERE w.k > 0 AND o.ordinal > $9 // w.k AND o.ordinal <= ($10 + w.k - 1) // w.k
+  WHERE w.k > 0 AND o.ordinal > ($9 // w.k) AND o.ordinal <= (($10 + w.k - 1) // w.k)
 ),
 pm AS (
   SELECT m.* FROM m SEMI JOIN pg ON TRUE

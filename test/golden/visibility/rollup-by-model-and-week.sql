@@ -29,7 +29,7 @@ SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS 
 UNION ALL BY NAME
 SELECT * FROM (WITH pg AS (
   SELECT o.* FROM ordinals o, width w
-  WHERE w.k > 0 AND o.ordinal > $17 // w.k AND o.ordinal <= ($18 + w.k - 1) // w.k
+  WHERE w.k > 0 AND o.ordinal > ($17 // w.k) AND o.ordinal <= (($18 + w.k - 1) // w.k)
 ),
 pm AS (
   SELECT m.* FROM m SEMI JOIN pg ON "m"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "m"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
