@@ -10,7 +10,7 @@ c AS (
 parts AS (SELECT "k_date", "k_model", count(DISTINCT entity) AS n_all, count(DISTINCT entity) FILTER (WHERE citation_category = 'owned') AS n_kept
 FROM c WHERE hit GROUP BY "k_date", "k_model"),
 ordinals AS (
-  SELECT "x"."k_date", "x"."k_model", row_number() OVER w AS ordinal, x.n_kept,
+  SELECT "x"."k_date" AS "k_date", "x"."k_model" AS "k_model", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
   FROM parts x
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "x"."k_model"
@@ -32,13 +32,13 @@ scored AS (
   SELECT "k_date", "k_model", entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
          min(first_at) AS first_cited_at, bool_or(owned) AS owned
   FROM (
-    SELECT num.*, den.total, mi.models FROM num
+    SELECT "num".*, den.total, mi.models FROM num
     JOIN den ON "num"."k_date" IS NOT DISTINCT FROM "den"."k_date" AND "num"."k_model" IS NOT DISTINCT FROM "den"."k_model" AND den.model_id = num.model_id
     JOIN models_in mi ON "num"."k_date" IS NOT DISTINCT FROM "mi"."k_date" AND "num"."k_model" IS NOT DISTINCT FROM "mi"."k_model"
   )
   GROUP BY ALL
 )
-SELECT x.*, b.k0 + count(*) FILTER (WHERE "x".owned) OVER (w ROWS UNBOUNDED PRECEDING) AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+SELECT "x".*, b.k0 + count(*) FILTER (WHERE "x".owned) OVER (w ROWS UNBOUNDED PRECEDING) AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM scored x
 JOIN pg ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date" AND "x"."k_model" IS NOT DISTINCT FROM "pg"."k_model"
 CROSS JOIN b

@@ -10,7 +10,7 @@ runs AS (
 ),
 parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_prompt", "k_query", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
 ordinals AS (
-  SELECT "x"."k_date", row_number() OVER w AS ordinal, x.n_kept,
+  SELECT "x"."k_date" AS "k_date", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
   FROM parts x
   
@@ -23,11 +23,11 @@ SELECT * FROM (WITH t AS (WITH pg AS (
 ),
 b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg),
 scored AS (
-  SELECT n.*, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / gf.group_fanouts AS share
+  SELECT "n"."k_date" AS "k_date", "n"."k_prompt" AS "k_prompt", "n"."k_query" AS "k_query", n.fanouts, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / gf.group_fanouts AS share
   FROM (SELECT "k_date", "k_prompt", "k_query", CAST(sum(w) AS BIGINT) AS fanouts FROM (SELECT x.* FROM "fo" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") GROUP BY "k_date", "k_prompt", "k_query") n
   LEFT JOIN (SELECT "k_date", "k_prompt", CAST(sum(w) AS BIGINT) AS group_fanouts FROM (SELECT x.* FROM "fo" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") GROUP BY "k_date", "k_prompt") gf ON "n"."k_date" IS NOT DISTINCT FROM "gf"."k_date" AND "n"."k_prompt" IS NOT DISTINCT FROM "gf"."k_prompt"
   LEFT JOIN (SELECT "k_date", "k_prompt", CAST(sum(n_searched) AS BIGINT) AS executions FROM (SELECT x.* FROM "runs" x SEMI JOIN "pg" ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date") WHERE n_searched > 0 GROUP BY "k_date", "k_prompt") xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt")
-SELECT x.*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+SELECT "x".*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM scored x
 JOIN pg ON "x"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
 CROSS JOIN b
