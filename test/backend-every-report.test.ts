@@ -30,8 +30,10 @@ let chdb: Engine;
 const scopes = {} as Record<'insights' | 'shopping' | 'videos' | 'claims' | 'sentiment', Scope>;
 
 beforeAll(async () => {
-  duck = await openEngine({ data: sampleDir, cursorSecret: 'every', rollups: false });
-  chdb = await openEngine({ data: sampleDir, cursorSecret: 'every', backend: 'chdb' });
+  // One clock for both: a prompt edit stamps its time into the state, which the answers' fingerprints hash.
+  const clock = () => new Date('2026-11-20T12:00:00Z');
+  duck = await openEngine({ data: sampleDir, cursorSecret: 'every', rollups: false, clock });
+  chdb = await openEngine({ data: sampleDir, cursorSecret: 'every', backend: 'chdb', clock });
   const first = async (table: string, where = 'TRUE', brandSql = '(SELECT min(name) FROM assets a WHERE a.category_id = f.category_id AND a.is_owned)') => {
     const rows = await duck.core.pool.use((c) =>
       c.runAndReadAll(`SELECT f.organization_id, f.category_id, (SELECT min(name) FROM domains d WHERE d.organization_id = f.organization_id),
