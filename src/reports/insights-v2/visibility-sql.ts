@@ -1,13 +1,12 @@
-import { rollupTable } from '../../engine/rollups.ts';
 import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
-import { distinctSorted, intDiv, listHas, semiJoin } from '../../query/dialect.ts';
+import { distinctSorted, intDiv, semiJoin } from '../../query/dialect.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket } from '../../query/time.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
-import { filterPredicate } from './common.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual, promptFilterFields } from './dimensions.ts';
-import { visibilityRollupsFor, type VisibilityRollup } from './visibility-rollup.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual } from './dimensions.ts';
+import { visibilityRollupsFor } from './visibility-rollup.ts';
+import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
 const metricSql = {
@@ -61,52 +60,6 @@ const comparedOf = (plan: VisibilityPlan) =>
   });
 
 const partsOf = (plan: VisibilityPlan) => (plan.components ? plan.metrics : []).flatMap((m) => [{ name: `${m}_numerator`, value: ratioParts[m].numerator }, { name: `${m}_denominator`, value: ratioParts[m].denominator }]);
-
-/**
- * The answers `e` and each brand's mentions `m` per group key, and the models with answers in scope
- * (`scope_models`, for the info), from the rollups or the facts.
- */
-function sources(plan: VisibilityPlan, rollups: { rows: VisibilityRollup; models: VisibilityRollup } | null, keysSelect: Fragment): Fragment {
-  const filter = filterPredicate(plan.filter, promptFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
-  const window = sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE) AND ${filter}`;
-  if (rollups) {
-    // TRICKY: a rollup that keeps the prompt's topic stands for its prompt `p` too, so keys and filters
-    // written over `p` read the row itself.
-    const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f, (SELECT f.topic_id AS topic_id) p` : sql`${ident(rollupTable(r.def, table))} f`);
-    return sql`e AS (
-  SELECT ${keysSelect}sum(f.executions) AS n
-  FROM ${from(rollups.rows, 'executions')}
-  WHERE ${window}
-  GROUP BY ALL
-),
-m AS (
-  SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
-  FROM ${from(rollups.rows, 'mentions')}
-  WHERE ${window}
-  GROUP BY ALL
-),
-scope_models AS (
-  SELECT DISTINCT f.model_id FROM ${from(rollups.models, 'executions')} WHERE ${window}
-)`;
-  }
-  return sql`p AS (
-  SELECT id, topic_id, tag_ids FROM prompts
-  WHERE category_id = ${plan.categoryId} AND ${listHas(sql`analysis_types`, sql`'visibility'`)}
-),
-e AS (
-  SELECT ${keysSelect}f.model_id, count(*) AS n
-  FROM executions f JOIN p ON p.id = f.prompt_id
-  WHERE ${window}
-  GROUP BY ALL
-),
-m AS (
-  SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
-  FROM mentions f JOIN p ON p.id = f.prompt_id
-  WHERE ${window}
-  GROUP BY ALL
-),
-scope_models AS (SELECT DISTINCT model_id FROM e)`;
-}
 
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
 function selection(plan: VisibilityPlan): Fragment {
@@ -165,10 +118,10 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   // A compared group may have no answers in the window, as a filled bucket has none.
   const ratios = plan.fill || plan.compare ? filledMetricSql : metricSql;
   const withCompared = plan.compare
-    ? sql`${comparedMetrics(plan, plan.compare, sources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
+    ? sql`${comparedMetrics(plan, plan.compare, visibilitySources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
 ${comparedGroups(plan, keyList)}`
     : groups;
-  const ctes = sql`${sources(plan, fromRollups, keysSelect)},
+  const ctes = sql`${visibilitySources(plan, fromRollups, keysSelect)},
 ${withCompared},
 width AS (
   SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${kept}

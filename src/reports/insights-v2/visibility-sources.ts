@@ -1,0 +1,53 @@
+import { rollupTable } from '../../engine/rollups.ts';
+import { listHas } from '../../query/dialect.ts';
+import { ident, sql, type Fragment } from '../../query/sql.ts';
+import { filterPredicate } from './common.ts';
+import { promptFilterFields } from './dimensions.ts';
+import type { VisibilityRollup } from './visibility-rollup.ts';
+import type { VisibilityPlan } from './visibility-plan.ts';
+
+/**
+ * The answers `e` and each brand's mentions `m` per group key, and the models with answers in scope
+ * (`scope_models`, for the info), from the rollups or the facts.
+ */
+export function visibilitySources(plan: VisibilityPlan, rollups: { rows: VisibilityRollup; models: VisibilityRollup } | null, keysSelect: Fragment): Fragment {
+  const filter = filterPredicate(plan.filter, promptFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
+  const window = sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE) AND ${filter}`;
+  if (rollups) {
+    // TRICKY: a rollup that keeps the prompt's topic stands for its prompt `p` too, so keys and filters
+    // written over `p` read the row itself.
+    const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f, (SELECT f.topic_id AS topic_id) p` : sql`${ident(rollupTable(r.def, table))} f`);
+    return sql`e AS (
+  SELECT ${keysSelect}sum(f.executions) AS n
+  FROM ${from(rollups.rows, 'executions')}
+  WHERE ${window}
+  GROUP BY ALL
+),
+m AS (
+  SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
+  FROM ${from(rollups.rows, 'mentions')}
+  WHERE ${window}
+  GROUP BY ALL
+),
+scope_models AS (
+  SELECT DISTINCT f.model_id FROM ${from(rollups.models, 'executions')} WHERE ${window}
+)`;
+  }
+  return sql`p AS (
+  SELECT id, topic_id, tag_ids FROM prompts
+  WHERE category_id = ${plan.categoryId} AND ${listHas(sql`analysis_types`, sql`'visibility'`)}
+),
+e AS (
+  SELECT ${keysSelect}f.model_id, count(*) AS n
+  FROM executions f JOIN p ON p.id = f.prompt_id
+  WHERE ${window}
+  GROUP BY ALL
+),
+m AS (
+  SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
+  FROM mentions f JOIN p ON p.id = f.prompt_id
+  WHERE ${window}
+  GROUP BY ALL
+),
+scope_models AS (SELECT DISTINCT model_id FROM e)`;
+}
