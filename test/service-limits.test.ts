@@ -225,6 +225,16 @@ describe('the memory budget', () => {
     }
   });
 
+  it('hands freed memory back soon: DuckDB flushes its allocator past a small peak, in the background', async () => {
+    const engine = await openEngine({ data: sampleDir });
+    try {
+      const [threshold, background] = (await engine.core.pool.read(`SELECT current_setting('allocator_flush_threshold'), current_setting('allocator_background_threads')`, [])).getRows()[0]!;
+      expect([String(threshold), background]).toEqual(['16.0 MiB', true]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('answers 503 unavailable, not a 500, when a statement outgrows DuckDB’s share', async () => {
     const small = await openEngine({ data: sampleDir, memoryLimit: 68 * 2 ** 20, maxStreams: 1 });
     const hungry: Endpoint = { ...endless('hungry', 'heavy'), handle: async (_input, ctx) => jsonResult((await ctx.core.pool.read(`SELECT list(i::VARCHAR || ' padding') FROM range(50000000) t(i)`, [], ctx.signal)).getRows().length) };

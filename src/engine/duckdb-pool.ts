@@ -34,6 +34,9 @@ const stopped = (signal: AbortSignal) => signal.reason ?? new Error('aborted');
  * statement at a time, so concurrent requests each borrow one; DuckDB parallelises each query across
  * its threads.
  */
+/** Peak allocation above which a finished task hands its memory back (DuckDB's `allocator_flush_threshold`). */
+export const allocatorFlushThreshold = '16MiB';
+
 export class DuckDBPool {
   private readonly lanes: Record<Lane, LaneQueue> = { heavy: new LaneQueue(), light: new LaneQueue() };
   private readonly laneOf = new Map<DuckDBConnection, Lane>();
@@ -60,6 +63,11 @@ export class DuckDBPool {
   static async create(options: PoolOptions = {}): Promise<DuckDBPool> {
     const config: Record<string, string> = {
       threads: String(options.threads ?? 2),
+      // Freed memory goes back to the system soon after a statement, not when the allocator's caches pass
+      // 128 MiB (DuckDB's default): eight slow readers left the server 144 MiB above its base 10 s after
+      // they went, and 30 MiB below it with these (bench/RESULTS.md, server runs).
+      allocator_flush_threshold: allocatorFlushThreshold,
+      allocator_background_threads: 'true',
     };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
     const instance = await DuckDBInstance.create(':memory:', config);
