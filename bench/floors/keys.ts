@@ -137,7 +137,7 @@ export const refKeys = {
  * report's measure, as a number that sorts best first: e.g. −count), then the other keys' names and ids.
  * Returns them in row order, each with its rank and its key fields as JSON (each followed by a comma).
  */
-export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: readonly Key[], groups: G[], first: (g: G) => number): { g: G; rank: number; prefix: string }[] {
+export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: readonly Key[], groups: G[], first: (g: G) => number, slice = { start: 0, end: Number.POSITIVE_INFINITY }): { g: G; rank: number; prefix: string }[] {
   const d = keys.findIndex((k) => k.def.kind === 'date');
   const others = keys.map((_, i) => i).filter((i) => i !== d);
   // TRICKY: each group's sort key is computed once into one flat array (date, the measure, then the other
@@ -157,16 +157,20 @@ export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: read
     for (let i = 0; i < width; i++) if (sk[x + i] !== sk[y + i]) return sk[x + i]! - sk[y + i]!;
     return 0;
   });
+  // Every group is ranked; only those in `slice` (a page's positions in the order) are written.
+  const out: { g: G; rank: number; prefix: string }[] = [];
   let rank = 0;
   let bucket: number | null = null;
-  return order.map((i) => {
-    const g = groups[i]!;
+  for (let at = 0; at < order.length && at < slice.end; at++) {
+    const g = groups[order[at]!]!;
     rank = d >= 0 && g.vals[d] !== bucket ? 1 : rank + 1;
     bucket = d >= 0 ? g.vals[d]! : null;
+    if (at < slice.start) continue;
     let prefix = '';
     for (let j = 0; j < keys.length; j++) prefix += `${keys[j]!.part(g.vals[j]!)},`;
-    return { g, rank, prefix };
-  });
+    out.push({ g, rank, prefix });
+  }
+  return out;
 }
 
 /** ` AND col IN ('…'::UUID, …)` for run ids the floor itself read. */

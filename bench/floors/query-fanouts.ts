@@ -25,7 +25,7 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_fan_day_queries',
-    readBy: 'stream-prompt-query-date-365',
+    readBy: 'requests without a model or region key or filter (window series, prompt × query, date × prompt), stream-prompt-query-date-365',
     grain: 'category × day × prompt × query',
     measures: 'fan-outs',
     source: 'fanouts of the prompts carrying the visibility type',
@@ -33,7 +33,7 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_fan_day_searching',
-    readBy: 'stream-prompt-query-date-365',
+    readBy: 'requests without a model or region key or filter (window series, prompt × query, date × prompt), stream-prompt-query-date-365',
     grain: 'category × day × prompt',
     measures: 'answers that searched the web',
     source: 'executions of the prompts carrying the visibility type',
@@ -79,17 +79,19 @@ function fanoutSql(s: Spec, where: string, withModels: boolean): string {
   const outerSql = s.keys.flatMap((x, i) => (x.field === 'query' ? [] : [`${x.sql} AS k${i}`]));
   const variations = metrics.includes('query_variations') ? 'count(DISTINCT query)::INTEGER' : '0';
   const partition = outer.length ? `PARTITION BY ${outer.join(', ')}` : '';
+  // Without a model or region key or filter, the day × prompt rollups answer: several times fewer rows.
+  const byDay = !s.filter && s.keys.every((x) => x.field !== 'model' && x.field !== 'region');
   const searching = metrics.includes('fanouts_per_execution')
-    ? `LEFT JOIN (SELECT ${[...outerSql, 'sum(n)::INTEGER AS searching'].join(', ')} FROM floor_fan_answers WHERE ${where} GROUP BY ALL) a ${outer.length ? `USING (${outer.join(', ')})` : 'ON TRUE'}`
+    ? `LEFT JOIN (SELECT ${[...outerSql, 'sum(n)::INTEGER AS searching'].join(', ')} FROM ${byDay ? 'floor_fan_day_searching' : 'floor_fan_answers'} WHERE ${where} GROUP BY ALL) a ${outer.length ? `USING (${outer.join(', ')})` : 'ON TRUE'}`
     : '';
-  return `WITH q AS (SELECT ${[...keys, 'sum(n)::INTEGER AS n', `${variations} AS v`].join(', ')} FROM floor_fan_queries WHERE ${where} GROUP BY ALL)
+  return `WITH q AS (SELECT ${[...keys, 'sum(n)::INTEGER AS n', `${variations} AS v`].join(', ')} FROM ${byDay ? 'floor_fan_day_queries' : 'floor_fan_queries'} WHERE ${where} GROUP BY ALL)
 SELECT ${s.keys.map((_, i) => `q.k${i}`).join(', ')}, q.n, q.v, ${metrics.includes('share') ? `(sum(q.n) OVER (${partition}))::INTEGER` : '0'}, ${searching ? 'coalesce(a.searching, 0)' : '0'},
   ${withModels ? `(SELECT list(DISTINCT enum_code(model)) FROM floor_fan_answers WHERE ${where})` : 'NULL'}
 FROM q ${searching}`;
 }
 
 /** Rows over days [from, to], in order (and for pages, the models of the scope). */
-async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number, to: number, withModels: boolean): Promise<{ rows: string[]; models: number[] }> {
+async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number, to: number, withModels: boolean, slice: { start: number; end: number }): Promise<{ total: number; rows: string[]; models: number[] }> {
   const keys = await resolveKeys(env, p, s.keys);
   const where = `${window}${s.filter?.(env) ?? ''}`;
   const bind = [p.categoryId, from, to];
@@ -106,8 +108,8 @@ async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number,
     query_variations: (g: Group) => `"query_variations":${g.variations}`,
     share: (g: Group) => `"share":${num(g.n / g.fanouts)}`,
   };
-  const rows = rankWithinDate(keys, groups, (g) => -g.n).map(({ g, rank, prefix }) => `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`);
-  return { rows, models };
+  const rows = rankWithinDate(keys, groups, (g) => -g.n, slice).map(({ g, rank, prefix }) => `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`);
+  return { total: groups.length, rows, models };
 }
 
 /** The models column came with the rows; a window without fan-outs has no rows to carry it. */
@@ -121,9 +123,9 @@ function pageFloor(s: Spec) {
   const limit = s.limit ?? 10;
   return page(async (env, p) => {
     const [, from, to] = windowParams(p) as [string, number, number];
-    const { rows, models } = await fanouts(env, p, s, from, to, true);
     const offset = ((s.page ?? 1) - 1) * limit;
-    return v2Page(rows.length, models.map((m) => env.dims.models[m]!.name).sort(), rows.slice(offset, offset + limit));
+    const { total, rows, models } = await fanouts(env, p, s, from, to, true, { start: offset, end: offset + limit });
+    return v2Page(total, models.map((m) => env.dims.models[m]!.name).sort(), rows);
   });
 }
 

@@ -98,9 +98,9 @@ function pageFloor(s: Spec) {
         g.n += c[k + 1]![i] as number;
       } else groups.set(groupKey(vals), { vals, pos: c[k]![i] as number, n: c[k + 1]![i] as number });
     }
-    const rows = rankWithinDate(keys, [...groups.values()], (g) => -g.n).map(({ g, rank, prefix }) => scoreJson(prefix, rank, g.pos, g.n));
     const offset = ((s.page ?? 1) - 1) * limit;
-    return v2Page(rows.length, await models(), rows.slice(offset, offset + limit));
+    const rows = rankWithinDate(keys, [...groups.values()], (g) => -g.n, { start: offset, end: offset + limit }).map(({ g, rank, prefix }) => scoreJson(prefix, rank, g.pos, g.n));
+    return v2Page(groups.size, await models(), rows);
   });
 }
 
