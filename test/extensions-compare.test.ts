@@ -171,7 +171,7 @@ describe('compare', () => {
     for (const bad of ['yesterday', '2026-05-01..', '2026-05-02..2026-05-01', '2020-01-01..2026-01-01', `2026-05-01..2026-06-01${' '.repeat(80)}`]) {
       expect(await refusal('citationsV1', v1, bad), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
     }
-    expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
+    expect(await refusal('promptAnswers', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, 'previous_period')).toMatchObject([{ loc: ['query', 'compare'] }]);
     for (const bad of ['2026-05-01T10:00:00..2026-05-20', '2026-05-20..2026-05-01', '2020-01-01..2026-01-01']) {
       expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01' }, bad), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
     }

@@ -179,7 +179,7 @@ describe('on a dataset folder', () => {
     expect(unknown.status).toBe(422);
     expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'explian'] });
     const { scope: _scope, limit: _limit, ...window } = body();
-    const notHere = await post(`${server.url}/v2/reports/citations?compare=previous_period`, window, { 'x-api-key': key });
+    const notHere = await post(`${server.url}/v2/prompts/answers?compare=previous_period`, window, { 'x-api-key': key });
     expect(notHere.status).toBe(422);
     expect(((await notHere.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'compare'], msg: expect.stringContaining('does not apply') });
     const noDate = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError, valueError, type ValidationIssue } from '../errors.ts';
 import type { RollupDef } from '../engine/rollups.ts';
 import type { CompareSpec } from './extensions/compare-window.ts';
+import type { AnswerColumns } from './extensions/compared-answer.ts';
+import type { DateSpan } from './extensions/compared-dates.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
 import { render, type Fragment } from '../query/sql.ts';
@@ -92,6 +94,16 @@ export interface PagedReport<Req, Plan> {
   fill?(plan: Plan): Plan;
   /** The compare extension: the plan answering beside the compared window, or a 422 at `["query", "compare"]`. */
   compare?(plan: Plan, spec: CompareSpec): Plan;
+  /**
+   * What identifies and measures the answer's rows, and its window: a report that declares it (and no
+   * `compare` of its own) takes compare over whole answers (src/reports/extensions/answer-compare.ts).
+   */
+  readonly answer?: {
+    /** The columns, or why compare does not apply to this plan (a 422 at `["query", "compare"]`). */
+    columns(plan: Plan): AnswerColumns | string;
+    window(plan: Plan): DateSpan;
+    within(plan: Plan, span: DateSpan): Plan;
+  };
 }
 
 /** Refuses request fields a mode does not take (a stream that rejects `limit` rather than ignoring it). */

@@ -33,7 +33,7 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window; v2 rows gain the same fields and info.compare. v2 visibility and the tabular reports (v1 Insights, traffic).',
+        'previous_period, previous_year or START..END (dates as the body takes them): each metric gains <metric>_previous, <metric>_change and <metric>_change_pct columns (named in info.query.metrics; info.query.compare names the window), rows matched on their group keys, date buckets by their place in the window; v2 rows gain the same fields and info.compare. Every v2 report (fact-check claims with a group_by) and the tabular reports (v1 Insights, traffic); not the raw answers and logs.',
     }),
 });
 
@@ -61,7 +61,7 @@ export function parseExtensions(query: Record<string, unknown> | undefined): Ext
 /** Where each answer extension applies, for the refusal elsewhere. */
 export const appliesTo: Record<AnswerExtension, string> = {
   fill: 'v2 visibility and the tabular reports (v1 Insights, traffic) with the date dimension',
-  compare: 'v2 visibility and the tabular reports (v1 Insights, traffic bots and referrals)',
+  compare: 'the v2 reports and the tabular reports (v1 Insights, traffic bots and referrals); raw answers and raw logs list events, which no other window shares',
   components: 'v2 and v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
 };
 

@@ -10,7 +10,7 @@ import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
 import { citationsDaily, factCitations, rolledCitations, rolledTypes, servedByCitationsDaily } from './citations-rollup.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
+import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys } from './group-keys.ts';
 import { unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
@@ -182,6 +182,10 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
     };
   },
   compile,
+  answer: answerOver((plan) => {
+    const columns = answerColumns(new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions), plan.interval, rowOrder.filter((m) => m !== 'rank' && plan.metrics.includes(m)));
+    return { ...columns, keys: [...columns.keys, 'entity'] };
+  }),
   byDate: windowedByDate((plan) => (plan.partitions[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {

@@ -4,10 +4,13 @@ import { checkFilter, compileFilter, type FilterCatalog, type FilterScope } from
 import { defaultFilterLimits, normalize, parseFilter, toWire, type FilterLimits, type FilterNode, type WireFilter } from '../../query/filter-node.ts';
 import { laxInt, zDate, zUuid } from '../../query/schema-types.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
-import { daysInclusive } from '../../query/time.ts';
+import { daysInclusive, type CalendarInterval } from '../../query/time.ts';
 import type { OwnedKind } from '../../engine/tenant-catalog.ts';
 import type { PagedReport, Paging } from '../paged-report.ts';
 import type { DateOrder } from '../stream-slices.ts';
+import type { AnswerColumns } from '../extensions/compared-answer.ts';
+import type { DateSpan } from '../extensions/compared-dates.ts';
+import type { Grouping } from './group-keys.ts';
 
 export const maxWindowDays = 3 * 366;
 
@@ -81,4 +84,17 @@ export const windowedByDate = <Plan extends { startDate: string; endDate: string
   order,
   window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
   within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
+});
+
+/** The answer columns of a report whose rows are its groups (`rank` their place), with these metric fields. */
+export const answerColumns = (g: Grouping, interval: CalendarInterval, metrics: readonly string[]): AnswerColumns => {
+  const date = g.dateColumn();
+  return { keys: g.identities(), metrics, places: ['rank'], date: date ? { column: date, interval } : null };
+};
+
+/** The `answer` of a v2 report windowed by inclusive dates: its columns, its window and the same plan over another. */
+export const answerOver = <Plan extends DateSpan>(columns: (plan: Plan) => AnswerColumns | string): NonNullable<PagedReport<unknown, Plan>['answer']> => ({
+  columns,
+  window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
+  within: (plan, span) => ({ ...plan, startDate: span.startDate, endDate: span.endDate }),
 });

@@ -5,9 +5,9 @@ import { sql } from '../../query/sql.ts';
 import type { DataGuard, PagedReport } from '../paged-report.ts';
 import { readClaimFilter } from './claim-filter.ts';
 import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
-import { occurrences } from './claim-sections.ts';
+import { occurrences, sectionKeys } from './claim-sections.ts';
 import { compileClaims } from './claims-sql.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit } from './common.ts';
+import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit } from './common.ts';
 
 /** Sectioning by model lists every claim once per model; past this many inaccurate clusters it is refused. */
 export const maxModelSectionClusters = 2000;
@@ -86,6 +86,10 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan> = {
     };
   },
   compile: compileClaims,
+  answer: answerOver((plan) => {
+    if (!plan.section) return 'compare needs a section on the claims report: add one dimension to group_by (a flat list of claims has no groups to match)';
+    return { keys: [sectionKeys[plan.section].ref(plan.categoryId).key === 'id' ? 'section_id' : 'section_name'], metrics: ['accuracy', 'accurate', 'inaccurate', 'total_claims'], date: null };
+  }),
   guards,
   info(plan, page) {
     return {

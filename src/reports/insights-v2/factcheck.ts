@@ -7,7 +7,7 @@ import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
+import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
@@ -56,10 +56,12 @@ const citationKey = (categoryId: string): GroupKey => ({
  * page its answer cites, and pages come most cited first. Groups led by the date bucket are counted
  * per bucket, and a page scores only its own buckets; otherwise a top-N picks the page's groups.
  */
+const keysOf = (plan: FactcheckPlan) => ({ ...promptKeys, date: dateKey(plan.interval), theme: themeKey(plan.categoryId), citation: citationKey(plan.categoryId) });
+
 function compile(plan: FactcheckPlan): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, claimFilterFields, filterScope);
-  const keys = { ...promptKeys, date: dateKey(plan.interval), theme: themeKey(plan.categoryId), citation: citationKey(plan.categoryId) };
+  const keys = keysOf(plan);
   const g = new Grouping(keys, plan.groupBy);
   const partition = new Grouping(keys, plan.groupBy[0] === 'date' ? ['date'] : []);
   const cited = g.has('citation')
@@ -140,6 +142,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
     };
   },
   compile,
+  answer: answerOver((plan) => answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'])),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {

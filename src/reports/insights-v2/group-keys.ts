@@ -161,6 +161,20 @@ export class Grouping {
     return this.names.flatMap((n) => this.keys[n]!.columns(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))));
   }
 
+  /** The column that identifies each key's value in a row: its id, else the first it shows (a day, a text). */
+  identities(): string[] {
+    return this.names.map((n) => {
+      const parts: string[] = [];
+      this.keys[n]!.columns(sql``, sql``, (part) => (parts.push(part), sql``));
+      return this.columnName(n, parts.includes('id') ? 'id' : parts[0]!);
+    });
+  }
+
+  /** The row column of the date key, when the grouping has one. */
+  dateColumn(): string | null {
+    return this.has('date') ? this.identities()[this.names.indexOf('date')]! : null;
+  }
+
   /** Ascending sort terms of every key, in group_by order. */
   order(from: string): Fragment[] {
     return this.names.flatMap((n) => this.keys[n]!.order(this.col(n, from), this.lookupAlias(n)));

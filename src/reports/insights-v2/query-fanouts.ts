@@ -7,7 +7,7 @@ import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { analysisTypeField, typesOf, typesScope, type AnalysisType } from './analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
+import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { promptDimensions, promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
@@ -84,10 +84,12 @@ const metricColumn: Record<Metric, { readonly column: string; readonly type: Sca
  * Groups rank by fan-outs within their date bucket (or the whole window); a page scores only its own
  * buckets, and only the metrics it shows.
  */
+const keysOf = (plan: FanoutsPlan) => ({ ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) });
+
 function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport {
   const src = fanoutSource(plan, rollups);
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
-  const keys = { ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) };
+  const keys = keysOf(plan);
   const g = new Grouping(keys, plan.groupBy);
   const runs = g.without('query');
   const partition = new Grouping(keys, g.has('date') ? ['date'] : []);
@@ -182,6 +184,7 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
     };
   },
   compile,
+  answer: answerOver((plan) => answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, metricNames.filter((m) => plan.metrics.includes(m)))),
   byDate: windowedByDate((plan) => (plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {

@@ -2,6 +2,8 @@ import { field, repeated, value, type RowShape, type ScalarType } from '../../qu
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { distinctModelNames } from './scope.ts';
+import type { AnswerColumns } from '../extensions/compared-answer.ts';
+import type { CalendarInterval } from '../../query/time.ts';
 
 /** A row field: SQL over the lead `l`, the cell `x`, its period's total `t` and the model `mo`; `repeats` for text shared by many rows. */
 export interface LeadField {
@@ -37,6 +39,14 @@ export interface RankedLeads {
 }
 
 /**
+ * The answer columns of a ranked-leads report: a row is its lead's cell, known by the lead's key, the
+ * cross key and the period (hidden columns beside the shown ones), its place the lead's rank.
+ */
+export function leadAnswer(crossed: boolean, interval: CalendarInterval | null, metrics: readonly string[]): AnswerColumns {
+  return { keys: ['lead_key', ...(crossed ? ['cross_key'] : []), ...(interval ? ['date'] : [])], metrics, places: ['rank'], date: interval ? { column: 'date', interval } : null };
+}
+
+/**
  * The shaped query of a ranked-leads report. Leads are the page units, ranked by a top-N: a range
  * numbers only its own leads, and counts the cells (GROUP BY cross key and period) of those leads only.
  */
@@ -58,7 +68,7 @@ cells AS (${r.countsVideos ? sql`
   SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM pl) GROUP BY ALL`}
 ),
 totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM c${r.byPeriod ? sql` GROUP BY period` : sql``})
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}, x.lead_key AS lead_key${r.cross ? sql`, x.cross_key AS cross_key` : sql``}
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.lookup ? sql`\n${r.cross.lookup}` : sql``}`;

@@ -88,9 +88,12 @@ function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
  * rank within their date bucket (or the whole window); a page scores only its own date buckets, and
  * its comparison figures and cited websites only for its own groups.
  */
+/** The groups of a sentiment answer: its cited pages, or the request's group_by. */
+export const sentimentGrouping = (plan: SentimentPlan) => new Grouping(keysOf(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
+
 export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<string>): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
-  const g = new Grouping(keysOf(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
+  const g = sentimentGrouping(plan);
   const answers = g.without(...assessmentDims);
   const partition = new Grouping(keysOf(plan.interval, plan.categoryId), g.has('date') ? ['date'] : []);
   const brands = g.has('competitor')

@@ -3,10 +3,10 @@ import { valueError, type ValidationIssue } from '../../errors.ts';
 import { zDate, laxBool } from '../../query/schema-types.ts';
 import { sql } from '../../query/sql.ts';
 import type { DataGuard, PagedReport } from '../paged-report.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
+import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { readLayeredFilter } from './layered-filter.ts';
 import { sentimentDaily, servedBySentimentDaily } from './sentiment-rollup.ts';
-import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-sql.ts';
+import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan, sentimentGrouping } from './sentiment-sql.ts';
 
 export { maxCitedWebsites, sentimentCatalog, sentimentRules, type SentimentPlan } from './sentiment-sql.ts';
 
@@ -101,6 +101,7 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
     };
   },
   compile: compileSentiment,
+  answer: answerOver((plan) => answerColumns(sentimentGrouping(plan), plan.interval, plan.metrics)),
   guards,
   byDate: windowedByDate((plan) => (plan.source === 'asset' && plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import { laxBool, laxInt } from '../../query/schema-types.ts';
 import { refuseFields, type PagedReport } from '../paged-report.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
+import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
 import { groupDims, metricNames, positionMetrics, shoppingFilterFields, type Metric, type ShoppingPlan } from './shopping-plan.ts';
 import { compileShopping } from './shopping-sql.ts';
 import { servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
 
 export { shoppingFilterFields, type ShoppingPlan } from './shopping-plan.ts';
+
+const productFacts: readonly Metric[] = ['visibility_rank', 'product_rating', 'product_num_reviews'];
 
 const schema = z.strictObject({
   ...insightsFields,
@@ -69,6 +71,13 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan> 
     };
   },
   compile: compileShopping,
+  // A product's rating and reviews describe it in both windows alike; its rank is its place in its own.
+  answer: answerOver((plan) => ({
+    keys: ['product_id', ...plan.groupBy.map((d) => `k_${d}`)],
+    metrics: plan.metrics.filter((m) => !productFacts.includes(m)),
+    places: ['visibility_rank'],
+    date: plan.groupBy.includes('date') ? { column: 'k_date', interval: plan.interval } : null,
+  })),
   info(plan, page) {
     return {
       total_results: page.total,

@@ -5,8 +5,8 @@ import { dayBucket, type CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
-import { rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
+import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
 import { inWindow, promptsCte, type WindowScope } from './scope.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
@@ -131,6 +131,7 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan> = {
     };
   },
   compile,
+  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'citation_share'])),
   info(plan, page) {
     return {
       category_id: plan.categoryId,

@@ -1,44 +1,7 @@
-import { ValidationError } from '../../errors.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import { dayBucket, daysInclusive, type CalendarInterval } from '../../query/time.ts';
-import type { CompareSpec } from '../extensions/compare-window.ts';
-import { maxWindowDays } from './common.ts';
+import { numberedBuckets } from '../extensions/compared-dates.ts';
 import { keyColumn, keysEqual } from './dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
-
-const dayMs = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayOf = (text: string) => Date.parse(`${text}T00:00:00Z`);
-
-/** One year earlier on the calendar (29 February reads as 1 March). */
-function yearEarlier(day: string): string {
-  const d = new Date(dayOf(day));
-  return isoDay(Date.UTC(d.getUTCFullYear() - 1, d.getUTCMonth(), d.getUTCDate()));
-}
-
-/**
- * The compared window of a v2 request, as inclusive ET dates like its own: as many days just before
- * it, the same dates a year earlier, or `START..END` given as dates. A bad one is a 422 at `["query", "compare"]`.
- */
-export function comparedDates(plan: VisibilityPlan, spec: CompareSpec): { startDate: string; endDate: string } {
-  if (spec === 'previous_period') {
-    const days = daysInclusive(plan.startDate, plan.endDate);
-    return { startDate: isoDay(dayOf(plan.startDate) - days * dayMs), endDate: isoDay(dayOf(plan.startDate) - dayMs) };
-  }
-  if (spec === 'previous_year') return { startDate: yearEarlier(plan.startDate), endDate: yearEarlier(plan.endDate) };
-  const text = `${spec.start}..${spec.end}`;
-  const date = /^\d{4}-\d{2}-\d{2}$/;
-  if (!date.test(spec.start) || !date.test(spec.end) || isoDay(dayOf(spec.start)) !== spec.start || isoDay(dayOf(spec.end)) !== spec.end) {
-    throw ValidationError.of(['query', 'compare'], 'compare START..END takes two dates (YYYY-MM-DD, both inclusive) on the v2 reports', text);
-  }
-  if (spec.end < spec.start) throw ValidationError.of(['query', 'compare'], 'the compared window must end on or after its start', text);
-  if (daysInclusive(spec.start, spec.end) > maxWindowDays) throw ValidationError.of(['query', 'compare'], `the compared window is longer than ${maxWindowDays} days`, text);
-  return { startDate: spec.start, endDate: spec.end };
-}
-
-/** A window's date buckets numbered in time order: `k` the bucket, `o` its place. */
-const numberedBuckets = (interval: CalendarInterval, start: string, end: string) =>
-  sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (SELECT DISTINCT ${dayBucket(interval, sql`d`)} AS k FROM (SELECT unnest(generate_series(CAST(${start} AS DATE), CAST(${end} AS DATE), INTERVAL 1 DAY))::DATE AS d))`;
 
 /**
  * `cmp_prev`: for each group of the compared window and each brand of the category, the metrics as the

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
 import type { PagedReport } from '../paged-report.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
+import { categoryOwned, maxWindowDays, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
 import { promptFilterFields } from './dimensions.ts';
 import { visibilityRollupsFor } from './visibility-rollup.ts';
 import { bestFirst, groupDims, metricNames, type AssetSelector, type Metric, type VisibilityPlan } from './visibility-plan.ts';
 import { compileVisibility } from './visibility-sql.ts';
-import { comparedDates } from './visibility-compare.ts';
+import { comparedDates } from '../extensions/compared-dates.ts';
 
 const assetsSchema = z.unknown().meta({
   description: 'A brand name (is), a list of names (in), or {op, value} with op is, in or not_in. Names or ids.',
@@ -107,7 +107,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = 
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   components: { ratios: metricNames, plan: (plan) => ({ ...plan, components: true }) },
-  compare: (plan, spec) => ({ ...plan, compare: comparedDates(plan, spec) }),
+  compare: (plan, spec) => ({ ...plan, compare: comparedDates(plan, spec, maxWindowDays) }),
   fill(plan) {
     if (!plan.groupBy.includes('date')) throw ValidationError.of(['query', 'fill'], "fill needs the date group: add 'date' to group_by", 'zero');
     return { ...plan, fill: true };

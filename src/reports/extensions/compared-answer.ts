@@ -1,0 +1,101 @@
+import { epochSeconds, materialized, nullSafeEqual } from '../../query/dialect.ts';
+import { field, shapeColumns, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import type { CalendarInterval } from '../../query/time.ts';
+import type { ShapedReport } from '../rows-query.ts';
+import { numberedBuckets, type DateSpan } from './compared-dates.ts';
+
+/**
+ * What identifies and measures a row of a v2 answer, for the extensions built over whole answers:
+ * `keys` are the columns that identify a row (each answer holds one row per value of them; hidden
+ * columns the shape does not show may be among them), `metrics` the top-level fields compared,
+ * `places` the fields that hold a row's place in its own window (its rank), and `date` the key column
+ * holding the date bucket. Every other column describes the row and is carried as it is.
+ */
+export interface AnswerColumns {
+  readonly keys: readonly string[];
+  readonly metrics: readonly string[];
+  readonly places?: readonly string[];
+  readonly date: { readonly column: string; readonly interval: CalendarInterval } | null;
+}
+
+const all = { after: 0, upTo: null } as const;
+
+/** The single column of a top-level value field, and its type. */
+function valueOf(shape: RowShape, name: string): { column: string; type: ScalarType } {
+  const f = shape.fields.find((x) => x.name === name);
+  if (!f || f.node.kind !== 'value' || typeof f.node.type !== 'string') throw new Error(`compare: ${name} is not a scalar field of the answer`);
+  return { column: f.node.column, type: f.node.type };
+}
+
+const columnsOf = (shape: RowShape, names: readonly string[]) => shapeColumns({ fields: shape.fields.filter((f) => names.includes(f.name)) });
+
+/** Each metric's previous value, change and relative change, over the joined row: fields and their SQL. */
+function comparedFields(shape: RowShape, metrics: readonly string[]): { field: ShapeField; expr: Fragment }[] {
+  return metrics.flatMap((m, i) => {
+    const { column, type } = valueOf(shape, m);
+    const [c, p] = [ident(column), ident(`cmp_p${i}`)];
+    const instant = type === 'instant';
+    return [
+      { field: field(`${m}_previous`, value(`${m}_previous`, type)), expr: p },
+      { field: field(`${m}_change`, value(`${m}_change`, instant ? 'integer' : type)), expr: instant ? sql`${epochSeconds(c)} - ${epochSeconds(p)}` : sql`${c} - ${p}` },
+      {
+        field: field(`${m}_change_pct`, value(`${m}_change_pct`, 'float')),
+        expr: instant ? sql`CAST(NULL AS DOUBLE)` : sql`CASE WHEN ${p} = 0 THEN NULL ELSE CAST(${c} - ${p} AS DOUBLE) / ${p} END`,
+      },
+    ];
+  });
+}
+
+/**
+ * The answer of `now` beside the answer of `then` (the same plan over the compared window): rows match
+ * on their keys, the date by its place in the window (bucket i meets bucket i; a compared bucket past
+ * the window's last is left out). The window's rows keep their units and order; a row of the compared
+ * window only follows them all, in the compared answer's order, with NULL metrics and places. Both
+ * answers are read whole (the compared units cannot be known before both are), in one statement.
+ */
+export function comparedAnswer(now: ShapedReport, then: ShapedReport, cols: AnswerColumns, windows: { readonly now: DateSpan; readonly then: DateSpan }): ShapedReport {
+  const metricCols = cols.metrics.map((m) => valueOf(now.shape, m).column);
+  const placeCols = columnsOf(now.shape, cols.places ?? []);
+  const carried = [...new Set([...cols.keys, ...shapeColumns(now.shape)])].filter((c) => !metricCols.includes(c) && !placeCols.includes(c));
+  const keysEqual = (a: string, b: string) => (cols.keys.length === 0 ? sql`TRUE` : join(cols.keys.map((k) => nullSafeEqual(sql`${ident(a)}.${ident(k)}`, sql`${ident(b)}.${ident(k)}`)), ' AND '));
+  const prev = (alias: string) => metricCols.map((c, i) => sql`${ident(alias)}.${ident(c)} AS ${ident(`cmp_p${i}`)}`);
+  const from = (alias: string, columns: readonly string[]) => columns.map((c) => sql`${ident(alias)}.${ident(c)} AS ${ident(c)}`);
+  const nulls = [...metricCols, ...placeCols].map((c) => sql`NULL AS ${ident(c)}`);
+  const date = cols.date;
+  const mapped = date
+    ? sql`cmp_pb AS (${numberedBuckets(date.interval, windows.then.startDate, windows.then.endDate)}),
+cmp_cb AS (${numberedBuckets(date.interval, windows.now.startDate, windows.now.endDate)}),
+cmp_then_k ${materialized} (
+  SELECT ${join([sql`x.unit AS unit`, sql`x.seq AS seq`, ...from('x', [...carried, ...metricCols].filter((c) => c !== date.column)), sql`cb.k AS ${ident(date.column)}`], ', ')}
+  FROM cmp_then x JOIN cmp_pb pb ON pb.k = x.${ident(date.column)} JOIN cmp_cb cb ON cb.o = pb.o
+)`
+    : sql`cmp_then_k ${materialized} (SELECT * FROM cmp_then)`;
+  const fields = comparedFields(now.shape, cols.metrics);
+  // TRICKY: the compared report's own CTEs share names with the window's, so they are nested in cmp_then,
+  // where they shadow the outer ones.
+  const ctes = sql`${now.ctes},
+cmp_now ${materialized} (SELECT * FROM (${now.rows(all)}) x),
+cmp_then AS (WITH ${then.ctes}
+SELECT * FROM (${then.rows(all)}) x),
+${mapped},
+cmp_j ${materialized} (
+  SELECT ${join([sql`n.unit AS unit`, sql`n.seq AS seq`, ...from('n', [...carried, ...metricCols, ...placeCols]), ...prev('t')], ', ')}
+  FROM cmp_now n LEFT JOIN cmp_then_k t ON ${keysEqual('n', 't')}
+  UNION ALL
+  SELECT ${join([sql`(SELECT coalesce(max(unit), 0) FROM cmp_now) + dense_rank() OVER (ORDER BY t.unit) AS unit`, sql`t.seq AS seq`, ...from('t', carried), ...nulls, ...prev('t')], ', ')}
+  FROM cmp_then_k t LEFT JOIN (SELECT ${join([...cols.keys.map((k) => ident(k)), sql`TRUE AS cmp_hit`], ', ')} FROM cmp_now) h ON ${keysEqual('t', 'h')}
+  WHERE h.cmp_hit IS NULL
+)`;
+  return {
+    ctes,
+    shape: { fields: [...now.shape.fields, ...fields.map((f) => f.field)] },
+    rows: (range) =>
+      sql`SELECT ${join([sql`unit`, sql`seq`, ...[...carried, ...metricCols, ...placeCols].map((c) => ident(c)), ...fields.map((f) => sql`${f.expr} AS ${ident(f.field.name)}`)], ', ')}
+FROM cmp_j WHERE unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`,
+    total: sql`SELECT coalesce(max(unit), 0) FROM cmp_j`,
+    ...(now.info ? { info: now.info } : {}),
+    sliceUnits: Number.POSITIVE_INFINITY,
+    ...(now.unitRows ? { unitRows: sql`SELECT unit, count(*) AS n FROM cmp_j GROUP BY unit` } : {}),
+  };
+}

@@ -1,0 +1,238 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../src/engine/engine.ts';
+import { ValidationError } from '../src/errors.ts';
+import { openFixture } from './helpers/arrow-fixture.ts';
+import { ids } from './fixtures/insights.ts';
+import { moreV2Fixture } from './fixtures/more-v2.ts';
+import { claimsFixture } from './fixtures/claims.ts';
+import { productIds, shoppingFixture } from './fixtures/shopping.ts';
+
+type Json = Record<string, any>;
+
+/**
+ * compare on the v2 reports other than visibility, held to its definition: the two separate answers
+ * (the window's and the compared window's) joined in JS on the rows' keys, the date bucket by its place.
+ */
+const clock = () => new Date('2026-11-22T12:00:00Z');
+const engines = {} as Record<'more' | 'shopping', Engine>;
+beforeAll(async () => {
+  engines.more = await openFixture(moreV2Fixture(), { cursorSecret: 'cmp', clock });
+  engines.shopping = await openFixture({ ...shoppingFixture(), ...claimsFixture() }, { cursorSecret: 'cmp', clock });
+}, 60_000);
+afterAll(async () => {
+  await engines.more.close();
+  await engines.shopping.close();
+});
+
+interface Case {
+  readonly name: string;
+  readonly fixture: 'more' | 'shopping';
+  /** Request fields beyond the window, for a random draw. */
+  readonly body: fc.Arbitrary<Json>;
+  /** The compared fields of a row of this request. */
+  readonly metrics: (body: Json) => string[];
+  /** Fields that are a row's place in its own window: null on rows of the compared window only. */
+  readonly places: readonly string[];
+  /** Fields that describe a row (neither keys nor compared). */
+  readonly described: readonly string[];
+  /** Read page by page: the report's stream does not take these requests. */
+  readonly paged?: boolean;
+}
+
+const intervals = fc.constantFrom('day', 'week', 'month');
+const groupsOf = (dims: string[], max = 2) => fc.shuffledSubarray(dims, { maxLength: max });
+
+const cases: readonly Case[] = [
+  {
+    name: 'citations',
+    fixture: 'more',
+    body: fc.record({ group_by: groupsOf(['page', 'date', 'model', 'region']), interval: intervals, metrics: fc.constant(['count', 'citation_share', 'rank']), scope: fc.constantFrom('all', 'owned') }),
+    metrics: () => ['count', 'citation_share'],
+    places: ['rank'],
+    described: [],
+  },
+  {
+    name: 'queryFanouts',
+    fixture: 'more',
+    body: fc.record({ group_by: fc.constantFrom(['prompt'], ['prompt', 'date'], ['date', 'model'], ['prompt', 'query'], ['region']), interval: intervals }),
+    metrics: (b) => (b.group_by.includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations']),
+    places: ['rank'],
+    described: [],
+  },
+  {
+    name: 'factcheck',
+    fixture: 'more',
+    body: fc.record({ group_by: fc.constantFrom([], ['date'], ['model'], ['date', 'model'], ['theme', 'date'], ['citation']), interval: intervals }),
+    metrics: () => ['accuracy', 'accurate', 'inaccurate'],
+    places: [],
+    described: [],
+  },
+  {
+    name: 'sentiment',
+    fixture: 'more',
+    body: fc.record({ group_by: groupsOf(['date', 'model', 'theme', 'topic']), interval: intervals, asset: fc.constantFrom('Acme', 'Brandy') }),
+    metrics: () => ['positive_sentiment', 'negative_sentiment'],
+    places: ['rank'],
+    described: [],
+  },
+  {
+    name: 'videoplatformChannels',
+    fixture: 'more',
+    body: fc.record({ group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']), interval: fc.constantFrom(undefined, 'week', 'month') }),
+    metrics: () => ['count', 'videos', 'citation_share'],
+    places: ['rank'],
+    described: [],
+  },
+  {
+    name: 'videoplatformVideos',
+    fixture: 'more',
+    body: fc.record({ group_by: fc.constantFrom(['video'], ['video', 'source_type']), interval: fc.constantFrom(undefined, 'month') }),
+    metrics: () => ['count', 'citation_share'],
+    places: ['rank'],
+    // A video is its id: its title, link and channel are those of its citations in each window.
+    described: ['name', 'url', 'channel', 'handle', 'video_category'],
+  },
+  {
+    name: 'shoppingProducts',
+    fixture: 'shopping',
+    body: fc.oneof(
+      fc.record({ group_by: groupsOf(['date', 'topic'], 1), interval: intervals }),
+      fc.record({ include_merchants: fc.constant(true) }),
+      fc.record({ target_product: fc.constantFrom(...productIds), competitor_limit: fc.integer({ min: 1, max: 3 }) }),
+    ).map((b) => ({ ...b, metrics: ['visibility_score', 'average_position', 'visibility_rank', 'product_rating'] })),
+    metrics: () => ['visibility_score', 'average_position'],
+    places: ['visibility_rank'],
+    described: ['product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
+  },
+  {
+    name: 'factcheckClaims',
+    fixture: 'shopping',
+    body: fc.record({ group_by: fc.constantFrom(['model'], ['theme'], ['topic']), include: fc.constant(['theme']) }),
+    metrics: () => ['accuracy', 'accurate', 'inaccurate', 'total_claims'],
+    places: [],
+    described: ['claims'],
+    paged: true,
+  },
+];
+
+const dayMs = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const dayOf = (text: string) => Date.parse(`${text}T00:00:00Z`);
+
+/** Independently of the engine: the labels of an inclusive window's day, week (Monday) or month buckets, in time order. */
+function buckets(start: string, end: string, interval: string): string[] {
+  const out = new Set<string>();
+  for (let ms = dayOf(start); ms <= dayOf(end); ms += dayMs) {
+    const d = new Date(ms);
+    out.add(interval === 'day' ? isoDay(ms) : interval === 'week' ? isoDay(ms - ((d.getUTCDay() + 6) % 7) * dayMs) : `${isoDay(ms).slice(0, 7)}-01`);
+  }
+  return [...out].sort();
+}
+
+/** Every page of a request, as one head (the first page's info) and the rows. */
+async function pages(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
+  const rows: Json[] = [];
+  let head: Json | undefined;
+  let cursor: string | null = null;
+  do {
+    const page = (await (engine.org(ids.org1).reports as Json)[name]({ ...body, ...(cursor ? { cursor } : {}) }, options)) as Json;
+    head ??= page.info;
+    rows.push(...page.data);
+    cursor = page.info.next_cursor;
+  } while (cursor);
+  return { head: head!, rows };
+}
+
+async function stream(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
+  const events: Json[] = [];
+  for await (const e of (engine.org(ids.org1).reports as Json)[`${name}Stream`](body, options)) events.push(e.data);
+  return { head: events[0]!, rows: events.slice(1) };
+}
+
+const windowDay = fc.integer({ min: dayOf('2026-02-01') / dayMs, max: dayOf('2026-12-20') / dayMs }).map((d) => isoDay(d * dayMs));
+
+describe('compare on the v2 reports', () => {
+  it('is the two separate answers joined on the rows’ keys, date buckets by their place; the window’s rows first, in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: cases.length - 1 }).chain((i) => fc.tuple(fc.constant(i), cases[i]!.body)),
+        windowDay,
+        fc.integer({ min: 1, max: 120 }),
+        fc.constantFrom('previous_period', 'previous_year', 'custom'),
+        fc.integer({ min: 1, max: 90 }),
+        async ([i, extra], start, days, kind, back) => {
+          const c = cases[i]!;
+          const end = isoDay(dayOf(start) + (days - 1) * dayMs);
+          const body: Json = { category_id: ids.cat1, start_date: start, end_date: end, ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)) };
+          const [prevStart, prevEnd] =
+            kind === 'previous_period'
+              ? [isoDay(dayOf(start) - days * dayMs), isoDay(dayOf(start) - dayMs)]
+              : kind === 'previous_year'
+                ? [`${Number(start.slice(0, 4)) - 1}${start.slice(4)}`, `${Number(end.slice(0, 4)) - 1}${end.slice(4)}`]
+                : [isoDay(dayOf(start) - back * dayMs), isoDay(dayOf(start) - back * dayMs + Math.max(0, days - 3) * dayMs)];
+          const compare = kind === 'custom' ? `${prevStart}..${prevEnd}` : kind;
+          const engine = engines[c.fixture];
+          const read = c.paged ? pages : stream;
+          const compared = await read(engine, c.name, body, { compare });
+          const current = await read(engine, c.name, body);
+          const previous = await read(engine, c.name, { ...body, start_date: prevStart, end_date: prevEnd });
+          expect(compared.head.compare).toEqual({ start_date: prevStart, end_date: prevEnd });
+
+          const metrics = c.metrics(body);
+          const interval = body.interval as string | undefined;
+          const dated = interval !== undefined && (c.name.startsWith('videoplatform') || (body.group_by as string[] | undefined)?.includes('date'));
+          const [curBuckets, prevBuckets] = [buckets(start, end, interval ?? 'day'), buckets(prevStart, prevEnd, interval ?? 'day')];
+          const notKeys = new Set([...metrics, ...c.places, ...c.described, ...metrics.flatMap((m) => [`${m}_previous`, `${m}_change`, `${m}_change_pct`])]);
+          const keyOf = (r: Json, list: string[]) => JSON.stringify(Object.entries(r).filter(([k]) => !notKeys.has(k)).map(([k, v]) => [k, dated && k === 'date' ? list.indexOf(v) : v]));
+          const prevBy = new Map(previous.rows.map((r) => [keyOf(r, prevBuckets), r]));
+          expect(prevBy.size).toBe(previous.rows.length);
+          const change = (x: any, y: any) => (x === null || y === null ? null : x - y);
+          const withPrevious = (r: Json, p: Json | undefined) => ({
+            ...r,
+            ...Object.fromEntries(metrics.flatMap((m) => [[`${m}_previous`, p?.[m] ?? null], [`${m}_change`, change(r[m], p?.[m] ?? null)], [`${m}_change_pct`, r[m] === null || p === undefined || p[m] === null || p[m] === 0 ? null : (r[m] - p[m]) / p[m]]])),
+          });
+          const seen = new Set(current.rows.map((r) => keyOf(r, curBuckets)));
+          const expected = current.rows.map((r) => withPrevious(r, prevBy.get(keyOf(r, curBuckets))));
+          const only = previous.rows.filter((r) => !seen.has(keyOf(r, prevBuckets)) && (!dated || prevBuckets.indexOf(r.date) < curBuckets.length));
+          const moved = only.map((r) => ({ ...r, ...(dated ? { date: curBuckets[prevBuckets.indexOf(r.date)] } : {}), ...Object.fromEntries([...metrics, ...c.places].map((m) => [m, null])) }));
+          expect(compared.rows.slice(0, current.rows.length)).toEqual(expected);
+          const tail = compared.rows.slice(current.rows.length);
+          expect(tail.map((r) => JSON.stringify(r)).sort()).toEqual(moved.map((r) => JSON.stringify(withPrevious(r, r && prevBy.get(keyOf(only[moved.indexOf(r)]!, prevBuckets))))).sort());
+          expect(compared.head.total_results).toBeGreaterThanOrEqual(current.head.total_results);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 240_000);
+
+  it('pages over the compared answer: the pages joined are the stream', async () => {
+    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31', group_by: ['date', 'model'], interval: 'month' };
+    const whole = await stream(engines.more, 'citations', body, { compare: 'previous_period' });
+    const paged = await pages(engines.more, 'citations', { ...body, limit: 3 }, { compare: 'previous_period' });
+    expect(paged.head.compare).toEqual({ start_date: '2025-12-29', end_date: '2026-04-30' });
+    expect(paged.head.total_results).toBe(whole.rows.length);
+    expect(paged.rows).toEqual(whole.rows);
+  });
+
+  it('refuses where it does not apply, naming the query parameter', async () => {
+    const refusal = (engine: Engine, name: string, body: Json, options: Json) =>
+      (engine.org(ids.org1).reports as Json)[name](body, options).then(
+        () => null,
+        (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
+      );
+    const window = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30' };
+    expect(await refusal(engines.shopping, 'factcheckClaims', window, { compare: 'previous_period' })).toMatchObject([{ loc: ['query', 'compare'], msg: expect.stringContaining('group_by') }]);
+    expect(await refusal(engines.more, 'promptAnswers', window, { compare: 'previous_period' })).toMatchObject([{ loc: ['query', 'compare'] }]);
+    for (const bad of ['2026-05-01T10:00:00..2026-05-20', '2026-05-20..2026-05-01', '2020-01-01..2026-01-01']) {
+      expect(await refusal(engines.more, 'citations', window, { compare: bad }), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
+    }
+  });
+
+  it('explain shows the compared statement without reading data', async () => {
+    const explained = (await (engines.shopping.org(ids.org1).reports as Json).shoppingProducts({ category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30', target_product: productIds[0] }, { compare: 'previous_year', explain: true })) as Json;
+    expect(explained.explain.statements.at(-1).sql).toMatch(/cmp_then/);
+    expect(explained.explain.plan.compared).toEqual({ startDate: '2025-05-01', endDate: '2025-06-30' });
+  });
+});
+
