@@ -142,7 +142,7 @@ describe('fill=zero', () => {
     expect(events[0]!.total_rows).toBe(page.info.total_rows);
   });
 
-  it('is refused, naming the query parameter, without the date dimension and on the v2 reports', async () => {
+  it('is refused, naming the query parameter, without the date dimension and on the raw answers and logs', async () => {
     const refusal = (name: string, body: Json) =>
       engine.org(ids.org1).reports[name]!(body, { fill: 'zero' } as never).then(
         () => null,
@@ -150,7 +150,8 @@ describe('fill=zero', () => {
       );
     expect(await refusal('citationsV1', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', metrics: ['count'], dimensions: ['model'] })).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date dimension') }]);
     expect(await refusal('visibility', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', group_by: ['model'] })).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
-    expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', group_by: ['date'] })).toMatchObject([{ loc: ['query', 'fill'] }]);
+    expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', group_by: ['model'] })).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
+    expect(await refusal('promptAnswers', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01' })).toMatchObject([{ loc: ['query', 'fill'] }]);
     expect(await refusal('rawLogs', { domain: domains.own, start_date: '2026-03-01', end_date: '2026-03-02', metrics: ['count'], dimensions: ['path'] })).toMatchObject([{ loc: ['query', 'fill'] }]);
   });
 

@@ -1,11 +1,11 @@
 import type { CallContext, Endpoint, EndpointInput, EndpointResult } from './endpoint.ts';
-import { withAnswerCompare } from './extensions/answer-compare.ts';
+import { withAnswerExtensions } from './extensions/answer-extensions.ts';
 import { preparePage, runPage, type PagedReport, type ReportAlias } from './paged-report.ts';
 import { preparedStream, runStream } from './paged-stream.ts';
 
 /** The page endpoint and, when the report has one, its stream endpoint; the same again for each alias path. */
 export function pagedEndpoints<Req, Plan>(declared: PagedReport<Req, Plan>): Endpoint[] {
-  const report = withAnswerCompare(declared);
+  const report = withAnswerExtensions(declared);
   const main = endpointsAt(report, { path: report.path, streamPath: report.streamPath, name: report.name }, report.summary);
   return [...main, ...(report.aliases ?? []).flatMap((a) => endpointsAt(report, a, `${report.summary} (same as ${report.path})`))];
 }

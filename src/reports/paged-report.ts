@@ -96,10 +96,12 @@ export interface PagedReport<Req, Plan> {
   compare?(plan: Plan, spec: CompareSpec): Plan;
   /**
    * What identifies and measures the answer's rows, and its window: a report that declares it (and no
-   * `compare` of its own) takes compare over whole answers (src/reports/extensions/answer-compare.ts).
+   * `compare` or `fill` of its own) takes both over whole answers (src/reports/extensions/answer-extensions.ts).
    */
   readonly answer?: {
-    /** The columns, or why compare does not apply to this plan (a 422 at `["query", "compare"]`). */
+    /** How a request gets the date dimension, for fill's refusal without it. */
+    readonly dated: string;
+    /** The columns, or why fill and compare do not apply to this plan (a 422 at their query parameter). */
     columns(plan: Plan): AnswerColumns | string;
     window(plan: Plan): DateSpan;
     within(plan: Plan, span: DateSpan): Plan;

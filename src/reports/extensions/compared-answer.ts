@@ -10,12 +10,17 @@ import { numberedBuckets, type DateSpan } from './compared-dates.ts';
  * `keys` are the columns that identify a row (each answer holds one row per value of them; hidden
  * columns the shape does not show may be among them), `metrics` the top-level fields compared,
  * `places` the fields that hold a row's place in its own window (its rank), and `date` the key column
- * holding the date bucket. Every other column describes the row and is carried as it is.
+ * holding the date bucket. Every other column describes the row and is carried as it is; `counts`
+ * and `about` say what a row added by fill holds (src/reports/extensions/filled-answer.ts).
  */
 export interface AnswerColumns {
   readonly keys: readonly string[];
   readonly metrics: readonly string[];
   readonly places?: readonly string[];
+  /** Fields that count rows: 0 in a row fill adds. */
+  readonly counts?: readonly string[];
+  /** Fields that describe the row's key beyond its own fields (a product's rating): a row fill adds keeps them. */
+  readonly about?: readonly string[];
   readonly date: { readonly column: string; readonly interval: CalendarInterval } | null;
 }
 

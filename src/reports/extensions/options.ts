@@ -19,7 +19,7 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension (v2: date in group_by). Zero rows rank and page like others (docs/extensions.md). v2 visibility and the tabular reports (v1 Insights, traffic).',
+        'zero: every time bucket of the window appears for every group key seen in the window, missing ones with zero counts and null ratios; needs the date dimension (v2: date in group_by, or an interval on channels and videos). Zero rows page like others (docs/extensions.md). Every v2 report with dated rows and the tabular reports (v1 Insights, traffic).',
     }),
   components: laxBool()
     .optional()
@@ -60,7 +60,7 @@ export function parseExtensions(query: Record<string, unknown> | undefined): Ext
 
 /** Where each answer extension applies, for the refusal elsewhere. */
 export const appliesTo: Record<AnswerExtension, string> = {
-  fill: 'v2 visibility and the tabular reports (v1 Insights, traffic) with the date dimension',
+  fill: 'the v2 reports and the tabular reports (v1 Insights, traffic) with the date dimension; raw answers and raw logs list events, not dated groups',
   compare: 'the v2 reports and the tabular reports (v1 Insights, traffic bots and referrals); raw answers and raw logs list events, which no other window shares',
   components: 'v2 and v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
 };

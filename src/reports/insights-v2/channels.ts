@@ -166,7 +166,7 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan> = {
     };
   },
   compile,
-  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'videos', 'citation_share'])),
+  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'videos', 'citation_share'], ['name', 'handle', 'url', 'source_type', 'video_category', 'model']), 'give an interval'),
   info(plan, page) {
     return {
       category_id: plan.categoryId,

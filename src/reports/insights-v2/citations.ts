@@ -183,7 +183,7 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
   },
   compile,
   answer: answerOver((plan) => {
-    const columns = answerColumns(new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions), plan.interval, rowOrder.filter((m) => m !== 'rank' && plan.metrics.includes(m)));
+    const columns = answerColumns(new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions), plan.interval, rowOrder.filter((m) => m !== 'rank' && plan.metrics.includes(m)), ['count']);
     return { ...columns, keys: [...columns.keys, 'entity'] };
   }),
   byDate: windowedByDate((plan) => (plan.partitions[0] === 'date' ? plan.interval : null)),

@@ -86,14 +86,15 @@ export const windowedByDate = <Plan extends { startDate: string; endDate: string
   within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
 });
 
-/** The answer columns of a report whose rows are its groups (`rank` their place), with these metric fields. */
-export const answerColumns = (g: Grouping, interval: CalendarInterval, metrics: readonly string[]): AnswerColumns => {
+/** The answer columns of a report whose rows are its groups (`rank` their place), with these metric fields (`counts` among them). */
+export const answerColumns = (g: Grouping, interval: CalendarInterval, metrics: readonly string[], counts: readonly string[] = []): AnswerColumns => {
   const date = g.dateColumn();
-  return { keys: g.identities(), metrics, places: ['rank'], date: date ? { column: date, interval } : null };
+  return { keys: g.identities(), metrics, places: ['rank'], counts, date: date ? { column: date, interval } : null };
 };
 
 /** The `answer` of a v2 report windowed by inclusive dates: its columns, its window and the same plan over another. */
-export const answerOver = <Plan extends DateSpan>(columns: (plan: Plan) => AnswerColumns | string): NonNullable<PagedReport<unknown, Plan>['answer']> => ({
+export const answerOver = <Plan extends DateSpan>(columns: (plan: Plan) => AnswerColumns | string, dated = "add 'date' to group_by"): NonNullable<PagedReport<unknown, Plan>['answer']> => ({
+  dated,
   columns,
   window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
   within: (plan, span) => ({ ...plan, startDate: span.startDate, endDate: span.endDate }),

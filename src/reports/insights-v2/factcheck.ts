@@ -142,7 +142,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
     };
   },
   compile,
-  answer: answerOver((plan) => answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'])),
+  answer: answerOver((plan) => answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'], ['accurate', 'inaccurate'])),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {

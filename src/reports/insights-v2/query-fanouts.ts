@@ -184,7 +184,10 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
     };
   },
   compile,
-  answer: answerOver((plan) => answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, metricNames.filter((m) => plan.metrics.includes(m)))),
+  answer: answerOver((plan) => ({
+    ...answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, metricNames.filter((m) => plan.metrics.includes(m)), ['total_fanouts', 'query_variations']),
+    about: ['prompt'],
+  })),
   byDate: windowedByDate((plan) => (plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {

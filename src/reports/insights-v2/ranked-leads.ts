@@ -40,10 +40,11 @@ export interface RankedLeads {
 
 /**
  * The answer columns of a ranked-leads report: a row is its lead's cell, known by the lead's key, the
- * cross key and the period (hidden columns beside the shown ones), its place the lead's rank.
+ * cross key and the period (hidden columns beside the shown ones), its place the lead's rank; `about`
+ * are the lead's and the cross key's shown fields.
  */
-export function leadAnswer(crossed: boolean, interval: CalendarInterval | null, metrics: readonly string[]): AnswerColumns {
-  return { keys: ['lead_key', ...(crossed ? ['cross_key'] : []), ...(interval ? ['date'] : [])], metrics, places: ['rank'], date: interval ? { column: 'date', interval } : null };
+export function leadAnswer(crossed: boolean, interval: CalendarInterval | null, metrics: readonly string[], about: readonly string[]): AnswerColumns {
+  return { keys: ['lead_key', ...(crossed ? ['cross_key'] : []), ...(interval ? ['date'] : [])], metrics, places: ['rank'], counts: metrics.filter((m) => m !== 'citation_share'), about, date: interval ? { column: 'date', interval } : null };
 }
 
 /**

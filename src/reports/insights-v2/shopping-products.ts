@@ -76,6 +76,7 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan> 
     keys: ['product_id', ...plan.groupBy.map((d) => `k_${d}`)],
     metrics: plan.metrics.filter((m) => !productFacts.includes(m)),
     places: ['visibility_rank'],
+    about: ['product', 'product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
     date: plan.groupBy.includes('date') ? { column: 'k_date', interval: plan.interval } : null,
   })),
   info(plan, page) {

@@ -131,7 +131,7 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan> = {
     };
   },
   compile,
-  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'citation_share'])),
+  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'citation_share'], ['name', 'video_id', 'url', 'channel', 'handle', 'video_category', 'source_type', 'model']), 'give an interval'),
   info(plan, page) {
     return {
       category_id: plan.categoryId,

@@ -38,6 +38,10 @@ interface Case {
   readonly described: readonly string[];
   /** Read page by page: the report's stream does not take these requests. */
   readonly paged?: boolean;
+  /** Fields that count rows: 0 in the rows fill adds. */
+  readonly counts?: readonly string[];
+  /** Requests with the date dimension, for fill (none: the report has no dated rows). */
+  readonly dated?: fc.Arbitrary<Json>;
 }
 
 const intervals = fc.constantFrom('day', 'week', 'month');
@@ -48,9 +52,14 @@ const cases: readonly Case[] = [
     name: 'citations',
     fixture: 'more',
     body: fc.record({ group_by: groupsOf(['page', 'date', 'model', 'region']), interval: intervals, metrics: fc.constant(['count', 'citation_share', 'rank']), scope: fc.constantFrom('all', 'owned') }),
-    metrics: () => ['count', 'citation_share'],
+    metrics: (b) => ['count', 'citation_share', ...(b.metrics?.includes('first_cited_at') ? ['first_cited_at'] : [])],
     places: ['rank'],
     described: [],
+    counts: ['count'],
+    dated: fc.oneof(
+      fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['model', 'date']), interval: intervals, scope: fc.constantFrom('all', 'owned') }),
+      fc.record({ group_by: fc.constant(['date', 'page']), interval: intervals, metrics: fc.constant(['count', 'citation_share', 'rank', 'first_cited_at']) }),
+    ),
   },
   {
     name: 'queryFanouts',
@@ -59,6 +68,8 @@ const cases: readonly Case[] = [
     metrics: (b) => (b.group_by.includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations']),
     places: ['rank'],
     described: [],
+    counts: ['total_fanouts', 'query_variations'],
+    dated: fc.record({ group_by: fc.constantFrom(['prompt', 'date'], ['date', 'model'], ['date'], ['date', 'region']), interval: intervals }),
   },
   {
     name: 'factcheck',
@@ -67,6 +78,8 @@ const cases: readonly Case[] = [
     metrics: () => ['accuracy', 'accurate', 'inaccurate'],
     places: [],
     described: [],
+    counts: ['accurate', 'inaccurate'],
+    dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['theme', 'date']), interval: intervals }),
   },
   {
     name: 'sentiment',
@@ -75,6 +88,7 @@ const cases: readonly Case[] = [
     metrics: () => ['positive_sentiment', 'negative_sentiment'],
     places: ['rank'],
     described: [],
+    dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['topic', 'date']), interval: intervals, asset: fc.constantFrom('Acme', 'Brandy') }),
   },
   {
     name: 'videoplatformChannels',
@@ -83,6 +97,8 @@ const cases: readonly Case[] = [
     metrics: () => ['count', 'videos', 'citation_share'],
     places: ['rank'],
     described: [],
+    counts: ['count', 'videos'],
+    dated: fc.record({ group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']), interval: intervals }),
   },
   {
     name: 'videoplatformVideos',
@@ -92,6 +108,8 @@ const cases: readonly Case[] = [
     places: ['rank'],
     // A video is its id: its title, link and channel are those of its citations in each window.
     described: ['name', 'url', 'channel', 'handle', 'video_category'],
+    counts: ['count'],
+    dated: fc.record({ group_by: fc.constantFrom(['video'], ['video', 'source_type']), interval: intervals }),
   },
   {
     name: 'shoppingProducts',
@@ -104,6 +122,7 @@ const cases: readonly Case[] = [
     metrics: () => ['visibility_score', 'average_position'],
     places: ['visibility_rank'],
     described: ['product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
+    dated: fc.record({ group_by: fc.constant(['date']), interval: intervals, metrics: fc.constant(['visibility_score', 'average_position', 'visibility_rank', 'product_rating']) }),
   },
   {
     name: 'factcheckClaims',
@@ -151,6 +170,61 @@ async function stream(engine: Engine, name: string, body: Json, options: Json = 
 }
 
 const windowDay = fc.integer({ min: dayOf('2026-02-01') / dayMs, max: dayOf('2026-12-20') / dayMs }).map((d) => isoDay(d * dayMs));
+
+describe('fill on the v2 reports', () => {
+  const dated = cases.filter((c) => c.dated);
+  it('is the plain answer, in order, plus a zero row for each bucket of the window a seen key lacks', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: dated.length - 1 }).chain((i) => fc.tuple(fc.constant(i), dated[i]!.dated!)),
+        windowDay,
+        fc.integer({ min: 1, max: 120 }),
+        async ([i, extra], start, days) => {
+          const c = dated[i]!;
+          const end = isoDay(dayOf(start) + (days - 1) * dayMs);
+          const body: Json = { category_id: ids.cat1, start_date: start, end_date: end, ...extra };
+          const engine = engines[c.fixture];
+          const filled = await stream(engine, c.name, body, { fill: 'zero' });
+          const plain = await stream(engine, c.name, body);
+          const metrics = c.metrics(body);
+          const notKeys = new Set([...metrics, ...c.places, ...c.described, 'date']);
+          const keyOf = (r: Json) => JSON.stringify(Object.entries(r).filter(([k]) => !notKeys.has(k)));
+          const has = new Set(plain.rows.map((r) => `${keyOf(r)}|${r.date}`));
+          const expected: Json[] = [];
+          const seen = new Map<string, Json>();
+          for (const r of plain.rows) if (!seen.has(keyOf(r))) seen.set(keyOf(r), r);
+          for (const [k, r] of seen) {
+            for (const b of buckets(start, end, body.interval)) {
+              if (has.has(`${k}|${b}`)) continue;
+              expected.push(Object.fromEntries(Object.entries(r).map(([f, v]) => [f, f === 'date' ? b : (c.counts ?? []).includes(f) ? 0 : [...metrics, ...c.places].includes(f) ? null : v])));
+            }
+          }
+          // The plain rows keep their order: they are the filled answer without the added rows.
+          const plainKeys = new Set(plain.rows.map((r) => JSON.stringify(r)));
+          expect(filled.rows.filter((r) => has.has(`${keyOf(r)}|${r.date}`))).toEqual(plain.rows);
+          const added = filled.rows.filter((r) => !has.has(`${keyOf(r)}|${r.date}`));
+          expect(added.map((r) => JSON.stringify(r)).sort()).toEqual(expected.map((r) => JSON.stringify(r)).sort());
+          expect(added.every((r) => !plainKeys.has(JSON.stringify(r)))).toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 240_000);
+
+  it('pages over the filled answer, combines with compare, and refuses requests without the date', async () => {
+    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31', group_by: ['date', 'model'], interval: 'month' };
+    const whole = await stream(engines.more, 'citations', body, { fill: 'zero' });
+    const paged = await pages(engines.more, 'citations', { ...body, limit: 4 }, { fill: 'zero' });
+    expect(paged.rows).toEqual(whole.rows);
+    expect(paged.head.total_results).toBe(whole.rows.length);
+    const both = await stream(engines.more, 'citations', body, { fill: 'zero', compare: 'previous_period' });
+    expect(both.rows.slice(0, whole.rows.length).map((r) => ({ ...Object.fromEntries(Object.entries(r).filter(([k]) => !/_(previous|change|change_pct)$/.test(k))) }))).toEqual(whole.rows);
+    const refusal = await (engines.more.org(ids.org1).reports as Json).citations({ ...body, group_by: ['model'] }, { fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+    expect(refusal).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
+    const channels = await (engines.more.org(ids.org1).reports as Json).videoplatformChannels({ category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31' }, { fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+    expect(channels).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('interval') }]);
+  });
+});
 
 describe('compare on the v2 reports', () => {
   it('is the two separate answers joined on the rows’ keys, date buckets by their place; the window’s rows first, in order', async () => {
