@@ -7,6 +7,7 @@ import { ids } from './fixtures/insights.ts';
 import { moreV2Fixture } from './fixtures/more-v2.ts';
 import { claimsFixture } from './fixtures/claims.ts';
 import { productIds, shoppingFixture } from './fixtures/shopping.ts';
+import { tabularFixture } from './fixtures/tabular.ts';
 
 type Json = Record<string, any>;
 
@@ -15,14 +16,17 @@ type Json = Record<string, any>;
  * (the window's and the compared window's) joined in JS on the rows' keys, the date bucket by its place.
  */
 const clock = () => new Date('2026-11-22T12:00:00Z');
-const engines = {} as Record<'more' | 'shopping', Engine>;
+const engines = {} as Record<'more' | 'shopping' | 'tabular', Engine>;
 beforeAll(async () => {
   engines.more = await openFixture(moreV2Fixture(), { cursorSecret: 'cmp', clock });
   engines.shopping = await openFixture({ ...shoppingFixture(), ...claimsFixture() }, { cursorSecret: 'cmp', clock });
+  // Its searching answers all produced fan-outs, as the contract says (the fan-outs' parts rely on it; more-v2's break it).
+  engines.tabular = await openFixture(tabularFixture(), { cursorSecret: 'cmp', clock });
 }, 60_000);
 afterAll(async () => {
   await engines.more.close();
   await engines.shopping.close();
+  await engines.tabular.close();
 });
 
 interface Case {
@@ -310,3 +314,80 @@ describe('compare on the v2 reports', () => {
   });
 });
 
+
+describe('components on the v2 reports', () => {
+  const ratioCases = [
+    { name: 'factcheck', fixture: 'more' as const, ratios: ['accuracy'], groups: [[], ['model'], ['theme']], extra: {}, percent: false },
+    { name: 'queryFanouts', fixture: 'tabular' as const, ratios: ['fanouts_per_execution'], groups: [['prompt'], ['model'], ['region']], extra: { metrics: ['total_fanouts', 'fanouts_per_execution'] }, percent: false },
+    { name: 'sentiment', fixture: 'more' as const, ratios: ['positive_sentiment', 'negative_sentiment'], groups: [[], ['model'], ['topic']], extra: { asset: 'Acme' }, percent: true },
+    { name: 'shoppingProducts', fixture: 'shopping' as const, ratios: ['average_position', 'position1_percentage', 'position_above3_percentage'], groups: [[]], extra: { metrics: ['average_position', 'position1_percentage', 'position_above3_percentage', 'product_rating'] }, percent: false },
+  ];
+  const quotient = (percent: boolean, n: number, d: number) => (percent ? (100 * n) / d : n / d);
+
+  it('summing the parts of daily rows reproduces the window’s parts, and each ratio is its parts’ quotient', async () => {
+    const tried = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: ratioCases.length - 1 }), fc.nat(2), windowDay, fc.integer({ min: 1, max: 120 }), async (i, g, start, days) => {
+        const c = ratioCases[i]!;
+        const groups = c.groups[g % c.groups.length]!;
+        const window = { category_id: ids.cat1, start_date: start, end_date: isoDay(dayOf(start) + (days - 1) * dayMs), ...c.extra };
+        const engine = engines[c.fixture];
+        const whole = await stream(engine, c.name, { ...window, group_by: groups }, { components: true });
+        const daily = await stream(engine, c.name, { ...window, group_by: [...groups, 'date'], interval: 'day' }, { components: true });
+        const parts = c.ratios.flatMap((m) => [`${m}_numerator`, `${m}_denominator`]);
+        const keyOf = (r: Json) => JSON.stringify(Object.entries(r).filter(([k]) => !['date', 'rank', 'visibility_rank', ...c.ratios, ...parts].includes(k) && typeof r[k] !== 'number'));
+        const sums = new Map<string, number[]>();
+        for (const r of daily.rows) {
+          sums.set(keyOf(r), (sums.get(keyOf(r)) ?? parts.map(() => 0)).map((s, q) => s + r[parts[q]!]));
+          c.ratios.forEach((m, q) => {
+            if (r[parts[2 * q + 1]!] > 0) expect(r[m], m).toBeCloseTo(quotient(c.percent, r[parts[2 * q]!], r[parts[2 * q + 1]!]), 12);
+          });
+        }
+        expect(whole.rows.length).toBe(sums.size);
+        if (whole.rows.some((r) => r[parts[1]!] > 0)) tried.add(c.name);
+        for (const r of whole.rows) {
+          const summed = sums.get(keyOf(r))!;
+          expect(parts.map((p) => r[p]), 'the window’s parts are the sums of the days’').toEqual(summed);
+          c.ratios.forEach((m, q) => {
+            if (summed[2 * q + 1]! > 0) expect(r[m], m).toBeCloseTo(quotient(c.percent, summed[2 * q]!, summed[2 * q + 1]!), 12);
+            if (!c.percent && summed[2 * q + 1]! > 0) expect(r[m], m).toBe(summed[2 * q]! / summed[2 * q + 1]!);
+          });
+        }
+      }),
+      { numRuns: 40 },
+    );
+    expect([...tried].sort()).toEqual(ratioCases.map((c) => c.name).sort());
+  }, 240_000);
+
+  it('claim sections carry accuracy’s parts; compare and fill keep them as places and counts', async () => {
+    const window = { category_id: ids.cat1, start_date: '2026-01-01', end_date: '2026-12-31' };
+    const sections = (await (engines.shopping.org(ids.org1).reports as Json).factcheckClaims({ ...window, group_by: ['model'] }, { components: true })) as Json;
+    expect(sections.data.length).toBeGreaterThan(0);
+    for (const s of sections.data) {
+      expect(s.accuracy_numerator).toBe(s.accurate);
+      expect(s.accuracy_denominator).toBe(s.accurate + s.inaccurate);
+    }
+    const filled = await stream(engines.more, 'factcheck', { ...window, group_by: ['date', 'model'], interval: 'month' }, { components: true, fill: 'zero' });
+    const zero = filled.rows.filter((r) => r.accuracy === null);
+    expect(zero.length).toBeGreaterThan(0);
+    for (const r of zero) expect([r.accuracy_numerator, r.accuracy_denominator]).toEqual([0, 0]);
+  });
+
+  it('refuses where the parts would not re-aggregate, naming the query parameter', async () => {
+    const refusal = (engine: Engine, name: string, body: Json) =>
+      (engine.org(ids.org1).reports as Json)[name](body, { components: true }).then(
+        () => null,
+        (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
+      );
+    const window = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30' };
+    const cases: [Engine, string, Json, string][] = [
+      [engines.more, 'queryFanouts', { ...window, group_by: ['prompt', 'query'] }, 'query'],
+      [engines.more, 'sentiment', { ...window, asset: 'Acme', metrics: ['occurrence'], group_by: ['theme'] }, 'occurrence'],
+      [engines.shopping, 'shoppingProducts', { ...window, group_by: ['date'], metrics: ['visibility_score'] }, 'visibility_score'],
+      [engines.shopping, 'factcheckClaims', window, 'section'],
+      [engines.more, 'citations', window, 'does not apply'],
+      [engines.more, 'videoplatformChannels', window, 'does not apply'],
+    ];
+    for (const [engine, name, body, says] of cases) expect(await refusal(engine, name, body), name).toMatchObject([{ loc: ['query', 'components'], msg: expect.stringContaining(says) }]);
+  });
+});

@@ -25,7 +25,7 @@ export const extensionsSchema = z.strictObject({
     .optional()
     .meta({
       description:
-        'true: each ratio metric is followed by its numerator and denominator (<metric>_numerator, <metric>_denominator, named in info.query.metrics; v2 rows gain the same fields), so sums over rows re-aggregate it exactly. v2 and v1 visibility, v1 query fan-outs.',
+        'true: each ratio metric is followed by its numerator and denominator (<metric>_numerator, <metric>_denominator, named in info.query.metrics; v2 rows gain the same fields), so sums over rows re-aggregate it exactly. v2 visibility, fan-outs, fact-check, claim sections, sentiment and shopping; v1 visibility and query fan-outs.',
     }),
   compare: z
     .string()
@@ -62,7 +62,7 @@ export function parseExtensions(query: Record<string, unknown> | undefined): Ext
 export const appliesTo: Record<AnswerExtension, string> = {
   fill: 'the v2 reports and the tabular reports (v1 Insights, traffic) with the date dimension; raw answers and raw logs list events, not dated groups',
   compare: 'the v2 reports and the tabular reports (v1 Insights, traffic bots and referrals); raw answers and raw logs list events, which no other window shares',
-  components: 'v2 and v1 visibility and v1 query fan-outs, whose ratios have a numerator and a denominator',
+  components: 'the reports whose ratios have a numerator and a denominator: v2 visibility, fan-outs, fact-check, claims, sentiment and shopping; v1 visibility and query fan-outs',
 };
 
 /** The answer extensions a request asks for. */

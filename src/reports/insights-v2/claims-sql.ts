@@ -7,7 +7,11 @@ import { claimFields, claimLists } from './claim-lists.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
 import type { ClaimsPlan } from './claims-plan.ts';
 import { filterPredicate } from './common.ts';
+import { partColumns, partFields, type RatioPart } from './ratio-parts.ts';
 import { distinctModelNames, inWindow } from './scope.ts';
+
+/** A section's accuracy over the section row `s`. */
+const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', numerator: sql`s.accurate`, denominator: sql`s.accurate + s.inaccurate` }];
 
 const limitOffset = (range: UnitRange) => sql`${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
 
@@ -79,7 +83,7 @@ section_claims AS (
   GROUP BY c.k
 )
 SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
-       coalesce(r.total_claims, 0) AS total_claims, ${jsonText(sql`coalesce(r.claims, [])`)} AS claims
+       coalesce(r.total_claims, 0) AS total_claims, ${jsonText(sql`coalesce(r.claims, [])`)} AS claims${plan.components ? sql`, ${join(partColumns(accuracyParts), ', ')}` : sql``}
 FROM ps s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k`;
   return {
@@ -93,6 +97,7 @@ sections AS (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FI
         field('inaccurate', value('inaccurate', 'integer')),
         field('total_claims', value('total_claims', 'integer')),
         field('claims', value('claims', { list: { struct: fields.map((f) => ({ name: f.name, type: f.type })) } }, 'json')),
+        ...(plan.components ? partFields(accuracyParts) : []),
       ],
     },
     rows,

@@ -6,6 +6,7 @@ import type { DataGuard, PagedReport } from '../paged-report.ts';
 import { readClaimFilter } from './claim-filter.ts';
 import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
+import { ratioComponents, withParts } from './ratio-parts.ts';
 import { compileClaims } from './claims-sql.ts';
 import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit } from './common.ts';
 
@@ -88,8 +89,10 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan> = {
   compile: compileClaims,
   answer: answerOver((plan) => {
     if (!plan.section) return 'compare needs a section on the claims report: add one dimension to group_by (a flat list of claims has no groups to match)';
-    return { keys: [sectionKeys[plan.section].ref(plan.categoryId).key === 'id' ? 'section_id' : 'section_name'], metrics: ['accuracy', 'accurate', 'inaccurate', 'total_claims'], date: null };
+    const columns = { keys: [sectionKeys[plan.section].ref(plan.categoryId).key === 'id' ? 'section_id' : 'section_name'], metrics: ['accuracy', 'accurate', 'inaccurate', 'total_claims'], date: null };
+    return withParts(columns, plan.components ? ['accuracy'] : []);
   }),
+  components: ratioComponents(['accuracy'], (plan) => (plan.section ? null : 'components needs a section on the claims report: add one dimension to group_by (a flat claim has no accuracy)')),
   guards,
   info(plan, page) {
     return {

@@ -7,6 +7,7 @@ import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
+import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from './ratio-parts.ts';
 import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
 import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
@@ -94,13 +95,20 @@ function compile(plan: FactcheckPlan): ShapedReport {
     within: (x) => (g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x)),
     withinLookups: (x) => g.orderLookups(x),
   };
+  const parts = (t: string): RatioPart[] => (plan.components ? [{ ratio: 'accuracy', numerator: sql`${ident(t)}.accurate`, denominator: sql`${ident(t)}.accurate + ${ident(t)}.inaccurate` }] : []);
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
     shape: {
-      fields: [...g.shape(), field('accuracy', value('accuracy', 'float')), field('accurate', value('accurate', 'integer')), field('inaccurate', value('inaccurate', 'integer'))],
+      fields: [...g.shape(), field('accuracy', value('accuracy', 'float')), field('accurate', value('accurate', 'integer')), field('inaccurate', value('inaccurate', 'integer')), ...partFields(parts('t'))],
     },
     rows: (range) =>
-      unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.accurate / (${ident(t)}.accurate + ${ident(t)}.inaccurate) AS accuracy`, sql`${ident(t)}.accurate`, sql`${ident(t)}.inaccurate`]),
+      unitRows(units, range, (t) => [
+        ...g.columns(t),
+        sql`${ident(t)}.accurate / (${ident(t)}.accurate + ${ident(t)}.inaccurate) AS accuracy`,
+        sql`${ident(t)}.accurate`,
+        sql`${ident(t)}.inaccurate`,
+        ...partColumns(parts(t)),
+      ]),
     total: unitTotal,
     info: sql`SELECT ${modelNames('e')} AS models`,
     // Pages of citations come most cited first over the whole window and other groups in key order, both
@@ -142,7 +150,8 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
     };
   },
   compile,
-  answer: answerOver((plan) => answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'], ['accurate', 'inaccurate'])),
+  answer: answerOver((plan) => withParts(answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'], ['accurate', 'inaccurate']), plan.components ? ['accuracy'] : [])),
+  components: ratioComponents(['accuracy']),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {

@@ -12,6 +12,7 @@ import { promptDimensions, promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { readLayeredFilter, type FilterRules, type LayeredFilter } from './layered-filter.ts';
+import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from './ratio-parts.ts';
 import { inWindow, promptsCte, type WindowScope } from './scope.ts';
 import { fanoutsDaily, fanoutSource, servedByFanoutsDaily } from './fanouts-rollup.ts';
 
@@ -70,6 +71,10 @@ function metricsOf(req: FanoutsRequest): Metric[] {
   return groupByOf(req).includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations'];
 }
 
+/** The metrics that are ratios of two counts, and the scored column each divides the fan-outs by. */
+const ratioDenominators: Partial<Record<Metric, string>> = { fanouts_per_execution: 'searching', share: 'group_fanouts' };
+const ratioMetrics = Object.keys(ratioDenominators) as Metric[];
+
 const metricColumn: Record<Metric, { readonly column: string; readonly type: ScalarType }> = {
   total_fanouts: { column: 'fanouts', type: 'integer' },
   fanouts_per_execution: { column: 'fanouts_per_execution', type: 'float' },
@@ -96,6 +101,13 @@ function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport 
   const scope = sql`${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.node, fanoutsCatalog, filterScope)}`;
   const metrics = metricNames.filter((m) => plan.metrics.includes(m));
   const has = (m: Metric) => plan.metrics.includes(m);
+  const parts = (t: string): RatioPart[] =>
+    plan.components
+      ? metrics.flatMap((m): RatioPart[] => {
+          const denominator = ratioDenominators[m];
+          return denominator ? [{ ratio: m, numerator: sql`${ident(t)}.fanouts`, denominator: sql`${ident(t)}.${ident(denominator)}` }] : [];
+        })
+      : [];
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId),
@@ -107,7 +119,7 @@ function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport 
 )`,
   ];
   const scored = (pg: string | null) => sql`
-  SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share` : sql``}
+  SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution${plan.components ? sql`, coalesce(xe.executions, 0) AS searching` : sql``}` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share${plan.components ? sql`, gf.group_fanouts` : sql``}` : sql``}
   FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
     has('share') ? sql`
   LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
@@ -130,8 +142,8 @@ function compile(plan: FanoutsPlan, rollups: ReadonlySet<string>): ShapedReport 
   };
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
-    shape: { fields: [...g.shape(), field('rank', value('rank', 'integer')), ...metrics.map((m) => field(m, value(metricColumn[m].column, metricColumn[m].type)))] },
-    rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.rank`, ...metrics.map((m) => sql`${ident(t)}.${ident(metricColumn[m].column)}`)]),
+    shape: { fields: [...g.shape(), field('rank', value('rank', 'integer')), ...metrics.map((m) => field(m, value(metricColumn[m].column, metricColumn[m].type))), ...partFields(parts('t'))] },
+    rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.rank`, ...metrics.map((m) => sql`${ident(t)}.${ident(metricColumn[m].column)}`), ...partColumns(parts(t))]),
     total: unitTotal,
     info: sql`SELECT ${src.models} AS models, r.runs, r.searched FROM (SELECT ${src.totals} FROM runs) r`,
     // Groups rank by their fan-outs over the whole window, so every slice would count them all again: a stream
@@ -185,9 +197,17 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
   },
   compile,
   answer: answerOver((plan) => ({
-    ...answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, metricNames.filter((m) => plan.metrics.includes(m)), ['total_fanouts', 'query_variations']),
+    ...withParts(
+      answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, metricNames.filter((m) => plan.metrics.includes(m)), ['total_fanouts', 'query_variations']),
+      plan.components ? metricNames.filter((m) => plan.metrics.includes(m) && ratioMetrics.includes(m)) : [],
+    ),
     about: ['prompt'],
   })),
+  components: ratioComponents(ratioMetrics, (plan) =>
+    plan.groupBy.includes('query')
+      ? "a query's row exists only where it ran, while its denominators count every searching answer (or fan-out) of its group: components does not take the query group"
+      : null,
+  ),
   byDate: windowedByDate((plan) => (plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {
     return {

@@ -9,6 +9,8 @@ export interface WindowScope {
   readonly categoryId: string;
   readonly startDate: string;
   readonly endDate: string;
+  /** The components extension: each ratio's numerator and denominator follow the metrics. */
+  readonly components?: boolean;
 }
 
 /** The category's current prompts as CTE `p`, optionally only those carrying one analysis type. */

@@ -10,6 +10,7 @@ import { promptFilterFields } from './dimensions.ts';
 import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
 import type { FilterRules, LayeredFilter } from './layered-filter.ts';
+import { partColumns, partFields, type RatioPart } from './ratio-parts.ts';
 import { inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from './sentiment-rollup.ts';
 
@@ -66,6 +67,17 @@ const keysOf = (interval: CalendarInterval, categoryId: string): Record<string, 
 
 type Window = Omit<WindowScope, 'organizationId'>;
 
+/** The parts of the requested percentages over the scored row `t` (components; occurrence takes none, see sentiment.ts). */
+function sentimentParts(plan: SentimentPlan, t: string): RatioPart[] {
+  if (!plan.components) return [];
+  const [n, positive] = [sql`${ident(t)}.n`, sql`${ident(t)}.positive`];
+  const parts: Record<string, RatioPart> = {
+    positive_sentiment: { ratio: 'positive_sentiment', numerator: positive, denominator: n },
+    negative_sentiment: { ratio: 'negative_sentiment', numerator: sql`${n} - ${positive}`, denominator: n },
+  };
+  return plan.metrics.flatMap((m) => (parts[m] ? [parts[m]] : []));
+}
+
 function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
   const metrics = (prefix: string) => plan.metrics.map((m) => field(m, value(`${prefix}${m}`, 'float')));
   return {
@@ -73,6 +85,7 @@ function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
       ...g.shape(),
       field('rank', value('rank', 'integer')),
       ...metrics(''),
+      ...partFields(sentimentParts(plan, 't')),
       ...(plan.comparison ? [field('previous', object(metrics('previous_'), 'previous_n'))] : []),
       ...(plan.citedWebsites ? [field('cited_websites', value('cited_websites', { list: 'text' }, 'json'))] : []),
     ],
@@ -174,6 +187,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
     ...g.columns(t),
     sql`${ident(t)}.rank`,
     ...metrics(t, ''),
+    ...partColumns(sentimentParts(plan, t)),
     ...(plan.comparison ? [sql`pr.n AS previous_n`, ...metrics('pr', 'previous_')] : []),
     ...(plan.citedWebsites ? [sql`${jsonText(sql`coalesce(w.cited_websites, [])`)} AS cited_websites`] : []),
   ];

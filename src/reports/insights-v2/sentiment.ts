@@ -7,6 +7,7 @@ import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cur
 import { readLayeredFilter } from './layered-filter.ts';
 import { sentimentDaily, servedBySentimentDaily } from './sentiment-rollup.ts';
 import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan, sentimentGrouping } from './sentiment-sql.ts';
+import { ratioComponents, withParts } from './ratio-parts.ts';
 
 export { maxCitedWebsites, sentimentCatalog, sentimentRules, type SentimentPlan } from './sentiment-sql.ts';
 
@@ -101,7 +102,12 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
     };
   },
   compile: compileSentiment,
-  answer: answerOver((plan) => answerColumns(sentimentGrouping(plan), plan.interval, plan.metrics)),
+  answer: answerOver((plan) => withParts(answerColumns(sentimentGrouping(plan), plan.interval, plan.metrics), plan.components ? plan.metrics : [])),
+  components: ratioComponents(['positive_sentiment', 'negative_sentiment'], (plan) =>
+    plan.metrics.includes('occurrence')
+      ? "occurrence's denominator counts the answers of the row's group without its theme or claim, so rows of days or groups without the theme leave part of it out: ask for components without occurrence"
+      : null,
+  ),
   guards,
   byDate: windowedByDate((plan) => (plan.source === 'asset' && plan.groupBy.includes('date') ? plan.interval : null)),
   info(plan, page) {

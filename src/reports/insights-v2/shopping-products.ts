@@ -4,7 +4,8 @@ import { laxBool, laxInt } from '../../query/schema-types.ts';
 import { refuseFields, type PagedReport } from '../paged-report.ts';
 import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
 import { groupDims, metricNames, positionMetrics, shoppingFilterFields, type Metric, type ShoppingPlan } from './shopping-plan.ts';
-import { compileShopping } from './shopping-sql.ts';
+import { compileShopping, shoppingRatios } from './shopping-sql.ts';
+import { ratioComponents, withParts } from './ratio-parts.ts';
 import { servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
 
 export { shoppingFilterFields, type ShoppingPlan } from './shopping-plan.ts';
@@ -72,13 +73,18 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan> 
   },
   compile: compileShopping,
   // A product's rating and reviews describe it in both windows alike; its rank is its place in its own.
-  answer: answerOver((plan) => ({
+  components: ratioComponents(shoppingRatios, (plan) =>
+    plan.groupBy.length > 0 && plan.metrics.includes('visibility_score')
+      ? "visibility_score's denominator counts every answer of the row's bucket, while a product has rows only in the buckets that show it: ask for components without visibility_score, or without group_by"
+      : null,
+  ),
+  answer: answerOver((plan) => withParts({
     keys: ['product_id', ...plan.groupBy.map((d) => `k_${d}`)],
     metrics: plan.metrics.filter((m) => !productFacts.includes(m)),
     places: ['visibility_rank'],
     about: ['product', 'product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
     date: plan.groupBy.includes('date') ? { column: 'k_date', interval: plan.interval } : null,
-  })),
+  }, plan.components ? plan.metrics.filter((m) => shoppingRatios.includes(m)) : [])),
   info(plan, page) {
     return {
       total_results: page.total,

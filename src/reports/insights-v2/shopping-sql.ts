@@ -5,6 +5,7 @@ import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keysEqual } from './dimensions.ts';
+import { partColumns, partFields, type RatioPart } from './ratio-parts.ts';
 import { distinctModelNames, inWindow, promptsCte } from './scope.ts';
 import { productFields, shoppingFilterFields, type Metric, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
 import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
@@ -18,6 +19,22 @@ const ratioSql = {
   position3_percentage: sql`at3 / shown`,
   position_above3_percentage: sql`(shown - at1 - at2 - at3) / shown`,
 } as const;
+
+/** Each ratio's parts over the scored counts `m` (components). */
+const ratioParts: Partial<Record<Metric, readonly [Fragment, Fragment]>> = {
+  visibility_score: [sql`m.shown`, sql`m.executions`],
+  average_position: [sql`m.position_sum`, sql`m.shown`],
+  position1_percentage: [sql`m.at1`, sql`m.shown`],
+  position2_percentage: [sql`m.at2`, sql`m.shown`],
+  position3_percentage: [sql`m.at3`, sql`m.shown`],
+  position_above3_percentage: [sql`m.shown - m.at1 - m.at2 - m.at3`, sql`m.shown`],
+};
+
+/** The ratio metrics of shopping, which components takes. */
+export const shoppingRatios = Object.keys(ratioParts) as Metric[];
+
+const partsOf = (plan: ShoppingPlan): RatioPart[] =>
+  plan.components ? plan.metrics.flatMap((m) => (ratioParts[m] ? [{ ratio: m, numerator: ratioParts[m][0], denominator: ratioParts[m][1] }] : [])) : [];
 
 /** Each metric of a row over its scored counts `m` and its product `pr`, and how it is typed. */
 const metricColumns: Record<Metric, { readonly expr: Fragment; readonly type: ScalarType }> = {
@@ -43,6 +60,7 @@ function shapeOf(plan: ShoppingPlan): RowShape {
       field('product', object([field('name', repeated('product_name')), field('brand', repeated('product_brand'))])),
       ...dimensionShape(plan.groupBy),
       ...plan.metrics.map((m) => field(m, value(m, metricColumns[m].type))),
+      ...partFields(partsOf(plan)),
       ...merchants,
     ],
   };
@@ -152,7 +170,7 @@ LEFT JOIN (
 ) pmx ON pmx.product_id = pr.id`
     : sql``;
   const columns = sql`pr.id AS product_id, pr.name AS product_name, pr.brand AS product_brand, ${join(
-    [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`)],
+    [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`), ...partColumns(partsOf(plan))],
     ', ',
   )}${merchantColumns}`;
 
