@@ -108,7 +108,13 @@ describe('components', () => {
     expect(withParts.data.length).toBeGreaterThan(0);
     expect({ info: { ...withParts.info, fingerprint: null }, data: withParts.data.map(strip) }).toEqual({ info: { ...plainV2.info, fingerprint: null }, data: plainV2.data });
     expect(await refusal('visibilityV1', body, { components: 'sometimes' })).toMatchObject([{ loc: ['query', 'components'] }]);
-    expect(await refusal('visibilityV1', { ...body, dimensions: ['date'] }, { components: true, fill: 'zero' })).toMatchObject([{ loc: ['query', 'components'] }]);
+    // With fill, an added row's parts are 0 / 0, as its counts are 0.
+    const filled = await call('visibilityV1', { ...body, dimensions: ['date'], date_interval: 'week' }, { components: true, fill: 'zero' });
+    const plainFilled = await call('visibilityV1', { ...body, dimensions: ['date'], date_interval: 'week' }, { fill: 'zero' });
+    expect(filled.data.map((r) => ({ ...r, metrics: r.metrics.slice(0, 2) }))).toEqual(plainFilled.data);
+    const zeros = filled.data.filter((r) => r.metrics[1] === 0);
+    expect(zeros.length).toBeGreaterThan(0);
+    for (const r of zeros) expect(r.metrics.slice(2)).toEqual([0, 0]);
     // A query's row exists only on days it ran, while its denominators count every answer of the group.
     const fanouts = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['share'], dimensions: ['query'] };
     expect(await refusal('queryFanoutsV1', fanouts, { components: true })).toMatchObject([{ loc: ['query', 'components'], msg: expect.stringContaining('query dimension') }]);

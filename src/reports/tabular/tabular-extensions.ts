@@ -28,21 +28,22 @@ export function checkFill(plan: TabularShape): void {
  * The groups with every time bucket of the window for every combination of the other keys seen: a
  * missing bucket gets 0 for count metrics and NULL for the others. The plain groups are kept as they are.
  */
-export function filledGroups(plan: TabularShape, t: TabularSql, countMetrics: readonly string[]): Fragment {
+export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: readonly string[]): TabularSql {
   const d = plan.dimensions.indexOf(timeDimension);
   const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
   const seen = others.length > 0 ? join(others.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
   const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)}`));
   const matches = [sql`g.${keyColumn(d)} = b.k`, ...others.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
-  return sql`${t.ctes},
+  return {
+    ...t,
+    ctes: sql`${t.ctes},
 grouped_plain AS (${t.grouped}),
 fill_seen AS (SELECT DISTINCT ${seen} FROM grouped_plain),
-fill_buckets AS (${windowBuckets(plan.bucket!, plan.window!)} UNION SELECT ${keyColumn(d)} FROM grouped_plain),
-grouped AS (
-  SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)}`), sql`b.k AS ${keyColumn(d)}`, ...metrics], ', ')}
+fill_buckets AS (${windowBuckets(plan.bucket!, plan.window!)} UNION SELECT ${keyColumn(d)} FROM grouped_plain)`,
+    grouped: sql`SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)}`), sql`b.k AS ${keyColumn(d)}`, ...metrics], ', ')}
   FROM fill_seen s CROSS JOIN fill_buckets b
-  LEFT JOIN grouped_plain g ON ${join(matches, ' AND ')}
-)`;
+  LEFT JOIN grouped_plain g ON ${join(matches, ' AND ')}`,
+  };
 }
 
 /** The columns compare adds after the requested metrics, for each metric in order. */
@@ -113,30 +114,33 @@ grouped AS (
  */
 export function extendedCompile<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan, extensions: Extensions): (rollupsOf: (p: Plan) => RollupChoice) => { plan: Plan; compiled: ShapedReport; rollups: RollupChoice } {
   const { fill, compare, components } = extensions;
-  if (fill && compare) throw ValidationError.of(['query', 'compare'], 'compare and fill cannot be combined yet', 'compare');
-  if (components && (fill || compare)) throw ValidationError.of(['query', 'components'], 'components cannot be combined with fill or compare yet', true);
   if (fill) checkFill(plan);
   if (components) checkComponents(report, plan);
   const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
+  const parts = components ? componentNames(plan.metrics, report.ratioMetrics ?? []) : [];
+  // The parts are metrics of the answer: counts that fill makes 0, compared like any other.
+  const shapedOf = (p: Plan): Plan => {
+    if (!components) return p;
+    const metrics = [...p.metrics, ...parts];
+    return { ...p, components: true, metrics, query: { ...p.query, metrics } };
+  };
+  const sqlOf = (p: Plan, chosen: readonly string[]): TabularSql => {
+    const t = report.compile(components ? { ...p, components: true } : p, new Set(chosen));
+    return fill ? filledSql(shapedOf(p), t, [...report.countMetrics, ...parts]) : t;
+  };
   return (rollupsOf) => {
     const rollups = rollupsOf(plan);
-    if (components) {
-      const asked = { ...plan, components: true };
-      const metrics = [...plan.metrics, ...componentNames(plan.metrics, report.ratioMetrics ?? [])];
-      const shaped = { ...asked, metrics, query: { ...plan.query, metrics } };
-      return { plan: shaped, compiled: tabularCompiled(shaped, report.compile(asked, new Set(rollups.chosen))), rollups };
-    }
-    const t = report.compile(plan, new Set(rollups.chosen));
-    if (fill) return { plan, compiled: tabularCompiled(plan, t, filledGroups(plan, t, report.countMetrics)), rollups };
+    const shaped = shapedOf(plan);
+    const t = sqlOf(plan, rollups.chosen);
     if (compared && report.within) {
       const prevPlan = report.within(plan, compared);
       const prevRollups = rollupsOf(prevPlan);
-      const shaped = comparedShape(plan, compared);
-      const groups = comparedGroups(plan, t, prevPlan, report.compile(prevPlan, new Set(prevRollups.chosen)), report.instantMetrics ?? []);
+      const answered = comparedShape(shaped, compared);
+      const groups = comparedGroups(shaped, t, shapedOf(prevPlan), sqlOf(prevPlan, prevRollups.chosen), report.instantMetrics ?? []);
       const both = { candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])], chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])] };
-      return { plan: shaped, compiled: tabularCompiled(shaped, t, groups), rollups: both };
+      return { plan: answered, compiled: tabularCompiled(answered, t, groups), rollups: both };
     }
-    return { plan, compiled: tabularCompiled(plan, t), rollups };
+    return { plan: shaped, compiled: tabularCompiled(shaped, t), rollups };
   };
 }
 
