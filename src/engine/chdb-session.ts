@@ -49,12 +49,13 @@ export function acquireChdb(path?: string): ChdbHandle {
   if (shared && wanted !== undefined && shared.path !== wanted) {
     throw new DatasetError(`chdb holds one data directory per process, and this process already uses ${shared.path ?? 'a temporary one'}: cannot also open ${wanted}`);
   }
-  if (!shared) {
-    const session = new (loadChdb().Session)(wanted);
-    for (const [name, value] of Object.entries(clickhouseSettings)) session.query(`SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`);
-    shared = { session, path: wanted, users: 0, queue: Promise.resolve() };
-  }
+  if (!shared) shared = { session: new (loadChdb().Session)(wanted), path: wanted, users: 0, queue: Promise.resolve() };
   const chdb = shared;
+  // Again for every user: the session's settings are its defaults, which another user may have changed since it opened.
+  // Queued: a statement of another user may be running, and chdb runs one at a time.
+  chdb.queue = chdb.queue.then(() => {
+    for (const [name, value] of Object.entries(clickhouseSettings)) chdb.session.query(`SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`);
+  });
   chdb.users++;
   let released = false;
   return {
