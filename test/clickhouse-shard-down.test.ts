@@ -1,20 +1,11 @@
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleDir } from '../src/generate/sample.ts';
-import { aea } from './helpers/cli.ts';
-import { tempDir } from './helpers/tmp.ts';
+import { inClusterFolder } from './helpers/chdb-cluster.ts';
 
 /**
  * A shard down, on a real Distributed table: chdb reads `remote_servers` from a config.xml in its
  * working directory, so a child process there has a cluster of one local shard (port 9000 is chdb's
  * own tcp_port, so that shard is read in process) and one at 127.0.0.1:1, where nothing listens.
  */
-const child = fileURLToPath(new URL('./helpers/shard-down-child.ts', import.meta.url));
-/** tsx by its path: the child runs in the temporary folder, where the package cannot be found by name. */
-const tsx = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../node_modules/tsx/dist/esm/index.mjs')).href;
 const config = `<clickhouse>
   <tcp_port>9000</tcp_port>
   <remote_servers>
@@ -33,14 +24,7 @@ interface Outcome {
 let result: { all: number; partial: number; ofDown: number; perQuery: Outcome; reports: Record<'down' | 'live', Outcome> };
 
 beforeAll(async () => {
-  const dir = await tempDir('aea-shard-down-');
-  const load = await aea(['clickhouse', 'load', sampleDir, '--url', `chdb:${dir}/chdb?database=aea`]);
-  expect(load.code).toBe(0);
-  await writeFile(`${dir}/config.xml`, config);
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', tsx, child, `${dir}/chdb`, sampleDir], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
-  );
-  result = JSON.parse(stdout.trim().split('\n').pop()!);
+  result = await inClusterFolder('shard-down-child.ts', config);
 }, 300_000);
 
 describe('a shard down: ClickHouse answers partially when told to skip it; the engine never does', () => {
