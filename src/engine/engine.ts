@@ -89,7 +89,10 @@ export interface EngineOptions {
    * at `clickhouseUrl` holding the dataset's tables). The state store and resources stay on DuckDB.
    */
   readonly backend?: BackendName;
-  /** The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database. */
+  /**
+   * The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database,
+   * or `chdb:PATH[?database=DB]`: the tables `aea clickhouse load` wrote to a chdb data directory.
+   */
   readonly clickhouseUrl?: string;
 }
 
