@@ -63,7 +63,7 @@ describe('aea clickhouse load into chdb, and the engine reading the loaded table
     expect(problems).toEqual([]);
   }, 600_000);
 
-  it('a second load into the same database is refused before anything is written (the answers above read one copy)', () => {
+  it('a second load into the same database is refused before any row is loaded (the answers above read one copy)', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/the database aea already holds rows in 38 tables \(organizations, models, /);
   });

@@ -18,7 +18,7 @@ export interface LoadOptions extends SchemaOptions {
 /**
  * Creates the catalog's tables on the target (idempotently), loads each from the dataset's files,
  * then checks every table's rows on the target against the dataset's. A table that already holds
- * rows is refused before anything is written, so running a load twice never doubles a table.
+ * rows is refused before any row is loaded, so running a load twice never doubles a table.
  */
 export async function loadDataset(catalog: Catalog, source: DatasetSource, target: LoadTarget, options: LoadOptions): Promise<void> {
   for (const statement of schemaStatements(catalog, options)) await target.execute(statement);

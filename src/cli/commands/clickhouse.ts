@@ -22,7 +22,7 @@ Puts the dataset folder DIR on ClickHouse for --backend clickhouse (see docs/sca
            state store's derived kb_sections and claim_evidence, and the request_log view
   load     creates them, loads each table's Parquet files (progress on stderr), and checks every
            table's rows on the target against the dataset's; a table that already holds rows is
-           refused before anything is written
+           refused before any row is loaded
 
   --url URL        http(s)://user:password@host:8123[/database]: a ClickHouse server, 24.3 or later
                    (an older one is refused); or chdb:PATH[?database=DB]: a chdb data directory,
