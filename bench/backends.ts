@@ -2,9 +2,10 @@
  * DuckDB against chdb on the bench's window series: every report's 30-day and 365-day page requests
  * (bench/cases), interleaved (duckdb, chdb, chdb, duckdb, …) on fresh parameters each iteration, after
  * a warm-up; every answer is compared and a difference stops the run. DuckDB runs with its rollups off
- * and on (built before timing), chdb has none.
+ * and on (built before timing), chdb has none. `--loaded chdb:PATH?database=DB` adds chdb reading the
+ * MergeTree tables `aea clickhouse load` wrote there (the clickhouse backend over a chdb directory).
  *
- *   npx tsx bench/backends.ts --data /tmp/scale-1 [--iterations 5] [--reports visibility,citations]
+ *   npx tsx bench/backends.ts --data /tmp/scale-1 [--iterations 5] [--reports visibility,citations] [--loaded URL]
  */
 import { parseArgs } from 'node:util';
 import { openEngine } from '../src/open-engine.ts';
@@ -12,7 +13,7 @@ import type { Engine } from '../src/engine/engine.ts';
 import { reportCases } from './cases/index.ts';
 import { iterationParams, resolveDataset, type BenchDataset } from './lib/dataset.ts';
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, iterations: { type: 'string' }, reports: { type: 'string' }, days: { type: 'string' } } });
+const { values } = parseArgs({ options: { data: { type: 'string' }, iterations: { type: 'string' }, reports: { type: 'string' }, days: { type: 'string' }, loaded: { type: 'string' } } });
 if (!values.data) throw new Error('--data DIR is required');
 const iterations = Number(values.iterations ?? 5);
 const only = values.reports?.split(',');
@@ -20,7 +21,10 @@ const windows = (values.days ?? '30,365').split(',').map(Number);
 
 const found = await resolveDataset(0, values.data, true);
 const open = (backend: 'duckdb' | 'chdb', rollups: boolean) => openEngine({ data: found.dir, backend, rollups, cursorSecret: 'bench' });
-const engines: Record<string, Engine> = { duckdb: await open('duckdb', false), 'duckdb+rollups': await open('duckdb', true), chdb: await open('chdb', false) };
+// First: chdb holds one directory per process, which the view-reading chdb engine then shares.
+const loaded: Record<string, Engine> = values.loaded ? { 'chdb loaded': await openEngine({ data: found.dir, backend: 'clickhouse', clickhouseUrl: values.loaded, cursorSecret: 'bench' }) } : {};
+const engines: Record<string, Engine> = { duckdb: await open('duckdb', false), 'duckdb+rollups': await open('duckdb', true), chdb: await open('chdb', false), ...loaded };
+const sides = Object.keys(engines);
 const orgs = await engines.duckdb!.listOrganizations();
 const dataset: BenchDataset = {
   ...found,
@@ -28,12 +32,14 @@ const dataset: BenchDataset = {
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const rows: string[] = ['| report | request | duckdb p50 ms | duckdb + rollups p50 ms | chdb p50 ms | chdb / duckdb | chdb / duckdb + rollups |', '|---|---|---|---|---|---|---|'];
+const extra = values.loaded ? ['chdb loaded p50 ms', 'chdb loaded / duckdb'] : [];
+const header = ['report', 'request', 'duckdb p50 ms', 'duckdb + rollups p50 ms', 'chdb p50 ms', 'chdb / duckdb', 'chdb / duckdb + rollups', ...extra];
+const rows: string[] = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
 for (const rc of reportCases) {
   if (only && !only.includes(rc.report)) continue;
   const name = (await import('../src/reports/registry.ts')).endpoints.find((e) => e.path === rc.path && e.method === 'POST')!.name;
   for (const req of rc.requests(dataset).filter((r) => r.kind === 'page' && r.windowSeries && windows.includes(r.windowDays) && (r.page ?? 1) === 1)) {
-    const times: Record<string, number[]> = { duckdb: [], 'duckdb+rollups': [], chdb: [] };
+    const times: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side, []]));
     const call = async (side: string, i: number) => {
       const p = iterationParams(dataset, req.windowDays, i);
       const started = performance.now();
@@ -42,7 +48,7 @@ for (const rc of reportCases) {
     };
     if (rc.setup) await rc.setup(engines['duckdb+rollups']!, dataset);
     for (let i = -1; i < iterations; i++) {
-      const order = i % 2 === 0 ? ['duckdb', 'duckdb+rollups', 'chdb'] : ['chdb', 'duckdb+rollups', 'duckdb'];
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
       const answers = new Map<string, string>();
       for (const side of order) {
         const r = await call(side, i);
@@ -52,7 +58,9 @@ for (const rc of reportCases) {
       if (new Set(answers.values()).size !== 1) throw new Error(`${rc.report} ${req.id} iteration ${i}: the backends' answers differ`);
     }
     const [d, dr, c] = [median(times.duckdb!), median(times['duckdb+rollups']!), median(times.chdb!)];
-    rows.push(`| ${rc.report} | ${req.id} | ${d.toFixed(1)} | ${dr.toFixed(1)} | ${c.toFixed(1)} | ${(c / d).toFixed(2)} | ${(c / dr).toFixed(2)} |`);
+    const l = values.loaded ? median(times['chdb loaded']!) : undefined;
+    const more = l === undefined ? '' : ` ${l.toFixed(1)} | ${(l / d).toFixed(2)} |`;
+    rows.push(`| ${rc.report} | ${req.id} | ${d.toFixed(1)} | ${dr.toFixed(1)} | ${c.toFixed(1)} | ${(c / d).toFixed(2)} | ${(c / dr).toFixed(2)} |${more}`);
     process.stderr.write(`${rows.at(-1)}\n`);
   }
 }

@@ -3,6 +3,7 @@ import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { endpoints } from '../src/reports/registry.ts';
+import { everyReportCases, page, reportPaths, rowsOf, sampleScopes, stream, type Scopes } from './helpers/every-report.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aea } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -13,40 +14,17 @@ import { post, startServer } from './helpers/server.ts';
  * folders, read in place by chdb) by DuckDB and by chdb: the same JSON. A few through `aea query
  * --backend chdb`, the same bytes as the default backend's.
  */
-interface Scope {
-  readonly org: string;
-  readonly category: string;
-  readonly domain: string;
-  readonly brand: string;
-}
-interface Case {
-  readonly path: string;
-  readonly scope: Scope;
-  readonly body: Record<string, unknown>;
-}
-
 let duck: Engine;
 let chdb: Engine;
-const scopes = {} as Record<'insights' | 'shopping' | 'videos' | 'claims' | 'sentiment', Scope>;
+let scopes: Scopes;
+const cases = () => everyReportCases(scopes);
 
 beforeAll(async () => {
   // One clock for both: a prompt edit stamps its time into the state, which the answers' fingerprints hash.
   const clock = () => new Date('2026-11-20T12:00:00Z');
   duck = await openEngine({ data: sampleDir, cursorSecret: 'every', rollups: false, clock });
   chdb = await openEngine({ data: sampleDir, cursorSecret: 'every', backend: 'chdb', clock });
-  const first = async (table: string, where = 'TRUE', brandSql = '(SELECT min(name) FROM assets a WHERE a.category_id = f.category_id AND a.is_owned)') => {
-    const rows = await duck.core.pool.use((c) =>
-      c.runAndReadAll(`SELECT f.organization_id, f.category_id, (SELECT min(name) FROM domains d WHERE d.organization_id = f.organization_id),
-        ${brandSql} FROM ${table} f WHERE ${where} ORDER BY f.category_id LIMIT 1`),
-    );
-    const [org, category, domain, brand] = rows.getRowsJS()[0]!.map(String);
-    return { org: org!, category: category!, domain: domain!, brand: brand! };
-  };
-  scopes.insights = await first('mentions');
-  scopes.shopping = await first('shopping_results');
-  scopes.videos = await first('citations', "source_type = 'video'");
-  scopes.claims = await first('claim_occurrences');
-  scopes.sentiment = await first('sentiments', 'TRUE', '(SELECT name FROM assets a WHERE a.id = f.asset_id)');
+  scopes = await sampleScopes(duck);
 }, 120_000);
 afterAll(async () => {
   await chdb?.close();
@@ -54,56 +32,6 @@ afterAll(async () => {
 });
 
 const v2 = { start_date: '2026-01-01', end_date: '2026-06-30' };
-const v1 = { start_date: '2026-01-01', end_date: '2026-07-01' };
-
-function cases(): Case[] {
-  const { insights, shopping, videos, claims, sentiment } = scopes;
-  const window = (s: Scope) => ({ category_id: s.category, ...v2 });
-  const tabular = (s: Scope) => ({ category_id: s.category, ...v1 });
-  const traffic = (s: Scope) => ({ domain: s.domain, ...v1 });
-  return [
-    { path: '/v2/reports/visibility', scope: insights, body: { ...window(insights), scope: 'all', group_by: ['model', 'date'], interval: 'week', limit: 50 } },
-    { path: '/v2/reports/shopping/products', scope: shopping, body: { ...window(shopping), include_merchants: true, limit: 20 } },
-    { path: '/v2/reports/social/youtube/channels', scope: videos, body: { ...window(videos), group_by: ['channel', 'model'], limit: 20 } },
-    { path: '/v2/reports/social/videoplatform/channels', scope: videos, body: { ...window(videos), group_by: ['source_type'], interval: 'month', limit: 20 } },
-    { path: '/v2/reports/social/youtube/videos', scope: videos, body: { ...window(videos), group_by: ['video', 'model'], limit: 20 } },
-    { path: '/v2/reports/social/videoplatform/videos', scope: videos, body: { ...window(videos), limit: 20 } },
-    { path: '/v2/reports/factcheck/claims', scope: claims, body: { ...window(claims), group_by: ['tag'], include: ['theme', 'models', 'evidence', 'reasoning'], limit: 20 } },
-    { path: '/v2/reports/factcheck/claims', scope: claims, body: { ...window(claims), include: ['citation_sources', 'evidence'], limit: 20 } },
-    { path: '/v2/reports/factcheck', scope: claims, body: { ...window(claims), group_by: ['theme', 'persona'], limit: 50 } },
-    { path: '/v2/reports/citations', scope: insights, body: { ...window(insights), group_by: ['page', 'prompt'], metrics: ['count', 'first_cited_at', 'citation_share', 'rank'], limit: 50 } },
-    { path: '/v2/reports/sentiment', scope: sentiment, body: { ...window(sentiment), asset: sentiment.brand, group_by: ['theme', 'tag'], include_cited_websites: true, limit: 50 } },
-    { path: '/v2/reports/query-fanouts', scope: insights, body: { ...window(insights), group_by: ['prompt', 'query', 'model'], limit: 50 } },
-    { path: '/v2/prompts/answers', scope: insights, body: { ...window(insights), include: ['run_id', 'date', 'model', 'persona', 'tags', 'mentions', 'citations', 'search_queries', 'analysis_types'], limit: 20 } },
-    { path: '/v1/prompts/answers', scope: insights, body: { ...tabular(insights), include: { prompt_type: true, themes: true, sentiment_themes: true }, pagination: { limit: 20 } } },
-    { path: '/v1/reports/citations', scope: insights, body: { ...tabular(insights), metrics: ['count', 'citation_share', 'first_cited_at'], dimensions: ['root_domain', 'tag', 'persona'], pagination: { limit: 100 } } },
-    { path: '/v1/reports/visibility', scope: insights, body: { ...tabular(insights), metrics: ['share_of_voice', 'visibility_score', 'average_position'], dimensions: ['asset_name', 'tag', 'date'], date_interval: 'month' } },
-    { path: '/v1/reports/sentiment', scope: sentiment, body: { ...tabular(sentiment), metrics: ['positive', 'negative', 'occurrences'], dimensions: ['theme', 'asset_name', 'persona'] } },
-    { path: '/v1/reports/query-fanouts', scope: insights, body: { ...tabular(insights), metrics: ['fanouts_per_execution', 'total_fanouts', 'share'], dimensions: ['prompt', 'model'] } },
-    { path: '/v1/reports/bots', scope: insights, body: { ...traffic(insights), metrics: ['count', 'citations', 'last_visit'], dimensions: ['date', 'bot_name', 'host'], date_interval: 'week' } },
-    { path: '/v2/reports/bots', scope: insights, body: { ...traffic(insights), metrics: ['count', 'training'], dimensions: ['bot_type', 'hour'] } },
-    { path: '/v1/reports/referrals', scope: insights, body: { ...traffic(insights), metrics: ['visits', 'last_visit'], dimensions: ['referral_source', 'path'] } },
-    { path: '/v2/reports/referrals', scope: insights, body: { ...traffic(insights), metrics: ['visits'], dimensions: ['date', 'referral_type'], date_interval: 'hour', start_date: '2026-03-07T20:00:00Z', end_date: '2026-03-09T04:00:00Z', timezone: 'America/New_York' } },
-    { path: '/v1/logs/raw', scope: insights, body: { ...traffic(insights), metrics: ['count'], dimensions: ['host', 'path'] } },
-    { path: '/v1/logs/raw/bots', scope: insights, body: { ...traffic(insights), metrics: ['count'], dimensions: ['bot_name', 'bot_types'] } },
-  ];
-}
-
-const reportPaths = () => endpoints.filter((e) => e.group === 'reports' && !e.stream && e.method === 'POST').map((e) => e.path);
-const endpointAt = (path: string) => endpoints.find((e) => e.path === path && e.method === 'POST')!;
-const page = (engine: Engine, c: Case) => engine.org(c.scope.org).reports[endpointAt(c.path).name]!(c.body);
-/** The stream's events, or its refusal (a stream takes fewer options than its page). */
-async function stream(engine: Engine, c: Case): Promise<unknown> {
-  const events: unknown[] = [];
-  const { limit: _limit, ...body } = c.body;
-  try {
-    for await (const e of engine.org(c.scope.org).reports[`${endpointAt(c.path).name}Stream`]!('pagination' in c.body ? c.body : body)) events.push(e);
-  } catch (error) {
-    return { refused: (error as Error).message };
-  }
-  return events;
-}
-const rowsOf = (json: Record<string, unknown>) => ((json.data ?? json.sections) as unknown[] | undefined)?.length ?? 0;
 
 describe('chdb answers every report path as DuckDB does', () => {
   it('covers every report path of the registry', () => {

@@ -34,6 +34,17 @@ describe('the clickhouse backend and a server too old for its dialect', () => {
     expect(r.stderr + r.stdout).toMatch(/version 18\.16\.\d+; the clickhouse backend needs 24\.3 or later/);
   });
 
+  it('aea clickhouse load and schema refuse it before writing anything, and exit 1 printing why', async () => {
+    for (const action of ['load', 'schema']) {
+      const r = await aea(['clickhouse', action, sample, '--url', `${server.url}/aea_loaded`]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/version 18\.16\.\d+; the clickhouse backend needs 24\.3 or later/);
+    }
+    const databases = await (await fetch(`${server.url}/?query=${encodeURIComponent('SHOW DATABASES')}`)).text();
+    expect(databases.split('\n')).toContain('default');
+    expect(databases.split('\n')).not.toContain('aea_loaded');
+  });
+
   it('an unreachable server, and a missing URL, are clear errors too', async () => {
     await expect(openEngine({ data: sample, backend: 'clickhouse', clickhouseUrl: 'http://127.0.0.1:9' })).rejects.toThrow(/cannot reach the ClickHouse server at 127\.0\.0\.1:9/);
     await expect(openEngine({ data: sample, backend: 'clickhouse' })).rejects.toThrow(/needs `clickhouseUrl`/);

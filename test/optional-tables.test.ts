@@ -10,43 +10,20 @@ import { endpoints } from '../src/reports/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aeaInProcess } from './helpers/cli.ts';
+import { sampleScopes, type Case, type Scope, type Scopes } from './helpers/every-report.ts';
 import { linkTables } from './helpers/dataset-folder.ts';
 import { tempDir } from './helpers/tmp.ts';
-
-interface Case {
-  readonly path: string;
-  readonly scope: Scope;
-  readonly body: Record<string, unknown>;
-}
-interface Scope {
-  readonly org: string;
-  readonly category: string;
-  readonly domain: string;
-  readonly brand: string;
-}
 
 let root: string;
 const folderWith = (name: string, keep: Parameters<typeof linkTables>[1]) => linkTables(join(root, name), keep);
 let full: Engine;
-const scopes = {} as Record<'insights' | 'shopping' | 'videos' | 'claims' | 'sentiment', Scope>;
+let scopes: Scopes;
 let citationTag: string;
 
 beforeAll(async () => {
   root = await tempDir('aea-optional-');
   full = await openEngine({ data: sampleDir, cursorSecret: 'optional' });
-  const first = async (table: string, where = 'TRUE', brandSql = '(SELECT min(name) FROM assets a WHERE a.category_id = f.category_id AND a.is_owned)') => {
-    const rows = await full.core.pool.use((c) =>
-      c.runAndReadAll(`SELECT f.organization_id, f.category_id, (SELECT min(name) FROM domains d WHERE d.organization_id = f.organization_id),
-        ${brandSql} FROM ${table} f WHERE ${where} ORDER BY f.category_id LIMIT 1`),
-    );
-    const [org, category, domain, brand] = rows.getRowsJS()[0]!.map(String);
-    return { org: org!, category: category!, domain: domain!, brand: brand! };
-  };
-  scopes.insights = await first('mentions');
-  scopes.shopping = await first('shopping_results');
-  scopes.videos = await first('citations', "source_type = 'video'");
-  scopes.claims = await first('claim_occurrences');
-  scopes.sentiment = await first('sentiments', 'TRUE', '(SELECT name FROM assets a WHERE a.id = f.asset_id)');
+  scopes = await sampleScopes(full);
   const tags = await full.core.pool.use((c) => c.runAndReadAll(`SELECT min(name) FROM citation_tags WHERE organization_id = '${scopes.insights.org}'`));
   citationTag = String(tags.getRowsJS()[0]![0]);
 }, 120_000);

@@ -8,7 +8,8 @@ export const backendParse = {
 
 export const backendUsage = `  --backend B          where report SQL runs: duckdb (default), chdb (embedded ClickHouse over the same
                        files; needs \`npm i chdb\`) or clickhouse (a server at --clickhouse-url, 24.3 or later)
-  --clickhouse-url U   the ClickHouse server's HTTP URL, e.g. http://user:password@host:8123/database`;
+  --clickhouse-url U   the ClickHouse server's HTTP URL, e.g. http://user:password@host:8123/database, or
+                       chdb:PATH[?database=DB]: the tables \`aea clickhouse load\` wrote to a chdb directory`;
 
 /** `--backend` and `--clickhouse-url` as engine options. */
 export function backendOf(values: Record<string, unknown>): { backend?: BackendName; clickhouseUrl?: string } {

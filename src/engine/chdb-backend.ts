@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,45 +6,14 @@ import { DatasetError } from '../errors.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseParams, render, type Fragment } from '../query/sql.ts';
 import type { ReportBackend, Snapshot } from './backend.ts';
+import { acquireChdb, type ChdbHandle } from './chdb-session.ts';
 import { sliceBatch } from './column-reads.ts';
-import { clickhouseSettings, compactBatch, type CompactJson } from './clickhouse-rows.ts';
 import { clickhouseLiteral, clickhouseTables, type TableCopies } from './clickhouse-tables.ts';
 
-/** The part of chdb's API the backend uses. */
-interface ChdbSession {
-  query(query: string, format?: string): string;
-  queryBindAsync(query: string, params: object, opts?: { format?: string; signal?: AbortSignal }): Promise<{ text(): string }>;
-  close(): void;
-}
-
-type ChdbModule = { Session: new (path?: string) => ChdbSession };
+export { requireOptional } from './chdb-session.ts';
 
 /** Rows a stream hands on at a time, as DuckDB's chunks. */
 const batchRows = 2048;
-
-/** chdb holds one data directory per process: engines share its session, each in a database of its own. */
-let shared: { session: ChdbSession; users: number; queue: Promise<unknown> } | undefined;
-
-/** An optional package, or a DatasetError that says how to install it. */
-export function requireOptional<T>(name: string, what: string): T {
-  try {
-    return createRequire(import.meta.url)(name) as T;
-  } catch (error) {
-    throw new DatasetError(`${what} needs the optional package ${name}: run \`npm i ${name}\` (${(error as Error).message.split('\n')[0]})`);
-  }
-}
-
-const loadChdb = () => requireOptional<ChdbModule>('chdb', 'the chdb backend (ClickHouse embedded, about 550 MB)');
-
-function acquireSession(): NonNullable<typeof shared> {
-  if (!shared) {
-    const session = new (loadChdb().Session)();
-    for (const [name, value] of Object.entries(clickhouseSettings)) session.query(`SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`);
-    shared = { session, users: 0, queue: Promise.resolve() };
-  }
-  shared.users++;
-  return shared;
-}
 
 /**
  * Reports on chdb, ClickHouse embedded in this process, over the same Parquet files: each dataset
@@ -54,28 +22,43 @@ function acquireSession(): NonNullable<typeof shared> {
  * one at a time on the process's chdb session (chdb answers each whole); a stream reads each slice
  * whole and hands it on 2,048 rows at a time, so a stream holds one slice (see `sliceUnits`).
  * No rollups: reports read the facts.
+ *
+ * `openLoaded` reads instead the tables `aea clickhouse load` wrote to a chdb data directory, as the
+ * clickhouse backend reads a server's: nothing is created, and the state tables are the loaded copy.
  */
 export class ChdbBackend implements ReportBackend {
-  readonly name = 'chdb';
   readonly dialect = 'clickhouse';
   readonly rollups = false;
   private closed = false;
 
   private constructor(
-    private readonly chdb: NonNullable<typeof shared>,
+    readonly name: 'chdb' | 'clickhouse',
+    private readonly chdb: ChdbHandle,
     private readonly database: string,
-    private readonly copies: TableCopies,
-    private readonly dir: string,
+    /** What to copy and where, for the views over the dataset's files; undefined over loaded tables, which the backend neither writes nor drops. */
+    private readonly views: { readonly copies: TableCopies; readonly dir: string } | undefined,
   ) {}
 
   static async open(copies: TableCopies): Promise<ChdbBackend> {
-    const chdb = acquireSession();
     const database = `aea_${randomBytes(6).toString('hex')}`;
     const dir = mkdtempSync(join(tmpdir(), 'aea-chdb-'));
-    const backend = new ChdbBackend(chdb, database, copies, dir);
+    const backend = new ChdbBackend('chdb', acquireChdb(), database, { copies, dir });
     try {
       await backend.run(`CREATE DATABASE ${database} ENGINE = Atomic`, false);
       for (const statement of await clickhouseTables(copies, backend.describe, dir, 'dataset')) await backend.run(statement);
+      return backend;
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+  }
+
+  /** Over the tables loaded in `database` of the chdb data directory `path`; a database without them is refused. */
+  static async openLoaded(path: string, database: string): Promise<ChdbBackend> {
+    const backend = new ChdbBackend('clickhouse', acquireChdb(path), database, undefined);
+    try {
+      const found = await backend.run(`SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name IN ('organizations', 'prompts')`, false, { db: database });
+      if (Number(found.columns.n![0]) < 2) throw new DatasetError(`the chdb data directory ${path} has no dataset in database ${database}: load one with \`aea clickhouse load DIR --url chdb:${path}\``);
       return backend;
     } catch (error) {
       await backend.close();
@@ -94,14 +77,16 @@ export class ChdbBackend implements ReportBackend {
 
   /** Copies the state store's tables again when a transaction changed them since the last copy, then drops the older copy's files. */
   private syncState(): Promise<void> {
-    const generation = this.copies.generation();
+    if (!this.views) return Promise.resolve();
+    const { copies, dir } = this.views;
+    const generation = copies.generation();
     if (generation === this.synced) return Promise.resolve();
     if (this.syncing?.generation === generation) return this.syncing.done;
     const previous = this.synced;
     const done = (async () => {
-      for (const statement of await clickhouseTables(this.copies, this.describe, this.dir, `state-${generation}`, true)) await this.run(statement);
+      for (const statement of await clickhouseTables(copies, this.describe, dir, `state-${generation}`, true)) await this.run(statement);
       this.synced = generation;
-      for (const f of readdirSync(this.dir)) if (f.startsWith(`state-${previous}-`)) rmSync(join(this.dir, f), { force: true });
+      for (const f of readdirSync(dir)) if (f.startsWith(`state-${previous}-`)) rmSync(join(dir, f), { force: true });
     })();
     this.syncing = { generation, done };
     return done.finally(() => {
@@ -111,15 +96,8 @@ export class ChdbBackend implements ReportBackend {
 
   /** Runs one statement in this engine's database, after every statement queued before it. */
   private run(text: string, inDatabase = true, params: object = {}, signal?: AbortSignal): Promise<ColumnBatch> {
-    const job = this.chdb.queue.then(async () => {
-      if (this.closed && inDatabase) throw new Error('engine is closed');
-      if (inDatabase) this.chdb.session.query(`USE ${this.database}`);
-      const result = await this.chdb.session.queryBindAsync(text, params, { format: 'JSONCompact', signal });
-      const answer = result.text();
-      return answer === '' ? { length: 0, columns: {} } : compactBatch(JSON.parse(answer) as CompactJson);
-    });
-    this.chdb.queue = job.catch(() => undefined);
-    return job;
+    if (this.closed && inDatabase) return Promise.reject(new Error('engine is closed'));
+    return this.chdb.run(text, inDatabase ? this.database : undefined, params, signal);
   }
 
   async read(query: Fragment, signal?: AbortSignal): Promise<ColumnBatch> {
@@ -144,11 +122,10 @@ export class ChdbBackend implements ReportBackend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.run(`DROP DATABASE IF EXISTS ${this.database}`, false).catch(() => undefined);
-    rmSync(this.dir, { recursive: true, force: true });
-    if (--this.chdb.users === 0 && shared === this.chdb) {
-      shared = undefined;
-      this.chdb.session.close();
+    if (this.views) {
+      await this.run(`DROP DATABASE IF EXISTS ${this.database}`, false).catch(() => undefined);
+      rmSync(this.views.dir, { recursive: true, force: true });
     }
+    this.chdb.release();
   }
 }

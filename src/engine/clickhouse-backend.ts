@@ -39,12 +39,7 @@ export class ClickHouseBackend implements ReportBackend {
     // The engine reports every failure as an error of its own; the client would also log it to the console.
     const client = createClient({ url, log: { level: ClickHouseLogLevel.OFF } });
     try {
-      const version = await serverVersion(client, url);
-      if (!serverSupported(version)) {
-        throw new UnavailableError(
-          `the ClickHouse server at ${new URL(url).host} is version ${version}; the clickhouse backend needs ${minimumServer.major}.${minimumServer.minor} or later (common table expressions, window functions, query parameters). Debian's clickhouse-server package is 18.16: install a current release from clickhouse.com, or use --backend chdb`,
-        );
-      }
+      await checkServer(client, url);
       return new ClickHouseBackend(client);
     } catch (error) {
       await client.close();
@@ -72,6 +67,16 @@ export class ClickHouseBackend implements ReportBackend {
 
   close(): Promise<void> {
     return this.client.close();
+  }
+}
+
+/** Refuses a server the dialect cannot run on, naming its version and what to do; the loader checks the same. */
+export async function checkServer(client: ClickHouseClient, url: string): Promise<void> {
+  const version = await serverVersion(client, url);
+  if (!serverSupported(version)) {
+    throw new UnavailableError(
+      `the ClickHouse server at ${new URL(url).host} is version ${version}; the clickhouse backend needs ${minimumServer.major}.${minimumServer.minor} or later (common table expressions, window functions, query parameters). Debian's clickhouse-server package is 18.16: install a current release from clickhouse.com, or use --backend chdb`,
+    );
   }
 }
 

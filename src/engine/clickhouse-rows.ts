@@ -11,6 +11,8 @@ export interface CompactJson {
  * missing side is NULL (not the type's default), an aggregate over no rows is NULL (not 0), 64-bit
  * integers and non-finite floats cross JSON as numbers and nulls, instants are UTC, tuples may name
  * their items, and a column shadows a select alias of the same name (`count(*) FILTER (WHERE accurate) AS accurate`).
+ * A Distributed table with a shard down fails the statement, even where a server profile sets
+ * `skip_unavailable_shards`: an answer is whole or an error, never the live shards' rows alone.
  */
 export const clickhouseSettings = {
   join_use_nulls: 1,
@@ -21,6 +23,7 @@ export const clickhouseSettings = {
   enable_named_columns_in_function_tuple: 1,
   prefer_column_name_to_alias: 1,
   session_timezone: 'UTC',
+  skip_unavailable_shards: 0,
 } as const;
 
 type Convert = (v: unknown) => unknown;

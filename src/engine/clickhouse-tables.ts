@@ -21,9 +21,10 @@ export interface TableCopies {
 export type Describe = (source: string) => Promise<ReadonlyMap<string, string>>;
 
 /** The state store's views the reports read besides its tables (src/state/derived-views.ts). */
-const derivedStateViews = ['kb_sections', 'claim_evidence'] as const;
+export const derivedStateViews = ['kb_sections', 'claim_evidence'] as const;
 
-const clickhouseType: Record<ColumnType, string> = {
+/** The contract's column types in ClickHouse (UUIDs as their text, as the reports compare them). */
+export const clickhouseType: Record<ColumnType, string> = {
   VARCHAR: 'String',
   BOOLEAN: 'Bool',
   INTEGER: 'Int32',

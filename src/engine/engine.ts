@@ -27,6 +27,7 @@ import type { BackendName, ReportBackend } from './backend.ts';
 import { DuckDBBackend } from './duckdb-backend.ts';
 import { ChdbBackend } from './chdb-backend.ts';
 import type { TableCopies } from './clickhouse-tables.ts';
+import { parseTargetUrl } from '../cluster/target-url.ts';
 
 export type { EngineCore, EngineStats, BackgroundWorker } from './core.ts';
 
@@ -88,7 +89,10 @@ export interface EngineOptions {
    * at `clickhouseUrl` holding the dataset's tables). The state store and resources stay on DuckDB.
    */
   readonly backend?: BackendName;
-  /** The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database. */
+  /**
+   * The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database,
+   * or `chdb:PATH[?database=DB]`: the tables `aea clickhouse load` wrote to a chdb data directory.
+   */
   readonly clickhouseUrl?: string;
 }
 
@@ -164,6 +168,11 @@ async function openBackend(options: EngineOptions, pool: DuckDBPool, copies: Tab
   if (name === 'chdb') return ChdbBackend.open(copies);
   if (name === 'clickhouse') {
     if (!options.clickhouseUrl) throw new DatasetError('the clickhouse backend needs `clickhouseUrl` (--clickhouse-url), the HTTP URL of the server');
+    if (options.clickhouseUrl.startsWith('chdb:')) {
+      // Tables `aea clickhouse load` wrote to a chdb data directory, read in this process.
+      const target = parseTargetUrl(options.clickhouseUrl);
+      if (target.kind === 'chdb') return ChdbBackend.openLoaded(target.path, target.database);
+    }
     // Loaded only by engines that use it: most never talk to a ClickHouse server.
     const { ClickHouseBackend } = await import('./clickhouse-backend.ts');
     return ClickHouseBackend.open(options.clickhouseUrl);

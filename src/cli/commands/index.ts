@@ -1,5 +1,6 @@
 import { bench } from './bench.ts';
 import { check } from './check.ts';
+import { clickhouse } from './clickhouse.ts';
 import type { Command } from './command.ts';
 import { docsModel } from './docs-model.ts';
 import { generate } from './generate.ts';
@@ -13,6 +14,7 @@ import { keys } from './keys.ts';
 export const commands: Record<string, Command> = {
   bench,
   check,
+  clickhouse,
   generate,
   import: importCommand,
   orgs,
