@@ -14,13 +14,6 @@ const config = `<clickhouse>
 </clickhouse>
 `;
 
-/**
- * Reports whose SQL ClickHouse refuses over a Distributed table ("Correlated subqueries are not
- * supported with remote tables"): the v1 tabular reports' page head, `(SELECT count(*) FROM kept)`,
- * and the prompt answers' tag names. Listed in docs/scale-out.md; the SQL is the reports' to change.
- */
-const refusedOverDistributed = ['/v2/prompts/answers', '/v1/prompts/answers', '/v1/reports/citations', '/v1/reports/visibility', '/v1/reports/sentiment', '/v1/reports/query-fanouts'];
-
 let outcomes: { path: string; outcome: string }[];
 
 beforeAll(async () => {
@@ -32,12 +25,7 @@ describe('every report path over Distributed tables (a one-shard cluster in chdb
     expect(new Set(outcomes.map((o) => o.path))).toEqual(new Set(reportPaths()));
   });
 
-  it('answers as DuckDB does, page and stream, but for the reports known to be refused, which fail with an error', () => {
-    const notSame = outcomes.filter((o) => o.outcome !== 'same');
-    for (const o of notSame) {
-      expect(refusedOverDistributed).toContain(o.path);
-      expect(o.outcome).toMatch(/Correlated subqueries are not supported with remote tables/);
-    }
-    expect(outcomes.filter((o) => o.outcome === 'same').length).toBeGreaterThanOrEqual(outcomes.length - refusedOverDistributed.length);
+  it('answers every path as DuckDB does, page and stream', () => {
+    expect(outcomes.filter((o) => o.outcome !== 'same')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { distinctSorted, eachItemOrNull, jsonText, materialized, orderedList, struct } from '../../query/dialect.ts';
+import { distinctSorted, eachItemOrNull, jsonText, materialized, orderedList, semiJoin, struct } from '../../query/dialect.ts';
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -6,8 +6,8 @@ import type { ShapedReport, UnitRange } from '../rows-query.ts';
 /**
  * Raw prompt answers (v1 and v2): one row per execution, newest first. An execution is aliased `f`,
  * its current prompt `p` (with `tag_names`), its model `mo`, region `rg`, persona `pe`, topic `tp` and
- * the prompt's asset `pa`. Per-answer lists are subqueries over `f`, so they are built for the rows a
- * page or stream sends and never for the whole window.
+ * the prompt's asset `pa`. Per-answer lists are grouped over the answers a page or stream slice sends
+ * (`numbered`) and joined on, so they are never built for the whole window.
  */
 
 export type AnswerList = 'mentions' | 'citations' | 'queries' | 'themes';
@@ -19,27 +19,40 @@ export interface AnswerField {
   readonly type: ValueType;
   /** Lists cross as JSON text: one read per answer instead of one per element. */
   readonly wire?: Wire;
+  /** The per-answer list the value reads, joined for the page's answers. */
+  readonly list?: ListRef;
 }
 
-/** A list-valued field of an answer. */
-export const listField = (name: string, value: Fragment, type: ValueType = { list: 'text' }): AnswerField => ({ name, value, type, wire: 'json' });
+/** One of an answer's lists, in one of its forms. */
+export interface ListRef {
+  readonly list: AnswerList;
+  readonly column: 'v' | 'names';
+}
 
-// TRICKY: `day = f.day` is implied by the execution id but lets DuckDB prune the fact files' row groups to
-// the page's days before joining on the id.
-const ofAnswer = (alias: string) => sql`${ident(alias)}.category_id = f.category_id AND ${ident(alias)}.day = f.day AND ${ident(alias)}.execution_id = f.id`;
+const listAlias = (ref: ListRef) => ident(`l_${ref.list}_${ref.column}`);
 
-const lists: Record<AnswerList, (column: 'v' | 'names') => Fragment> = {
-  mentions: () => sql`(SELECT ${orderedList(sql`a.name`, [{ by: sql`m.position` }, { by: sql`a.name` }])} FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE ${ofAnswer('m')})`,
-  citations: () => sql`(SELECT ${orderedList(sql`x.url`, [{ by: sql`x.position` }])} FROM citations x WHERE ${ofAnswer('x')})`,
-  queries: () => sql`(SELECT ${orderedList(sql`q.query`, [{ by: sql`q.position` }])} FROM fanouts q WHERE ${ofAnswer('q')})`,
-  themes: (column) =>
-    column === 'names'
-      ? sql`(SELECT ${distinctSorted(sql`t.name`)} FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`
-      : sql`(SELECT ${distinctSorted(struct([['name', sql`t.name`], ['type', sql`s.sentiment_type`]]))} FROM sentiments s JOIN themes t ON t.id = s.theme_id WHERE ${ofAnswer('s')})`,
+/** A list-valued field of an answer: SQL over the row, or one of its per-answer lists (`[]` when it has none). */
+export const listField = (name: string, value: Fragment | ListRef, type: ValueType = { list: 'text' }): AnswerField =>
+  'list' in value ? { name, value: sql`coalesce(${listAlias(value)}.v, [])`, type, wire: 'json', list: value } : { name, value, type, wire: 'json' };
+
+/** One of an answer's lists, for `listField`. */
+export const answerList = (list: AnswerList, column: 'v' | 'names' = 'v'): ListRef => ({ list, column });
+
+// TRICKY: the facts of the page's answers, by day and id: the day is implied by the id but lets DuckDB prune
+// the fact files' row groups to the page's days. A join, not a subquery per answer: ClickHouse runs no
+// correlated subquery over a Distributed table.
+const ofPage = (table: string, columns: readonly string[], categoryId: string) =>
+  sql`(SELECT ${join(columns.map((c) => sql`x.${ident(c)} AS ${ident(c)}`), ', ')} FROM ${ident(table)} x ${semiJoin} numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = ${categoryId})`;
+
+const lists: Record<AnswerList, (column: 'v' | 'names', categoryId: string) => Fragment> = {
+  mentions: (_, c) => sql`SELECT m.execution_id AS id, ${orderedList(sql`a.name`, [{ by: sql`m.position` }, { by: sql`a.name` }])} AS v
+    FROM ${ofPage('mentions', ['execution_id', 'position', 'asset_id'], c)} m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id`,
+  citations: (_, c) => sql`SELECT q.execution_id AS id, ${orderedList(sql`q.url`, [{ by: sql`q.position` }])} AS v FROM ${ofPage('citations', ['execution_id', 'position', 'url'], c)} q GROUP BY q.execution_id`,
+  queries: (_, c) => sql`SELECT q.execution_id AS id, ${orderedList(sql`q.query`, [{ by: sql`q.position` }])} AS v FROM ${ofPage('fanouts', ['execution_id', 'position', 'query'], c)} q GROUP BY q.execution_id`,
+  themes: (column, c) =>
+    sql`SELECT s.execution_id AS id, ${column === 'names' ? distinctSorted(sql`t.name`) : distinctSorted(struct([['name', sql`t.name`], ['type', sql`s.sentiment_type`]]))} AS v
+    FROM ${ofPage('sentiments', ['execution_id', 'theme_id', 'sentiment_type'], c)} s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id`,
 };
-
-/** The list of an answer, `[]` when it has none. */
-export const answerList = (name: AnswerList, column: 'v' | 'names' = 'v'): Fragment => sql`coalesce(${lists[name](column)}, [])`;
 
 export const themeListType: ValueType = { list: { struct: [{ name: 'name', type: 'text' }, { name: 'type', type: 'text' }] } };
 
@@ -62,6 +75,11 @@ export function answerRows(categoryId: string, where: Fragment, fields: readonly
 ),
 e ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
+  const refs = [...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values()];
+  const listJoins = refs.map((ref) => sql`
+LEFT JOIN (
+    ${lists[ref.list](ref.column, categoryId)}
+) ${listAlias(ref)} ON ${listAlias(ref)}.id = f.id`);
   const rows = (range: UnitRange) => sql`WITH numbered AS (
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
   FROM (SELECT * FROM e ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
@@ -74,7 +92,7 @@ LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
-LEFT JOIN assets pa ON pa.id = p.asset_id`;
+LEFT JOIN assets pa ON pa.id = p.asset_id${join(listJoins, '')}`;
   return {
     ctes,
     shape,

@@ -122,18 +122,15 @@ export interface KeyedDimension extends TabularDimension {
   readonly key: Fragment;
 }
 
-export const nameOf =
-  (table: string, column = 'name') =>
-  (k: Fragment): Fragment =>
-    sql`(SELECT ${ident(column)} FROM ${ident(table)} WHERE id = ${k})`;
-
 const asText = (k: Fragment) => k;
 
 export const plainDimension = (key: Fragment): KeyedDimension => ({ key, label: asText, sortBy: 'label' });
-export const namedDimension = (key: Fragment, table: string, column?: string): KeyedDimension => ({ key, label: nameOf(table, column), sortBy: 'label' });
+
+/** A dimension stored as an id and shown by the name its table holds for it (joined, not a subquery per row). */
+export const namedDimension = (key: Fragment, table: string, column = 'name'): KeyedDimension => ({ key, label: (_k, name) => name!, names: { table, column }, sortBy: 'label' });
 
 /** A dimension an answer may lack (persona, tag): the client types dimensions as strings, so a missing one shows as ''. */
-const optionalDimension = (key: Fragment, table: string): KeyedDimension => ({ key, label: (k) => sql`coalesce(${nameOf(table)(k)}, '')`, sortBy: 'label' });
+const optionalDimension = (key: Fragment, table: string): KeyedDimension => ({ key, label: (_k, name) => sql`coalesce(${name!}, '')`, names: { table, column: 'name' }, sortBy: 'label' });
 
 /** Dimensions of the answer an Insights fact belongs to. Groups are by id; rows show names. */
 export function answerDimensions(bucket: BucketSpec): Record<string, KeyedDimension> {

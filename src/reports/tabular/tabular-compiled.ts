@@ -22,7 +22,17 @@ grouped AS (${t.grouped})`): ShapedReport {
     return j >= 0 ? [sql`${metricColumn(j)} ${direction(o.dir)} NULLS LAST`] : byDimension(plan.dimensions.indexOf(o.key), o.dir);
   });
   const order = join([...requested, ...plan.dimensions.flatMap((_, i) => byDimension(i, 'asc'))], ', ');
-  const labels = plan.dimensions.map((_, i) => sql`${t.dimensions[i]!.label(keyColumn(i, 'g'))} AS ${labelColumn(i)}`);
+  // TRICKY: names come from a LEFT JOIN on the key, not a scalar subquery per row: ClickHouse runs no
+  // correlated subquery over a Distributed table. Dimension tables hold one row per id, so no row repeats.
+  const nameAlias = (i: number) => ident(`n${i}`);
+  const labels = plan.dimensions.map((_, i) => {
+    const names = t.dimensions[i]!.names;
+    return sql`${t.dimensions[i]!.label(keyColumn(i, 'g'), names ? sql`${nameAlias(i)}.${ident(names.column)}` : undefined)} AS ${labelColumn(i)}`;
+  });
+  const nameJoins = plan.dimensions.flatMap((_, i) => {
+    const names = t.dimensions[i]!.names;
+    return names ? [sql`LEFT JOIN ${ident(names.table)} ${nameAlias(i)} ON ${nameAlias(i)}.id = ${keyColumn(i, 'g')}`] : [];
+  });
   const kept = and(plan.metricFilters.map((f) => sql`${metricColumn(plan.metrics.indexOf(f.field))} >= ${f.value}`));
   const columns = [...plan.metrics.map((_, j) => metricColumn(j)), ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`)];
   // TRICKY: a small range is a top-N (ORDER BY … LIMIT … OFFSET) of the kept groups, and only its groups are
@@ -37,7 +47,7 @@ FROM kept
 QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
   return {
     ctes: sql`${groups},
-labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g),
+labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g${nameJoins.length > 0 ? sql`\n${join(nameJoins, '\n')}` : sql``}),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
       fields: [

@@ -40,8 +40,12 @@ export function componentColumns(plan: TabularShape, parts: Readonly<Record<stri
 }
 
 export interface TabularDimension {
-  /** What the row shows, from the group key column. */
-  readonly label: (key: Fragment) => Fragment;
+  /**
+   * What the row shows, from the group key column; with `names`, from the name the key's row of that
+   * table holds (`name`, the column joined), '' for a missing one when `orEmpty`.
+   */
+  readonly label: (key: Fragment, name?: Fragment) => Fragment;
+  readonly names?: { readonly table: string; readonly column: string };
   /** Dates sort by their key (the instant); names sort by what they show, then by key. */
   readonly sortBy: 'key' | 'label';
 }

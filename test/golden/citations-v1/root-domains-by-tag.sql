@@ -15,7 +15,8 @@ grouped AS (SELECT "num"."k_root_domain" AS "k0", "num"."k_tag" AS "k1", list_su
 FROM num JOIN den ON "num"."k_tag" IS NOT DISTINCT FROM "den"."k_tag" AND num.model_key = den.model_key
 JOIN model_counts ON "num"."k_tag" IS NOT DISTINCT FROM "model_counts"."k_tag"
 GROUP BY "k0", "k1" HAVING sum(num.n) > 0),
-labeled AS (SELECT g.*, "g"."k0" AS "d0", coalesce((SELECT "name" FROM "tags" WHERE id = "g"."k1"), '') AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "g"."k0" AS "d0", coalesce("n1"."name", '') AS "d1" FROM grouped g
+LEFT JOIN "tags" "n1" ON "n1".id = "g"."k1"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME

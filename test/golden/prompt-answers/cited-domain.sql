@@ -16,7 +16,7 @@ SELECT * FROM (WITH numbered AS (
   SELECT id, day, $11 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
   FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $12 OFFSET $13)
 )
-SELECT o.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "date", {'id': f.model_id, 'name': mo.name} AS "model", pe.name AS "persona", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce((SELECT list(a.name ORDER BY m.position, a.name) FROM mentions m JOIN assets a ON a.id = m.asset_id WHERE "m".category_id = f.category_id AND "m".day = f.day AND "m".execution_id = f.id), [])) AS VARCHAR) AS "mentions", CAST(to_json(coalesce((SELECT list(x.url ORDER BY x.position) FROM citations x WHERE "x".category_id = f.category_id AND "x".day = f.day AND "x".execution_id = f.id), [])) AS VARCHAR) AS "citations", CAST(to_json(coalesce((SELECT list(q.query ORDER BY q.position) FROM fanouts q WHERE "q".category_id = f.category_id AND "q".day = f.day AND "q".execution_id = f.id), [])) AS VARCHAR) AS "search_queries", CAST(to_json(list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)) AS VARCHAR) AS "analysis_types"
+SELECT o.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "date", {'id': f.model_id, 'name': mo.name} AS "model", pe.name AS "persona", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", CAST(to_json(list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)) AS VARCHAR) AS "analysis_types"
 FROM numbered o
 JOIN executions f ON f.category_id = $14 AND f.day = o.day AND f.id = o.id
 JOIN p ON p.id = f.prompt_id
@@ -24,6 +24,16 @@ LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
-LEFT JOIN assets pa ON pa.id = p.asset_id)
+LEFT JOIN assets pa ON pa.id = p.asset_id
+LEFT JOIN (
+    SELECT m.execution_id AS id, list(a.name ORDER BY m.position, a.name) AS v
+    FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."asset_id" AS "asset_id" FROM "mentions" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $15) m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id
+) "l_mentions_v" ON "l_mentions_v".id = f.id
+LEFT JOIN (
+    SELECT q.execution_id AS id, list(q.url ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."url" AS "url" FROM "citations" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $16) q GROUP BY q.execution_id
+) "l_citations_v" ON "l_citations_v".id = f.id
+LEFT JOIN (
+    SELECT q.execution_id AS id, list(q.query ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."query" AS "query" FROM "fanouts" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $17) q GROUP BY q.execution_id
+) "l_queries_v" ON "l_queries_v".id = f.id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,0,"00000000-0000-4000-8000-00000000000b"]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,0,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]

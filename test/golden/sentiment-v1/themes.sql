@@ -7,7 +7,9 @@ s AS (
   WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND COALESCE(f.asset_id IN (SELECT id FROM "assets" WHERE category_id = $6 AND "name" = $7), FALSE)
 ),
 grouped AS (SELECT "s"."k_theme" AS "k0", "s"."k_persona" AS "k1", count(*) FILTER (WHERE sentiment = 'positive') AS "m0", count(*) FILTER (WHERE sentiment = 'negative') AS "m1", count(*) AS "m2" FROM "s" GROUP BY "k_theme", "k_persona"),
-labeled AS (SELECT g.*, (SELECT "name" FROM "themes" WHERE id = "g"."k0") AS "d0", coalesce((SELECT "name" FROM "personas" WHERE id = "g"."k1"), '') AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "n0"."name" AS "d0", coalesce("n1"."name", '') AS "d1" FROM grouped g
+LEFT JOIN "themes" "n0" ON "n0".id = "g"."k0"
+LEFT JOIN "personas" "n1" ON "n1".id = "g"."k1"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME

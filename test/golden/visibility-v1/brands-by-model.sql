@@ -21,7 +21,9 @@ bm AS (
 grouped AS (SELECT b.id AS "k0", "g"."k_model" AS "k1", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0) AS "m2", coalesce(bm.mentions, 0) AS "m3", g.executions AS "m4"
 FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_model" IS NOT DISTINCT FROM "g"."k_model" AND bm.asset_id = b.id
 LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "g"."k_model"),
-labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", (SELECT "name" FROM "models" WHERE id = "g"."k1") AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "n0"."name" AS "d0", "n1"."name" AS "d1" FROM grouped g
+LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"
+LEFT JOIN "models" "n1" ON "n1".id = "g"."k1"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME
