@@ -16,7 +16,8 @@ ex AS (
 xe AS (SELECT "k_prompt", CAST(sum(w) AS BIGINT) AS executions FROM ex GROUP BY ALL),
 grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
 FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
-labeled AS (SELECT g.*, (SELECT "prompt" FROM "prompts" WHERE id = "g"."k0") AS "d0", "g"."k1" AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "n0"."prompt" AS "d0", "g"."k1" AS "d1" FROM grouped g
+LEFT JOIN "prompts" "n0" ON "n0".id = "g"."k0"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME

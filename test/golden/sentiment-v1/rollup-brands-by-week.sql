@@ -7,7 +7,8 @@ s AS (
   WHERE f.category_id = $3 AND f.day >= CAST($4 AS DATE) AND f.day < CAST($5 AS DATE) AND TRUE
 ),
 grouped AS (SELECT "s"."k_asset_name" AS "k0", "s"."k_date" AS "k1", CAST(sum(w_positive) AS BIGINT) AS "m0", CAST(sum(w_negative) AS BIGINT) AS "m1", CAST(sum(w) AS BIGINT) AS "m2" FROM "s" GROUP BY "k_asset_name", "k_date"),
-labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1" FROM grouped g),
+labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1" FROM grouped g
+LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME

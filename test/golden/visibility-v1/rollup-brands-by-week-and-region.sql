@@ -21,7 +21,9 @@ bm AS (
 grouped AS (SELECT b.id AS "k0", "g"."k_date" AS "k1", "g"."k_region" AS "k2", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0) AS "m2"
 FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "bm"."k_region" IS NOT DISTINCT FROM "g"."k_region" AND bm.asset_id = b.id
 LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "t"."k_region" IS NOT DISTINCT FROM "g"."k_region"),
-labeled AS (SELECT g.*, (SELECT "name" FROM "assets" WHERE id = "g"."k0") AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1", (SELECT "name" FROM "regions" WHERE id = "g"."k2") AS "d2" FROM grouped g),
+labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1", "n2"."name" AS "d2" FROM grouped g
+LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"
+LEFT JOIN "regions" "n2" ON "n2".id = "g"."k2"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
 UNION ALL BY NAME
