@@ -24,6 +24,8 @@ export const clickhouseSettings = {
   prefer_column_name_to_alias: 1,
   session_timezone: 'UTC',
   skip_unavailable_shards: 0,
+  // A bare UNION is DuckDB's and the standard's: distinct rows.
+  union_default_mode: 'DISTINCT',
 } as const;
 
 type Convert = (v: unknown) => unknown;

@@ -162,3 +162,20 @@ export const daysBetween = (to: Fragment, from: Fragment): Fragment => spelled(s
 /** The calendar day of an instant in a time zone (a bound IANA name). */
 export const zoneDay = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`CAST(timezone(${zone}, ${instant}) AS DATE)`, sql`toDate(${instant}, ${zone})`);
 
+
+/** One row `d` per day from `start` to `end`, both dates and both included. */
+export const daySeries = (start: Fragment, end: Fragment): Fragment =>
+  spelled(
+    sql`SELECT unnest(generate_series(CAST(${start} AS DATE), CAST(${end} AS DATE), INTERVAL 1 DAY))::DATE AS d`,
+    sql`SELECT arrayJoin(arrayMap(i -> addDays(CAST(${start} AS DATE), i), range(toUInt32(dateDiff('day', CAST(${start} AS DATE), CAST(${end} AS DATE)) + 1)))) AS d`,
+  );
+
+/** One row `ts` per hour from the instant `start` to at most the instant `last`. */
+export const hourSeries = (start: Fragment, last: Fragment): Fragment =>
+  spelled(
+    sql`SELECT unnest(generate_series(${start}, ${last}, INTERVAL 1 HOUR)) AS ts`,
+    sql`SELECT arrayJoin(arrayMap(i -> ${start} + toIntervalHour(i), range(toUInt32(intDiv(dateDiff('second', ${start}, ${last}), 3600)) + 1))) AS ts`,
+  );
+
+/** A NULL typed as a double (ClickHouse casts NULL only to a Nullable type). */
+export const nullDouble: Fragment = spelled(sql`CAST(NULL AS DOUBLE)`, sql`CAST(NULL AS Nullable(Float64))`);

@@ -1,4 +1,4 @@
-import { daysBetween, formatDay, intDiv, wallClockText, zoneDay, zoneHour, zoneHourStart, zoneOffsetSeconds } from './dialect.ts';
+import { daysBetween, formatDay, hourSeries, instant, intDiv, wallClockText, zoneDay, zoneHour, zoneHourStart, zoneOffsetSeconds } from './dialect.ts';
 import { sql, type Fragment } from './sql.ts';
 
 /**
@@ -209,12 +209,12 @@ export function bucketKey(spec: BucketSpec, instant: Fragment, localDay?: Fragme
  * Every bucket key of a window, one row each (column `k`), by the same expression as `bucketKey`.
  */
 export function windowBuckets(spec: BucketSpec, window: InstantWindow): Fragment {
-  const start = sql`CAST(${window.start} AS TIMESTAMPTZ)`;
-  const last = sql`(CAST(${window.end} AS TIMESTAMPTZ) - INTERVAL 1 MICROSECOND)`;
+  const start = instant(sql`${window.start}`);
+  const last = sql`(${instant(sql`${window.end}`)} - INTERVAL 1 MICROSECOND)`;
   // TRICKY: buckets last an hour or more, so each one the window touches holds one of these instants:
   // the start, each hour after it, or the window's last microsecond (a last bucket shorter than an hour).
   return sql`SELECT DISTINCT ${bucketKey(spec, sql`s.ts`)} AS k
-FROM (SELECT unnest(generate_series(${start}, ${last}, INTERVAL 1 HOUR)) AS ts UNION ALL SELECT ${last}) s
+FROM (${hourSeries(start, last)} UNION ALL SELECT ${last}) s
 WHERE s.ts >= ${start}`;
 }
 

@@ -1,4 +1,4 @@
-import { epochSeconds, materialized, nullSafeEqual } from '../../query/dialect.ts';
+import { epochSeconds, materialized, nullDouble, nullSafeEqual } from '../../query/dialect.ts';
 import { field, shapeColumns, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
@@ -46,7 +46,7 @@ function comparedFields(shape: RowShape, metrics: readonly string[]): { field: S
       { field: field(`${m}_change`, value(`${m}_change`, instant ? 'integer' : type)), expr: instant ? sql`${epochSeconds(c)} - ${epochSeconds(p)}` : sql`${c} - ${p}` },
       {
         field: field(`${m}_change_pct`, value(`${m}_change_pct`, 'float')),
-        expr: instant ? sql`CAST(NULL AS DOUBLE)` : sql`CASE WHEN ${p} = 0 THEN NULL ELSE CAST(${c} - ${p} AS DOUBLE) / ${p} END`,
+        expr: instant ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`,
       },
     ];
   });

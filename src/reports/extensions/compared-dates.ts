@@ -1,4 +1,5 @@
 import { ValidationError } from '../../errors.ts';
+import { daySeries } from '../../query/dialect.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, daysInclusive, type CalendarInterval } from '../../query/time.ts';
 import type { CompareSpec } from './compare-window.ts';
@@ -41,4 +42,4 @@ export function comparedDates(window: DateSpan, spec: CompareSpec, maxDays: numb
 
 /** A window's date buckets numbered in time order: `k` the bucket, `o` its place. */
 export const numberedBuckets = (interval: CalendarInterval, start: string, end: string): Fragment =>
-  sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (SELECT DISTINCT ${dayBucket(interval, sql`d`)} AS k FROM (SELECT unnest(generate_series(CAST(${start} AS DATE), CAST(${end} AS DATE), INTERVAL 1 DAY))::DATE AS d))`;
+  sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (SELECT DISTINCT ${dayBucket(interval, sql`d`)} AS k FROM (${daySeries(sql`${start}`, sql`${end}`)}))`;

@@ -1,6 +1,6 @@
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { numberedBuckets } from '../extensions/compared-dates.ts';
-import { keyColumn, keysEqual } from './dimensions.ts';
+import { keyColumn, keyColumnAs, keysEqual } from './dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
 /**
@@ -14,7 +14,7 @@ export function comparedMetrics(plan: VisibilityPlan, compared: { startDate: str
   const keys = dims.map((d) => keyColumn(d));
   const keyList = keys.length > 0 ? sql`${join(keys, ', ')}, ` : sql``;
   const byDate = dims.includes('date');
-  const mapped = dims.map((d) => (d === 'date' ? sql`cb.k AS ${keyColumn('date')}` : sql`${keyColumn(d, 'pg')}`));
+  const mapped = dims.map((d) => (d === 'date' ? sql`cb.k AS ${keyColumn('date')}` : keyColumnAs(d, 'pg')));
   return sql`cmp_prev AS (
   WITH ${prevSources},
   pg AS (SELECT ${keyList}sum(n) AS executions FROM e ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}),
@@ -42,7 +42,7 @@ g AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions WHERE E
   }
   return sql`g_plain AS (SELECT ${keysSelectPlain}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}),
 g AS (
-  SELECT ${join(dims.map((d) => keyColumn(d, 'u')), ', ')}, coalesce(gp.executions, 0) AS executions
+  SELECT ${join(dims.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gp.executions, 0) AS executions
   FROM (SELECT ${join(keys, ', ')} FROM g_plain UNION SELECT DISTINCT ${join(keys, ', ')} FROM cmp_prev) u
   LEFT JOIN g_plain gp ON ${keysEqual(dims, 'gp', 'u')}
 )`;

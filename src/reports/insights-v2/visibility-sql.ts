@@ -1,5 +1,5 @@
 import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
-import { distinctSorted, intDiv, semiJoin } from '../../query/dialect.ts';
+import { daySeries, distinctSorted, intDiv, semiJoin } from '../../query/dialect.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket } from '../../query/time.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
@@ -29,12 +29,12 @@ const filledMetricSql = {
 function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[]): Fragment {
   const others = plan.groupBy.filter((d) => d !== 'date');
   const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
-  const days = sql`SELECT unnest(generate_series(CAST(${plan.startDate} AS DATE), CAST(${plan.endDate} AS DATE), INTERVAL 1 DAY))::DATE AS d`;
+  const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
   return sql`g_plain AS (
   SELECT ${keyList}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}
 ),
 g AS (
-  SELECT ${join([...others.map((d) => sql`s.${keyColumn(d)}`), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
+  SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
   FROM (SELECT DISTINCT ${seen} FROM g_plain) s
   CROSS JOIN (SELECT DISTINCT ${dayBucket(plan.interval, sql`d`)} AS k FROM (${days}) UNION SELECT ${keyColumn('date')} FROM g_plain) b
   LEFT JOIN g_plain gp ON ${join([sql`gp.${keyColumn('date')} = b.k`, ...others.map((d) => sql`gp.${keyColumn(d)} IS NOT DISTINCT FROM s.${keyColumn(d)}`)], ' AND ')}

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors.ts';
 import { formatInstant, windowBuckets } from '../../query/instants.ts';
+import { nullDouble } from '../../query/dialect.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
 import { maxWindowDays } from '../insights-v2/common.ts';
@@ -32,7 +33,7 @@ export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: reado
   const d = plan.dimensions.indexOf(timeDimension);
   const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
   const seen = others.length > 0 ? join(others.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
-  const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)}`));
+  const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)} AS ${metricColumn(j)}`));
   const matches = [sql`g.${keyColumn(d)} = b.k`, ...others.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
   return {
     ...t,
@@ -40,7 +41,7 @@ export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: reado
 grouped_plain AS (${t.grouped}),
 fill_seen AS (SELECT DISTINCT ${seen} FROM grouped_plain),
 fill_buckets AS (${windowBuckets(plan.bucket!, plan.window!)} UNION SELECT ${keyColumn(d)} FROM grouped_plain)`,
-    grouped: sql`SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)}`), sql`b.k AS ${keyColumn(d)}`, ...metrics], ', ')}
+    grouped: sql`SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)} AS ${keyColumn(i)}`), sql`b.k AS ${keyColumn(d)}`, ...metrics], ', ')}
   FROM fill_seen s CROSS JOIN fill_buckets b
   LEFT JOIN grouped_plain g ON ${join(matches, ' AND ')}`,
   };
@@ -78,12 +79,12 @@ export function comparedGroups(plan: TabularShape, cur: TabularSql, prevPlan: Ta
   const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
   const derived = plan.metrics.flatMap((m, j) => {
     const [c, p] = [sql`c.${metricColumn(j)}`, sql`p.${metricColumn(j)}`];
-    const pct = instants.includes(m) ? sql`CAST(NULL AS DOUBLE)` : sql`CASE WHEN ${p} = 0 THEN NULL ELSE (${c} - ${p}) / ${p} END`;
+    const pct = instants.includes(m) ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`;
     return [sql`${p} AS ${metricColumn(n + 3 * j)}`, sql`${c} - ${p} AS ${metricColumn(n + 3 * j + 1)}`, sql`${pct} AS ${metricColumn(n + 3 * j + 2)}`];
   });
   const keys = others.map((i) => sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`);
   const matches = others.map((i) => sql`c.${keyColumn(i)} IS NOT DISTINCT FROM p.${keyColumn(i)}`);
-  const current = plan.metrics.map((_, j) => sql`c.${metricColumn(j)}`);
+  const current = plan.metrics.map((_, j) => sql`c.${metricColumn(j)} AS ${metricColumn(j)}`);
   const windows = sql`cmp_cur AS (WITH ${cur.ctes}
 ${cur.grouped}),
 cmp_prev AS (WITH ${prev.ctes}
