@@ -67,3 +67,19 @@ describe('the extensions on DuckDB and chdb', () => {
     );
   }, 300_000);
 });
+
+describe('explain on chdb', () => {
+  it('shows the statements ClickHouse receives, in its dialect, with its plan', async () => {
+    const body = cases[1]!.body('2026-03-01', '2026-06-30');
+    const { explain } = (await (engines.more.chdb.org(ids.org1).reports as Json).citations(body, { explain: true, compare: 'previous_period' })) as Json;
+    expect(explain.statements.map((s: Json) => s.role)).toEqual(['page (1 of 2)', 'page (2 of 2)']);
+    for (const s of explain.statements) {
+      expect(s.sql).toMatch(/\{p1:String\}/);
+      expect(s.sql).not.toMatch(/\$1\b/);
+      expect(s.explain).toMatch(/ReadFromStorage|ReadFrom|Expression/);
+    }
+    const duck = (await (engines.more.duck.org(ids.org1).reports as Json).citations(body, { explain: true, compare: 'previous_period' })) as Json;
+    expect(duck.explain.statements.map((s: Json) => s.role)).toEqual(['page']);
+    expect(duck.explain.statements[0].sql).toMatch(/\$1\b/);
+  });
+});

@@ -1,6 +1,6 @@
 import { pageQuery } from '../../src/reports/rows-query.ts';
 import { prepare, type PagedReport } from '../../src/reports/paged-report.ts';
-import { render, sql } from '../../src/query/sql.ts';
+import { render } from '../../src/query/sql.ts';
 import type { ReportCase } from './case.ts';
 
 /** The planner probe of a v2 paged report: validate, authorize from memory, plan, compile, render. */

@@ -1,5 +1,5 @@
 import { dateTrunc } from './dialect.ts';
-import { sql, type Fragment } from './sql.ts';
+import type { Fragment } from './sql.ts';
 
 export const insightsZone = 'America/New_York';
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { EngineCore } from '../engine/core.ts';
 import type { CursorCodec } from '../query/cursor.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
-import type { Sql } from '../query/sql.ts';
+import type { DialectName, Fragment } from '../query/sql.ts';
 import type { FormatName } from '../formats/format-names.ts';
 import type { AnswerExtension, Extensions } from './extensions/options.ts';
 
@@ -52,7 +52,8 @@ export interface EndpointInput {
 export interface Statement {
   /** What it computes: `page`, `stream (in slices)`, `guard`. */
   readonly role: string;
-  readonly sql: Sql;
+  /** The statements sent in a dialect: a DuckDB page is one, a ClickHouse page two (head, then rows). */
+  readonly queries: (dialect: DialectName) => readonly Fragment[];
 }
 
 /** The rollups a plan's shape allows, and those found current (which its SQL reads). */

@@ -6,11 +6,11 @@ import type { AnswerColumns } from './extensions/compared-answer.ts';
 import type { DateSpan } from './extensions/compared-dates.ts';
 import type { OwnedKind } from '../engine/tenant-catalog.ts';
 import { fingerprint } from '../query/cursor.ts';
-import { render, type Fragment } from '../query/sql.ts';
+import type { Fragment } from '../query/sql.ts';
 import { parseWith } from '../query/validation.ts';
 import { plainPrepare, type CallContext, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult, type Statement } from './endpoint.ts';
 import { pageResult, readPage } from './read-rows.ts';
-import { countUnits, pageQuery, type ShapedReport } from './rows-query.ts';
+import { countUnits, pageStatements, type ShapedReport } from './rows-query.ts';
 import type { DateOrder, DateWindow } from './stream-slices.ts';
 
 export type Mode = 'page' | 'stream';
@@ -172,7 +172,7 @@ export function prepareUnread<Req, Plan>(report: PagedReport<Req, Plan>, body: u
 }
 
 /** The guards' statements, for explain: they run before the answer's. */
-const guardStatements = <Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan): Statement[] => (report.guards?.(plan) ?? []).map((g) => ({ role: 'guard', sql: render(g.query) }));
+const guardStatements = <Req, Plan>(report: PagedReport<Req, Plan>, plan: Plan): Statement[] => (report.guards?.(plan) ?? []).map((g) => ({ role: 'guard', queries: () => [g.query] }));
 
 /** A page request prepared (see PreparedCall): `run` checks the guards, then reads the page in one statement. */
 export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, how: PrepareOptions): PreparedCall {
@@ -184,7 +184,7 @@ export function preparePage<Req, Plan>(report: PagedReport<Req, Plan>, body: unk
     plan: p.plan,
     // The page's next_cursor is signed with the engine's cursor key: another key gives other bytes.
     normalized: { plan: p.plan, paging: p.paging, cursorKey: ctx.cursors.keyId },
-    statements: [...guardStatements(report, p.plan), { role: 'page', sql: render(pageQuery(p.compiled, range)) }],
+    statements: [...guardStatements(report, p.plan), { role: 'page', queries: (dialect) => pageStatements(p.compiled, range, dialect) }],
     rollups: p.choice,
     run: async () => {
       await enforceGuards(report, p.plan, ctx);
@@ -200,7 +200,7 @@ export function prepareStream<Req, Plan>(report: PagedReport<Req, Plan>, body: u
     report: `${report.id} stream`,
     plan: p.plan,
     normalized: { plan: p.plan, paging: p.paging },
-    statements: [...guardStatements(report, p.plan), { role: 'stream (read in slices of units)', sql: render(pageQuery(p.compiled, { after: 0, upTo: p.paging.maxResults }, p.paging.maxResults)) }],
+    statements: [...guardStatements(report, p.plan), { role: 'stream (read in slices of units)', queries: (dialect) => pageStatements(p.compiled, { after: 0, upTo: p.paging.maxResults }, dialect, p.paging.maxResults) }],
     rollups: p.choice,
     run: async () => {
       await enforceGuards(report, p.plan, ctx);

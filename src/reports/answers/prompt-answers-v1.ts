@@ -4,12 +4,12 @@ import { flatFiltersSchema, flatToNode, idField, nameField, readFlatFilters, typ
 import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
 import { instant } from '../../query/dialect.ts';
-import { render, sql, type Fragment } from '../../query/sql.ts';
+import { sql, type Fragment } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, PreparedCall } from '../endpoint.ts';
 import { authorize } from '../paged-report.ts';
 import { pageResult, readPage } from '../read-rows.ts';
-import { pageQuery } from '../rows-query.ts';
+import { pageStatements } from '../rows-query.ts';
 import { answerFilterFields, pick } from '../tabular-v1/insights-common.ts';
 import { pageRange, throwIfAny } from '../tabular/tabular-report.ts';
 import { Issues, paginationSchema, readPagination, readWindow, zInstantText, type Pagination } from '../tabular/tabular-request.ts';
@@ -157,7 +157,7 @@ function prepareAnswersV1(input: EndpointInput, ctx: CallContext): PreparedCall 
     report: 'prompt-answers.v1 page',
     plan,
     normalized: plan,
-    statements: [{ role: 'page', sql: render(pageQuery(compiled, range)) }],
+    statements: [{ role: 'page', queries: (dialect) => pageStatements(compiled, range, dialect) }],
     rollups: { candidates: [], chosen: [] },
     run: async () => {
       const { head, rows } = await readPage(ctx, compiled, range);

@@ -1,3 +1,4 @@
+import { render, sql, type Fragment } from '../../query/sql.ts';
 import { plainJs } from '../rows-query.ts';
 import type { CallContext, PreparedCall, RollupChoice } from '../endpoint.ts';
 
@@ -10,23 +11,37 @@ export function rollupReason(r: RollupChoice): string {
   return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts`;
 }
 
-/** DuckDB's EXPLAIN of a statement: its physical plan, as text. Nothing is executed, no fact row is read. */
-async function duckdbExplain(ctx: CallContext, text: string, params: readonly unknown[]): Promise<string> {
-  const reader = await ctx.core.pool.read(`EXPLAIN ${text}`, params as never, ctx.signal);
-  return reader
-    .getRowsJS()
-    .map((r) => String(r[1] ?? ''))
-    .join('\n');
+/**
+ * The backend's EXPLAIN of a statement: its plan, as text (DuckDB's physical plan, ClickHouse's query
+ * plan). Nothing is executed, no fact row is read.
+ */
+async function backendExplain(ctx: CallContext, query: Fragment): Promise<string> {
+  const backend = ctx.core.backend;
+  if (backend.dialect === 'duckdb') {
+    const q = render(query);
+    const reader = await ctx.core.pool.read(`EXPLAIN ${q.text}`, q.params as never, ctx.signal);
+    return reader
+      .getRowsJS()
+      .map((r) => String(r[1] ?? ''))
+      .join('\n');
+  }
+  const rows = await backend.read(sql`EXPLAIN ${query}`, ctx.signal);
+  return (rows.columns.explain ?? []).map(String).join('\n');
 }
 
 /**
  * The explain answer: the normalized request, the plan (pure data), each statement's SQL with its
- * parameters and DuckDB's EXPLAIN of it, and the rollups considered and chosen with the reason.
+ * parameters, as the backend receives them (DuckDB's or ClickHouse's dialect), and the backend's EXPLAIN of it, and the rollups considered and chosen with the reason.
  */
 export async function explainBody(ctx: CallContext, operation: string, request: unknown, prepared: PreparedCall, fingerprints: { readonly answer: string }): Promise<Record<string, unknown>> {
+  const dialect = ctx.core.backend.dialect;
   const statements = [];
   for (const s of prepared.statements) {
-    statements.push({ role: s.role, sql: s.sql.text, params: plainJs(s.sql.params), explain: await duckdbExplain(ctx, s.sql.text, s.sql.params) });
+    const queries = s.queries(dialect);
+    for (const [i, query] of queries.entries()) {
+      const q = render(query, dialect);
+      statements.push({ role: queries.length > 1 ? `${s.role} (${i + 1} of ${queries.length})` : s.role, sql: q.text, params: plainJs(q.params), explain: await backendExplain(ctx, query) });
+    }
   }
   return {
     operation,

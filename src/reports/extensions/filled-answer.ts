@@ -1,6 +1,6 @@
 import { materialized, nullSafeEqual } from '../../query/dialect.ts';
 import { shapeColumns, type RowShape } from '../../query/row-shape.ts';
-import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import { ident, join, sql } from '../../query/sql.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import type { AnswerColumns } from './compared-answer.ts';
 import { numberedBuckets, type DateSpan } from './compared-dates.ts';

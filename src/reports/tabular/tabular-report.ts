@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
-import { join, render, sql, type Fragment } from '../../query/sql.ts';
+import { join, sql, type Fragment } from '../../query/sql.ts';
 import { plainPrepare, type CallContext, type Endpoint, type EndpointInput, type EndpointResult, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { dictionaryColumns } from '../../query/row-shape.ts';
-import { headOf, pageQuery, pageStatements, type ShapedReport, type UnitRange } from '../rows-query.ts';
+import { headOf, pageStatements, type ShapedReport, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import { parseWith } from '../../query/validation.ts';
 import type { Pagination } from './tabular-request.ts';
@@ -72,7 +72,7 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
 
 /** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
 function preparedCall<Plan extends TabularShape>(id: string, p: PreparedTabular<Plan>, role: string, run: () => Promise<RowsResult>): PreparedCall {
-  return { report: `${id} ${role}`, plan: p.plan, normalized: p.plan, statements: [{ role, sql: render(pageQuery(p.compiled, pageRange(p.plan.pagination))) }], rollups: p.rollups, run };
+  return { report: `${id} ${role}`, plan: p.plan, normalized: p.plan, statements: [{ role, queries: (dialect) => pageStatements(p.compiled, pageRange(p.plan.pagination), dialect) }], rollups: p.rollups, run };
 }
 
 /** The units a request's pagination selects. */
