@@ -1,0 +1,70 @@
+import type { Table as ArrowTable } from 'apache-arrow';
+import type { TableName } from '../model/tables.ts';
+import type { WhenLocked } from '../state/store.ts';
+import type { BackendName } from './backend.ts';
+import type { ByteSize } from './memory-budget.ts';
+
+export type TableInput = ArrowTable | string | readonly string[];
+
+export interface EngineOptions {
+  /** A dataset folder (see docs/data-model.md). */
+  readonly data?: string;
+  /**
+   * Tables given directly: an Arrow table, or Parquet file path(s). They override the folder's. Only
+   * `organizations` is required: an operation that reads a table given neither way refuses with
+   * MissingTableError, naming it.
+   */
+  readonly tables?: Partial<Record<TableName, TableInput>>;
+  /** The clock every plan reads `now` from. Defaults to the system clock. */
+  readonly clock?: () => Date;
+  /**
+   * `footer` checks each file's schema (fast). `full` also checks each file against the content hash
+   * its dataset.json records (the generator records them) and reads every value, so a damaged page
+   * fails at open; files without a recorded hash (your own data) are only read.
+   */
+  readonly verify?: 'footer' | 'full';
+  readonly threads?: number;
+  /** DuckDB connections for reports (default 3); state reads and writes have 2 of their own. */
+  readonly connections?: number;
+  /**
+   * The process's memory budget for DuckDB and stream buffers together, e.g. '4GB' or bytes: DuckDB's
+   * memory_limit is the budget less one buffer bound per stream that may be open. Default: 80% of
+   * physical memory.
+   */
+  readonly memoryLimit?: ByteSize;
+  /** Streams open at once, library iterators and HTTP streams together (default 16); one more is refused. */
+  readonly maxStreams?: number;
+  /**
+   * How long one call (not a stream) may run before its statement is interrupted and it fails with a
+   * TimeBudgetError; 0 turns the budget off. Default 30 000 ms.
+   */
+  readonly timeBudgetMs?: number;
+  /** Signs pagination cursors. Without it the state store's secret is used. */
+  readonly cursorSecret?: string;
+  /**
+   * The durable state store (prompt edits, agents, runs, API keys): a DuckDB file, created and migrated
+   * when missing. Without it the state lives in memory, starts from the dataset, and is lost on close.
+   */
+  readonly state?: string;
+  /**
+   * When another process holds the state file: `wait` (default) retries for 15 s, then fails;
+   * `snapshot` reads a copy of it at once, and refuses writes (the agent runner does not start).
+   */
+  readonly stateWhenLocked?: WhenLocked;
+  /**
+   * Rollups (per category by day; traffic per organization by hour and by day), built in the background
+   * on first use and kept only while current (default true). Off, every report reads the facts.
+   */
+  readonly rollups?: boolean;
+  /**
+   * Where the reports' SQL runs: `duckdb` (default, embedded), `chdb` (ClickHouse embedded in this
+   * process over the same files; needs the optional package chdb) or `clickhouse` (a server or cluster
+   * at `clickhouseUrl` holding the dataset's tables). The state store and resources stay on DuckDB.
+   */
+  readonly backend?: BackendName;
+  /**
+   * The ClickHouse server's HTTP URL for `backend: 'clickhouse'`, e.g. http://user:password@host:8123/database,
+   * or `chdb:PATH[?database=DB]`: the tables `aea clickhouse load` wrote to a chdb data directory.
+   */
+  readonly clickhouseUrl?: string;
+}
