@@ -9,7 +9,7 @@ import { citationFields } from '../src/reports/insights-v2/citation-fields.ts';
 import { citationsDaily } from '../src/reports/insights-v2/citations-rollup.ts';
 import { citationsReport } from '../src/reports/insights-v2/citations.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
-import { prepareRead } from '../src/reports/paged-report.ts';
+import { prepareRead } from '../src/reports/paged-prepare.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';

@@ -8,7 +8,7 @@ import { render } from '../src/query/sql.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { fanoutsDaily } from '../src/reports/insights-v2/fanouts-rollup.ts';
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
-import { prepareRead } from '../src/reports/paged-report.ts';
+import { prepareRead } from '../src/reports/paged-prepare.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';

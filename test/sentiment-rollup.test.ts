@@ -9,7 +9,7 @@ import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { sentimentCatalog } from '../src/reports/insights-v2/sentiment-sql.ts';
 import { sentimentDaily } from '../src/reports/insights-v2/sentiment-rollup.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment.ts';
-import { prepareRead } from '../src/reports/paged-report.ts';
+import { prepareRead } from '../src/reports/paged-prepare.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';

@@ -7,7 +7,7 @@ import { toWire, type FilterNode } from '../src/query/filter-node.ts';
 import { render } from '../src/query/sql.ts';
 import { shoppingDaily } from '../src/reports/insights-v2/shopping-rollup.ts';
 import { shoppingProductsReport } from '../src/reports/insights-v2/shopping-products.ts';
-import { prepareRead } from '../src/reports/paged-report.ts';
+import { prepareRead } from '../src/reports/paged-prepare.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';

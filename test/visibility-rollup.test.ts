@@ -10,7 +10,7 @@ import { render, sql } from '../src/query/sql.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { visibilityDaily, visibilityRollups } from '../src/reports/insights-v2/visibility-rollup.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility.ts';
-import { prepare, prepareRead } from '../src/reports/paged-report.ts';
+import { prepare, prepareRead } from '../src/reports/paged-prepare.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { expectGolden } from './helpers/golden.ts';

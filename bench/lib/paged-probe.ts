@@ -1,5 +1,6 @@
 import { pageQuery } from '../../src/reports/rows-query.ts';
-import { prepare, type PagedReport } from '../../src/reports/paged-report.ts';
+import { prepare } from '../../src/reports/paged-prepare.ts';
+import type { PagedReport } from '../../src/reports/paged-report.ts';
 import { render } from '../../src/query/sql.ts';
 import type { ReportCase } from './case.ts';
 

@@ -1,6 +1,7 @@
 import type { CallContext, Endpoint, EndpointInput, EndpointResult } from './endpoint.ts';
 import { withAnswerExtensions } from './extensions/answer-extensions.ts';
-import { preparePage, runPage, type PagedReport, type ReportAlias } from './paged-report.ts';
+import { preparePage, runPage } from './paged-prepare.ts';
+import type { PagedReport, ReportAlias } from './paged-report.ts';
 import { preparedStream, runStream } from './paged-stream.ts';
 
 /** The page endpoint and, when the report has one, its stream endpoint; the same again for each alias path. */

@@ -1,7 +1,8 @@
 import { sliceBatch } from '../engine/column-reads.ts';
 import { dictionaryColumns } from '../query/row-shape.ts';
 import { plainPrepare, type CallContext, type PrepareOptions, type PreparedCall, type RowsResult } from './endpoint.ts';
-import { prepareStream, type PagedReport, type Prepared } from './paged-report.ts';
+import { prepareStream, type Prepared } from './paged-prepare.ts';
+import type { PagedReport } from './paged-report.ts';
 import { headOf, headQuery, pageStatements, type Head, type ShapedReport } from './rows-query.ts';
 import { streamStatements } from './stream-payloads.ts';
 import { dateSlices, unitSlices, type SliceCounter } from './stream-slices.ts';
