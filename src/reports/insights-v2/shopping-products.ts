@@ -4,7 +4,8 @@ import { laxBool, laxInt } from '../../query/schema-types.ts';
 import { refuseFields, type PagedReport } from '../paged-report.ts';
 import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
 import { groupDims, metricNames, positionMetrics, shoppingFilterFields, type Metric, type ShoppingPlan } from './shopping-plan.ts';
-import { compileShopping, shoppingRatios } from './shopping-sql.ts';
+import { compileShopping } from './shopping-sql.ts';
+import { shoppingRatios } from './shopping-shape.ts';
 import { ratioComponents, withParts } from './ratio-parts.ts';
 import { servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
 
