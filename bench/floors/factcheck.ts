@@ -3,7 +3,7 @@ import { num, str, v2Page } from './json.ts';
 import { byKeys, dateKeys, groupKey, refKeys, resolveKeys, type Key, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type ReportFloors } from './types.ts';
 import { factcheckRollups, twoModels, window } from './factcheck-rollups.ts';
-import { daySlices, windowParams } from './window.ts';
+import { daySlices, pageDays, windowParams } from './window.ts';
 
 /**
  * Fact-check scores: accurate and inaccurate occurrences per group, accuracy = accurate / both; groups in
@@ -20,11 +20,13 @@ interface ScoreSpec {
   readonly page?: number;
 }
 
-/** Score rows of the groups with occurrences over days [from, to], in order (theme groups read the per-cluster rollup). */
+/** Theme groups read the per-cluster rollup. */
+const scoreTable = (s: ScoreSpec) => (s.keys.some((k) => k.field === 'theme') ? 'floor_fc_occ' : 'floor_fc_scores');
+
+/** Score rows of the groups with occurrences over days [from, to], in order. */
 async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, ks: readonly Key[], from: number, to: number) {
   const sel = [...s.keys.map((k) => k.sql), 'sum(acc)::INTEGER', 'sum(inacc)::INTEGER'];
-  const table = s.keys.some((k) => k.field === 'theme') ? 'floor_fc_occ' : 'floor_fc_scores';
-  const c = await env.db.columns(`SELECT ${sel.join(', ')} FROM ${table} WHERE ${window}${s.filter?.(env) ?? ''} GROUP BY ALL`, [p.categoryId, from, to]);
+  const c = await env.db.columns(`SELECT ${sel.join(', ')} FROM ${scoreTable(s)} WHERE ${window}${s.filter?.(env) ?? ''} GROUP BY ALL`, [p.categoryId, from, to]);
   const k = ks.length;
   const groups = new Map<string, { vals: (number | null)[]; acc: number; inacc: number }>();
   for (let i = 0; i < c[k]!.length; i++) {
@@ -50,9 +52,19 @@ function scoresPage(s: ScoreSpec) {
   const limit = s.limit ?? 10;
   return page(async (env, p) => {
     const [, from, to] = windowParams(p) as [string, number, number];
-    const { groups, json } = await scores(env, p, s, await resolveKeys(env, p, s.keys), from, to);
     const offset = ((s.page ?? 1) - 1) * limit;
-    return v2Page(groups.length, await scoreModels(env, p, s.filter?.(env) ?? ''), groups.slice(offset, offset + limit).map(json));
+    const ks = await resolveKeys(env, p, s.keys);
+    const models = await scoreModels(env, p, s.filter?.(env) ?? '');
+    if (s.keys[0] !== day) {
+      const { groups, json } = await scores(env, p, s, ks, from, to);
+      return v2Page(groups.length, models, groups.slice(offset, offset + limit).map(json));
+    }
+    // Groups led by the day: count each day's groups, then aggregate only the page's days.
+    const distinct = s.keys.map((x, i) => `${x.sql} AS k${i}`).join(', ');
+    const days = await pageDays(env, `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${scoreTable(s)} WHERE ${window}${s.filter?.(env) ?? ''}) GROUP BY k0 ORDER BY k0`, [p.categoryId, from, to], { start: offset, end: offset + limit });
+    if (days.from === null) return v2Page(days.total, models, []);
+    const { groups, json } = await scores(env, p, s, ks, days.from, days.to);
+    return v2Page(days.total, models, groups.slice(offset - days.before, offset + limit - days.before).map(json));
   });
 }
 

@@ -3,7 +3,7 @@ import { daySql } from './days.ts';
 import { num, v2Page } from './json.ts';
 import { dateKeys, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
-import { daySlices, windowParams } from './window.ts';
+import { daySlices, pageDays, windowParams } from './window.ts';
 
 /**
  * v2 query fan-outs. Per row: its fan-outs (total_fanouts), their distinct queries (query_variations),
@@ -68,6 +68,9 @@ interface Group {
   readonly searching: number;
 }
 
+/** Without a model or region key or filter, the day × prompt rollups answer: several times fewer rows. */
+const byDayOf = (s: Spec) => !s.filter && s.keys.every((x) => x.field !== 'model' && x.field !== 'region');
+
 /**
  * One statement per request: each group's fan-outs (and distinct queries), the fan-outs of its group
  * without query (a window sum) and its searching answers (a join of the answers rollup), and the models.
@@ -79,8 +82,7 @@ function fanoutSql(s: Spec, where: string, withModels: boolean): string {
   const outerSql = s.keys.flatMap((x, i) => (x.field === 'query' ? [] : [`${x.sql} AS k${i}`]));
   const variations = metrics.includes('query_variations') ? 'count(DISTINCT query)::INTEGER' : '0';
   const partition = outer.length ? `PARTITION BY ${outer.join(', ')}` : '';
-  // Without a model or region key or filter, the day × prompt rollups answer: several times fewer rows.
-  const byDay = !s.filter && s.keys.every((x) => x.field !== 'model' && x.field !== 'region');
+  const byDay = byDayOf(s);
   const searching = metrics.includes('fanouts_per_execution')
     ? `LEFT JOIN (SELECT ${[...outerSql, 'sum(n)::INTEGER AS searching'].join(', ')} FROM ${byDay ? 'floor_fan_day_searching' : 'floor_fan_answers'} WHERE ${where} GROUP BY ALL) a ${outer.length ? `USING (${outer.join(', ')})` : 'ON TRUE'}`
     : '';
@@ -124,8 +126,19 @@ function pageFloor(s: Spec) {
   return page(async (env, p) => {
     const [, from, to] = windowParams(p) as [string, number, number];
     const offset = ((s.page ?? 1) - 1) * limit;
-    const { total, rows, models } = await fanouts(env, p, s, from, to, true, { start: offset, end: offset + limit });
-    return v2Page(total, models.map((m) => env.dims.models[m]!.name).sort(), rows);
+    const slice = { start: offset, end: offset + limit };
+    if (s.keys[0] !== day) {
+      const { total, rows, models } = await fanouts(env, p, s, from, to, true, slice);
+      return v2Page(total, models.map((m) => env.dims.models[m]!.name).sort(), rows);
+    }
+    // Groups led by the day: count each day's groups, then aggregate and rank only the page's days.
+    const where = `${window}${s.filter?.(env) ?? ''}`;
+    const distinct = s.keys.map((x, i) => `${x.sql} AS k${i}`).join(', ');
+    const days = await pageDays(env, `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${byDayOf(s) ? 'floor_fan_day_queries' : 'floor_fan_queries'} WHERE ${where}) GROUP BY k0 ORDER BY k0`, [p.categoryId, from, to], slice);
+    const models = (await modelsOf(env, where, [p.categoryId, from, to], null)).map((m) => env.dims.models[m]!.name).sort();
+    if (days.from === null) return v2Page(days.total, models, []);
+    const { rows } = await fanouts(env, p, s, days.from, days.to, false, { start: offset - days.before, end: offset + limit - days.before });
+    return v2Page(days.total, models, rows);
   });
 }
 

@@ -3,7 +3,7 @@ import { daySql, isoSecond } from './days.ts';
 import { num, refJson, v2Page } from './json.ts';
 import { dateKeys, groupKey, rankWithinDate, refKeys, resolveKeys, type KeyDef } from './keys.ts';
 import { page, stream, type FloorEnv, type FloorRollup, type ReportFloors } from './types.ts';
-import { windowParams } from './window.ts';
+import { pageDays, windowParams } from './window.ts';
 
 /**
  * v2 sentiment of one brand: per row, positive = 100 × positive assessments / assessments of the brand,
@@ -86,7 +86,18 @@ function pageFloor(s: Spec) {
       return v2Page(rows.length, await models(), rows.slice(0, limit));
     }
     const k = keys.length;
-    const c = await env.db.columns(`SELECT ${[...s.keys.map((x) => x.sql), 'sum(pos)::INTEGER', 'sum(n)::INTEGER'].join(', ')} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}' GROUP BY ALL`, windowParams(p));
+    const offset = ((s.page ?? 1) - 1) * limit;
+    let slice = { start: offset, end: offset + limit };
+    let bind = windowParams(p);
+    let total: number | null = null;
+    if (s.keys[0] === dateKeys.day) {
+      // Groups led by the day: count each day's groups, then aggregate and rank only the page's days.
+      const distinct = s.keys.map((x, i) => `${x.sql} AS k${i}`).join(', ');
+      const days = await pageDays(env, `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}') GROUP BY k0 ORDER BY k0`, bind, slice);
+      if (days.from === null) return v2Page(days.total, await models(), []);
+      [total, bind, slice] = [days.total, [p.categoryId, days.from, days.to], { start: offset - days.before, end: offset + limit - days.before }];
+    }
+    const c = await env.db.columns(`SELECT ${[...s.keys.map((x) => x.sql), 'sum(pos)::INTEGER', 'sum(n)::INTEGER'].join(', ')} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}' GROUP BY ALL`, bind);
     const groups = new Map<string, { vals: (number | null)[]; pos: number; n: number }>();
     for (let i = 0; i < c[k]!.length; i++) {
     // An aggregate without keys answers one row of NULLs over no input.
@@ -98,9 +109,8 @@ function pageFloor(s: Spec) {
         g.n += c[k + 1]![i] as number;
       } else groups.set(groupKey(vals), { vals, pos: c[k]![i] as number, n: c[k + 1]![i] as number });
     }
-    const offset = ((s.page ?? 1) - 1) * limit;
-    const rows = rankWithinDate(keys, [...groups.values()], (g) => -g.n, { start: offset, end: offset + limit }).map(({ g, rank, prefix }) => scoreJson(prefix, rank, g.pos, g.n));
-    return v2Page(groups.size, await models(), rows);
+    const rows = rankWithinDate(keys, [...groups.values()], (g) => -g.n, slice).map(({ g, rank, prefix }) => scoreJson(prefix, rank, g.pos, g.n));
+    return v2Page(total ?? groups.size, await models(), rows);
   });
 }
 
