@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import { describe, expect, it } from 'vitest';
 import { leaves, toWire } from '../src/query/filter-node.ts';
 import { render } from '../src/query/sql.ts';
 import { citationFields } from '../src/reports/insights-v2/citation-fields.ts';
@@ -16,37 +15,12 @@ import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
-import { tabular } from './helpers/tabular.ts';
-import { allPages, streamEvents } from './helpers/walk.ts';
+import { streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';
-import { moreV2Fixture } from './fixtures/more-v2.ts';
+import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
-const fixture = moreV2Fixture();
-let withRollups: Engine;
-let factsOnly: Engine;
-beforeAll(async () => {
-  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
-  await withRollups.core.rollups.warm(citationsDaily, [ids.cat1, ids.cat2]);
-});
-afterAll(() => {
-  withRollups.close();
-  factsOnly.close();
-});
-
-type Body = Record<string, unknown>;
-const rollupRead = (text: string) => text.includes('rollup_citations_daily');
-const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(citationsReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(citationsV1Report, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-/** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
-const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), 'citations', body, 7));
-const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), 'citationsV1', body));
-
-const windows = [
-  ['2026-02-20', '2026-12-31'],
-  ['2026-03-08', '2026-03-09'],
-  ['2026-04-01', '2026-06-30'],
-  ['2026-10-31', '2026-11-02'],
-] as const;
+const { fixture, engines, readsV2, readsV1, v2Text, v1Text } = rollupPair(citationsDaily, [ids.cat1, ids.cat2], { v2: citationsReport, v2Name: 'citations', v1: citationsV1Report, v1Name: 'citationsV1' });
+const windows = rollupWindows;
 const rowFields = { citation_category: citationFields.citation_category!, citation_tag: citationFields.citation_tag!, domain: citationFields.domain!, page: citationFields.page! };
 
 describe('the citations daily rollup, v2', () => {
@@ -79,12 +53,12 @@ describe('the citations daily rollup, v2', () => {
         const types = r.filter ? leaves(r.filter).find((l) => l.field === 'analysis_type') : undefined;
         const allTypes = types === undefined || [types.value].flat().includes('all');
         const servable = !r.page && !r.partitions.includes('region') && allTypes && !/"field":"(topic|domain|page)"/.test(fields);
-        const reads = await readsV2(withRollups, body);
+        const reads = await readsV2(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
-        expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+        expect(await v2Text(engines.withRollups, body)).toBe(await v2Text(engines.factsOnly, body));
         if (reads && r.partitions[0] === 'date') {
-          expect(await streamEvents(withRollups.org(ids.org1), 'citations', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'citations', body));
+          expect(await streamEvents(engines.withRollups.org(ids.org1), 'citations', body)).toEqual(await streamEvents(engines.factsOnly.org(ids.org1), 'citations', body));
         }
       }),
       { numRuns: 60 },
@@ -104,11 +78,11 @@ describe('the citations daily rollup and analysis types', () => {
       [typed('visibility'), false],
       [typed(['visibility', 'sentiment', 'factcheck']), false],
     ] as const) {
-      expect(await readsV2(withRollups, body)).toBe(served);
-      expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+      expect(await readsV2(engines.withRollups, body)).toBe(served);
+      expect(await v2Text(engines.withRollups, body)).toBe(await v2Text(engines.factsOnly, body));
     }
     // The fixture has prompts without the visibility type: every prompt is more than the default's.
-    expect(await v2Text(withRollups, typed('all'))).not.toBe(await v2Text(withRollups, { ...base, filter: { field: 'model', op: 'is', value: 'ChatGPT' } }));
+    expect(await v2Text(engines.withRollups, typed('all'))).not.toBe(await v2Text(engines.withRollups, { ...base, filter: { field: 'model', op: 'is', value: 'ChatGPT' } }));
   });
 });
 
@@ -155,10 +129,10 @@ describe('the citations daily rollup, v1', () => {
           !(r.dimensions.includes('date') && r.interval === 'hour') &&
           !dimensions.some((d) => d === 'hostname' || d === 'region') &&
           !r.filters.some((f) => f.field === 'hostname' || f.field === 'topic_id');
-        const reads = await readsV1(withRollups, body);
+        const reads = await readsV1(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
-        expect(await v1Text(withRollups, body)).toBe(await v1Text(factsOnly, body));
+        expect(await v1Text(engines.withRollups, body)).toBe(await v1Text(engines.factsOnly, body));
       }),
       { numRuns: 60 },
     );
@@ -201,7 +175,7 @@ describe('the citations daily rollup across prompt edits', () => {
 describe('golden SQL of citations rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
-    const ctx = withRollups.org(ids.org1).context();
+    const ctx = engines.withRollups.org(ids.org1).context();
     const v2 = await prepareRead(citationsReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date', 'model'], interval: 'week', scope: 'owned', filter: { and: [{ field: 'model', op: 'not_in', value: ['Perplexity'] }, { field: 'citation_category', op: 'is', value: 'owned' }] } }, 'page', ctx);
     const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
     expect(q2.text).toContain('rollup_citations_daily');

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import { describe, expect, it } from 'vitest';
 import { toWire } from '../src/query/filter-node.ts';
 import { render } from '../src/query/sql.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
@@ -15,37 +14,12 @@ import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
-import { tabular } from './helpers/tabular.ts';
-import { allPages, streamEvents } from './helpers/walk.ts';
+import { streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';
-import { moreV2Fixture } from './fixtures/more-v2.ts';
+import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
-const fixture = moreV2Fixture();
-let withRollups: Engine;
-let factsOnly: Engine;
-beforeAll(async () => {
-  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
-  await withRollups.core.rollups.warm(fanoutsDaily, [ids.cat1]);
-});
-afterAll(() => {
-  withRollups.close();
-  factsOnly.close();
-});
-
-type Body = Record<string, unknown>;
-const rollupRead = (text: string) => text.includes('rollup_fanouts_daily');
-const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(queryFanoutsReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(queryFanoutsV1Report, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-/** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
-const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), 'queryFanouts', body, 7));
-const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), 'queryFanoutsV1', body));
-
-const windows = [
-  ['2026-02-20', '2026-12-31'],
-  ['2026-03-08', '2026-03-09'],
-  ['2026-04-01', '2026-06-30'],
-  ['2026-10-31', '2026-11-02'],
-] as const;
+const { fixture, engines, readsV2, readsV1, v2Text, v1Text } = rollupPair(fanoutsDaily, [ids.cat1], { v2: queryFanoutsReport, v2Name: 'queryFanouts', v1: queryFanoutsV1Report, v1Name: 'queryFanoutsV1' });
+const windows = rollupWindows;
 const groupings = [undefined, [], ['prompt'], ['prompt', 'query'], ['query', 'prompt'], ['date'], ['date', 'prompt', 'query'], ['prompt', 'date'], ['model'], ['region', 'date'], ['prompt', 'model']];
 
 describe('the fan-outs daily rollup, v2', () => {
@@ -73,12 +47,12 @@ describe('the fan-outs daily rollup, v2', () => {
           filter: r.filter ? toWire(r.filter) : null,
         };
         const servable = !(r.group_by ?? []).some((d) => d === 'model' || d === 'region') && !/"field":"(model|region)"/.test(JSON.stringify(body.filter));
-        const reads = await readsV2(withRollups, body);
+        const reads = await readsV2(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
-        expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+        expect(await v2Text(engines.withRollups, body)).toBe(await v2Text(engines.factsOnly, body));
         if (reads && (r.group_by ?? []).includes('date')) {
-          expect(await streamEvents(withRollups.org(ids.org1), 'queryFanouts', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'queryFanouts', body));
+          expect(await streamEvents(engines.withRollups.org(ids.org1), 'queryFanouts', body)).toEqual(await streamEvents(engines.factsOnly.org(ids.org1), 'queryFanouts', body));
         }
       }),
       { numRuns: 60 },
@@ -108,10 +82,10 @@ describe('the fan-outs daily rollup, v1', () => {
         const body = { category_id: ids.cat1, start_date: r.window[0] as string, end_date: r.window[1] as string, metrics: r.metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters };
         const servable =
           r.window[2] && !(r.dimensions.includes('date') && r.interval === 'hour') && !r.dimensions.some((d) => d === 'model' || d === 'region') && !r.filters.some((f) => f.field === 'model_id');
-        const reads = await readsV1(withRollups, body);
+        const reads = await readsV1(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
-        expect(await v1Text(withRollups, body)).toBe(await v1Text(factsOnly, body));
+        expect(await v1Text(engines.withRollups, body)).toBe(await v1Text(engines.factsOnly, body));
       }),
       { numRuns: 60 },
     );
@@ -148,7 +122,7 @@ describe('the fan-outs daily rollup across prompt edits', () => {
 describe('golden SQL of fanouts rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
-    const ctx = withRollups.org(ids.org1).context();
+    const ctx = engines.withRollups.org(ids.org1).context();
     const v2 = await prepareRead(queryFanoutsReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date', 'prompt', 'query'], interval: 'month', metrics: ['total_fanouts', 'fanouts_per_execution', 'share'], filter: { field: 'topic', op: 'is', value: 'Boots' } }, 'page', ctx);
     const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
     expect(q2.text).toContain('rollup_fanouts_daily');

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import { describe, expect, it } from 'vitest';
 import { toWire } from '../src/query/filter-node.ts';
 import { render } from '../src/query/sql.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
@@ -16,37 +15,12 @@ import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter } from './helpers/more-v2.ts';
-import { tabular } from './helpers/tabular.ts';
-import { allPages, streamEvents } from './helpers/walk.ts';
+import { streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';
-import { moreV2Fixture } from './fixtures/more-v2.ts';
+import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
-const fixture = moreV2Fixture();
-let withRollups: Engine;
-let factsOnly: Engine;
-beforeAll(async () => {
-  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
-  await withRollups.core.rollups.warm(sentimentDaily, [ids.cat1]);
-});
-afterAll(() => {
-  withRollups.close();
-  factsOnly.close();
-});
-
-type Body = Record<string, unknown>;
-const rollupRead = (text: string) => text.includes('rollup_sentiment_daily');
-const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(sentimentReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(sentimentV1Report, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-/** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
-const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), 'sentiment', body, 7));
-const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), 'sentimentV1', body));
-
-const windows = [
-  ['2026-02-20', '2026-12-31'],
-  ['2026-03-08', '2026-03-09'],
-  ['2026-04-01', '2026-06-30'],
-  ['2026-10-31', '2026-11-02'],
-] as const;
+const { fixture, engines, readsV2, readsV1, v2Text, v1Text } = rollupPair(sentimentDaily, [ids.cat1], { v2: sentimentReport, v2Name: 'sentiment', v1: sentimentV1Report, v1Name: 'sentimentV1' });
+const windows = rollupWindows;
 
 describe('the sentiment daily rollup, v2', () => {
   it('answers every request it serves exactly as the facts do (pages and date streams), and serves just those', async () => {
@@ -80,12 +54,12 @@ describe('the sentiment daily rollup, v2', () => {
           filter: r.filter ? toWire(r.filter) : null,
         };
         const servable = r.source === 'asset' && !groupBy.some((d) => d === 'theme' || d === 'region') && !/"field":"(topic|theme)"/.test(filterText);
-        const reads = await readsV2(withRollups, body);
+        const reads = await readsV2(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
-        expect(await v2Text(withRollups, body)).toBe(await v2Text(factsOnly, body));
+        expect(await v2Text(engines.withRollups, body)).toBe(await v2Text(engines.factsOnly, body));
         if (reads && groupBy.includes('date')) {
-          expect(await streamEvents(withRollups.org(ids.org1), 'sentiment', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'sentiment', body));
+          expect(await streamEvents(engines.withRollups.org(ids.org1), 'sentiment', body)).toEqual(await streamEvents(engines.factsOnly.org(ids.org1), 'sentiment', body));
         }
       }),
       { numRuns: 60 },
@@ -118,10 +92,10 @@ describe('the sentiment daily rollup, v1', () => {
           !(r.dimensions.includes('date') && r.interval === 'hour') &&
           !r.dimensions.some((d) => d === 'theme' || d === 'sentiment_type') &&
           !r.filters.some((f) => f.field === 'topic_id');
-        const reads = await readsV1(withRollups, body);
+        const reads = await readsV1(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
-        expect(await v1Text(withRollups, body)).toBe(await v1Text(factsOnly, body));
+        expect(await v1Text(engines.withRollups, body)).toBe(await v1Text(engines.factsOnly, body));
       }),
       { numRuns: 60 },
     );
@@ -159,7 +133,7 @@ describe('the sentiment daily rollup across prompt edits', () => {
 describe('golden SQL of sentiment rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
-    const ctx = withRollups.org(ids.org1).context();
+    const ctx = engines.withRollups.org(ids.org1).context();
     const v2 = await prepareRead(sentimentReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['competitor'], comparison_start_date: '2026-01-01', comparison_end_date: '2026-02-19', filter: { field: 'model', op: 'is', value: 'ChatGPT' } }, 'page', ctx);
     const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
     expect(q2.text).toContain('rollup_sentiment_daily');

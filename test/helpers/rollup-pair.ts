@@ -1,0 +1,52 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { Engine } from '../../src/engine/engine.ts';
+import type { RollupDef } from '../../src/engine/rollups.ts';
+import { render } from '../../src/query/sql.ts';
+import type { PagedReport } from '../../src/reports/paged-report.ts';
+import { prepareRead } from '../../src/reports/paged-prepare.ts';
+import { pageQuery } from '../../src/reports/rows-query.ts';
+import { prepareTabular } from '../../src/reports/tabular/tabular-report.ts';
+import { openFixture } from './arrow-fixture.ts';
+import { tabular } from './tabular.ts';
+import { allPages } from './walk.ts';
+import { ids } from '../fixtures/insights.ts';
+import { moreV2Fixture } from '../fixtures/more-v2.ts';
+
+type Body = Record<string, unknown>;
+
+/** Windows a rollup test draws from: a long one, both 2026 DST changes, a quarter. */
+export const rollupWindows = [
+  ['2026-02-20', '2026-12-31'],
+  ['2026-03-08', '2026-03-09'],
+  ['2026-04-01', '2026-06-30'],
+  ['2026-10-31', '2026-11-02'],
+] as const;
+
+/**
+ * Two engines over the v2 fixture, one with `def` built for `categories` and one reading the facts
+ * only, for a test that holds a rollup's answers to the facts'; and how to ask each of them.
+ */
+export function rollupPair(def: RollupDef, categories: readonly string[], // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any report's request and plan
+  reports: { v2: PagedReport<any, any>; v2Name: string; v1: Parameters<typeof prepareTabular>[0]; v1Name: string }) {
+  const fixture = moreV2Fixture();
+  const engines = {} as { withRollups: Engine; factsOnly: Engine };
+  beforeAll(async () => {
+    [engines.withRollups, engines.factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
+    await engines.withRollups.core.rollups.warm(def, [...categories]);
+  });
+  afterAll(() => {
+    engines.withRollups.close();
+    engines.factsOnly.close();
+  });
+  const rollupRead = (text: string) => text.includes(`rollup_${def.name}`);
+  return {
+    fixture,
+    engines,
+    /** Whether the request's page statement reads the rollup. */
+    readsV2: async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(reports.v2, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text),
+    readsV1: async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(reports.v1, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text),
+    /** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
+    v2Text: async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), reports.v2Name, body, 7)),
+    v1Text: async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), reports.v1Name, body)),
+  };
+}
