@@ -19,7 +19,10 @@ const clock = () => new Date('2026-11-22T12:00:00Z');
 const engines = {} as Record<'more' | 'shopping' | 'tabular', Engine>;
 beforeAll(async () => {
   engines.more = await openFixture(moreV2Fixture(), { cursorSecret: 'cmp', clock });
-  engines.shopping = await openFixture({ ...shoppingFixture(), ...claimsFixture() }, { cursorSecret: 'cmp', clock });
+  // Two of its clusters' themes (Materials, Durability) are not among the category's themes: their ids are NULL.
+  const claims = claimsFixture();
+  const renamed = { ...claims, claim_clusters: claims.claim_clusters.map((c, i) => (i === 5 ? { ...c, theme: 'Durability' } : c)) };
+  engines.shopping = await openFixture({ ...shoppingFixture(), ...renamed }, { cursorSecret: 'cmp', clock });
   // Its searching answers all produced fan-outs, as the contract says (the fan-outs' parts rely on it; more-v2's break it).
   engines.tabular = await openFixture(tabularFixture(), { cursorSecret: 'cmp', clock });
 }, 60_000);
@@ -46,6 +49,8 @@ interface Case {
   readonly counts?: readonly string[];
   /** Requests with the date dimension, for fill (none: the report has no dated rows). */
   readonly dated?: fc.Arbitrary<Json>;
+  /** The unit a row belongs to, where a unit holds several rows (a channel's cells); each row is its own unit otherwise. */
+  readonly unitOf?: (row: Json, body: Json) => string;
 }
 
 const intervals = fc.constantFrom('day', 'week', 'month');
@@ -86,6 +91,16 @@ const cases: readonly Case[] = [
     dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['theme', 'date']), interval: intervals }),
   },
   {
+    name: 'factcheck',
+    fixture: 'shopping',
+    body: fc.record({ group_by: fc.constantFrom(['theme'], ['theme', 'date'], ['date', 'theme']), interval: intervals }),
+    metrics: () => ['accuracy', 'accurate', 'inaccurate'],
+    places: [],
+    described: [],
+    counts: ['accurate', 'inaccurate'],
+    dated: fc.record({ group_by: fc.constantFrom(['theme', 'date'], ['date', 'theme']), interval: intervals }),
+  },
+  {
     name: 'sentiment',
     fixture: 'more',
     body: fc.record({ group_by: groupsOf(['date', 'model', 'theme', 'topic']), interval: intervals, asset: fc.constantFrom('Acme', 'Brandy') }),
@@ -103,6 +118,7 @@ const cases: readonly Case[] = [
     described: [],
     counts: ['count', 'videos'],
     dated: fc.record({ group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']), interval: intervals }),
+    unitOf: (r, b) => JSON.stringify(b.group_by[0] === 'source_type' ? [r.source_type] : [r.name, r.handle, r.url]),
   },
   {
     name: 'videoplatformVideos',
@@ -114,6 +130,7 @@ const cases: readonly Case[] = [
     described: ['name', 'url', 'channel', 'handle', 'video_category'],
     counts: ['count'],
     dated: fc.record({ group_by: fc.constantFrom(['video'], ['video', 'source_type']), interval: intervals }),
+    unitOf: (r) => String(r.video_id),
   },
   {
     name: 'shoppingProducts',
@@ -127,6 +144,7 @@ const cases: readonly Case[] = [
     places: ['visibility_rank'],
     described: ['product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
     dated: fc.record({ group_by: fc.constant(['date']), interval: intervals, metrics: fc.constant(['visibility_score', 'average_position', 'visibility_rank', 'product_rating']) }),
+    unitOf: (r) => JSON.stringify(r.product),
   },
   {
     name: 'factcheckClaims',
@@ -209,6 +227,21 @@ describe('fill on the v2 reports', () => {
           const added = filled.rows.filter((r) => !has.has(`${keyOf(r)}|${r.date}`));
           expect(added.map((r) => JSON.stringify(r)).sort()).toEqual(expected.map((r) => JSON.stringify(r)).sort());
           expect(added.every((r) => !plainKeys.has(JSON.stringify(r)))).toBe(true);
+          // Added rows follow their unit's own rows; units stay whole and in their order.
+          const unitOf = c.unitOf ?? ((_: Json) => null);
+          const units: string[] = [];
+          const addedIn = new Set<string>();
+          filled.rows.forEach((r, at) => {
+            const u = unitOf(r, body) ?? `row ${at}`;
+            if (units.at(-1) !== u) {
+              expect(units, 'a unit’s rows are contiguous').not.toContain(u);
+              units.push(u);
+            }
+            const isAdded = !has.has(`${keyOf(r)}|${r.date}`);
+            if (isAdded) addedIn.add(u);
+            else expect(addedIn.has(u), 'a plain row after an added row of its unit').toBe(false);
+          });
+          if (!c.unitOf) expect(filled.rows.slice(0, plain.rows.length)).toEqual(plain.rows);
         },
       ),
       { numRuns: 60 },

@@ -39,6 +39,8 @@ const themeKey = (categoryId: string): GroupKey => ({
   order: (k) => [sql`${k} NULLS LAST`],
   shape: (col) => [field('theme', object([field('id', value(col('id'), 'text')), field('name', value(col('name'), 'text'))], col('name')))],
   columns: (k, d, col) => [sql`${d}.id AS ${col('id')}`, sql`${k} AS ${col('name')}`],
+  // The theme is its name: its id may be missing (a cluster's theme the category does not list).
+  identity: 'name',
 });
 
 /** A cited page (`ct`, the distinct pages of the claim's answer), shown with its citation category. */
@@ -48,6 +50,7 @@ const citationKey = (categoryId: string): GroupKey => ({
   order: (k) => [k],
   shape: (col) => [field('citation', object([field('url', value(col('url'), 'text')), field('citation_category', value(col('category'), 'text'))]))],
   columns: (k, d, col) => [sql`${k} AS ${col('url')}`, sql`${d}.citation_category AS ${col('category')}`],
+  identity: 'url',
 });
 
 /**

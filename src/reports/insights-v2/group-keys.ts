@@ -20,6 +20,8 @@ export interface GroupKey {
   readonly shape: (col: (part: string) => string) => ShapeField[];
   /** The columns `shape` reads, as `expr AS col(part)` over the key `k` and its lookup `d`. */
   readonly columns: (k: Fragment, d: Fragment, col: (part: string) => Fragment) => Fragment[];
+  /** The part whose column is the key itself (`k AS col(part)`): what identifies a row's group. */
+  readonly identity: string;
 }
 
 /** A dimension shown as `{id, name}`: null when its key is missing. */
@@ -37,6 +39,7 @@ export function refKey(field: string, column: Fragment, table: DimensionTable): 
     sortsByLookup: true,
     shape: refShape(field),
     columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.${name} AS ${col('name')}`],
+    identity: 'id',
   };
 }
 
@@ -47,6 +50,7 @@ export function dateKey(interval: CalendarInterval): GroupKey {
     order: (k) => [k],
     shape: (col) => [fieldOf('date', value(col('day'), 'date'))],
     columns: (k, _d, col) => [sql`${k} AS ${col('day')}`],
+    identity: 'day',
   };
 }
 
@@ -57,6 +61,7 @@ export function textKey(field: string, expr: Fragment): GroupKey {
     order: (k) => [sql`${k} NULLS LAST`],
     shape: (col) => [fieldOf(field, value(col('v'), 'text'))],
     columns: (k, _d, col) => [sql`${k} AS ${col('v')}`],
+    identity: 'v',
   };
 }
 
@@ -161,13 +166,9 @@ export class Grouping {
     return this.names.flatMap((n) => this.keys[n]!.columns(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))));
   }
 
-  /** The column that identifies each key's value in a row: its id, else the first it shows (a day, a text). */
+  /** The column of each key's value in a row (the key itself, not a name looked up for it): what identifies its group. */
   identities(): string[] {
-    return this.names.map((n) => {
-      const parts: string[] = [];
-      this.keys[n]!.columns(sql``, sql``, (part) => (parts.push(part), sql``));
-      return this.columnName(n, parts.includes('id') ? 'id' : parts[0]!);
-    });
+    return this.names.map((n) => this.columnName(n, this.keys[n]!.identity));
   }
 
   /** The row column of the date key, when the grouping has one. */

@@ -38,6 +38,7 @@ const promptKey: GroupKey = {
   sortsByLookup: true,
   shape: (col) => [field('prompt', value(col('text'), 'text')), field('prompt_id', value(col('id'), 'text'))],
   columns: (k, d, col) => [sql`${d}.prompt AS ${col('text')}`, sql`${k} AS ${col('id')}`],
+  identity: 'id',
 };
 
 /** The metrics that are ratios of two counts, and the scored column each divides the fan-outs by. */

@@ -53,6 +53,7 @@ const runKey = (categoryId: string): GroupKey => ({
   order: (k) => [k],
   shape: (col) => [field('run', object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]))],
   columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.executed_at AS ${col('created_at')}`],
+  identity: 'id',
 });
 
 const keysOf = (interval: CalendarInterval, categoryId: string): Record<string, GroupKey> => ({
