@@ -424,3 +424,13 @@ describe('components on the v2 reports', () => {
     for (const [engine, name, body, says] of cases) expect(await refusal(engine, name, body), name).toMatchObject([{ loc: ['query', 'components'], msg: expect.stringContaining(says) }]);
   });
 });
+
+describe('fill on the claims report', () => {
+  it('is refused, saying the report has no dates, with or without a section', async () => {
+    const window = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30' };
+    for (const body of [window, { ...window, group_by: ['model'] }]) {
+      const detail = await (engines.shopping.org(ids.org1).reports as Json).factcheckClaims(body, { fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+      expect(detail).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('no dates') }]);
+    }
+  });
+});

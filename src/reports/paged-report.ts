@@ -96,10 +96,10 @@ export interface PagedReport<Req, Plan> {
    * `compare` or `fill` of its own) takes both over whole answers (src/reports/extensions/answer-extensions.ts).
    */
   readonly answer?: {
-    /** How a request gets the date dimension, for fill's refusal without it. */
+    /** How a request gets the date dimension, for fill's refusal without it (or why it never has one). */
     readonly dated: string;
-    /** The columns, or why fill and compare do not apply to this plan (a 422 at their query parameter). */
-    columns(plan: Plan): AnswerColumns | string;
+    /** The columns, or why an extension does not apply to this plan (a 422 at its query parameter). */
+    columns(plan: Plan): AnswerColumns | ((extension: 'fill' | 'compare') => string);
     window(plan: Plan): DateSpan;
     within(plan: Plan, span: DateSpan): Plan;
   };

@@ -27,7 +27,7 @@ export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>):
   };
   const columnsOf = (plan: Plan, name: 'fill' | 'compare', value: unknown): AnswerColumns => {
     const columns = answer.columns(plan);
-    if (typeof columns === 'string') throw ValidationError.of(['query', name], columns, value);
+    if (typeof columns === 'function') throw ValidationError.of(['query', name], columns(name), value);
     return columns;
   };
   const build = (plan: Plan, rollups: ReadonlySet<string>): ShapedReport => {

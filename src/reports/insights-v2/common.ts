@@ -93,7 +93,7 @@ export const answerColumns = (g: Grouping, interval: CalendarInterval, metrics: 
 };
 
 /** The `answer` of a v2 report windowed by inclusive dates: its columns, its window and the same plan over another. */
-export const answerOver = <Plan extends DateSpan>(columns: (plan: Plan) => AnswerColumns | string, dated = "add 'date' to group_by"): NonNullable<PagedReport<unknown, Plan>['answer']> => ({
+export const answerOver = <Plan extends DateSpan>(columns: (plan: Plan) => AnswerColumns | ((extension: 'fill' | 'compare') => string), dated = "add 'date' to group_by"): NonNullable<PagedReport<unknown, Plan>['answer']> => ({
   dated,
   columns,
   window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),

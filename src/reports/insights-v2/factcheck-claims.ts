@@ -64,6 +64,8 @@ function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
 
 const usesTag = (node: FilterNode): boolean => (node.kind === 'leaf' ? node.field === 'tag' : node.kind === 'and' && node.children.some(usesTag));
 
+const noDates = 'the claims report has no dates (neither its claims nor its sections are dated)';
+
 export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan> = {
   id: 'factcheck-claims.v2',
   path: '/v2/reports/factcheck/claims',
@@ -88,10 +90,10 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan> = {
   },
   compile: compileClaims,
   answer: answerOver((plan) => {
-    if (!plan.section) return 'compare needs a section on the claims report: add one dimension to group_by (a flat list of claims has no groups to match)';
+    if (!plan.section) return (extension) => (extension === 'fill' ? `fill needs the date dimension: ${noDates}` : 'compare needs a section on the claims report: add one dimension to group_by (a flat list of claims has no groups to match)');
     const columns = { keys: [sectionKeys[plan.section].ref(plan.categoryId).key === 'id' ? 'section_id' : 'section_name'], metrics: ['accuracy', 'accurate', 'inaccurate', 'total_claims'], date: null };
     return withParts(columns, plan.components ? ['accuracy'] : []);
-  }),
+  }, noDates),
   components: ratioComponents(['accuracy'], (plan) => (plan.section ? null : 'components needs a section on the claims report: add one dimension to group_by (a flat claim has no accuracy)')),
   guards,
   info(plan, page) {
