@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { FilterNode } from '../../query/filter-node.ts';
-import { field, object, value } from '../../query/row-shape.ts';
+import { field, value } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { PagedReport } from '../paged-report.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from './ratio-parts.ts';
+import { factcheckKeys } from './factcheck-keys.ts';
 import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
-import { dateKey, Grouping, promptKeys, type GroupKey } from './group-keys.ts';
+import { Grouping } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from './group-units.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 
@@ -32,27 +33,6 @@ export interface FactcheckPlan extends WindowScope {
   readonly filter: FilterNode | null;
 }
 
-/** A claim's theme is text on its cluster; its id is the category's theme of that name, when there is one. */
-const themeKey = (categoryId: string): GroupKey => ({
-  expr: sql`cc.theme`,
-  lookup: (k, d) => sql`LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = ${categoryId} GROUP BY name) AS ${d} ON ${d}.name = ${k}`,
-  order: (k) => [sql`${k} NULLS LAST`],
-  shape: (col) => [field('theme', object([field('id', value(col('id'), 'text')), field('name', value(col('name'), 'text'))], col('name')))],
-  columns: (k, d, col) => [sql`${d}.id AS ${col('id')}`, sql`${k} AS ${col('name')}`],
-  // The theme is its name: its id may be missing (a cluster's theme the category does not list).
-  identity: 'name',
-});
-
-/** A cited page (`ct`, the distinct pages of the claim's answer), shown with its citation category. */
-const citationKey = (categoryId: string): GroupKey => ({
-  expr: sql`ct.url`,
-  lookup: (k, d) => sql`LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = ${categoryId} GROUP BY url) AS ${d} ON ${d}.url = ${k}`,
-  order: (k) => [k],
-  shape: (col) => [field('citation', object([field('url', value(col('url'), 'text')), field('citation_category', value(col('category'), 'text'))]))],
-  columns: (k, d, col) => [sql`${k} AS ${col('url')}`, sql`${d}.citation_category AS ${col('category')}`],
-  identity: 'url',
-});
-
 /**
  * Fact-check scores: accurate and inaccurate claim occurrences in the answers to fact-check prompts,
  * per group. The occurrences are those the claims report lists and sections, so a group's figures equal
@@ -60,12 +40,11 @@ const citationKey = (categoryId: string): GroupKey => ({
  * page its answer cites, and pages come most cited first. Groups led by the date bucket are counted
  * per bucket, and a page scores only its own buckets; otherwise a top-N picks the page's groups.
  */
-const keysOf = (plan: FactcheckPlan) => ({ ...promptKeys, date: dateKey(plan.interval), theme: themeKey(plan.categoryId), citation: citationKey(plan.categoryId) });
 
 function compile(plan: FactcheckPlan): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, claimFilterFields, filterScope);
-  const keys = keysOf(plan);
+  const keys = factcheckKeys(plan.interval, plan.categoryId);
   const g = new Grouping(keys, plan.groupBy);
   const partition = new Grouping(keys, plan.groupBy[0] === 'date' ? ['date'] : []);
   const cited = g.has('citation')
@@ -153,7 +132,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
     };
   },
   compile,
-  answer: answerOver((plan) => withParts(answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'], ['accurate', 'inaccurate']), plan.components ? ['accuracy'] : [])),
+  answer: answerOver((plan) => withParts(answerColumns(new Grouping(factcheckKeys(plan.interval, plan.categoryId), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'], ['accurate', 'inaccurate']), plan.components ? ['accuracy'] : [])),
   components: ratioComponents(['accuracy']),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {

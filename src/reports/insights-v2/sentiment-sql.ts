@@ -1,70 +1,16 @@
-import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { refField } from '../../query/filter-fields.ts';
 import { jsonText, orderedList, semiJoin } from '../../query/dialect.ts';
 import { field, object, value, type RowShape } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { CalendarInterval } from '../../query/time.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { filterPredicate } from './common.ts';
-import { promptFilterFields } from './dimensions.ts';
-import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
+import { Grouping } from './group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
-import type { FilterRules, LayeredFilter } from './layered-filter.ts';
 import { partColumns, partFields, type RatioPart } from './ratio-parts.ts';
 import { inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
 import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from './sentiment-rollup.ts';
+import { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentKeys, type SentimentPlan } from './sentiment-plan.ts';
 
-export const sentimentMetrics = ['positive_sentiment', 'negative_sentiment', 'occurrence'] as const;
-export type SentimentMetric = (typeof sentimentMetrics)[number];
-
-/** Grouping by these reads the assessments themselves, not the answers: occurrence counts answers without them. */
-export const assessmentDims: readonly string[] = ['theme', 'claim'];
-
-/** cited_websites lists the pages most cited by the answers behind a row. */
-export const maxCitedWebsites = 10;
-
-export interface SentimentPlan extends WindowScope {
-  readonly asset: string;
-  readonly source: 'asset' | 'citation';
-  readonly groupBy: readonly string[];
-  readonly interval: CalendarInterval;
-  readonly metrics: readonly SentimentMetric[];
-  readonly comparison: { readonly startDate: string; readonly endDate: string } | null;
-  readonly citedWebsites: boolean;
-  readonly filter: LayeredFilter;
-}
-
-const themesTable = { table: 'themes', name: 'name', scope: 'category' } as const;
-const claimsTable = { table: 'sentiment_claims', name: 'name', scope: 'category' } as const;
-const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as const;
-
-export const sentimentCatalog: FilterCatalog = {
-  ...promptFilterFields,
-  theme: refField(sql`f.theme_id`, themesTable, ['is', 'in']),
-  claim: refField(sql`f.claim_id`, claimsTable, ['is', 'in']),
-};
-
-export const sentimentRules: FilterRules = { catalog: sentimentCatalog, rowFields: assessmentDims };
-
-/** A run is shown as `{id, created_at}`: it has no name. */
-const runKey = (categoryId: string): GroupKey => ({
-  expr: sql`f.execution_id`,
-  lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.category_id = ${categoryId} AND ${d}.id = ${k}`,
-  order: (k) => [k],
-  shape: (col) => [field('run', object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]))],
-  columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.executed_at AS ${col('created_at')}`],
-  identity: 'id',
-});
-
-const keysOf = (interval: CalendarInterval, categoryId: string): Record<string, GroupKey> => ({
-  ...promptKeys,
-  date: dateKey(interval),
-  theme: refKey('theme', sql`f.theme_id`, themesTable),
-  claim: refKey('claim', sql`f.claim_id`, claimsTable),
-  run: runKey(categoryId),
-  competitor: refKey('competitor', sql`f.asset_id`, assetsTable),
-  page: textKey('page', sql`ct.url`),
-});
+export { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-plan.ts';
 
 type Window = Omit<WindowScope, 'organizationId'>;
 
@@ -102,14 +48,11 @@ function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
  * rank within their date bucket (or the whole window); a page scores only its own date buckets, and
  * its comparison figures and cited websites only for its own groups.
  */
-/** The groups of a sentiment answer: its cited pages, or the request's group_by. */
-export const sentimentGrouping = (plan: SentimentPlan) => new Grouping(keysOf(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
-
 export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<string>): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const g = sentimentGrouping(plan);
   const answers = g.without(...assessmentDims);
-  const partition = new Grouping(keysOf(plan.interval, plan.categoryId), g.has('date') ? ['date'] : []);
+  const partition = new Grouping(sentimentKeys(plan.interval, plan.categoryId), g.has('date') ? ['date'] : []);
   const brands = g.has('competitor')
     ? sql`f.asset_id IN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) AND f.asset_id NOT IN (SELECT id FROM target)`
     : sql`f.asset_id IN (SELECT id FROM target)`;
