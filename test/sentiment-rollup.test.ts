@@ -12,14 +12,13 @@ import { prepareRead } from '../src/reports/paged-prepare.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
-import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter } from './helpers/more-v2.ts';
 import { streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';
 import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
-const { fixture, engines, readsV2, readsV1, v2Text, v1Text } = rollupPair(sentimentDaily, [ids.cat1], { v2: sentimentReport, v2Name: 'sentiment', v1: sentimentV1Report, v1Name: 'sentimentV1' });
+const { fixture, engines, acrossEdit, readsV2, readsV1, v2Text, v1Text } = rollupPair(sentimentDaily, [ids.cat1], { v2: sentimentReport, v2Name: 'sentiment', v1: sentimentV1Report, v1Name: 'sentimentV1' });
 const windows = rollupWindows;
 
 describe('the sentiment daily rollup, v2', () => {
@@ -105,28 +104,11 @@ describe('the sentiment daily rollup, v1', () => {
 
 describe('the sentiment daily rollup across prompt edits', () => {
   it('is not read once a prompt changes, and answers as the facts do once rebuilt', async () => {
-    const engine = await openFixture(fixture, { cursorSecret: 'same' });
-    try {
-      await engine.core.rollups.warm(sentimentDaily, [ids.cat1]);
-      const v2 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['model'] };
-      const v1 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['positive', 'occurrences'], dimensions: ['asset_name'] };
-      expect(await readsV2(engine, v2)).toBe(true);
-      expect(await readsV1(engine, v1)).toBe(true);
-      const [before2, before1] = [await v2Text(engine, v2), await v1Text(engine, v1)];
-      const path = `/v1/org/categories/${ids.cat1}/prompts`;
-      const carrying = fixture.prompts!.filter((p) => p.category_id === ids.cat1 && (p.analysis_types as string[]).includes('sentiment'));
-      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: carrying[0]!.id, analysis_types: ['visibility'] }] } });
-      expect(await readsV2(engine, v2)).toBe(false);
-      expect(await readsV1(engine, v1)).toBe(false);
-      const [facts2, facts1] = [await v2Text(engine, v2), await v1Text(engine, v1)];
-      expect([facts2, facts1]).not.toEqual([before2, before1]);
-      await engine.core.rollups.warm(sentimentDaily, [ids.cat1]);
-      expect(await readsV2(engine, v2)).toBe(true);
-      expect(await v2Text(engine, v2)).toBe(facts2);
-      expect(await v1Text(engine, v1)).toBe(facts1);
-    } finally {
-      engine.close();
-    }
+    const v2 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['model'] };
+    const v1 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['positive', 'occurrences'], dimensions: ['asset_name'] };
+    const carrying = fixture.prompts!.filter((p) => p.category_id === ids.cat1 && (p.analysis_types as string[]).includes('sentiment'));
+    const { before, after } = await acrossEdit(v2, v1, (engine) => engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, { body: { prompts: [{ id: carrying[0]!.id, analysis_types: ['visibility'] }] } }));
+    expect(after).not.toEqual(before);
   });
 });
 

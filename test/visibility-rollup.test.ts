@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { render, sql } from '../src/query/sql.ts';
+import { render } from '../src/query/sql.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
 import { visibilityDaily, visibilityRollups } from '../src/reports/insights-v2/visibility-rollup.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility.ts';

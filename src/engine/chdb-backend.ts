@@ -7,13 +7,11 @@ import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseParams, render, type Fragment } from '../query/sql.ts';
 import type { ReportBackend, Snapshot } from './backend.ts';
 import { acquireChdb, type ChdbHandle } from './chdb-session.ts';
-import { sliceBatch } from './column-reads.ts';
+import { wholeStatements } from './clickhouse-rows.ts';
 import { clickhouseLiteral, clickhouseTables, type TableCopies } from './clickhouse-tables.ts';
 
 export { requireOptional } from './chdb-session.ts';
 
-/** Rows a stream hands on at a time, as DuckDB's chunks. */
-const batchRows = 2048;
 
 /**
  * Reports on chdb, ClickHouse embedded in this process, over the same Parquet files: each dataset
@@ -108,15 +106,7 @@ export class ChdbBackend implements ReportBackend {
   }
 
   async snapshot(signal?: AbortSignal): Promise<Snapshot> {
-    const read = (query: Fragment) => this.read(query, signal);
-    return {
-      read,
-      batches: async function* (query) {
-        const whole = await read(query);
-        for (let from = 0; from < whole.length; from += batchRows) yield sliceBatch(whole, from, from + batchRows);
-      },
-      close: async () => undefined,
-    };
+    return wholeStatements((query: Fragment) => this.read(query, signal));
   }
 
   async close(): Promise<void> {

@@ -3,8 +3,7 @@ import { UnavailableError } from '../errors.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseParams, render, type Fragment } from '../query/sql.ts';
 import type { ReportBackend, Snapshot } from './backend.ts';
-import { sliceBatch } from './column-reads.ts';
-import { clickhouseSettings, compactBatch, type CompactJson } from './clickhouse-rows.ts';
+import { clickhouseSettings, compactBatch, wholeStatements, type CompactJson } from './clickhouse-rows.ts';
 
 /**
  * The oldest server the ClickHouse dialect runs on: 24.3 made the analyzer the default, which resolves
@@ -19,7 +18,6 @@ export function serverSupported(version: string): boolean {
   return major > minimumServer.major || (major === minimumServer.major && minor >= minimumServer.minor);
 }
 
-const batchRows = 2048;
 
 /**
  * Reports on a ClickHouse server or cluster over HTTP (`@clickhouse/client`). The server holds the
@@ -54,15 +52,7 @@ export class ClickHouseBackend implements ReportBackend {
   }
 
   async snapshot(signal?: AbortSignal): Promise<Snapshot> {
-    const read = (query: Fragment) => this.read(query, signal);
-    return {
-      read,
-      batches: async function* (query) {
-        const whole = await read(query);
-        for (let from = 0; from < whole.length; from += batchRows) yield sliceBatch(whole, from, from + batchRows);
-      },
-      close: async () => undefined,
-    };
+    return wholeStatements((query: Fragment) => this.read(query, signal));
   }
 
   close(): Promise<void> {

@@ -1,4 +1,7 @@
 import type { ColumnBatch } from '../query/row-shape.ts';
+import type { Fragment } from '../query/sql.ts';
+import type { Snapshot } from './backend.ts';
+import { sliceBatch } from './column-reads.ts';
 
 /** What a ClickHouse statement answers in the `JSONCompact` format. */
 export interface CompactJson {
@@ -54,4 +57,22 @@ export function compactBatch(answer: CompactJson): ColumnBatch {
     columns[name] = answer.data.map(convert ? (row) => convert(row[i]) : (row) => row[i]);
   });
   return { length: answer.data.length, columns };
+}
+
+/** Rows a stream hands on at a time, as DuckDB's chunks. */
+const batchRows = 2048;
+
+/**
+ * A snapshot of a ClickHouse backend: each statement is read whole (ClickHouse answers a statement at
+ * once) and a stream hands it on 2,048 rows at a time, so it holds one slice, not one chunk.
+ */
+export function wholeStatements(read: (query: Fragment) => Promise<ColumnBatch>): Snapshot {
+  return {
+    read,
+    batches: async function* (query) {
+      const whole = await read(query);
+      for (let from = 0; from < whole.length; from += batchRows) yield sliceBatch(whole, from, from + batchRows);
+    },
+    close: async () => undefined,
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Engine } from '../../src/engine/engine.ts';
 import type { RollupDef } from '../../src/engine/rollups.ts';
 import { render } from '../../src/query/sql.ts';
@@ -39,14 +39,44 @@ export function rollupPair(def: RollupDef, categories: readonly string[], // esl
     engines.factsOnly.close();
   });
   const rollupRead = (text: string) => text.includes(`rollup_${def.name}`);
+  const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(reports.v2, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
+  const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(reports.v1, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
+  const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), reports.v2Name, body, 7));
+  const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), reports.v1Name, body));
+  /**
+   * On an engine of its own with the rollup built for the first category: both requests read it, `edit`
+   * (a prompt edit) retires it, the facts answer meanwhile, and once rebuilt it answers as they did.
+   * Answers the texts before and after the edit.
+   */
+  const acrossEdit = async (v2: Body, v1: Body, edit: (engine: Engine) => Promise<unknown>) => {
+    const engine = await openFixture(fixture, { cursorSecret: 'same' });
+    try {
+      await engine.core.rollups.warm(def, [ids.cat1]);
+      expect(await readsV2(engine, v2)).toBe(true);
+      expect(await readsV1(engine, v1)).toBe(true);
+      const before = [await v2Text(engine, v2), await v1Text(engine, v1)];
+      await edit(engine);
+      expect(await readsV2(engine, v2)).toBe(false);
+      expect(await readsV1(engine, v1)).toBe(false);
+      const after = [await v2Text(engine, v2), await v1Text(engine, v1)];
+      await engine.core.rollups.warm(def, [ids.cat1]);
+      expect(await readsV2(engine, v2)).toBe(true);
+      expect(await readsV1(engine, v1)).toBe(true);
+      expect([await v2Text(engine, v2), await v1Text(engine, v1)]).toEqual(after);
+      return { before, after };
+    } finally {
+      engine.close();
+    }
+  };
   return {
+    acrossEdit,
     fixture,
     engines,
     /** Whether the request's page statement reads the rollup. */
-    readsV2: async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(reports.v2, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text),
-    readsV1: async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(reports.v1, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text),
+    readsV2,
+    readsV1,
     /** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
-    v2Text: async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), reports.v2Name, body, 7)),
-    v1Text: async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), reports.v1Name, body)),
+    v2Text,
+    v1Text,
   };
 }

@@ -32,7 +32,8 @@ export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>):
   };
   const build = (plan: Plan, rollups: ReadonlySet<string>): ShapedReport => {
     const base = plain(plan);
-    const compiled = report.compile(base, rollups);
+    // The rows must carry what identifies them (hidden ids where they show names); plain answers skip them.
+    const compiled = report.compile({ ...base, keyed: true }, rollups);
     return ext(plan).filled ? filledAnswer(compiled, answer.columns(base) as AnswerColumns, answer.window(base)) : compiled;
   };
   const byDate = report.byDate;
@@ -48,6 +49,7 @@ export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>):
     },
     compile(plan, rollups) {
       const then = ext(plan).compared;
+      if (!then && !ext(plan).filled) return report.compile(plan, rollups);
       if (!then) return build(plan, rollups);
       const { compared: _, ...now } = ext(plan);
       const base = plain(plan);

@@ -119,6 +119,7 @@ sel AS (
     byPeriod: plan.interval !== null,
     countsVideos: true,
     fields: fieldOrder.flatMap((f) => (values[f] ? [values[f]] : [])),
+    keyed: plan.keyed ?? false,
   });
 }
 

@@ -36,6 +36,8 @@ export interface RankedLeads {
   /** Whether a cell also counts its distinct videos (`videos`). */
   readonly countsVideos?: boolean;
   readonly fields: readonly LeadField[];
+  /** The rows carry `lead_key` (and `cross_key`), for fill and compare. */
+  readonly keyed?: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ cells AS (${r.countsVideos ? sql`
   SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM pl) GROUP BY ALL`}
 ),
 totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM c${r.byPeriod ? sql` GROUP BY period` : sql``})
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}, x.lead_key AS lead_key${r.cross ? sql`, x.cross_key AS cross_key` : sql``}
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}${r.keyed ? sql`, x.lead_key AS lead_key${r.cross ? sql`, x.cross_key AS cross_key` : sql``}` : sql``}
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.lookup ? sql`\n${r.cross.lookup}` : sql``}`;

@@ -11,6 +11,8 @@ export interface WindowScope {
   readonly endDate: string;
   /** The components extension: each ratio's numerator and denominator follow the metrics. */
   readonly components?: boolean;
+  /** The rows carry the hidden columns that identify them (fill and compare join on them; plain answers need none). */
+  readonly keyed?: boolean;
 }
 
 /** The category's current prompts as CTE `p`, optionally only those carrying one analysis type. */

@@ -123,7 +123,7 @@ LEFT JOIN (
   FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM pr) GROUP BY pm.product_id
 ) pmx ON pmx.product_id = pr.id`
     : sql``;
-  const columns = sql`pr.id AS product_id, pr.name AS product_name, pr.brand AS product_brand, ${join(
+  const columns = sql`${plan.keyed ? sql`pr.id AS product_id, ` : sql``}pr.name AS product_name, pr.brand AS product_brand, ${join(
     [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`), ...partColumns(partsOf(plan))],
     ', ',
   )}${merchantColumns}`;

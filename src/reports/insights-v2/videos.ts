@@ -90,6 +90,7 @@ sel AS (
     cross,
     byPeriod: plan.interval !== null,
     fields: fieldOrder.flatMap((f) => (values[f] ? [values[f]] : [])),
+    keyed: plan.keyed ?? false,
   });
 }
 

@@ -24,7 +24,7 @@ cells AS (
   ) GROUP BY ALL
 ),
 totals AS (SELECT count(*) AS total FROM c)
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC, x.cross_key) AS seq, l.title AS "name", l.handle AS "handle", l.url AS "url", l.unit AS "rank", x.cross_key AS "video_category", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share", x.lead_key AS lead_key, x.cross_key AS cross_key
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC, x.cross_key) AS seq, l.title AS "name", l.handle AS "handle", l.url AS "url", l.unit AS "rank", x.cross_key AS "video_category", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON TRUE)

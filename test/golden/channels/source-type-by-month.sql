@@ -24,7 +24,7 @@ cells AS (
   ) GROUP BY ALL
 ),
 totals AS (SELECT period, count(*) AS total FROM c GROUP BY period)
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC) AS seq, l.unit AS "rank", l.lead_key AS "source_type", x.period AS "date", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share", x.lead_key AS lead_key
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC) AS seq, l.unit AS "rank", l.lead_key AS "source_type", x.period AS "date", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON t.period = x.period)

@@ -24,7 +24,7 @@ cells AS (
   ) GROUP BY ALL
 ),
 totals AS (SELECT count(*) AS total FROM c)
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l.lead_key AS "name", l.unit AS "rank", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share", x.lead_key AS lead_key
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l.lead_key AS "name", l.unit AS "rank", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON TRUE)

@@ -20,7 +20,7 @@ w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_posit
 units AS (SELECT product_id, visibility_rank AS unit FROM w)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (SELECT u.unit, 0 AS seq, pr.id AS product_id, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", m.position1_percentage AS "position1_percentage", m.position2_percentage AS "position2_percentage", m.position3_percentage AS "position3_percentage", m.position_above3_percentage AS "position_above3_percentage", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews"
+SELECT * FROM (SELECT u.unit, 0 AS seq, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", m.position1_percentage AS "position1_percentage", m.position2_percentage AS "position2_percentage", m.position3_percentage AS "position3_percentage", m.position_above3_percentage AS "position_above3_percentage", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews"
 FROM units u
 JOIN w m ON m.product_id = u.product_id
 JOIN pr ON pr.id = u.product_id

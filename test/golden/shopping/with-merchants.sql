@@ -32,7 +32,7 @@ w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_posit
 units AS (SELECT product_id, visibility_rank AS unit FROM w)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (SELECT u.unit, 0 AS seq, pr.id AS product_id, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews", pr.url AS product_url, CAST(to_json(pr.image_urls) AS VARCHAR) AS product_image_urls,
+SELECT * FROM (SELECT u.unit, 0 AS seq, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews", pr.url AS product_url, CAST(to_json(pr.image_urls) AS VARCHAR) AS product_image_urls,
        CAST(to_json(coalesce(pmx.merchants, [])) AS VARCHAR) AS merchants
 FROM units u
 JOIN w m ON m.product_id = u.product_id

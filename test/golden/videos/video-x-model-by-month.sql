@@ -22,7 +22,7 @@ cells AS (
   SELECT video_id AS lead_key, model_id AS cross_key, period, count(*) AS n FROM sel WHERE video_id IN (SELECT lead_key FROM pl) GROUP BY ALL
 ),
 totals AS (SELECT period, count(*) AS total FROM c GROUP BY period)
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC, mo.name, x.cross_key) AS seq, l."title" AS "name", l."lead_key" AS "video_id", l."url" AS "url", l."channel" AS "channel", l."handle" AS "handle", l."video_category" AS "video_category", l.unit AS "rank", mo.name AS "model", x.period AS "date", x.n AS "count", x.n / t.total AS "citation_share", x.lead_key AS lead_key, x.cross_key AS cross_key
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC, mo.name, x.cross_key) AS seq, l."title" AS "name", l."lead_key" AS "video_id", l."url" AS "url", l."channel" AS "channel", l."handle" AS "handle", l."video_category" AS "video_category", l.unit AS "rank", mo.name AS "model", x.period AS "date", x.n AS "count", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON t.period = x.period

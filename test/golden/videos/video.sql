@@ -22,7 +22,7 @@ cells AS (
   SELECT video_id AS lead_key, count(*) AS n FROM sel WHERE video_id IN (SELECT lead_key FROM pl) GROUP BY ALL
 ),
 totals AS (SELECT count(*) AS total FROM c)
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l."title" AS "name", l."lead_key" AS "video_id", l."url" AS "url", l."channel" AS "channel", l."handle" AS "handle", l."video_category" AS "video_category", l.unit AS "rank", x.n AS "count", x.n / t.total AS "citation_share", x.lead_key AS lead_key
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l."title" AS "name", l."lead_key" AS "video_id", l."url" AS "url", l."channel" AS "channel", l."handle" AS "handle", l."video_category" AS "video_category", l.unit AS "rank", x.n AS "count", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN pl l ON l.lead_key = x.lead_key
 JOIN totals t ON TRUE)
