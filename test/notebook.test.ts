@@ -29,13 +29,21 @@ beforeAll(async () => {
   await mkdir(join(dir, 'kernels', 'deno'), { recursive: true });
   const kernel = { argv: [deno, 'jupyter', '--kernel', '--conn', '{connection_file}'], display_name: 'Deno', language: 'typescript', env: { DENO_NO_UPDATE_CHECK: '1' } };
   await writeFile(join(dir, 'kernels', 'deno', 'kernel.json'), JSON.stringify(kernel));
-  await run('jupyter', ['nbconvert', '--to', 'notebook', '--execute', notebook, '--ExecutePreprocessor.timeout=180', '--ExecutePreprocessor.iopub_timeout=60', '--ExecutePreprocessor.startup_timeout=120', '--output-dir', dir, '--output', 'executed'], {
-    env: { ...process.env, JUPYTER_PATH: dir, JUPYTER_DATA_DIR: join(dir, 'data'), AEA_DATA: sampleDir },
-    timeout: 240_000,
-  });
-  const executed = JSON.parse(await readFile(join(dir, 'executed.ipynb'), 'utf8')) as { cells: Cell[] };
-  cells = new Map(executed.cells.map((c) => [c.id, c]));
-}, 300_000);
+  const execute = async () => {
+    await run('jupyter', ['nbconvert', '--to', 'notebook', '--execute', notebook, '--ExecutePreprocessor.timeout=180', '--ExecutePreprocessor.iopub_timeout=60', '--ExecutePreprocessor.startup_timeout=120', '--output-dir', dir, '--output', 'executed'], {
+      env: { ...process.env, JUPYTER_PATH: dir, JUPYTER_DATA_DIR: join(dir, 'data'), AEA_DATA: sampleDir },
+      timeout: 240_000,
+    });
+    return (JSON.parse(await readFile(join(dir, 'executed.ipynb'), 'utf8')) as { cells: Cell[] }).cells;
+  };
+  // TRICKY: under CPU load Deno's kernel can post a cell's display after reporting it idle, and nbconvert
+  // then drops it (seen once in five full runs). A run that lost a display is run once more; a notebook
+  // that fails, or loses one twice, still fails the tests below.
+  const displays = (c: Cell) => c.cell_type !== 'code' || !text((c as Cell & { source?: string | string[] }).source).includes('Deno.jupyter.display') || (c.outputs ?? []).some((o) => o.output_type === 'display_data');
+  let executed = await execute();
+  if (!executed.every(displays)) executed = await execute();
+  cells = new Map(executed.map((c) => [c.id, c]));
+}, 560_000);
 
 const result = (id: string, type = 'text/plain') => text(cells.get(id)!.outputs!.find((o) => o.data?.[type])?.data?.[type]);
 
