@@ -32,17 +32,42 @@ export function comparedMetrics(plan: VisibilityPlan, compared: { startDate: str
 )`;
 }
 
-/** The window's groups together with the compared window's (moved onto the window's dates): 0 answers where the window has none. */
-export function comparedGroups(plan: VisibilityPlan, keysSelectPlain: Fragment): Fragment {
+/**
+ * The window's groups together with the compared window's (moved onto the window's dates): 0 answers where
+ * the window has none, and `windowed` false on a group of the compared window only (its parts are NULL).
+ * With fill, `windowGroups` defines `g_window`, the window's filled groups, and the compared window is
+ * filled alike before the two meet: every key it saw, in every bucket that has a place in the window.
+ */
+export function comparedGroups(plan: VisibilityPlan, keysSelectPlain: Fragment, windowGroups: Fragment | null): Fragment {
   const dims = plan.groupBy;
   const keys = dims.map((d) => keyColumn(d));
   if (keys.length === 0) {
     return sql`g_plain AS (SELECT sum(n) AS executions FROM e HAVING sum(n) > 0),
-g AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions WHERE EXISTS (SELECT 1 FROM g_plain) OR EXISTS (SELECT 1 FROM cmp_prev))`;
+g AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions, EXISTS (SELECT 1 FROM g_plain) AS windowed WHERE EXISTS (SELECT 1 FROM g_plain) OR EXISTS (SELECT 1 FROM cmp_prev))`;
+  }
+  if (windowGroups) {
+    const others = dims.filter((d) => d !== 'date');
+    const ordered = [...others, 'date' as const];
+    const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
+    return sql`${windowGroups},
+cmp_fill_buckets AS (
+  SELECT cb.k FROM (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}) cb
+  JOIN (${numberedBuckets(plan.interval, plan.compare!.startDate, plan.compare!.endDate)}) pb ON pb.o = cb.o
+),
+g AS (
+  SELECT ${join(ordered.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gw.executions, 0) AS executions, gw.executions IS NOT NULL AS windowed
+  FROM (
+    SELECT ${join(ordered.map((d) => keyColumn(d)), ', ')} FROM g_window
+    UNION
+    SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}
+    FROM (SELECT DISTINCT ${seen} FROM cmp_prev) s CROSS JOIN cmp_fill_buckets b
+  ) u
+  LEFT JOIN g_window gw ON ${keysEqual(dims, 'gw', 'u')}
+)`;
   }
   return sql`g_plain AS (SELECT ${keysSelectPlain}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}),
 g AS (
-  SELECT ${join(dims.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gp.executions, 0) AS executions
+  SELECT ${join(dims.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gp.executions, 0) AS executions, gp.executions IS NOT NULL AS windowed
   FROM (SELECT ${join(keys, ', ')} FROM g_plain UNION SELECT DISTINCT ${join(keys, ', ')} FROM cmp_prev) u
   LEFT JOIN g_plain gp ON ${keysEqual(dims, 'gp', 'u')}
 )`;

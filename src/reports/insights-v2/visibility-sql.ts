@@ -26,14 +26,14 @@ const filledMetricSql = {
  * The groups `g` (keys and answers) of a request with fill: every date bucket of the window for every
  * combination of the other keys seen, with 0 answers where there were none.
  */
-function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[]): Fragment {
+function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'g'): Fragment {
   const others = plan.groupBy.filter((d) => d !== 'date');
   const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
   const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
   return sql`g_plain AS (
   SELECT ${keyList}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}
 ),
-g AS (
+${ident(name)} AS (
   SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
   FROM (SELECT DISTINCT ${seen} FROM g_plain) s
   CROSS JOIN (SELECT DISTINCT ${dayBucket(plan.interval, sql`d`)} AS k FROM (${days}) UNION SELECT ${keyColumn('date')} FROM g_plain) b
@@ -59,7 +59,14 @@ const comparedOf = (plan: VisibilityPlan) =>
     ];
   });
 
-const partsOf = (plan: VisibilityPlan) => (plan.components ? plan.metrics : []).flatMap((m) => [{ name: `${m}_numerator`, value: ratioParts[m].numerator }, { name: `${m}_denominator`, value: ratioParts[m].denominator }]);
+/** Compare keeps the window's parts: NULL on a group of the compared window only. */
+const windowPart = (plan: VisibilityPlan, part: Fragment): Fragment => (plan.compare ? sql`CASE WHEN r.windowed THEN ${part} END` : part);
+
+const partsOf = (plan: VisibilityPlan) =>
+  (plan.components ? plan.metrics : []).flatMap((m) => [
+    { name: `${m}_numerator`, value: windowPart(plan, ratioParts[m].numerator) },
+    { name: `${m}_denominator`, value: windowPart(plan, ratioParts[m].denominator) },
+  ]);
 
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
 function selection(plan: VisibilityPlan): Fragment {
@@ -119,7 +126,7 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const ratios = plan.fill || plan.compare ? filledMetricSql : metricSql;
   const withCompared = plan.compare
     ? sql`${comparedMetrics(plan, plan.compare, visibilitySources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
-${comparedGroups(plan, keyList)}`
+${comparedGroups(plan, keyList, plan.fill ? filledGroups(plan, keyList, keys, 'g_window') : null)}`
     : groups;
   const ctes = sql`${visibilitySources(plan, fromRollups, keysSelect)},
 ${withCompared},
@@ -127,7 +134,7 @@ width AS (
   SELECT count(*) AS k FROM (SELECT id AS asset_id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) r WHERE ${kept}
 ),
 ordinals AS (
-  SELECT ${gKeys}g.executions, row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
+  SELECT ${gKeys}g.executions${plan.compare ? sql`, g.windowed` : sql``}, row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
   FROM g
   ${dimensionJoins(dims, 'g')}
 )`;
@@ -149,7 +156,7 @@ t AS (
   SELECT ${keyList}sum(mentions) AS total_mentions FROM pm ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
-  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
+  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
   FROM pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
