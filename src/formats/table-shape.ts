@@ -22,16 +22,29 @@ export interface FlatColumn {
   readonly wire?: Wire;
   /** The `nullWhen` columns of the objects around the value. */
   readonly guards: readonly string[];
+  /** Inside a struct value (a reference `{id, name}`): the fields leading to this leaf; null when any is null. */
+  readonly within?: readonly string[];
 }
 
-/** The leaves of a shape in order, objects and arrays flattened into dotted paths (`asset.name`, `metrics.visits`). */
+/**
+ * The leaves of a shape in order, objects, arrays and struct values flattened into dotted paths
+ * (`asset.name`, `metrics.visits`, `model.id`): a reference `{id, name}` is two columns whether the
+ * report assembles it from columns or reads it as one struct. A list stays one column.
+ */
 export function flatColumns(shape: RowShape): FlatColumn[] {
   const out: FlatColumn[] = [];
+  const leaf = (path: string, node: Extract<ShapeNode, { kind: 'value' }>, guards: readonly string[], type: ValueType, within: readonly string[]): void => {
+    if (typeof type !== 'string' && 'struct' in type) {
+      for (const f of type.struct) leaf(`${path}.${f.name}`, node, guards, f.type, [...within, f.name]);
+      return;
+    }
+    out.push({ path, column: node.column, type, ...(node.wire ? { wire: node.wire } : {}), guards, ...(within.length > 0 ? { within } : {}) });
+  };
   const walk = (fields: readonly ShapeField[], prefix: string, guards: readonly string[]): void => {
     for (const f of fields) {
       const path = prefix + f.name;
       const node = f.node;
-      if (node.kind === 'value') out.push({ path, column: node.column, type: node.type, ...(node.wire ? { wire: node.wire } : {}), guards });
+      if (node.kind === 'value') leaf(path, node, guards, node.type, []);
       else if (node.kind === 'object') walk(node.fields, `${path}.`, node.nullWhen ? [...guards, node.nullWhen] : guards);
       else walk(node.items, `${path}.`, guards);
     }
