@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
+import { tempDir } from './helpers/tmp.ts';
 
 /** `?format=` beside Accept on every report endpoint: what a spreadsheet's import from a URL can send. */
 let engine: Engine;
@@ -82,5 +84,52 @@ describe('?format= chooses the format where Accept cannot', () => {
     const visibility = doc.paths['/v2/reports/visibility']!.post!.parameters!.find((p) => p.name === 'format' && p.in === 'query');
     expect(visibility?.schema.enum).toEqual(['json', 'ndjson', 'csv', 'arrow', 'parquet']);
     expect(doc.paths['/v1/reports/bots']!.post!.parameters!.some((p) => p.name === 'format')).toBe(true);
+  });
+});
+
+describe('aea query: PATH?format= and --format table', () => {
+  const org = async () => (await engine.listOrganizations())[0]!.id;
+  let state = '';
+  beforeAll(async () => {
+    state = join(await tempDir('aea-format-cli-'), 'state.duckdb');
+  });
+  const args = async (path: string, request: object, ...more: string[]) => ['query', path, '--data', sampleDir, '--org', await org(), '--body', JSON.stringify(request), '--state', state, ...more];
+
+  it('PATH?format=csv writes what --format csv writes; a disagreeing pair is refused', async () => {
+    const { aeaInProcess } = await import('./helpers/cli.ts');
+    const byFlag = await aeaInProcess(await args('/v2/reports/visibility', body(), '--format', 'csv'));
+    const byPath = await aeaInProcess(await args('/v2/reports/visibility?format=csv', body()));
+    expect(byFlag.code).toBe(0);
+    expect(byPath.stdout).toBe(byFlag.stdout);
+    expect(byPath.stdout.split('\n')[0]).toBe('asset.name,asset.owned,rank,visibility_score,share_of_voice,average_position');
+    const both = await aeaInProcess(await args('/v2/reports/visibility?format=json', body(), '--format', 'csv'));
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain('disagree');
+  });
+
+  it('--format table draws an aligned box: a header of the CSV’s columns, numbers on the right, the row count', async () => {
+    const { aeaInProcess } = await import('./helpers/cli.ts');
+    const r = await aeaInProcess(await args('/v2/reports/visibility', body(), '--format', 'table'));
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    const box = lines.slice(0, -1);
+    expect(box[0]!.startsWith('┌')).toBe(true);
+    expect(box.at(-1)!.startsWith('└')).toBe(true);
+    expect(new Set(box.map((l) => [...l].length)).size).toBe(1);
+    expect(box[1]!.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['asset.name', 'asset.owned', 'rank', 'visibility_score', 'share_of_voice', 'average_position']);
+    expect(box.length).toBe(4 + 5);
+    expect(box[3]).toMatch(/│ +1 │/);
+    expect(lines.at(-1)).toBe('5 rows');
+  });
+
+  it('--format table draws at most 1,000 rows and counts the rest', async () => {
+    const { aeaInProcess } = await import('./helpers/cli.ts');
+    const request = { category_id: category, start_date: '2026-01-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['url', 'date'], pagination: { limit: 5000 } };
+    const json = JSON.parse((await aeaInProcess(await args('/v1/reports/citations', request))).stdout) as { info: { total_rows: number }; data: unknown[] };
+    expect(json.data.length).toBeGreaterThan(1000);
+    const r = await aeaInProcess(await args('/v1/reports/citations', request, '--format', 'table'));
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.length).toBe(4 + 1000 + 1);
+    expect(lines.at(-1)).toBe(`1,000 of ${json.data.length.toLocaleString('en-US')} rows shown (--format csv or ndjson for all)`);
   });
 });

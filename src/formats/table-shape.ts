@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { sliceBatch } from '../engine/column-reads.ts';
-import type { ColumnBatch, RowShape, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
+import type { ColumnBatch, RowShape, ScalarType, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
+import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { openRows } from './json.ts';
 
@@ -73,4 +74,25 @@ export async function* slices(result: RowsResult): AsyncGenerator<{ head: Record
   } finally {
     await close();
   }
+}
+
+/**
+ * A flat column's value as text, as the JSON shows it (a list as its JSON text), or null: NULL, or any
+ * object around it null. CSV quotes it; the CLI's table pads it.
+ */
+export function flatText(c: FlatColumn): (batch: ColumnBatch) => (row: number) => string | null {
+  const list = typeof c.type === 'string' ? undefined : valueText(c.type);
+  const text = (v: unknown): string | null => {
+    if (v === null || v === undefined) return null;
+    if (list) return list(v);
+    const s = scalarValue(c.type as ScalarType, v);
+    return s === null ? null : String(s);
+  };
+  const dig = (v: unknown): unknown => (c.within ?? []).reduce((o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]), v);
+  const read = (v: unknown) => text(dig(c.wire === 'json' ? parsed(v) : v));
+  return (batch) => {
+    const values = column(batch, c.column);
+    const guards = c.guards.map((g) => batch.columns[g] ?? []);
+    return (i) => (guards.some((g) => g[i] === null || g[i] === undefined) ? null : read(values[i]));
+  };
 }
