@@ -60,7 +60,7 @@ export const metrics: readonly MetricDef[] = [
     name: 'average_position',
     reports: 'visibility v1, v2',
     numerator: 'sum of mentions.position of the asset',
-    denominator: 'mentions rows of the asset; NULL when there are none',
+    denominator: 'mentions rows of the asset; when there are none: null in v2, 0 in v1 (whose client types it as a number) <!-- null-rule: average-position-unmentioned -->',
     scope: answers,
     unit: 'position, lower is better',
   },
