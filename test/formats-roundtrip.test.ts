@@ -147,6 +147,7 @@ describe('every format equals the JSON answer, read back independently', () => {
     await expectSameAnswer(c, answer, outputs, withoutCursor);
   });
 
+  // null-rule: csv-null-empty
   it('keeps NULL and the empty string apart in every format: the fixture has both', async () => {
     const { answer, outputs } = await libraryOutputs(cases[0]!);
     const personas = answer.rows.map((r) => r.persona as { name: string } | null);
