@@ -64,6 +64,33 @@ describe('aea check', () => {
     expect(sample).toEqual({ code: 0, stdout: `${sampleDir}: no problems\n`, stderr: '' });
   });
 
+  it('refuses a key on more than one row of a dimension table, across its parts: models listed twice', async () => {
+    const twice = await linkTables(join(dir, '..', 'twice'), tableNames.filter((t) => !['models', 'regions'].includes(t)));
+    const models = `read_parquet([${findTableFiles(sampleDir, 'models')!.map((f) => `'${f}'`).join(', ')}])`;
+    await mkdir(join(twice, 'models'));
+    await write(join(twice, 'models', 'part-0000.parquet'), `SELECT * FROM ${models}`);
+    await write(join(twice, 'models', 'part-0001.parquet'), `SELECT * FROM ${models} ORDER BY id LIMIT 2`);
+    const regions = `read_parquet([${findTableFiles(sampleDir, 'regions')!.map((f) => `'${f}'`).join(', ')}])`;
+    await write(join(twice, 'regions.parquet'), `SELECT * FROM ${regions} UNION ALL SELECT * FROM ${regions} UNION ALL SELECT * FROM ${regions}`);
+    const ids = async (table: string, n: number) => {
+      const db = await DuckDBInstance.create(':memory:');
+      const conn = await db.connect();
+      const rows = (await conn.runAndReadAll(`SELECT id FROM ${table} ORDER BY id LIMIT ${n}`)).getRowsJS().map((r) => String(r[0]));
+      conn.closeSync();
+      db.closeSync();
+      return rows;
+    };
+    const [m1, m2] = await ids(models, 2);
+    const regionIds = await ids(regions, 1000);
+    const { code, stdout } = await aeaInProcess(['check', twice]);
+    expect(code).toBe(1);
+    const errors = stdout.split('\n').filter((l) => l.startsWith('error'));
+    expect(errors).toEqual([
+      `error    the 2 files of table "models": 2 id values on more than one row: ${m1} (2 rows), ${m2} (2 rows); table "models" holds one row per id`,
+      `error    ${join(twice, 'regions.parquet')}: ${regionIds.length} id values on more than one row: ${regionIds.slice(0, 5).map((r) => `${r} (3 rows)`).join(', ')}${regionIds.length > 5 ? ` and ${regionIds.length - 5} more` : ''}; table "regions" holds one row per id`,
+    ]);
+  });
+
   it('is quiet about tables that may be left out, and needs a folder', async () => {
     const bare = await linkTables(join(dir, '..', 'bare'), ['models']);
     const { code, stdout } = await aeaInProcess(['check', bare]);

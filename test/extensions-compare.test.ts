@@ -137,6 +137,7 @@ describe('compare', () => {
             const [c, p] = [r[m] as number | null, (e.prev?.[m] ?? null) as number | null];
             expect(r[`${m}_previous`], m).toBe(p);
             expect(r[`${m}_change`], m).toBe(c === null || p === null ? null : c - p);
+            // null-rule: compare-nulls
             expect(r[`${m}_change_pct`], m).toBe(c === null || p === null || p === 0 ? null : (c - p) / p);
           }
         }

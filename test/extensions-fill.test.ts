@@ -72,6 +72,7 @@ describe('fill=zero', () => {
           expect(filledKeys.size, 'one row per key').toBe(filled.data.length);
           for (const r of plain.data) expect(filledKeys.get(key(r.dimensions)), 'a plain row is kept as it is').toEqual(r);
           const plainKeys = new Set(plain.data.map((r) => key(r.dimensions)));
+          // null-rule: fill-zero-counts-null-ratios
           const zero = metrics.map((m) => (report.counts.includes(m) ? 0 : null));
           for (const r of filled.data) if (!plainKeys.has(key(r.dimensions))) expect(r.metrics, 'an added row is a zero row').toEqual(zero);
 

@@ -401,6 +401,7 @@ describe('components on the v2 reports', () => {
       expect(s.accuracy_denominator).toBe(s.accurate + s.inaccurate);
     }
     const filled = await stream(engines.more, 'factcheck', { ...window, group_by: ['date', 'model'], interval: 'month' }, { components: true, fill: 'zero' });
+    // null-rule: accuracy-without-claims (a filled section has no claims: accuracy is null over 0 / 0)
     const zero = filled.rows.filter((r) => r.accuracy === null);
     expect(zero.length).toBeGreaterThan(0);
     for (const r of zero) expect([r.accuracy_numerator, r.accuracy_denominator]).toEqual([0, 0]);

@@ -100,6 +100,7 @@ describe('sections', () => {
 
   it('an untagged prompt’s answers form a tag: null section; a claim made only accurately never appears', async () => {
     const data = await everything({ ...base, group_by: ['tag'] });
+    // null-rule: claim-sections-null
     expect(data.at(-1)).toMatchObject({ tag: null });
     expect(JSON.stringify(await everything(base))).not.toContain('Always right');
   });

@@ -87,8 +87,8 @@ const typesOf: Record<string, { arrow: Record<string, string>; parquet: Record<s
     parquet: { persona: 'STRUCT("id" VARCHAR, "name" VARCHAR)', date: 'DATE', rank: 'BIGINT', visibility_score: 'DOUBLE' },
   },
   visibilityV1: {
-    arrow: { metrics: 'Struct<{visibility_score:Float64, mentions_count:Float64, share_of_voice:Float64}>', dimensions: 'Struct<{model:Utf8, persona:Utf8, date:Utf8, asset_name:Utf8}>' },
-    parquet: { metrics: 'STRUCT("visibility_score" DOUBLE, "mentions_count" DOUBLE, "share_of_voice" DOUBLE)', dimensions: 'STRUCT("model" VARCHAR, "persona" VARCHAR, "date" VARCHAR, "asset_name" VARCHAR)' },
+    arrow: { metrics: 'Struct<{visibility_score:Float64, mentions_count:Int64, share_of_voice:Float64}>', dimensions: 'Struct<{model:Utf8, persona:Utf8, date:Date32<DAY>, asset_name:Utf8}>' },
+    parquet: { metrics: 'STRUCT("visibility_score" DOUBLE, "mentions_count" BIGINT, "share_of_voice" DOUBLE)', dimensions: 'STRUCT("model" VARCHAR, "persona" VARCHAR, "date" DATE, "asset_name" VARCHAR)' },
   },
   promptAnswersStream: {
     arrow: { date: 'Timestamp<MILLISECOND, UTC>', model: 'Struct<{id:Utf8, name:Utf8}>', tags: 'List<Utf8>', mentions: 'List<Utf8>' },
@@ -147,6 +147,7 @@ describe('every format equals the JSON answer, read back independently', () => {
     await expectSameAnswer(c, answer, outputs, withoutCursor);
   });
 
+  // null-rule: csv-null-empty
   it('keeps NULL and the empty string apart in every format: the fixture has both', async () => {
     const { answer, outputs } = await libraryOutputs(cases[0]!);
     const personas = answer.rows.map((r) => r.persona as { name: string } | null);

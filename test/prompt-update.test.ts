@@ -81,6 +81,7 @@ function refs(items: () => NamedItem[], extra: fc.Arbitrary<unknown>[] = []) {
 }
 
 function entryArbitrary(): fc.Arbitrary<Entry> {
+  // null-rule: prompt-update-null-unchanged (null fields and `asset: null` against the reference model)
   const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 8 });
   const topic = refs(() => m0.topics, [
     fc.constantFrom('Brand new topic', 'brand NEW topic', 'Another topic'),

@@ -58,7 +58,7 @@ describe('v1 visibility equals v2 visibility for the same window and scope', () 
           });
           const keyOf = (r: Record<string, unknown>) =>
             JSON.stringify([...v2Dims.map((d) => (d === 'date' ? r.date : ((r[d] as { name: string } | null)?.name ?? ''))), (r.asset as { name: string }).name]);
-          // v1 sends 0 where v2's average_position is null (no mention): the client types v1 metrics as numbers.
+          // v1 sends 0 where v2's average_position is null (no mention): the client types v1 metrics as numbers. null-rule: average-position-unmentioned
           // A missing persona and a persona named '' both show as '': rows are matched as a multiset.
           const expected = v2.map((r) => JSON.stringify([keyOf(r), metrics.map((m) => (m === 'average_position' ? (r[m] ?? 0) : r[m]))])).sort();
           expect(v1.data.map((row) => JSON.stringify([JSON.stringify(row.dimensions), row.metrics])).sort()).toEqual(expected);

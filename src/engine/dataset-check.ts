@@ -1,10 +1,10 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
 import type { ColumnDef } from '../model/column.ts';
 import { partitionedBy } from '../model/layout.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { checkFileColumns, findTableFiles, missingTableMessage, type DatasetProblem } from './dataset.ts';
-import { operationTables, tablesThatMayBeEmpty } from './operation-tables.ts';
+import { operationTables, optionalTablesOf, tablesThatMayBeEmpty } from './operation-tables.ts';
 
 /**
  * Every problem of a dataset folder at once, for `aea check`: missing tables (and the operations they
@@ -34,25 +34,53 @@ async function checkTable(conn: DuckDBConnection, dir: string, table: TableName)
   }
   if (!files) return missing(dir, table);
   const problems: DatasetProblem[] = [];
+  let keyed = true;
   for (const file of files) {
     const checked = await checkFileColumns(conn, table, file);
     problems.push(...checked.problems);
     const present = new Set(checked.columns.map((c) => c.name));
+    keyed &&= tables[table].key.every((k) => present.has(k)) && !checked.problems.some((p) => !p.column || (tables[table].key as readonly string[]).includes(p.column));
     if (checked.problems.some((p) => !p.column)) continue;
     problems.push(...(await nulls(conn, table, file, present)));
     if (partitionedBy[table]) problems.push(...(await order(conn, table, file, present)));
   }
+  if (keyed && !partitionedBy[table]) problems.push(...(await duplicateKeys(conn, table, files)));
   return problems;
+}
+
+/** Keys shown of a table whose rows repeat a key; the rest are counted. */
+const keysShown = 5;
+
+/**
+ * A dimension table (models, regions, prompts, …) holds one row per key across all its files: a key
+ * twice would list that object twice and count its facts twice wherever reports join it.
+ */
+async function duplicateKeys(conn: DuckDBConnection, table: TableName, files: readonly string[]): Promise<DatasetProblem[]> {
+  const key: readonly string[] = tables[table].key;
+  const keyText = key.map((k) => `CAST("${k}" AS VARCHAR)`).join(` || ', ' || `);
+  const reader = await conn.runAndReadAll(
+    `SELECT ${keyText} AS k, count(*) AS n, count(*) OVER () AS keys FROM read_parquet($files, union_by_name = true) GROUP BY 1 HAVING count(*) > 1 ORDER BY k LIMIT ${keysShown}`,
+    { files: listValue([...files]) },
+  );
+  const rows = reader.getRowsJS();
+  if (rows.length === 0) return [];
+  const total = Number(rows[0]![2]);
+  const shown = rows.map((r) => `${String(r[0])} (${Number(r[1])} rows)`).join(', ');
+  const more = total > rows.length ? ` and ${total - rows.length} more` : '';
+  const where = files.length > 1 ? `the ${files.length} files of table "${table}"` : files[0]!;
+  return [{ severity: 'error', table, file: files[0], column: key.join(', '), message: `${where}: ${total} ${key.join(', ')} value${total > 1 ? 's' : ''} on more than one row: ${shown}${more}; table "${table}" holds one row per ${key.join(', ')}` }];
 }
 
 function missing(dir: string, table: TableName): DatasetProblem[] {
   if (table === 'organizations') return [{ severity: 'error', table, message: missingTableMessage(dir, table) }];
   if (tablesThatMayBeEmpty.includes(table)) return [];
   const operations = Object.entries(operationTables)
-    .filter(([, needs]) => needs.includes(table))
+    .filter(([path, needs]) => needs.includes(table) && !optionalTablesOf[path]?.includes(table))
     .map(([path]) => path);
+  const partly = Object.keys(optionalTablesOf).filter((path) => optionalTablesOf[path]!.includes(table));
   const n = operations.length;
-  return [{ severity: 'warning', table, message: `missing table "${table}": ${n} operation${n > 1 ? 's refuse' : ' refuses'} without it (${operations.join(', ')})` }];
+  const without = partly.length > 0 ? `; ${partly.join(', ')} answer${partly.length > 1 ? '' : 's'} without it, with empty lists` : '';
+  return [{ severity: 'warning', table, message: `missing table "${table}": ${n} operation${n === 1 ? ' refuses' : 's refuse'} without it (${operations.join(', ')})${without}` }];
 }
 
 /** Rows without a value in a column the contract requires; a key column without a value makes a row unaddressable. */

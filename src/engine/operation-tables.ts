@@ -88,6 +88,16 @@ export const operationTables: Readonly<Record<string, readonly TableName[]>> = {
   '/v1/agents/{agent_id}/runs/{run_id}': [],
 };
 
+/**
+ * Tables an operation reads for optional parts of its rows: without them it still answers, those parts
+ * empty. An imported answer has no themes, sentiments or fan-outs (and no citations without a citations
+ * file), and is still an answer: it lists with empty lists.
+ */
+export const optionalTablesOf: Readonly<Record<string, readonly TableName[]>> = {
+  '/v2/prompts/answers': ['citations', 'fanouts', 'sentiments', 'themes'],
+  '/v1/prompts/answers': ['citations', 'fanouts', 'sentiments', 'themes'],
+};
+
 const operationOf = (path: string) => path.replace(/\/stream$/, '');
 
 /** The dataset tables an operation needs, in contract order; empty for an operation this map does not know. */
@@ -99,6 +109,7 @@ export function tablesOf(path: string): TableName[] {
 /** Refuses an operation that reads a table the dataset does not have, naming every such table. */
 export function requireTables(path: string, missing: ReadonlySet<TableName>): void {
   if (missing.size === 0) return;
-  const absent = tablesOf(path).filter((t) => missing.has(t));
+  const optional = optionalTablesOf[operationOf(path)] ?? [];
+  const absent = tablesOf(path).filter((t) => missing.has(t) && !optional.includes(t));
   if (absent.length > 0) throw new MissingTableError(operationOf(path), absent);
 }

@@ -53,3 +53,11 @@ export function negotiate(accept: string | undefined, stream: boolean): FormatNa
   }
   return chosen;
 }
+
+/** Whether an Accept header takes a format: a missing or empty header takes any. */
+export function accepts(accept: string | undefined, format: FormatName, stream: boolean): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  const ranges = parseAccept(accept);
+  const mediaTypes = format === 'json' && stream ? ['text/event-stream', formats.json.mediaType] : [formats[format].mediaType];
+  return mediaTypes.some((m) => quality(ranges, m) > 0);
+}

@@ -20,7 +20,8 @@ const scalarText = (type: ScalarType) => (v: unknown): string | null => {
 function cellWriter(c: FlatColumn): (batch: ColumnBatch) => (row: number) => string {
   const json = typeof c.type === 'string' ? undefined : valueText(c.type);
   const text = json ? (v: unknown) => (v === null || v === undefined ? null : json(v)) : scalarText(c.type as ScalarType);
-  const read = c.wire === 'json' ? (v: unknown) => text(parsed(v)) : text;
+  const dig = (v: unknown): unknown => (c.within ?? []).reduce((o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]), v);
+  const read = c.wire === 'json' ? (v: unknown) => text(dig(parsed(v))) : c.within ? (v: unknown) => text(dig(v)) : text;
   return (batch) => {
     const values = column(batch, c.column);
     const guards = c.guards.map((g) => batch.columns[g] ?? []);
@@ -30,8 +31,7 @@ function cellWriter(c: FlatColumn): (batch: ColumnBatch) => (row: number) => str
 
 /**
  * CSV with a header line: one column per leaf of the row, named by its dotted path (`asset.name`,
- * `metrics.visits`); a null object leaves its columns empty. A list or struct inside one value is its
- * JSON text. Lines end with `\n`. Rows only: the head does not travel.
+ * `metrics.visits`, `model.id`); a null object or struct leaves its columns empty. A list is its JSON text. Lines end with `\n`. Rows only: the head does not travel.
  */
 export async function* csvText(result: RowsResult): AsyncGenerator<string> {
   const columns = flatColumns(result.shape);

@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { sliceBatch } from '../engine/column-reads.ts';
-import type { ColumnBatch, RowShape, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
+import type { ColumnBatch, RowShape, ScalarType, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
+import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { openRows } from './json.ts';
 
@@ -22,16 +23,29 @@ export interface FlatColumn {
   readonly wire?: Wire;
   /** The `nullWhen` columns of the objects around the value. */
   readonly guards: readonly string[];
+  /** Inside a struct value (a reference `{id, name}`): the fields leading to this leaf; null when any is null. */
+  readonly within?: readonly string[];
 }
 
-/** The leaves of a shape in order, objects and arrays flattened into dotted paths (`asset.name`, `metrics.visits`). */
+/**
+ * The leaves of a shape in order, objects, arrays and struct values flattened into dotted paths
+ * (`asset.name`, `metrics.visits`, `model.id`): a reference `{id, name}` is two columns whether the
+ * report assembles it from columns or reads it as one struct. A list stays one column.
+ */
 export function flatColumns(shape: RowShape): FlatColumn[] {
   const out: FlatColumn[] = [];
+  const leaf = (path: string, node: Extract<ShapeNode, { kind: 'value' }>, guards: readonly string[], type: ValueType, within: readonly string[]): void => {
+    if (typeof type !== 'string' && 'struct' in type) {
+      for (const f of type.struct) leaf(`${path}.${f.name}`, node, guards, f.type, [...within, f.name]);
+      return;
+    }
+    out.push({ path, column: node.column, type, ...(node.wire ? { wire: node.wire } : {}), guards, ...(within.length > 0 ? { within } : {}) });
+  };
   const walk = (fields: readonly ShapeField[], prefix: string, guards: readonly string[]): void => {
     for (const f of fields) {
       const path = prefix + f.name;
       const node = f.node;
-      if (node.kind === 'value') out.push({ path, column: node.column, type: node.type, ...(node.wire ? { wire: node.wire } : {}), guards });
+      if (node.kind === 'value') leaf(path, node, guards, node.type, []);
       else if (node.kind === 'object') walk(node.fields, `${path}.`, node.nullWhen ? [...guards, node.nullWhen] : guards);
       else walk(node.items, `${path}.`, guards);
     }
@@ -60,4 +74,25 @@ export async function* slices(result: RowsResult): AsyncGenerator<{ head: Record
   } finally {
     await close();
   }
+}
+
+/**
+ * A flat column's value as text, as the JSON shows it (a list as its JSON text), or null: NULL, or any
+ * object around it null. CSV quotes it; the CLI's table pads it.
+ */
+export function flatText(c: FlatColumn): (batch: ColumnBatch) => (row: number) => string | null {
+  const list = typeof c.type === 'string' ? undefined : valueText(c.type);
+  const text = (v: unknown): string | null => {
+    if (v === null || v === undefined) return null;
+    if (list) return list(v);
+    const s = scalarValue(c.type as ScalarType, v);
+    return s === null ? null : String(s);
+  };
+  const dig = (v: unknown): unknown => (c.within ?? []).reduce((o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]), v);
+  const read = (v: unknown) => text(dig(c.wire === 'json' ? parsed(v) : v));
+  return (batch) => {
+    const values = column(batch, c.column);
+    const guards = c.guards.map((g) => batch.columns[g] ?? []);
+    return (i) => (guards.some((g) => g[i] === null || g[i] === undefined) ? null : read(values[i]));
+  };
 }

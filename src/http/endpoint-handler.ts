@@ -8,6 +8,7 @@ import { encodeJson } from '../formats/json.ts';
 import { weightOf, type Endpoint, type EndpointInput, type EndpointResult } from '../reports/endpoint.ts';
 import { encodeRows, rowsFor } from '../formats/encode.ts';
 import { chooseFormat, sendRows } from './send-rows.ts';
+import { withoutFormat } from '../formats/format-param.ts';
 import type { TableFormat } from '../formats/format-names.ts';
 import { NonJsonBody } from './body-parsers.ts';
 import { applyLifecycle } from './lifecycle.ts';
@@ -42,7 +43,8 @@ function inputOf(endpoint: Endpoint, request: FastifyRequest, format: TableForma
     body = undefined;
   }
   const conditional = endpoint.group === 'reports' ? { format, ifNoneMatch: ifNoneMatchTags(request.headers['if-none-match']) } : {};
-  return { body, query: request.query as EndpointInput['query'], params: request.params as Record<string, string>, ...conditional };
+  const query = endpoint.group === 'reports' ? withoutFormat(request.query) : request.query;
+  return { body, query: query as EndpointInput['query'], params: request.params as Record<string, string>, ...conditional };
 }
 
 /**

@@ -18,7 +18,7 @@ const errorResponses = {
   '401': { description: 'Missing, unknown, expired or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
   '403': { description: 'The key’s organization has no access to the object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
   '404': { description: 'No such object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
-  '406': { description: 'The Accept header names no format this operation offers', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+  '406': { description: 'The Accept header names no format this operation offers, or disagrees with ?format=', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
   '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
   '429': {
     description: 'Rate limit exceeded; Retry-After says how long to wait',
@@ -35,7 +35,7 @@ const tableContent = Object.fromEntries(
 );
 
 const tableNote =
-  ' Accept chooses the encoding: the default above, or the rows as a table: `application/x-ndjson` (one row per line), `text/csv` (dotted column paths, NULL an empty field, the empty string `""`), `application/vnd.apache.arrow.stream` (typed columns, the head as schema metadata `aea:head`) or `application/vnd.apache.parquet` (the head as key-value metadata `aea:head`).';
+  ' Accept (or `?format=json|ndjson|csv|arrow|parquet`) chooses the encoding: the default above, or the rows as a table: `application/x-ndjson` (one row per line), `text/csv` (dotted column paths, NULL an empty field, the empty string `""`), `application/vnd.apache.arrow.stream` (typed columns, the head as schema metadata `aea:head`) or `application/vnd.apache.parquet` (the head as key-value metadata `aea:head`).';
 
 const rateHeaders = {
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per window' },
@@ -115,6 +115,14 @@ const conditionalParameter = {
   schema: { type: 'string' },
   description: 'ETags of answers the caller holds (or *): when the answer’s fingerprint is among them, a 304 with no body, nothing read',
 };
+/** `?format=` beside Accept, for clients that cannot set a header (src/formats/format-param.ts). */
+const formatParameter = {
+  name: 'format',
+  in: 'query',
+  required: false,
+  schema: { type: 'string', enum: Object.keys(formats) },
+  description: 'The encoding, as Accept chooses it, for tools that cannot set a header (a spreadsheet’s import from a URL): an Accept given beside it that does not take it is a 406',
+};
 const notModified = { '304': { description: 'Not Modified: the answer’s fingerprint is among If-None-Match’s', headers: fingerprintHeaders } };
 
 /** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
@@ -127,7 +135,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       summary: e.summary,
       tags: e.tags,
       ...(e.deprecated ? { deprecated: true } : {}),
-      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter] : [])],
+      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter, formatParameter] : [])],
       responses: {
         '200': success(e),
         ...(e.group === 'reports' ? notModified : {}),

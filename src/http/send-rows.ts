@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotAcceptableError } from '../errors.ts';
 import { negotiate } from '../formats/accept.ts';
+import { requestedFormat } from '../formats/format-param.ts';
 import { contentType, formats, type FormatName } from '../formats/format-names.ts';
 import type { Encoded } from '../formats/encode.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
@@ -13,12 +14,13 @@ const tableMediaTypes = Object.entries(formats)
 const offered = (endpoint: Endpoint) => (endpoint.group !== 'reports' ? ['application/json'] : [endpoint.stream ? 'text/event-stream' : 'application/json', ...tableMediaTypes]);
 
 /**
- * The format a request's Accept header chooses, or a 406 naming what the endpoint offers. Reports offer
- * every format; other operations JSON only, refused before they run so nothing changes.
+ * The format a request's Accept header (and on reports `?format=`) chooses, or a 406 naming what the
+ * endpoint offers. Reports offer every format; other operations JSON only, refused before they run so
+ * nothing changes.
  */
 export function chooseFormat(endpoint: Endpoint, request: FastifyRequest, reply: FastifyReply): FormatName {
   if (endpoint.group === 'reports') reply.header('vary', 'Accept');
-  const format = negotiate(request.headers.accept, endpoint.stream);
+  const format = endpoint.group === 'reports' ? requestedFormat(request.query, request.headers.accept, endpoint.stream) : negotiate(request.headers.accept, endpoint.stream);
   if (format === null || (format !== 'json' && endpoint.group !== 'reports')) {
     throw new NotAcceptableError(`None of the media types in Accept is offered here; ${endpoint.path} answers ${offered(endpoint).join(', ')}`);
   }

@@ -218,6 +218,9 @@ FROM (${hourSeries(start, last)} UNION ALL SELECT ${last}) s
 WHERE s.ts >= ${start}`;
 }
 
+/** What a bucket's label is: a calendar day, or for hour buckets the instant the hour starts (its label shows the offset). */
+export const bucketType = (spec: BucketSpec): 'date' | 'instant' => (spec.interval === 'hour' ? 'instant' : 'date');
+
 /** What a row shows for a bucket key: `YYYY-MM-DD`, or for hours the local start with its offset. */
 export function bucketLabel(spec: BucketSpec, key: Fragment): Fragment {
   if (spec.interval !== 'hour') return formatDay(key);

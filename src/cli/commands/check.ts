@@ -3,13 +3,14 @@ import { parse, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const check: Command = {
-  summary: 'list every problem of a dataset folder: missing tables and columns, wrong types, nulls, unsorted files',
+  summary: 'list every problem of a dataset folder: missing tables and columns, wrong types, nulls, repeated keys, unsorted files',
   usage: `aea check DIR [--json]
 
 Reads every file of the dataset folder DIR against the data contract (docs/data-model.md) and lists
 every problem at once:
   error    the engine refuses to open it: an unreadable file, a missing column, a wrong type, a value
-           that does not fit, nulls in a required column, a missing organizations table
+           that does not fit, nulls in a required column, a missing organizations table; or a key of a
+           dimension table on more than one row (across its files)
   warning  a missing table: the operations that read it refuse (each is named)
   slow     a large table whose rows are not ordered by tenant and time: reports read all of it
 --json prints the problems as a JSON array instead.

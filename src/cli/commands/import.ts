@@ -5,7 +5,7 @@ import type { Command } from './command.ts';
 
 export const importCommand: Command = {
   summary: 'make a dataset folder from flat answers (and citations) in CSV, JSON or Parquet (docs/own-data.md)',
-  usage: `aea import ANSWERS --org NAME --out DIR [--citations FILE] [--owned BRAND]... [--replace]
+  usage: `aea import ANSWERS --org NAME --out DIR [--citations FILE] [--owned BRAND]... [--replace | --append]
 
   ANSWERS          one row per answer and mentioned brand: executed_at, category, prompt, model, region
                    (required), answer_id, topic, persona, tags (a|b), language, brand, position,
@@ -14,6 +14,9 @@ export const importCommand: Command = {
   --out DIR        the dataset folder to write (must be empty, or pass --replace)
   --citations F    one row per cited URL: answer_id, url (required), position, title, citation_category
   --owned BRAND    a brand that is the organization's own (repeat for several)
+  --replace        remove what DIR holds first
+  --append         add this organization to the dataset an earlier import wrote to DIR, keeping the
+                   organizations already there (one that is already there is refused)
 
 Writes the contract's tables the data defines, sorted, then checks the folder as \`aea check\` does
 and names the operations that need tables the import does not write.`,
@@ -24,6 +27,7 @@ and names the operations that need tables the import does not write.`,
       citations: { type: 'string' },
       owned: { type: 'string', multiple: true },
       replace: { type: 'boolean' },
+      append: { type: 'boolean' },
     });
     const answers = positionals[0];
     if (!answers) throw new UsageError('ANSWERS is required: the flat answers file');
@@ -35,12 +39,14 @@ and names the operations that need tables the import does not write.`,
       owned: (values.owned as string[] | undefined) ?? [],
       out,
       replace: values.replace === true,
+      append: values.append === true,
     });
     const count = (t: keyof typeof result.rows) => result.rows[t] ?? 0;
     io.out(`aea: wrote ${out}: ${count('executions')} answers, ${count('mentions')} mentions, ${count('citations')} citations, ${count('assets')} brands\n`);
     io.out(`organization ${result.organization.id} ${result.organization.name}\n`);
     for (const c of result.categories) io.out(`category ${c.id} ${c.name}\n`);
     io.out(`days ${result.window.start_date} to ${result.window.end_date}\n`);
+    if (result.ignored.length > 0) io.out(`ignored columns (none of the file's; docs/own-data.md lists them): ${result.ignored.join(', ')}\n`);
     const problems = await checkDataset(out);
     for (const p of problems.filter((p) => p.severity !== 'warning')) io.out(`${p.severity.padEnd(8)} ${p.message}\n`);
     const absent = problems.filter((p) => p.severity === 'warning').map((p) => p.table);

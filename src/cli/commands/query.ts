@@ -3,7 +3,8 @@ import { openEngine } from '../../open-engine.ts';
 import { dataUnavailable } from '../../engine/database-errors.ts';
 import { EngineError, ValidationError } from '../../errors.ts';
 import { encodeRows } from '../../formats/encode.ts';
-import { formatNames, formats, isFormatName } from '../../formats/format-names.ts';
+import { formatNames, formats, isFormatName, type FormatName } from '../../formats/format-names.ts';
+import { boxTable } from '../../formats/box-table.ts';
 import { formatSseEvent } from '../../reports/sse.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { parse, required, UsageError } from '../args.ts';
@@ -15,7 +16,7 @@ import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
-          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
+          [--format json|ndjson|csv|parquet|arrow|table] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
           [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
@@ -25,7 +26,9 @@ export const query: Command = {
                  When another process (aea serve) holds it, the query reads a snapshot of it and
                  refuses changes (503, nothing written)
   --format F     json (default): the JSON body, or the raw text/event-stream text for /stream paths;
-                 ndjson, csv, parquet, arrow (IPC stream): a report's rows (page or stream) as a table
+                 ndjson, csv, parquet, arrow (IPC stream): a report's rows (page or stream) as a table;
+                 table: the rows drawn as an aligned table for reading at a terminal (at most 1,000
+                 rows drawn, the rest counted). PATH?format=F says the same as --format F
   --out FILE     write there instead of standard output (removed again if the export fails); parquet
                  and arrow go to standard output only when it is a pipe or a file, not a terminal
 ${backendUsage}
@@ -59,12 +62,12 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       components: { type: 'boolean' },
       ...backendParse,
     });
-    const format = values.format ?? 'json';
-    if (!isFormatName(format)) throw new UsageError(`--format must be one of ${formatNames.join(', ')}, got ${format}`);
     const out = typeof values.out === 'string' ? values.out : undefined;
     const target = positionals[0];
     if (!target) throw new UsageError('PATH is required, e.g. /v2/reports/visibility');
     const url = new URL(target, 'http://localhost');
+    const format = cliFormat(values.format, url.searchParams.get('format'));
+    url.searchParams.delete('format');
     const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file'], io) : undefined;
     const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
     if (values.explain === true) url.searchParams.set('explain', 'true');
@@ -85,10 +88,12 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
         }
       }
       const scope = engine.org(required(values, 'org'));
-      const output = await openOutput(io, out, format, formats[format].binary);
+      const output = await openOutput(io, out, format, format !== 'table' && formats[format].binary);
       let written = false;
       try {
-        if (format === 'json') {
+        if (format === 'table') {
+          await output.write(await boxTable(await scope.invokeRows(method, url.pathname, { body, query, format: 'csv' }, 'csv')));
+        } else if (format === 'json') {
           const result = await scope.call(method, url.pathname, { body, query });
           if (result.kind === 'json') await output.write(result.json + '\n');
           else for await (const e of result.events) await output.write(formatSseEvent(e));
@@ -123,6 +128,14 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     }
   },
 };
+
+/** `--format`, or the format PATH's query string names (as over HTTP); both must agree. `table` is the CLI's own. */
+function cliFormat(flag: unknown, inPath: string | null): FormatName | 'table' {
+  if (typeof flag === 'string' && inPath !== null && flag !== inPath) throw new UsageError(`--format ${flag} and PATH's format=${inPath} disagree: give one of them`);
+  const format = typeof flag === 'string' ? flag : (inPath ?? 'json');
+  if (format !== 'table' && !isFormatName(format)) throw new UsageError(`--format must be one of ${[...formatNames, 'table'].join(', ')}, got ${format}`);
+  return format;
+}
 
 function printError(io: CliIo, error: EngineError): number {
   io.out(JSON.stringify(error.body()) + '\n');

@@ -1,4 +1,4 @@
-import { engineVersion } from '../../engine/engine-version.ts';
+import { engineVersion, formatsVersion } from '../../engine/engine-version.ts';
 import { fingerprint } from '../../query/cursor.ts';
 import type { FormatName } from '../../formats/format-names.ts';
 import type { CallContext, PreparedCall } from '../endpoint.ts';
@@ -7,7 +7,7 @@ import type { Extensions } from './options.ts';
 /**
  * A fingerprint of an answer: the report and mode (alias paths share them), the organization, the normalized request (the plan,
  * which holds the clock reading wherever it matters), the extensions, the output format, the dataset's
- * and state store's content version and the engine version (a page's normalized request names the
+ * and state store's content version, the engine version and, for a table format, the formats version (a page's normalized request names the
  * key its cursors are signed with). Whatever else differs between two calls (a rollup built or not, the order rows are
  * stored in) gives the same bytes, so the same fingerprint always means a byte-identical body.
  */
@@ -21,6 +21,7 @@ export async function answerFingerprint(ctx: CallContext, prepared: PreparedCall
     format,
     dataset: await ctx.core.version.current(),
     engine: engineVersion,
+    ...(format === 'json' ? {} : { formats: formatsVersion }),
   });
 }
 

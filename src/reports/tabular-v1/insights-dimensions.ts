@@ -1,5 +1,5 @@
 import { eachItemOrNull } from '../../query/dialect.ts';
-import { bucketKey, bucketLabel, type BucketSpec } from '../../query/instants.ts';
+import { bucketKey, bucketLabel, bucketType, type BucketSpec } from '../../query/instants.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { TabularDimension } from '../tabular/tabular-report.ts';
 
@@ -21,7 +21,7 @@ const optionalDimension = (key: Fragment, table: string): KeyedDimension => ({ k
 /** Dimensions of the answer an Insights fact belongs to. Groups are by id; rows show names. */
 export function answerDimensions(bucket: BucketSpec): Record<string, KeyedDimension> {
   return {
-    date: { key: bucketKey(bucket, sql`f.executed_at`, sql`f.day`), label: (k) => bucketLabel(bucket, k), sortBy: 'key' },
+    date: { key: bucketKey(bucket, sql`f.executed_at`, sql`f.day`), label: (k) => bucketLabel(bucket, k), sortBy: 'key', type: bucketType(bucket) },
     region: namedDimension(sql`f.region_id`, 'regions'),
     model: namedDimension(sql`f.model_id`, 'models'),
     persona: optionalDimension(sql`f.persona_id`, 'personas'),

@@ -1,9 +1,12 @@
 import { and, ident, join, sql, type Fragment } from '../../query/sql.ts';
-import { array, field, repeated, value } from '../../query/row-shape.ts';
+import { array, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { keyColumn, metricColumn, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
 const labelColumn = (i: number): Fragment => ident(`d${i}`);
+
+/** Names repeat across rows, so they cross as dictionary codes; typed labels (days, instants) cross as their text. */
+const dimensionValue = (i: number, type: ScalarType) => (type === 'text' ? repeated(`d${i}`) : value(`d${i}`, type));
 
 /** Ranges of at most this many units are taken as a top-N. */
 const topN = 1024;
@@ -52,7 +55,7 @@ kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
       fields: [
         field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),
-        field('dimensions', array(plan.dimensions.map((d, i) => field(d, repeated(`d${i}`))))),
+        field('dimensions', array(plan.dimensions.map((d, i) => field(d, dimensionValue(i, t.dimensions[i]!.type ?? 'text'))))),
       ],
     },
     rows,

@@ -7,6 +7,7 @@ import { maxWindowDays } from '../insights-v2/common.ts';
 import type { RollupChoice } from '../endpoint.ts';
 import type { Extensions } from '../extensions/options.ts';
 import type { ShapedReport } from '../rows-query.ts';
+import type { ScalarType } from '../../query/row-shape.ts';
 import { tabularCompiled } from './tabular-compiled.ts';
 import { componentNames, keyColumn, metricColumn, type ExtensibleReport, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
@@ -129,10 +130,11 @@ export function extendedCompile<Plan extends TabularShape>(report: ExtensibleRep
     const t = report.compile(components ? { ...p, components: true } : p, new Set(chosen));
     return fill ? filledSql(shapedOf(p), t, [...report.countMetrics, ...parts]) : t;
   };
+  const integers = new Set([...report.countMetrics, ...(report.instantMetrics ?? []), ...parts]);
   return (rollupsOf) => {
     const rollups = rollupsOf(plan);
     const shaped = shapedOf(plan);
-    const t = sqlOf(plan, rollups.chosen);
+    const t = { ...sqlOf(plan, rollups.chosen), metricTypes: metricTypes(shaped.metrics, integers) };
     if (compared && report.within) {
       const prevPlan = report.within(plan, compared);
       const prevRollups = rollupsOf(prevPlan);
@@ -143,6 +145,23 @@ export function extendedCompile<Plan extends TabularShape>(report: ExtensibleRep
     }
     return { plan: shaped, compiled: tabularCompiled(shaped, t), rollups };
   };
+}
+
+/**
+ * Counts, instants (Unix seconds) and ratio parts are integers in Arrow and Parquet, as in v2; compare's
+ * previous value and change keep their metric's type, its relative change is a float; the rest are floats.
+ */
+function metricTypes(metrics: readonly string[], integers: ReadonlySet<string>): Record<string, ScalarType> {
+  const typeOf = (m: string): ScalarType => (integers.has(m) ? 'integer' : 'float');
+  const types: Record<string, ScalarType> = {};
+  for (const m of metrics) {
+    types[m] = typeOf(m);
+    const [previous, change, pct] = compareSuffixes.map((s) => `${m}${s}`);
+    types[previous!] = types[m];
+    types[change!] = types[m];
+    types[pct!] = 'float';
+  }
+  return types;
 }
 
 /** components refuses the dimensions whose rows do not re-aggregate. */

@@ -48,6 +48,8 @@ export interface TabularDimension {
   readonly names?: { readonly table: string; readonly column: string };
   /** Dates sort by their key (the instant); names sort by what they show, then by key. */
   readonly sortBy: 'key' | 'label';
+  /** How the label is typed in Arrow and Parquet (JSON and CSV show the same text): text by default. */
+  readonly type?: ScalarType;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface TabularSql {
   readonly ctes: Fragment;
   readonly grouped: Fragment;
   readonly dimensions: readonly TabularDimension[];
-  /** How each metric is typed in Arrow and CSV (JSON writes every number alike); floats by default. */
+  /** How each metric is typed in Arrow and Parquet (JSON writes every number alike); floats by default. */
   readonly metricTypes?: Readonly<Record<string, ScalarType>>;
 }
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatToNode, type FlatCatalog } from '../../query/flat-filters.ts';
-import { bucketKey, bucketLabel, etZone, hourOfDay, localDate, wholeHourOffsets, type BucketSpec } from '../../query/instants.ts';
+import { bucketKey, bucketLabel, bucketType, etZone, hourOfDay, localDate, wholeHourOffsets, type BucketSpec } from '../../query/instants.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { epochSeconds, formatInstant as instantText, instant, startsWith, zoneDay } from '../../query/dialect.ts';
 import { ident, join, render, sql, type Fragment } from '../../query/sql.ts';
@@ -48,11 +48,11 @@ async function authorizeTraffic(plan: TrafficPlan, ctx: CallContext): Promise<vo
 function dimensionOf(def: TrafficDefinition, bucket: BucketSpec, name: string): { key: Fragment } & TabularDimension {
   if (name === 'date') {
     const key = def.view === 'daily' ? bucketKey(bucket, sql`f.day`, sql`f.day`) : bucketKey(bucket, sql`f.ts`);
-    return { key, label: (k) => bucketLabel(bucket, k), sortBy: 'key' };
+    return { key, label: (k) => bucketLabel(bucket, k), sortBy: 'key', type: bucketType(bucket) };
   }
   if (name === 'hour') return { key: hourOfDay(bucket.zone, sql`f.ts`), label: (k) => sql`lpad(CAST(${k} AS VARCHAR), 2, '0')`, sortBy: 'key' };
   const column = def.columnOf?.[name] ?? name;
-  if (column === 'ts') return { key: sql`f.ts`, label: (k) => instantText(k), sortBy: 'key' };
+  if (column === 'ts') return { key: sql`f.ts`, label: (k) => instantText(k), sortBy: 'key', type: 'instant' };
   return { key: sql`f.${ident(column)}`, label: (k) => k, sortBy: 'label' };
 }
 
