@@ -61,6 +61,8 @@ export function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions)
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => void transport.close().then(() => server.close()));
     await server.connect(transport);
+    // The transport writes the response itself: the headers the hooks set (X-RateLimit-*) go onto it first.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, request.body);
   });
