@@ -5,7 +5,9 @@ import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mcpServerFor } from '../src/server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
@@ -297,6 +299,24 @@ describe('output bounds', () => {
       expect(got.rows.length).toBeLessThan(200);
       expect(Buffer.byteLength(JSON.stringify(got.rows))).toBeLessThanOrEqual(maxRowBytes + got.rows.length + 2);
       expect(got.next_cursor).not.toBeNull();
+    }
+  });
+});
+
+describe('embedded', () => {
+  it('mcpServerFor serves an opened engine over any SDK transport', async () => {
+    const server = mcpServerFor(library, { organizationId: orgA });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'mcp-test', version: '1' });
+    await client.connect(clientSide);
+    try {
+      expect((await client.listTools()).tools.length).toBe([...catalog.tools.values()].filter((t) => !t.write).length);
+      const c = everyReportCases(scopes).find((x) => x.path === '/v2/reports/citations')!;
+      expect((await call(client, 'citations', c.body)).fingerprint).toBe((await libraryPage(c)).info.fingerprint);
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });
