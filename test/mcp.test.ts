@@ -18,6 +18,9 @@ import { endpoints } from '../src/reports/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { ToolCatalog } from '../src/mcp/tool-catalog.ts';
 import { maxRowBytes } from '../src/mcp/bounded-answer.ts';
+import { readFileSync } from 'node:fs';
+import { manifestUrl } from '../src/mcp/tool-source.ts';
+import { manifestText } from '../scripts/mcp-manifest.ts';
 import { aeaBin } from './helpers/cli.ts';
 import { endpointAt, everyReportCases, sampleScopes, type Case, type Scopes } from './helpers/every-report.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
@@ -118,6 +121,10 @@ const both = () => [
 ] as const;
 
 describe('listing', () => {
+  it('src/mcp/tool-manifest.json, which aea mcp lists at start, is the registry’s tools (run `npm run mcp:manifest` after changing them)', () => {
+    expect(readFileSync(manifestUrl, 'utf8')).toBe(manifestText());
+  });
+
   it('lists one tool per report and read resource, the resources and the prompts, on both transports', async () => {
     const readTools = [...catalog.tools.values()].filter((t) => !t.write).map((t) => t.name).sort();
     expect(readTools).toEqual(expect.arrayContaining(endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.name)));

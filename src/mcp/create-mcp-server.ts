@@ -3,13 +3,13 @@ import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRe
 import { mcpErrorOf } from './mcp-errors.ts';
 import { mcpPrompts } from './mcp-prompts.ts';
 import { mcpResources } from './mcp-resources.ts';
-import type { ToolCatalog } from './tool-catalog.ts';
+import type { ToolSource } from './tool-source.ts';
 import { callTool, type ToolSession } from './tool-call.ts';
 
 export const serverInfo = { name: 'answer-engine-analytics', version: '0.1.0' };
 
 export interface McpServerOptions {
-  readonly catalog: ToolCatalog;
+  readonly tools: ToolSource;
   readonly allowWrites: boolean;
   /** The caller's session; a local server resolves it once the dataset is open, so listing tools never waits for it. */
   readonly session: () => Promise<ToolSession>;
@@ -26,19 +26,19 @@ export function createMcpServer(options: McpServerOptions): Server {
     instructions:
       'Answer Engine Analytics: how AI answer engines mention brands, cite pages and send traffic. Each report tool states its metrics’ definitions; every answer gives its window, normalized filters and fingerprint, at most 50 rows (max_rows) or 100 KB with next_cursor to continue, and empty_reason when it has no rows. Start with the resource aea://org/categories for category ids.',
   });
-  const { catalog } = options;
-  const resources = mcpResources(catalog);
+  const { tools } = options;
+  const resources = mcpResources(tools);
   const prompts = mcpPrompts(options.clock);
   const scope = async () => (await options.session()).scope;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...catalog.tools.values()]
+    tools: (await tools.listing())
       .filter((t) => options.allowWrites || !t.write)
-      .map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { readOnlyHint: !t.write, destructiveHint: t.write && t.endpoint.method === 'DELETE', openWorldHint: false } })),
+      .map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { readOnlyHint: !t.write, openWorldHint: false } })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = catalog.tools.get(request.params.name);
+    const tool = await tools.tool(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`, { status: 404, code: 'unknown_tool' });
     try {
       const answer = await callTool(tool, await options.session(), request.params.arguments ?? {});

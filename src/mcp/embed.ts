@@ -6,6 +6,7 @@ import { budgetGate } from './call-gate.ts';
 import { createMcpServer } from './create-mcp-server.ts';
 import { engineSession } from './engine-session.ts';
 import { ToolCatalog } from './tool-catalog.ts';
+import { catalogSource } from './tool-source.ts';
 
 export interface McpServerForOptions {
   readonly organizationId: string;
@@ -20,5 +21,5 @@ export interface McpServerForOptions {
 export function mcpServerFor(engine: Engine, options: McpServerForOptions): Server {
   const allowWrites = options.allowWrites === true;
   const session = engineSession(engine, options.organizationId, budgetGate(engine.core.limits.timeBudgetMs), allowWrites);
-  return createMcpServer({ catalog: new ToolCatalog(options.endpoints ?? registry), allowWrites, session: async () => session, clock: engine.core.clock });
+  return createMcpServer({ tools: catalogSource(new ToolCatalog(options.endpoints ?? registry)), allowWrites, session: async () => session, clock: engine.core.clock });
 }

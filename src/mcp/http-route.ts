@@ -9,6 +9,7 @@ import type { CallGate } from './call-gate.ts';
 import { createMcpServer } from './create-mcp-server.ts';
 import { engineSession } from './engine-session.ts';
 import { ToolCatalog } from './tool-catalog.ts';
+import { catalogSource } from './tool-source.ts';
 
 export interface McpRouteOptions {
   readonly engine: Engine;
@@ -49,7 +50,7 @@ function requestGate(options: McpRouteOptions, keyId: string, signal: AbortSigna
  * limit, as for any REST route; the tools answer as the key's organization.
  */
 export function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions): void {
-  const catalog = new ToolCatalog(options.endpoints);
+  const tools = catalogSource(new ToolCatalog(options.endpoints));
   app.post('/mcp', async (request, reply) => {
     const principal = request.principal!;
     const caller = new AbortController();
@@ -57,7 +58,7 @@ export function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions)
       if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
     });
     const session = engineSession(options.engine, principal.organizationId, requestGate(options, principal.keyId, caller.signal), options.allowWrites);
-    const server = createMcpServer({ catalog, allowWrites: options.allowWrites, session: async () => session, clock: options.clock });
+    const server = createMcpServer({ tools, allowWrites: options.allowWrites, session: async () => session, clock: options.clock });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => void transport.close().then(() => server.close()));
     await server.connect(transport);

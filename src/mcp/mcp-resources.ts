@@ -1,6 +1,6 @@
 import type { OrgScope } from '../engine/org-scope.ts';
 import { metrics } from '../model/metrics.ts';
-import type { ToolCatalog } from './tool-catalog.ts';
+import type { ListedTool, ToolSource } from './tool-source.ts';
 
 /** An MCP resource: a fixed URI and how to read it as JSON. */
 export interface McpResource {
@@ -18,12 +18,12 @@ function enumUnder(node: unknown): string[] {
   return [n.items, ...((n.anyOf as unknown[]) ?? []), ...((n.oneOf as unknown[]) ?? [])].flatMap(enumUnder);
 }
 
-/** Each report tool's dimensions (what its rows can be grouped by) and metrics, read from its input schema. */
-export function dimensionsOf(catalog: ToolCatalog): Record<string, { group_by: string[]; metrics: string[]; intervals: string[] }> {
+/** Each report tool's dimensions (what its rows can be grouped by), metrics and intervals, read from its input schema. */
+export function dimensionsOf(tools: readonly ListedTool[]): Record<string, { group_by: string[]; metrics: string[]; intervals: string[] }> {
   const out: Record<string, { group_by: string[]; metrics: string[]; intervals: string[] }> = {};
-  for (const tool of catalog.tools.values()) {
-    if (!tool.rows) continue;
+  for (const tool of tools) {
     const p = tool.inputSchema.properties as Record<string, unknown>;
+    if (!('group_by' in p) && !('dimensions' in p)) continue;
     out[tool.name] = {
       group_by: [...new Set([...enumUnder(p.group_by), ...enumUnder(p.dimensions)])],
       metrics: [...new Set(enumUnder(p.metrics))],
@@ -33,7 +33,7 @@ export function dimensionsOf(catalog: ToolCatalog): Record<string, { group_by: s
   return out;
 }
 
-export function mcpResources(catalog: ToolCatalog): McpResource[] {
+export function mcpResources(tools: ToolSource): McpResource[] {
   return [
     {
       uri: 'aea://model/metrics',
@@ -45,7 +45,7 @@ export function mcpResources(catalog: ToolCatalog): McpResource[] {
       uri: 'aea://model/dimensions',
       name: 'dimensions',
       description: 'Per report tool: the dimensions its rows can be grouped by, the metrics it can be asked for and its time intervals',
-      read: async () => ({ reports: dimensionsOf(catalog) }),
+      read: async () => ({ reports: dimensionsOf(await tools.listing()) }),
     },
     {
       uri: 'aea://org/categories',

@@ -1,9 +1,4 @@
-import { openEngine } from '../../open-engine.ts';
-import { AuthError, NotFoundError } from '../../errors.ts';
-import { endpoints } from '../../reports/registry.ts';
-import { ApiKeys } from '../../state/api-keys.ts';
-import { defaultStatePath } from '../../state/default-path.ts';
-import { serveStdio } from '../../mcp/stdio-server.ts';
+import type { Engine } from '../../engine/engine.ts';
 import { parse, required, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
@@ -38,7 +33,14 @@ ${backendUsage}`,
     const key = typeof values.key === 'string' ? values.key : undefined;
     if ((org === undefined) === (key === undefined)) throw new UsageError('give one of --org ORG_ID or --key KEY');
     const backend = backendOf(values);
-    const opening = (async () => {
+    // The engine and the registry load after the client has its tool list (src/mcp/stdio-server.ts): imported here, not above.
+    const open = async (): Promise<{ engine: Engine; organizationId: string }> => {
+      const [{ openEngine }, { ApiKeys }, { defaultStatePath }, { AuthError, NotFoundError }] = await Promise.all([
+        import('../../open-engine.ts'),
+        import('../../state/api-keys.ts'),
+        import('../../state/default-path.ts'),
+        import('../../errors.ts'),
+      ]);
       const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...backend });
       try {
         const organizationId = org ?? (await ApiKeys.of(engine.core.state).verify(key!, engine.core.clock()))?.organizationId;
@@ -48,18 +50,20 @@ ${backendUsage}`,
         return { engine, organizationId };
       } catch (error) {
         await engine.close();
+        io.err(`aea mcp: ${(error as Error).message}\n`);
         throw error;
       }
-    })();
-    opening.catch((error: unknown) => io.err(`aea mcp: ${(error as Error).message}\n`));
-    try {
-      await serveStdio({ endpoints, opening, allowWrites: values['allow-writes'] === true, clock: () => new Date() }, io.stopped());
-    } finally {
-      const opened = await opening.catch(() => undefined);
-      if (opened) {
-        await opened.engine.runsSettled();
-        await opened.engine.close();
-      }
+    };
+    const loadCatalog = async () => {
+      const [{ endpoints }, { ToolCatalog }] = await Promise.all([import('../../reports/registry.ts'), import('../../mcp/tool-catalog.ts')]);
+      return new ToolCatalog(endpoints);
+    };
+    const { serveStdio } = await import('../../mcp/stdio-server.ts');
+    const { opened } = await serveStdio({ open, loadCatalog, allowWrites: values['allow-writes'] === true, clock: () => new Date() }, io.stopped());
+    const engine = await opened;
+    if (engine) {
+      await engine.runsSettled();
+      await engine.close();
     }
     return 0;
   },
