@@ -13,6 +13,7 @@ import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } 
 import { defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
 import { KeyedSlots } from '../engine/slots.ts';
 import { RateWindowStore } from '../state/rate-windows.ts';
+import { registerMcpRoute } from '../mcp/http-route.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,6 +46,8 @@ export interface ServerOptions {
   /** How long a request (not a stream) may run before it is stopped with a 503; 0: none. Default: the engine's. */
   readonly timeBudgetMs?: number;
   readonly endpoints?: readonly Endpoint[];
+  /** `/mcp` (docs/mcp.md): on by default, read tools only; `allowWrites` offers the tools that change data; `false` turns it off. */
+  readonly mcp?: { readonly allowWrites?: boolean } | false;
 }
 
 const version = '0.1.0';
@@ -135,6 +138,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       handler: endpointHandler(endpoint, { engine, clock, streamsOfKey, heavyOfKey, timeBudgetMs, streamSeconds: streamLimits.maxSeconds, keepAliveMs: options.keepAliveMs ?? 15_000 }),
     });
   }
+  if (options.mcp !== false) registerMcpRoute(app, { engine, endpoints, clock, heavyOfKey, timeBudgetMs, allowWrites: options.mcp?.allowWrites === true });
 };
 
 /** A standalone server; `listen` it, or `inject` requests in tests. */

@@ -10,6 +10,7 @@ import { query } from './query.ts';
 import { start } from './start.ts';
 import { serve } from './serve.ts';
 import { keys } from './keys.ts';
+import { mcp } from './mcp.ts';
 
 export const commands: Record<string, Command> = {
   bench,
@@ -23,4 +24,5 @@ export const commands: Record<string, Command> = {
   serve,
   keys,
   'docs-model': docsModel,
+  mcp,
 };

@@ -19,13 +19,14 @@ export const serveOptions = {
   'time-budget': { type: 'string' },
   'heavy-per-key': { type: 'string' },
   quiet: { type: 'boolean' },
+  'mcp-allow-writes': { type: 'boolean' },
   ...backendParse,
 } as const;
 
 export const serve: Command = {
   summary: 'serve the REST API over a dataset',
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
-                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--quiet]
+                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--quiet] [--mcp-allow-writes]
                  [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   --port P             port to listen on (default 8787; 0 picks a free one)
@@ -37,6 +38,7 @@ export const serve: Command = {
   --max-streams N      streams open at once in the process (default ${defaultMaxStreams}); one more is a 503
   --time-budget S      seconds a request (not a stream) may run before it is stopped (default ${defaultTimeBudgetMs / 1000}; 0: none)
   --heavy-per-key N    reports one API key may run at once (default ${defaultHeavyPerKey}; 0: no bound)
+  --mcp-allow-writes   /mcp (MCP for AI agents, docs/mcp.md) also offers the tools that change data
 ${backendUsage}`,
   async run(argv, io) {
     const { values } = parse(argv, serveOptions);
@@ -58,7 +60,7 @@ ${backendUsage}`,
       ...backendOf(values),
     });
     const limit = number(values, 'rate-limit', 600);
-    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), logger: !values.quiet });
+    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), logger: !values.quiet, mcp: { allowWrites: values['mcp-allow-writes'] === true } });
     const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
     io.out(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
     await io.stopped();

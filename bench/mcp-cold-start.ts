@@ -1,0 +1,46 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sampleDir } from '../src/generate/sample.ts';
+import { openEngine } from '../src/open-engine.ts';
+
+/**
+ * Cold start of `aea mcp`: from spawning the process to the client holding its tool list, over the
+ * sample, `runs` times each for the source entry (tsx) and the built one (dist/, when built).
+ *   node --import tsx bench/mcp-cold-start.ts [runs]
+ */
+const runs = Number(process.argv[2] ?? 5);
+const engine = await openEngine({ data: sampleDir });
+const org = (await engine.listOrganizations())[0]!.id;
+await engine.close();
+
+const entries: [string, string][] = [['source (tsx)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))]];
+const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+if (existsSync(built)) entries.push(['built (dist)', built]);
+
+async function once(entry: string): Promise<{ tools: number; ms: number }> {
+  const started = performance.now();
+  const client = new Client({ name: 'cold-start', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry, 'mcp', '--data', sampleDir, '--org', org], stderr: 'ignore' }));
+  const { tools } = await client.listTools();
+  const ms = performance.now() - started;
+  await client.close();
+  return { tools: tools.length, ms };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`uptime: ${execFileSync('uptime').toString().trim()}`);
+for (const [name, entry] of entries) {
+  const times: number[] = [];
+  let tools = 0;
+  await once(entry); // warms the OS file cache and tsx's transform cache, as a second start would find them
+  for (let i = 0; i < runs; i++) {
+    const r = await once(entry);
+    times.push(r.ms);
+    tools = r.tools;
+  }
+  console.log(`${name}: ${tools} tools; to tool list median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${runs} runs`);
+}
+console.log(`uptime: ${execFileSync('uptime').toString().trim()}`);
