@@ -9,6 +9,8 @@ import { parquetBytes, type DuckDBLender } from './parquet.ts';
 export interface EncodeOptions {
   /** Where Parquet is written: the engine's pool (every face passes it); a private DuckDB without it. */
   readonly duckdb?: DuckDBLender;
+  /** CSV text cells exactly as stored, without the spreadsheet guard (docs/security.md); default false. */
+  readonly csvRaw?: boolean;
 }
 
 /** Text formats yield strings, binary ones bytes; every piece is one slice of rows at most. */
@@ -16,7 +18,7 @@ export type Encoded = AsyncGenerator<string | Uint8Array>;
 
 const encoders: Record<TableFormat, (result: RowsResult, options: EncodeOptions) => Encoded> = {
   ndjson: (result) => ndjsonText(result),
-  csv: (result) => csvText(result),
+  csv: (result, options) => csvText(result, { raw: options.csvRaw === true }),
   arrow: (result) => arrowIpc(result),
   parquet: (result, options) => parquetBytes(result, options.duckdb),
 };

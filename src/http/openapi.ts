@@ -115,6 +115,13 @@ const conditionalParameter = {
   schema: { type: 'string' },
   description: 'ETags of answers the caller holds (or *): when the answer’s fingerprint is among them, a 304 with no body, nothing read',
 };
+const csvRawParameter = {
+  name: 'csv_raw',
+  in: 'query',
+  required: false,
+  schema: { type: 'boolean', default: false },
+  description: 'text/csv only: true writes text cells exactly as stored; by default a text cell starting with =, +, -, @, tab or CR gets a leading \' so spreadsheets show it as text (docs/security.md)',
+};
 const notModified = { '304': { description: 'Not Modified: the answer’s fingerprint is among If-None-Match’s', headers: fingerprintHeaders } };
 
 /** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
@@ -127,7 +134,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       summary: e.summary,
       tags: e.tags,
       ...(e.deprecated ? { deprecated: true } : {}),
-      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter] : [])],
+      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter, csvRawParameter] : [])],
       responses: {
         '200': success(e),
         ...(e.group === 'reports' ? notModified : {}),

@@ -15,7 +15,7 @@ import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
-          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
+          [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--csv-raw] [--explain] [--fill zero] [--compare WINDOW] [--components]
           [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
@@ -28,6 +28,8 @@ export const query: Command = {
                  ndjson, csv, parquet, arrow (IPC stream): a report's rows (page or stream) as a table
   --out FILE     write there instead of standard output (removed again if the export fails); parquet
                  and arrow go to standard output only when it is a pipe or a file, not a terminal
+  --csv-raw      csv: text cells exactly as stored; by default one starting with =, +, -, @, tab or CR
+                 gets a leading ' so a spreadsheet shows it as text (docs/security.md)
 ${backendUsage}
   --explain      reports: print, without reading data, the normalized request, the plan, the SQL with
                  its parameters, the rollups chosen and why, and DuckDB's EXPLAIN (docs/extensions.md)
@@ -53,6 +55,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       state: { type: 'string' },
       format: { type: 'string' },
       out: { type: 'string' },
+      'csv-raw': { type: 'boolean' },
       explain: { type: 'boolean' },
       fill: { type: 'string' },
       compare: { type: 'string' },
@@ -96,7 +99,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
           const progress = exportProgress(io, `aea query → ${format}`, out === undefined && io.stdout?.isTTY === true);
           try {
             const rows = countingRows(await scope.invokeRows(method, url.pathname, { body, query, format }, format), progress.rows);
-            for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool })) {
+            for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool, csvRaw: values['csv-raw'] === true })) {
               await output.write(piece);
               progress.bytes(typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength);
             }
