@@ -122,3 +122,10 @@ export const rateFlushMs = 1_000;
 
 /** Above this wait a 429 also says `x-should-retry: false`, so the official client fails fast instead of sleeping. */
 export const maxClientWaitSeconds = 60;
+
+/**
+ * The most characters of a caller's `input` a 422 echoes back per issue: a 500,000-character document text
+ * refused as too long once came back whole. A longer string is cut there and ends with `…`; a longer list
+ * or object becomes its JSON text, cut the same way.
+ */
+export const maxEchoedInputChars = 1_000;
