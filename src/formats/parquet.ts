@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, STRUCT, VARCHAR, structValue, type DuckDBConnection } from '@duckdb/node-api';
 import { rowWriter } from '../query/row-json.ts';
@@ -8,6 +7,7 @@ import type { RowShape, ShapeNode, ValueType } from '../query/row-shape.ts';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { headKey } from './format-names.ts';
 import { slices, tableShape } from './table-shape.ts';
+import { removeTemp, tempFolder } from '../engine/temp-paths.ts';
 
 /** Lends a DuckDB connection: the engine's pool, so a Parquet write shares the engine's connections and memory budget. */
 export interface DuckDBLender {
@@ -63,7 +63,7 @@ const privateLender = (dir: string): DuckDBLender => ({
 export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender): AsyncGenerator<Uint8Array> {
   const table = tableShape(result.shape);
   const write = rowWriter(table);
-  const dir = await mkdtemp(join(tmpdir(), 'aea-parquet-'));
+  const dir = await tempFolder('parquet');
   try {
     const rowsFile = join(dir, 'rows.ndjson');
     const parquetFile = join(dir, 'rows.parquet');
@@ -94,6 +94,6 @@ export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender): 
     );
     for await (const chunk of createReadStream(parquetFile, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await removeTemp(dir);
   }
 }
