@@ -234,3 +234,31 @@ export class DatasetError extends Error {
     this.name = 'DatasetError';
   }
 }
+
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+/** An export needs more temporary disk than one export may take: narrowing it is the way, retrying is not. */
+export class ExportTooLargeError extends EngineError {
+  readonly status = 413;
+  readonly code = 'export_too_large';
+  constructor(readonly limitBytes: number) {
+    super(`The export needs more than ${mib(limitBytes)} of temporary disk, its limit; narrow it (a shorter window, fewer dimensions or extensions), or ask for NDJSON, CSV or Arrow, which need none`);
+    this.name = 'ExportTooLargeError';
+  }
+  override headers(): Record<string, string | number> {
+    return { 'x-should-retry': 'false' };
+  }
+}
+
+/** The process's temporary disk for exports is taken by others: retry shortly. */
+export class TempDiskBusyError extends EngineError {
+  readonly status = 503;
+  readonly code = 'temp_disk_busy';
+  constructor(readonly limitBytes: number) {
+    super(`The exports under way hold ${mib(limitBytes)} of temporary disk, the process's limit; retry shortly`);
+    this.name = 'TempDiskBusyError';
+  }
+  override headers(): Record<string, string | number> {
+    return { 'retry-after': serverBusyRetrySeconds };
+  }
+}

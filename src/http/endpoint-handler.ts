@@ -31,6 +31,8 @@ export interface HandlerDeps {
   readonly heavyOfKey: KeyedSlots;
   readonly timeBudgetMs: number;
   readonly streamSeconds: number;
+  /** The longest an answer sent piece by piece may take to its first piece (0: no bound). */
+  readonly firstRowMs: number;
   readonly keepAliveMs: number;
 }
 
@@ -62,8 +64,8 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
     const { query, csvRaw } = endpoint.group === 'reports' ? takeCsvRaw(request.query as EndpointInput['query']) : { query: request.query as EndpointInput['query'], csvRaw: false };
     const input = inputOf(endpoint, request, format, query);
     const caller = callerOf(reply);
-    const sending = { maxMs: deps.streamSeconds * 1000, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
-    const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool, csvRaw }), caller, sending);
+    const sending = { maxMs: deps.streamSeconds * 1000, firstRowMs: deps.firstRowMs, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
+    const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool, tempDisk: engine.core.tempDisk, csvRaw }), caller, sending);
     const scope = engine.org(principal.organizationId);
     try {
       if (endpoint.stream) {
