@@ -1,4 +1,4 @@
-import { heavyBusyRetrySeconds, maxClientWaitSeconds, serverBusyRetrySeconds } from './engine/limits.ts';
+import { heavyBusyRetrySeconds, maxClientWaitSeconds, maxEchoedInputChars, serverBusyRetrySeconds } from './engine/limits.ts';
 
 export interface ValidationIssue {
   readonly loc: readonly (string | number)[];
@@ -30,9 +30,11 @@ export abstract class EngineError extends Error {
 export class ValidationError extends EngineError {
   readonly status = 422;
   readonly code = 'validation_error';
-  constructor(readonly detail: readonly ValidationIssue[]) {
+  readonly detail: readonly ValidationIssue[];
+  constructor(detail: readonly ValidationIssue[]) {
     super(detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '));
     this.name = 'ValidationError';
+    this.detail = detail.map((d) => (d.input === undefined ? d : { ...d, input: echoedInput(d.input) }));
   }
   static of(loc: readonly (string | number)[], msg: string, input?: unknown): ValidationError {
     return new ValidationError([valueError(loc, msg, input)]);
@@ -40,6 +42,26 @@ export class ValidationError extends EngineError {
   override body(): HTTPValidationError {
     return { detail: this.detail };
   }
+}
+
+/** A string cut to `maxEchoedInputChars`, never between the two halves of a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= maxEchoedInputChars) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[maxEchoedInputChars - 1]!) ? maxEchoedInputChars - 1 : maxEchoedInputChars;
+  return `${text.slice(0, end)}…`;
+}
+
+/** What a 422 echoes of a caller's input: the input itself when short, else its (JSON) text cut. */
+export function echoedInput(input: unknown): unknown {
+  if (typeof input === 'string') return cut(input);
+  if (input === null || typeof input !== 'object') return input;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(input);
+  } catch {
+    return cut(String(input));
+  }
+  return json === undefined || json.length <= maxEchoedInputChars ? input : cut(json);
 }
 
 export function valueError(loc: readonly (string | number)[], msg: string, input?: unknown): ValidationIssue {
@@ -210,5 +232,33 @@ export class DatasetError extends Error {
   ) {
     super(message);
     this.name = 'DatasetError';
+  }
+}
+
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+/** An export needs more temporary disk than one export may take: narrowing it is the way, retrying is not. */
+export class ExportTooLargeError extends EngineError {
+  readonly status = 413;
+  readonly code = 'export_too_large';
+  constructor(readonly limitBytes: number) {
+    super(`The export needs more than ${mib(limitBytes)} of temporary disk, its limit; narrow it (a shorter window, fewer dimensions or extensions), or ask for NDJSON, CSV or Arrow, which need none`);
+    this.name = 'ExportTooLargeError';
+  }
+  override headers(): Record<string, string | number> {
+    return { 'x-should-retry': 'false' };
+  }
+}
+
+/** The process's temporary disk for exports is taken by others: retry shortly. */
+export class TempDiskBusyError extends EngineError {
+  readonly status = 503;
+  readonly code = 'temp_disk_busy';
+  constructor(readonly limitBytes: number) {
+    super(`The exports under way hold ${mib(limitBytes)} of temporary disk, the process's limit; retry shortly`);
+    this.name = 'TempDiskBusyError';
+  }
+  override headers(): Record<string, string | number> {
+    return { 'retry-after': serverBusyRetrySeconds };
   }
 }

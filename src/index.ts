@@ -27,6 +27,7 @@ export { importFlat, type ImportOptions, type ImportResult } from './import/flat
 export type { RowShape, ColumnBatch } from './query/row-shape.ts';
 export { formats, formatNames, headKey, type FormatName, type TableFormat } from './formats/format-names.ts';
 export { encodeRows, type Encoded, type EncodeOptions } from './formats/encode.ts';
+export { isCompleteArrowStream } from './formats/arrow.ts';
 export { arrowTable, arrowBatches } from './formats/arrow.ts';
 export { negotiate } from './formats/accept.ts';
 export type { RowsResult, RowsPart } from './reports/endpoint.ts';

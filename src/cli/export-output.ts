@@ -1,4 +1,7 @@
-import { open, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { forget, remember, sweepStaleTemp, tempPrefix } from '../engine/temp-paths.ts';
 import cliProgress from 'cli-progress';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { UsageError } from './args.ts';
@@ -6,7 +9,11 @@ import type { CliIo } from './io.ts';
 
 export interface Output {
   write(chunk: string | Uint8Array): Promise<void>;
-  /** Closes the file; after a failure removes it, so a broken export never looks complete. */
+  /**
+   * Closes the file. A file export is written under a temporary name beside `--out` and renamed to it
+   * only after success, so an export that fails or is interrupted (Ctrl-C, SIGTERM) never leaves a
+   * file that looks complete, nor replaces the one that was there.
+   */
   close(ok: boolean): Promise<void>;
 }
 
@@ -16,12 +23,20 @@ export interface Output {
  */
 export async function openOutput(io: CliIo, out: string | undefined, format: string, binary: boolean): Promise<Output> {
   if (out !== undefined) {
-    const file = await open(out, 'w');
+    sweepStaleTemp(dirname(out));
+    const temp = join(dirname(out), `.${tempPrefix('out')}${randomBytes(4).toString('hex')}-${basename(out)}`);
+    remember(temp);
+    const file = await open(temp, 'wx');
     return {
       write: async (chunk) => void (await (typeof chunk === 'string' ? file.write(chunk) : file.write(chunk))),
       close: async (ok) => {
-        await file.close();
-        if (!ok) await rm(out, { force: true });
+        try {
+          await file.close();
+          if (ok) await rename(temp, out);
+        } finally {
+          await rm(temp, { force: true });
+          forget(temp);
+        }
       },
     };
   }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
+import { removeTempSync, tempFolderSync } from './temp-paths.ts';
 import { join } from 'node:path';
 import { DatasetError } from '../errors.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
@@ -39,7 +39,7 @@ export class ChdbBackend implements ReportBackend {
 
   static async open(copies: TableCopies): Promise<ChdbBackend> {
     const database = `aea_${randomBytes(6).toString('hex')}`;
-    const dir = mkdtempSync(join(tmpdir(), 'aea-chdb-'));
+    const dir = tempFolderSync('chdb');
     const backend = new ChdbBackend('chdb', acquireChdb(), database, { copies, dir });
     try {
       await backend.run(`CREATE DATABASE ${database} ENGINE = Atomic`, false);
@@ -114,7 +114,7 @@ export class ChdbBackend implements ReportBackend {
     this.closed = true;
     if (this.views) {
       await this.run(`DROP DATABASE IF EXISTS ${this.database}`, false).catch(() => undefined);
-      rmSync(this.views.dir, { recursive: true, force: true });
+      removeTempSync(this.views.dir);
     }
     this.chdb.release();
   }

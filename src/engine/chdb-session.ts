@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { DatasetError } from '../errors.ts';
+import { removeTempSync, tempFolderSync } from './temp-paths.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseSettings, compactBatch, type CompactJson } from './clickhouse-rows.ts';
 
@@ -29,7 +30,7 @@ const loadChdb = () => requireOptional<ChdbModule>('chdb', 'the chdb backend (Cl
  * of its own, and the loader) shares it and queues its statements on it. `path` is the persistent
  * directory when one was asked for, undefined for chdb's temporary one.
  */
-let shared: { session: Session; path: string | undefined; users: number; queue: Promise<unknown> } | undefined;
+let shared: { session: Session; path: string | undefined; users: number; queue: Promise<unknown>; scratch?: string } | undefined;
 
 /** One user's handle on the process's chdb session. */
 export interface ChdbHandle {
@@ -49,7 +50,12 @@ export function acquireChdb(path?: string): ChdbHandle {
   if (shared && wanted !== undefined && shared.path !== wanted) {
     throw new DatasetError(`chdb holds one data directory per process, and this process already uses ${shared.path ?? 'a temporary one'}: cannot also open ${wanted}`);
   }
-  if (!shared) shared = { session: new (loadChdb().Session)(wanted), path: wanted, users: 0, queue: Promise.resolve() };
+  if (!shared) {
+    // chdb's own temporary directory (chdb-node-*) carries no owner, so a killed process's could never be
+    // told from a running one's: ours is named by this PID and swept like every other (temp-paths.ts).
+    const scratch = wanted === undefined ? tempFolderSync('chdbdata') : undefined;
+    shared = { session: new (loadChdb().Session)(wanted ?? scratch), path: wanted, users: 0, queue: Promise.resolve(), ...(scratch ? { scratch } : {}) };
+  }
   const chdb = shared;
   // Again for every user: the session's settings are its defaults, which another user may have changed since it opened.
   // Queued: a statement of another user may be running, and chdb runs one at a time.
@@ -76,6 +82,7 @@ export function acquireChdb(path?: string): ChdbHandle {
       if (--chdb.users === 0 && shared === chdb) {
         shared = undefined;
         chdb.session.close();
+        if (chdb.scratch) removeTempSync(chdb.scratch);
       }
     },
   };

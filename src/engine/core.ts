@@ -1,3 +1,4 @@
+import type { TempDisk } from './temp-disk.ts';
 import type { DuckDBPool } from './duckdb-pool.ts';
 import type { ReportBackend } from './backend.ts';
 import type { Rollups } from './rollups.ts';
@@ -53,6 +54,8 @@ export interface EngineCore {
   readonly runner: BackgroundWorker;
   /** Dataset tables given neither in the folder nor in `tables`: registered empty, refused by the operations that read them. */
   readonly missingTables: ReadonlySet<TableName>;
+  /** The temporary disk of exports (Parquet): a bound per export and one for the process. */
+  readonly tempDisk: TempDisk;
   /** The identity of what reports read (dataset and state store content), for answers' fingerprints. */
   readonly version: DatasetVersion;
 }

@@ -67,4 +67,11 @@ export interface EngineOptions {
    * or `chdb:PATH[?database=DB]`: the tables `aea clickhouse load` wrote to a chdb data directory.
    */
   readonly clickhouseUrl?: string;
+  /**
+   * Temporary disk one export may take, e.g. '1GiB' (default 1 GiB): Parquet is written through a
+   * temporary file. Past it the export fails with ExportTooLargeError (HTTP 413).
+   */
+  readonly exportTempLimit?: ByteSize;
+  /** Temporary disk of all exports together (default 4 GiB); past it a new one fails with TempDiskBusyError (HTTP 503). */
+  readonly tempLimit?: ByteSize;
 }

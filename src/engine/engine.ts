@@ -1,3 +1,4 @@
+import { TempDisk } from './temp-disk.ts';
 import { randomBytes } from 'node:crypto';
 import { CursorCodec } from '../query/cursor.ts';
 import { OrgScope } from './org-scope.ts';
@@ -80,6 +81,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       knowledge: new KnowledgeIndex(state),
       missingTables,
       version: new DatasetVersion(pool, options.data, sources, state),
+      tempDisk: new TempDisk(options.exportTempLimit, options.tempLimit),
     };
   } catch (error) {
     await backend?.close();

@@ -122,3 +122,27 @@ export const rateFlushMs = 1_000;
 
 /** Above this wait a 429 also says `x-should-retry: false`, so the official client fails fast instead of sleeping. */
 export const maxClientWaitSeconds = 60;
+
+/**
+ * The most characters of a caller's `input` a 422 echoes back per issue: a 500,000-character document text
+ * refused as too long once came back whole. A longer string is cut there and ends with `…`; a longer list
+ * or object becomes its JSON text, cut the same way.
+ */
+export const maxEchoedInputChars = 1_000;
+
+/**
+ * Temporary disk of one export (Parquet is written by DuckDB from a temporary NDJSON file of the rows,
+ * then sent once complete): 1 GiB. A three-year v1 visibility stream with fill, compare and components
+ * over the sample once wrote 2,989 MiB of NDJSON for a 591 KB file; past the bound the export is a 413.
+ */
+export const defaultExportTempBytes = 2 ** 30;
+
+/** Temporary disk of every export of the process together: 4 GiB; past it a new export waits on a 503. */
+export const defaultTempBytes = 4 * 2 ** 30;
+
+/**
+ * The longest a stream or a table-format answer may take to its first piece (a stream's summary or
+ * first row; a Parquet file, which comes whole): 120 s. Its headers wait for that piece, so a failure
+ * before it is answered with its own status; past the bound the query is stopped with a 503.
+ */
+export const defaultFirstRowSeconds = 120;

@@ -41,7 +41,7 @@ export class OrgScope {
         target[endpoint.name] = (body?: object, options: ReportOptions = {}) => this.events(endpoint.path, endpoint.method, body, options);
       } else if (endpoint.group === 'reports') {
         target[endpoint.name] = (body?: object, options: ReportOptions = {}) =>
-          budget(options, async (signal) => pageAs(await this.invoke(endpoint.method, endpoint.path, reportInput(body, options), signal), formatOf(options.format), endpoint.path, { duckdb: this.core.pool }));
+          budget(options, async (signal) => pageAs(await this.invoke(endpoint.method, endpoint.path, reportInput(body, options), signal), formatOf(options.format), endpoint.path, { duckdb: this.core.pool, tempDisk: this.core.tempDisk, csvRaw: options.csvRaw === true }));
       } else {
         target[endpoint.name] = (input?: EndpointInput, options?: CallOptions) => budget(options, async (signal) => parseJson(await this.invoke(endpoint.method, endpoint.path, input ?? {}, signal)));
       }
@@ -81,7 +81,7 @@ export class OrgScope {
     const release = this.core.streams.take();
     if (!release) throw new ServerBusyError(this.core.streams.max);
     try {
-      yield* streamAs(await this.invoke(method, path, reportInput(body, options), options.signal), formatOf(options.format), path, { duckdb: this.core.pool });
+      yield* streamAs(await this.invoke(method, path, reportInput(body, options), options.signal), formatOf(options.format), path, { duckdb: this.core.pool, tempDisk: this.core.tempDisk, csvRaw: options.csvRaw === true });
     } finally {
       release();
     }

@@ -31,6 +31,8 @@ export interface ExtensionOptions {
 export interface ReportOptions extends CallOptions, ExtensionOptions {
   /** `json` (default): the spec's answer; `arrow`: an Arrow Table (a stream: RecordBatches); `csv` and `ndjson` text; `parquet` bytes. */
   readonly format?: FormatName;
+  /** CSV only: text cells exactly as stored, without the guard against spreadsheet formulas (docs/security.md). */
+  readonly csvRaw?: boolean;
 }
 
 /** The extension options as the query parameters every face passes (parsed in src/reports/extensions/options.ts). */

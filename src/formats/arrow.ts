@@ -123,3 +123,17 @@ export async function* arrowIpc(result: RowsResult): AsyncGenerator<Uint8Array> 
   writer.finish();
   yield sink.take();
 }
+
+/** The Arrow IPC stream format's end-of-stream marker: a continuation token and a zero length. */
+const endOfStream = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0);
+
+/**
+ * Whether Arrow IPC stream bytes end with the end-of-stream marker. A stream cut between two batches
+ * (an interrupted export to standard output) reads without error as fewer rows; only the marker tells
+ * a whole stream from a truncated one.
+ */
+export function isCompleteArrowStream(bytes: Uint8Array): boolean {
+  if (bytes.byteLength < endOfStream.byteLength) return false;
+  const tail = bytes.subarray(bytes.byteLength - endOfStream.byteLength);
+  return tail.every((b, i) => b === endOfStream[i]);
+}

@@ -17,9 +17,27 @@ const scalarText = (type: ScalarType) => (v: unknown): string | null => {
   return s === null ? null : String(s);
 };
 
-function cellWriter(c: FlatColumn): (batch: ColumnBatch) => (row: number) => string {
+/** What a spreadsheet reads as a formula (or a DDE call) at the start of a cell. */
+const formulaStart = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell a spreadsheet would run as a formula (`=HYPERLINK(...)`, `+`, `-`, `@`, or a tab or CR
+ * before one) gets a leading `'`, so Excel, LibreOffice and Sheets show it as text (OWASP's CSV
+ * injection advice). Only text cells: numbers, negative ones included, are written as they are.
+ */
+export function spreadsheetText(text: string | null): string | null {
+  return text !== null && formulaStart.test(text) ? `'${text}` : text;
+}
+
+export interface CsvOptions {
+  /** true: text cells exactly as stored, for machine readers (`csv_raw=true`, `--csv-raw`); default false. */
+  readonly raw?: boolean;
+}
+
+function cellWriter(c: FlatColumn, options: CsvOptions): (batch: ColumnBatch) => (row: number) => string {
   const json = typeof c.type === 'string' ? undefined : valueText(c.type);
-  const text = json ? (v: unknown) => (v === null || v === undefined ? null : json(v)) : scalarText(c.type as ScalarType);
+  const plain = json ? (v: unknown) => (v === null || v === undefined ? null : json(v)) : scalarText(c.type as ScalarType);
+  const text = c.type === 'text' && !options.raw ? (v: unknown) => spreadsheetText(plain(v)) : plain;
   const dig = (v: unknown): unknown => (c.within ?? []).reduce((o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]), v);
   const read = c.wire === 'json' ? (v: unknown) => text(dig(parsed(v))) : c.within ? (v: unknown) => text(dig(v)) : text;
   return (batch) => {
@@ -31,11 +49,13 @@ function cellWriter(c: FlatColumn): (batch: ColumnBatch) => (row: number) => str
 
 /**
  * CSV with a header line: one column per leaf of the row, named by its dotted path (`asset.name`,
- * `metrics.visits`, `model.id`); a null object or struct leaves its columns empty. A list is its JSON text. Lines end with `\n`. Rows only: the head does not travel.
+ * `metrics.visits`, `model.id`); a null object or struct leaves its columns empty. A list is its JSON text.
+ * Lines end with `\n`. Rows only: the head does not travel. Text cells are made safe for spreadsheets
+ * (`spreadsheetText`) unless `raw`.
  */
-export async function* csvText(result: RowsResult): AsyncGenerator<string> {
+export async function* csvText(result: RowsResult, options: CsvOptions = {}): AsyncGenerator<string> {
   const columns = flatColumns(result.shape);
-  const cells = columns.map(cellWriter);
+  const cells = columns.map((c) => cellWriter(c, options));
   for await (const part of slices(result)) {
     if (!('batch' in part)) {
       yield columns.map((c) => csvField(c.path)).join(',') + '\n';

@@ -5,10 +5,15 @@ import { csvText } from './csv.ts';
 import { formatNames, type FormatName, type TableFormat } from './format-names.ts';
 import { ndjsonText } from './ndjson.ts';
 import { parquetBytes, type DuckDBLender } from './parquet.ts';
+import type { TempDisk } from '../engine/temp-disk.ts';
 
 export interface EncodeOptions {
   /** Where Parquet is written: the engine's pool (every face passes it); a private DuckDB without it. */
   readonly duckdb?: DuckDBLender;
+  /** The temporary disk Parquet counts against (the engine's bounds); the defaults without it. */
+  readonly tempDisk?: TempDisk;
+  /** CSV text cells exactly as stored, without the spreadsheet guard (docs/security.md); default false. */
+  readonly csvRaw?: boolean;
 }
 
 /** Text formats yield strings, binary ones bytes; every piece is one slice of rows at most. */
@@ -16,9 +21,9 @@ export type Encoded = AsyncGenerator<string | Uint8Array>;
 
 const encoders: Record<TableFormat, (result: RowsResult, options: EncodeOptions) => Encoded> = {
   ndjson: (result) => ndjsonText(result),
-  csv: (result) => csvText(result),
+  csv: (result, options) => csvText(result, { raw: options.csvRaw === true }),
   arrow: (result) => arrowIpc(result),
-  parquet: (result, options) => parquetBytes(result, options.duckdb),
+  parquet: (result, options) => parquetBytes(result, options.duckdb, options.tempDisk),
 };
 
 /** A rows result in a table format, piece by piece; pulled, so stopping early stops the query. */

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance, STRUCT, VARCHAR, structValue, type DuckDBConnection } from '@duckdb/node-api';
 import { rowWriter } from '../query/row-json.ts';
@@ -8,6 +7,8 @@ import type { RowShape, ShapeNode, ValueType } from '../query/row-shape.ts';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { headKey } from './format-names.ts';
 import { slices, tableShape } from './table-shape.ts';
+import { removeTemp, tempFolder } from '../engine/temp-paths.ts';
+import { defaultTempDisk, type TempDisk } from '../engine/temp-disk.ts';
 
 /** Lends a DuckDB connection: the engine's pool, so a Parquet write shares the engine's connections and memory budget. */
 export interface DuckDBLender {
@@ -58,12 +59,14 @@ const privateLender = (dir: string): DuckDBLender => ({
  * as structs) a slice at a time, DuckDB reads it with the declared column types and writes Parquet (row
  * groups of 65,536 rows, the head under `aea:head` in the key-value metadata), and the file is read out
  * in 1 MiB chunks. JS holds one slice; DuckDB streams file to file; both files are removed at the end.
- * The bytes come only once the file is complete: a Parquet footer is written last.
+ * The bytes come only once the file is complete: a Parquet footer is written last. Both files count
+ * against `disk` as they are written (a 413 past one export's bound, a 503 past the process's).
  */
-export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender): AsyncGenerator<Uint8Array> {
+export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender, disk: TempDisk = defaultTempDisk): AsyncGenerator<Uint8Array> {
   const table = tableShape(result.shape);
   const write = rowWriter(table);
-  const dir = await mkdtemp(join(tmpdir(), 'aea-parquet-'));
+  const account = disk.account();
+  const dir = await tempFolder('parquet');
   try {
     const rowsFile = join(dir, 'rows.ndjson');
     const parquetFile = join(dir, 'rows.parquet');
@@ -78,6 +81,7 @@ export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender): 
         const row = write(part.batch);
         let text = '';
         for (let i = 0; i < part.batch.length; i++) text += row(i) + '\n';
+        account.take(Buffer.byteLength(text));
         await file.write(text);
       }
     } finally {
@@ -92,8 +96,10 @@ export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender): 
         { 1: VARCHAR, 2: columnsType, 3: VARCHAR, 4: VARCHAR },
       ),
     );
+    account.take((await stat(parquetFile)).size);
     for await (const chunk of createReadStream(parquetFile, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await removeTemp(dir);
+    account.release();
   }
 }

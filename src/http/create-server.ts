@@ -11,6 +11,7 @@ import { registerDocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi.ts';
 import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
 import { defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
+import { defaultFirstRowSeconds } from '../engine/limits.ts';
 import { KeyedSlots } from '../engine/slots.ts';
 import { RateWindowStore } from '../state/rate-windows.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
@@ -38,9 +39,11 @@ export interface ServerOptions {
   readonly keepAliveMs?: number;
   /**
    * Concurrent streams per key (default 4) and the longest a stream may stay open (default 600 s). The
-   * bound on streams in the whole process is the engine's `maxStreams`.
+   * bound on streams in the whole process is the engine's `maxStreams`. `firstRowSeconds` (default 120;
+   * 0: none): the longest a stream or a table-format answer may take to its first piece before it is
+   * stopped with a 503; its status and headers wait for that piece.
    */
-  readonly streams?: { readonly perKey?: number; readonly maxSeconds?: number };
+  readonly streams?: { readonly perKey?: number; readonly maxSeconds?: number; readonly firstRowSeconds?: number };
   /** Heavy requests (reports) one key may have running at once (default 2; 0: no bound). */
   readonly heavyPerKey?: number;
   /** How long a request (not a stream) may run before it is stopped with a 503; 0: none. Default: the engine's. */
@@ -135,7 +138,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     app.route({
       method: endpoint.method,
       url: endpoint.path.replace(/\{([a-z_]+)\}/g, ':$1'),
-      handler: endpointHandler(endpoint, { engine, clock, streamsOfKey, heavyOfKey, timeBudgetMs, streamSeconds: streamLimits.maxSeconds, keepAliveMs: options.keepAliveMs ?? 15_000 }),
+      handler: endpointHandler(endpoint, { engine, clock, streamsOfKey, heavyOfKey, timeBudgetMs, streamSeconds: streamLimits.maxSeconds, firstRowMs: (options.streams?.firstRowSeconds ?? defaultFirstRowSeconds) * 1000, keepAliveMs: options.keepAliveMs ?? 15_000 }),
     });
   }
   if (options.mcp !== false) registerMcpRoute(app, { engine, endpoints, clock, heavyOfKey, timeBudgetMs, allowWrites: options.mcp?.allowWrites === true });

@@ -13,6 +13,7 @@ import type { TableFormat } from '../formats/format-names.ts';
 import { NonJsonBody } from './body-parsers.ts';
 import { applyLifecycle } from './lifecycle.ts';
 import { sendSse } from './sse.ts';
+import { takeCsvRaw } from './csv-raw.ts';
 import { etagOf, ifNoneMatchTags } from '../reports/extensions/fingerprint.ts';
 
 /** Sends the ETag of an answer's fingerprint; true when the answer is a 304 (the caller's copy is current), sent here. */
@@ -31,10 +32,12 @@ export interface HandlerDeps {
   readonly heavyOfKey: KeyedSlots;
   readonly timeBudgetMs: number;
   readonly streamSeconds: number;
+  /** The longest an answer sent piece by piece may take to its first piece (0: no bound). */
+  readonly firstRowMs: number;
   readonly keepAliveMs: number;
 }
 
-function inputOf(endpoint: Endpoint, request: FastifyRequest, format: TableFormat | 'json'): EndpointInput {
+function inputOf(endpoint: Endpoint, request: FastifyRequest, format: TableFormat | 'json', query: EndpointInput['query']): EndpointInput {
   let body: unknown = request.body;
   if (body instanceof NonJsonBody) {
     if (endpoint.schemas.body) {
@@ -43,8 +46,8 @@ function inputOf(endpoint: Endpoint, request: FastifyRequest, format: TableForma
     body = undefined;
   }
   const conditional = endpoint.group === 'reports' ? { format, ifNoneMatch: ifNoneMatchTags(request.headers['if-none-match']) } : {};
-  const query = endpoint.group === 'reports' ? withoutFormat(request.query) : request.query;
-  return { body, query: query as EndpointInput['query'], params: request.params as Record<string, string>, ...conditional };
+  const rest = endpoint.group === 'reports' ? withoutFormat(query) : query;
+  return { body, query: rest as EndpointInput['query'], params: request.params as Record<string, string>, ...conditional };
 }
 
 /**
@@ -60,10 +63,11 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
     applyLifecycle(endpoint, reply, principal, now);
     requireTables(endpoint.path, engine.core.missingTables);
     const format = chooseFormat(endpoint, request, reply);
-    const input = inputOf(endpoint, request, format);
+    const { query, csvRaw } = endpoint.group === 'reports' ? takeCsvRaw(request.query as EndpointInput['query']) : { query: request.query as EndpointInput['query'], csvRaw: false };
+    const input = inputOf(endpoint, request, format, query);
     const caller = callerOf(reply);
-    const sending = { maxMs: deps.streamSeconds * 1000, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
-    const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool }), caller, sending);
+    const sending = { maxMs: deps.streamSeconds * 1000, firstRowMs: deps.firstRowMs, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
+    const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool, tempDisk: engine.core.tempDisk, csvRaw }), caller, sending);
     const scope = engine.org(principal.organizationId);
     try {
       if (endpoint.stream) {

@@ -123,6 +123,13 @@ const formatParameter = {
   schema: { type: 'string', enum: Object.keys(formats) },
   description: 'The encoding, as Accept chooses it, for tools that cannot set a header (a spreadsheet’s import from a URL): an Accept given beside it that does not take it is a 406',
 };
+const csvRawParameter = {
+  name: 'csv_raw',
+  in: 'query',
+  required: false,
+  schema: { type: 'boolean', default: false },
+  description: 'text/csv only: true writes text cells exactly as stored; by default a text cell starting with =, +, -, @, tab or CR gets a leading \' so spreadsheets show it as text (docs/security.md)',
+};
 const notModified = { '304': { description: 'Not Modified: the answer’s fingerprint is among If-None-Match’s', headers: fingerprintHeaders } };
 
 /** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
@@ -135,7 +142,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       summary: e.summary,
       tags: e.tags,
       ...(e.deprecated ? { deprecated: true } : {}),
-      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter, formatParameter] : [])],
+      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter, formatParameter, csvRawParameter] : [])],
       responses: {
         '200': success(e),
         ...(e.group === 'reports' ? notModified : {}),

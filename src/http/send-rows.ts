@@ -6,6 +6,7 @@ import { contentType, formats, type FormatName } from '../formats/format-names.t
 import type { Encoded } from '../formats/encode.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
 import { drainOrClose } from './sse.ts';
+import { firstPiece } from './first-piece.ts';
 
 const tableMediaTypes = Object.entries(formats)
   .filter(([name]) => name !== 'json')
@@ -31,15 +32,24 @@ export interface SendOptions {
   /** A response open longer than this is cut (the socket is destroyed, so the client sees it incomplete). */
   readonly maxMs: number;
   readonly onError: (error: unknown) => void;
+  /** The longest the first piece may take (0: no bound); past it a 503 (see `firstPiece`). */
+  readonly firstRowMs: number;
 }
 
 /**
- * Writes encoded rows as the response body, chunked. Headers (rate-limit ones included) go out before the
- * query runs; each write waits for `drain`, so the server holds one encoded slice per response. A client
- * that goes away aborts the query; a failure midway destroys the socket, so no client can take a
- * truncated body for a whole one.
+ * Writes encoded rows as the response body, chunked. Headers (rate-limit ones included) go out with the
+ * first piece, so a failure before it is answered with its status (`firstPiece`); each write waits for
+ * `drain`, so the server holds one encoded slice per response. A client that goes away aborts the
+ * query; a failure midway destroys the socket, so no client can take a truncated body for a whole one.
  */
 export async function sendRows(reply: FastifyReply, format: FormatName, stream: boolean, body: Encoded, abort: AbortController, options: SendOptions): Promise<void> {
+  let first: IteratorResult<string | Uint8Array>;
+  try {
+    first = await firstPiece(body, abort, options.firstRowMs);
+  } catch (error) {
+    await body.return(undefined).catch(() => undefined);
+    throw error;
+  }
   const res = reply.raw;
   reply.hijack();
   const headers: Record<string, string | number | string[]> = {};
@@ -55,8 +65,7 @@ export async function sendRows(reply: FastifyReply, format: FormatName, stream: 
     res.destroy(new Error(`response exceeded ${options.maxMs} ms`));
   }, options.maxMs);
   try {
-    for (;;) {
-      const next = await body.next();
+    for (let next = first; ; next = await body.next()) {
       if (next.done || abort.signal.aborted) break;
       if (!res.write(next.value)) await drainOrClose(res);
     }

@@ -1,21 +1,32 @@
 import type { FastifyReply } from 'fastify';
 import type { StreamEvent } from '../reports/endpoint.ts';
 import { formatSseEvent, sseKeepAlive } from '../reports/sse.ts';
+import { firstPiece } from './first-piece.ts';
 
 export interface SseOptions {
   readonly keepAliveMs: number;
   /** A stream open longer than this is cut (the socket is destroyed, so the client sees it incomplete). */
   readonly maxMs: number;
   readonly onError: (error: unknown) => void;
+  /** The longest the first event may take (0: no bound); past it a 503 (see `firstPiece`). */
+  readonly firstRowMs: number;
 }
 
 /**
- * Writes a stream as Server-Sent Events. Headers (rate-limit ones included) go out before the query
- * runs; writes wait for `drain`; keep-alives are comment lines. If the client goes away the caller's
+ * Writes a stream as Server-Sent Events. Headers (rate-limit ones included) go out with the first event,
+ * so a failure before it is answered with its status (`firstPiece`); writes wait for `drain`; keep-alives are comment lines. If the client goes away the caller's
  * abort signal stops the query. If the stream fails midway the socket is destroyed, so no client can
  * mistake a truncated stream for a complete one.
  */
 export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamEvent>, abort: AbortController, options: SseOptions): Promise<void> {
+  const iterator = events[Symbol.asyncIterator]();
+  let first: IteratorResult<StreamEvent>;
+  try {
+    first = await firstPiece(iterator, abort, options.firstRowMs);
+  } catch (error) {
+    await iterator.return?.(undefined)?.catch(() => undefined);
+    throw error;
+  }
   const res = reply.raw;
   reply.hijack();
   const headers: Record<string, string | number | string[]> = {};
@@ -28,7 +39,6 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
     connection: 'keep-alive',
   });
   res.flushHeaders();
-  const iterator = events[Symbol.asyncIterator]();
   const onClose = () => {
     if (!res.writableFinished) abort.abort();
   };
@@ -45,8 +55,7 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
     res.destroy(new Error(`stream exceeded ${options.maxMs} ms`));
   }, options.maxMs);
   try {
-    for (;;) {
-      const next = await iterator.next();
+    for (let next = first; ; next = await iterator.next()) {
       if (next.done || abort.signal.aborted) break;
       lastWrite = Date.now();
       if (!res.write(formatSseEvent(next.value))) {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, rm } from 'node:fs/promises';
+import { removeTemp, tempFolder } from '../engine/temp-paths.ts';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { pathLiteral } from '../engine/literal.ts';
@@ -20,7 +20,7 @@ function stamp(file: string): string {
  * removed once attached: DuckDB keeps its file open.
  */
 export async function attachSnapshot(conn: DuckDBConnection, file: string): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'aea-state-'));
+  const dir = await tempFolder('state');
   const copy = join(dir, 'state.duckdb');
   try {
     for (let attempt = 1; ; attempt++) {
@@ -41,6 +41,6 @@ export async function attachSnapshot(conn: DuckDBConnection, file: string): Prom
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await removeTemp(dir);
   }
 }

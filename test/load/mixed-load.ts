@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { tempFolderSync } from '../../src/engine/temp-paths.ts';
 import { openEngine } from '../../src/open-engine.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
 
@@ -17,7 +16,7 @@ const data = values.data!;
 const heavy = Number(values.heavy ?? 6);
 const seconds = Number(values.seconds ?? 20);
 const aea = values.aea ?? new URL('../../src/cli/aea.mjs', import.meta.url).pathname;
-const state = join(mkdtempSync(join(tmpdir(), 'aea-mixed-')), 'state.duckdb');
+const state = join(tempFolderSync('mixedrun'), 'state.duckdb');
 
 const setup = await openEngine({ data, state });
 const [org] = await setup.listOrganizations();

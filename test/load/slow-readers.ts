@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { tempFolderSync } from '../../src/engine/temp-paths.ts';
 import { openEngine } from '../../src/open-engine.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
 
@@ -17,7 +17,7 @@ const data = values.data!;
 const readers = Number(values.readers ?? 1);
 const seconds = Number(values.seconds ?? 10);
 const aea = values.aea ?? new URL('../../src/cli/aea.mjs', import.meta.url).pathname;
-const state = join(mkdtempSync(join(tmpdir(), 'aea-slow-')), 'state.duckdb');
+const state = join(tempFolderSync('slowrun'), 'state.duckdb');
 
 const setup = await openEngine({ data, state });
 const [org] = await setup.listOrganizations();

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { removeTempSync, tempFolderSync } from '../../engine/temp-paths.ts';
 import { contractCatalog } from '../../cluster/catalog.ts';
 import { datasetSource } from '../../cluster/dataset-source.ts';
 import { loadDataset } from '../../cluster/load.ts';
@@ -82,7 +80,7 @@ async function load(dir: string, values: Values, io: CliIo): Promise<number> {
   const target = targetOf(values.url, values.database, cluster);
   // The engine opens the folder as any command does, so a dataset it would refuse is refused here too.
   const engine = await openEngine({ data: dir, rollups: false });
-  const scratch = mkdtempSync(join(tmpdir(), 'aea-load-'));
+  const scratch = tempFolderSync('load');
   try {
     const open = await openTarget(target, cluster);
     try {
@@ -92,7 +90,7 @@ async function load(dir: string, values: Values, io: CliIo): Promise<number> {
       await open.close();
     }
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeTempSync(scratch);
     await engine.close();
   }
   io.out(`loaded ${dir} into ${target.database}: every table's rows match the dataset's\n`);

@@ -12,11 +12,12 @@ import { countingRows, exportProgress, openOutput } from '../export-output.ts';
 import type { CliIo } from '../io.ts';
 import type { Command } from './command.ts';
 import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
+import { tempLimits } from '../temp-limits.ts';
 
 export const query: Command = {
   summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
-          [--format json|ndjson|csv|parquet|arrow|table] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
+          [--format json|ndjson|csv|parquet|arrow|table] [--out FILE] [--csv-raw] [--export-temp-limit SIZE] [--explain] [--fill zero] [--compare WINDOW] [--components]
           [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   PATH           an API path, e.g. /v2/reports/visibility; GET paths may carry a query string
@@ -31,6 +32,10 @@ export const query: Command = {
                  rows drawn, the rest counted). PATH?format=F says the same as --format F
   --out FILE     write there instead of standard output (removed again if the export fails); parquet
                  and arrow go to standard output only when it is a pipe or a file, not a terminal
+  --export-temp-limit SIZE
+                 temporary disk a parquet export may take (default 1GiB); past it the export fails
+  --csv-raw      csv: text cells exactly as stored; by default one starting with =, +, -, @, tab or CR
+                 gets a leading ' so a spreadsheet shows it as text (docs/security.md)
 ${backendUsage}
   --explain      reports: print, without reading data, the normalized request, the plan, the SQL with
                  its parameters, the rollups chosen and why, and DuckDB's EXPLAIN (docs/extensions.md)
@@ -56,6 +61,8 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       state: { type: 'string' },
       format: { type: 'string' },
       out: { type: 'string' },
+      'csv-raw': { type: 'boolean' },
+      'export-temp-limit': { type: 'string' },
       explain: { type: 'boolean' },
       fill: { type: 'string' },
       compare: { type: 'string' },
@@ -76,7 +83,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     if (values.components === true) url.searchParams.set('components', 'true');
     const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
     const data = required(values, 'data');
-    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...backendOf(values) });
+    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...tempLimits(values), ...backendOf(values) });
     if (engine.core.state.readOnly) io.err(`aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`);
     try {
       let body: unknown;
@@ -101,7 +108,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
           const progress = exportProgress(io, `aea query → ${format}`, out === undefined && io.stdout?.isTTY === true);
           try {
             const rows = countingRows(await scope.invokeRows(method, url.pathname, { body, query, format }, format), progress.rows);
-            for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool })) {
+            for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool, tempDisk: engine.core.tempDisk, csvRaw: values['csv-raw'] === true })) {
               await output.write(piece);
               progress.bytes(typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength);
             }

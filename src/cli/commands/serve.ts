@@ -1,9 +1,11 @@
 import { openEngine } from '../../open-engine.ts';
 import { defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
+import { defaultFirstRowSeconds } from '../../engine/limits.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required, UsageError } from '../args.ts';
 import { planMemory } from '../../engine/memory-budget.ts';
+import { tempLimits } from '../temp-limits.ts';
 import type { Command } from './command.ts';
 import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 
@@ -20,6 +22,9 @@ export const serveOptions = {
   'heavy-per-key': { type: 'string' },
   quiet: { type: 'boolean' },
   'mcp-allow-writes': { type: 'boolean' },
+  'export-temp-limit': { type: 'string' },
+  'temp-limit': { type: 'string' },
+  'first-row-budget': { type: 'string' },
   ...backendParse,
 } as const;
 
@@ -27,6 +32,7 @@ export const serve: Command = {
   summary: 'serve the REST API over a dataset',
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
                  [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--quiet] [--mcp-allow-writes]
+                 [--export-temp-limit SIZE] [--temp-limit SIZE] [--first-row-budget SECONDS]
                  [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   --port P             port to listen on (default 8787; 0 picks a free one)
@@ -39,6 +45,12 @@ export const serve: Command = {
   --time-budget S      seconds a request (not a stream) may run before it is stopped (default ${defaultTimeBudgetMs / 1000}; 0: none)
   --heavy-per-key N    reports one API key may run at once (default ${defaultHeavyPerKey}; 0: no bound)
   --mcp-allow-writes   /mcp (MCP for AI agents, docs/mcp.md) also offers the tools that change data
+  --export-temp-limit SIZE  temporary disk one export may take (Parquet goes through a temporary file),
+                       e.g. 512MiB (default 1GiB); past it the export is a 413
+  --temp-limit SIZE    temporary disk of all exports together (default 4GiB); past it a new one is a 503
+  --first-row-budget S seconds a stream or table-format answer may take to its first piece (a stream's
+                       summary or first row, a whole Parquet file) before it is stopped with a 503
+                       (default ${defaultFirstRowSeconds}; 0: none); the status waits for that piece
 ${backendUsage}`,
   async run(argv, io) {
     const { values } = parse(argv, serveOptions);
@@ -57,10 +69,11 @@ ${backendUsage}`,
       memoryLimit,
       maxStreams,
       timeBudgetMs: number(values, 'time-budget', defaultTimeBudgetMs / 1000) * 1000,
+      ...tempLimits(values),
       ...backendOf(values),
     });
     const limit = number(values, 'rate-limit', 600);
-    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), logger: !values.quiet, mcp: { allowWrites: values['mcp-allow-writes'] === true } });
+    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), streams: { firstRowSeconds: number(values, 'first-row-budget', defaultFirstRowSeconds) }, logger: !values.quiet, mcp: { allowWrites: values['mcp-allow-writes'] === true } });
     const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
     io.out(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
     await io.stopped();
@@ -69,3 +82,4 @@ ${backendUsage}`,
     return 0;
   },
 };
+

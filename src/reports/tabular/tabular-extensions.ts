@@ -33,16 +33,20 @@ export function checkFill(plan: TabularShape): void {
 export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: readonly string[]): TabularSql {
   const d = plan.dimensions.indexOf(timeDimension);
   const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
-  const seen = others.length > 0 ? join(others.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
+  const ofBucket = t.ofBucket ?? {};
+  // A key the bucket decides is not crossed with the buckets: an hour bucket has one hour of day.
+  const free = others.filter((i) => !ofBucket[i]);
+  const seen = free.length > 0 ? join(free.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
   const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)} AS ${metricColumn(j)}`));
-  const matches = [sql`g.${keyColumn(d)} = b.k`, ...others.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
+  const matches = [sql`g.${keyColumn(d)} = b.k`, ...free.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
+  const keyOf = (i: number) => (ofBucket[i] ? sql`${ofBucket[i](sql`b.k`)} AS ${keyColumn(i)}` : sql`s.${keyColumn(i)} AS ${keyColumn(i)}`);
   return {
     ...t,
     ctes: sql`${t.ctes},
 grouped_plain AS (${t.grouped}),
 fill_seen AS (SELECT DISTINCT ${seen} FROM grouped_plain),
 fill_buckets AS (${windowBuckets(plan.bucket!, plan.window!)} UNION SELECT ${keyColumn(d)} FROM grouped_plain)`,
-    grouped: sql`SELECT ${join([...others.map((i) => sql`s.${keyColumn(i)} AS ${keyColumn(i)}`), sql`b.k AS ${keyColumn(d)}`, ...metrics], ', ')}
+    grouped: sql`SELECT ${join([...others.map(keyOf), sql`b.k AS ${keyColumn(d)}`, ...metrics], ', ')}
   FROM fill_seen s CROSS JOIN fill_buckets b
   LEFT JOIN grouped_plain g ON ${join(matches, ' AND ')}`,
   };
@@ -83,8 +87,10 @@ export function comparedGroups(plan: TabularShape, cur: TabularSql, prevPlan: Ta
     const pct = instants.includes(m) ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`;
     return [sql`${p} AS ${metricColumn(n + 3 * j)}`, sql`${c} - ${p} AS ${metricColumn(n + 3 * j + 1)}`, sql`${pct} AS ${metricColumn(n + 3 * j + 2)}`];
   });
-  const keys = others.map((i) => sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`);
-  const matches = others.map((i) => sql`c.${keyColumn(i)} IS NOT DISTINCT FROM p.${keyColumn(i)}`);
+  const ofBucket = d < 0 ? {} : (cur.ofBucket ?? {});
+  // A key the bucket decides follows the bucket the row shows, as buckets meet by their place.
+  const keys = others.map((i) => (ofBucket[i] ? sql`${ofBucket[i](sql`coalesce(c.${keyColumn(d)}, cb.k)`)} AS ${keyColumn(i)}` : sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`));
+  const matches = others.filter((i) => !ofBucket[i]).map((i) => sql`c.${keyColumn(i)} IS NOT DISTINCT FROM p.${keyColumn(i)}`);
   const current = plan.metrics.map((_, j) => sql`c.${metricColumn(j)} AS ${metricColumn(j)}`);
   const windows = sql`cmp_cur AS (WITH ${cur.ctes}
 ${cur.grouped}),

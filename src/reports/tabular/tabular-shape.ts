@@ -62,6 +62,11 @@ export interface TabularSql {
   readonly dimensions: readonly TabularDimension[];
   /** How each metric is typed in Arrow and Parquet (JSON writes every number alike); floats by default. */
   readonly metricTypes?: Readonly<Record<string, ScalarType>>;
+  /**
+   * The dimensions the date bucket decides (the hour of day under hour buckets), by index: each one's
+   * key from the bucket's key. fill and compare derive them from the bucket instead of crossing them with it.
+   */
+  readonly ofBucket?: Readonly<Record<number, (bucket: Fragment) => Fragment>>;
 }
 
 export const keyColumn = (i: number, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`));

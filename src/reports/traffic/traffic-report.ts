@@ -77,6 +77,7 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
   FROM ${source} f WHERE ${where}`
       : sql`SELECT f.ts, ${columns}, ${counted} FROM ${source} f WHERE ${where}`;
   const dims = plan.dimensions.map((d) => dimensionOf(def, plan.bucket, d));
+  const hour = plan.dimensions.indexOf('hour');
   const select = [...dims.map((d, i) => sql`${d.key} AS ${keyColumn(i)}`), ...plan.metrics.map((m, j) => sql`${def.metrics[m]!} AS ${metricColumn(j)}`)];
   return {
     ctes: sql`traffic AS (
@@ -84,6 +85,7 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
 )`,
     grouped: sql`SELECT ${join(select, ', ')} FROM traffic f ${groupKeys(dims.length)}`,
     dimensions: dims,
+    ...(hour >= 0 && plan.bucket.interval === 'hour' ? { ofBucket: { [hour]: (k: Fragment) => hourOfDay(plan.bucket.zone, k) } } : {}),
   };
 }
 
