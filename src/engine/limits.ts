@@ -111,8 +111,18 @@ export const maxApiKeyLength = 200;
 
 export const defaultRateLimit = { max: 600, windowSeconds: 3600 } as const;
 
-/** Rate-limit windows tracked in memory before expired ones are swept. */
+/**
+ * Rate-limit windows one limiter holds in memory (API keys; client addresses apart). Past it the least
+ * recently seen window is forgotten: a forgotten address starts a fresh window, so a client spreading
+ * requests over more addresses than this gets no more than 600 requests an hour from each.
+ */
 export const maxRateWindows = 100_000;
+
+/**
+ * Requests per window per client address without a valid key (failed authentication). Kept when the
+ * per-key limit is off (`--rate-limit 0`), unless `--failed-auth-limit 0` turns it off too.
+ */
+export const defaultFailedAuthLimit = { max: 600, windowSeconds: 3600 } as const;
 
 /**
  * How often changed rate-limit counters are written to the state store. A crash loses at most this

@@ -1,5 +1,5 @@
 import { openEngine } from '../../open-engine.ts';
-import { defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
+import { defaultFailedAuthLimit, defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required, UsageError } from '../args.ts';
@@ -18,6 +18,7 @@ export const serveOptions = {
   'max-streams': { type: 'string' },
   'time-budget': { type: 'string' },
   'heavy-per-key': { type: 'string' },
+  'failed-auth-limit': { type: 'string' },
   quiet: { type: 'boolean' },
   ...backendParse,
 } as const;
@@ -25,7 +26,7 @@ export const serveOptions = {
 export const serve: Command = {
   summary: 'serve the REST API over a dataset',
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
-                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--quiet]
+                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--failed-auth-limit N] [--quiet]
                  [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
   --port P             port to listen on (default 8787; 0 picks a free one)
@@ -37,6 +38,8 @@ export const serve: Command = {
   --max-streams N      streams open at once in the process (default ${defaultMaxStreams}); one more is a 503
   --time-budget S      seconds a request (not a stream) may run before it is stopped (default ${defaultTimeBudgetMs / 1000}; 0: none)
   --heavy-per-key N    reports one API key may run at once (default ${defaultHeavyPerKey}; 0: no bound)
+  --failed-auth-limit N  requests per hour per client address without a valid key (default: --rate-limit's,
+                       or ${defaultFailedAuthLimit.max} when it is 0; 0 turns it off)
 ${backendUsage}`,
   async run(argv, io) {
     const { values } = parse(argv, serveOptions);
@@ -58,7 +61,8 @@ ${backendUsage}`,
       ...backendOf(values),
     });
     const limit = number(values, 'rate-limit', 600);
-    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), logger: !values.quiet });
+    const failedAuth = number(values, 'failed-auth-limit', limit === 0 ? defaultFailedAuthLimit.max : limit);
+    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, failedAuthLimit: failedAuth === 0 ? false : { max: failedAuth, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), logger: !values.quiet });
     const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
     io.out(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
     await io.stopped();
