@@ -64,6 +64,37 @@ describe('knowledge bases', () => {
     expect(await issue(acme.resources.searchKnowledgeBase!({ params: at('nope'), body: { query: 'x', top_k: 1 } }))).toMatchObject({ loc: ['path', 'knowledge_base_id'] });
   });
 
+  it('checks folder and name together as one path: 1,024 characters and 16 segments at most', async () => {
+    const issue = async (p: Promise<unknown>) => ((await refused(p)) as ValidationError).body().detail[0];
+    const deep = Array.from({ length: 16 }, (_, i) => `s${i}`);
+    const long = Array.from({ length: 8 }, (_, i) => `${i}`.padEnd(127, 'x')).join('/');
+    expect(long.length).toBe(1023);
+    expect(await issue(create(long, 'x', long))).toMatchObject({ type: 'value_error', loc: ['body', 'name'], msg: expect.stringContaining('folder/name has at most 1024 characters') });
+    expect(await issue(create(deep.slice(8).join('/'), 'x', deep.slice(0, 9).join('/')))).toMatchObject({ loc: ['body', 'name'], msg: expect.stringContaining('at most 16 segments') });
+    expect(await create(deep.slice(8).join('/'), 'x', deep.slice(0, 8).join('/'))).toMatchObject({ path: deep.join('/') });
+    const atLimit = ['f', 'g', 'h', 'i'].map((c) => c.repeat(200)).join('/');
+    const name = 'n'.padEnd(1024 - atLimit.length - 1, 'n');
+    expect(await create(name, 'x', atLimit)).toMatchObject({ path: `${atLimit}/${name}` });
+    expect(await issue(create(`${name}n`, 'x', atLimit))).toMatchObject({ loc: ['body', 'name'] });
+    await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 's0', recursive: true } });
+    await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: atLimit.split('/')[0]!, recursive: true } });
+  });
+
+  it('stores a path in Unicode NFC, once, and refuses C1 and bidirectional controls naming the field', async () => {
+    const issue = async (p: Promise<unknown>) => ((await refused(p)) as ValidationError).body().detail[0];
+    const nfd = 'cafe\u0301.md';
+    expect(await create('café.md', 'Crème brûlée.', 'unicode')).toMatchObject({ path: 'unicode/café.md' });
+    expect(await refused(create(nfd, 'again', 'unicode'))).toBeInstanceOf(ConflictError);
+    expect(await acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: `unicode/${nfd}`, text: 'Crème.' } })).toMatchObject({ path: 'unicode/café.md' });
+    for (const c of ['\u0085', '\u009b', '\u202e', '\u200e', '\u200f', '\u202a', '\u2066', '\u2069']) {
+      expect(await issue(create(`evil${c}dm.exe`, 'x'))).toMatchObject({ type: 'value_error', loc: ['body', 'name'], msg: expect.stringContaining('control') });
+      expect(await issue(create('ok.md', 'x', `f${c}`))).toMatchObject({ loc: ['body', 'folder'] });
+      expect(await issue(acme.resources.createKnowledgeBaseFolder!({ params: at(kb), body: { path: `f${c}` } }))).toMatchObject({ loc: ['body', 'path'] });
+    }
+    expect(await create('日本語 ß 🚀.md', 'Unicode names are fine.', 'unicode')).toMatchObject({ path: 'unicode/日本語 ß 🚀.md' });
+    expect(await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 'unicode', recursive: true } })).toEqual({ message: 'Folder deleted with 2 documents', path: 'unicode' });
+  });
+
   it('keeps organizations apart: another organization’s knowledge base is a 403, an unknown one a 404', async () => {
     expect(await refused(search({ query: 'warranty', top_k: 3 }, acme, otherKb))).toBeInstanceOf(ForbiddenError);
     expect(await refused(acme.resources.createKnowledgeBaseDocument!({ params: at(otherKb), body: { name: 'x.md', text: 'x' } }))).toBeInstanceOf(ForbiddenError);

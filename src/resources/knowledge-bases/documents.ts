@@ -18,9 +18,11 @@ const writeSchema = z.strictObject({
 });
 const deleteSchema = z.strictObject({ name: z.string().min(1).max(1024).describe('the document path') });
 
-/** `name` alone is a path; with `folder`, it is the name inside that folder. */
+/** `name` alone is a path; with `folder`, it is the name inside that folder, and the two together are checked as one path. */
 const pathOf = (body: { name: string; folder?: string | null }) =>
-  body.folder ? `${normalizePath(body.folder, ['body', 'folder'])}/${normalizePath(body.name, ['body', 'name'])}` : normalizePath(body.name, ['body', 'name']);
+  body.folder
+    ? normalizePath(`${normalizePath(body.folder, ['body', 'folder'])}/${normalizePath(body.name, ['body', 'name'])}`, ['body', 'name'], 'the path folder/name')
+    : normalizePath(body.name, ['body', 'name']);
 
 const base = { group: 'resources', tags: ['Knowledge bases'], stream: false } as const;
 
