@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../src/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, TooLargeError, ValidationError } from '../src/errors.ts';
+import { maxKbDocuments, maxKbTextBytes } from '../src/engine/limits.ts';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
 import type { JsonObject, OrgScope } from '../src/engine/org-scope.ts';
@@ -93,6 +94,31 @@ describe('knowledge bases', () => {
     }
     expect(await create('日本語 ß 🚀.md', 'Unicode names are fine.', 'unicode')).toMatchObject({ path: 'unicode/日本語 ß 🚀.md' });
     expect(await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 'unicode', recursive: true } })).toEqual({ message: 'Folder deleted with 2 documents', path: 'unicode' });
+  });
+
+  it('bounds a knowledge base: 10,000 documents and 32 MiB of text, a 413 one past either', async () => {
+    const fill = (select: string) => engine.core.state.transaction((conn) => conn.run(`INSERT INTO state.kb_documents ${select}`, { kb, org: acme.id }));
+    const clear = () => engine.core.state.transaction((conn) => conn.run(`DELETE FROM state.kb_documents WHERE knowledge_base_id = $kb AND path LIKE 'bulk/%'`, { kb }));
+    const existing = Number((await engine.core.state.read((conn) => conn.runAndReadAll(`SELECT count(*) FROM state.kb_documents WHERE knowledge_base_id = $kb`, { kb }))).getRowsJS()[0]![0]);
+    await fill(`SELECT uuid(), $org, $kb, 'bulk/' || i || '.md', 'x', []::VARCHAR[], now(), now() FROM range(${maxKbDocuments - existing - 1}) t(i)`);
+    try {
+      expect(await create('bulk/last.md', 'the 10,000th')).toMatchObject({ path: 'bulk/last.md' });
+      const full = await refused(create('bulk/one-more.md', 'the 10,001st'));
+      expect(full).toBeInstanceOf(TooLargeError);
+      expect(full).toMatchObject({ status: 413, code: 'knowledge_base_full' });
+    } finally {
+      await clear();
+    }
+    const used = Number((await engine.core.state.read((conn) => conn.runAndReadAll(`SELECT sum(strlen(text)) FROM state.kb_documents WHERE knowledge_base_id = $kb`, { kb }))).getRowsJS()[0]![0]);
+    await fill(`SELECT uuid(), $org, $kb, 'bulk/big-' || i || '.md', repeat('y', ${maxKbTextBytes - used - 10}), []::VARCHAR[], now(), now() FROM range(1) t(i)`);
+    try {
+      expect(await create('bulk/ten.md', 'é'.repeat(5))).toMatchObject({ path: 'bulk/ten.md' });
+      expect(await refused(create('bulk/eleven.md', 'z'))).toMatchObject({ status: 413, code: 'knowledge_base_full' });
+      expect(await refused(acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'bulk/ten.md', text: 'é'.repeat(5) + 'z' } }))).toBeInstanceOf(TooLargeError);
+      expect(await acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'bulk/ten.md', text: 'shorter' } })).toMatchObject({ path: 'bulk/ten.md' });
+    } finally {
+      await clear();
+    }
   });
 
   it('keeps organizations apart: another organization’s knowledge base is a 403, an unknown one a 404', async () => {

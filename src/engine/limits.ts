@@ -132,3 +132,21 @@ export const rateFlushMs = 1_000;
 
 /** Above this wait a 429 also says `x-should-retry: false`, so the official client fails fast instead of sleeping. */
 export const maxClientWaitSeconds = 60;
+
+/**
+ * A knowledge base holds at most this many documents and this many bytes of text (UTF-8). Its search
+ * index lives in memory (about 5–10 bytes per byte of text) and is built on its first search, so
+ * the bytes bound what one knowledge base costs; past either, a create or update is a 413.
+ */
+export const maxKbDocuments = 10_000;
+export const maxKbTextBytes = 32 * MiB;
+
+/**
+ * Text indexed in the search worker across knowledge bases: past it the least recently searched
+ * indexes are dropped (and rebuilt on their next search), so the worker's memory stays bounded
+ * however many knowledge bases are searched.
+ */
+export const maxIndexedTextBytes = 128 * MiB;
+
+/** Documents go to the search worker in batches of at most this much text, so no copy holds the event loop long. */
+export const kbLoadBatchBytes = 1 * MiB;
