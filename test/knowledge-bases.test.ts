@@ -5,6 +5,9 @@ import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
 import type { JsonObject, OrgScope } from '../src/engine/org-scope.ts';
 import { sampleDir } from '../src/generate/sample.ts';
+import { KnowledgeIndex } from '../src/knowledge/knowledge-index.ts';
+import { knowledgeBaseEndpoints } from '../src/resources/knowledge-bases/knowledge-bases.ts';
+import { weightOf } from '../src/reports/endpoint.ts';
 
 let engine: Engine;
 let acme: OrgScope;
@@ -118,6 +121,33 @@ describe('knowledge bases', () => {
       expect(await acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'bulk/ten.md', text: 'shorter' } })).toMatchObject({ path: 'bulk/ten.md' });
     } finally {
       await clear();
+    }
+  });
+
+  it('counts a search as heavy, stops it when its signal aborts, and holds a bounded amount of indexed text', async () => {
+    expect(weightOf(knowledgeBaseEndpoints.find((e) => e.name === 'searchKnowledgeBase')!)).toBe('heavy');
+    const gone = new Error('client left');
+    const controller = new AbortController();
+    controller.abort(gone);
+    await expect(engine.core.knowledge.search(kb, { query: 'pricing', topK: 3, folder: null, tags: null }, controller.signal)).rejects.toBe(gone);
+
+    const bytesOf = async (id: string) => Number((await engine.core.state.read((conn) => conn.runAndReadAll(`SELECT sum(strlen(text)) FROM state.kb_documents WHERE knowledge_base_id = $id`, { id }))).getRowsJS()[0]![0]);
+    const [own, others] = [await bytesOf(kb), await bytesOf(otherKb)];
+    const index = new KnowledgeIndex(engine.core.state, Math.max(own, others));
+    try {
+      const q = { query: 'pricing', topK: 3, folder: null, tags: null };
+      const first = await index.search(kb, q);
+      expect(index.indexedBytes).toBe(own);
+      await index.search(otherKb, q);
+      expect(index.loaded).toEqual([kb, otherKb]);
+      await index.search(otherKb, q);
+      expect(index.loaded).toEqual([otherKb]);
+      expect(index.indexedBytes).toBe(others);
+      expect(await index.search(kb, q)).toEqual(first);
+      await index.search(kb, q);
+      expect(index.loaded).toEqual([kb]);
+    } finally {
+      await index.close();
     }
   });
 
