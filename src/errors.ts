@@ -107,6 +107,18 @@ export class ConflictError extends EngineError {
   }
 }
 
+/** A write that would take a stored thing past its size bound (a knowledge base's documents or bytes): 413. */
+export class TooLargeError extends EngineError {
+  readonly status = 413;
+  constructor(
+    message: string,
+    readonly code = 'payload_too_large',
+  ) {
+    super(message);
+    this.name = 'TooLargeError';
+  }
+}
+
 export class RateLimitError extends EngineError {
   readonly status = 429;
   readonly code: string = 'rate_limited';

@@ -1,4 +1,4 @@
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, open, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -99,5 +99,25 @@ describe('aea check', () => {
     expect(stdout).toContain('missing table "mentions"');
     await rm(bare, { recursive: true });
     expect((await aeaInProcess(['check'])).stderr).toContain('DIR is required');
+  });
+
+  it('is an error, not a warning, when dataset.json records the missing table, or its folder is a dangling link or a loop', async () => {
+    const copy = join(dir, '..', 'recorded');
+    await cp(sampleDir, copy, { recursive: true });
+    await rm(join(copy, 'bot_events'), { recursive: true, force: true });
+    await rm(join(copy, 'bot_events.parquet'), { force: true });
+    const gone = await aeaInProcess(['check', copy]);
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toContain(`error    missing table "bot_events": expected ${join(copy, 'bot_events.parquet')} or a folder ${join(copy, 'bot_events')}/ of Parquet files; dataset.json records`);
+    await symlink(join(copy, 'nowhere'), join(copy, 'bot_events'));
+    const dangling = await aeaInProcess(['check', copy]);
+    expect(dangling.code).toBe(1);
+    expect(dangling.stdout).toContain(`error    table "bot_events": ${join(copy, 'bot_events')} is a symbolic link to nothing (dangling)`);
+    await rm(join(copy, 'bot_events'));
+    await symlink(join(copy, 'bot_events'), join(copy, 'bot_events'));
+    const loop = await aeaInProcess(['check', copy]);
+    expect(loop.code).toBe(1);
+    expect(loop.stdout).toContain(`error    table "bot_events": ${join(copy, 'bot_events')} is a loop of symbolic links`);
+    await rm(copy, { recursive: true });
   });
 });

@@ -1,4 +1,4 @@
-import { cp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, open, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,25 @@ describe('opening a dataset', () => {
     const missing = await copySample('missing-part');
     await rm(join(missing, 'citations', 'part-0001.parquet'));
     expect((await openError({ data: missing, verify: 'full' })).message).toContain('part-0001.parquet is recorded in dataset.json but missing');
+  });
+
+  it('fails at open under verify full when a table dataset.json records is missing, and always when its folder is a dangling link or a loop', async () => {
+    const gone = await copySample('missing-table');
+    await rm(join(gone, 'citations'), { recursive: true });
+    const error = await openError({ data: gone, verify: 'full' });
+    expect(error.message).toBe(`missing table "citations": dataset.json records 9 files of it (citations/part-0000.parquet), but neither ${join(gone, 'citations.parquet')} nor a folder ${join(gone, 'citations')}/ is there`);
+    const footer = await openEngine({ data: gone });
+    expect(footer.core.missingTables.has('citations')).toBe(true);
+    await footer.close();
+
+    await symlink(join(gone, 'nowhere'), join(gone, 'citations'));
+    for (const verify of ['footer', 'full'] as const) {
+      expect((await openError({ data: gone, verify })).message).toBe(`table "citations": ${join(gone, 'citations')} is a symbolic link to nothing (dangling)`);
+    }
+    await rm(join(gone, 'citations'));
+    await symlink(join(gone, 'citations'), join(gone, 'citations'));
+    expect((await openError({ data: gone, verify: 'full' })).message).toBe(`table "citations": ${join(gone, 'citations')} is a loop of symbolic links`);
+    await rm(gone, { recursive: true });
   });
 
   it('opens a dataset without recorded hashes (your own data) under verify full by reading every value', async () => {

@@ -3,6 +3,8 @@ import type { Engine } from '../src/engine/engine.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { parseSse, post, startServer, type TestServer } from './helpers/server.ts';
 import { ids, insightsFixture } from './fixtures/insights.ts';
+import { RateLimiter } from '../src/http/rate-limit.ts';
+import { maxRateWindows } from '../src/engine/limits.ts';
 
 let now = new Date('2026-11-22T12:00:00Z');
 let engine: Engine;
@@ -107,6 +109,60 @@ describe('rate headers on unrouted paths', () => {
       expect(limited.status).toBe(429);
     } finally {
       await tiny.close();
+      await own.close();
+    }
+  });
+});
+
+describe('rate windows are bounded', () => {
+  it('holds at most maxRateWindows windows under 130,000 addresses, forgetting the least recently seen', async () => {
+    const limiter = await RateLimiter.open({ max: 600, windowSeconds: 3600 }, () => now);
+    limiter.hit('addr:survivor', now);
+    for (let i = 0; i < 130_000; i++) {
+      limiter.hit(`addr:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, now);
+      if (i % 50_000 === 0) limiter.hit('addr:survivor', now);
+    }
+    expect(limiter.size).toBe(maxRateWindows);
+    expect(limiter.hit('addr:survivor', now).remaining).toBe(600 - 5);
+    expect(limiter.hit('addr:10.0.0.0', now).remaining).toBe(599);
+    expect(limiter.size).toBe(maxRateWindows);
+  });
+});
+
+describe('the failed-authentication limit', () => {
+  it('stays on with the per-key limit off, at 600 an hour per address by default', async () => {
+    const own = await openFixture(insightsFixture(5, 20), { clock: () => now });
+    const open = await startServer(own, { rateLimit: false });
+    try {
+      const k = await open.key(ids.org1);
+      const good200 = await post(`${open.url}/v2/reports/visibility`, good, { 'x-api-key': k });
+      expect(good200.status).toBe(200);
+      expect(good200.headers.get('x-ratelimit-limit')).toBeNull();
+      const bad = await post(`${open.url}/v2/reports/visibility`, good, { 'x-api-key': 'aea_guess' });
+      expect(bad.status).toBe(401);
+      expect([bad.headers.get('x-ratelimit-limit'), bad.headers.get('x-ratelimit-remaining')]).toEqual(['600', '599']);
+    } finally {
+      await open.close();
+      await own.close();
+    }
+  });
+
+  it('is set on its own (`failedAuthLimit`), and `false` turns it off', async () => {
+    const own = await openFixture(insightsFixture(5, 20), { clock: () => now });
+    const tiny = await startServer(own, { rateLimit: false, failedAuthLimit: { max: 2, windowSeconds: 3600 } });
+    const off = await startServer(own, { rateLimit: false, failedAuthLimit: false });
+    try {
+      const codes = [];
+      for (let i = 0; i < 3; i++) codes.push((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
+      expect(codes).toEqual([401, 401, 429]);
+      const k = await tiny.key(ids.org1);
+      expect((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': k })).status).toBe(200);
+      const unlimited = [];
+      for (let i = 0; i < 3; i++) unlimited.push((await post(`${off.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
+      expect(unlimited).toEqual([401, 401, 401]);
+    } finally {
+      await tiny.close();
+      await off.close();
       await own.close();
     }
   });

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../src/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, TooLargeError, ValidationError } from '../src/errors.ts';
+import { maxKbDocuments, maxKbTextBytes } from '../src/engine/limits.ts';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
 import type { JsonObject, OrgScope } from '../src/engine/org-scope.ts';
 import { sampleDir } from '../src/generate/sample.ts';
+import { KnowledgeIndex } from '../src/knowledge/knowledge-index.ts';
+import { knowledgeBaseEndpoints } from '../src/resources/knowledge-bases/knowledge-bases.ts';
+import { weightOf } from '../src/reports/endpoint.ts';
 
 let engine: Engine;
 let acme: OrgScope;
@@ -62,6 +66,89 @@ describe('knowledge bases', () => {
     expect(await issue(search({ query: 'x' }))).toMatchObject({ type: 'missing', loc: ['body', 'top_k'] });
     expect(await issue(search({ query: 'x', top_k: 3, filters: { folders: ['a', 'b'] } }))).toMatchObject({ type: 'too_long', loc: ['body', 'filters', 'folders'] });
     expect(await issue(acme.resources.searchKnowledgeBase!({ params: at('nope'), body: { query: 'x', top_k: 1 } }))).toMatchObject({ loc: ['path', 'knowledge_base_id'] });
+  });
+
+  it('checks folder and name together as one path: 1,024 characters and 16 segments at most', async () => {
+    const issue = async (p: Promise<unknown>) => ((await refused(p)) as ValidationError).body().detail[0];
+    const deep = Array.from({ length: 16 }, (_, i) => `s${i}`);
+    const long = Array.from({ length: 8 }, (_, i) => `${i}`.padEnd(127, 'x')).join('/');
+    expect(long.length).toBe(1023);
+    expect(await issue(create(long, 'x', long))).toMatchObject({ type: 'value_error', loc: ['body', 'name'], msg: expect.stringContaining('folder/name has at most 1024 characters') });
+    expect(await issue(create(deep.slice(8).join('/'), 'x', deep.slice(0, 9).join('/')))).toMatchObject({ loc: ['body', 'name'], msg: expect.stringContaining('at most 16 segments') });
+    expect(await create(deep.slice(8).join('/'), 'x', deep.slice(0, 8).join('/'))).toMatchObject({ path: deep.join('/') });
+    const atLimit = ['f', 'g', 'h', 'i'].map((c) => c.repeat(200)).join('/');
+    const name = 'n'.padEnd(1024 - atLimit.length - 1, 'n');
+    expect(await create(name, 'x', atLimit)).toMatchObject({ path: `${atLimit}/${name}` });
+    expect(await issue(create(`${name}n`, 'x', atLimit))).toMatchObject({ loc: ['body', 'name'] });
+    await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 's0', recursive: true } });
+    await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: atLimit.split('/')[0]!, recursive: true } });
+  });
+
+  it('stores a path in Unicode NFC, once, and refuses C1 and bidirectional controls naming the field', async () => {
+    const issue = async (p: Promise<unknown>) => ((await refused(p)) as ValidationError).body().detail[0];
+    const nfd = 'cafe\u0301.md';
+    expect(await create('café.md', 'Crème brûlée.', 'unicode')).toMatchObject({ path: 'unicode/café.md' });
+    expect(await refused(create(nfd, 'again', 'unicode'))).toBeInstanceOf(ConflictError);
+    expect(await acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: `unicode/${nfd}`, text: 'Crème.' } })).toMatchObject({ path: 'unicode/café.md' });
+    for (const c of ['\u0085', '\u009b', '\u202e', '\u200e', '\u200f', '\u202a', '\u2066', '\u2069']) {
+      expect(await issue(create(`evil${c}dm.exe`, 'x'))).toMatchObject({ type: 'value_error', loc: ['body', 'name'], msg: expect.stringContaining('control') });
+      expect(await issue(create('ok.md', 'x', `f${c}`))).toMatchObject({ loc: ['body', 'folder'] });
+      expect(await issue(acme.resources.createKnowledgeBaseFolder!({ params: at(kb), body: { path: `f${c}` } }))).toMatchObject({ loc: ['body', 'path'] });
+    }
+    expect(await create('日本語 ß 🚀.md', 'Unicode names are fine.', 'unicode')).toMatchObject({ path: 'unicode/日本語 ß 🚀.md' });
+    expect(await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 'unicode', recursive: true } })).toEqual({ message: 'Folder deleted with 2 documents', path: 'unicode' });
+  });
+
+  it('bounds a knowledge base: 10,000 documents and 32 MiB of text, a 413 one past either', async () => {
+    const fill = (select: string) => engine.core.state.transaction((conn) => conn.run(`INSERT INTO state.kb_documents ${select}`, { kb, org: acme.id }));
+    const clear = () => engine.core.state.transaction((conn) => conn.run(`DELETE FROM state.kb_documents WHERE knowledge_base_id = $kb AND path LIKE 'bulk/%'`, { kb }));
+    const existing = Number((await engine.core.state.read((conn) => conn.runAndReadAll(`SELECT count(*) FROM state.kb_documents WHERE knowledge_base_id = $kb`, { kb }))).getRowsJS()[0]![0]);
+    await fill(`SELECT uuid(), $org, $kb, 'bulk/' || i || '.md', 'x', []::VARCHAR[], now(), now() FROM range(${maxKbDocuments - existing - 1}) t(i)`);
+    try {
+      expect(await create('bulk/last.md', 'the 10,000th')).toMatchObject({ path: 'bulk/last.md' });
+      const full = await refused(create('bulk/one-more.md', 'the 10,001st'));
+      expect(full).toBeInstanceOf(TooLargeError);
+      expect(full).toMatchObject({ status: 413, code: 'knowledge_base_full' });
+    } finally {
+      await clear();
+    }
+    const used = Number((await engine.core.state.read((conn) => conn.runAndReadAll(`SELECT sum(strlen(text)) FROM state.kb_documents WHERE knowledge_base_id = $kb`, { kb }))).getRowsJS()[0]![0]);
+    await fill(`SELECT uuid(), $org, $kb, 'bulk/big-' || i || '.md', repeat('y', ${maxKbTextBytes - used - 10}), []::VARCHAR[], now(), now() FROM range(1) t(i)`);
+    try {
+      expect(await create('bulk/ten.md', 'é'.repeat(5))).toMatchObject({ path: 'bulk/ten.md' });
+      expect(await refused(create('bulk/eleven.md', 'z'))).toMatchObject({ status: 413, code: 'knowledge_base_full' });
+      expect(await refused(acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'bulk/ten.md', text: 'é'.repeat(5) + 'z' } }))).toBeInstanceOf(TooLargeError);
+      expect(await acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'bulk/ten.md', text: 'shorter' } })).toMatchObject({ path: 'bulk/ten.md' });
+    } finally {
+      await clear();
+    }
+  });
+
+  it('counts a search as heavy, stops it when its signal aborts, and holds a bounded amount of indexed text', async () => {
+    expect(weightOf(knowledgeBaseEndpoints.find((e) => e.name === 'searchKnowledgeBase')!)).toBe('heavy');
+    const gone = new Error('client left');
+    const controller = new AbortController();
+    controller.abort(gone);
+    await expect(engine.core.knowledge.search(kb, { query: 'pricing', topK: 3, folder: null, tags: null }, controller.signal)).rejects.toBe(gone);
+
+    const bytesOf = async (id: string) => Number((await engine.core.state.read((conn) => conn.runAndReadAll(`SELECT sum(strlen(text)) FROM state.kb_documents WHERE knowledge_base_id = $id`, { id }))).getRowsJS()[0]![0]);
+    const [own, others] = [await bytesOf(kb), await bytesOf(otherKb)];
+    const index = new KnowledgeIndex(engine.core.state, Math.max(own, others));
+    try {
+      const q = { query: 'pricing', topK: 3, folder: null, tags: null };
+      const first = await index.search(kb, q);
+      expect(index.indexedBytes).toBe(own);
+      await index.search(otherKb, q);
+      expect(index.loaded).toEqual([kb, otherKb]);
+      await index.search(otherKb, q);
+      expect(index.loaded).toEqual([otherKb]);
+      expect(index.indexedBytes).toBe(others);
+      expect(await index.search(kb, q)).toEqual(first);
+      await index.search(kb, q);
+      expect(index.loaded).toEqual([kb]);
+    } finally {
+      await index.close();
+    }
   });
 
   it('keeps organizations apart: another organization’s knowledge base is a 403, an unknown one a 404', async () => {

@@ -37,10 +37,11 @@ export class ChdbBackend implements ReportBackend {
     private readonly views: { readonly copies: TableCopies; readonly dir: string } | undefined,
   ) {}
 
-  static async open(copies: TableCopies): Promise<ChdbBackend> {
+  /** `maxMemoryBytes`: each statement's `max_memory_usage` (the engine's chdb share of the memory budget). */
+  static async open(copies: TableCopies, maxMemoryBytes?: number): Promise<ChdbBackend> {
     const database = `aea_${randomBytes(6).toString('hex')}`;
     const dir = tempFolderSync('chdb');
-    const backend = new ChdbBackend('chdb', acquireChdb(), database, { copies, dir });
+    const backend = new ChdbBackend('chdb', acquireChdb(undefined, maxMemoryBytes), database, { copies, dir });
     try {
       await backend.run(`CREATE DATABASE ${database} ENGINE = Atomic`, false);
       for (const statement of await clickhouseTables(copies, backend.describe, dir, 'dataset')) await backend.run(statement);
@@ -52,8 +53,8 @@ export class ChdbBackend implements ReportBackend {
   }
 
   /** Over the tables loaded in `database` of the chdb data directory `path`; a database without them is refused. */
-  static async openLoaded(path: string, database: string): Promise<ChdbBackend> {
-    const backend = new ChdbBackend('clickhouse', acquireChdb(path), database, undefined);
+  static async openLoaded(path: string, database: string, maxMemoryBytes?: number): Promise<ChdbBackend> {
+    const backend = new ChdbBackend('clickhouse', acquireChdb(path, maxMemoryBytes), database, undefined);
     try {
       const found = await backend.run(`SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name IN ('organizations', 'prompts')`, false, { db: database });
       if (Number(found.columns.n![0]) < 2) throw new DatasetError(`the chdb data directory ${path} has no dataset in database ${database}: load one with \`aea clickhouse load DIR --url chdb:${path}\``);

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { DatasetError } from '../errors.ts';
 import { removeTempSync, tempFolderSync } from './temp-paths.ts';
@@ -7,7 +9,9 @@ import { clickhouseSettings, compactBatch, type CompactJson } from './clickhouse
 
 /** The part of chdb's API the engine uses. */
 interface Session {
+  readonly path: string;
   query(query: string, format?: string): string;
+  queryAsync(query: string, opts?: { format?: string }): Promise<{ text(): string }>;
   queryBindAsync(query: string, params: object, opts?: { format?: string; signal?: AbortSignal }): Promise<{ text(): string }>;
   close(): void;
 }
@@ -30,7 +34,38 @@ const loadChdb = () => requireOptional<ChdbModule>('chdb', 'the chdb backend (Cl
  * of its own, and the loader) shares it and queues its statements on it. `path` is the persistent
  * directory when one was asked for, undefined for chdb's temporary one.
  */
-let shared: { session: Session; path: string | undefined; users: number; queue: Promise<unknown>; scratch?: string } | undefined;
+let shared: { session: Session; path: string | undefined; users: number; queue: Promise<unknown>; killer?: Session; scratch?: string } | undefined;
+
+/** How often a cancel asks again while its statement has not ended (it may not have reached chdb yet). */
+const cancelRetryMs = 50;
+
+/**
+ * Stops the statement tagged `tag`. chdb's C interface cannot interrupt a statement, but ClickHouse can
+ * kill one by its settings from another connection to the same data directory; `KILL … ASYNC` returns
+ * at once and the statement ends with QUERY_WAS_CANCELLED at its next check, within milliseconds.
+ */
+async function cancelStatement(chdb: NonNullable<typeof shared>, tag: string, ended: { done: boolean }): Promise<void> {
+  const killer = (chdb.killer ??= new (loadChdb().Session)(chdb.session.path));
+  // The tag is a UUID made here, never a value from a request.
+  const where = `Settings['log_comment'] = '${tag}'`;
+  while (!ended.done) {
+    await killer.queryAsync(`KILL QUERY WHERE ${where} ASYNC`, { format: 'CSV' }).catch(() => undefined);
+    if (!ended.done) await delay(cancelRetryMs);
+  }
+}
+
+/**
+ * Statements of this process's chdb session running now, read from a second connection so it does not
+ * queue behind them. A killed statement can stay listed in `system.processes` for a while, marked
+ * cancelled, reading nothing more and using no CPU: it is not counted.
+ */
+export async function runningStatements(): Promise<number> {
+  const chdb = shared;
+  if (!chdb) return 0;
+  chdb.killer ??= new (loadChdb().Session)(chdb.session.path);
+  const answer = await chdb.killer.queryAsync(`SELECT count() FROM system.processes WHERE startsWith(Settings['log_comment'], 'aea-') AND is_cancelled = 0`, { format: 'CSV' });
+  return Number(answer.text().trim());
+}
 
 /** One user's handle on the process's chdb session. */
 export interface ChdbHandle {
@@ -44,8 +79,12 @@ export interface ChdbHandle {
  * Joins the process's chdb session, opening it (at `path`, or a temporary directory) when there is none.
  * A user that needs its own directory (`path`) cannot join a session over another one: chdb would
  * not open a second, so that is an error rather than a silent read of the wrong data.
+ *
+ * Each statement runs with `max_memory_usage = maxMemoryBytes` (0: no limit; statements run one at a time,
+ * so this bounds chdb's working memory), and one whose `signal` aborts (its client left, its time
+ * budget ran out) is killed rather than left to finish: it rejects with the signal's reason.
  */
-export function acquireChdb(path?: string): ChdbHandle {
+export function acquireChdb(path?: string, maxMemoryBytes = 0): ChdbHandle {
   const wanted = path === undefined ? undefined : resolve(path);
   if (shared && wanted !== undefined && shared.path !== wanted) {
     throw new DatasetError(`chdb holds one data directory per process, and this process already uses ${shared.path ?? 'a temporary one'}: cannot also open ${wanted}`);
@@ -68,10 +107,30 @@ export function acquireChdb(path?: string): ChdbHandle {
     run(text, database, params = {}, signal) {
       const job = chdb.queue.then(async () => {
         if (released) throw new Error('chdb session released');
+        signal?.throwIfAborted();
         if (database) chdb.session.query(`USE ${database}`);
-        const result = await chdb.session.queryBindAsync(text, params, { format: 'JSONCompact', signal });
-        const answer = result.text();
-        return answer === '' ? { length: 0, columns: {} } : compactBatch(JSON.parse(answer) as CompactJson);
+        const tag = `aea-${randomUUID()}`;
+        // Per statement: users of the shared session may have different budgets.
+        chdb.session.query(`SET max_memory_usage = ${Math.max(0, Math.floor(maxMemoryBytes))}, log_comment = '${tag}'`);
+        const ended = { done: false };
+        let cancelled: Promise<void> | undefined;
+        const cancel = () => {
+          cancelled = cancelStatement(chdb, tag, ended);
+        };
+        signal?.addEventListener('abort', cancel, { once: true });
+        try {
+          const result = await chdb.session.queryBindAsync(text, params, { format: 'JSONCompact' });
+          const answer = result.text();
+          return answer === '' ? { length: 0, columns: {} } : compactBatch(JSON.parse(answer) as CompactJson);
+        } catch (error) {
+          ended.done = true;
+          await cancelled;
+          if (signal?.aborted) throw signal.reason ?? error;
+          throw error;
+        } finally {
+          ended.done = true;
+          signal?.removeEventListener('abort', cancel);
+        }
       });
       chdb.queue = job.catch(() => undefined);
       return job;
@@ -81,6 +140,7 @@ export function acquireChdb(path?: string): ChdbHandle {
       released = true;
       if (--chdb.users === 0 && shared === chdb) {
         shared = undefined;
+        chdb.killer?.close();
         chdb.session.close();
         if (chdb.scratch) removeTempSync(chdb.scratch);
       }

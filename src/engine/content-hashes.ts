@@ -27,7 +27,22 @@ export class ContentHashes {
   constructor(
     private readonly dir: string,
     private readonly hashes: FileHashes | undefined,
+    private readonly rows: Readonly<Record<string, number>> = {},
   ) {}
+
+  /** Why the manifest says `table` is part of the dataset (its files or its rows), or undefined when it does not. */
+  recorded(table: string): string | undefined {
+    const files = this.hashes ? ofTable(this.hashes, table) : [];
+    if (files.length > 0) return `${manifestFileName} records ${files.length} file${files.length > 1 ? 's' : ''} of it (${files[0]})`;
+    const rows = this.rows[table] ?? 0;
+    return rows > 0 ? `${manifestFileName} records ${rows} rows of it` : undefined;
+  }
+
+  /** A table the dataset leaves out must not be one its manifest records: a deleted table fails here, not in a later report. */
+  checkAbsent(table: string): void {
+    const why = this.recorded(table);
+    if (why) throw new DatasetError(`missing table "${table}": ${why}, but neither ${join(this.dir, `${table}.parquet`)} nor a folder ${join(this.dir, table)}/ is there`, join(this.dir, `${table}.parquet`));
+  }
 
   async check(table: string, files: readonly string[]): Promise<void> {
     if (!this.hashes) return;
@@ -47,8 +62,8 @@ export class ContentHashes {
 /** The hashes the manifest of the dataset in `dir` records (a small file, read per table checked). */
 export function contentHashes(dir: string): ContentHashes {
   const manifest = join(dir, manifestFileName);
-  const files = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { files?: FileHashes }).files : undefined;
-  return new ContentHashes(dir, files);
+  const parsed = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { files?: FileHashes; rows?: Record<string, number> }) : {};
+  return new ContentHashes(dir, parsed.files, parsed.rows);
 }
 
 /** The hashes of every Parquet file under `dir`, for the manifest a generator writes. */

@@ -5,6 +5,7 @@ import { partitionedBy } from '../model/layout.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
 import { checkFileColumns, findTableFiles, missingTableMessage, type DatasetProblem } from './dataset.ts';
 import { operationTables, optionalTablesOf, tablesThatMayBeEmpty } from './operation-tables.ts';
+import { contentHashes } from './content-hashes.ts';
 
 /**
  * Every problem of a dataset folder at once, for `aea check`: missing tables (and the operations they
@@ -73,6 +74,8 @@ async function duplicateKeys(conn: DuckDBConnection, table: TableName, files: re
 
 function missing(dir: string, table: TableName): DatasetProblem[] {
   if (table === 'organizations') return [{ severity: 'error', table, message: missingTableMessage(dir, table) }];
+  const recorded = contentHashes(dir).recorded(table);
+  if (recorded) return [{ severity: 'error', table, message: `${missingTableMessage(dir, table)}; ${recorded}, so the dataset is incomplete` }];
   if (tablesThatMayBeEmpty.includes(table)) return [];
   const operations = Object.entries(operationTables)
     .filter(([path, needs]) => needs.includes(table) && !optionalTablesOf[path]?.includes(table))

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
@@ -54,6 +54,10 @@ export interface DatasetProblem {
 export function findTableFiles(dir: string, table: TableName): string[] | undefined {
   const single = resolve(dir, `${table}.parquet`);
   const folder = resolve(dir, table);
+  for (const entry of [single, folder]) {
+    const broken = brokenLink(entry);
+    if (broken) throw new DatasetError(`table "${table}": ${entry} is ${broken}`, entry);
+  }
   const hasFolder = existsSync(folder) && statSync(folder).isDirectory();
   if (existsSync(single) && hasFolder) {
     throw new DatasetError(`table "${table}" is ambiguous: both ${single} and ${folder}/ exist`, single);
@@ -63,6 +67,21 @@ export function findTableFiles(dir: string, table: TableName): string[] | undefi
   const parts = readdirSync(folder).filter((f) => f.endsWith('.parquet')).sort();
   if (parts.length === 0) throw new DatasetError(`table "${table}" has no Parquet files in ${folder}/`, folder);
   return parts.map((f) => join(folder, f));
+}
+
+/** A link that is there but leads nowhere: `existsSync` calls it absent, which would pass for a table left out. */
+function brokenLink(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  try {
+    statSync(path);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a loop of symbolic links' : 'a symbolic link to nothing (dangling)';
+  }
 }
 
 /** Like findTableFiles, for a table that must be there. */

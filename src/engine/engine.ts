@@ -7,7 +7,7 @@ import { tableNames, type TableName } from '../model/tables.ts';
 import { DatasetVersion, type TableSource } from './dataset-version.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs } from './limits.ts';
-import { duckdbMemoryLimit, planMemory } from './memory-budget.ts';
+import { duckdbMemoryLimit, embeddedShares, planMemory } from './memory-budget.ts';
 import { Slots } from './slots.ts';
 import { listOrganizations, type OrganizationListing } from './organizations.ts';
 import { Rollups } from './rollups.ts';
@@ -43,7 +43,9 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
   const maxStreams = options.maxStreams ?? defaultMaxStreams;
   const memory = planMemory(options.memoryLimit, maxStreams);
-  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory) });
+  const chdbInProcess = options.backend === 'chdb' || (options.backend === 'clickhouse' && options.clickhouseUrl?.startsWith('chdb:') === true);
+  const shares = chdbInProcess ? embeddedShares(memory) : { duckdb: memory.database, chdb: 0 };
+  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory, shares.duckdb) });
   const missingTables = new Set<TableName>();
   const sources: TableSource[] = [];
   const files = new Map<TableName, readonly string[] | null>();
@@ -66,7 +68,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
     const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
-    backend = await openBackend(options, pool, { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) });
+    backend = await openBackend(options, pool, { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) }, shares.chdb);
     return {
       pool,
       backend,

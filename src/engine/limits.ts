@@ -111,8 +111,18 @@ export const maxApiKeyLength = 200;
 
 export const defaultRateLimit = { max: 600, windowSeconds: 3600 } as const;
 
-/** Rate-limit windows tracked in memory before expired ones are swept. */
+/**
+ * Rate-limit windows one limiter holds in memory (API keys; client addresses apart). Past it the least
+ * recently seen window is forgotten: a forgotten address starts a fresh window, so a client spreading
+ * requests over more addresses than this gets no more than 600 requests an hour from each.
+ */
 export const maxRateWindows = 100_000;
+
+/**
+ * Requests per window per client address without a valid key (failed authentication). Kept when the
+ * per-key limit is off (`--rate-limit 0`), unless `--failed-auth-limit 0` turns it off too.
+ */
+export const defaultFailedAuthLimit = { max: 600, windowSeconds: 3600 } as const;
 
 /**
  * How often changed rate-limit counters are written to the state store. A crash loses at most this
@@ -146,3 +156,21 @@ export const defaultTempBytes = 4 * 2 ** 30;
  * before it is answered with its own status; past the bound the query is stopped with a 503.
  */
 export const defaultFirstRowSeconds = 120;
+
+/**
+ * A knowledge base holds at most this many documents and this many bytes of text (UTF-8). Its search
+ * index lives in memory (about 5–10 bytes per byte of text) and is built on its first search, so
+ * the bytes bound what one knowledge base costs; past either, a create or update is a 413.
+ */
+export const maxKbDocuments = 10_000;
+export const maxKbTextBytes = 32 * MiB;
+
+/**
+ * Text indexed in the search worker across knowledge bases: past it the least recently searched
+ * indexes are dropped (and rebuilt on their next search), so the worker's memory stays bounded
+ * however many knowledge bases are searched.
+ */
+export const maxIndexedTextBytes = 128 * MiB;
+
+/** Documents go to the search worker in batches of at most this much text, so no copy holds the event loop long. */
+export const kbLoadBatchBytes = 1 * MiB;

@@ -41,5 +41,15 @@ export function planMemory(limit: ByteSize | undefined, maxStreams: number): Mem
   return { budget, streamReserve, database };
 }
 
-/** The plan's database share in DuckDB's syntax. */
-export const duckdbMemoryLimit = (plan: MemoryPlan) => `${Math.floor(plan.database / 1024)}KiB`;
+/** The plan's database share in DuckDB's syntax (or `bytes` of it, when chdb takes part). */
+export const duckdbMemoryLimit = (plan: MemoryPlan, bytes = plan.database) => `${Math.floor(bytes / 1024)}KiB`;
+
+/**
+ * With chdb in the process (`backend: 'chdb'`, or `clickhouse` over a `chdb:` directory), the database
+ * share is split: DuckDB keeps a quarter (the state store, the views and the copies chdb reads) and chdb's
+ * statements get the rest as their `max_memory_usage`. Each gets at least `minDatabaseMemory`.
+ */
+export function embeddedShares(plan: MemoryPlan): { readonly duckdb: number; readonly chdb: number } {
+  const duckdb = Math.max(minDatabaseMemory, Math.floor(plan.database / 4));
+  return { duckdb, chdb: Math.max(minDatabaseMemory, plan.database - duckdb) };
+}

@@ -9,15 +9,15 @@ import type { EngineOptions } from './engine-options.ts';
 import { pathLiteral } from './literal.ts';
 
 /** The backend that runs the reports' statements, as the options name it. */
-export async function openBackend(options: EngineOptions, pool: DuckDBPool, copies: TableCopies): Promise<ReportBackend> {
+export async function openBackend(options: EngineOptions, pool: DuckDBPool, copies: TableCopies, chdbMemoryBytes?: number): Promise<ReportBackend> {
   const name = options.backend ?? 'duckdb';
-  if (name === 'chdb') return ChdbBackend.open(copies);
+  if (name === 'chdb') return ChdbBackend.open(copies, chdbMemoryBytes);
   if (name === 'clickhouse') {
     if (!options.clickhouseUrl) throw new DatasetError('the clickhouse backend needs `clickhouseUrl` (--clickhouse-url), the HTTP URL of the server');
     if (options.clickhouseUrl.startsWith('chdb:')) {
       // Tables `aea clickhouse load` wrote to a chdb data directory, read in this process.
       const target = parseTargetUrl(options.clickhouseUrl);
-      if (target.kind === 'chdb') return ChdbBackend.openLoaded(target.path, target.database);
+      if (target.kind === 'chdb') return ChdbBackend.openLoaded(target.path, target.database, chdbMemoryBytes);
     }
     // Loaded only by engines that use it: most never talk to a ClickHouse server.
     const { ClickHouseBackend } = await import('./clickhouse-backend.ts');

@@ -32,6 +32,7 @@ export async function registerTable(conn: DuckDBConnection, table: TableName, op
   const files = input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
   if (!files) {
     if (table === 'organizations') throw new DatasetError(options.data ? missingTableMessage(options.data, table) : 'missing table "organizations": pass it in `tables` or give a `data` folder');
+    if (options.verify === 'full' && input === undefined && options.data) contentHashes(options.data).checkAbsent(table);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS ${emptyRelation(table)}`);
     return null;
   }

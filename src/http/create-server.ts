@@ -10,8 +10,7 @@ import { endpointHandler } from './endpoint-handler.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi.ts';
 import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
-import { defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
-import { defaultFirstRowSeconds } from '../engine/limits.ts';
+import { defaultFailedAuthLimit, defaultFirstRowSeconds, defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../engine/limits.ts';
 import { KeyedSlots } from '../engine/slots.ts';
 import { RateWindowStore } from '../state/rate-windows.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
@@ -35,6 +34,11 @@ export interface ServerOptions {
    * in the state store, so a restart does not reset them.
    */
   readonly rateLimit?: RateLimitOptions | false;
+  /**
+   * Requests per window per client address without a valid key: the per-key limit's when it is on,
+   * else 600 an hour; `false` disables it (with `rateLimit: false`, for benchmarks).
+   */
+  readonly failedAuthLimit?: RateLimitOptions | false;
   /** Idle time before an SSE comment keep-alive. */
   readonly keepAliveMs?: number;
   /**
@@ -72,7 +76,9 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const engine = options.engine;
   const clock = options.clock ?? engine.core.clock;
   const keys = ApiKeys.of(engine.core.state);
-  const limiter = options.rateLimit === false ? undefined : await RateLimiter.open(options.rateLimit ?? defaultRateLimit, clock, new RateWindowStore(engine.core.state));
+  const limiter = options.rateLimit === false ? undefined : await RateLimiter.open(options.rateLimit ?? defaultRateLimit, clock, new RateWindowStore(engine.core.state), 'key:');
+  const failedAuth = options.failedAuthLimit ?? (options.rateLimit === false ? defaultFailedAuthLimit : (options.rateLimit ?? defaultRateLimit));
+  const addressLimiter = failedAuth === false ? undefined : await RateLimiter.open(failedAuth, clock, new RateWindowStore(engine.core.state), 'addr:');
   const endpoints = options.endpoints ?? registry;
   const openapi = JSON.stringify(openApiDocument(endpoints, { version }));
   const streamLimits = { perKey: options.streams?.perKey ?? defaultStreamsPerKey, maxSeconds: options.streams?.maxSeconds ?? defaultStreamSeconds };
@@ -81,7 +87,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const timeBudgetMs = options.timeBudgetMs ?? engine.core.limits.timeBudgetMs;
   // Verifying a key then never waits for DuckDB: the keys are in memory from the start.
   await keys.list();
-  if (limiter) app.addHook('onClose', async () => limiter.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')));
+  for (const l of [limiter, addressLimiter]) if (l) app.addHook('onClose', async () => l.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')));
 
 
   registerBodyParsers(app);
@@ -93,11 +99,12 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     const now = clock();
     const presented = presentedKey(request);
     const principal = presented ? await keys.verify(presented, now) : undefined;
-    if (limiter) {
-      const rate = limiter.hit(principal ? `key:${principal.keyId}` : `addr:${request.ip}`, now);
+    const meter = principal ? limiter : addressLimiter;
+    if (meter) {
+      const rate = meter.hit(principal ? `key:${principal.keyId}` : `addr:${request.ip}`, now);
       request.rate = rate;
       reply.header('x-ratelimit-limit', rate.limit).header('x-ratelimit-remaining', rate.remaining).header('x-ratelimit-reset', rate.reset);
-      if (rate.firstRefusal) await limiter.flush().catch((error: unknown) => request.log.error({ err: error }, 'rate-limit windows not saved'));
+      if (rate.firstRefusal) await meter.flush().catch((error: unknown) => request.log.error({ err: error }, 'rate-limit windows not saved'));
       if (!rate.allowed) throw new RateLimitError(rate.retryAfter);
     }
     // An unrouted path is a 404 (or 405) whoever asks; it is metered and carries the rate headers like any other response.

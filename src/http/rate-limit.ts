@@ -26,8 +26,11 @@ type Window = { start: number; count: number };
 /**
  * Fixed windows per key, starting at the key's first request in a window, as GitHub's and
  * @fastify/rate-limit's are. Every request counts, whatever its outcome. Memory holds one entry per
- * active key (or client address, for requests without a valid key). With a store, windows survive a
- * restart: changed ones are written every `rateFlushMs` and on close, a window's first refusal at once.
+ * active key (or client address, for requests without a valid key), at most `maxWindows`: past it the
+ * least recently seen window is forgotten, in O(1) (a Map keeps insertion order, and a hit moves its
+ * window to the end). With a store, windows survive a restart: changed ones are written every
+ * `rateFlushMs` and on close, a window's first refusal at once. `prefix` names the windows this
+ * limiter owns in a store shared with another limiter.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -39,17 +42,23 @@ export class RateLimiter {
     private readonly options: RateLimitOptions,
     private readonly store: RateWindowStore | undefined,
     private readonly clock: () => Date,
+    private readonly maxWindows: number,
   ) {}
 
-  static async open(options: RateLimitOptions, clock: () => Date, store?: RateWindowStore): Promise<RateLimiter> {
-    const limiter = new RateLimiter(options, store, clock);
+  static async open(options: RateLimitOptions, clock: () => Date, store?: RateWindowStore, prefix = '', maxWindows = maxRateWindows): Promise<RateLimiter> {
+    const limiter = new RateLimiter(options, store, clock, maxWindows);
     if (store) {
-      for (const w of await store.load(clock().getTime(), limiter.span)) limiter.windows.set(w.key, { start: w.start, count: w.count });
+      for (const w of await store.load(clock().getTime(), limiter.span)) if (w.key.startsWith(prefix)) limiter.remember(w.key, { start: w.start, count: w.count });
       // A failed write keeps its windows dirty, so the next tick retries it.
       limiter.timer = setInterval(() => limiter.flush().catch(() => undefined), rateFlushMs);
       limiter.timer.unref();
     }
     return limiter;
+  }
+
+  /** Windows held in memory; never more than `maxWindows`. */
+  get size(): number {
+    return this.windows.size;
   }
 
   private get span(): number {
@@ -60,13 +69,10 @@ export class RateLimiter {
     const t = now.getTime();
     const span = this.span;
     let w = this.windows.get(key);
-    if (!w || t >= w.start + span) {
-      w = { start: t, count: 0 };
-      this.windows.set(key, w);
-      if (this.windows.size > maxRateWindows) this.evict(t, span);
-    }
+    if (!w || t >= w.start + span) w = { start: t, count: 0 };
+    this.remember(key, w);
     w.count++;
-    this.dirty.add(key);
+    if (this.store) this.dirty.add(key);
     const resetMs = w.start + span;
     const allowed = w.count <= this.options.max;
     return {
@@ -109,7 +115,14 @@ export class RateLimiter {
     }
   }
 
-  private evict(t: number, span: number): void {
-    for (const [k, w] of this.windows) if (t >= w.start + span) this.windows.delete(k);
+  private remember(key: string, w: Window): void {
+    this.windows.delete(key);
+    this.windows.set(key, w);
+    if (this.windows.size <= this.maxWindows) return;
+    const oldest = this.windows.keys().next().value;
+    if (oldest !== undefined) {
+      this.windows.delete(oldest);
+      this.dirty.delete(oldest);
+    }
   }
 }

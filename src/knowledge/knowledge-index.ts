@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { kbLoadBatchBytes, maxIndexedTextBytes } from '../engine/limits.ts';
 import type { StateStore } from '../state/store.ts';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest } from './search-protocol.ts';
 
@@ -19,6 +20,23 @@ interface KbIndex {
   queue: Promise<unknown>;
   /** Set inside the transaction that snapshots the documents: edits committed later are sent to the worker. */
   snapshotTaken: boolean;
+  /** Bytes of text indexed (UTF-8), counted toward `maxIndexedTextBytes`. */
+  bytes: number;
+  /** Steps queued or running; only an idle index is dropped to make room (a queued search would find it empty). */
+  busy: number;
+}
+
+const textBytes = (docs: readonly IndexedDocument[]) => docs.reduce((sum, d) => sum + Buffer.byteLength(d.text), 0);
+
+/** Rejects with the signal's reason when it aborts first; the work itself goes on, bounded by the knowledge base's size. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** The folder of a document path: everything before its last `/` ('' at the root). */
@@ -40,11 +58,50 @@ export class KnowledgeIndex {
   private readonly pending = new Map<number, Pending>();
   private readonly indexes = new Map<string, KbIndex>();
 
-  constructor(private readonly state: StateStore) {}
+  constructor(
+    private readonly state: StateStore,
+    private readonly maxIndexedBytes = maxIndexedTextBytes,
+  ) {}
 
-  /** The best documents of a knowledge base for a query, best first. */
-  search(kb: string, query: SearchQuery): Promise<readonly SearchHit[]> {
-    return this.enqueue(this.index(kb), async () => (await this.send({ op: 'search', kb, search: query })) ?? []);
+  /**
+   * The best documents of a knowledge base for a query, best first. A search whose `signal` aborts
+   * (its client left, its time budget ran out) rejects at once, and is skipped if it had not started.
+   */
+  search(kb: string, query: SearchQuery, signal?: AbortSignal): Promise<readonly SearchHit[]> {
+    const index = this.index(kb);
+    this.touch(kb, index);
+    return abortable(
+      this.enqueue(index, async () => {
+        signal?.throwIfAborted();
+        return (await this.send({ op: 'search', kb, search: query })) ?? [];
+      }),
+      signal,
+    );
+  }
+
+  /** Bytes of text indexed in the worker now, over every knowledge base loaded. */
+  get indexedBytes(): number {
+    let sum = 0;
+    for (const index of this.indexes.values()) sum += index.bytes;
+    return sum;
+  }
+
+  /** Knowledge bases whose index is loaded (or loading), least recently searched first. */
+  get loaded(): readonly string[] {
+    return [...this.indexes.keys()];
+  }
+
+  /** Marks a knowledge base as just searched, and drops the least recently searched idle others past `maxIndexedBytes`. */
+  private touch(kb: string, index: KbIndex): void {
+    this.indexes.delete(kb);
+    this.indexes.set(kb, index);
+    let total = this.indexedBytes;
+    for (const [other, held] of this.indexes) {
+      if (total <= this.maxIndexedBytes) break;
+      if (other === kb || held.busy > 0) continue;
+      total -= held.bytes;
+      this.forget(other, held);
+    }
   }
 
   /**
@@ -56,6 +113,7 @@ export class KnowledgeIndex {
     const { result, changes } = await this.state.transaction(work);
     const index = this.indexes.get(kb);
     if (index?.snapshotTaken && changes.length > 0) {
+      for (const c of changes) index.bytes += (c.op === 'add' ? 1 : -1) * Buffer.byteLength(c.doc.text);
       this.enqueue(index, () => Promise.all(changes.map((c) => this.send({ op: c.op, kb, docs: [c.doc] })))).catch(() => this.forget(kb, index));
     }
     return result;
@@ -69,7 +127,8 @@ export class KnowledgeIndex {
   }
 
   private enqueue<T>(index: KbIndex, step: () => Promise<T>): Promise<T> {
-    const done = index.queue.then(step);
+    index.busy++;
+    const done = index.queue.then(step).finally(() => index.busy--);
     index.queue = done.catch(() => undefined);
     return done;
   }
@@ -77,12 +136,14 @@ export class KnowledgeIndex {
   private index(kb: string): KbIndex {
     const known = this.indexes.get(kb);
     if (known) return known;
-    const index: KbIndex = { queue: Promise.resolve(), snapshotTaken: false };
+    const index: KbIndex = { queue: Promise.resolve(), snapshotTaken: false, bytes: 0, busy: 1 };
     this.indexes.set(kb, index);
-    index.queue = this.build(kb, index).catch((error: unknown) => {
-      this.forget(kb, index);
-      throw error;
-    });
+    index.queue = this.build(kb, index)
+      .catch((error: unknown) => {
+        this.forget(kb, index);
+        throw error;
+      })
+      .finally(() => index.busy--);
     return index;
   }
 
@@ -92,19 +153,30 @@ export class KnowledgeIndex {
     if (this.worker) void this.send({ op: 'drop', kb }).catch(() => undefined);
   }
 
+  /**
+   * Batches hold at most `loadBatch` documents and about `kbLoadBatchBytes` of text (one longer document
+   * goes alone), so neither reading a batch into JS nor posting it to the worker holds the event loop long.
+   */
   private async build(kb: string, index: KbIndex): Promise<void> {
     const table = `kb_snapshot_${++this.snapshots}`;
-    const count = await this.state.transaction(async (conn) => {
+    const batches = await this.state.transaction(async (conn) => {
       index.snapshotTaken = true;
-      await conn.run(`CREATE TABLE ${table} AS SELECT row_number() OVER (ORDER BY path) AS n, path, text, tags FROM state.kb_documents WHERE knowledge_base_id = $kb ORDER BY n`, { kb });
-      return Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0]![0]);
+      // TRICKY: both terms grow with n, so their sum does too: a batch number changes when either bound is crossed.
+      await conn.run(
+        `CREATE TABLE ${table} AS SELECT n, path, text, tags, (n - 1) // ${loadBatch} + (upto - strlen(text)) // ${kbLoadBatchBytes} AS batch
+         FROM (SELECT row_number() OVER (ORDER BY path) AS n, sum(strlen(text)) OVER (ORDER BY path) AS upto, path, text, tags FROM state.kb_documents WHERE knowledge_base_id = $kb) ORDER BY n`,
+        { kb },
+      );
+      return (await conn.runAndReadAll(`SELECT DISTINCT batch FROM ${table} ORDER BY batch`)).getRowsJS().map((r) => Number(r[0]));
     });
     try {
       await this.send({ op: 'drop', kb });
       let inFlight: Promise<unknown> = Promise.resolve();
-      for (let first = 1; first <= count; first += loadBatch) {
-        const reader = await this.state.read((conn) => conn.runAndReadAll(`SELECT path, text, tags FROM ${table} WHERE n BETWEEN $first AND $last ORDER BY n`, { first, last: first + loadBatch - 1 }));
-        const sent = this.send({ op: 'add', kb, docs: reader.getRowObjectsJS().map(toIndexed) });
+      for (const batch of batches) {
+        const reader = await this.state.read((conn) => conn.runAndReadAll(`SELECT path, text, tags FROM ${table} WHERE batch = $batch ORDER BY n`, { batch }));
+        const docs = reader.getRowObjectsJS().map(toIndexed);
+        index.bytes += textBytes(docs);
+        const sent = this.send({ op: 'add', kb, docs });
         await inFlight;
         inFlight = sent;
       }

@@ -9,8 +9,9 @@ export const check: Command = {
 Reads every file of the dataset folder DIR against the data contract (docs/data-model.md) and lists
 every problem at once:
   error    the engine refuses to open it: an unreadable file, a missing column, a wrong type, a value
-           that does not fit, nulls in a required column, a missing organizations table; or a key of a
-           dimension table on more than one row (across its files)
+           that does not fit, nulls in a required column, a missing organizations table, a table
+           dataset.json records that is missing, a table file or folder that is a dangling link or loop;
+           or a key of a dimension table on more than one row (across its files)
   warning  a missing table: the operations that read it refuse (each is named)
   slow     a large table whose rows are not ordered by tenant and time: reports read all of it
 --json prints the problems as a JSON array instead.

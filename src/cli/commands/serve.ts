@@ -1,6 +1,5 @@
 import { openEngine } from '../../open-engine.ts';
-import { defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
-import { defaultFirstRowSeconds } from '../../engine/limits.ts';
+import { defaultFailedAuthLimit, defaultFirstRowSeconds, defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required, UsageError } from '../args.ts';
@@ -20,6 +19,7 @@ export const serveOptions = {
   'max-streams': { type: 'string' },
   'time-budget': { type: 'string' },
   'heavy-per-key': { type: 'string' },
+  'failed-auth-limit': { type: 'string' },
   quiet: { type: 'boolean' },
   'mcp-allow-writes': { type: 'boolean' },
   'export-temp-limit': { type: 'string' },
@@ -31,7 +31,7 @@ export const serveOptions = {
 export const serve: Command = {
   summary: 'serve the REST API over a dataset',
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
-                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--quiet] [--mcp-allow-writes]
+                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--failed-auth-limit N] [--quiet] [--mcp-allow-writes]
                  [--export-temp-limit SIZE] [--temp-limit SIZE] [--first-row-budget SECONDS]
                  [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
@@ -51,6 +51,8 @@ export const serve: Command = {
   --first-row-budget S seconds a stream or table-format answer may take to its first piece (a stream's
                        summary or first row, a whole Parquet file) before it is stopped with a 503
                        (default ${defaultFirstRowSeconds}; 0: none); the status waits for that piece
+  --failed-auth-limit N  requests per hour per client address without a valid key (default: --rate-limit's,
+                       or ${defaultFailedAuthLimit.max} when it is 0; 0 turns it off)
 ${backendUsage}`,
   async run(argv, io) {
     const { values } = parse(argv, serveOptions);
@@ -73,7 +75,16 @@ ${backendUsage}`,
       ...backendOf(values),
     });
     const limit = number(values, 'rate-limit', 600);
-    const app = await createServer({ engine, rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 }, heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey), streams: { firstRowSeconds: number(values, 'first-row-budget', defaultFirstRowSeconds) }, logger: !values.quiet, mcp: { allowWrites: values['mcp-allow-writes'] === true } });
+    const failedAuth = number(values, 'failed-auth-limit', limit === 0 ? defaultFailedAuthLimit.max : limit);
+    const app = await createServer({
+      engine,
+      rateLimit: limit === 0 ? false : { max: limit, windowSeconds: 3600 },
+      failedAuthLimit: failedAuth === 0 ? false : { max: failedAuth, windowSeconds: 3600 },
+      heavyPerKey: number(values, 'heavy-per-key', defaultHeavyPerKey),
+      streams: { firstRowSeconds: number(values, 'first-row-budget', defaultFirstRowSeconds) },
+      logger: !values.quiet,
+      mcp: { allowWrites: values['mcp-allow-writes'] === true },
+    });
     const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
     io.out(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
     await io.stopped();

@@ -24,23 +24,30 @@ export const maxPathLength = 1024;
 export const maxPathDepth = 16;
 
 /**
- * A folder or document path: segments joined by `/`, surrounding slashes and spaces ignored. Empty
- * segments, `.` and `..`, control characters and over-long paths are 422s at `loc`.
+ * C0 and C1 controls, and the bidirectional marks, embeddings, overrides and isolates that make a path
+ * read differently from what it is (U+202E shows `exe.md` as `dm.exe`).
  */
-export function normalizePath(raw: string, loc: readonly (string | number)[]): string {
-  const path = raw.trim().replace(/^\/+|\/+$/g, '');
+const forbiddenInPath = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A folder or document path: Unicode NFC (so `café.md` typed either way is one path), segments joined by
+ * `/`, surrounding slashes and spaces ignored. Empty segments, `.` and `..`, control characters and
+ * over-long paths are 422s at `loc`; `what` names the path in the message when it is assembled from parts.
+ */
+export function normalizePath(raw: string, loc: readonly (string | number)[], what = 'a path'): string {
+  const path = raw.normalize('NFC').trim().replace(/^\/+|\/+$/g, '');
   const segments = path.split('/');
   const problem =
     path === ''
       ? 'the path is empty'
       : path.length > maxPathLength
-        ? `a path has at most ${maxPathLength} characters`
+        ? `${what} has at most ${maxPathLength} characters`
         : segments.length > maxPathDepth
-          ? `a path has at most ${maxPathDepth} segments`
+          ? `${what} has at most ${maxPathDepth} segments`
           : segments.some((s) => s === '' || s === '.' || s === '..')
             ? 'a path segment may not be empty, "." or ".."'
-            : /[\u0000-\u001f\u007f]/.test(path)
-              ? 'a path may not contain control characters'
+            : forbiddenInPath.test(path)
+              ? 'a path may not contain control characters (U+0000–U+001F, U+007F–U+009F) or bidirectional controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)'
               : segments.some((s) => s.length > 255)
                 ? 'a path segment has at most 255 characters'
                 : null;

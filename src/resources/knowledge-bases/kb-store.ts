@@ -1,4 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { maxKbDocuments, maxKbTextBytes } from '../../engine/limits.ts';
+import { TooLargeError } from '../../errors.ts';
 import { folderOf, type KnowledgeChange } from '../../knowledge/knowledge-index.ts';
 import { sql } from '../../query/sql.ts';
 import { execute, readRows } from '../rows.ts';
@@ -38,3 +40,17 @@ export const indexed = (op: KnowledgeChange['op'], doc: StoredDocument): Knowled
 
 /** The answer of every document operation: `{message, name, path, folder}` (folder null at the root). */
 export const documentAnswer = (message: string, path: string) => ({ message, name: path.slice(path.lastIndexOf('/') + 1), path, folder: folderOf(path) || null });
+
+/**
+ * Refuses (413) a write that would leave the knowledge base with more than `maxKbDocuments` documents or
+ * `maxKbTextBytes` bytes of text; `documents` and `bytes` are what the write adds (bytes may be negative).
+ */
+export async function checkRoom(conn: DuckDBConnection, kb: string, documents: number, bytes: number): Promise<void> {
+  const [row] = await readRows(conn, sql`SELECT count(*) AS n, coalesce(sum(strlen(text)), 0) AS bytes FROM state.kb_documents WHERE knowledge_base_id = ${kb}`);
+  const n = Number(row?.n ?? 0) + documents;
+  const total = Number(row?.bytes ?? 0) + bytes;
+  if (n > maxKbDocuments) throw new TooLargeError(`a knowledge base holds at most ${maxKbDocuments} documents; delete some first`, 'knowledge_base_full');
+  if (bytes > 0 && total > maxKbTextBytes) {
+    throw new TooLargeError(`a knowledge base holds at most ${maxKbTextBytes} bytes of text (UTF-8); this write would make it ${total}`, 'knowledge_base_full');
+  }
+}

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { z } from 'zod';
 import { fingerprint } from '../../query/cursor.ts';
 import { laxBool, laxInt } from '../../query/schema-types.ts';
@@ -9,6 +10,9 @@ import { checkOrganizationIds, parseQuery, queryScalar } from '../params.ts';
 import { isoOrNull, readRows, stringOrNull, type Row } from '../rows.ts';
 import { kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
 import { bestSection } from './snippets.ts';
+
+/** Hits whose documents are read from the store at once while a search answer is assembled. */
+const snippetSlice = 5;
 
 /** A search returns at most this many results. */
 export const maxTopK = 100;
@@ -66,33 +70,53 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
     name: 'searchKnowledgeBase',
     summary: 'Full-text search (BM25): the best section of each matching document, or whole documents, best first',
     schemas: { params: kbPath, query: organizationQuery, body: searchSchema },
+    // Heavy: a search over a large knowledge base costs CPU and memory like a report, so a key runs 2 at once.
+    weight: 'heavy',
     async handle(input: EndpointInput, ctx: CallContext) {
       const kb = knowledgeBaseOf(input, ctx);
       const body = parseWith(searchSchema, input.body);
       const folder = body.filters?.folders?.[0];
-      const hits = await ctx.core.knowledge.search(kb, {
-        query: body.query,
-        topK: body.top_k,
-        folder: folder === undefined ? null : normalizePath(folder, ['body', 'filters', 'folders', 0]),
-        tags: body.filters?.tags ?? null,
-      });
-      if (hits.length === 0) return jsonResult({ data: [] });
-      const paths = hits.map((h) => h.path);
+      const hits = await ctx.core.knowledge.search(
+        kb,
+        {
+          query: body.query,
+          topK: body.top_k,
+          folder: folder === undefined ? null : normalizePath(folder, ['body', 'filters', 'folders', 0]),
+          tags: body.filters?.tags ?? null,
+        },
+        ctx.signal,
+      );
       const full = body.return_full_page === true;
-      const { docs, sections } = await ctx.core.state.read(async (conn) => ({
-        docs: await readRows(conn, sql`SELECT id, path, text, tags, updated_at FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)})`),
-        sections: full ? [] : await readRows(conn, sql`SELECT path, section, body FROM kb_sections WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)}) ORDER BY path, section`),
-      }));
-      const byPath = new Map(docs.map((d) => [String(d.path), d]));
-      const data = hits.flatMap((hit) => {
-        const doc = byPath.get(hit.path);
-        if (!doc) return [];
-        const metadata = { knowledge_base_id: kb, document_id: String(doc.id), path: hit.path, name: hit.path.slice(hit.path.lastIndexOf('/') + 1), folder: folderOf(hit.path) || null, tags: doc.tags, updated_at: isoOrNull(doc.updated_at) };
-        if (full) return [{ id: hit.path, content: String(doc.text), metadata, score: hit.score }];
-        const best = bestSection(body.query, sections.filter((s) => s.path === hit.path).map((s) => ({ section: Number(s.section), body: String(s.body) })));
-        if (!best) return [];
-        return [{ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score }];
-      });
+      const data: unknown[] = [];
+      // A document may hold 500,000 characters: its text is read and its best section chosen a few hits at a
+      // time, with a turn of the event loop after each hit, so no other request waits behind a long answer.
+      for (let first = 0; first < hits.length; first += snippetSlice) {
+        ctx.signal?.throwIfAborted();
+        const slice = hits.slice(first, first + snippetSlice);
+        const paths = slice.map((h) => h.path);
+        const { docs, sections } = await ctx.core.state.read(async (conn) => ({
+          docs: await readRows(conn, sql`SELECT id, path, text, tags, updated_at FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)})`),
+          sections: full ? [] : await readRows(conn, sql`SELECT path, section, body FROM kb_sections WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)}) ORDER BY path, section`),
+        }));
+        const byPath = new Map(docs.map((d) => [String(d.path), d]));
+        const sectionsOf = new Map<string, { section: number; body: string }[]>();
+        for (const s of sections) {
+          const path = String(s.path);
+          const held = sectionsOf.get(path) ?? sectionsOf.set(path, []).get(path)!;
+          held.push({ section: Number(s.section), body: String(s.body) });
+        }
+        for (const hit of slice) {
+          const doc = byPath.get(hit.path);
+          if (!doc) continue;
+          const metadata = { knowledge_base_id: kb, document_id: String(doc.id), path: hit.path, name: hit.path.slice(hit.path.lastIndexOf('/') + 1), folder: folderOf(hit.path) || null, tags: doc.tags, updated_at: isoOrNull(doc.updated_at) };
+          if (full) data.push({ id: hit.path, content: String(doc.text), metadata, score: hit.score });
+          else {
+            const best = bestSection(body.query, sectionsOf.get(hit.path) ?? []);
+            if (best) data.push({ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score });
+            await setImmediate();
+          }
+        }
+      }
       return jsonResult({ data });
     },
   },

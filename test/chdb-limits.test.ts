@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../src/open-engine.ts';
+import type { Engine } from '../src/engine/engine.ts';
+import { runningStatements } from '../src/engine/chdb-session.ts';
+import { dataUnavailable } from '../src/engine/database-errors.ts';
+import { embeddedShares, planMemory } from '../src/engine/memory-budget.ts';
+import { defaultMaxStreams } from '../src/engine/limits.ts';
+import { UnavailableError } from '../src/errors.ts';
+import { sampleDir } from '../src/generate/sample.ts';
+import { sql } from '../src/query/sql.ts';
+
+/** chdb, ClickHouse embedded in this process: the memory budget applies to its statements, and an abandoned statement is killed. */
+let engine: Engine;
+beforeAll(async () => {
+  engine = await openEngine({ data: sampleDir, backend: 'chdb', memoryLimit: '256MiB' });
+});
+afterAll(() => engine.close());
+
+describe('chdb and the process budget', () => {
+  it('gives chdb three quarters of the database share (DuckDB at least 64 MiB) and refuses a statement past it with a 503', async () => {
+    const plan = planMemory('256MiB', defaultMaxStreams);
+    const shares = embeddedShares(plan);
+    expect(plan.database).toBe(192 * 2 ** 20);
+    expect(shares).toEqual({ duckdb: 64 * 2 ** 20, chdb: 128 * 2 ** 20 });
+    expect(embeddedShares(planMemory('4GiB', defaultMaxStreams))).toEqual({ duckdb: 1008 * 2 ** 20, chdb: 3024 * 2 ** 20 });
+    // About 400 MB of array: past the 128 MiB chdb gets of a 256 MiB budget.
+    const error = await engine.core.backend.read(sql`SELECT length(groupArray(number)) AS n FROM numbers(${50_000_000})`).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(/MEMORY_LIMIT_EXCEEDED/);
+    expect(dataUnavailable(error)).toBeInstanceOf(UnavailableError);
+    const small = await engine.core.backend.read(sql`SELECT count() AS n FROM numbers(${1000})`);
+    expect(Number(small.columns.n![0])).toBe(1000);
+  });
+
+  it('kills a statement whose signal aborts (its client left): it rejects with the reason and is no longer running', async () => {
+    await engine.core.backend.read(sql`SELECT 1 AS warm`);
+    const controller = new AbortController();
+    const reason = new Error('client left');
+    // Minutes of hashing on two cores when left to run.
+    const running = engine.core.backend.read(sql`SELECT sum(cityHash64(number)) AS s FROM numbers(${30_000_000_000})`, controller.signal);
+    while ((await runningStatements()) === 0) await new Promise((r) => setTimeout(r, 20));
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    expect(await runningStatements()).toBe(0);
+    const after = await engine.core.backend.read(sql`SELECT count() AS n FROM numbers(${10})`);
+    expect(Number(after.columns.n![0])).toBe(10);
+  });
+
+  it('never starts a statement whose signal aborted while it waited its turn', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('gone'));
+    await expect(engine.core.backend.read(sql`SELECT 1 AS x`, controller.signal)).rejects.toThrow('gone');
+  });
+});
