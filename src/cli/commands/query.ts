@@ -13,7 +13,6 @@ import type { Command } from './command.ts';
 import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 
 export const query: Command = {
-  summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
           [--format json|ndjson|csv|parquet|arrow] [--out FILE] [--explain] [--fill zero] [--compare WINDOW] [--components]
           [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
