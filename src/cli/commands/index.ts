@@ -25,7 +25,7 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./generate.ts')).generate,
   },
   sample: {
-    summary: 'write the bundled sample dataset (two organizations, 2026) into a folder',
+    summary: 'write the bundled sample dataset (four organizations, Oct 2025 to Nov 2026) into a folder',
     load: async () => (await import('./sample.ts')).sample,
   },
   import: {

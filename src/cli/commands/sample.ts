@@ -9,8 +9,9 @@ import type { Command } from './command.ts';
 export const sample: Command = {
   usage: `aea sample --out DIR
 
-  --out DIR     folder to write: the bundled sample, two organizations over 2026 (about 5 MB, 10 to 30
-                seconds). A folder that exists must be empty or a dataset, which is replaced
+  --out DIR     folder to write: the bundled sample, four organizations from October 2025 to November 2026
+                (about 5 MB, written in 10 to 30 seconds). A folder that exists must be empty or
+                a dataset, which is replaced
 
 Then: aea orgs --data DIR, aea query PATH --data DIR --org ORG_ID …, aea serve --data DIR`,
   async run(argv, io) {
