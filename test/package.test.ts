@@ -61,6 +61,16 @@ await engine.close();
 console.log(JSON.stringify({ reports, events: [events[0], events.length], formats, search: { library: library.length, status: response.status, same: JSON.stringify(served.data) === JSON.stringify(library) } }));
 `;
 
+/** The packages (CommonJS ones: DuckDB's, Fastify) an \`aea\` command line loaded, printed to stderr as it exits. */
+const loaded = `import { createRequire } from 'node:module';
+process.on('exit', () => {
+  const names = Object.keys(createRequire(import.meta.url).cache).map((f) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean);
+  process.stderr.write('loaded ' + JSON.stringify([...new Set(names)].sort()) + '\\n');
+});
+process.argv.splice(2, Infinity, ...JSON.parse(process.env.AEA_ARGS));
+await import('./node_modules/answer-engine-analytics/dist/cli/main.js');
+`;
+
 const consumer = `import { openEngine, DatasetError, type EngineOptions, type OrganizationListing } from 'answer-engine-analytics';
 import { createServer, type ServerOptions } from 'answer-engine-analytics/server';
 
@@ -89,6 +99,7 @@ beforeAll(async () => {
   bin = join(project, 'node_modules', '.bin', 'aea');
   await writeFile(join(project, 'app.mjs'), readmeApp);
   await writeFile(join(project, 'drive.mjs'), drive);
+  await writeFile(join(project, 'loaded.mjs'), loaded);
   await writeFile(join(project, 'consumer.ts'), consumer);
   const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false };
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
@@ -160,5 +171,16 @@ describe('the packed package, installed into another project', () => {
     expect(JSON.parse(stdout).data).toHaveLength(1);
     expect(await refusal(run(bin, [...query, '--backend', 'chdb'], { cwd: project }))).toMatchObject({ code: 1, stderr: expect.stringContaining('run `npm i chdb`') });
     expect(await refusal(run(bin, ['bench', '--usage']))).toMatchObject({ code: 1, stderr: expect.stringContaining('clone of the repository') });
+  });
+
+  it('loads only what a command needs: `aea --help` neither DuckDB nor Fastify, `aea orgs` no Fastify', async () => {
+    const packages = async (args: string[]) => {
+      const { stderr } = await run(process.execPath, ['loaded.mjs'], { cwd: project, env: { ...process.env, AEA_ARGS: JSON.stringify(args) } });
+      return JSON.parse(/^loaded (.*)$/m.exec(stderr)![1]!) as string[];
+    };
+    expect(await packages(['--help'])).toEqual([]);
+    const orgs = await packages(['orgs', '--data', 'data/sample']);
+    expect(orgs).toContain('@duckdb/node-api');
+    expect(orgs.filter((p) => /fastify|ajv|cli-progress/.test(p))).toEqual([]);
   });
 });
