@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDir } from '../src/generate/sample.ts';
+import { endpoints } from '../src/reports/registry.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 const run = promisify(execFile);
@@ -13,23 +14,61 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
 const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, maxBuffer: 16 * 1024 * 1024 });
 
-const app = `import { openEngine, ValidationError } from 'answer-engine-analytics';
+/** The README's app.mjs, run as written. */
+const readmeApp = /```js\n(\/\/ app\.mjs[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))![1]!;
+
+/**
+ * Every face from plain Node: each report (its /docs example, read from the embedded server's OpenAPI
+ * document), a stream, each format, a knowledge-base search as a library call and over HTTP with a key
+ * minted through the library.
+ */
+const drive = `import { openEngine, endpoints } from 'answer-engine-analytics';
 import { createServer, ApiKeys } from 'answer-engine-analytics/server';
 
-const engine = await openEngine({ data: process.argv[2] });
+const engine = await openEngine({ data: 'data/sample', state: 'drive.state.duckdb' });
 const [org] = await engine.listOrganizations();
 const acme = engine.org(org.id);
-const body = { category_id: org.categories[0].id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all', limit: 3 };
-const { info, data } = await acme.reports.visibility(body);
-const refused = await acme.reports.visibility({ ...body, limit: 0 }).catch((error) => error instanceof ValidationError);
+const { key } = await ApiKeys.of(engine.core.state).create({ organizationId: org.id, name: 'consumer test', expiresOn: '2099-12-31', now: new Date() });
 const app = await createServer({ engine, logger: false });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const { key } = await ApiKeys.of(engine.core.state).create({ organizationId: org.id, name: 'consumer', expiresOn: '2099-01-01', now: new Date() });
-const response = await fetch(address + '/v2/reports/visibility', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const http = await response.json();
+const doc = await (await fetch(address + '/openapi.json')).json();
+const example = (e) => doc.paths[e.path][e.method.toLowerCase()].requestBody?.content['application/json'].example;
+
+const reports = {};
+for (const e of endpoints.filter((e) => e.group === 'reports' && !e.stream)) {
+  reports[e.path] = await acme.reports[e.name](example(e)).then((page) => Array.isArray(page.data) ? 'rows' : 'answer', (error) => error.constructor.name);
+}
+const visibility = example(endpoints.find((e) => e.path === '/v2/reports/visibility'));
+const events = [];
+for await (const { event } of acme.reports.visibilityStream({ ...visibility, limit: undefined })) events.push(event);
+const csv = await acme.reports.visibility(visibility, { format: 'csv' });
+const ndjson = await acme.reports.visibility(visibility, { format: 'ndjson' });
+const arrow = await acme.reports.visibility(visibility, { format: 'arrow' });
+const parquet = await acme.reports.visibility(visibility, { format: 'parquet' });
+const formats = {
+  csv: csv.split('\\n').filter(Boolean).length - 1,
+  ndjson: ndjson.split('\\n').filter(Boolean).length,
+  arrow: arrow.numRows,
+  parquet: parquet instanceof Uint8Array && Buffer.from(parquet.subarray(0, 4)).toString() === 'PAR1',
+};
+const kb = (await acme.resources.knowledgeBases({})).data[0].id;
+const search = { query: 'warranty', top_k: 2 };
+const library = (await acme.resources.searchKnowledgeBase({ params: { knowledge_base_id: kb }, body: search })).data;
+const response = await fetch(address + '/v1/knowledge-bases/' + kb + '/search', { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(search) });
+const served = await response.json();
 await app.close();
 await engine.close();
-console.log(JSON.stringify({ total: info.total_results, rows: data.length, refused, same: JSON.stringify(http) === JSON.stringify({ info, data }) }));
+console.log(JSON.stringify({ reports, events: [events[0], events.length], formats, search: { library: library.length, status: response.status, same: JSON.stringify(served.data) === JSON.stringify(library) } }));
+`;
+
+/** The packages (CommonJS ones: DuckDB's, Fastify) an \`aea\` command line loaded, printed to stderr as it exits. */
+const loaded = `import { createRequire } from 'node:module';
+process.on('exit', () => {
+  const names = Object.keys(createRequire(import.meta.url).cache).map((f) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean);
+  process.stderr.write('loaded ' + JSON.stringify([...new Set(names)].sort()) + '\\n');
+});
+process.argv.splice(2, Infinity, ...JSON.parse(process.env.AEA_ARGS));
+await import('./node_modules/answer-engine-analytics/dist/cli/main.js');
 `;
 
 const consumer = `import { openEngine, DatasetError, type EngineOptions, type OrganizationListing } from 'answer-engine-analytics';
@@ -47,6 +86,7 @@ export { names, failure };
 
 let project: string;
 let files: string[];
+let bin: string;
 beforeAll(async () => {
   const dir = await tempDir('aea-package-');
   const { stdout } = await npm(['pack', '--json', '--pack-destination', dir], root);
@@ -56,26 +96,59 @@ beforeAll(async () => {
   await run('mkdir', ['-p', project]);
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await npm(['install', join(dir, packed[0]!.filename)], project);
-  await writeFile(join(project, 'app.mjs'), app);
+  bin = join(project, 'node_modules', '.bin', 'aea');
+  await writeFile(join(project, 'app.mjs'), readmeApp);
+  await writeFile(join(project, 'drive.mjs'), drive);
+  await writeFile(join(project, 'loaded.mjs'), loaded);
   await writeFile(join(project, 'consumer.ts'), consumer);
   const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false };
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
-}, 240_000);
+}, 300_000);
+
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
 
 describe('the packed package, installed into another project', () => {
   it('holds the built JavaScript, its types and the bin, and nothing of the repository’s tests, bench or sources', () => {
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/index.d.ts');
     expect(files).toContain('dist/server.d.ts');
+    expect(files).toContain('dist/knowledge/search-worker.js');
     expect(files).toContain('bin/aea.mjs');
     expect(files.filter((f) => !/^(dist\/.+\.(js|d\.ts)|bin\/aea\.mjs|package\.json|README\.md)$/.test(f))).toEqual([]);
     expect(readdirSync(join(project, 'node_modules', 'answer-engine-analytics')).sort()).toEqual(['README.md', 'bin', 'dist', 'package.json']);
   });
 
-  it('imports from plain Node ESM and answers a report over the sample, as a library and as a server', async () => {
-    const { stdout } = await run(process.execPath, ['app.mjs', sampleDir], { cwd: project });
-    expect(JSON.parse(stdout)).toEqual({ total: 20, rows: 3, refused: true, same: true });
+  it('installs what src/ imports and no more: no chdb, no TypeScript loader, no test-only packages, within 150 MB', async () => {
+    for (const name of ['chdb', 'tsx', 'date-fns', 'date-fns-tz', 'typescript', 'vitest']) expect(existsSync(join(project, 'node_modules', name)), name).toBe(false);
+    const { stdout } = await run('du', ['-sk', join(project, 'node_modules')]);
+    expect(Number(stdout.split('\t')[0]) / 1024).toBeLessThanOrEqual(150);
   });
+
+  it('`aea sample --out DIR` writes the bundled sample: the same tables, byte for byte, as the repository’s', async () => {
+    const { stdout } = await run(bin, ['sample', '--out', 'data/sample'], { cwd: project });
+    expect(JSON.parse(stdout)).toMatchObject({ seed: 1, scale: 0.02 });
+    const tablesOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'dataset.json'), 'utf8')) as { files: Record<string, string> }).files;
+    expect(tablesOf(join(project, 'data', 'sample'))).toEqual(tablesOf(sampleDir));
+    await writeFile(join(project, 'notes.txt'), 'mine');
+    expect(await refusal(run(bin, ['sample', '--out', '.'], { cwd: project }))).toMatchObject({ code: 1, stderr: expect.stringContaining('neither empty nor a dataset folder') });
+  }, 120_000);
+
+  it('runs the README’s app.mjs as written: a report, a key minted through the library, the embedded server', async () => {
+    const { stdout } = await run(process.execPath, ['app.mjs'], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({ rows: 3, status: 200, same: true, prefix: expect.stringMatching(/^aea_/) });
+  });
+
+  it('answers every report, a stream, each format and a knowledge-base search from plain Node, and over HTTP', async () => {
+    const { stdout } = await run(process.execPath, ['drive.mjs'], { cwd: project });
+    const answered = JSON.parse(stdout) as { reports: Record<string, string> };
+    const pages = endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.path);
+    expect(answered.reports).toEqual(Object.fromEntries(pages.map((path) => [path, 'rows'])));
+    expect(answered).toMatchObject({ events: ['summary', expect.any(Number)], formats: { csv: 5, ndjson: 5, arrow: 5, parquet: true }, search: { library: 2, status: 200, same: true } });
+  }, 120_000);
 
   it('type-checks a consumer file against the shipped declarations, and its types are not `any`', async () => {
     await run(tsc, ['-p', '.'], { cwd: project });
@@ -89,17 +162,25 @@ describe('the packed package, installed into another project', () => {
     await writeFile(join(project, 'consumer.ts'), consumer);
   });
 
-  it('runs the packed `aea` bin with plain Node', async () => {
-    const bin = join(project, 'node_modules', '.bin', 'aea');
-    const orgs = JSON.parse((await run(bin, ['orgs', '--data', sampleDir])).stdout) as { id: string; categories: { id: string }[] }[];
+  it('runs the packed `aea` bin with plain Node: help, orgs, a query; chdb and the bench say what they need', async () => {
+    expect((await run(bin, ['--help'])).stdout).toMatch(/^ {2}sample {7}write the bundled sample/m);
+    const orgs = JSON.parse((await run(bin, ['orgs', '--data', 'data/sample'], { cwd: project })).stdout) as { id: string; categories: { id: string }[] }[];
     const body = JSON.stringify({ category_id: orgs[0]!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', limit: 1 });
-    const state = join(project, 'state.duckdb');
-    const { stdout } = await run(bin, ['query', '/v2/reports/visibility', '--data', sampleDir, '--org', orgs[0]!.id, '--body', body, '--state', state]);
+    const query = ['query', '/v2/reports/visibility', '--data', 'data/sample', '--org', orgs[0]!.id, '--body', body, '--state', 'cli.state.duckdb'];
+    const { stdout } = await run(bin, query, { cwd: project });
     expect(JSON.parse(stdout).data).toHaveLength(1);
-    const bench = await run(bin, ['bench', '--usage']).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(bench).toMatchObject({ code: 1, stderr: expect.stringContaining('clone of the repository') });
+    expect(await refusal(run(bin, [...query, '--backend', 'chdb'], { cwd: project }))).toMatchObject({ code: 1, stderr: expect.stringContaining('run `npm i chdb`') });
+    expect(await refusal(run(bin, ['bench', '--usage']))).toMatchObject({ code: 1, stderr: expect.stringContaining('clone of the repository') });
+  });
+
+  it('loads only what a command needs: `aea --help` neither DuckDB nor Fastify, `aea orgs` no Fastify', async () => {
+    const packages = async (args: string[]) => {
+      const { stderr } = await run(process.execPath, ['loaded.mjs'], { cwd: project, env: { ...process.env, AEA_ARGS: JSON.stringify(args) } });
+      return JSON.parse(/^loaded (.*)$/m.exec(stderr)![1]!) as string[];
+    };
+    expect(await packages(['--help'])).toEqual([]);
+    const orgs = await packages(['orgs', '--data', 'data/sample']);
+    expect(orgs).toContain('@duckdb/node-api');
+    expect(orgs.filter((p) => /fastify|ajv|cli-progress/.test(p))).toEqual([]);
   });
 });

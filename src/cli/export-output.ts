@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { forget, remember, sweepStaleTemp, tempPrefix } from '../engine/temp-paths.ts';
-import cliProgress from 'cli-progress';
+import type cliProgressModule from 'cli-progress';
 import type { RowsResult } from '../reports/endpoint.ts';
 import { UsageError } from './args.ts';
 import type { CliIo } from './io.ts';
@@ -59,6 +60,8 @@ const sizeText = (n: number) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 102
  */
 export function exportProgress(io: CliIo, label: string, toTerminal: boolean): ExportProgress {
   if (!io.stderrIsTTY || toTerminal) return { rows() {}, bytes() {}, stop() {} };
+  // Required here: only an export to a terminal draws a bar.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
   const bar = new cliProgress.SingleBar({ format: `${label} | {value} rows | {size} | {duration_formatted}`, stream: process.stderr, hideCursor: true, fps: 5 });
   let rows = 0;
   let bytes = 0;

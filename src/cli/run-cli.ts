@@ -22,11 +22,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.out(usage() + '\n');
       return name ? 0 : 1;
     }
-    const command = commands[name];
-    if (!command) {
+    const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+    if (!entry) {
       io.err(`aea: unknown command "${name}"\n\n${usage()}\n`);
       return 1;
     }
+    const command = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
       io.out(`${command.usage}\n`);
       return 0;

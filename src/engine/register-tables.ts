@@ -4,7 +4,6 @@ import type { Table as ArrowTable } from 'apache-arrow';
 import { DatasetError } from '../errors.ts';
 import { tables, type TableName } from '../model/tables.ts';
 import { stateTables } from '../state/store.ts';
-import { loadArrowTable } from './arrow-tables.ts';
 import { contentHashes } from './content-hashes.ts';
 import type { TableSource } from './dataset-version.ts';
 import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, projection } from './dataset.ts';
@@ -24,6 +23,8 @@ export async function registerTable(conn: DuckDBConnection, table: TableName, op
   const view = viewName(table);
   const input = options.tables?.[table];
   if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
+    // Only Arrow inputs load apache-arrow; a dataset folder never does.
+    const { loadArrowTable } = await import('./arrow-tables.ts');
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
     const source = await inspectTable(conn, table, staging);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);

@@ -1,5 +1,4 @@
 import type { RecordBatch, Table } from 'apache-arrow';
-import { arrowBatches, arrowTable } from '../formats/arrow.ts';
 import { encodeRows, rowsFor, type EncodeOptions } from '../formats/encode.ts';
 import { formats, type FormatName } from '../formats/format-names.ts';
 import { pageObject, streamObjects } from '../formats/json.ts';
@@ -73,7 +72,8 @@ export function parseJson(result: EndpointResult): JsonObject {
 export async function pageAs(result: EndpointResult, format: FormatName, path: string, options: EncodeOptions): Promise<JsonObject | Table | string | Uint8Array> {
   if (format === 'json') return result.kind === 'rows' ? pageObject(result) : parseJson(result);
   const rows = rowsFor(result, format, path);
-  if (format === 'arrow') return arrowTable(rows);
+  // apache-arrow loads with the first Arrow answer (some 160 modules).
+  if (format === 'arrow') return (await import('../formats/arrow.ts')).arrowTable(rows);
   const pieces: (string | Uint8Array)[] = [];
   for await (const piece of encodeRows(rows, format, options)) pieces.push(piece);
   return formats[format].binary ? new Uint8Array(Buffer.concat(pieces as Uint8Array[])) : pieces.join('');
@@ -83,7 +83,7 @@ export async function pageAs(result: EndpointResult, format: FormatName, path: s
 export async function* streamAs(result: EndpointResult, format: FormatName, path: string, options: EncodeOptions): AsyncGenerator<{ event: string; data: JsonObject } | RecordBatch | string | Uint8Array> {
   if (format !== 'json') {
     const rows = rowsFor(result, format, path);
-    return yield* format === 'arrow' ? arrowBatches(rows) : encodeRows(rows, format, options);
+    return yield* format === 'arrow' ? (await import('../formats/arrow.ts')).arrowBatches(rows) : encodeRows(rows, format, options);
   }
   if (result.kind === 'rows') return yield* streamObjects(result);
   if (result.kind === 'json') return yield { event: 'explain', data: parseJson(result) };

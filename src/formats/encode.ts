@@ -1,6 +1,5 @@
 import { NotAcceptableError } from '../errors.ts';
 import type { EndpointResult, RowsResult } from '../reports/endpoint.ts';
-import { arrowIpc } from './arrow.ts';
 import { csvText } from './csv.ts';
 import { formatNames, type FormatName, type TableFormat } from './format-names.ts';
 import { ndjsonText } from './ndjson.ts';
@@ -25,6 +24,11 @@ const encoders: Record<TableFormat, (result: RowsResult, options: EncodeOptions)
   arrow: (result) => arrowIpc(result),
   parquet: (result, options) => parquetBytes(result, options.duckdb, options.tempDisk),
 };
+
+// Imported when first asked for: apache-arrow is some 160 modules that a JSON or CSV answer never needs.
+async function* arrowIpc(result: RowsResult): Encoded {
+  yield* (await import('./arrow.ts')).arrowIpc(result);
+}
 
 /** A rows result in a table format, piece by piece; pulled, so stopping early stops the query. */
 export function encodeRows(result: RowsResult, format: TableFormat, options: EncodeOptions = {}): Encoded {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { manifestFileName } from '../model/layout.ts';
-import { generateDataset } from './generate.ts';
+import { generateDataset, type GenerateResult } from './generate.ts';
 import type { Progress } from './progress.ts';
 import { defaultStatePath } from '../state/default-path.ts';
 
@@ -25,6 +25,11 @@ export function generatorFingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Writes the sample (the same tables as data/sample) into `out`, replacing it. */
+export function writeSample(out: string, progress?: Progress): Promise<GenerateResult> {
+  return generateDataset({ out, scale: sampleScale, seed: sampleSeed, progress, fingerprint: generatorFingerprint() });
+}
+
 /** Builds data/sample when it is missing or was made by another version of the contract or generator. */
 export async function ensureSample(progress?: Progress): Promise<string> {
   const manifest = join(sampleDir, manifestFileName);
@@ -32,7 +37,7 @@ export async function ensureSample(progress?: Progress): Promise<string> {
     const current = JSON.parse(readFileSync(manifest, 'utf8')) as { fingerprint?: string };
     if (current.fingerprint === generatorFingerprint()) return sampleDir;
   }
-  await generateDataset({ out: sampleDir, scale: sampleScale, seed: sampleSeed, progress, fingerprint: generatorFingerprint() });
+  await writeSample(sampleDir, progress);
   // The CLI's default state store copied the old sample's prompts; it would refuse to open over the new one.
   for (const f of [defaultStatePath(sampleDir), `${defaultStatePath(sampleDir)}.wal`]) rmSync(f, { force: true });
   return sampleDir;

@@ -38,6 +38,8 @@ export async function registerDocsPage(app: FastifyInstance): Promise<void> {
   const cache = new Map<string, Buffer>();
   for (const file of Object.keys(assets)) cache.set(file, await readFile(join(assetsDir, file)));
   app.get('/docs', { config: { public: true } }, async (_req, reply) => reply.header('content-security-policy', csp).type('text/html; charset=utf-8').send(page));
+  // The page's links are relative to /docs; relative here too, so that it holds under a prefix.
+  app.get('/docs/', { config: { public: true } }, async (_req, reply) => reply.redirect('../docs', 301));
   app.get('/docs/assets/init.js', { config: { public: true } }, async (_req, reply) => reply.type('application/javascript; charset=utf-8').send(init));
   app.get<{ Params: { file: string } }>('/docs/assets/:file', { config: { public: true } }, async (req, reply) => {
     const type = assets[req.params.file];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { filterOps } from '../query/filter-node.ts';
 import { formats } from '../formats/format-names.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
+import { withExample } from './openapi-examples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -153,7 +154,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       operation.requestBody = { required: true, content: { 'application/json': { schema: hoist(toSchema(e.schemas.body), components) } } };
     }
     const path = (paths[e.path] ??= {});
-    path[e.method.toLowerCase()] = operation;
+    path[e.method.toLowerCase()] = withExample(operation, e.method, e.path);
   }
   return {
     openapi: '3.1.0',

@@ -1,8 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { kbLoadBatchBytes, maxIndexedTextBytes } from '../engine/limits.ts';
 import type { StateStore } from '../state/store.ts';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest } from './search-protocol.ts';
+import { startSearchWorker } from './search-worker-start.ts';
 
 export interface KnowledgeChange {
   readonly op: 'add' | 'remove';
@@ -199,7 +200,7 @@ export class KnowledgeIndex {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./search-worker-boot.mjs', import.meta.url), { workerData: { module: new URL('./search-worker.ts', import.meta.url).href } });
+    const worker = startSearchWorker();
     worker.unref();
     worker.on('message', (reply: SearchReply) => {
       const p = this.pending.get(reply.id);

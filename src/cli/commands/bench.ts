@@ -16,7 +16,6 @@ interface AnswersModule {
 const benchModule = (path: string) => new URL(`../../../bench/${path}`, import.meta.url).href;
 
 export const bench: Command = {
-  summary: 'benchmark every report against hand-written DuckDB SQL and peers (see bench/RESULTS.md)',
   usage: 'aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--iterations N] [--no-peers]   (aea bench --usage for every option)',
   async run(argv, io) {
     let main: BenchModule;

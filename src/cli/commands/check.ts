@@ -3,7 +3,6 @@ import { parse, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const check: Command = {
-  summary: 'list every problem of a dataset folder: missing tables and columns, wrong types, nulls, repeated keys, unsorted files',
   usage: `aea check DIR [--json]
 
 Reads every file of the dataset folder DIR against the data contract (docs/data-model.md) and lists

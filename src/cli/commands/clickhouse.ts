@@ -98,7 +98,6 @@ async function load(dir: string, values: Values, io: CliIo): Promise<number> {
 }
 
 export const clickhouse: Command = {
-  summary: 'create the tables for --backend clickhouse on a server or a chdb directory, and load a dataset folder',
   usage,
   async run(argv, io) {
     const { values, positionals } = parse(argv, options);

@@ -4,7 +4,6 @@ import { parse } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const docsModel: Command = {
-  summary: 'render docs/data-model.md from the data contract in src/model',
   usage: `aea docs-model [--out FILE]   (prints to stdout without --out)`,
   async run(argv, io) {
     const { values } = parse(argv, { out: { type: 'string' } });

@@ -4,7 +4,6 @@ import { number, parse, required } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const generate: Command = {
-  summary: 'write a deterministic synthetic dataset',
   usage: `aea generate --out DIR [--scale S] [--seed N]
 
   --out DIR     folder to write (replaced if it exists)

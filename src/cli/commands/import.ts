@@ -4,7 +4,6 @@ import { parse, required, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const importCommand: Command = {
-  summary: 'make a dataset folder from flat answers (and citations) in CSV, JSON or Parquet (docs/own-data.md)',
   usage: `aea import ANSWERS --org NAME --out DIR [--citations FILE] [--owned BRAND]... [--replace | --append]
 
   ANSWERS          one row per answer and mentioned brand: executed_at, category, prompt, model, region

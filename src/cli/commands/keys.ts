@@ -6,7 +6,6 @@ import { parse, required, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const keys: Command = {
-  summary: 'create, list and revoke API keys (in the state store)',
   usage: `aea keys create --org ID --name NAME --expires YYYY-MM-DD [--data DIR] [--state FILE]
 aea keys list [--org ID] [--data DIR] [--state FILE]
 aea keys revoke KEY_ID [--data DIR] [--state FILE]

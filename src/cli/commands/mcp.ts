@@ -4,7 +4,6 @@ import type { Command } from './command.ts';
 import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 
 export const mcp: Command = {
-  summary: 'serve the reports to an AI agent over MCP (stdio)',
   usage: `aea mcp --data DIR (--org ORG_ID | --key KEY) [--state FILE] [--allow-writes]
         [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 

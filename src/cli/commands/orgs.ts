@@ -3,7 +3,6 @@ import { parse, required } from '../args.ts';
 import type { Command } from './command.ts';
 
 export const orgs: Command = {
-  summary: 'print the organizations of a dataset with their categories, domains and assets',
   usage: `aea orgs --data DIR`,
   async run(argv, io) {
     const { values } = parse(argv, { data: { type: 'string' } });

@@ -15,7 +15,6 @@ import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
 import { tempLimits } from '../temp-limits.ts';
 
 export const query: Command = {
-  summary: 'print what the REST endpoint would answer for one organization',
   usage: `aea query PATH --data DIR --org ORG_ID [--method M] [--body JSON | --body-file F] [--state FILE]
           [--format json|ndjson|csv|parquet|arrow|table] [--out FILE] [--csv-raw] [--export-temp-limit SIZE] [--explain] [--fill zero] [--compare WINDOW] [--components]
           [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]

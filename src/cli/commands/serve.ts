@@ -29,7 +29,6 @@ export const serveOptions = {
 } as const;
 
 export const serve: Command = {
-  summary: 'serve the REST API over a dataset',
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
                  [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--failed-auth-limit N] [--quiet] [--mcp-allow-writes]
                  [--export-temp-limit SIZE] [--temp-limit SIZE] [--first-row-budget SECONDS]

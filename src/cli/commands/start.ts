@@ -10,7 +10,6 @@ import type { Command } from './command.ts';
 const demoName = 'demo key (npm start)';
 
 export const start: Command = {
-  summary: 'serve the bundled sample on localhost with a fresh demo key (npm start)',
   usage: `aea start [--port P]   builds data/sample if needed, then serves it on 127.0.0.1 (default port 8787)`,
   async run(argv, io) {
     const { values } = parse(argv, { port: { type: 'string' } });

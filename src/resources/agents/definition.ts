@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formatsPlugin from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { ConflictError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { quoteList } from '../../query/validation.ts';
@@ -29,17 +29,25 @@ export interface AgentDefinition {
   readonly validateOutputs: ValidateFunction;
 }
 
-// ajv-formats is CommonJS; under Node's ESM loader its default import is the module object.
 type FormatsPlugin = (ajv: Ajv) => Ajv;
-const addFormats = ((formatsPlugin as unknown as { default?: FormatsPlugin }).default ?? formatsPlugin) as unknown as FormatsPlugin;
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
+let validator: Ajv | undefined;
+// ajv and ajv-formats are CommonJS, some 70 modules: required with the first schema compiled, not with every engine.
+function schemaCompiler(): Ajv {
+  if (!validator) {
+    const require = createRequire(import.meta.url);
+    const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+    const formats = require('ajv-formats') as FormatsPlugin & { default?: FormatsPlugin };
+    validator = new AjvClass({ allErrors: true, strict: false });
+    (formats.default ?? formats)(validator);
+  }
+  return validator;
+}
 const compiled = new Map<string, ValidateFunction>();
 
 function compile(text: string): ValidateFunction {
   let fn = compiled.get(text);
   if (!fn) {
-    fn = ajv.compile(JSON.parse(text) as object);
+    fn = schemaCompiler().compile(JSON.parse(text) as object);
     compiled.set(text, fn);
   }
   return fn;
