@@ -5,6 +5,8 @@ export interface MetricDef {
   readonly denominator: string | null;
   readonly scope: string;
   readonly unit: string;
+  /** The NULL rules the definition states, by the ids tests cite (test/null-rules.test.ts); docs carry them as tags. */
+  readonly nullRules?: readonly string[];
 }
 
 const answers = 'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters';
@@ -60,7 +62,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'average_position',
     reports: 'visibility v1, v2',
     numerator: 'sum of mentions.position of the asset',
-    denominator: 'mentions rows of the asset; when there are none: null in v2, 0 in v1 (whose client types it as a number) <!-- null-rule: average-position-unmentioned -->',
+    denominator: 'mentions rows of the asset; when there are none: null in v2, 0 in v1 (whose client types it as a number)',
+    nullRules: ['average-position-unmentioned'],
     scope: answers,
     unit: 'position, lower is better',
   },
@@ -220,7 +223,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'accuracy, accurate, inaccurate',
     reports: 'fact-check, fact-check claims sections',
     numerator: 'accurate: claim_occurrences rows with accurate true; inaccurate: with accurate false',
-    denominator: 'accuracy = accurate / (accurate + inaccurate); NULL when both are 0 <!-- null-rule: accuracy-without-claims -->',
+    denominator: 'accuracy = accurate / (accurate + inaccurate); NULL when both are 0',
+    nullRules: ['accuracy-without-claims'],
     scope: 'claim_occurrences in scope',
     unit: 'count, fraction 0–1',
   },
@@ -300,7 +304,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'fanouts_per_execution',
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows',
-    denominator: 'executions in scope with search_triggered true (runs that produced fan-out data) of the row’s group without the query dimension; NULL when there are none <!-- null-rule: fanouts-per-execution-none -->',
+    denominator: 'executions in scope with search_triggered true (runs that produced fan-out data) of the row’s group without the query dimension; NULL when there are none',
+    nullRules: ['fanouts-per-execution-none'],
     scope: 'as total_fanouts',
     unit: 'ratio',
   },

@@ -57,7 +57,7 @@ export function renderDataModel(): string {
     '|---|---|---|---|---|---|',
   );
   for (const m of metrics) {
-    out.push(`| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')} | ${escape(m.scope)} | ${m.unit} |`);
+    out.push(`| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')}${(m.nullRules ?? []).map((id) => ` <!-- null-rule: ${id} -->`).join('')} | ${escape(m.scope)} | ${m.unit} |`);
   }
   out.push('');
   return out.join('\n');
