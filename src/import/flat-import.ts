@@ -1,12 +1,10 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
-import { DuckDBInstance, listValue, type DuckDBConnection } from '@duckdb/node-api';
-import { findTableFiles } from '../engine/dataset.ts';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { pathLiteral } from '../engine/literal.ts';
 import { DatasetError } from '../errors.ts';
-import { columnList, manifestFileName } from '../model/layout.ts';
-import { csvRecordLines } from './csv-lines.ts';
+import { columnList } from '../model/layout.ts';
+import { checkOut, mergeExisting, writeTables } from './dataset-out.ts';
+import { load, places } from './flat-input.ts';
 import { tables, type TableName } from '../model/tables.ts';
 import { answersSql, citationsSql, mentionsSql, nameId, setupSql, tablesSql } from './flat-sql.ts';
 
@@ -88,141 +86,6 @@ export async function importFlat(options: ImportOptions): Promise<ImportResult> 
     conn.closeSync();
     instance.closeSync();
   }
-}
-
-/** Refuses an `out` the import may not write, before reading any input. */
-function checkOut(options: ImportOptions): void {
-  const { out } = options;
-  const occupied = existsSync(out) && readdirSync(out).length > 0;
-  if (options.append) {
-    if (options.replace) throw new DatasetError('--append adds to the dataset in --out, --replace removes it: give one of them');
-    if (!occupied || !existsSync(join(out, 'organizations.parquet'))) throw new DatasetError(`${out} holds no dataset to append to: import the first organization without --append`);
-    if (existsSync(join(out, manifestFileName))) throw new DatasetError(`${out} is a generated dataset (it has ${manifestFileName}, whose hashes an append would break): --append adds to folders made by aea import`);
-    return;
-  }
-  if (occupied && !options.replace) throw new DatasetError(`${out} is not empty: pass --replace to overwrite it, or --append to add an organization to it`);
-}
-
-/**
- * The tables of the dataset already in `out` joined to this import's: rows of other organizations are
- * kept, models and regions (shared by every organization, ids made from their names) once each. The
- * organization must not be there yet.
- */
-async function mergeExisting(conn: DuckDBConnection, out: string, organizationId: string, written: readonly TableName[]): Promise<void> {
-  const files = (table: TableName) => findTableFiles(out, table);
-  const present = await conn.runAndReadAll(`SELECT count(*) FROM read_parquet($files) WHERE id = $id`, { files: listValue(files('organizations')!), id: organizationId });
-  if (Number(present.getRowsJS()[0]![0]) > 0) throw new DatasetError(`${out} already holds this organization (${organizationId}): import it again into a new folder, or with --replace`);
-  for (const table of written) {
-    const existing = files(table);
-    if (!existing) continue;
-    const columns = columnList(table).map((c) => `"${c}"`).join(', ');
-    const shared = !columnList(table).includes('organization_id');
-    const before = `SELECT ${columns} FROM read_parquet($files, union_by_name = true)`;
-    const added = shared ? `SELECT ${columns} FROM "out_${table}" WHERE id NOT IN (SELECT id FROM (${before}))` : `SELECT ${columns} FROM "out_${table}"`;
-    await conn.run(`CREATE OR REPLACE TABLE "out_${table}" AS ${before} UNION ALL ${added}`, { files: listValue(existing) });
-  }
-}
-
-/**
- * Writes the tables into a fresh folder beside `out` and then moves them in, so a failure midway leaves
- * `out` as it was (and no folder where there was none).
- */
-async function writeTables(options: ImportOptions, write: (dir: string) => Promise<void>): Promise<void> {
-  const { out } = options;
-  const existed = existsSync(out);
-  await mkdir(out, { recursive: true });
-  const staging = await mkdtemp(join(out, '.aea-import-'));
-  try {
-    await write(staging);
-    if (options.replace) for (const f of readdirSync(out)) if (join(out, f) !== staging) await rm(join(out, f), { recursive: true, force: true });
-    for (const f of readdirSync(staging)) {
-      const table = basename(f, '.parquet');
-      await rm(join(out, table), { recursive: true, force: true });
-      await rename(join(staging, f), join(out, f));
-    }
-  } catch (error) {
-    if (!existed) await rm(out, { recursive: true, force: true });
-    throw error;
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
-}
-
-function reader(file: string): string {
-  const ext = extname(file).toLowerCase();
-  if (ext === '.csv' || ext === '.tsv') return `read_csv($file, header = true, all_varchar = true)`;
-  if (ext === '.json' || ext === '.ndjson' || ext === '.jsonl') return `read_json_auto($file)`;
-  if (ext === '.parquet') return `read_parquet($file)`;
-  throw new DatasetError(`${file}: expected a .csv, .tsv, .json, .ndjson, .jsonl or .parquet file`);
-}
-
-/**
- * What a reader's refusal says, without the echo of the line it could not read (a line may be a
- * gigabyte) or the settings it lists: its first lines, each cut at 200 characters.
- */
-function unreadable(file: string, error: unknown): DatasetError {
-  const lines = (error as Error).message.split('\n');
-  const kept = lines.slice(0, Math.max(1, lines.findIndex((l) => l.trim() === ''))).filter((l) => !l.startsWith('Original Line:'));
-  const said = kept.map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l)).join(' ');
-  return new DatasetError(`${file}: cannot read it: ${said}`);
-}
-
-/** Edit distance of two short names, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
-/**
- * Copies a flat file into `name` as text columns numbered by record; absent optional columns are NULL. A
- * column that is none of the file's but within two edits of one (`postion`) is refused; the names of
- * other columns are returned, ignored.
- */
-async function load(conn: DuckDBConnection, name: string, file: string, columns: { required: string[]; optional: string[] }): Promise<string[]> {
-  if (!existsSync(file)) throw new DatasetError(`${file}: no such file`);
-  const read = reader(file);
-  let found: Set<string>;
-  try {
-    found = new Set((await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${read})`, { file })).getRowsJS().map((r) => String(r[0])));
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  const known = [...columns.required, ...columns.optional];
-  const absent = columns.required.filter((c) => !found.has(c));
-  const unknown = [...found].filter((c) => !known.includes(c));
-  const misspelt = unknown.flatMap((c) => {
-    const near = known.filter((k) => !found.has(k) && distance(c.toLowerCase(), k) <= 2).sort((x, y) => distance(c.toLowerCase(), x) - distance(c.toLowerCase(), y))[0];
-    return near ? [`column "${c}" is not a column of this file: did you mean "${near}"?`] : [];
-  });
-  if (absent.length > 0) misspelt.unshift(`missing column${absent.length > 1 ? 's' : ''} ${absent.map((c) => `"${c}"`).join(', ')}`);
-  if (misspelt.length > 0) throw new DatasetError(`${file}: ${misspelt.join('; ')} (see docs/own-data.md)`);
-  const select = known.map((c) => (found.has(c) ? `nullif(trim(CAST("${c}" AS VARCHAR)), '') AS "${c}"` : `NULL::VARCHAR AS "${c}"`));
-  try {
-    // TRICKY: one thread keeps the file's row order, which numbers mentions and citations without a position.
-    await conn.run(`CREATE TABLE ${name} AS SELECT row_number() OVER () AS line, ${select.join(', ')} FROM ${read}`, { file });
-  } catch (error) {
-    throw unreadable(file, error);
-  }
-  return unknown.map((c) => `${basename(file)}: ${c}`);
-}
-
-/**
- * Where each problem is: a CSV's line (its records mapped to the lines they start on, quoted line
- * breaks and blank lines counted, as an editor shows them), a JSON or Parquet file's row from 1.
- */
-async function places(file: string, records: readonly number[]): Promise<(row: number) => string> {
-  if (!reader(file).startsWith('read_csv')) return (row) => `${file} row ${row}`;
-  const lines = await csvRecordLines(file, records);
-  return (row) => `${file} line ${lines.get(row) ?? row + 1}`;
 }
 
 interface Check {
