@@ -8,7 +8,8 @@ import { openEngine } from '../src/open-engine.ts';
 
 /**
  * Cold start of `aea mcp`: from spawning the process to the client holding its tool list, over the
- * sample, `runs` times each for the source entry (tsx) and the built one (dist/, when built).
+ * sample, `runs` times each: the CLI from source (tsx), and when `npm run build` has made dist/, the built
+ * CLI and the built mcp command without the rest of the CLI (bench/mcp-command-entry.mjs).
  *   node --import tsx bench/mcp-cold-start.ts [runs]
  */
 const runs = Number(process.argv[2] ?? 5);
@@ -16,9 +17,12 @@ const engine = await openEngine({ data: sampleDir });
 const org = (await engine.listOrganizations())[0]!.id;
 await engine.close();
 
-const entries: [string, string][] = [['source (tsx)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))]];
+const entries: [string, string][] = [['aea mcp from source (tsx, the whole CLI)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))]];
 const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-if (existsSync(built)) entries.push(['built (dist)', built]);
+if (existsSync(built)) {
+  entries.push(['aea mcp built (dist, the whole CLI)', built]);
+  entries.push(['the mcp command alone, built (dist)', fileURLToPath(new URL('./mcp-command-entry.mjs', import.meta.url))]);
+}
 
 async function once(entry: string): Promise<{ tools: number; ms: number }> {
   const started = performance.now();
