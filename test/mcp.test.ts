@@ -216,6 +216,22 @@ describe('every report tool against the library', () => {
   });
 });
 
+describe('extensions as arguments', () => {
+  it('compare, fill and components change the answer as the library options do; explain answers the plan', async () => {
+    const c = everyReportCases(scopes).find((x) => x.path === '/v2/reports/visibility')!;
+    const options = { compare: 'previous_period', fill: 'zero', components: true } as const;
+    const expected = (await library.org(c.scope.org).reports.visibility!(c.body, options)) as { info: { fingerprint: string }; data: unknown[] };
+    for (const [, client] of both()) {
+      const got = await call(client, 'visibility', { ...c.body, ...options, max_rows: 10 });
+      expect(got.fingerprint).toBe(expected.info.fingerprint);
+      expect(got.rows).toEqual(expected.data.slice(0, 10));
+      expect(Object.keys(got.rows[0] as object).join()).toContain('_previous');
+      const explained = (await client.callTool({ name: 'visibility', arguments: { ...c.body, explain: true } })).structuredContent as Record<string, unknown>;
+      expect(JSON.stringify(explained)).toContain('SELECT');
+    }
+  });
+});
+
 describe('refusals', () => {
   it('answers invalid requests with an MCP error carrying the 422 details REST gives', async () => {
     const c = everyReportCases(scopes).find((x) => x.path === '/v2/reports/citations')!;
@@ -335,19 +351,14 @@ describe('aea mcp --key', () => {
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [aeaBin, 'mcp', '--data', sampleDir, '--key', key, '--state', keyedState], stderr: 'pipe' }));
       return client;
     };
-    const keyed = await start(keys[orgB]!);
+    const [keyed, forged] = await Promise.all([start(keys[orgB]!), start(`aea_${'x'.repeat(43)}`)]);
     try {
       const categories = JSON.parse(((await keyed.readResource({ uri: 'aea://org/categories' })).contents[0] as { text: string }).text) as { categories: { id: string }[] };
       expect(categories.categories.map((c) => c.id)).toContain(scopes.sentiment.category);
       expect((await call(keyed, 'sentiment', { category_id: scopes.sentiment.category, start_date: '2026-01-01', end_date: '2026-06-30', asset: scopes.sentiment.brand })).rows.length).toBeGreaterThan(0);
-    } finally {
-      await keyed.close();
-    }
-    const forged = await start(`aea_${'x'.repeat(43)}`);
-    try {
       expect((await refusal(forged, 'categories', {})).data).toMatchObject({ status: 401 });
     } finally {
-      await forged.close();
+      await Promise.all([keyed.close(), forged.close()]);
     }
   }, 120_000);
 });
