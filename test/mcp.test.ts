@@ -328,7 +328,7 @@ describe('output bounds', () => {
 
 describe('embedded', () => {
   it('mcpServerFor serves an opened engine over any SDK transport', async () => {
-    const server = mcpServerFor(library, { organizationId: orgA });
+    const server = await mcpServerFor(library, { organizationId: orgA });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'mcp-test', version: '1' });
