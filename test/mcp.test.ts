@@ -18,6 +18,7 @@ import { endpoints } from '../src/reports/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { ToolCatalog } from '../src/mcp/tool-catalog.ts';
 import { maxRowBytes } from '../src/mcp/bounded-answer.ts';
+import { metricLine, metricsOf } from '../src/mcp/report-metrics.ts';
 import { readFileSync } from 'node:fs';
 import { manifestUrl } from '../src/mcp/tool-source.ts';
 import { manifestText } from '../scripts/mcp-manifest.ts';
@@ -121,6 +122,19 @@ const both = () => [
 ] as const;
 
 describe('listing', () => {
+  it('states metric definitions in every report tool that has metrics, from src/model/metrics.ts', () => {
+    for (const tool of catalog.tools.values()) {
+      if (!tool.rows) continue;
+      const defs = metricsOf(tool.name);
+      if (['rawLogs', 'rawBotLogs'].includes(tool.name)) expect(defs).toEqual([]);
+      else expect(defs.length, tool.name).toBeGreaterThan(0);
+      for (const m of defs) expect(tool.description).toContain(metricLine(m));
+    }
+    expect(metricsOf('visibilityV1').map((m) => m.name)).toContain('executions');
+    expect(metricsOf('visibility').map((m) => m.name)).not.toContain('executions');
+    expect(metricsOf('factcheck').map((m) => m.name)).not.toContain('fact-check occurrence');
+  });
+
   it('src/mcp/tool-manifest.json, which aea mcp lists at start, is the registry’s tools (run `npm run mcp:manifest` after changing them)', () => {
     expect(readFileSync(manifestUrl, 'utf8')).toBe(manifestText());
   });
