@@ -18,6 +18,7 @@ import { endpoints } from '../src/reports/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { ToolCatalog } from '../src/mcp/tool-catalog.ts';
 import { maxRowBytes } from '../src/mcp/bounded-answer.ts';
+import { metricLine, metricsOf } from '../src/mcp/report-metrics.ts';
 import { readFileSync } from 'node:fs';
 import { manifestUrl } from '../src/mcp/tool-source.ts';
 import { manifestText } from '../scripts/mcp-manifest.ts';
@@ -121,6 +122,19 @@ const both = () => [
 ] as const;
 
 describe('listing', () => {
+  it('states metric definitions in every report tool that has metrics, from src/model/metrics.ts', () => {
+    for (const tool of catalog.tools.values()) {
+      if (!tool.rows) continue;
+      const defs = metricsOf(tool.name);
+      if (['rawLogs', 'rawBotLogs'].includes(tool.name)) expect(defs).toEqual([]);
+      else expect(defs.length, tool.name).toBeGreaterThan(0);
+      for (const m of defs) expect(tool.description).toContain(metricLine(m));
+    }
+    expect(metricsOf('visibilityV1').map((m) => m.name)).toContain('executions');
+    expect(metricsOf('visibility').map((m) => m.name)).not.toContain('executions');
+    expect(metricsOf('factcheck').map((m) => m.name)).not.toContain('fact-check occurrence');
+  });
+
   it('src/mcp/tool-manifest.json, which aea mcp lists at start, is the registry’s tools (run `npm run mcp:manifest` after changing them)', () => {
     expect(readFileSync(manifestUrl, 'utf8')).toBe(manifestText());
   });
@@ -212,6 +226,22 @@ describe('every report tool against the library', () => {
       const nextPage = await call(client, 'visibility', { result_cursor: third.next_cursor, max_rows: 5 });
       const libraryNext = (await library.org(c.scope.org).reports.visibility!({ ...c.body, cursor: (expected.info as unknown as { next_cursor: string }).next_cursor })) as { data: unknown[] };
       expect(nextPage.rows).toEqual(libraryNext.data.slice(0, 5));
+    }
+  });
+});
+
+describe('extensions as arguments', () => {
+  it('compare, fill and components change the answer as the library options do; explain answers the plan', async () => {
+    const c = everyReportCases(scopes).find((x) => x.path === '/v2/reports/visibility')!;
+    const options = { compare: 'previous_period', fill: 'zero', components: true } as const;
+    const expected = (await library.org(c.scope.org).reports.visibility!(c.body, options)) as { info: { fingerprint: string }; data: unknown[] };
+    for (const [, client] of both()) {
+      const got = await call(client, 'visibility', { ...c.body, ...options, max_rows: 10 });
+      expect(got.fingerprint).toBe(expected.info.fingerprint);
+      expect(got.rows).toEqual(expected.data.slice(0, 10));
+      expect(Object.keys(got.rows[0] as object).join()).toContain('_previous');
+      const explained = (await client.callTool({ name: 'visibility', arguments: { ...c.body, explain: true } })).structuredContent as Record<string, unknown>;
+      expect(JSON.stringify(explained)).toContain('SELECT');
     }
   });
 });
@@ -312,7 +342,7 @@ describe('output bounds', () => {
 
 describe('embedded', () => {
   it('mcpServerFor serves an opened engine over any SDK transport', async () => {
-    const server = mcpServerFor(library, { organizationId: orgA });
+    const server = await mcpServerFor(library, { organizationId: orgA });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'mcp-test', version: '1' });
@@ -335,19 +365,14 @@ describe('aea mcp --key', () => {
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [aeaBin, 'mcp', '--data', sampleDir, '--key', key, '--state', keyedState], stderr: 'pipe' }));
       return client;
     };
-    const keyed = await start(keys[orgB]!);
+    const [keyed, forged] = await Promise.all([start(keys[orgB]!), start(`aea_${'x'.repeat(43)}`)]);
     try {
       const categories = JSON.parse(((await keyed.readResource({ uri: 'aea://org/categories' })).contents[0] as { text: string }).text) as { categories: { id: string }[] };
       expect(categories.categories.map((c) => c.id)).toContain(scopes.sentiment.category);
       expect((await call(keyed, 'sentiment', { category_id: scopes.sentiment.category, start_date: '2026-01-01', end_date: '2026-06-30', asset: scopes.sentiment.brand })).rows.length).toBeGreaterThan(0);
-    } finally {
-      await keyed.close();
-    }
-    const forged = await start(`aea_${'x'.repeat(43)}`);
-    try {
       expect((await refusal(forged, 'categories', {})).data).toMatchObject({ status: 401 });
     } finally {
-      await forged.close();
+      await Promise.all([keyed.close(), forged.close()]);
     }
   }, 120_000);
 });

@@ -1,12 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Engine } from '../engine/engine.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
-import { endpoints as registry } from '../reports/registry.ts';
-import { budgetGate } from './call-gate.ts';
-import { createMcpServer } from './create-mcp-server.ts';
-import { engineSession } from './engine-session.ts';
-import { ToolCatalog } from './tool-catalog.ts';
-import { catalogSource } from './tool-source.ts';
 
 export interface McpServerForOptions {
   readonly organizationId: string;
@@ -16,9 +10,18 @@ export interface McpServerForOptions {
 
 /**
  * An MCP server over an opened engine, answering as one organization under the engine's time budget:
- * connect it to any transport of the SDK (`server.connect(transport)`) to embed it in another service.
+ * connect it to any transport of the SDK (`await server.connect(transport)`) to embed it in another
+ * service. The SDK loads at the first call, so importing the server entry does not load it.
  */
-export function mcpServerFor(engine: Engine, options: McpServerForOptions): Server {
+export async function mcpServerFor(engine: Engine, options: McpServerForOptions): Promise<Server> {
+  const [{ endpoints: registry }, { budgetGate }, { createMcpServer }, { engineSession }, { ToolCatalog }, { catalogSource }] = await Promise.all([
+    import('../reports/registry.ts'),
+    import('./call-gate.ts'),
+    import('./create-mcp-server.ts'),
+    import('./engine-session.ts'),
+    import('./tool-catalog.ts'),
+    import('./tool-source.ts'),
+  ]);
   const allowWrites = options.allowWrites === true;
   const session = engineSession(engine, options.organizationId, budgetGate(engine.core.limits.timeBudgetMs), allowWrites);
   return createMcpServer({ tools: catalogSource(new ToolCatalog(options.endpoints ?? registry)), allowWrites, session: async () => session, clock: engine.core.clock });

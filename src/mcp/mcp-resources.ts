@@ -33,6 +33,9 @@ export function dimensionsOf(tools: readonly ListedTool[]): Record<string, { gro
   return out;
 }
 
+/** Categories the categories resource details at most; a larger organization's rest are counted, and listed by the `categories` tool. */
+export const maxCategoriesDetailed = 100;
+
 export function mcpResources(tools: ToolSource): McpResource[] {
   return [
     {
@@ -53,8 +56,10 @@ export function mcpResources(tools: ToolSource): McpResource[] {
       description: 'The organization’s categories (the category_id every Insights report takes), with their brands, topics and tags',
       read: async (scope) => {
         const org = await scope();
-        const categories = (await org.resources.categories!()) as unknown as { id: string; name: string }[];
+        const all = (await org.resources.categories!()) as unknown as { id: string; name: string }[];
+        const categories = all.slice(0, maxCategoriesDetailed);
         return {
+          ...(all.length > categories.length ? { not_shown: all.length - categories.length, see: 'the categories tool lists every category' } : {}),
           categories: await Promise.all(
             categories.map(async (c) => ({
               ...c,

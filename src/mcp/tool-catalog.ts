@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Endpoint } from '../reports/endpoint.ts';
 import { querySchemaFor } from '../reports/extensions/options.ts';
+import { continuation } from './continuation.ts';
 import { metricLine, metricsOf } from './report-metrics.ts';
 
 type Json = Record<string, unknown>;
@@ -23,11 +24,6 @@ export interface McpTool {
   readonly rows: boolean;
 }
 
-/** The arguments every read tool takes besides its request: the continuation of a bounded answer. */
-export const continuation = {
-  result_cursor: { type: 'string', description: 'the next_cursor of a previous answer of this tool: continues where it stopped (the other arguments are taken from the cursor)' },
-  max_rows: { type: 'integer', minimum: 1, maximum: 200, description: 'rows per answer, 1 to 200 (default 50); an answer also stops before 100 KB of rows' },
-} as const;
 
 const toSchema = (schema: z.ZodType): Json => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
 

@@ -1,6 +1,7 @@
 import { ValidationError, type ValidationIssue } from '../errors.ts';
 import type { EndpointInput } from '../reports/endpoint.ts';
-import { continuation, type McpTool } from './tool-catalog.ts';
+import { continuation } from './continuation.ts';
+import type { McpTool } from './tool-catalog.ts';
 
 /** A tool call's arguments as the REST call they stand for: its path (parameters filled in) and input. */
 export interface RoutedCall {

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { McpTool, ToolCatalog } from './tool-catalog.ts';
 
 /** A tool as `tools/list` shows it. */
@@ -28,18 +27,21 @@ export const catalogSource = (catalog: ToolCatalog): ToolSource => ({
 /** The listing rendered from the registry at build time (`npm run mcp:manifest`; a test keeps it equal to the registry's). */
 export const manifestUrl = new URL('./tool-manifest.json', import.meta.url);
 
+/** The manifest, imported so that the build copies it into dist/ beside this module. */
+const readManifest = async (): Promise<{ tools: ListedTool[] }> => (await import('./tool-manifest.json', { with: { type: 'json' } })).default as { tools: ListedTool[] };
+
 /**
  * The tools of a local server that starts fast: the listing read from the manifest (the registry's
- * tools rendered to JSON), while the registry itself loads for the first call. Without a manifest
- * (a build that did not copy it), the listing waits for the registry.
+ * tools rendered to JSON), while the registry itself loads for the first call. Without a manifest,
+ * the listing waits for the registry.
  */
 export function manifestSource(loadCatalog: () => Promise<ToolCatalog>): ToolSource {
   let catalog: Promise<ToolCatalog> | undefined;
   const loaded = () => (catalog ??= loadCatalog());
   return {
     async listing() {
-      const text = await readFile(manifestUrl, 'utf8').catch(() => undefined);
-      return text === undefined ? listedOf(await loaded()) : (JSON.parse(text) as { tools: ListedTool[] }).tools;
+      const manifest = await readManifest().catch(() => undefined);
+      return manifest ? manifest.tools : listedOf(await loaded());
     },
     tool: async (name) => (await loaded()).tools.get(name),
   };
