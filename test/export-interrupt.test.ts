@@ -3,7 +3,10 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, readFileSy
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RecordBatchReader } from 'apache-arrow';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Each test runs `aea` processes over the sample, tens of seconds apiece on a loaded machine.
+vi.setConfig({ testTimeout: 300_000 });
 import { openEngine } from '../src/open-engine.ts';
 import { isCompleteArrowStream } from '../src/formats/arrow.ts';
 import { sampleDir } from '../src/generate/sample.ts';
