@@ -3,12 +3,15 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync, readFileSy
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RecordBatchReader } from 'apache-arrow';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+// Each test runs `aea` processes over the sample, tens of seconds apiece on a loaded machine.
+vi.setConfig({ testTimeout: 300_000 });
 import { openEngine } from '../src/open-engine.ts';
 import { isCompleteArrowStream } from '../src/formats/arrow.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { sweepStaleTemp, tempPrefix } from '../src/engine/temp-paths.ts';
-import { aeaBin } from './helpers/cli.ts';
+import { aeaBin, aeaInProcess } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let org: string;
@@ -116,6 +119,52 @@ describe('the sweep at start', () => {
     for (const n of names) mkdirSync(join(folder, n));
     expect(sweepStaleTemp(folder).sort()).toEqual(names.slice(0, 3).sort());
     expect(readdirSync(folder).sort()).toEqual(names.slice(3).sort());
+  });
+});
+
+/** `aea serve` in its own temp directory, a key for it, and a Parquet export under way. */
+async function serveExporting(name: string) {
+  const tmp = join(dir, `serve-${name}`);
+  mkdirSync(tmp);
+  const state = join(dir, `serve-${name}.state.duckdb`);
+  const created = await aeaInProcess(['keys', 'create', '--org', org, '--name', `export ${name}`, '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
+  const key = (JSON.parse(created.stdout.slice(0, created.stdout.lastIndexOf('}') + 1)) as { key: string }).key;
+  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--quiet', '--rate-limit', '0'], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      const m = /on (http:\/\/[^;\s]+)/.exec((out += d.toString()));
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+  const request = fetch(`${address}/v2/reports/visibility/stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/vnd.apache.parquet' }, body: JSON.stringify(big()) }).then(
+    (r) => r.arrayBuffer().then(() => r.status),
+    () => 'cut',
+  );
+  await until(() => ours(tmp).some((n) => n.startsWith('aea-parquet-')) || child.exitCode !== null);
+  return { tmp, child, exited, request };
+}
+
+describe('a server stopped during an export', () => {
+  it('SIGTERM: the server still stops gracefully (exit 0), and its temp directory is left empty', async () => {
+    const s = await serveExporting('term');
+    expect(s.child.exitCode).toBeNull();
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    await s.request;
+    expect(ours(s.tmp)).toEqual([]);
+  });
+
+  it('SIGKILL leaves its folders, and the start-up sweep (sweepStaleTemp, which openEngine runs) removes them', async () => {
+    const s = await serveExporting('kill');
+    s.child.kill('SIGKILL');
+    await s.exited;
+    await s.request;
+    expect(ours(s.tmp).length).toBeGreaterThan(0);
+    expect(sweepStaleTemp(s.tmp).length).toBeGreaterThan(0);
+    expect(ours(s.tmp)).toEqual([]);
   });
 });
 

@@ -141,9 +141,10 @@ export const maxClientWaitSeconds = 60;
 export const maxEchoedInputChars = 1_000;
 
 /**
- * Temporary disk of one export (Parquet is written by DuckDB from a temporary NDJSON file of the rows,
- * then sent once complete): 1 GiB. A three-year v1 visibility stream with fill, compare and components
- * over the sample once wrote 2,989 MiB of NDJSON for a 591 KB file; past the bound the export is a 413.
+ * Temporary disk of one export: 1 GiB. Parquet is written a slice at a time into compressed parts, then
+ * into the file, sent once complete; a three-year v1 visibility stream with fill, compare and components
+ * over the sample once wrote 2,989 MiB of NDJSON for a 591 KB file when the rows went to one NDJSON file
+ * first. Past the bound the export is a 413.
  */
 export const defaultExportTempBytes = 2 ** 30;
 

@@ -6,6 +6,8 @@ import { parseBytes, type ByteSize } from './memory-budget.ts';
 export interface TempAccount {
   /** Takes `bytes` more, or throws: ExportTooLargeError past the export's bound, TempDiskBusyError past the process's. */
   take(bytes: number): void;
+  /** Gives back `bytes` of what it took (a file removed before the end). */
+  give(bytes: number): void;
   release(): void;
 }
 
@@ -33,6 +35,11 @@ export class TempDisk {
         if (this.held + bytes > this.total) throw new TempDiskBusyError(this.total);
         mine += bytes;
         this.held += bytes;
+      },
+      give: (bytes) => {
+        const back = Math.min(bytes, mine);
+        mine -= back;
+        this.held -= back;
       },
       release: () => {
         this.held -= mine;

@@ -37,7 +37,8 @@ let installed = false;
 function install(): void {
   if (installed) return;
   installed = true;
-  for (const s of signals) process.on(s, handlers[s]);
+  // First, so the count it reads includes a `once` listener (aea serve's) that removes itself when called.
+  for (const s of signals) process.prependListener(s, handlers[s]);
   process.on('exit', removeAll);
 }
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance, STRUCT, VARCHAR, structValue, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, LIST, STRUCT, VARCHAR, listValue, structValue, type DuckDBConnection } from '@duckdb/node-api';
 import { rowWriter } from '../query/row-json.ts';
 import type { RowShape, ShapeNode, ValueType } from '../query/row-shape.ts';
 import type { RowsResult } from '../reports/endpoint.ts';
@@ -40,65 +40,82 @@ function columnTypes(table: RowShape): Record<string, string> {
   return Object.fromEntries(table.fields.map((f) => [f.name, nodeDuckdbType(f.node)]));
 }
 
-/** A private DuckDB for callers without an engine: one thread, a small memory limit, spilling to `dir`. */
-const privateLender = (dir: string): DuckDBLender => ({
-  async use(fn) {
-    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '256MB', temp_directory: dir });
-    const conn = await instance.connect();
-    try {
-      return await fn(conn);
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  },
-});
+/** A private DuckDB for callers without an engine: one thread, a small memory limit, spilling to `dir`; opened once per export. */
+function privateLender(dir: string): DuckDBLender & { close(): Promise<void> } {
+  let opened: Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> | undefined;
+  return {
+    async use(fn) {
+      opened ??= DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '256MB', temp_directory: dir }).then(async (instance) => ({ instance, conn: await instance.connect() }));
+      return fn((await opened).conn);
+    },
+    async close() {
+      const o = await opened?.catch(() => undefined);
+      o?.conn.closeSync();
+      o?.instance.closeSync();
+    },
+  };
+}
 
 /**
- * Parquet through DuckDB's writer: the rows go to a temporary NDJSON file in their table shape (arrays
- * as structs) a slice at a time, DuckDB reads it with the declared column types and writes Parquet (row
- * groups of 65,536 rows, the head under `aea:head` in the key-value metadata), and the file is read out
- * in 1 MiB chunks. JS holds one slice; DuckDB streams file to file; both files are removed at the end.
- * The bytes come only once the file is complete: a Parquet footer is written last. Both files count
- * against `disk` as they are written (a 413 past one export's bound, a 503 past the process's).
+ * Parquet through DuckDB's writer, a slice at a time: each slice of rows (at most 2,048) goes to a
+ * temporary NDJSON file in its table shape (arrays as structs), which DuckDB reads with the declared
+ * column types into a small Parquet part; the NDJSON file is removed. Once every slice is in, DuckDB
+ * writes the parts, in order, as one Parquet file (row groups of 65,536 rows, the head under `aea:head`
+ * in the key-value metadata), read out in 1 MiB chunks. JS holds one slice; the temporary disk is the
+ * compressed parts, one slice's NDJSON and the file, all counted against `disk` as they are written (a
+ * 413 past one export's bound, a 503 past the process's). The bytes come only once the file is
+ * complete: a Parquet footer is written last.
  */
 export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender, disk: TempDisk = defaultTempDisk): AsyncGenerator<Uint8Array> {
   const table = tableShape(result.shape);
   const write = rowWriter(table);
   const account = disk.account();
   const dir = await tempFolder('parquet');
+  const own = lender ? undefined : privateLender(dir);
+  const duckdb = lender ?? own!;
+  const columns = columnTypes(table);
+  const columnsType = STRUCT(Object.fromEntries(Object.keys(columns).map((k) => [k, VARCHAR])));
+  // TRICKY: read_json with declared columns types every slice alike, so the parts share one schema and
+  // an answer without rows still has its columns (read from an empty file).
+  const fromJson = (file: string) => sql(`SELECT * FROM read_json($1, format = 'newline_delimited', columns = $2)`, file);
+  const sql = (text: string, file: string) => ({ text, params: [file, structValue(columns)], types: { 1: VARCHAR, 2: columnsType } });
   try {
-    const rowsFile = join(dir, 'rows.ndjson');
-    const parquetFile = join(dir, 'rows.parquet');
-    const file = await open(rowsFile, 'w');
+    const parts: string[] = [];
     let head: Record<string, unknown> = {};
-    try {
-      for await (const part of slices(result)) {
-        if (!('batch' in part)) {
-          head = part.head;
-          continue;
-        }
-        const row = write(part.batch);
-        let text = '';
-        for (let i = 0; i < part.batch.length; i++) text += row(i) + '\n';
-        account.take(Buffer.byteLength(text));
-        await file.write(text);
+    const rowsFile = join(dir, 'slice.ndjson');
+    for await (const part of slices(result)) {
+      if (!('batch' in part)) {
+        head = part.head;
+        continue;
       }
-    } finally {
-      await file.close();
+      const row = write(part.batch);
+      let text = '';
+      for (let i = 0; i < part.batch.length; i++) text += row(i) + '\n';
+      const bytes = Buffer.byteLength(text);
+      account.take(bytes);
+      await writeFile(rowsFile, text);
+      const partFile = join(dir, `part-${String(parts.length).padStart(8, '0')}.parquet`);
+      const q = fromJson(rowsFile);
+      await duckdb.use((conn) => conn.run(`COPY (${q.text}) TO $3 (FORMAT parquet)`, [...q.params, partFile], { ...q.types, 3: VARCHAR }));
+      await rm(rowsFile);
+      account.give(bytes);
+      account.take((await stat(partFile)).size);
+      parts.push(partFile);
     }
-    const columns = columnTypes(table);
-    const columnsType = STRUCT(Object.fromEntries(Object.keys(columns).map((k) => [k, VARCHAR])));
-    await (lender ?? privateLender(dir)).use((conn) =>
+    const parquetFile = join(dir, 'rows.parquet');
+    if (parts.length === 0) await writeFile(rowsFile, '');
+    const source = parts.length === 0 ? fromJson(rowsFile) : { text: 'SELECT * FROM read_parquet($1::VARCHAR[])', params: [listValue(parts)], types: { 1: LIST(VARCHAR) } };
+    await duckdb.use((conn) =>
       conn.run(
-        `COPY (SELECT * FROM read_json($1, format = 'newline_delimited', columns = $2)) TO $3 (FORMAT parquet, ROW_GROUP_SIZE ${parquetRowGroupRows}, KV_METADATA {'${headKey}': $4})`,
-        [rowsFile, structValue(columns), parquetFile, JSON.stringify(head)],
-        { 1: VARCHAR, 2: columnsType, 3: VARCHAR, 4: VARCHAR },
+        `COPY (${source.text}) TO $${source.params.length + 1} (FORMAT parquet, ROW_GROUP_SIZE ${parquetRowGroupRows}, KV_METADATA {'${headKey}': $${source.params.length + 2}})`,
+        [...source.params, parquetFile, JSON.stringify(head)],
+        { ...source.types, [source.params.length + 1]: VARCHAR, [source.params.length + 2]: VARCHAR },
       ),
     );
     account.take((await stat(parquetFile)).size);
     for await (const chunk of createReadStream(parquetFile, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
   } finally {
+    await own?.close();
     await removeTemp(dir);
     account.release();
   }
