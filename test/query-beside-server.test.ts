@@ -78,6 +78,29 @@ describe('aea query while aea serve holds the state store', () => {
     expect(after.data[0]!.tags).toEqual(prompt.tags);
   });
 
+  it('searches a knowledge base from the snapshot (a search only reads), as the server answers', async () => {
+    const listed = await aea(['query', '/v1/knowledge-bases', '--data', sampleDir, '--org', org.id, '--state', state]);
+    expect(listed.code).toBe(0);
+    const kb = (json(listed.stdout).data as { id: string }[])[0]!.id;
+    const body = { query: 'lifetime warranty brands', top_k: 3 };
+    const searched = await aea(['query', `/v1/knowledge-bases/${kb}/search`, '--method', 'POST', '--data', sampleDir, '--org', org.id, '--state', state, '--body', JSON.stringify(body)]);
+    expect(searched.code).toBe(0);
+    const answer = json(searched.stdout);
+    expect((answer.data as unknown[]).length).toBeGreaterThan(0);
+    expect(answer).toEqual(await (await http(`/v1/knowledge-bases/${kb}/search`, { method: 'POST', body })).json());
+  });
+
+  it('lists keys beside the server, and refuses to create or revoke one at once, saying why', async () => {
+    const listed = await aea(['keys', 'list', '--data', sampleDir, '--state', state]);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ name: 'beside the server', organization_id: org.id })]);
+    const created = await aea(['keys', 'create', '--org', org.id, '--name', 'while serving', '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain('is held by another process (such as aea serve): stop it to create keys');
+    const revoked = await aea(['keys', 'revoke', 'nope', '--data', sampleDir, '--state', state]);
+    expect(revoked.stderr).toContain('stop it to revoke keys');
+  });
+
   it('opens the store for writing again once the server has stopped', async () => {
     await stop();
     const read = await aea(['query', `${promptsPath()}?limit=1`, '--data', sampleDir, '--org', org.id, '--state', state]);

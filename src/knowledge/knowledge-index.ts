@@ -160,7 +160,9 @@ export class KnowledgeIndex {
    */
   private async build(kb: string, index: KbIndex): Promise<void> {
     const table = `kb_snapshot_${++this.snapshots}`;
-    const batches = await this.state.transaction(async (conn) => {
+    // A read-only snapshot of a store another process holds (`aea query` beside `aea serve`) never changes, so a read is as consistent as a transaction.
+    const consistent = <T>(fn: (conn: DuckDBConnection) => Promise<T>) => (this.state.readOnly ? this.state.read(fn) : this.state.transaction(fn));
+    const batches = await consistent(async (conn) => {
       index.snapshotTaken = true;
       // TRICKY: both terms grow with n, so their sum does too: a batch number changes when either bound is crossed.
       await conn.run(

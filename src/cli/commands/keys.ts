@@ -1,5 +1,6 @@
 import { openEngine } from '../../open-engine.ts';
 import { sampleDir } from '../../generate/sample.ts';
+import { UnavailableError } from '../../errors.ts';
 import { ApiKeys } from '../../state/api-keys.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { parse, required, UsageError } from '../args.ts';
@@ -11,14 +12,19 @@ aea keys list [--org ID] [--data DIR] [--state FILE]
 aea keys revoke KEY_ID [--data DIR] [--state FILE]
 
   --data DIR     the dataset (default data/sample); organizations are checked against it
-  --state FILE   the state store (default: <DIR>.state.duckdb). Stop \`aea serve\` first: one process writes a state file.
+  --state FILE   the state store (default: <DIR>.state.duckdb). \`list\` works beside a running \`aea serve\` (from a
+                 read-only snapshot); \`create\` and \`revoke\` need it stopped (one process writes a state file, and a
+                 running server holds its keys in memory) and say so at once.
 The key is printed once; only its SHA-256 hash is stored.`,
   async run(argv, io) {
     const { values, positionals } = parse(argv, { org: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, data: { type: 'string' }, state: { type: 'string' } });
     const [action, id] = positionals;
     const data = typeof values.data === 'string' ? values.data : sampleDir;
-    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data) });
+    const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot' });
     try {
+      if (engine.core.state.readOnly && (action === 'create' || action === 'revoke')) {
+        throw new UnavailableError(`the state store ${engine.core.state.file} is held by another process (such as aea serve): stop it to ${action} keys (a running server holds its keys in memory); \`aea keys list\` works beside it`);
+      }
       const store = ApiKeys.of(engine.core.state);
       const now = engine.core.clock();
       if (action === 'create') {
