@@ -1,6 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
+import { operationExample } from '../src/http/openapi-examples.ts';
 import { endpoints } from '../src/reports/registry.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
@@ -30,7 +31,7 @@ describe('OpenAPI and the docs page', () => {
     expect(JSON.stringify(doc)).not.toContain('#/$defs/');
   });
 
-  it('renders /docs in headless Chromium, listing the endpoints, with no request off this server', async () => {
+  it('renders /docs in headless Chromium, listing the endpoints, with no request off this server; Try it out holds the example', async () => {
     let browser: Browser | undefined;
     try {
       browser = await chromium.launch({
@@ -46,6 +47,11 @@ describe('OpenAPI and the docs page', () => {
       for (const e of endpoints.slice(0, 5)) expect(text).toContain(e.path);
       expect(requested.length).toBeGreaterThan(2);
       for (const u of requested) expect(u.startsWith(server.url) || u.startsWith('data:'), u).toBe(true);
+      // "Try it out" starts from the operation's example, not from Swagger's placeholders.
+      await page.locator('.opblock-summary-path[data-path="/v2/reports/visibility"]').first().click();
+      await page.locator('.opblock.is-open .try-out__btn').click();
+      const body = JSON.parse(await page.locator('.opblock.is-open textarea.body-param__text').inputValue()) as unknown;
+      expect(body).toEqual(operationExample('POST', '/v2/reports/visibility')!.body);
     } finally {
       await browser?.close();
     }

@@ -58,7 +58,8 @@ const response = await fetch(address + '/v1/knowledge-bases/' + kb + '/search', 
 const served = await response.json();
 await app.close();
 await engine.close();
-console.log(JSON.stringify({ reports, events: [events[0], events.length], formats, search: { library: library.length, status: response.status, same: JSON.stringify(served.data) === JSON.stringify(library) } }));
+const chdb = await openEngine({ data: 'data/sample', backend: 'chdb' }).then((e) => e.close().then(() => 'opened'), (error) => error.constructor.name + ': ' + error.message);
+console.log(JSON.stringify({ reports, events: [events[0], events.length], formats, search: { library: library.length, status: response.status, same: JSON.stringify(served.data) === JSON.stringify(library) }, chdb }));
 `;
 
 /** The packages (CommonJS ones: DuckDB's, Fastify) an \`aea\` command line loaded, printed to stderr as it exits. */
@@ -142,12 +143,13 @@ describe('the packed package, installed into another project', () => {
     expect(JSON.parse(stdout)).toEqual({ rows: 3, status: 200, same: true, prefix: expect.stringMatching(/^aea_/) });
   });
 
-  it('answers every report, a stream, each format and a knowledge-base search from plain Node, and over HTTP', async () => {
+  it('answers every report, a stream, each format and a knowledge-base search from plain Node, and over HTTP; chdb says how to get it', async () => {
     const { stdout } = await run(process.execPath, ['drive.mjs'], { cwd: project });
     const answered = JSON.parse(stdout) as { reports: Record<string, string> };
     const pages = endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.path);
     expect(answered.reports).toEqual(Object.fromEntries(pages.map((path) => [path, 'rows'])));
     expect(answered).toMatchObject({ events: ['summary', expect.any(Number)], formats: { csv: 5, ndjson: 5, arrow: 5, parquet: true }, search: { library: 2, status: 200, same: true } });
+    expect(answered).toMatchObject({ chdb: expect.stringMatching(/^DatasetError: the chdb backend .* run `npm i chdb`/) });
   }, 120_000);
 
   it('type-checks a consumer file against the shipped declarations, and its types are not `any`', async () => {

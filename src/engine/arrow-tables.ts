@@ -1,20 +1,5 @@
-import {
-  DuckDBDataChunk,
-  DuckDBDateValue,
-  DuckDBTimestampTZValue,
-  BIGINT,
-  BOOLEAN,
-  DATE,
-  DOUBLE,
-  INTEGER,
-  LIST,
-  TIMESTAMPTZ,
-  VARCHAR,
-  listValue,
-  type DuckDBConnection,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBDateValue, DuckDBTimestampTZValue, BIGINT, BOOLEAN, DATE, DOUBLE, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue } from './duckdb-api.ts';
 import { DataType, type Table as ArrowTable } from 'apache-arrow';
 import { DatasetError } from '../errors.ts';
 import type { ColumnDef, ColumnType } from '../model/column.ts';

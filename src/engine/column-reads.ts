@@ -1,4 +1,5 @@
-import { JSDuckDBValueConverter, type DuckDBDataChunk, type DuckDBResultReader } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBResultReader } from '@duckdb/node-api';
+import { JSDuckDBValueConverter } from './duckdb-api.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 
 /** A whole result as one batch of JS columns. */

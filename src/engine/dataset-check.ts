@@ -1,4 +1,5 @@
-import { DuckDBInstance, listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, listValue } from './duckdb-api.ts';
 import { DatasetError } from '../errors.ts';
 import type { ColumnDef } from '../model/column.ts';
 import { partitionedBy } from '../model/layout.ts';

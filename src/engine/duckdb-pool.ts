@@ -1,4 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance } from './duckdb-api.ts';
 import { interruptOnAbort, interruptEveryMs } from './interrupt.ts';
 import { defaultHeavyConnections, defaultLightConnections } from './limits.ts';
 

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance, LIST, STRUCT, VARCHAR, listValue, structValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, LIST, STRUCT, VARCHAR, listValue, structValue } from '../engine/duckdb-api.ts';
 import { rowWriter } from '../query/row-json.ts';
 import type { RowShape, ShapeNode, ValueType } from '../query/row-shape.ts';
 import type { RowsResult } from '../reports/endpoint.ts';

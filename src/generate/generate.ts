@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance } from '../engine/duckdb-api.ts';
 import type { ColumnDef } from '../model/column.ts';
 import { tables, tableNames, type TableName } from '../model/tables.ts';
 import { columnList, manifestFileName, partFileName, partitionedBy } from '../model/layout.ts';

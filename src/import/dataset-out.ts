@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { listValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue } from '../engine/duckdb-api.ts';
 import { findTableFiles } from '../engine/dataset.ts';
 import { DatasetError } from '../errors.ts';
 import { columnList, manifestFileName } from '../model/layout.ts';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '../engine/duckdb-api.ts';
 import { pathLiteral } from '../engine/literal.ts';
 import { DatasetError } from '../errors.ts';
 import { columnList } from '../model/layout.ts';

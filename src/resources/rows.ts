@@ -1,4 +1,5 @@
-import { JSDuckDBValueConverter, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { JSDuckDBValueConverter } from '../engine/duckdb-api.ts';
 import { render, type Fragment } from '../query/sql.ts';
 
 export type Row = Record<string, unknown>;
