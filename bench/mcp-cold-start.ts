@@ -8,8 +8,8 @@ import { openEngine } from '../src/open-engine.ts';
 
 /**
  * Cold start of `aea mcp`: from spawning the process to the client holding its tool list, over the
- * sample, `runs` times each: the CLI from source (tsx), and when `npm run build` has made dist/, the built
- * CLI and the built mcp command without the rest of the CLI (bench/mcp-command-entry.mjs).
+ * sample, `runs` times each: the CLI and the mcp command without the rest of the CLI, from source (tsx)
+ * and, when `npm run build` has made dist/, built (bench/mcp-command-*entry.mjs).
  *   node --import tsx bench/mcp-cold-start.ts [runs]
  */
 const runs = Number(process.argv[2] ?? 5);
@@ -17,7 +17,10 @@ const engine = await openEngine({ data: sampleDir });
 const org = (await engine.listOrganizations())[0]!.id;
 await engine.close();
 
-const entries: [string, string][] = [['aea mcp from source (tsx, the whole CLI)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))]];
+const entries: [string, string][] = [
+  ['aea mcp from source (tsx, the whole CLI)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))],
+  ['the mcp command alone, from source (tsx)', fileURLToPath(new URL('./mcp-command-source-entry.mjs', import.meta.url))],
+];
 const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 if (existsSync(built)) {
   entries.push(['aea mcp built (dist, the whole CLI)', built]);

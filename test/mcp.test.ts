@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,7 +26,6 @@ import { manifestText } from '../scripts/mcp-manifest.ts';
 import { aeaBin } from './helpers/cli.ts';
 import { endpointAt, everyReportCases, sampleScopes, type Case, type Scopes } from './helpers/every-report.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
-import { tempDir } from './helpers/tmp.ts';
 
 /**
  * `aea mcp` over stdio and `aea serve`'s /mcp over HTTP, each a real process driven by the SDK's client,
@@ -78,8 +78,10 @@ const httpClient = async (key: string) => {
   return client;
 };
 
+let dir: string | undefined;
+
 beforeAll(async () => {
-  const dir = await tempDir('aea-mcp-');
+  dir = await mkdtemp(join(tmpdir(), 'aea-mcp-'));
   const serveState = join(dir, 'serve.duckdb');
   // One state store copied three times: the same content and cursor secret, so the three faces' fingerprints agree.
   {
@@ -114,6 +116,8 @@ afterAll(async () => {
     await exited;
   }
   await library?.close();
+  // Last: the processes and the engine that held the state files are gone.
+  if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);
 
 const both = () => [
