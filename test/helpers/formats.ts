@@ -1,3 +1,4 @@
+import { spreadsheetText } from '../../src/formats/csv.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -81,7 +82,8 @@ export function expectedCell(row: JsonRow, path: string, items: Record<string, r
     key = part;
   }
   if (value === null || value === undefined) return null;
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  // CSV is written for spreadsheets: a text that starts like a formula (a YouTube handle's @) gets a quote.
+  return typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' ? spreadsheetText(value)! : String(value);
 }
 
 /**
