@@ -96,7 +96,7 @@ const refusal = (error: unknown) => `${(error as Error).constructor.name}: ${(er
 
 /** Every page of the answer and its stream (each, or its refusal: a stream takes fewer options), as text. */
 async function answer(engine: Engine, name: string, body: Record<string, unknown>): Promise<{ text: string; answered: boolean }> {
-  const call = engine.org(ids.org1).reports[name]!;
+  const call = engine.org(ids.org1).report(name);
   const pages: unknown[] = [];
   let answered = true;
   try {
@@ -111,7 +111,7 @@ async function answer(engine: Engine, name: string, body: Record<string, unknown
     answered = false;
   }
   const events: unknown[] = [];
-  const stream = engine.org(ids.org1).reports[`${name}Stream`];
+  const stream = engine.org(ids.org1).stream(name);
   try {
     if (stream) for await (const e of stream({ ...body, max_results: 40 })) events.push(e);
   } catch (error) {

@@ -104,11 +104,11 @@ describe('knowledge bases', () => {
 
   it('fact-check evidence follows an edit of its document in the next report', async () => {
     type Claims = { data: { evidence: { kb_path: string; kb_snippet: string; source_updated_at: string }[] }[] };
-    const window = { start_date: '2026-01-01', end_date: '2026-11-15', include: ['evidence'], limit: 100 };
+    const window = { start_date: '2026-01-01', end_date: '2026-11-15', include: ['evidence'], limit: 100 } as const;
     const found = [];
     for (const o of await engine.listOrganizations()) {
       for (const c of o.categories) {
-        const claims = (await engine.org(o.id).reports.factcheckClaims!({ ...window, category_id: c.id })) as unknown as Claims;
+        const claims = (await engine.org(o.id).reports.factcheckClaims({ ...window, category_id: c.id })) as unknown as Claims;
         if (claims.data.some((x) => x.evidence.length > 0)) found.push({ scope: engine.org(o.id), body: { ...window, category_id: c.id }, claims });
       }
     }
@@ -123,12 +123,12 @@ describe('knowledge bases', () => {
     sections[Number(section) - 1] = 'Corrected: every brand documents this claim as false.';
     clock = new Date('2026-11-22T08:00:00Z');
     await scope.resources.updateKnowledgeBaseDocument!({ params: at(ownKb), body: { name: path, text: sections.join('\n\n') } });
-    const after = (await scope.reports.factcheckClaims!(body)) as unknown as Claims;
+    const after = (await scope.reports.factcheckClaims(body)) as unknown as Claims;
     const edited = after.data.flatMap((c) => c.evidence).filter((e) => e.kb_path === evidence.kb_path);
     expect(edited.length).toBeGreaterThan(0);
     for (const e of edited) expect(e).toMatchObject({ kb_snippet: 'Corrected: every brand documents this claim as false.', source_updated_at: '2026-11-22T08:00:00Z' });
     await scope.resources.deleteKnowledgeBaseDocument!({ params: at(ownKb), body: { name: path } });
-    const gone = (await scope.reports.factcheckClaims!(body)) as unknown as Claims;
+    const gone = (await scope.reports.factcheckClaims(body)) as unknown as Claims;
     expect(gone.data.flatMap((c) => c.evidence).some((e) => e.kb_path.startsWith(`${path}#`))).toBe(false);
   });
 });

@@ -17,7 +17,7 @@ afterAll(() => engine.close());
 
 const org = () => engine.org(ids.org);
 const visibility = (extra: Json) =>
-  org().reports.visibility!({ category_id: ids.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 50, ...extra }) as Promise<{ info: Json; data: Json[] }>;
+  org().reports.visibility({ category_id: ids.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 50, ...extra }) as Promise<{ info: Json; data: Json[] }>;
 const patch = (prompts: Json[]) => org().resources.updatePrompts!({ params: { category_id: ids.category }, body: { prompts } });
 const leaf = (field: string, op: string, value: unknown) => ({ filter: { field, op, value } });
 

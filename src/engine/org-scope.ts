@@ -9,6 +9,7 @@ import { withBudget } from './budget.ts';
 import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
 import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
+import type { ReportTypes, StreamedReport } from '../reports/report-types.ts';
 
 export type { CallOptions, JsonObject, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
 
@@ -18,7 +19,14 @@ const reportInput = (body: object | undefined, options: ReportOptions): Endpoint
  * `reports.<name>Stream(body, options?)` yields `{event: 'summary'}` then `{event: 'result'}` per row
  * (or record batches, text, bytes). Bodies and answers are typed per report (src/reports/report-types.ts).
  */
-export type ReportsApi = { [name: `${string}Stream`]: StreamCall } & { [name: string]: ReportCall };
+export type ReportsApi = {
+  readonly [K in keyof ReportTypes]: ReportCall<Body<ReportTypes[K]['body']>, Page<ReportTypes[K]['info'], ReportTypes[K]['row']>>;
+} & {
+  readonly [K in StreamedReport as `${K}Stream`]: StreamCall<Body<ReportTypes[K]['body']>, ReportEvent<ReportTypes[K]['summary'], ReportTypes[K]['row']>>;
+};
+
+/** A body as written: its lists may be readonly (`as const`), since the engine never changes a body. */
+export type Body<T> = T extends readonly (infer E)[] ? readonly Body<E>[] : T extends object ? { readonly [K in keyof T]: Body<T[K]> } : T;
 
 /** A resource method called by a name known only at run time (see `OrgScope.resource`). */
 export type ResourceCall = (input?: EndpointInput, options?: CallOptions) => Promise<JsonObject>;

@@ -110,15 +110,18 @@ export interface Claim {
   }[];
 }
 
-/** A section of claims, with `group_by: [dim]`: the dimension's `{id, name}` (or null) and its accuracy. */
+/** A section's key: `{id, name}` (id null for a theme or tag known only by name), or null for claims without one. */
+export type SectionKey = { readonly id: string | null; readonly name: string } | null;
+
+/** A section of claims, with `group_by: [dim]`: the dimension's key and its accuracy. */
 export interface ClaimSection {
-  readonly model?: Named | null;
-  readonly region?: Named | null;
-  readonly persona?: Named | null;
-  readonly prompt?: Named | null;
-  readonly topic?: Named | null;
-  readonly tag?: Named | null;
-  readonly theme?: Named | null;
+  readonly model?: SectionKey;
+  readonly region?: SectionKey;
+  readonly persona?: SectionKey;
+  readonly prompt?: SectionKey;
+  readonly topic?: SectionKey;
+  readonly tag?: SectionKey;
+  readonly theme?: SectionKey;
   readonly accuracy: number | null;
   readonly accurate: number;
   readonly inaccurate: number;
