@@ -10,8 +10,8 @@ describe('the library as the README shows it', () => {
       const acme = engine.org(org!.id);
       const body = { category_id: org!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all' } as const;
       const { info, data } = await acme.reports.visibility(body);
-      expect((info as { total_results: number }).total_results).toBe(20);
-      expect((data as unknown[]).length).toBe(10);
+      expect(info.total_results).toBe(20);
+      expect(data.length).toBe(10);
       const events = [];
       for await (const e of acme.reports.visibilityStream({ ...body, group_by: ['model'] })) events.push(e);
       expect(events[0]!.event).toBe('summary');

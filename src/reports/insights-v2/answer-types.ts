@@ -1,4 +1,4 @@
-import type { CompareEcho, ExtensionFields, FilterEcho, Named, V2Info } from '../answer-types.ts';
+import type { CompareEcho, ExtensionFields, Named, V2Info } from '../answer-types.ts';
 import type { Metric as VisibilityMetric } from './visibility-plan.ts';
 import type { Metric as ShoppingMetric } from './shopping-plan.ts';
 
@@ -214,4 +214,3 @@ export type FanoutsRow = ExtensionFields & {
   readonly share?: number | null;
 };
 
-export type { FilterEcho };
