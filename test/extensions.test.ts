@@ -225,8 +225,8 @@ describe('on a dataset folder', () => {
 
   it('a prompt edit changes the fingerprint', async () => {
     const before = (await folder.org(sample.org).reports.visibility(body())) as Json;
-    const [prompt] = (await folder.org(sample.org).resources.prompts!({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
-    const edit = (topic: string) => folder.org(sample.org).resources.updatePrompts!({ params: { category_id: sample.category }, body: { prompts: [{ id: prompt!.id, topic }] } });
+    const [prompt] = (await folder.org(sample.org).resources.prompts({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
+    const edit = (topic: string) => folder.org(sample.org).resources.updatePrompts({ params: { category_id: sample.category }, body: { prompts: [{ id: prompt!.id, topic }] } });
     expect(((await folder.org(sample.org).reports.visibility(body())) as Json).info.fingerprint).toBe(before.info.fingerprint);
     await edit('Moved by the fingerprint test');
     const after = (await folder.org(sample.org).reports.visibility(body())) as Json;

@@ -3,6 +3,7 @@ import { NotFoundError, openEngine, type Engine } from '../src/index.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { endpoints } from '../src/reports/registry.ts';
 import { typedReports } from '../src/reports/report-types.ts';
+import { resourceNames } from '../src/resources/resource-types.ts';
 
 /** The typed surface names exactly the registry's reports, and the untyped doors refuse a name that is none. */
 describe('typed report names', () => {
@@ -12,6 +13,10 @@ describe('typed report names', () => {
     const streams = reports.filter((e) => e.stream).map((e) => e.name);
     expect(Object.keys(typedReports).sort()).toEqual([...pages].sort());
     expect(Object.entries(typedReports).filter(([, streamed]) => streamed).map(([name]) => `${name}Stream`).sort()).toEqual([...streams].sort());
+  });
+
+  it('name exactly the registry’s resource methods', () => {
+    expect([...resourceNames].sort()).toEqual(endpoints.filter((e) => e.group === 'resources').map((e) => e.name).sort());
   });
 });
 

@@ -10,6 +10,7 @@ import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
 import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
 import type { ReportTypes, StreamedReport } from '../reports/report-types.ts';
+import type { ResourceAnswers, ResourceName } from '../resources/resource-types.ts';
 
 export type { CallOptions, JsonObject, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
 
@@ -28,8 +29,17 @@ export type ReportsApi = {
 /** A body as written: its lists may be readonly (`as const`), since the engine never changes a body. */
 export type Body<T> = T extends readonly (infer E)[] ? readonly Body<E>[] : T extends object ? { readonly [K in keyof T]: Body<T[K]> } : T;
 
-/** A resource method called by a name known only at run time (see `OrgScope.resource`). */
-export type ResourceCall = (input?: EndpointInput, options?: CallOptions) => Promise<JsonObject>;
+/** A resource method: its path parameters, query and body as the REST service reads them, and its JSON answer. */
+export type ResourceCall<Answer = JsonObject> = (input?: ResourceInput, options?: CallOptions) => Promise<Answer>;
+
+export interface ResourceInput {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body?: unknown;
+}
+
+/** Every resource method by name (src/resources/resource-types.ts): a misspelt one does not compile. */
+export type ResourcesApi = { readonly [K in ResourceName]: ResourceCall<K extends keyof ResourceAnswers ? ResourceAnswers[K] : JsonObject> };
 
 /**
  * An organization's view of the engine. Every method of `reports` and `resources` is generated from
@@ -38,7 +48,7 @@ export type ResourceCall = (input?: EndpointInput, options?: CallOptions) => Pro
  */
 export class OrgScope {
   readonly reports: ReportsApi = {} as ReportsApi;
-  readonly resources: Record<string, ResourceCall> = {};
+  readonly resources: ResourcesApi = {} as ResourcesApi;
   private readonly streamNames = new Set<string>();
 
   constructor(
@@ -81,7 +91,7 @@ export class OrgScope {
 
   /** A resource method by a name known only at run time; NotFoundError for an unknown name. */
   resource(name: string): ResourceCall {
-    const call = Object.hasOwn(this.resources, name) ? this.resources[name] : undefined;
+    const call = Object.hasOwn(this.resources, name) ? (this.resources as unknown as Record<string, ResourceCall>)[name] : undefined;
     if (!call) throw new NotFoundError(`no resource ${name}`);
     return call;
   }
