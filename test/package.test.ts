@@ -100,7 +100,7 @@ describe('the packed package, installed into another project', () => {
       (error: { stdout: string }) => error.stdout,
     );
     expect(result).toBe('');
-  });
+  }, 240_000);
 
   it('runs the packed `aea` bin with plain Node', async () => {
     const bin = join(project, 'node_modules', '.bin', 'aea');
