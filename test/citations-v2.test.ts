@@ -125,9 +125,9 @@ describe('pages, streams, info and tenancy', () => {
 
   it('has the info fields of the public docs, defaults scope all, analysis type visibility, rank first in rows', async () => {
     const page = await org().reports.citations({ ...base, limit: 3 });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'metrics', 'analysis_types', 'start_date', 'end_date', 'filter', 'fingerprint']);
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'metrics', 'analysis_types', 'start_date', 'end_date', 'filter', 'fingerprint']);
     expect(page.info).toMatchObject({ count: 3, scope: 'all', metrics: ['count', 'citation_share', 'rank'], analysis_types: ['visibility'], filter: null });
-    expect(Object.keys((page.data as object[])[0]!)).toEqual(['domain', 'rank', 'count', 'citation_share']);
+    expect(Object.keys(page.data[0]!)).toEqual(['domain', 'rank', 'count', 'citation_share']);
     const typed = await org().reports.citations({ ...base, filter: { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] } });
     expect(typed.info).toMatchObject({ analysis_types: ['sentiment', 'factcheck'] });
   });

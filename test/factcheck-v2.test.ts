@@ -98,8 +98,8 @@ describe('pages, streams, info', () => {
 
   it('has the info fields of the public docs and rows shaped per dimension', async () => {
     const page = await org().reports.factcheck({ ...base, group_by: ['citation'], limit: 1 });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'group_by', 'start_date', 'end_date', 'filter', 'fingerprint']);
-    expect((page.data as object[])[0]).toEqual({ citation: { url: expect.any(String), citation_category: expect.any(String) }, accuracy: expect.any(Number), accurate: expect.any(Number), inaccurate: expect.any(Number) });
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'group_by', 'start_date', 'end_date', 'filter', 'fingerprint']);
+    expect(page.data[0]).toEqual({ citation: { url: expect.any(String), citation_category: expect.any(String) }, accuracy: expect.any(Number), accurate: expect.any(Number), inaccurate: expect.any(Number) });
     const flat = await org().reports.factcheck(base);
     expect(flat.data).toEqual([{ accuracy: expect.any(Number), accurate: expect.any(Number), inaccurate: expect.any(Number) }]);
   });

@@ -91,7 +91,7 @@ describe('pages, streams, info', () => {
 
   it('has the info fields of the public docs, every field by default, newest first', async () => {
     const page = await org().reports.promptAnswers({ ...base, limit: 3 });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'include', 'start_date', 'end_date', 'filter', 'fingerprint']);
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'include', 'start_date', 'end_date', 'filter', 'fingerprint']);
     expect(page.info).toMatchObject({ include: fields, count: 3 });
     const data = page.data as Record<string, string>[];
     expect(Object.keys(data[0]!)).toEqual(fields);

@@ -93,7 +93,7 @@ describe('pages, streams, info', () => {
     const page = await org().reports.queryFanouts({ ...base, limit: 2 });
     const searched = fixture.executions.filter((e) => e.category_id === ids.cat1 && e.search_triggered && String(e.day) >= base.start_date && fixture.prompts!.find((p) => p.id === e.prompt_id)!.analysis_types!.toString().includes('visibility')).length;
     expect(page.info).toMatchObject({ group_by: ['prompt'], metrics: ['total_fanouts', 'fanouts_per_execution', 'query_variations'], analysis_types: ['visibility'], count: 2 });
-    expect((page.info as { coverage_note: string }).coverage_note).toContain(`the ${searched} of `);
-    expect(Object.keys((page.data as object[])[0]!)).toEqual(['prompt', 'prompt_id', 'rank', 'total_fanouts', 'fanouts_per_execution', 'query_variations']);
+    expect(page.info.coverage_note).toContain(`the ${searched} of `);
+    expect(Object.keys(page.data[0]!)).toEqual(['prompt', 'prompt_id', 'rank', 'total_fanouts', 'fanouts_per_execution', 'query_variations']);
   });
 });

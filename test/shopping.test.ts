@@ -128,14 +128,14 @@ describe('info block and tenancy', () => {
   it('has exactly the seed’s fields', async () => {
     const filter = { and: [{ field: 'brand', op: 'in', value: ['Acme', 'Brandy'] }, { and: [{ field: 'region', op: 'is', value: 'Germany' }] }] };
     const page = await org().reports.shoppingProducts({ ...base, filter, metrics: ['product_rating', 'visibility_score'] });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'start_date', 'end_date', 'filter', 'include_merchants', 'metrics', 'fingerprint']);
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'start_date', 'end_date', 'filter', 'include_merchants', 'metrics', 'fingerprint']);
     expect(page.info).toMatchObject({
       models: ['ChatGPT'],
       filter: { and: [{ field: 'brand', op: 'in', value: ['Acme', 'Brandy'] }, { field: 'region', op: 'is', value: 'Germany' }] },
       include_merchants: false,
       metrics: ['product_rating', 'visibility_score'],
     });
-    expect(Object.keys((page.data as object[])[0]!)).toEqual(['product', 'product_rating', 'visibility_score']);
+    expect(Object.keys(page.data[0]!)).toEqual(['product', 'product_rating', 'visibility_score']);
   });
 
   it('refuses another organization’s category and never shows its products', async () => {

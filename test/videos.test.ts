@@ -84,7 +84,7 @@ describe('pages, streams and the videoplatform alias', () => {
   it('the videoplatform path is the same report, cursors included; channel, playlist and other source types are refused', async () => {
     const first = await org().reports.youtubeVideos({ ...base, limit: 2 });
     expect(await org().reports.videoplatformVideos({ ...base, limit: 2 })).toEqual(first);
-    const next = await org().call('POST', '/v2/reports/social/videoplatform/videos', { body: { ...base, limit: 2, cursor: (first.info as { next_cursor: string }).next_cursor } });
+    const next = await org().call('POST', '/v2/reports/social/videoplatform/videos', { body: { ...base, limit: 2, cursor: first.info.next_cursor } });
     expect(next.kind).toBe('json');
     const events = await streamEvents(org(), 'videoplatformVideos', { ...base, max_results: 1 });
     expect(events.map((e) => e.event)).toEqual(['summary', 'result']);

@@ -131,7 +131,7 @@ describe('the visibility daily rollup', () => {
       const first = await engine.org(ids.org1).reports.visibility(body);
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
       expect(await readsRollup(engine, body)).toBe(true);
-      const second = await engine.org(ids.org1).reports.visibility({ ...body, cursor: (first.info as { next_cursor: string }).next_cursor });
+      const second = await engine.org(ids.org1).reports.visibility({ ...body, cursor: first.info.next_cursor });
       const big = await everything(factsOnly, { ...body, limit: 50 });
       expect([...(first.data as unknown[]), ...(second.data as unknown[])]).toEqual(big.slice(0, 10));
     } finally {

@@ -104,7 +104,7 @@ describe('pages and streams', () => {
 
   it('refuses a tampered cursor and a cursor of another query with a 422', async () => {
     const first = await org().reports.visibility({ ...base, scope: 'all', limit: 1 });
-    const cursor = (first.info as { next_cursor: string }).next_cursor;
+    const cursor = first.info.next_cursor!;
     const tampered = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
     for (const [bad, body] of [
       [tampered, { ...base, scope: 'all' }],
@@ -117,7 +117,7 @@ describe('pages and streams', () => {
       expect((error as ValidationError).detail[0]!.loc).toEqual(['body', 'cursor']);
     }
     const sameQueryOtherLimit = await org().reports.visibility({ ...base, scope: 'all', limit: 2, cursor });
-    expect((sameQueryOtherLimit.data as unknown[]).length).toBe(2);
+    expect(sameQueryOtherLimit.data.length).toBe(2);
   });
 });
 
@@ -162,7 +162,7 @@ describe('the info block', () => {
   it('echoes exactly the seed’s fields, with the normalized filter and asset filter', async () => {
     const filter = { and: [{ and: [{ field: 'model', op: 'is', value: 'ChatGPT' }] }, { not: { not: { field: 'tag', op: 'in', value: ['alpha'] } } }] };
     const r = await org().reports.visibility({ ...base, assets: ['Acme', 'Zeta'], filter });
-    expect(Object.keys(r.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter', 'fingerprint']);
+    expect(Object.keys(r.info)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter', 'fingerprint']);
     expect(r.info).toMatchObject({
       scope: 'owned',
       models: ['ChatGPT'],
@@ -173,6 +173,6 @@ describe('the info block', () => {
     });
     const plain = await org().reports.visibility(base);
     expect(plain.info).toMatchObject({ asset_filter: null, filter: null, scope: 'owned' });
-    expect((plain.info as { models: string[] }).models).toEqual(['', 'ChatGPT', 'Perplexity']);
+    expect(plain.info.models).toEqual(['', 'ChatGPT', 'Perplexity']);
   });
 });
