@@ -32,13 +32,13 @@ const requests: [string, Json][] = [
 
 /** A report's answer through the library: a page, or a stream's events. */
 async function answer(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
-  const call = engine.org(ids.org1).report(name);
+  const org = engine.org(ids.org1);
   if (!name.endsWith('Stream')) {
-    const page = (await call(body, options)) as Json;
+    const page = (await org.report(name)(body, options)) as Json;
     return { head: page.info ?? page, rows: page.data ?? [] };
   }
   const events: Json[] = [];
-  for await (const e of call(body, options) as unknown as AsyncIterable<{ data: Json }>) events.push(e.data);
+  for await (const e of org.stream(name.replace(/Stream$/, ''))(body, options)) events.push(e.data);
   return { head: events[0]!, rows: events.slice(1) };
 }
 
