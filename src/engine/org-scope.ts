@@ -8,11 +8,11 @@ import type { Routes } from '../reports/routes.ts';
 import { withBudget } from './budget.ts';
 import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
-import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
+import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type Explained, type JsonObject, type JsonValue, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
 import type { ReportTypes, StreamedReport } from '../reports/report-types.ts';
 import type { ResourceAnswers, ResourceName } from '../resources/resource-types.ts';
 
-export type { CallOptions, JsonObject, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
+export type { CallOptions, Explained, JsonObject, JsonValue, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
 
 const reportInput = (body: object | undefined, options: ReportOptions): EndpointInput => ({ body, query: extensionQuery(options), format: formatOf(options.format) });
 /**

@@ -55,8 +55,25 @@ export interface Page<Info, Row> {
 /** A JSON stream's events: one `summary` (the page's info for the whole stream), then one `result` per row. */
 export type ReportEvent<Summary, Row> = { readonly event: 'summary'; readonly data: Summary } | { readonly event: 'result'; readonly data: Row };
 
-/** With `{explain: true}` a call answers (or a stream yields once, as `{event: 'explain'}`) the normalized request, plan, SQL and rollups. */
-export type Explained = JsonObject;
+/** JSON as parsed: what a request, a plan or a statement's parameters are in an explain answer. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { readonly [key: string]: JsonValue };
+
+/**
+ * With `{explain: true}` a call answers (or a stream yields once, as `{event: 'explain'}`) the normalized
+ * request, the plan, each statement's SQL and parameters with the backend's EXPLAIN, and the rollups (docs/extensions.md).
+ */
+export interface Explained {
+  readonly explain: {
+    readonly operation: string;
+    readonly organization_id: string;
+    readonly request: JsonValue;
+    readonly plan: JsonValue;
+    readonly rollups: { readonly candidates: string[]; readonly chosen: string[]; readonly reason: string };
+    readonly statements: { readonly role: string; readonly sql: string; readonly params: JsonValue; readonly explain: string }[];
+    readonly answer_fingerprint: string;
+  };
+  readonly fingerprint: string;
+}
 
 /** `reports.<name>(body, options?)`: the page as `{info, data}`, or in the format asked for. */
 export interface ReportCall<Body = object, Answer = JsonObject> {

@@ -50,6 +50,8 @@ export async function consume(engine: Engine, orgId: string, categoryId: string,
   const rows: number = table.numRows;
   const csv: string = await acme.reports.visibility(window, { format: 'csv' });
   const parquet: Uint8Array = await acme.reports.visibility(window, { format: 'parquet' });
+  const explained = await acme.reports.visibility(window, { explain: true });
+  const sql: string | undefined = explained.explain.statements[0]?.sql;
   // @ts-expect-error a format that does not exist
   await acme.reports.visibility(window, { format: 'xml' });
 
@@ -78,5 +80,5 @@ export async function consume(engine: Engine, orgId: string, categoryId: string,
     }
   })();
 
-  void [total, next, brand, score, model, position, rows, csv, parquet, totalRows, count, v1Score, untyped, missing];
+  void [total, next, brand, score, model, position, rows, csv, parquet, sql, totalRows, count, v1Score, untyped, missing];
 }
