@@ -43,7 +43,7 @@ for (const rc of reportCases) {
     const call = async (side: string, i: number) => {
       const p = iterationParams(dataset, req.windowDays, i);
       const started = performance.now();
-      const answer = await engines[side]!.org(p.organizationId).reports[name]!(req.body(p));
+      const answer = await engines[side]!.org(p.organizationId).report(name)(req.body(p));
       return { ms: performance.now() - started, text: JSON.stringify(answer) };
     };
     if (rc.setup) await rc.setup(engines['duckdb+rollups']!, dataset);

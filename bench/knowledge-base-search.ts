@@ -117,7 +117,7 @@ async function endToEnd() {
   try {
     const [org] = await engine.listOrganizations();
     const scope = engine.org(org!.id);
-    const kb = ((await scope.resources.knowledgeBases!({})).data as { id: string }[])[0]!.id;
+    const kb = ((await scope.resources.knowledgeBases({})).data as { id: string }[])[0]!.id;
     await engine.core.state.transaction(async (conn) => {
       for (let i = 0; i < docs.length; i += 1000) {
         const batch = docs.slice(i, i + 1000);
@@ -139,7 +139,7 @@ async function endToEnd() {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const idle = { p99: ms(loop.percentile(99) / 1e6), max: ms(loop.max / 1e6) };
     loop.reset();
-    const search = (query: string) => scope.resources.searchKnowledgeBase!({ params: { knowledge_base_id: kb }, body: { query, top_k: 10 } });
+    const search = (query: string) => scope.resources.searchKnowledgeBase({ params: { knowledge_base_id: kb }, body: { query, top_k: 10 } });
     let t = performance.now();
     await search(queries[0]!);
     const firstSearch = (performance.now() - t) / 1000;
@@ -160,7 +160,7 @@ async function endToEnd() {
     const edits: number[] = [];
     for (let i = 0; i < 50; i++) {
       t = performance.now();
-      await scope.resources.updateKnowledgeBaseDocument!({ params: { knowledge_base_id: kb }, body: { name: `bench/${edited[i]!.path}`, text: `${edited[i]!.text} ${word()}` } });
+      await scope.resources.updateKnowledgeBaseDocument({ params: { knowledge_base_id: kb }, body: { name: `bench/${edited[i]!.path}`, text: `${edited[i]!.text} ${word()}` } });
       edits.push(performance.now() - t);
     }
     console.log(

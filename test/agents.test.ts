@@ -53,24 +53,24 @@ afterAll(() => engine.close());
 
 const org = () => engine.org(ids.org);
 const inputs = () => ({ category_id: ids.category, ...window });
-const start = (agent_id: string, body: unknown = { inputs: inputs() }) => org().resources.createAgentRun!({ params: { agent_id }, body });
+const start = (agent_id: string, body: unknown = { inputs: inputs() }) => org().resources.createAgentRun({ params: { agent_id }, body });
 async function finished(agent_id: string, run_id: string): Promise<Json> {
   await engine.runsSettled();
-  return org().resources.agentRun!({ params: { agent_id, run_id } });
+  return org().resources.agentRun({ params: { agent_id, run_id } });
 }
 const runCount = async () => Number((await query(engine, sql`SELECT count(*)::INTEGER AS n FROM state.agent_runs`))[0]!.n);
 
 describe('agents', () => {
   it('lists published agents by default, drafts on request, page by page', async () => {
-    const published = (await org().resources.agents!({})) as Json;
+    const published = (await org().resources.agents({})) as Json;
     expect(published.data.map((a: Json) => a.status)).toEqual(['published', 'published']);
-    const all = (await org().resources.agents!({ query: { statuses: 'published,draft' } })) as Json;
+    const all = (await org().resources.agents({ query: { statuses: 'published,draft' } })) as Json;
     expect(all.data.map((a: Json) => a.id).sort()).toEqual(Object.values(agents).slice(0, 3).sort());
     expect(all.pagination).toEqual({ limit: 20, next_cursor: null });
     const walked: Json[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await org().resources.agents!({ query: { statuses: ['draft', 'published'], limit: '1', ...(cursor ? { next_cursor: cursor } : {}) } })) as Json;
+      const page = (await org().resources.agents({ query: { statuses: ['draft', 'published'], limit: '1', ...(cursor ? { next_cursor: cursor } : {}) } })) as Json;
       walked.push(...page.data);
       cursor = page.pagination.next_cursor ?? undefined;
     } while (cursor);
@@ -79,8 +79,8 @@ describe('agents', () => {
   });
 
   it('runs the live version, never the draft; publishing makes the draft live', async () => {
-    const live = (await org().resources.agent!({ params: { agent_id: agents.snapshot } })) as Json;
-    const draft = (await org().resources.agent!({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } })) as Json;
+    const live = (await org().resources.agent({ params: { agent_id: agents.snapshot } })) as Json;
+    const draft = (await org().resources.agent({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } })) as Json;
     expect([live.version, live.version_status, draft.version, draft.version_status]).toEqual([1, 'published', 2, 'draft']);
     expect(live.schema.input.required).toEqual(['category_id', 'start_date', 'end_date']);
 
@@ -91,10 +91,10 @@ describe('agents', () => {
     expect(ran.error).toBeNull();
     expect(ran.started_at <= ran.finished_at).toBe(true);
 
-    const published = (await org().resources.publishAgent!({ params: { agent_id: agents.snapshot } })) as Json;
+    const published = (await org().resources.publishAgent({ params: { agent_id: agents.snapshot } })) as Json;
     expect([published.version, published.version_status]).toEqual([2, 'published']);
-    await expect(org().resources.agent!({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } })).rejects.toBeInstanceOf(NotFoundError);
-    const again = (await org().resources.publishAgent!({ params: { agent_id: agents.snapshot } })) as Json;
+    await expect(org().resources.agent({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } })).rejects.toBeInstanceOf(NotFoundError);
+    const again = (await org().resources.publishAgent({ params: { agent_id: agents.snapshot } })) as Json;
     expect(again.version).toBe(2);
     const superseded = await query(engine, sql`SELECT version, status FROM state.agent_versions WHERE agent_id = ${agents.snapshot} ORDER BY version`);
     expect(superseded.map((v) => v.status)).toEqual(['superseded', 'published']);
@@ -104,16 +104,16 @@ describe('agents', () => {
   });
 
   it('refuses to run an agent that was never published (409, no run created), and runs it once published', async () => {
-    const listed = (await org().resources.agents!({ query: { statuses: 'draft' } })) as Json;
+    const listed = (await org().resources.agents({ query: { statuses: 'draft' } })) as Json;
     expect(listed.data.map((a: Json) => a.id)).toEqual([agents.draftOnly]);
-    await expect(org().resources.agent!({ params: { agent_id: agents.draftOnly } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(org().resources.agent({ params: { agent_id: agents.draftOnly } })).rejects.toBeInstanceOf(NotFoundError);
     const count = await runCount();
     const refused = await start(agents.draftOnly).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ConflictError);
     expect((refused as ConflictError).status).toBe(409);
     expect((refused as ConflictError).body()).toMatchObject({ code: 'agent_not_published' });
     expect(await runCount()).toBe(count);
-    await org().resources.publishAgent!({ params: { agent_id: agents.draftOnly } });
+    await org().resources.publishAgent({ params: { agent_id: agents.draftOnly } });
     const run = await finished(agents.draftOnly, (await start(agents.draftOnly)).id as string);
     expect(run.status).toBe('succeeded');
   });
@@ -137,7 +137,7 @@ describe('agents', () => {
       'body.inputs.category_id': 'string_type',
       'body.inputs.start_date': 'string_pattern_mismatch',
     });
-    const noBody = (await org().resources.createAgentRun!({ params: { agent_id: agents.snapshot } }).catch((e: unknown) => e)) as ValidationError;
+    const noBody = (await org().resources.createAgentRun({ params: { agent_id: agents.snapshot } }).catch((e: unknown) => e)) as ValidationError;
     expect(noBody.detail.map((d) => d.loc.join('.')).sort()).toEqual(['body.inputs.category_id', 'body.inputs.end_date', 'body.inputs.start_date']);
     const extra = (await start(agents.snapshot, { inputs: inputs(), mode: 'fast' }).catch((e: unknown) => e)) as ValidationError;
     expect(extra.detail).toEqual([{ type: 'extra_forbidden', loc: ['body', 'mode'], msg: 'Extra inputs are not permitted', input: 'fast' }]);
@@ -152,7 +152,7 @@ describe('agents', () => {
     expect(failed.outputs).toEqual({});
 
     await addDraft(engine, agents.snapshot, [visibilityStep('first'), visibilityStep('second', { limit: 0 })]);
-    await org().resources.publishAgent!({ params: { agent_id: agents.snapshot } });
+    await org().resources.publishAgent({ params: { agent_id: agents.snapshot } });
     const second = await finished(agents.snapshot, (await start(agents.snapshot)).id as string);
     expect(second.status).toBe('failed');
     expect(Object.keys(second.outputs)).toEqual(['first']);
@@ -161,12 +161,12 @@ describe('agents', () => {
 
   it('skips a run with nothing to do, and refuses steps that are not reports or reads', async () => {
     await addDraft(engine, agents.digest, []);
-    await org().resources.publishAgent!({ params: { agent_id: agents.digest } });
+    await org().resources.publishAgent({ params: { agent_id: agents.digest } });
     const skipped = await finished(agents.digest, (await start(agents.digest, { inputs: { domain: 'acme.com', start_date: '2026-10-01' } })).id as string);
     expect([skipped.status, skipped.outputs, skipped.error]).toEqual(['skipped', {}, null]);
 
     await addDraft(engine, agents.digest, [{ id: 'recurse', method: 'POST', path: `/v1/agents/${agents.digest}/runs`, body: {} }]);
-    await org().resources.publishAgent!({ params: { agent_id: agents.digest } });
+    await org().resources.publishAgent({ params: { agent_id: agents.digest } });
     const refused = await finished(agents.digest, (await start(agents.digest, { inputs: { domain: 'acme.com', start_date: '2026-10-01' } })).id as string);
     expect(refused.status).toBe('failed');
     expect(refused.error).toMatchObject({ step: 'recurse', code: 'step_not_allowed' });
@@ -177,23 +177,23 @@ describe('agents', () => {
     await engine.runsSettled();
     const unknown = '0f0f0f0f-0000-4000-8000-000000000000';
     for (const call of [
-      () => org().resources.agent!({ params: { agent_id: agents.foreign } }),
-      () => org().resources.publishAgent!({ params: { agent_id: agents.foreign } }),
+      () => org().resources.agent({ params: { agent_id: agents.foreign } }),
+      () => org().resources.publishAgent({ params: { agent_id: agents.foreign } }),
       () => start(agents.foreign),
-      () => org().resources.agentRun!({ params: { agent_id: agents.foreign, run_id: run.id as string } }),
-      () => engine.org(ids.otherOrg).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: run.id as string } }),
+      () => org().resources.agentRun({ params: { agent_id: agents.foreign, run_id: run.id as string } }),
+      () => engine.org(ids.otherOrg).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } }),
     ]) {
       await expect(call()).rejects.toBeInstanceOf(ForbiddenError);
     }
     for (const call of [
-      () => org().resources.agent!({ params: { agent_id: unknown } }),
+      () => org().resources.agent({ params: { agent_id: unknown } }),
       () => start(unknown),
-      () => org().resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: unknown } }),
-      () => org().resources.agentRun!({ params: { agent_id: agents.draftOnly, run_id: run.id as string } }),
+      () => org().resources.agentRun({ params: { agent_id: agents.snapshot, run_id: unknown } }),
+      () => org().resources.agentRun({ params: { agent_id: agents.draftOnly, run_id: run.id as string } }),
     ]) {
       await expect(call()).rejects.toBeInstanceOf(NotFoundError);
     }
-    const bad = (await org().resources.agent!({ params: { agent_id: 'nope' }, query: { version: 'latest' } }).catch((e: unknown) => e)) as ValidationError;
+    const bad = (await org().resources.agent({ params: { agent_id: 'nope' }, query: { version: 'latest' } }).catch((e: unknown) => e)) as ValidationError;
     expect(bad.detail[0]).toMatchObject({ loc: ['path', 'agent_id'], type: 'uuid_parsing' });
   });
 });
@@ -202,7 +202,7 @@ describe('agent runs across restarts', () => {
   async function prepared(file: string) {
     const e = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
     await addDraft(e, agents.snapshot, longWorkflow);
-    await e.org(ids.org).resources.publishAgent!({ params: { agent_id: agents.snapshot } });
+    await e.org(ids.org).resources.publishAgent({ params: { agent_id: agents.snapshot } });
     return e;
   }
 
@@ -222,9 +222,9 @@ describe('agent runs across restarts', () => {
   it('closing the engine mid-run puts the run back in the queue; the next open finishes it', async () => {
     const file = join(await tempDir(), 'state.duckdb');
     const first = await prepared(file);
-    const run = await first.org(ids.org).resources.createAgentRun!({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
+    const run = await first.org(ids.org).resources.createAgentRun({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
     for (;;) {
-      const now = await first.org(ids.org).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
+      const now = await first.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
       if (now.status !== 'queued') break;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
@@ -234,7 +234,7 @@ describe('agent runs across restarts', () => {
     const second = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
     try {
       await second.runsSettled();
-      const done = await second.org(ids.org).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
+      const done = await second.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
       expect(done.status).toBe('succeeded');
       expect(Object.keys(done.outputs as object)).toHaveLength(longWorkflow.length);
     } finally {
@@ -254,14 +254,14 @@ describe('agent runs across restarts', () => {
 
     const reopened = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
     try {
-      const run = await reopened.org(ids.org).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: runId } });
+      const run = await reopened.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: runId } });
       expect(run.status).toBe('failed');
       expect(run.error).toMatchObject({ code: 'interrupted' });
       expect(run.started_at).not.toBeNull();
       expect(run.finished_at).not.toBeNull();
-      const next = await reopened.org(ids.org).resources.createAgentRun!({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
+      const next = await reopened.org(ids.org).resources.createAgentRun({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
       await reopened.runsSettled();
-      expect((await reopened.org(ids.org).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: next.id as string } })).status).toBe('succeeded');
+      expect((await reopened.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: next.id as string } })).status).toBe('succeeded');
     } finally {
       await reopened.close();
     }
@@ -280,7 +280,7 @@ describe('agent runs across restarts', () => {
       const reopened = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
       try {
         await reopened.runsSettled();
-        const run = await reopened.org(ids.org).resources.agentRun!({ params: { agent_id: agents.snapshot, run_id: runId } });
+        const run = await reopened.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: runId } });
         expect(['succeeded', 'failed']).toContain(run.status);
         if (run.status === 'failed') expect(run.error).toMatchObject({ code: 'interrupted' });
         outcomes[String(run.status)] = (outcomes[String(run.status)] ?? 0) + 1;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/engine/engine.ts';
 import { toWire } from '../src/query/filter-node.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { typedReports } from '../src/reports/report-types.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { ids } from './fixtures/insights.ts';
@@ -96,7 +97,7 @@ const refusal = (error: unknown) => `${(error as Error).constructor.name}: ${(er
 
 /** Every page of the answer and its stream (each, or its refusal: a stream takes fewer options), as text. */
 async function answer(engine: Engine, name: string, body: Record<string, unknown>): Promise<{ text: string; answered: boolean }> {
-  const call = engine.org(ids.org1).reports[name]!;
+  const call = engine.org(ids.org1).report(name);
   const pages: unknown[] = [];
   let answered = true;
   try {
@@ -111,7 +112,7 @@ async function answer(engine: Engine, name: string, body: Record<string, unknown
     answered = false;
   }
   const events: unknown[] = [];
-  const stream = engine.org(ids.org1).reports[`${name}Stream`];
+  const stream = typedReports[name as keyof typeof typedReports] ? engine.org(ids.org1).stream(name) : undefined;
   try {
     if (stream) for await (const e of stream({ ...body, max_results: 40 })) events.push(e);
   } catch (error) {

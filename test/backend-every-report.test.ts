@@ -63,13 +63,13 @@ describe('chdb answers every report path as DuckDB does', () => {
     )
       .getRowsJS()
       .map((r) => [{ id: String(r[0]), tags: (r[1] as string[]).map(String) }, { id: String(r[2]), name: String(r[3]) }] as const)[0]!;
-    const body = { category_id: category, ...v2, scope: 'all', group_by: ['prompt'], filter: { field: 'tag', op: 'is', value: tag.name }, limit: 50 };
-    const before = await chdb.org(org).reports.visibility!(body);
-    for (const engine of [duck, chdb]) await engine.org(org).resources.updatePrompts!({ params: { category_id: category }, body: { prompts: [{ id: prompt.id, tags: [...prompt.tags, tag.id] }] } });
-    const after = await chdb.org(org).reports.visibility!(body);
+    const body = { category_id: category, ...v2, scope: 'all', group_by: ['prompt'], filter: { field: 'tag', op: 'is', value: tag.name }, limit: 50 } as const;
+    const before = await chdb.org(org).reports.visibility(body);
+    for (const engine of [duck, chdb]) await engine.org(org).resources.updatePrompts({ params: { category_id: category }, body: { prompts: [{ id: prompt.id, tags: [...prompt.tags, tag.id] }] } });
+    const after = await chdb.org(org).reports.visibility(body);
     expect(after).not.toEqual(before);
     expect(JSON.stringify(after)).toContain(prompt.id);
-    expect(after).toEqual(await duck.org(org).reports.visibility!(body));
+    expect(after).toEqual(await duck.org(org).reports.visibility(body));
   }, 120_000);
 
   it('the REST service over chdb sends what it sends over DuckDB: JSON, the SSE stream, CSV and Parquet', async () => {

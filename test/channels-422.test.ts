@@ -17,9 +17,9 @@ async function detail(body: unknown, stream = false): Promise<ValidationIssue[]>
   const org = engine.org(ids.org1);
   const run = stream
     ? (async () => {
-        for await (const _ of org.reports.youtubeChannelsStream!(body as object)) void _;
+        for await (const _ of org.stream('youtubeChannels')(body as object)) void _;
       })()
-    : org.reports.youtubeChannels!(body as object);
+    : org.report('youtubeChannels')(body as object);
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
@@ -29,7 +29,7 @@ async function detail(body: unknown, stream = false): Promise<ValidationIssue[]>
 }
 
 const first = async (body: unknown, stream = false) => (await detail(body, stream))[0]!;
-const ok = (body: object) => engine.org(ids.org1).reports.youtubeChannels!(body);
+const ok = (body: object) => engine.org(ids.org1).report('youtubeChannels')(body);
 
 const topic = { field: 'topic', op: 'is', value: 'Boots' };
 const exact = { field: 'channel', op: 'is', value: '@trailtalk' };

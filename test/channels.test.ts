@@ -132,7 +132,7 @@ describe('v2 channels against the reference evaluator', () => {
 
 describe('ranking and paging units', () => {
   it('limit counts leading channels: a cross-tab page holds every row of its channels, rank repeated', async () => {
-    const page = await org().reports.youtubeChannels!({ ...base, group_by: ['channel', 'model'], limit: 2 });
+    const page = await org().reports.youtubeChannels({ ...base, group_by: ['channel', 'model'], limit: 2 });
     const data = page.data as { rank: number; handle: string }[];
     expect(new Set(data.map((r) => r.rank))).toEqual(new Set([1, 2]));
     expect(data.length).toBeGreaterThan(2);
@@ -140,7 +140,7 @@ describe('ranking and paging units', () => {
   });
 
   it('an unresolved video category is the empty string, never null', async () => {
-    const page = await org().reports.youtubeChannels!({ ...base, group_by: ['video_category'] });
+    const page = await org().reports.youtubeChannels({ ...base, group_by: ['video_category'] });
     const names = (page.data as { name: unknown }[]).map((r) => r.name);
     expect(names).toContain('');
     expect(names).not.toContain(null);
@@ -181,27 +181,27 @@ describe('pages, streams and aliases', () => {
   });
 
   it('the page endpoint accepts max_results and ignores it', async () => {
-    const page = await org().reports.youtubeChannels!({ ...base, limit: 3, max_results: 1 });
-    expect(page.data as unknown[]).toHaveLength(3);
+    const page = await org().reports.youtubeChannels({ ...base, limit: 3, max_results: 1 });
+    expect(page.data).toHaveLength(3);
   });
 
   it('the videoplatform path is the same report, cursors included', async () => {
-    const first = await org().reports.youtubeChannels!({ ...base, limit: 2 });
-    const alias = await org().reports.videoplatformChannels!({ ...base, limit: 2 });
+    const first = await org().reports.youtubeChannels({ ...base, limit: 2 });
+    const alias = await org().reports.videoplatformChannels({ ...base, limit: 2 });
     expect(alias).toEqual(first);
-    const next = await org().call('POST', '/v2/reports/social/videoplatform/channels', { body: { ...base, limit: 2, cursor: (first.info as { next_cursor: string }).next_cursor } });
+    const next = await org().call('POST', '/v2/reports/social/videoplatform/channels', { body: { ...base, limit: 2, cursor: first.info.next_cursor } });
     expect(next.kind).toBe('json');
     const events = [];
-    for await (const e of org().reports.videoplatformChannelsStream!({ ...base, max_results: 1 })) events.push(e);
+    for await (const e of org().reports.videoplatformChannelsStream({ ...base, max_results: 1 })) events.push(e);
     expect(events.map((e) => e.event)).toEqual(['summary', 'result']);
   });
 });
 
 describe('info block and tenancy', () => {
   it('has every listed field, echoes cursor on later pages, counts distinct channels and rows apart', async () => {
-    const body = { ...base, group_by: ['source_type', 'channel'], source_types: ['short', 'video', 'short'], filter: { field: 'channel', op: 'contains', value: 'Gear' }, limit: 1 };
-    const first = await org().reports.youtubeChannels!(body);
-    expect(Object.keys(first.info as object)).toEqual([
+    const body = { ...base, group_by: ['source_type', 'channel'], source_types: ['short', 'video', 'short'], filter: { field: 'channel', op: 'contains', value: 'Gear' }, limit: 1 } as const;
+    const first = await org().reports.youtubeChannels(body);
+    expect(Object.keys(first.info)).toEqual([
       'category_id',
       'total_results',
       'count',
@@ -217,14 +217,14 @@ describe('info block and tenancy', () => {
       'fingerprint',
     ]);
     expect(first.info).toMatchObject({ category_id: ids.cat1, total_results: 2, interval: null, group_by: ['channel', 'source_type'], source_types: ['short', 'video'], limit: 1 });
-    expect((first.info as { count: number }).count).toBe((first.data as unknown[]).length);
-    const cursor = (first.info as { next_cursor: string }).next_cursor;
-    const second = await org().reports.youtubeChannels!({ ...body, cursor });
+    expect(first.info.count).toBe(first.data.length);
+    const cursor = first.info.next_cursor;
+    const second = await org().reports.youtubeChannels({ ...body, cursor });
     expect(second.info).toMatchObject({ cursor, next_cursor: null });
-    expect(Object.keys(second.info as object).indexOf('cursor')).toBe(4);
+    expect(Object.keys(second.info).indexOf('cursor')).toBe(4);
   });
 
   it('refuses another organization’s category', async () => {
-    await expect(org().reports.youtubeChannels!({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(org().reports.youtubeChannels({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

@@ -79,7 +79,7 @@ describe('v2 citations against the reference evaluator', () => {
 });
 
 describe('v2 citations agree with v1 citations for the same window and scope', () => {
-  const v1 = async (body: Record<string, unknown>) => (await org().reports.citationsV1!({ ...body, pagination: { limit: 50_000 } })).data as { metrics: number[]; dimensions: string[] }[];
+  const v1 = async (body: Record<string, unknown>) => (await org().report('citationsV1')({ ...body, pagination: { limit: 50_000 } })).data as { metrics: number[]; dimensions: string[] }[];
   const cases = [
     { name: 'domains, every analysis type', v2: { filter: all }, v1: { dimensions: ['root_domain'], filters: [] } },
     { name: 'pages of the visibility prompts', v2: { group_by: ['page'] }, v1: { dimensions: ['url'], filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }] } },
@@ -124,15 +124,15 @@ describe('pages, streams, info and tenancy', () => {
   });
 
   it('has the info fields of the public docs, defaults scope all, analysis type visibility, rank first in rows', async () => {
-    const page = await org().reports.citations!({ ...base, limit: 3 });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'metrics', 'analysis_types', 'start_date', 'end_date', 'filter', 'fingerprint']);
+    const page = await org().reports.citations({ ...base, limit: 3 });
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'metrics', 'analysis_types', 'start_date', 'end_date', 'filter', 'fingerprint']);
     expect(page.info).toMatchObject({ count: 3, scope: 'all', metrics: ['count', 'citation_share', 'rank'], analysis_types: ['visibility'], filter: null });
-    expect(Object.keys((page.data as object[])[0]!)).toEqual(['domain', 'rank', 'count', 'citation_share']);
-    const typed = await org().reports.citations!({ ...base, filter: { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] } });
+    expect(Object.keys(page.data[0]!)).toEqual(['domain', 'rank', 'count', 'citation_share']);
+    const typed = await org().reports.citations({ ...base, filter: { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] } });
     expect(typed.info).toMatchObject({ analysis_types: ['sentiment', 'factcheck'] });
   });
 
   it('refuses another organization’s category', async () => {
-    await expect(org().reports.citations!({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(org().reports.citations({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });

@@ -15,9 +15,9 @@ let draftOnly: string;
 beforeAll(async () => {
   const engine = await openEngine({ data: sampleDir, threads: 1, connections: 1 });
   ids = await sampleIds(engine);
-  const listed = (await engine.org(ids.org).resources.prompts!({ params: { category_id: ids.category } })).data as { id: string }[];
+  const listed = (await engine.org(ids.org).resources.prompts({ params: { category_id: ids.category } })).data as { id: string }[];
   prompt = listed[0]!.id;
-  const agents = (await engine.org(ids.org).resources.agents!({ query: { statuses: 'published,draft' } })).data as { id: string; name: string; status: string }[];
+  const agents = (await engine.org(ids.org).resources.agents({ query: { statuses: 'published,draft' } })).data as { id: string; name: string; status: string }[];
   agent = agents.find((a) => a.name.endsWith('visibility snapshot'))!.id;
   draftOnly = agents.find((a) => a.status === 'draft')!.id;
   await engine.close();

@@ -59,7 +59,7 @@ describe('the disk fills during a write', () => {
     await engine.close();
     engine = await openEngine({ data: sampleDir, state: join(mount, 'state.duckdb') });
     server = await startServer(engine);
-    const reopened = (await engine.org((await engine.listOrganizations())[0]!.id).resources.prompts!({ params: { category_id: category }, query: { limit: '1' } })) as typeof list;
+    const reopened = (await engine.org((await engine.listOrganizations())[0]!.id).resources.prompts({ params: { category_id: category }, query: { limit: '1' } })) as typeof list;
     expect(reopened.data[0]!.prompt).toBe(`${prompt} (edited)`);
   });
 });

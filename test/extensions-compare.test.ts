@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).reports[name]!(body, options) as Promise<{ info: Json; data: Row[] }>;
+const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).report(name)(body, options) as Promise<{ info: Json; data: Row[] }>;
 const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
 
 describe('compare', () => {
@@ -106,7 +106,7 @@ describe('compare', () => {
     const day = fc.integer({ min: dayOf('2026-02-15') / dayMs, max: dayOf('2026-12-01') / dayMs }).map((d) => isoDay(d * dayMs));
     const rowsOf = async (body: Json, options: Json = {}) => {
       const events: Json[] = [];
-      for await (const e of engine.org(ids.org1).reports.visibilityStream!(body, options)) events.push(e.data);
+      for await (const e of engine.org(ids.org1).stream('visibility')(body, options)) events.push(e.data);
       return { head: events[0]!, rows: events.slice(1) };
     };
     const metrics = ['visibility_score', 'share_of_voice', 'average_position'];
@@ -115,7 +115,7 @@ describe('compare', () => {
         const end = isoDay(dayOf(start) + (days - 1) * dayMs);
         const [prevStart, prevEnd] = [isoDay(dayOf(start) - days * dayMs), isoDay(dayOf(start) - dayMs)];
         const group_by = [...others, ...(withDate ? ['date'] : [])];
-        const body = { category_id: ids.cat1, start_date: start, end_date: end, scope, group_by, interval };
+        const body = { category_id: ids.cat1, start_date: start, end_date: end, scope, group_by, interval } as const;
         const compared = await rowsOf(body, { compare: 'previous_period' });
         const current = await rowsOf(body);
         const previous = await rowsOf({ ...body, start_date: prevStart, end_date: prevEnd });
@@ -157,19 +157,19 @@ describe('compare', () => {
   });
 
   it('streams the same rows, and explain shows both windows’ SQL', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['date', 'model'], date_interval: 'week' };
+    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-07-01', metrics: ['count'], dimensions: ['date', 'model'], date_interval: 'week' } as const;
     const page = await call('citationsV1', body, { compare: 'previous_period' });
     const events: Json[] = [];
-    for await (const e of engine.org(ids.org1).reports.citationsV1Stream!(body, { compare: 'previous_period' })) events.push(e.data);
+    for await (const e of engine.org(ids.org1).reports.citationsV1Stream(body, { compare: 'previous_period' })) events.push(e.data);
     expect(events.slice(1)).toEqual(page.data);
     expect(events[0]!.query.compare).toEqual(page.info.query.compare);
-    const explained = (await engine.org(ids.org1).reports.citationsV1!(body, { compare: 'previous_period', explain: true })) as Json;
+    const explained = (await engine.org(ids.org1).reports.citationsV1(body, { compare: 'previous_period', explain: true })) as Json;
     expect(explained.explain.statements[0].sql).toMatch(/cmp_prev/);
   });
 
   it('refuses bad windows, v2 reports and the raw logs, naming the query parameter', async () => {
     const refusal = (name: string, body: Json, compare: string) =>
-      engine.org(ids.org1).reports[name]!(body, { compare } as never).then(
+      engine.org(ids.org1).report(name)(body, { compare } as never).then(
         () => null,
         (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
       );

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).reports[name]!(body, options) as Promise<{ info: Json; data: Row[] }>;
+const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).report(name)(body, options) as Promise<{ info: Json; data: Row[] }>;
 
 describe('components', () => {
   it('summing the parts of daily rows reproduces the window’s ratio exactly, for every ratio metric', async () => {
@@ -65,7 +65,7 @@ describe('components', () => {
     const day = fc.integer({ min: Date.parse('2026-01-10') / dayMs, max: Date.parse('2026-11-20') / dayMs }).map((d) => isoDay(d * dayMs));
     const rowsOf = async (body: Json) => {
       const out: Json[] = [];
-      for await (const e of engine.org(ids.org1).reports.visibilityStream!(body, { components: true })) if (e.event === 'result') out.push(e.data);
+      for await (const e of engine.org(ids.org1).stream('visibility')(body, { components: true })) if (e.event === 'result') out.push(e.data);
       return out;
     };
     const ratios = ['visibility_score', 'share_of_voice', 'average_position'];
@@ -98,13 +98,13 @@ describe('components', () => {
     const plain = await call('visibilityV1', body);
     const parts = await call('visibilityV1', body, { components: true });
     expect(parts.data.map((r) => ({ ...r, metrics: r.metrics.slice(0, 2) }))).toEqual(plain.data);
-    const refusal = (name: string, b: Json, options: Json) => engine.org(ids.org1).reports[name]!(b, options as never).then(() => null, (e: unknown) => (e instanceof ValidationError ? e.body().detail : e));
+    const refusal = (name: string, b: Json, options: Json) => engine.org(ids.org1).report(name)(b, options as never).then(() => null, (e: unknown) => (e instanceof ValidationError ? e.body().detail : e));
     expect(await refusal('citationsV1', { ...body, metrics: ['citation_share'] }, { components: true })).toMatchObject([{ loc: ['query', 'components'] }]);
     expect(await refusal('citations', { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01' }, { components: true })).toMatchObject([{ loc: ['query', 'components'] }]);
-    const v2 = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['share_of_voice'], limit: 50 };
-    const withParts = (await engine.org(ids.org1).reports.visibility!(v2, { components: true })) as Json;
+    const v2 = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['share_of_voice'], limit: 50 } as const;
+    const withParts = (await engine.org(ids.org1).reports.visibility(v2, { components: true })) as Json;
     const strip = ({ share_of_voice_numerator: _n, share_of_voice_denominator: _d, ...row }: Json) => row;
-    const plainV2 = (await engine.org(ids.org1).reports.visibility!(v2)) as Json;
+    const plainV2 = (await engine.org(ids.org1).reports.visibility(v2)) as Json;
     expect(withParts.data.length).toBeGreaterThan(0);
     expect({ info: { ...withParts.info, fingerprint: null }, data: withParts.data.map(strip) }).toEqual({ info: { ...plainV2.info, fingerprint: null }, data: plainV2.data });
     expect(await refusal('visibilityV1', body, { components: 'sometimes' })).toMatchObject([{ loc: ['query', 'components'] }]);

@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).reports[name]!(body, options) as Promise<{ info: Json; data: Row[] }>;
+const call = (name: string, body: Json, options: Json = {}) => engine.org(ids.org1).report(name)(body, options) as Promise<{ info: Json; data: Row[] }>;
 
 describe('fill=zero', () => {
   it('is the plain answer plus zero rows: every bucket of the window for every key seen, and nothing else changes', async () => {
@@ -96,14 +96,14 @@ describe('fill=zero', () => {
     const day = fc.integer({ min: Date.parse('2026-01-20T00:00:00Z') / dayMs, max: Date.parse('2026-12-20T00:00:00Z') / dayMs }).map((d) => isoDay(d * dayMs));
     const rowsOf = async (body: Json, options: Json) => {
       const events: Json[] = [];
-      for await (const e of engine.org(ids.org1).reports.visibilityStream!(body, options)) events.push(e.data);
+      for await (const e of engine.org(ids.org1).stream('visibility')(body, options)) events.push(e.data);
       return { head: events[0]!, rows: events.slice(1) };
     };
     await fc.assert(
       fc.asyncProperty(day, fc.integer({ min: 1, max: 75 }), fc.constantFrom('day' as const, 'week' as const, 'month' as const), fc.subarray(['model', 'region'], { maxLength: 1 }), fc.boolean(), fc.constantFrom('all', 'owned'), async (start, days, interval, others, dateFirst, scope) => {
         const end = isoDay(Date.parse(`${start}T00:00:00Z`) + (days - 1) * dayMs);
         const group_by = dateFirst ? ['date', ...others] : [...others, 'date'];
-        const body = { category_id: ids.cat1, start_date: start, end_date: end, scope, group_by, interval };
+        const body = { category_id: ids.cat1, start_date: start, end_date: end, scope, group_by, interval } as const;
         const plain = await rowsOf(body, {});
         const filled = await rowsOf(body, { fill: 'zero' });
         const groupOf = (r: Json) => JSON.stringify([r.date, ...others.map((o) => r[o]?.id ?? null)]);
@@ -135,17 +135,17 @@ describe('fill=zero', () => {
   });
 
   it('streams the same rows as the page', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', metrics: ['count'], dimensions: ['date', 'model'], date_interval: 'week' };
+    const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', metrics: ['count'], dimensions: ['date', 'model'], date_interval: 'week' } as const;
     const page = await call('citationsV1', body, { fill: 'zero' });
     const events: Json[] = [];
-    for await (const e of engine.org(ids.org1).reports.citationsV1Stream!(body, { fill: 'zero' })) events.push(e.data);
+    for await (const e of engine.org(ids.org1).reports.citationsV1Stream(body, { fill: 'zero' })) events.push(e.data);
     expect(events.slice(1)).toEqual(page.data);
     expect(events[0]!.total_rows).toBe(page.info.total_rows);
   });
 
   it('is refused, naming the query parameter, without the date dimension and on the raw answers and logs', async () => {
     const refusal = (name: string, body: Json) =>
-      engine.org(ids.org1).reports[name]!(body, { fill: 'zero' } as never).then(
+      engine.org(ids.org1).report(name)(body, { fill: 'zero' } as never).then(
         () => null,
         (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
       );
@@ -157,8 +157,8 @@ describe('fill=zero', () => {
   });
 
   it('explain shows the filled SQL', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', metrics: ['count'], dimensions: ['date'] };
-    const explained = (await engine.org(ids.org1).reports.citationsV1!(body, { fill: 'zero', explain: true })) as Json;
+    const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-05-01', metrics: ['count'], dimensions: ['date'] } as const;
+    const explained = (await engine.org(ids.org1).reports.citationsV1(body, { fill: 'zero', explain: true })) as Json;
     expect(explained.explain.statements[0].sql).toContain('fill_buckets');
   });
 });

@@ -32,13 +32,13 @@ const requests: [string, Json][] = [
 
 /** A report's answer through the library: a page, or a stream's events. */
 async function answer(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
-  const call = engine.org(ids.org1).reports[name]!;
+  const org = engine.org(ids.org1);
   if (!name.endsWith('Stream')) {
-    const page = (await call(body, options)) as Json;
+    const page = (await org.report(name)(body, options)) as Json;
     return { head: page.info ?? page, rows: page.data ?? [] };
   }
   const events: Json[] = [];
-  for await (const e of call(body, options) as unknown as AsyncIterable<{ data: Json }>) events.push(e.data);
+  for await (const e of org.stream(name.replace(/Stream$/, ''))(body, options)) events.push(e.data);
   return { head: events[0]!, rows: events.slice(1) };
 }
 
@@ -63,7 +63,7 @@ describe('fingerprint', () => {
     expect(await fingerprintOf(engine, 'visibility', Object.fromEntries(Object.entries(body).reverse()))).toBe(fp);
     expect(await fingerprintOf(engine, 'visibility', { ...body, limit: 4 })).not.toBe(fp);
     expect(await fingerprintOf(engine, 'visibility', { ...body, interval: 'week' })).not.toBe(fp);
-    const arrowHead = (await engine.org(ids.org1).reports.visibility!(body, { format: 'arrow' })).schema.metadata.get('aea:head')!;
+    const arrowHead = (await engine.org(ids.org1).report('visibility')(body, { format: 'arrow' })).schema.metadata.get('aea:head')!;
     expect(JSON.parse(arrowHead).fingerprint).not.toBe(fp);
     const withoutRollups = await openFixture(fixture, { cursorSecret: 'extensions', rollups: false });
     try {
@@ -106,16 +106,16 @@ describe('explain', () => {
 
   it('its SQL, run by hand, gives the report’s answer', async () => {
     const body = requests[0]![1];
-    const page = (await engine.org(ids.org1).reports.visibility!(body)) as Json;
-    const statement = ((await engine.org(ids.org1).reports.visibility!(body, { explain: true })) as Json).explain.statements.at(-1);
+    const page = (await engine.org(ids.org1).report('visibility')(body)) as Json;
+    const statement = ((await engine.org(ids.org1).report('visibility')(body, { explain: true })) as Json).explain.statements.at(-1);
     const rows = await engine.core.pool.use(async (conn) => (await conn.runAndReadAll(statement.sql, statement.params)).getRowObjectsJS());
     expect(Number(rows[0]!.head_total)).toBe(page.info.total_results);
     const data = rows.slice(1).map((r) => ({ date: String(r.date_value ?? r.k_date ?? ''), name: r.asset_name, visibility_score: r.visibility_score, rank: Number(r.rank) }));
     expect(data.map(({ name, visibility_score, rank }) => ({ name, visibility_score, rank }))).toEqual(page.data.map((r: Json) => ({ name: r.asset.name, visibility_score: r.visibility_score, rank: r.rank })));
 
     const v1Body = requests[3]![1];
-    const v1 = (await engine.org(ids.org1).reports.visibilityV1!(v1Body)) as Json;
-    const v1Statement = ((await engine.org(ids.org1).reports.visibilityV1!(v1Body, { explain: true })) as Json).explain.statements[0];
+    const v1 = (await engine.org(ids.org1).report('visibilityV1')(v1Body)) as Json;
+    const v1Statement = ((await engine.org(ids.org1).report('visibilityV1')(v1Body, { explain: true })) as Json).explain.statements[0];
     const v1Rows = await engine.core.pool.use(async (conn) => (await conn.runAndReadAll(v1Statement.sql, v1Statement.params)).getRowObjectsJS());
     // A large range sends repeated text as codes into dictionaries that the head row carries as JSON.
     const decode = (column: string, v: unknown) => (v1Rows[0]![`dict_${column}`] ? (JSON.parse(String(v1Rows[0]![`dict_${column}`])) as string[])[Number(v)] : v);
@@ -124,7 +124,7 @@ describe('explain', () => {
 
   it('refuses a bad value and a table format, naming the query parameter', async () => {
     const body = requests[0]![1];
-    const refused = (options: Json) => engine.org(ids.org1).reports.visibility!(body, options as never).then(
+    const refused = (options: Json) => engine.org(ids.org1).report('visibility')(body, options as never).then(
       () => null,
       (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
     );
@@ -139,7 +139,7 @@ describe('on a dataset folder', () => {
   let sample: Awaited<ReturnType<typeof sampleIds>>;
   let server: TestServer;
   let key: string;
-  const body = () => ({ category_id: sample.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 5 });
+  const body = () => ({ category_id: sample.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 5 }) as const;
   beforeAll(async () => {
     dir = join(await tempDir('aea-ext-'), 'data');
     await cp(sampleDir, dir, { recursive: true, dereference: true });
@@ -194,7 +194,7 @@ describe('on a dataset folder', () => {
     expect(out.code).toBe(0);
     const printed = JSON.parse(out.stdout) as Json;
     expect(printed.explain.request).toEqual(body());
-    expect(printed.explain.statements[0].sql).toBe(((await folder.org(sample.org).reports.visibility!(body(), { explain: true })) as Json).explain.statements[0].sql);
+    expect(printed.explain.statements[0].sql).toBe(((await folder.org(sample.org).reports.visibility(body(), { explain: true })) as Json).explain.statements[0].sql);
   });
 
   it('fill, compare and components answer the same through HTTP, the CLI and the library', async () => {
@@ -210,7 +210,7 @@ describe('on a dataset folder', () => {
     ];
     const names: Json = { '/v1/reports/visibility': 'visibilityV1', '/v2/reports/query-fanouts': 'queryFanouts', '/v2/reports/citations': 'citations' };
     for (const [path, query, request, options, flags] of cases) {
-      const library = JSON.stringify(await folder.org(sample.org).reports[names[path]]!(request, options));
+      const library = JSON.stringify(await folder.org(sample.org).report(names[path])(request, options));
       const http = await post(`${server.url}${path}?${query}`, request, { 'x-api-key': key });
       expect(http.status, query).toBe(200);
       expect(await http.text(), query).toBe(library);
@@ -224,12 +224,12 @@ describe('on a dataset folder', () => {
   });
 
   it('a prompt edit changes the fingerprint', async () => {
-    const before = (await folder.org(sample.org).reports.visibility!(body())) as Json;
-    const [prompt] = (await folder.org(sample.org).resources.prompts!({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
-    const edit = (topic: string) => folder.org(sample.org).resources.updatePrompts!({ params: { category_id: sample.category }, body: { prompts: [{ id: prompt!.id, topic }] } });
-    expect(((await folder.org(sample.org).reports.visibility!(body())) as Json).info.fingerprint).toBe(before.info.fingerprint);
+    const before = (await folder.org(sample.org).reports.visibility(body())) as Json;
+    const [prompt] = (await folder.org(sample.org).resources.prompts({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
+    const edit = (topic: string) => folder.org(sample.org).resources.updatePrompts({ params: { category_id: sample.category }, body: { prompts: [{ id: prompt!.id, topic }] } });
+    expect(((await folder.org(sample.org).reports.visibility(body())) as Json).info.fingerprint).toBe(before.info.fingerprint);
     await edit('Moved by the fingerprint test');
-    const after = (await folder.org(sample.org).reports.visibility!(body())) as Json;
+    const after = (await folder.org(sample.org).reports.visibility(body())) as Json;
     expect(after.info.fingerprint).not.toBe(before.info.fingerprint);
   });
 
@@ -249,8 +249,8 @@ describe('on a dataset folder', () => {
       }
     }
     const request = { ...body(), filter: { field: 'model', op: 'is', value: 'never seen before' } };
-    const explained = (await folder.org(sample.org).reports.visibility!(request, { explain: true })) as Json;
+    const explained = (await folder.org(sample.org).reports.visibility(request, { explain: true })) as Json;
     expect(explained.explain.statements[0].explain).toMatch(/SCAN|READ_PARQUET|PARQUET/i);
-    await expect(folder.org(sample.org).reports.visibility!(request)).rejects.toThrow();
+    await expect(folder.org(sample.org).reports.visibility(request)).rejects.toThrow();
   });
 });

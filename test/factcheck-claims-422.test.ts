@@ -17,9 +17,9 @@ async function detail(body: unknown, stream = false): Promise<ValidationIssue[]>
   const org = engine.org(ids.org1);
   const run = stream
     ? (async () => {
-        for await (const _ of org.reports.factcheckClaimsStream!(body as object)) void _;
+        for await (const _ of org.stream('factcheckClaims')(body as object)) void _;
       })()
-    : org.reports.factcheckClaims!(body as object);
+    : org.report('factcheckClaims')(body as object);
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
@@ -29,7 +29,7 @@ async function detail(body: unknown, stream = false): Promise<ValidationIssue[]>
 }
 
 const first = async (body: unknown, stream = false) => (await detail(body, stream))[0]!;
-const ok = (body: object) => engine.org(ids.org1).reports.factcheckClaims!(body);
+const ok = (body: object) => engine.org(ids.org1).report('factcheckClaims')(body);
 
 describe('v2 fact-check claims 422s', () => {
   it('required and unknown fields', async () => {
@@ -81,7 +81,7 @@ describe('v2 fact-check claims 422s', () => {
       { type: 'value_error', loc: ['body', 'include', 2], msg: 'Value error, include citation_sources is not available on the stream' },
     ]);
     const events = [];
-    for await (const e of engine.org(ids.org1).reports.factcheckClaimsStream!({ ...base, group_by: [], include: ['theme', 'reasoning', 'models'] })) events.push(e);
+    for await (const e of engine.org(ids.org1).reports.factcheckClaimsStream({ ...base, group_by: [], include: ['theme', 'reasoning', 'models'] })) events.push(e);
     expect(events[0]!.event).toBe('summary');
   });
 

@@ -72,7 +72,7 @@ describe('v2 fact-check scores agree with the claims report’s sections', () =>
         const scores = await everything('factcheck', body);
         const sections = (await everything('factcheckClaims', body, 100)).map((s) => ({ [dim]: s[dim], accuracy: s.accuracy, accurate: s.accurate, inaccurate: s.inaccurate }));
         expect(scores).toEqual(sections);
-        const total = (await org().reports.factcheck!({ ...body, group_by: [] })).data as { accurate: number; inaccurate: number }[];
+        const total = (await org().reports.factcheck({ ...body, group_by: [] })).data as { accurate: number; inaccurate: number }[];
         if (dim === 'theme' && total.length > 0) {
           expect(total[0]!.accurate).toBe(scores.reduce((s, r) => s + (r.accurate as number), 0));
           expect(total[0]!.inaccurate).toBe(scores.reduce((s, r) => s + (r.inaccurate as number), 0));
@@ -97,10 +97,10 @@ describe('pages, streams, info', () => {
   });
 
   it('has the info fields of the public docs and rows shaped per dimension', async () => {
-    const page = await org().reports.factcheck!({ ...base, group_by: ['citation'], limit: 1 });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'group_by', 'start_date', 'end_date', 'filter', 'fingerprint']);
-    expect((page.data as object[])[0]).toEqual({ citation: { url: expect.any(String), citation_category: expect.any(String) }, accuracy: expect.any(Number), accurate: expect.any(Number), inaccurate: expect.any(Number) });
-    const flat = await org().reports.factcheck!(base);
+    const page = await org().reports.factcheck({ ...base, group_by: ['citation'], limit: 1 });
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'group_by', 'start_date', 'end_date', 'filter', 'fingerprint']);
+    expect(page.data[0]).toEqual({ citation: { url: expect.any(String), citation_category: expect.any(String) }, accuracy: expect.any(Number), accurate: expect.any(Number), inaccurate: expect.any(Number) });
+    const flat = await org().reports.factcheck(base);
     expect(flat.data).toEqual([{ accuracy: expect.any(Number), accurate: expect.any(Number), inaccurate: expect.any(Number) }]);
   });
 });

@@ -35,8 +35,8 @@ afterAll(async () => {
   await engine?.close();
 });
 
-const visibility = () => ({ category_id: category, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all', limit: 5 });
-const big = () => ({ category_id: category, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] });
+const visibility = () => ({ category_id: category, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all', limit: 5 }) as const;
+const big = () => ({ category_id: category, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] }) as const;
 
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -96,7 +96,7 @@ describe('HTTP: Accept chooses the format', () => {
     const capped = { ...big(), max_results: 2 };
     const again = await post(`${server.url}/v2/reports/visibility/stream`, capped, { 'x-api-key': key, accept: 'application/x-ndjson' });
     const events = [];
-    for await (const e of engine.org(org).reports.visibilityStream!(capped)) if (e.event === 'result') events.push(e.data);
+    for await (const e of engine.org(org).reports.visibilityStream(capped)) if (e.event === 'result') events.push(e.data);
     expect((await again.text()).trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual(events);
   });
 
@@ -114,13 +114,13 @@ describe('HTTP: Accept chooses the format', () => {
 describe('library: the format option', () => {
   it('refuses an unknown format and an answer without rows', async () => {
     const reports = engine.org(org).reports;
-    await expect(reports.visibility!(visibility(), { format: 'xml' as never })).rejects.toBeInstanceOf(NotAcceptableError);
+    await expect(reports.visibility(visibility(), { format: 'xml' as never })).rejects.toBeInstanceOf(NotAcceptableError);
     expect(() => rowsFor({ kind: 'json', status: 200, json: '{}' }, 'csv', '/v1/org/models')).toThrow(NotAcceptableError);
   });
 
   it('stops the query when a stream of record batches is left early', async () => {
     let batches = 0;
-    for await (const b of engine.org(org).reports.visibilityStream!(big(), { format: 'arrow' })) {
+    for await (const b of engine.org(org).reports.visibilityStream(big(), { format: 'arrow' })) {
       expect(JSON.parse(b.schema.metadata.get('aea:head')!)).toMatchObject({ count: expect.any(Number) });
       if (++batches === 1) break;
     }

@@ -25,7 +25,7 @@ afterAll(async () => {
   engine.close();
 });
 
-const big = () => ({ category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] });
+const big = () => ({ category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] }) as const;
 
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -37,7 +37,7 @@ async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
 
 describe('SSE over HTTP', () => {
   it('frames one summary then one result per row, each data line JSON, equal to the library stream', async () => {
-    const body = { category_id: categoryId, start_date: '2026-06-01', end_date: '2026-06-30', scope: 'all', group_by: ['model'] };
+    const body = { category_id: categoryId, start_date: '2026-06-01', end_date: '2026-06-30', scope: 'all', group_by: ['model'] } as const;
     const r = await post(`${server.url}/v2/reports/visibility/stream`, body, { 'x-api-key': key, accept: 'text/event-stream' });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -48,7 +48,7 @@ describe('SSE over HTTP', () => {
     expect(events[0]!.event).toBe('summary');
     expect(events.slice(1).every((e) => e.event === 'result')).toBe(true);
     const library = [];
-    for await (const e of engine.org(orgId).reports.visibilityStream!(body)) library.push({ event: e.event, data: e.data });
+    for await (const e of engine.org(orgId).reports.visibilityStream(body)) library.push({ event: e.event, data: e.data });
     expect(events.map((e) => ({ event: e.event, data: JSON.parse(e.data) }))).toEqual(library);
   });
 

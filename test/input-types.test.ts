@@ -21,8 +21,8 @@ let org: string;
 let category: string;
 const rows = {} as Record<TableName, Row[]>;
 const visibilityTables = tablesOf('/v2/reports/visibility');
-const body = () => ({ category_id: category, start_date: '2026-01-01', end_date: '2026-06-30', scope: 'all', group_by: ['model', 'topic'], limit: 50 });
-const v1Body = () => ({ category_id: category, start_date: '2026-01-01', end_date: '2026-07-01', metrics: ['visibility_score', 'average_position', 'share_of_voice'], dimensions: ['asset_name', 'region'] });
+const body = () => ({ category_id: category, start_date: '2026-01-01', end_date: '2026-06-30', scope: 'all', group_by: ['model', 'topic'], limit: 50 }) as const;
+const v1Body = () => ({ category_id: category, start_date: '2026-01-01', end_date: '2026-07-01', metrics: ['visibility_score', 'average_position', 'share_of_voice'], dimensions: ['asset_name', 'region'] }) as const;
 
 beforeAll(async () => {
   root = await tempDir('aea-types-');
@@ -62,7 +62,7 @@ function usualArrow(table: TableName): Table {
 /** The answers without their fingerprints: those name the dataset's files, which differ here while the values do not. */
 async function visibilityAnswers(engine: Engine) {
   const unprinted = ({ info: { fingerprint: _, ...info }, ...page }: Record<string, any>): Record<string, any> => ({ ...page, info });
-  return { v2: unprinted(await engine.org(org).reports.visibility!(body())), v1: unprinted(await engine.org(org).reports.visibilityV1!(v1Body())) };
+  return { v2: unprinted(await engine.org(org).reports.visibility(body())), v1: unprinted(await engine.org(org).reports.visibilityV1(v1Body())) };
 }
 
 async function openError(options: Parameters<typeof openEngine>[0]): Promise<string> {

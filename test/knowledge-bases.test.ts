@@ -22,40 +22,40 @@ beforeAll(async () => {
   acme = engine.org(orgs[0]!.id);
   other = engine.org(orgs[1]!.id);
   categoryId = orgs[0]!.categories[0]!.id;
-  kb = ((await acme.resources.knowledgeBases!({})).data as { id: string }[])[0]!.id;
-  otherKb = ((await other.resources.knowledgeBases!({})).data as { id: string }[])[0]!.id;
+  kb = ((await acme.resources.knowledgeBases({})).data as { id: string }[])[0]!.id;
+  otherKb = ((await other.resources.knowledgeBases({})).data as { id: string }[])[0]!.id;
 });
 afterAll(() => engine.close());
 
 const at = (id: string) => ({ knowledge_base_id: id });
-const create = (name: string, text: string, folder?: string) => acme.resources.createKnowledgeBaseDocument!({ params: at(kb), body: { name, text, folder } });
-const search = (body: object, scope = acme, id = kb) => scope.resources.searchKnowledgeBase!({ params: at(id), body }) as Promise<{ data: { id: string; content: string; score: number; metadata: JsonObject }[] }>;
+const create = (name: string, text: string, folder?: string) => acme.resources.createKnowledgeBaseDocument({ params: at(kb), body: { name, text, folder } });
+const search = (body: object, scope = acme, id = kb) => scope.resources.searchKnowledgeBase({ params: at(id), body }) as Promise<{ data: { id: string; content: string; score: number; metadata: JsonObject }[] }>;
 const refused = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
 
 describe('knowledge bases', () => {
   it('lists the caller’s knowledge bases with the client’s fields and pagination', async () => {
-    const page = await acme.resources.knowledgeBases!({});
+    const page = await acme.resources.knowledgeBases({});
     expect(page.pagination).toEqual({ limit: 100, next_cursor: null });
     expect(page.data).toEqual([{ id: kb, name: expect.any(String), created_at: expect.stringMatching(/Z$/), description: expect.any(String), slug: 'product-facts' }]);
-    expect(await refused(acme.resources.knowledgeBases!({ query: { organization_id: other.id } }))).toBeInstanceOf(ForbiddenError);
+    expect(await refused(acme.resources.knowledgeBases({ query: { organization_id: other.id } }))).toBeInstanceOf(ForbiddenError);
   });
 
   it('creates, overwrites and deletes documents; folders are created, refused when not empty, deleted recursively', async () => {
     expect(await create('guide.md', 'One.\n\nTwo.', 'crud/a')).toEqual({ message: 'Document created', name: 'guide.md', path: 'crud/a/guide.md', folder: 'crud/a' });
     expect(await refused(create('crud/a/guide.md', 'again'))).toBeInstanceOf(ConflictError);
     clock = new Date('2026-11-21T10:00:00Z');
-    expect(await acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'guide.md', folder: 'crud/a', text: 'Three.' } })).toMatchObject({ path: 'crud/a/guide.md' });
-    expect(await refused(acme.resources.updateKnowledgeBaseDocument!({ params: at(kb), body: { name: 'crud/none.md', text: 'x' } }))).toBeInstanceOf(NotFoundError);
-    expect(await acme.resources.createKnowledgeBaseFolder!({ params: at(kb), body: { path: '/crud/empty/' } })).toEqual({ message: 'Folder created', path: 'crud/empty' });
-    expect(await refused(acme.resources.createKnowledgeBaseFolder!({ params: at(kb), body: { path: 'crud/empty' } }))).toBeInstanceOf(ConflictError);
-    expect(await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 'crud/empty' } })).toEqual({ message: 'Folder deleted', path: 'crud/empty' });
-    const conflict = await refused(acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 'crud' } }));
+    expect(await acme.resources.updateKnowledgeBaseDocument({ params: at(kb), body: { name: 'guide.md', folder: 'crud/a', text: 'Three.' } })).toMatchObject({ path: 'crud/a/guide.md' });
+    expect(await refused(acme.resources.updateKnowledgeBaseDocument({ params: at(kb), body: { name: 'crud/none.md', text: 'x' } }))).toBeInstanceOf(NotFoundError);
+    expect(await acme.resources.createKnowledgeBaseFolder({ params: at(kb), body: { path: '/crud/empty/' } })).toEqual({ message: 'Folder created', path: 'crud/empty' });
+    expect(await refused(acme.resources.createKnowledgeBaseFolder({ params: at(kb), body: { path: 'crud/empty' } }))).toBeInstanceOf(ConflictError);
+    expect(await acme.resources.deleteKnowledgeBaseFolder({ params: at(kb), body: { path: 'crud/empty' } })).toEqual({ message: 'Folder deleted', path: 'crud/empty' });
+    const conflict = await refused(acme.resources.deleteKnowledgeBaseFolder({ params: at(kb), body: { path: 'crud' } }));
     expect(conflict).toBeInstanceOf(ConflictError);
     expect((await search({ query: 'three', top_k: 5, filters: { folders: ['crud'] } })).data.map((r) => r.id)).toEqual(['crud/a/guide.md#1']);
-    expect(await acme.resources.deleteKnowledgeBaseDocument!({ params: at(kb), body: { name: 'crud/a/guide.md' } })).toEqual({ message: 'Document deleted', name: 'guide.md', path: 'crud/a/guide.md', folder: 'crud/a' });
-    expect(await refused(acme.resources.deleteKnowledgeBaseDocument!({ params: at(kb), body: { name: 'crud/a/guide.md' } }))).toBeInstanceOf(NotFoundError);
+    expect(await acme.resources.deleteKnowledgeBaseDocument({ params: at(kb), body: { name: 'crud/a/guide.md' } })).toEqual({ message: 'Document deleted', name: 'guide.md', path: 'crud/a/guide.md', folder: 'crud/a' });
+    expect(await refused(acme.resources.deleteKnowledgeBaseDocument({ params: at(kb), body: { name: 'crud/a/guide.md' } }))).toBeInstanceOf(NotFoundError);
     await create('b.md', 'Three again.', 'crud');
-    expect(await acme.resources.deleteKnowledgeBaseFolder!({ params: at(kb), body: { path: 'crud', recursive: true } })).toEqual({ message: 'Folder deleted with 1 documents', path: 'crud' });
+    expect(await acme.resources.deleteKnowledgeBaseFolder({ params: at(kb), body: { path: 'crud', recursive: true } })).toEqual({ message: 'Folder deleted with 1 documents', path: 'crud' });
     expect((await search({ query: 'three', top_k: 5, filters: { folders: ['crud'] } })).data).toEqual([]);
   });
 
@@ -65,7 +65,7 @@ describe('knowledge bases', () => {
     expect(await issue(search({ query: 'x', top_k: 0 }))).toMatchObject({ type: 'greater_than_equal', loc: ['body', 'top_k'] });
     expect(await issue(search({ query: 'x' }))).toMatchObject({ type: 'missing', loc: ['body', 'top_k'] });
     expect(await issue(search({ query: 'x', top_k: 3, filters: { folders: ['a', 'b'] } }))).toMatchObject({ type: 'too_long', loc: ['body', 'filters', 'folders'] });
-    expect(await issue(acme.resources.searchKnowledgeBase!({ params: at('nope'), body: { query: 'x', top_k: 1 } }))).toMatchObject({ loc: ['path', 'knowledge_base_id'] });
+    expect(await issue(acme.resources.searchKnowledgeBase({ params: at('nope'), body: { query: 'x', top_k: 1 } }))).toMatchObject({ loc: ['path', 'knowledge_base_id'] });
   });
 
   it('checks folder and name together as one path: 1,024 characters and 16 segments at most', async () => {
@@ -153,7 +153,7 @@ describe('knowledge bases', () => {
 
   it('keeps organizations apart: another organization’s knowledge base is a 403, an unknown one a 404', async () => {
     expect(await refused(search({ query: 'warranty', top_k: 3 }, acme, otherKb))).toBeInstanceOf(ForbiddenError);
-    expect(await refused(acme.resources.createKnowledgeBaseDocument!({ params: at(otherKb), body: { name: 'x.md', text: 'x' } }))).toBeInstanceOf(ForbiddenError);
+    expect(await refused(acme.resources.createKnowledgeBaseDocument({ params: at(otherKb), body: { name: 'x.md', text: 'x' } }))).toBeInstanceOf(ForbiddenError);
     expect(await refused(search({ query: 'warranty', top_k: 3 }, acme, '00000000-0000-4000-8000-000000000000'))).toBeInstanceOf(NotFoundError);
     await create('secret/acme-only.md', 'zanzibar quokka handbook');
     expect((await search({ query: 'zanzibar quokka', top_k: 5 }, other, otherKb)).data).toEqual([]);
@@ -191,16 +191,16 @@ describe('knowledge bases', () => {
 
   it('fact-check evidence follows an edit of its document in the next report', async () => {
     type Claims = { data: { evidence: { kb_path: string; kb_snippet: string; source_updated_at: string }[] }[] };
-    const window = { start_date: '2026-01-01', end_date: '2026-11-15', include: ['evidence'], limit: 100 };
+    const window = { start_date: '2026-01-01', end_date: '2026-11-15', include: ['evidence'], limit: 100 } as const;
     const found = [];
     for (const o of await engine.listOrganizations()) {
       for (const c of o.categories) {
-        const claims = (await engine.org(o.id).reports.factcheckClaims!({ ...window, category_id: c.id })) as unknown as Claims;
+        const claims = (await engine.org(o.id).reports.factcheckClaims({ ...window, category_id: c.id })) as unknown as Claims;
         if (claims.data.some((x) => x.evidence.length > 0)) found.push({ scope: engine.org(o.id), body: { ...window, category_id: c.id }, claims });
       }
     }
     const { scope, body, claims: before } = found[0]!;
-    const ownKb = ((await scope.resources.knowledgeBases!({})).data as { id: string }[])[0]!.id;
+    const ownKb = ((await scope.resources.knowledgeBases({})).data as { id: string }[])[0]!.id;
     const evidence = before.data.flatMap((c) => c.evidence)[0]!;
     const [path, section] = evidence.kb_path.split('#') as [string, string];
     const hit = await search({ query: evidence.kb_snippet, top_k: 1, filters: { folders: [path.split('/')[0]!] } }, scope, ownKb);
@@ -209,13 +209,13 @@ describe('knowledge bases', () => {
     const sections = text.split('\n\n');
     sections[Number(section) - 1] = 'Corrected: every brand documents this claim as false.';
     clock = new Date('2026-11-22T08:00:00Z');
-    await scope.resources.updateKnowledgeBaseDocument!({ params: at(ownKb), body: { name: path, text: sections.join('\n\n') } });
-    const after = (await scope.reports.factcheckClaims!(body)) as unknown as Claims;
+    await scope.resources.updateKnowledgeBaseDocument({ params: at(ownKb), body: { name: path, text: sections.join('\n\n') } });
+    const after = (await scope.reports.factcheckClaims(body)) as unknown as Claims;
     const edited = after.data.flatMap((c) => c.evidence).filter((e) => e.kb_path === evidence.kb_path);
     expect(edited.length).toBeGreaterThan(0);
     for (const e of edited) expect(e).toMatchObject({ kb_snippet: 'Corrected: every brand documents this claim as false.', source_updated_at: '2026-11-22T08:00:00Z' });
-    await scope.resources.deleteKnowledgeBaseDocument!({ params: at(ownKb), body: { name: path } });
-    const gone = (await scope.reports.factcheckClaims!(body)) as unknown as Claims;
+    await scope.resources.deleteKnowledgeBaseDocument({ params: at(ownKb), body: { name: path } });
+    const gone = (await scope.reports.factcheckClaims(body)) as unknown as Claims;
     expect(gone.data.flatMap((c) => c.evidence).some((e) => e.kb_path.startsWith(`${path}#`))).toBe(false);
   });
 });

@@ -8,15 +8,15 @@ describe('the library as the README shows it', () => {
     try {
       const [org] = await engine.listOrganizations();
       const acme = engine.org(org!.id);
-      const body = { category_id: org!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all' };
-      const { info, data } = await acme.reports.visibility!(body);
-      expect((info as { total_results: number }).total_results).toBe(20);
-      expect((data as unknown[]).length).toBe(10);
+      const body = { category_id: org!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all' } as const;
+      const { info, data } = await acme.reports.visibility(body);
+      expect(info.total_results).toBe(20);
+      expect(data.length).toBe(10);
       const events = [];
-      for await (const e of acme.reports.visibilityStream!({ ...body, group_by: ['model'] })) events.push(e);
+      for await (const e of acme.reports.visibilityStream({ ...body, group_by: ['model'] })) events.push(e);
       expect(events[0]!.event).toBe('summary');
       expect(events.length).toBeGreaterThan(20);
-      await expect(acme.reports.visibility!({ ...body, limit: 0 })).rejects.toBeInstanceOf(ValidationError);
+      await expect(acme.reports.visibility({ ...body, limit: 0 })).rejects.toBeInstanceOf(ValidationError);
     } finally {
       engine.close();
     }

@@ -18,9 +18,9 @@ async function detail(name: string, body: unknown, stream = false): Promise<Vali
   const org = engine.org(ids.org1);
   const run = stream
     ? (async () => {
-        for await (const _ of org.reports[`${name}Stream`]!(body as object)) void _;
+        for await (const _ of org.stream(name)(body as object)) void _;
       })()
-    : org.reports[name]!(body as object);
+    : org.report(name)(body as object);
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
@@ -58,7 +58,7 @@ describe('v2 citations 422s', () => {
     const twice = { and: [{ field: 'analysis_type', op: 'is', value: 'all' }, { field: 'analysis_type', op: 'is', value: 'sentiment' }] };
     expect(await first('citations', { ...base, filter: twice })).toMatchObject({ type: 'value_error', loc: ['body', 'filter', 'and', 1, 'field'] });
     expect(await first('citations', { ...base, filter: { field: 'analysis_type', op: 'not_is', value: 'all' } })).toMatchObject({ type: 'value_error', loc: ['body', 'filter', 'op'] });
-    await expect(engine.org(ids.org1).reports.citations!({ ...base, filter: { and: [topic, { or: [{ field: 'domain', op: 'is', value: 'a.com' }, { not: { field: 'page', op: 'contains', value: 'x' } }] }] } })).resolves.toBeDefined();
+    await expect(engine.org(ids.org1).reports.citations({ ...base, filter: { and: [topic, { or: [{ field: 'domain', op: 'is', value: 'a.com' }, { not: { field: 'page', op: 'contains', value: 'x' } }] }] } })).resolves.toBeDefined();
   });
 });
 
@@ -73,7 +73,7 @@ describe('v2 sentiment 422s', () => {
     expect(await first('sentiment', { ...sbase, source: 'citation', group_by: ['theme'] })).toMatchObject({ type: 'value_error', loc: ['body', 'group_by'] });
     expect(await first('sentiment', { ...sbase, source: 'page' })).toMatchObject({ type: 'literal_error', loc: ['body', 'source'] });
     expect(await first('sentiment', { ...sbase, group_by: ['model'], metrics: ['positive_sentiment', 'occurrence'] })).toMatchObject({ type: 'value_error', loc: ['body', 'metrics', 1] });
-    await expect(engine.org(ids.org1).reports.sentiment!({ ...sbase, metrics: ['occurrence'], filter: { field: 'claim', op: 'is', value: 'soft' } })).resolves.toBeDefined();
+    await expect(engine.org(ids.org1).reports.sentiment({ ...sbase, metrics: ['occurrence'], filter: { field: 'claim', op: 'is', value: 'soft' } })).resolves.toBeDefined();
     expect(await first('sentiment', { ...sbase, group_by: ['model'], include_cited_websites: true })).toMatchObject({ type: 'value_error', loc: ['body', 'include_cited_websites'] });
     expect(await first('sentiment', { ...sbase, comparison_start_date: '2026-01-01' })).toMatchObject({ type: 'value_error', loc: ['body', 'comparison_end_date'] });
     expect(await first('sentiment', { ...sbase, comparison_start_date: '2026-02-01', comparison_end_date: '2026-01-01' })).toMatchObject({ type: 'value_error', loc: ['body', 'comparison_end_date'] });

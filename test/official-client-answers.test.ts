@@ -42,7 +42,7 @@ describe('client.prompts.answers (POST /v1/prompts/answers) from @profoundai/cli
       expect(typeof row.search_triggered).toBe('boolean');
       expect(row.prompt_type).toBeUndefined();
     }
-    const library = await engine.org(orgId).reports.promptAnswersV1!({ ...window(), pagination: { limit: 5 } });
+    const library = await engine.org(orgId).reports.promptAnswersV1({ ...window(), pagination: { limit: 5 } });
     expect(response).toEqual(library);
   });
 

@@ -74,7 +74,7 @@ function cases(): Case[] {
 const nameOf = (path: string) => endpoints.find((e) => e.path === path && e.method === 'POST')!.name;
 /** A report's answer without its fingerprint, which names the dataset's files (here another folder of the same values). */
 const answer = async (engine: Engine, c: Case) => {
-  const page = (await engine.org(c.scope.org).reports[nameOf(c.path)]!(c.body)) as Record<string, any>;
+  const page = (await engine.org(c.scope.org).report(nameOf(c.path))(c.body)) as Record<string, any>;
   const { fingerprint: _, ...info } = page.info ?? {};
   return { ...page, info };
 };
@@ -123,13 +123,13 @@ describe('a dataset may leave out the tables its reports do not read', () => {
     const { org, category, domain } = scopes.insights;
     try {
       expect(engine.core.missingTables.has('bot_events')).toBe(true);
-      expect((await engine.org(org).reports.visibility!({ category_id: category, ...v2 })).data).not.toHaveLength(0);
-      const bots = { domain, ...v1, metrics: ['visits'] };
-      const refused = await engine.org(org).reports.bots!(bots).catch((e: unknown) => e);
+      expect((await engine.org(org).reports.visibility({ category_id: category, ...v2 })).data).not.toHaveLength(0);
+      const bots = { domain, ...v1, metrics: ['visits'] } as const;
+      const refused = await engine.org(org).report('bots')(bots).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(MissingTableError);
       expect((refused as MissingTableError).tables).toEqual(['domains', 'bot_events']);
       expect((refused as Error).message).toBe('/v2/reports/bots needs the tables "domains", "bot_events", which the dataset does not have; add them (see docs/own-data.md)');
-      const stream = engine.org(org).reports.citationsStream!({ category_id: category, ...v2 });
+      const stream = engine.org(org).reports.citationsStream({ category_id: category, ...v2 });
       await expect(stream[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: 'missing_table', tables: ['citations'] });
 
       const app = await createServer({ engine, logger: false });

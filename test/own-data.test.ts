@@ -71,7 +71,7 @@ describe('docs/own-data.md, run as written', () => {
     try {
       const [, query] = commands;
       const body = JSON.parse(words(query!.line).at(-1)!) as object;
-      expect(shown(await engine.org(result.organization.id).reports.visibility!(body))).toEqual(JSON.parse(query!.shows.text));
+      expect(shown(await engine.org(result.organization.id).report('visibility')(body))).toEqual(JSON.parse(query!.shows.text));
     } finally {
       await engine.close();
     }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -163,6 +163,19 @@ describe('the packed package, installed into another project', () => {
     expect(failed).toContain(`'"every"'`);
     await writeFile(join(project, 'consumer.ts'), consumer);
   });
+
+  it('types every report: a typed consumer compiles under strict and noUncheckedIndexedAccess, each misuse in it an error', async () => {
+    const typed = join(project, 'typed');
+    await run('mkdir', ['-p', typed]);
+    await writeFile(join(typed, 'typed-consumer.ts'), await readFile(join(root, 'test', 'consumer', 'typed-consumer.ts'), 'utf8'));
+    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: false };
+    await writeFile(join(typed, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed-consumer.ts'] }));
+    const result = await run(tsc, ['-p', '.'], { cwd: typed }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(result).toBe('');
+  }, 240_000);
 
   it('runs the packed `aea` bin with plain Node: help, orgs, a query; chdb and the bench say what they need', async () => {
     expect((await run(bin, ['--help'])).stdout).toMatch(/^ {2}sample {7}write the bundled sample/m);

@@ -90,8 +90,8 @@ describe('pages, streams, info', () => {
   });
 
   it('has the info fields of the public docs, every field by default, newest first', async () => {
-    const page = await org().reports.promptAnswers!({ ...base, limit: 3 });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'include', 'start_date', 'end_date', 'filter', 'fingerprint']);
+    const page = await org().reports.promptAnswers({ ...base, limit: 3 });
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'include', 'start_date', 'end_date', 'filter', 'fingerprint']);
     expect(page.info).toMatchObject({ include: fields, count: 3 });
     const data = page.data as Record<string, string>[];
     expect(Object.keys(data[0]!)).toEqual(fields);
@@ -99,12 +99,12 @@ describe('pages, streams, info', () => {
   });
 
   it('refuses another organization’s category', async () => {
-    await expect(org().reports.promptAnswers!({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(org().reports.promptAnswers({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
   });
 });
 
 describe('POST /v1/prompts/answers (the official client’s path)', () => {
-  const v1 = (body: Record<string, unknown>) => org().reports.promptAnswersV1!(body) as Promise<{ info: { total_rows: number }; data: Record<string, unknown>[] }>;
+  const v1 = (body: Record<string, unknown>) => org().report('promptAnswersV1')(body) as Promise<{ info: { total_rows: number }; data: Record<string, unknown>[] }>;
 
   it('reads [start_date, end_date) and gives the v2 rows’ values under the client’s keys', async () => {
     const { info, data } = await v1({ ...base, end_date: '2027-01-01' });

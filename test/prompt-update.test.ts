@@ -24,14 +24,14 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 const org = () => engine.org(ids.org);
-const patch = (body: unknown) => org().resources.updatePrompts!({ params: { category_id: ids.category }, body });
+const patch = (body: unknown) => org().resources.updatePrompts({ params: { category_id: ids.category }, body });
 
 /** The category as the listing endpoints show it, in the reference model's shape. */
 async function observe() {
   const params = { category_id: ids.category };
-  const prompts = (await org().resources.prompts!({ params, query: { status: 'active,disabled', limit: '1000' } })).data as Record<string, any>[];
-  const topics = (await org().resources.categoryTopics!({ params })) as unknown as NamedItem[];
-  const tags = (await org().resources.categoryTags!({ params })) as unknown as NamedItem[];
+  const prompts = (await org().resources.prompts({ params, query: { status: 'active,disabled', limit: '1000' } })).data as Record<string, any>[];
+  const topics = (await org().resources.categoryTopics({ params })) as unknown as NamedItem[];
+  const tags = (await org().resources.categoryTags({ params })) as unknown as NamedItem[];
   const ids_ = (xs: { id: string }[]) => xs.map((x) => x.id);
   return {
     prompts: prompts
@@ -151,7 +151,7 @@ describe('PATCH /v1/org/categories/{id}/prompts against a reference model', () =
     const [p, q] = m0.prompts;
     const result = await patch({ prompts: [{ id: p!.id, prompt: 'A new text' }, { id: q!.id, language: q!.language }] });
     expect(result).toEqual({ dry_run: false, updated: 1, topics_created: 0, tags_created: 0, prompts: [{ id: p!.id, prompt: { old: p!.prompt, new: 'A new text' } }, { id: q!.id }] });
-    const listed = (await org().resources.prompts!({ params: { category_id: ids.category }, query: { status: ['active', 'disabled'] } })).data as Record<string, string>[];
+    const listed = (await org().resources.prompts({ params: { category_id: ids.category }, query: { status: ['active', 'disabled'] } })).data as Record<string, string>[];
     expect(listed.find((x) => x.id === p!.id)!.updated_at).toBe(now.toISOString());
     expect(listed.find((x) => x.id === q!.id)!.updated_at).not.toBe(now.toISOString());
   });
@@ -180,11 +180,11 @@ describe('dry runs on a state file', () => {
     let previews = 0;
     try {
       for (const { entries } of fc.sample(batchArbitrary(), { numRuns: 25, seed: 5 })) {
-        const r = await reopened.org(ids.org).resources.updatePrompts!({ params: { category_id: ids.category }, body: { prompts: entries, dry_run: true } }).catch((e: unknown) => e);
+        const r = await reopened.org(ids.org).resources.updatePrompts({ params: { category_id: ids.category }, body: { prompts: entries, dry_run: true } }).catch((e: unknown) => e);
         if (!(r instanceof ValidationError)) previews++;
       }
-      await reopened.org(ids.org).resources.updatePromptStatus!({ params: { category_id: ids.category }, body: { prompt_ids: [m0.prompts[0]!.id], status: 'deleted', dry_run: true } });
-      await reopened.org(ids.org).resources.createPrompts!({
+      await reopened.org(ids.org).resources.updatePromptStatus({ params: { category_id: ids.category }, body: { prompt_ids: [m0.prompts[0]!.id], status: 'deleted', dry_run: true } });
+      await reopened.org(ids.org).resources.createPrompts({
         params: { category_id: ids.category },
         body: { dry_run: true, prompts: [{ prompt: 'New?', language: 'en-US', topic: 'Brand new', platforms: ['ChatGPT'], regions: ['Canada'] }] },
       });

@@ -71,7 +71,7 @@ describe('v2 query fan-outs against the reference evaluator', () => {
 describe('v2 query fan-outs agree with v1 for the same window', () => {
   it('total_fanouts and fanouts_per_execution per prompt', async () => {
     const rows = (await everything({ ...base, start_date: '2026-03-01', end_date: '2026-08-31' })) as { prompt_id: string; prompt: string; total_fanouts: number; fanouts_per_execution: number }[];
-    const v1 = (await org().reports.queryFanoutsV1!({ ...base, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['total_fanouts', 'fanouts_per_execution'], dimensions: ['prompt'], filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }] })).data as { metrics: number[]; dimensions: string[] }[];
+    const v1 = (await org().reports.queryFanoutsV1({ ...base, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['total_fanouts', 'fanouts_per_execution'], dimensions: ['prompt'], filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }] })).data as { metrics: number[]; dimensions: string[] }[];
     expect(rows.map((r) => [r.prompt, r.total_fanouts, r.fanouts_per_execution])).toEqual(v1.map((r) => [r.dimensions[0], ...r.metrics]));
   });
 });
@@ -90,10 +90,10 @@ describe('pages, streams, info', () => {
   });
 
   it('info carries the coverage note with the searching runs, the default group_by, metrics and analysis type', async () => {
-    const page = await org().reports.queryFanouts!({ ...base, limit: 2 });
+    const page = await org().reports.queryFanouts({ ...base, limit: 2 });
     const searched = fixture.executions.filter((e) => e.category_id === ids.cat1 && e.search_triggered && String(e.day) >= base.start_date && fixture.prompts!.find((p) => p.id === e.prompt_id)!.analysis_types!.toString().includes('visibility')).length;
     expect(page.info).toMatchObject({ group_by: ['prompt'], metrics: ['total_fanouts', 'fanouts_per_execution', 'query_variations'], analysis_types: ['visibility'], count: 2 });
-    expect((page.info as { coverage_note: string }).coverage_note).toContain(`the ${searched} of `);
-    expect(Object.keys((page.data as object[])[0]!)).toEqual(['prompt', 'prompt_id', 'rank', 'total_fanouts', 'fanouts_per_execution', 'query_variations']);
+    expect(page.info.coverage_note).toContain(`the ${searched} of `);
+    expect(Object.keys(page.data[0]!)).toEqual(['prompt', 'prompt_id', 'rank', 'total_fanouts', 'fanouts_per_execution', 'query_variations']);
   });
 });

@@ -17,8 +17,8 @@ afterAll(() => engine.close());
 
 const org = () => engine.org(ids.org);
 const visibility = (extra: Json) =>
-  org().reports.visibility!({ category_id: ids.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 50, ...extra }) as Promise<{ info: Json; data: Json[] }>;
-const patch = (prompts: Json[]) => org().resources.updatePrompts!({ params: { category_id: ids.category }, body: { prompts } });
+  org().reports.visibility({ category_id: ids.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 50, ...extra }) as Promise<{ info: Json; data: Json[] }>;
+const patch = (prompts: Json[]) => org().resources.updatePrompts({ params: { category_id: ids.category }, body: { prompts } });
 const leaf = (field: string, op: string, value: unknown) => ({ filter: { field, op, value } });
 
 /** A prompt with answers in the window, a tag it lacks, and the prompts that carry the tag. */
@@ -62,14 +62,14 @@ describe('a report after a prompt edit', () => {
 
   it('keeps a disabled prompt’s history and drops a deleted prompt’s', async () => {
     const s = await subject();
-    const status = (status: string) => org().resources.updatePromptStatus!({ params: { category_id: ids.category }, body: { prompt_ids: [s.prompt], status } });
+    const status = (status: string) => org().resources.updatePromptStatus({ params: { category_id: ids.category }, body: { prompt_ids: [s.prompt], status } });
     const history = await visibility(leaf('prompt', 'is', s.prompt));
     expect(await status('disabled')).toEqual({ dry_run: false, updated_prompts: 1 });
     expect(await status('disabled')).toEqual({ dry_run: false, updated_prompts: 0 });
     expect((await visibility(leaf('prompt', 'is', s.prompt))).data).toEqual(history.data);
     await status('deleted');
     expect((await visibility(leaf('prompt', 'is', s.prompt))).data).toEqual([]);
-    const listed = (await org().resources.prompts!({ params: { category_id: ids.category }, query: { status: 'active,disabled', limit: '1000' } })).data as Json[];
+    const listed = (await org().resources.prompts({ params: { category_id: ids.category }, query: { status: 'active,disabled', limit: '1000' } })).data as Json[];
     expect(listed.map((p) => p.id)).not.toContain(s.prompt);
   });
 });

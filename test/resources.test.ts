@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 const org = () => engine.org(ids.org);
-const call = (name: string, input: EndpointInput = {}) => org().resources[name]!(input) as Promise<any>;
+const call = (name: string, input: EndpointInput = {}) => org().resource(name)(input) as Promise<any>;
 const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
 async function issue(p: Promise<unknown>) {
   const e = await failure(p);

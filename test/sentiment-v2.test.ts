@@ -115,15 +115,15 @@ describe('pages, streams, info', () => {
   });
 
   it('echoes the brand by name, the source and the comparison period', async () => {
-    const page = await org().reports.sentiment!({ ...base, asset: ids.assets[0], comparison_start_date: '2026-01-01', comparison_end_date: '2026-01-31' });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'asset', 'source', 'models', 'metrics', 'group_by', 'start_date', 'end_date', 'comparison_start_date', 'comparison_end_date', 'filter', 'fingerprint']);
+    const page = await org().reports.sentiment({ ...base, asset: ids.assets[0]!, comparison_start_date: '2026-01-01', comparison_end_date: '2026-01-31' });
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'asset', 'source', 'models', 'metrics', 'group_by', 'start_date', 'end_date', 'comparison_start_date', 'comparison_end_date', 'filter', 'fingerprint']);
     expect(page.info).toMatchObject({ asset: 'Acme', source: 'asset', metrics: ['positive_sentiment', 'negative_sentiment'], comparison_start_date: '2026-01-01' });
     // null-rule: comparison-previous-null
-    expect((page.data as Record<string, unknown>[])[0]).toEqual({ rank: 1, positive_sentiment: expect.any(Number), negative_sentiment: expect.any(Number), previous: null });
+    expect(page.data[0]).toEqual({ rank: 1, positive_sentiment: expect.any(Number), negative_sentiment: expect.any(Number), previous: null });
   });
 
   it('a brand the category does not track is a 422 on asset, before any row is read or streamed', async () => {
-    for (const run of [() => org().reports.sentiment!({ ...base, asset: 'Lendco' }), () => streamEvents(org(), 'sentiment', { ...base, asset: 'Nope' })]) {
+    for (const run of [() => org().reports.sentiment({ ...base, asset: 'Lendco' }), () => streamEvents(org(), 'sentiment', { ...base, asset: 'Nope' })]) {
       const error = await (run() as Promise<unknown>).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'asset'] });

@@ -202,7 +202,7 @@ describe('the global stream bound', () => {
       expect(c.status).toBe(503);
       expect(c.headers.get('retry-after')).toBe('5');
       expect(await c.json()).toEqual({ detail: 'The server has 2 streams open, its limit; retry shortly', code: 'server_busy' });
-      const library = engine.org(orgId).reports.visibilityStream!({});
+      const library = engine.org(orgId).stream('visibility')({});
       await expect(library[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(ServerBusyError);
     } finally {
       for (const s of stops) s.abort();

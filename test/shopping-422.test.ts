@@ -17,9 +17,9 @@ async function detail(body: unknown, stream = false): Promise<ValidationIssue[]>
   const org = engine.org(ids.org1);
   const run = stream
     ? (async () => {
-        for await (const _ of org.reports.shoppingProductsStream!(body as object)) void _;
+        for await (const _ of org.stream('shoppingProducts')(body as object)) void _;
       })()
-    : org.reports.shoppingProducts!(body as object);
+    : org.report('shoppingProducts')(body as object);
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
@@ -76,7 +76,7 @@ describe('v2 shopping products 422s', () => {
       { type: 'value_error', loc: ['body', 'metrics', 1], input: 'position2_percentage' },
       { type: 'value_error', loc: ['body', 'metrics', 2], input: 'position_above3_percentage' },
     ]);
-    const ok = await engine.org(ids.org1).reports.shoppingProducts!({ ...merchants, group_by: [], metrics: ['visibility_score'] });
+    const ok = await engine.org(ids.org1).reports.shoppingProducts({ ...merchants, group_by: [], metrics: ['visibility_score'] });
     expect(ok.info).toMatchObject({ include_merchants: true });
   });
 
@@ -85,7 +85,7 @@ describe('v2 shopping products 422s', () => {
       { type: 'value_error', loc: ['body', 'limit'] },
       { type: 'value_error', loc: ['body', 'cursor'] },
     ]);
-    const page = await engine.org(ids.org1).reports.shoppingProducts!({ ...base, limit: 5, max_results: 3 });
+    const page = await engine.org(ids.org1).reports.shoppingProducts({ ...base, limit: 5, max_results: 3 });
     expect(page.info).toMatchObject({ count: 5 });
   });
 

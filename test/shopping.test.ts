@@ -67,7 +67,7 @@ describe('v2 shopping products against the reference evaluator', () => {
   });
 
   it('position fractions sum to 1 and visibility is a fraction', async () => {
-    const { data } = (await org().reports.shoppingProducts!({ ...base, group_by: ['topic'], limit: 50 })) as { data: Record<string, number>[] };
+    const { data } = await org().reports.shoppingProducts({ ...base, group_by: ['topic'], limit: 50 });
     expect(data.length).toBeGreaterThan(3);
     for (const row of data) {
       expect(row.position1_percentage! + row.position2_percentage! + row.position3_percentage! + row.position_above3_percentage!).toBeCloseTo(1, 12);
@@ -79,7 +79,7 @@ describe('v2 shopping products against the reference evaluator', () => {
 
 describe('modes', () => {
   it('group_by gives one row per product per bucket, so rows exceed count; count and total are products', async () => {
-    const page = await org().reports.shoppingProducts!({ ...base, group_by: ['date'], interval: 'month', limit: 2 });
+    const page = await org().reports.shoppingProducts({ ...base, group_by: ['date'], interval: 'month', limit: 2 });
     const data = page.data as { product: { name: string } }[];
     expect(page.info).toMatchObject({ count: 2, total_results: 6 });
     expect(data.length).toBeGreaterThan(2);
@@ -87,7 +87,7 @@ describe('modes', () => {
   });
 
   it('target_product gives that product first, then the best products of other brands', async () => {
-    const page = await org().reports.shoppingProducts!({ ...base, target_product: 'Acme Rain', competitor_limit: 2, metrics: ['visibility_rank'] });
+    const page = await org().reports.shoppingProducts({ ...base, target_product: 'Acme Rain', competitor_limit: 2, metrics: ['visibility_rank'] });
     const data = page.data as { product: { name: string; brand: string } }[];
     expect(data[0]!.product.name).toBe('Acme Rain');
     expect(data.slice(1).every((r) => r.product.brand !== 'Acme')).toBe(true);
@@ -95,7 +95,7 @@ describe('modes', () => {
   });
 
   it('include_merchants adds merchants, url and images, and drops the position metrics by default', async () => {
-    const page = await org().reports.shoppingProducts!({ ...base, include_merchants: true, limit: 50 });
+    const page = await org().reports.shoppingProducts({ ...base, include_merchants: true, limit: 50 });
     expect(page.info).toMatchObject({ include_merchants: true, metrics: ['visibility_score', 'average_position', 'visibility_rank', 'product_rating', 'product_num_reviews'] });
     const plain = (page.data as Record<string, unknown>[]).find((r) => (r.product as { name: string }).name === 'Plain Boot')!;
     expect(plain).toMatchObject({ product: { name: 'Plain Boot', brand: '' }, product_rating: null, product_num_reviews: null, merchants: [], product_image_urls: [] });
@@ -127,20 +127,20 @@ describe('pages and streams', () => {
 describe('info block and tenancy', () => {
   it('has exactly the seed’s fields', async () => {
     const filter = { and: [{ field: 'brand', op: 'in', value: ['Acme', 'Brandy'] }, { and: [{ field: 'region', op: 'is', value: 'Germany' }] }] };
-    const page = await org().reports.shoppingProducts!({ ...base, filter, metrics: ['product_rating', 'visibility_score'] });
-    expect(Object.keys(page.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'start_date', 'end_date', 'filter', 'include_merchants', 'metrics', 'fingerprint']);
+    const page = await org().reports.shoppingProducts({ ...base, filter, metrics: ['product_rating', 'visibility_score'] });
+    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'start_date', 'end_date', 'filter', 'include_merchants', 'metrics', 'fingerprint']);
     expect(page.info).toMatchObject({
       models: ['ChatGPT'],
       filter: { and: [{ field: 'brand', op: 'in', value: ['Acme', 'Brandy'] }, { field: 'region', op: 'is', value: 'Germany' }] },
       include_merchants: false,
       metrics: ['product_rating', 'visibility_score'],
     });
-    expect(Object.keys((page.data as object[])[0]!)).toEqual(['product', 'product_rating', 'visibility_score']);
+    expect(Object.keys(page.data[0]!)).toEqual(['product', 'product_rating', 'visibility_score']);
   });
 
   it('refuses another organization’s category and never shows its products', async () => {
-    await expect(org().reports.shoppingProducts!({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
-    const own = await engine.org(ids.org2).reports.shoppingProducts!({ ...base, category_id: ids.cat2 });
+    await expect(org().reports.shoppingProducts({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    const own = await engine.org(ids.org2).reports.shoppingProducts({ ...base, category_id: ids.cat2 });
     expect((own.data as { product: { name: string } }[]).map((r) => r.product.name)).toEqual(['Lendco Card']);
   });
 });

@@ -28,7 +28,7 @@ afterAll(async () => {
   await engine.close();
 });
 
-const big = () => ({ category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] });
+const big = () => ({ category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] }) as const;
 const buffered = () => engine.core.stats.bufferedRows;
 
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
@@ -44,7 +44,7 @@ describe('a stream holds a fixed buffer, whatever the result and however slow th
     expect(chunkRows).toBeLessThanOrEqual(streamBufferRows);
     let rows = 0;
     let most = 0;
-    for await (const e of engine.org(orgId).reports.visibilityStream!(big())) {
+    for await (const e of engine.org(orgId).reports.visibilityStream(big())) {
       if (e.event !== 'result') continue;
       rows++;
       most = Math.max(most, buffered());

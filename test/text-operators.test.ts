@@ -9,8 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const base = { category_id: ids.cat1, start_date: '2026-01-01', end_date: '2026-12-31', scope: 'all', limit: 50, group_by: ['model', 'topic'] };
-const data = async (filter: unknown) => ((await engine.org(ids.org1).reports.visibility!({ ...base, filter })) as { data: unknown[] }).data;
+const base = { category_id: ids.cat1, start_date: '2026-01-01', end_date: '2026-12-31', scope: 'all', limit: 50, group_by: ['model', 'topic'] } as const;
+const data = async (filter: unknown) => ((await engine.org(ids.org1).reports.visibility({ ...base, filter })) as { data: unknown[] }).data;
 
 describe('text operators on the name of every prompt-level dimension (v2)', () => {
   // [field, a substring in other letter case, the names of the category that contain it ignoring case]

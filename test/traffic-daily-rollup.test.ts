@@ -93,10 +93,10 @@ describe('the traffic daily rollup (v1 daily views)', () => {
   });
 
   it('is never read by the v2 hourly views', async () => {
-    const body = { domain: domains.own, start_date: '2026-02-01', end_date: '2026-12-01', metrics: ['visits'], dimensions: ['date', 'path'], date_interval: 'day', timezone: 'America/New_York', view_id: tabularIds.views.blog };
+    const body = { domain: domains.own, start_date: '2026-02-01', end_date: '2026-12-01', metrics: ['visits'], dimensions: ['date', 'path'], date_interval: 'day', timezone: 'America/New_York', view_id: tabularIds.views.blog } as const;
     const p = await prepareTabular(referralsV2Report as never, body, 'page', withRollup.org(ids.org1).context());
     expect(render(pageQuery(p.compiled, { after: 0, upTo: 10 })).text).not.toContain('rollup_traffic_daily');
-    expect(await withRollup.org(ids.org1).reports.referrals!(body)).toEqual(await factsOnly.org(ids.org1).reports.referrals!(body));
+    expect(await withRollup.org(ids.org1).reports.referrals(body)).toEqual(await factsOnly.org(ids.org1).reports.referrals(body));
   });
 
   it('golden SQL of a daily rollup read', async () => {

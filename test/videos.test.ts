@@ -60,7 +60,7 @@ describe('v2 video-platform videos against the reference evaluator', () => {
   });
 
   it('limit counts videos: a cross-tab page holds every row of its videos, rank repeated', async () => {
-    const page = await org().reports.youtubeVideos!({ ...base, group_by: ['video', 'model'], limit: 2 });
+    const page = await org().reports.youtubeVideos({ ...base, group_by: ['video', 'model'], limit: 2 });
     const data = page.data as { rank: number }[];
     expect(new Set(data.map((r) => r.rank))).toEqual(new Set([1, 2]));
     expect(data.length).toBeGreaterThan(2);
@@ -82,13 +82,13 @@ describe('pages, streams and the videoplatform alias', () => {
   });
 
   it('the videoplatform path is the same report, cursors included; channel, playlist and other source types are refused', async () => {
-    const first = await org().reports.youtubeVideos!({ ...base, limit: 2 });
-    expect(await org().reports.videoplatformVideos!({ ...base, limit: 2 })).toEqual(first);
-    const next = await org().call('POST', '/v2/reports/social/videoplatform/videos', { body: { ...base, limit: 2, cursor: (first.info as { next_cursor: string }).next_cursor } });
+    const first = await org().reports.youtubeVideos({ ...base, limit: 2 });
+    expect(await org().reports.videoplatformVideos({ ...base, limit: 2 })).toEqual(first);
+    const next = await org().call('POST', '/v2/reports/social/videoplatform/videos', { body: { ...base, limit: 2, cursor: first.info.next_cursor } });
     expect(next.kind).toBe('json');
     const events = await streamEvents(org(), 'videoplatformVideos', { ...base, max_results: 1 });
     expect(events.map((e) => e.event)).toEqual(['summary', 'result']);
-    const error = await org().reports.youtubeVideos!({ ...base, source_types: ['video', 'playlist'] }).catch((e: unknown) => e);
+    const error = await org().reports.youtubeVideos({ ...base, source_types: ['video', 'playlist'] }).catch((e: unknown) => e);
     expect((error as ValidationError).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'source_types', 1] });
   });
 });

@@ -16,9 +16,9 @@ async function detail(body: unknown, stream = false): Promise<ValidationIssue[]>
   const org = engine.org(ids.org1);
   const error = await (stream
     ? (async () => {
-        for await (const _ of org.reports.visibilityStream!(body as Record<string, unknown>)) void _;
+        for await (const _ of org.stream('visibility')(body as Record<string, unknown>)) void _;
       })()
-    : org.reports.visibility!(body as Record<string, unknown>)
+    : org.report('visibility')(body as Record<string, unknown>)
   ).then(
     () => undefined,
     (e: unknown) => e,
@@ -93,7 +93,7 @@ describe('v2 visibility 422s', () => {
     expect(await first({ ...base, limit: 2.5 })).toMatchObject({ type: 'int_from_float' });
     expect(await first({ ...base, limit: 'ten' })).toMatchObject({ type: 'int_parsing' });
     expect(await first({ ...base, max_results: 0 })).toMatchObject({ type: 'greater_than', ctx: { gt: 0 } });
-    const ok = await engine.org(ids.org1).reports.visibility!({ ...base, limit: '5' });
+    const ok = await engine.org(ids.org1).reports.visibility({ ...base, limit: '5' });
     expect(ok.info).toBeDefined();
   });
 

@@ -127,11 +127,11 @@ describe('the visibility daily rollup', () => {
   it('keeps cursors valid when a later page is answered from the rollup', async () => {
     const engine = await openFixture(fixture, { cursorSecret: 'same' });
     try {
-      const body = { ...base, scope: 'all', group_by: ['date'], interval: 'month', limit: 5 };
-      const first = await engine.org(ids.org1).reports.visibility!(body);
+      const body = { ...base, scope: 'all', group_by: ['date'], interval: 'month', limit: 5 } as const;
+      const first = await engine.org(ids.org1).reports.visibility(body);
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
       expect(await readsRollup(engine, body)).toBe(true);
-      const second = await engine.org(ids.org1).reports.visibility!({ ...body, cursor: (first.info as { next_cursor: string }).next_cursor });
+      const second = await engine.org(ids.org1).reports.visibility({ ...body, cursor: first.info.next_cursor });
       const big = await everything(factsOnly, { ...body, limit: 50 });
       expect([...(first.data as unknown[]), ...(second.data as unknown[])]).toEqual(big.slice(0, 10));
     } finally {

@@ -40,7 +40,7 @@ describe('v2 visibility against the reference evaluator', () => {
     const request = fc.record(
       {
         filter: filterArbitrary(promptFilterFields, pools, 3),
-        group_by: fc.subarray(['date', 'model', 'topic', 'region', 'prompt', 'persona'], { maxLength: 2 }),
+        group_by: fc.subarray<NonNullable<VisibilityQuery['group_by']>[number]>(['date', 'model', 'topic', 'region', 'prompt', 'persona'], { maxLength: 2 }),
         interval: fc.constantFrom('day' as const, 'week' as const, 'month' as const),
         scope: fc.constantFrom('owned' as const, 'all' as const),
         sort: fc.option(fc.record({ field: fc.constantFrom('visibility_score', 'share_of_voice', 'average_position'), dir: fc.constantFrom('asc' as const, 'desc' as const) }), { nil: undefined }),
@@ -103,8 +103,8 @@ describe('pages and streams', () => {
   });
 
   it('refuses a tampered cursor and a cursor of another query with a 422', async () => {
-    const first = await org().reports.visibility!({ ...base, scope: 'all', limit: 1 });
-    const cursor = (first.info as { next_cursor: string }).next_cursor;
+    const first = await org().reports.visibility({ ...base, scope: 'all', limit: 1 });
+    const cursor = first.info.next_cursor!;
     const tampered = cursor.slice(0, 5) + (cursor[5] === 'A' ? 'B' : 'A') + cursor.slice(6);
     for (const [bad, body] of [
       [tampered, { ...base, scope: 'all' }],
@@ -112,18 +112,18 @@ describe('pages and streams', () => {
       [cursor, { ...base, scope: 'all', end_date: '2026-12-30' }],
       ['not-a-cursor', { ...base }],
     ] as const) {
-      const error = await org().reports.visibility!({ ...body, cursor: bad }).catch((e: unknown) => e);
+      const error = await org().reports.visibility({ ...body, cursor: bad }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).detail[0]!.loc).toEqual(['body', 'cursor']);
     }
-    const sameQueryOtherLimit = await org().reports.visibility!({ ...base, scope: 'all', limit: 2, cursor });
-    expect((sameQueryOtherLimit.data as unknown[]).length).toBe(2);
+    const sameQueryOtherLimit = await org().reports.visibility({ ...base, scope: 'all', limit: 2, cursor });
+    expect(sameQueryOtherLimit.data.length).toBe(2);
   });
 });
 
 describe('ET days across DST', () => {
   it('counts an answer in the ET day of its instant, on both DST days', async () => {
-    const day = async (d: string) => (await org().reports.visibility!({ category_id: ids.cat1, start_date: d, end_date: d, scope: 'all', group_by: ['date'], filter: null })).data as Record<string, unknown>[];
+    const day = async (d: string) => (await org().reports.visibility({ category_id: ids.cat1, start_date: d, end_date: d, scope: 'all', group_by: ['date'], filter: null })).data;
     const expectedDays = (d: string) => fixture.executions.filter((e) => e.category_id === ids.cat1 && e.day === d).length;
     expect(expectedDays('2026-03-08')).toBeGreaterThan(0);
     for (const d of ['2026-03-08', '2026-03-09', '2026-11-01', '2026-11-02']) {
@@ -138,12 +138,12 @@ describe('ET days across DST', () => {
       { category_id: ids.cat1, start_date: '2026-10-31', end_date: '2026-11-02', scope: 'owned', group_by: ['date'], interval: 'month' },
       { category_id: ids.cat1, start_date: '2026-11-01', end_date: '2026-11-01', scope: 'all', group_by: ['date'], interval: 'week' },
     ];
-    const weeks = (await org().reports.visibility!(cases[0]!)).data as Record<string, unknown>[];
+    const weeks = (await org().reports.visibility(cases[0]!)).data;
     expect(weeks.map((r) => r.date)).toEqual(['2026-03-02', '2026-03-09']);
-    const months = (await org().reports.visibility!(cases[1]!)).data as Record<string, unknown>[];
+    const months = (await org().reports.visibility(cases[1]!)).data;
     expect(months.map((r) => r.date)).toContain('2026-11-01');
     expect(months.every((r) => String(r.date).endsWith('-01'))).toBe(true);
-    const fallBack = (await org().reports.visibility!(cases[2]!)).data as Record<string, unknown>[];
+    const fallBack = (await org().reports.visibility(cases[2]!)).data;
     expect(new Set(fallBack.map((r) => r.date))).toEqual(new Set(['2026-10-26']));
     for (const q of cases) expect((await allPages(org(), 'visibility', q as never, 50)).flatMap((p) => p.data)).toEqual(referenceVisibility(fixture, q));
   });
@@ -151,9 +151,9 @@ describe('ET days across DST', () => {
 
 describe('tenancy', () => {
   it('refuses another organization’s category with 403 and an unknown one with 404, before reading', async () => {
-    await expect(org().reports.visibility!({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(org().reports.visibility!({ ...base, category_id: '00000000-0000-4000-8000-00000000ffff' })).rejects.toBeInstanceOf(NotFoundError);
-    const own = await engine.org(ids.org2).reports.visibility!({ ...base, category_id: ids.cat2, scope: 'all' });
+    await expect(org().reports.visibility({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(org().reports.visibility({ ...base, category_id: '00000000-0000-4000-8000-00000000ffff' })).rejects.toBeInstanceOf(NotFoundError);
+    const own = await engine.org(ids.org2).reports.visibility({ ...base, category_id: ids.cat2, scope: 'all' });
     expect(JSON.stringify(own)).not.toContain('Acme');
   });
 });
@@ -161,8 +161,8 @@ describe('tenancy', () => {
 describe('the info block', () => {
   it('echoes exactly the seed’s fields, with the normalized filter and asset filter', async () => {
     const filter = { and: [{ and: [{ field: 'model', op: 'is', value: 'ChatGPT' }] }, { not: { not: { field: 'tag', op: 'in', value: ['alpha'] } } }] };
-    const r = await org().reports.visibility!({ ...base, assets: ['Acme', 'Zeta'], filter });
-    expect(Object.keys(r.info as object)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter', 'fingerprint']);
+    const r = await org().reports.visibility({ ...base, assets: ['Acme', 'Zeta'], filter });
+    expect(Object.keys(r.info)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter', 'fingerprint']);
     expect(r.info).toMatchObject({
       scope: 'owned',
       models: ['ChatGPT'],
@@ -171,8 +171,8 @@ describe('the info block', () => {
       asset_filter: { op: 'in', value: ['Acme', 'Zeta'] },
       filter: { and: [{ field: 'model', op: 'is', value: 'ChatGPT' }, { field: 'tag', op: 'in', value: ['alpha'] }] },
     });
-    const plain = await org().reports.visibility!(base);
+    const plain = await org().reports.visibility(base);
     expect(plain.info).toMatchObject({ asset_filter: null, filter: null, scope: 'owned' });
-    expect((plain.info as { models: string[] }).models).toEqual(['', 'ChatGPT', 'Perplexity']);
+    expect(plain.info.models).toEqual(['', 'ChatGPT', 'Perplexity']);
   });
 });

@@ -24,7 +24,7 @@ export function extensionCases(category: string, domain: string): ExtensionCase[
   const fanouts = { category_id: category, start_date: '2026-09-01', end_date: '2026-09-30', group_by: ['date', 'model'], metrics: ['total_fanouts', 'fanouts_per_execution'], limit: 50 };
   const factcheck = { category_id: category, start_date: '2026-09-01', end_date: '2026-09-30', group_by: ['date', 'model'], limit: 50 };
   const channels = { category_id: category, start_date: '2026-09-01', end_date: '2026-09-30', group_by: ['channel'], interval: 'week', limit: 10 };
-  const r = (s: OrgScope) => s.reports as Record<string, (body: unknown, options?: unknown) => Promise<unknown>>;
+  const r = (s: OrgScope) => ({ visibility: s.report('visibility'), visibilityV1: s.report('visibilityV1'), referrals: s.report('referrals'), citations: s.report('citations'), queryFanouts: s.report('queryFanouts'), factcheck: s.report('factcheck'), youtubeChannels: s.report('youtubeChannels') });
   return [
     { name: 'explain: v2 visibility page', goal: { ms: 5 }, plain: (s) => r(s).visibility!(v2), extended: (s) => r(s).visibility!(v2, { explain: true }) },
     { name: 'explain: v1 visibility page', goal: { ms: 5 }, plain: (s) => r(s).visibilityV1!(v1), extended: (s) => r(s).visibilityV1!(v1, { explain: true }) },

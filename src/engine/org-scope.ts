@@ -8,16 +8,38 @@ import type { Routes } from '../reports/routes.ts';
 import { withBudget } from './budget.ts';
 import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
-import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type JsonObject, type ReportCall, type ReportOptions, type StreamCall } from './report-calls.ts';
+import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type Explained, type JsonObject, type JsonValue, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
+import type { ReportTypes, StreamedReport } from '../reports/report-types.ts';
+import type { ResourceAnswers, ResourceName } from '../resources/resource-types.ts';
 
-export type { CallOptions, JsonObject, ReportCall, ReportOptions, StreamCall };
+export type { CallOptions, Explained, JsonObject, JsonValue, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
 
 const reportInput = (body: object | undefined, options: ReportOptions): EndpointInput => ({ body, query: extensionQuery(options), format: formatOf(options.format) });
 /**
  * `reports.<name>(body, options?)` answers `{info, data}` (or an Arrow Table, CSV… with `{format}`);
- * `reports.<name>Stream(body, options?)` yields `{event, data}` (or record batches, text, bytes).
+ * `reports.<name>Stream(body, options?)` yields `{event: 'summary'}` then `{event: 'result'}` per row
+ * (or record batches, text, bytes). Bodies and answers are typed per report (src/reports/report-types.ts).
  */
-export type ReportsApi = { [name: `${string}Stream`]: StreamCall } & { [name: string]: ReportCall };
+export type ReportsApi = {
+  readonly [K in keyof ReportTypes]: ReportCall<Body<ReportTypes[K]['body']>, Page<ReportTypes[K]['info'], ReportTypes[K]['row']>>;
+} & {
+  readonly [K in StreamedReport as `${K}Stream`]: StreamCall<Body<ReportTypes[K]['body']>, ReportEvent<ReportTypes[K]['summary'], ReportTypes[K]['row']>>;
+};
+
+/** A body as written: its lists may be readonly (`as const`), since the engine never changes a body. */
+export type Body<T> = T extends readonly (infer E)[] ? readonly Body<E>[] : T extends object ? { readonly [K in keyof T]: Body<T[K]> } : T;
+
+/** A resource method: its path parameters, query and body as the REST service reads them, and its JSON answer. */
+export type ResourceCall<Answer = JsonObject> = (input?: ResourceInput, options?: CallOptions) => Promise<Answer>;
+
+export interface ResourceInput {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body?: unknown;
+}
+
+/** Every resource method by name (src/resources/resource-types.ts): a misspelt one does not compile. */
+export type ResourcesApi = { readonly [K in ResourceName]: ResourceCall<K extends keyof ResourceAnswers ? ResourceAnswers[K] : JsonObject> };
 
 /**
  * An organization's view of the engine. Every method of `reports` and `resources` is generated from
@@ -26,7 +48,8 @@ export type ReportsApi = { [name: `${string}Stream`]: StreamCall } & { [name: st
  */
 export class OrgScope {
   readonly reports: ReportsApi = {} as ReportsApi;
-  readonly resources: Record<string, (input?: EndpointInput, options?: CallOptions) => Promise<JsonObject>> = {};
+  readonly resources: ResourcesApi = {} as ResourcesApi;
+  private readonly streamNames = new Set<string>();
 
   constructor(
     private readonly core: EngineCore,
@@ -36,6 +59,7 @@ export class OrgScope {
   ) {
     const budget = <T>(options: CallOptions | undefined, fn: (signal: AbortSignal) => Promise<T>) => withBudget(core.limits.timeBudgetMs, options?.signal, fn);
     for (const endpoint of routes.endpoints) {
+      if (endpoint.group === 'reports' && endpoint.stream) this.streamNames.add(endpoint.name);
       const target = endpoint.group === 'reports' ? (this.reports as Record<string, unknown>) : (this.resources as Record<string, unknown>);
       if (endpoint.stream) {
         target[endpoint.name] = (body?: object, options: ReportOptions = {}) => this.events(endpoint.path, endpoint.method, body, options);
@@ -46,6 +70,30 @@ export class OrgScope {
         target[endpoint.name] = (input?: EndpointInput, options?: CallOptions) => budget(options, async (signal) => parseJson(await this.invoke(endpoint.method, endpoint.path, input ?? {}, signal)));
       }
     }
+  }
+
+  /**
+   * A report's page method by a name known only at run time (a CLI argument, a loop over the registry):
+   * its body and answer are untyped. Throws NotFoundError for a name that is not a report page.
+   */
+  report(name: string): ReportCall {
+    const call = Object.hasOwn(this.reports, name) && !this.streamNames.has(name) ? (this.reports as unknown as Record<string, ReportCall>)[name] : undefined;
+    if (!call) throw new NotFoundError(`no report ${name}`);
+    return call;
+  }
+
+  /** A report's stream by the report's name (`stream('visibility')` is `reports.visibilityStream`), untyped; NotFoundError when it has none. */
+  stream(name: string): StreamCall {
+    const call = this.streamNames.has(`${name}Stream`) ? (this.reports as unknown as Record<string, StreamCall>)[`${name}Stream`] : undefined;
+    if (!call) throw new NotFoundError(`no report stream ${name}Stream`);
+    return call;
+  }
+
+  /** A resource method by a name known only at run time; NotFoundError for an unknown name. */
+  resource(name: string): ResourceCall {
+    const call = Object.hasOwn(this.resources, name) ? (this.resources as unknown as Record<string, ResourceCall>)[name] : undefined;
+    if (!call) throw new NotFoundError(`no resource ${name}`);
+    return call;
   }
 
   context(signal?: AbortSignal): CallContext {

@@ -44,23 +44,56 @@ export function extensionQuery(options: ExtensionOptions): Record<string, string
 const extensionKeys = new Set<string>(['explain', 'fill', 'compare', 'components'] satisfies (keyof ExtensionOptions)[]);
 
 type With<F extends FormatName> = ReportOptions & { readonly format: F };
+type Explain = ReportOptions & { readonly explain: true };
+type AsJson = ReportOptions & { readonly format?: 'json'; readonly explain?: false };
+
+/** A report's answer page: `{info, data}` (v2) or `{info: {total_rows, query}, data}` (v1 and traffic). */
+export interface Page<Info, Row> {
+  readonly info: Info;
+  readonly data: Row[];
+}
+
+/** A JSON stream's events: one `summary` (the page's info for the whole stream), then one `result` per row. */
+export type ReportEvent<Summary, Row> = { readonly event: 'summary'; readonly data: Summary } | { readonly event: 'result'; readonly data: Row };
+
+/** JSON as parsed: what a request, a plan or a statement's parameters are in an explain answer. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { readonly [key: string]: JsonValue };
+
+/**
+ * With `{explain: true}` a call answers (or a stream yields once, as `{event: 'explain'}`) the normalized
+ * request, the plan, each statement's SQL and parameters with the backend's EXPLAIN, and the rollups (docs/extensions.md).
+ */
+export interface Explained {
+  readonly explain: {
+    readonly operation: string;
+    readonly organization_id: string;
+    readonly request: JsonValue;
+    readonly plan: JsonValue;
+    readonly rollups: { readonly candidates: string[]; readonly chosen: string[]; readonly reason: string };
+    readonly statements: { readonly role: string; readonly sql: string; readonly params: JsonValue; readonly explain: string }[];
+    readonly answer_fingerprint: string;
+  };
+  readonly fingerprint: string;
+}
 
 /** `reports.<name>(body, options?)`: the page as `{info, data}`, or in the format asked for. */
-export interface ReportCall {
-  (body?: object, options?: ReportOptions & { readonly format?: 'json' }): Promise<JsonObject>;
-  (body: object | undefined, options: With<'arrow'>): Promise<Table>;
-  (body: object | undefined, options: With<'csv' | 'ndjson'>): Promise<string>;
-  (body: object | undefined, options: With<'parquet'>): Promise<Uint8Array>;
-  (body: object | undefined, options: ReportOptions): Promise<JsonObject | Table | string | Uint8Array>;
+export interface ReportCall<Body = object, Answer = JsonObject> {
+  (body: Body, options?: AsJson): Promise<Answer>;
+  (body: Body, options: Explain): Promise<Explained>;
+  (body: Body, options: With<'arrow'>): Promise<Table>;
+  (body: Body, options: With<'csv' | 'ndjson'>): Promise<string>;
+  (body: Body, options: With<'parquet'>): Promise<Uint8Array>;
+  (body: Body, options: ReportOptions): Promise<Answer | Explained | Table | string | Uint8Array>;
 }
 
 /** `reports.<name>Stream(body, options?)`: `{event, data}` events, or the rows in the format asked for, piece by piece. */
-export interface StreamCall {
-  (body?: object, options?: ReportOptions & { readonly format?: 'json' }): AsyncIterable<{ event: string; data: JsonObject }>;
-  (body: object | undefined, options: With<'arrow'>): AsyncIterable<RecordBatch>;
-  (body: object | undefined, options: With<'csv' | 'ndjson'>): AsyncIterable<string>;
-  (body: object | undefined, options: With<'parquet'>): AsyncIterable<Uint8Array>;
-  (body: object | undefined, options: ReportOptions): AsyncIterable<{ event: string; data: JsonObject } | RecordBatch | string | Uint8Array>;
+export interface StreamCall<Body = object, Event = { event: string; data: JsonObject }> {
+  (body: Body, options?: AsJson): AsyncIterable<Event>;
+  (body: Body, options: Explain): AsyncIterable<{ readonly event: 'explain'; readonly data: Explained }>;
+  (body: Body, options: With<'arrow'>): AsyncIterable<RecordBatch>;
+  (body: Body, options: With<'csv' | 'ndjson'>): AsyncIterable<string>;
+  (body: Body, options: With<'parquet'>): AsyncIterable<Uint8Array>;
+  (body: Body, options: ReportOptions): AsyncIterable<Event | { readonly event: 'explain'; readonly data: Explained } | RecordBatch | string | Uint8Array>;
 }
 
 export function parseJson(result: EndpointResult): JsonObject {

@@ -49,7 +49,8 @@ export interface ReportAlias {
 }
 
 /** A v2 report with `{info, data}` pages and an SSE stream. Everything that differs between reports is here. */
-export interface PagedReport<Req, Plan> {
+/** `In`: the body a caller writes (the schema's input, before defaults), which the library's types take. */
+export interface PagedReport<Req, Plan, In = unknown> {
   readonly id: string;
   readonly path: string;
   readonly streamPath: string | null;
@@ -57,7 +58,7 @@ export interface PagedReport<Req, Plan> {
   readonly summary: string;
   readonly tags: readonly string[];
   readonly aliases?: readonly ReportAlias[];
-  readonly schema: z.ZodType<Req>;
+  readonly schema: z.ZodType<Req, In>;
   /** Semantic checks after the schema: filter fields, combinations. Locations start with `body`. */
   check(req: Req, mode: Mode): ValidationIssue[];
   /** The tenant objects the request names, checked before any data is read. */

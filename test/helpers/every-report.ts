@@ -77,13 +77,13 @@ export function everyReportCases(scopes: Scopes): Case[] {
 
 export const reportPaths = () => endpoints.filter((e) => e.group === 'reports' && !e.stream && e.method === 'POST').map((e) => e.path);
 export const endpointAt = (path: string) => endpoints.find((e) => e.path === path && e.method === 'POST')!;
-export const page = (engine: Engine, c: Case) => engine.org(c.scope.org).reports[endpointAt(c.path).name]!(c.body);
+export const page = (engine: Engine, c: Case) => engine.org(c.scope.org).report(endpointAt(c.path).name)(c.body);
 /** The stream's events, or its refusal (a stream takes fewer options than its page). */
 export async function stream(engine: Engine, c: Case): Promise<unknown> {
   const events: unknown[] = [];
   const { limit: _limit, ...body } = c.body;
   try {
-    for await (const e of engine.org(c.scope.org).reports[`${endpointAt(c.path).name}Stream`]!('pagination' in c.body ? c.body : body)) events.push(e);
+    for await (const e of engine.org(c.scope.org).stream(endpointAt(c.path).name)('pagination' in c.body ? c.body : body)) events.push(e);
   } catch (error) {
     return { refused: (error as Error).message };
   }

@@ -42,10 +42,10 @@ const engine = await openEngine({ data, backend: 'clickhouse', clickhouseUrl: `c
 const reports: Record<string, unknown> = {};
 for (const org of [onDown, onLive] as string[]) {
   const category = (await engine.core.pool.use((c) => c.runAndReadAll(`SELECT min(id) FROM categories WHERE organization_id = '${org}'`))).getRowsJS()[0]![0];
-  const body = { category_id: String(category), start_date: '2026-01-01', end_date: '2026-06-30', group_by: ['model'], limit: 50 };
+  const body = { category_id: String(category), start_date: '2026-01-01', end_date: '2026-06-30', group_by: ['model'], limit: 50 } as const;
   reports[org === onDown ? 'down' : 'live'] = await engine
     .org(org)
-    .reports.visibility!(body)
+    .reports.visibility(body)
     .then(
       (answer) => ({ answered: answer }),
       (e: Error) => ({ error: e.message.replace(/\s+/g, ' ').slice(0, 600) }),

@@ -11,7 +11,7 @@ export interface TabularResponse {
 }
 
 export async function tabular(org: OrgScope, name: string, body: Body): Promise<TabularResponse> {
-  return (await org.reports[name]!(body)) as unknown as TabularResponse;
+  return (await org.report(name)(body)) as unknown as TabularResponse;
 }
 
 /** Floats compared to 12 significant digits: the engine and the reference add shares in other orders. */
@@ -20,6 +20,6 @@ export const rounded = (rows: TabularRow[]) =>
 
 export async function streamed(org: OrgScope, name: string, body: Body): Promise<{ event: string; data: Record<string, unknown> }[]> {
   const events: { event: string; data: Record<string, unknown> }[] = [];
-  for await (const e of org.reports[`${name}Stream`]!(body)) events.push(e);
+  for await (const e of org.stream(name)(body)) events.push(e);
   return events;
 }

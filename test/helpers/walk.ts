@@ -8,7 +8,7 @@ export async function allPages(org: OrgScope, name: string, body: Body, limit: n
   const pages: Page[] = [];
   let cursor: string | null = null;
   do {
-    const page = (await org.reports[name]!({ ...body, limit, ...(cursor ? { cursor } : {}) })) as Page;
+    const page = (await org.report(name)({ ...body, limit, ...(cursor ? { cursor } : {}) })) as Page;
     pages.push(page);
     cursor = page.info.next_cursor as string | null;
     if (pages.length > 10_000) throw new Error('runaway pagination');
@@ -18,6 +18,6 @@ export async function allPages(org: OrgScope, name: string, body: Body, limit: n
 
 export async function streamEvents(org: OrgScope, name: string, body: Body): Promise<{ event: string; data: Record<string, unknown> }[]> {
   const events: { event: string; data: Record<string, unknown> }[] = [];
-  for await (const e of org.reports[`${name}Stream`]!(body)) events.push(e);
+  for await (const e of org.stream(name)(body)) events.push(e);
   return events;
 }

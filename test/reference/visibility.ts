@@ -7,9 +7,9 @@ export interface VisibilityQuery {
   category_id: string;
   start_date: string;
   end_date: string;
-  group_by?: string[];
+  group_by?: ('date' | 'model' | 'topic' | 'region' | 'prompt' | 'persona')[];
   interval?: 'day' | 'week' | 'month';
-  metrics?: string[];
+  metrics?: ('visibility_score' | 'share_of_voice' | 'average_position')[];
   scope?: 'owned' | 'all';
   assets?: { op: 'is' | 'in' | 'not_in'; value: string | string[] } | string | string[];
   sort?: { field: string; dir?: 'asc' | 'desc' };

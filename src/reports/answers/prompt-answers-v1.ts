@@ -61,6 +61,9 @@ const schema = z.strictObject({
 
 type AnswersV1Request = z.output<typeof schema>;
 
+/** The body a caller writes (before defaults): the library's type for `reports.promptAnswersV1`. */
+export type PromptAnswersV1Body = z.input<typeof schema>;
+
 const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as const;
 
 const catalog: FlatCatalog = {

@@ -87,7 +87,7 @@ function check(req: AnswersRequest): ValidationIssue[] {
   return [...checkWindow(req), ...checkUnique(req.include, 'include'), ...readLayeredFilter(req.filter, answersRules).issues];
 }
 
-export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan> = {
+export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.input<typeof schema>> = {
   id: 'prompt-answers.v2',
   path: '/v2/prompts/answers',
   streamPath: '/v2/prompts/answers/stream',

@@ -140,7 +140,7 @@ function check(req: ChannelsRequest): ValidationIssue[] {
 
 const path = (platform: string) => `/v2/reports/social/${platform}/channels`;
 
-export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan> = {
+export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<typeof schema>> = {
   id: 'channels.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,

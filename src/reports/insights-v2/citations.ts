@@ -39,7 +39,7 @@ function check(req: CitationsRequest): ValidationIssue[] {
   return issues;
 }
 
-export const citationsReport: PagedReport<CitationsRequest, CitationsPlan> = {
+export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.input<typeof schema>> = {
   id: 'citations.v2',
   path: '/v2/reports/citations',
   streamPath: '/v2/reports/citations/stream',

@@ -66,7 +66,7 @@ const usesTag = (node: FilterNode): boolean => (node.kind === 'leaf' ? node.fiel
 
 const noDates = 'the claims report has no dates (neither its claims nor its sections are dated)';
 
-export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan> = {
+export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.input<typeof schema>> = {
   id: 'factcheck-claims.v2',
   path: '/v2/reports/factcheck/claims',
   streamPath: '/v2/reports/factcheck/claims/stream',

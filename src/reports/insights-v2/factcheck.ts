@@ -109,7 +109,7 @@ function check(req: FactcheckRequest): ValidationIssue[] {
   return issues;
 }
 
-export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan> = {
+export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.input<typeof schema>> = {
   id: 'factcheck.v2',
   path: '/v2/reports/factcheck',
   streamPath: '/v2/reports/factcheck/stream',

@@ -54,7 +54,7 @@ function check(req: FanoutsRequest): ValidationIssue[] {
 const coverageNote = (info: Record<string, unknown>): string =>
   `Metrics are computed only over runs that produced fan-out data: the ${Number(info.searched ?? 0)} of ${Number(info.runs ?? 0)} runs in scope that searched the web.`;
 
-export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan> = {
+export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan, z.input<typeof schema>> = {
   id: 'query-fanouts.v2',
   path: '/v2/reports/query-fanouts',
   streamPath: '/v2/reports/query-fanouts/stream',

@@ -71,7 +71,7 @@ function guards(plan: SentimentPlan): DataGuard[] {
   ];
 }
 
-export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan> = {
+export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.input<typeof schema>> = {
   id: 'sentiment.v2',
   path: '/v2/reports/sentiment',
   streamPath: '/v2/reports/sentiment/stream',

@@ -46,7 +46,7 @@ function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[]
   return issues;
 }
 
-export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan> = {
+export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, z.input<typeof schema>> = {
   id: 'shopping-products.v2',
   path: '/v2/reports/shopping/products',
   streamPath: '/v2/reports/shopping/products/stream',

@@ -107,7 +107,7 @@ function check(req: VideosRequest): ValidationIssue[] {
 
 const path = (platform: string) => `/v2/reports/social/${platform}/videos`;
 
-export const videosReport: PagedReport<VideosRequest, VideosPlan> = {
+export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof schema>> = {
   id: 'videos.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,

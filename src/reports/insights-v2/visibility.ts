@@ -61,7 +61,7 @@ function sortOf(req: VisibilityRequest): { field: Metric; dir: 'asc' | 'desc' } 
   return { field, dir: req.sort?.dir ?? bestFirst[field] };
 }
 
-export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan> = {
+export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.input<typeof schema>> = {
   id: 'visibility.v2',
   path: '/v2/reports/visibility',
   streamPath: '/v2/reports/visibility/stream',

@@ -118,7 +118,7 @@ ${groupBy}HAVING sum(num.n) > 0`;
 /** The rollup keeps the model, the root domain and the citation category, by ET day. */
 const servedByCitationsDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'model', 'root_domain', 'citation_category'], ['model_id', 'root_domain', 'citation_category']);
 
-export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
+export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
   id: 'citations.v1',
   path: '/v1/reports/citations',
   streamPath: '/v1/reports/citations/stream',

@@ -93,7 +93,7 @@ FROM n LEFT JOIN pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN xe ON ${key
 /** The rollup keeps the prompt and the query by ET day; prompt-level filters read the prompt. */
 const servedByFanoutsDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'prompt', 'query'], ['topic_id', 'tag_id', 'prompt_id', 'analysis_type']);
 
-export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
+export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
   id: 'query-fanouts.v1',
   path: '/v1/reports/query-fanouts',
   streamPath: null,

@@ -58,7 +58,7 @@ const rolledMetricSql: typeof metricSql = {
 const servedBySentimentDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'model', 'asset_id', 'asset_name'], ['model_id', 'asset_id', 'asset_name']);
 
 /** Sentiment v1: counts of the positive and negative assessments of brands in answers to sentiment prompts. */
-export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
+export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
   id: 'sentiment.v1',
   path: '/v1/reports/sentiment',
   streamPath: '/v1/reports/sentiment/stream',

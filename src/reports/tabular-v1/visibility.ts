@@ -112,7 +112,7 @@ LEFT JOIN t ON ${keysMatch(answerDims, 't', 'g')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 
-export const visibilityV1Report: TabularReport<z.output<typeof schema>, InsightsPlan> = {
+export const visibilityV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
   id: 'visibility.v1',
   path: '/v1/reports/visibility',
   streamPath: '/v1/reports/visibility/stream',

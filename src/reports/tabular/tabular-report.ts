@@ -25,7 +25,8 @@ export { tabularCompiled } from './tabular-compiled.ts';
 
 export type Mode = 'page' | 'stream';
 
-export interface TabularReport<Req, Plan extends TabularShape> extends ExtensibleReport<Plan> {
+/** `In`: the body a caller writes (the schema's input, before defaults), which the library's types take. */
+export interface TabularReport<Req, Plan extends TabularShape, In = unknown> extends ExtensibleReport<Plan> {
   readonly id: string;
   readonly path: string;
   readonly streamPath: string | null;
@@ -35,7 +36,7 @@ export interface TabularReport<Req, Plan extends TabularShape> extends Extensibl
   readonly deprecated?: boolean;
   readonly successor?: string;
   readonly sunset?: Endpoint['sunset'];
-  readonly schema: z.ZodType<Req>;
+  readonly schema: z.ZodType<Req, In>;
   /** Pure: reads the request into a plan, or throws a ValidationError naming every bad field. */
   plan(req: Req, ctx: { organizationId: string; now: Date }, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */

@@ -90,6 +90,14 @@ export function schemaOf(def: TrafficDefinition) {
   });
 }
 
+/** The body a traffic report takes, its metric, dimension and interval names those its definition declares. */
+export type TrafficBody<D extends TrafficDefinition> = Omit<z.input<ReturnType<typeof schemaOf>>, 'metrics' | 'dimensions' | 'date_interval'> & {
+  metrics: (keyof D['metrics'] & string)[];
+  dimensions?: D['dimensions'][number][] | null;
+  date_interval?: D['intervals'][number] | null;
+} & (D['timezone'] extends true ? { timezone?: string | null } : unknown) &
+  (D['segments'] extends true ? { view_id?: string | null } : unknown);
+
 export type TrafficRequest = z.output<ReturnType<typeof schemaOf>> & { timezone?: string | null; view_id?: string | null };
 
 export function filterCatalog(def: TrafficDefinition): FlatCatalog {

@@ -12,7 +12,7 @@ import { rolledDailyView, servedByTrafficDaily, trafficDaily } from './traffic-d
 import type { CallContext } from '../endpoint.ts';
 import { authorize } from '../paged-report.ts';
 import { groupKeys, keyColumn, metricColumn, type TabularDimension, type TabularReport } from '../tabular/tabular-report.ts';
-import { filterCatalog, planOf, rowsWindow, schemaOf, type TrafficDefinition, type TrafficPlan, type TrafficRequest } from './traffic-plan.ts';
+import { filterCatalog, planOf, rowsWindow, schemaOf, type TrafficBody, type TrafficDefinition, type TrafficPlan, type TrafficRequest } from './traffic-plan.ts';
 
 export type { TrafficDefinition, TrafficPlan } from './traffic-plan.ts';
 
@@ -89,7 +89,7 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
   };
 }
 
-export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequest, TrafficPlan> {
+export function trafficReport<const D extends TrafficDefinition>(def: D): TabularReport<TrafficRequest, TrafficPlan, TrafficBody<D>> {
   const catalog = filterCatalog(def);
   return {
     id: def.id,
@@ -106,7 +106,7 @@ export function trafficReport(def: TrafficDefinition): TabularReport<TrafficRequ
     ...(def.deprecated ? { deprecated: true } : {}),
     ...(def.successor ? { successor: def.successor } : {}),
     ...(def.sunset ? { sunset: def.sunset } : {}),
-    schema: schemaOf(def) as z.ZodType<TrafficRequest>,
+    schema: schemaOf(def) as unknown as z.ZodType<TrafficRequest, TrafficBody<D>>,
     plan: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
     authorize: authorizeTraffic,
     rollups: (plan) => [
