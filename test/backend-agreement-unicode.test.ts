@@ -55,7 +55,7 @@ const cases: Case[] = [
 
 async function answer(engine: Engine, name: string, body: Record<string, unknown>): Promise<string> {
   try {
-    return JSON.stringify(await engine.org(ids.org1).reports[name]!(body));
+    return JSON.stringify(await engine.org(ids.org1).report(name)(body));
   } catch (error) {
     return `${(error as Error).constructor.name}: ${(error as Error).message}`;
   }

@@ -27,7 +27,7 @@ beforeAll(async () => {
   state = join(await tempDir('aea-csv-formula-'), 'state.duckdb');
   engine = await openEngine({ data: sampleDir, state, threads: 1, connections: 2 });
   ids = await sampleIds(engine);
-  const page = (await engine.org(ids.org).reports.visibility!(body())) as { data: { topic: { id: string } }[] };
+  const page = (await engine.org(ids.org).report('visibility')(body())) as { data: { topic: { id: string } }[] };
   const topic = page.data[0]!.topic.id;
   const [prompt] = await query(engine, sql`SELECT id FROM prompts WHERE topic_id = ${topic} ORDER BY id LIMIT 1`);
   await engine.org(ids.org).resources.updatePrompts!({ params: { category_id: ids.category }, body: { prompts: [{ id: prompt!.id, topic: { id: topic, name: attack } }] } });
@@ -49,15 +49,15 @@ describe('spreadsheetText', () => {
 
 describe('CSV for spreadsheets', () => {
   it('writes a formula-like text cell with a leading quote by default, and as stored with csvRaw', async () => {
-    const guarded = (await engine.org(ids.org).reports.visibility!(body(), { format: 'csv' })) as string;
+    const guarded = (await engine.org(ids.org).report('visibility')(body(), { format: 'csv' })) as string;
     expect(guarded).toContain(quotedCell(`'${attack}`));
     expect(guarded).not.toContain(`,${quotedCell(attack)}`);
-    const raw = (await engine.org(ids.org).reports.visibility!(body(), { format: 'csv', csvRaw: true })) as string;
+    const raw = (await engine.org(ids.org).report('visibility')(body(), { format: 'csv', csvRaw: true })) as string;
     expect(raw).toContain(`,${quotedCell(attack)}`);
   });
 
   it('leaves numbers alone, negative ones included: only text cells are guarded', async () => {
-    const csv = (await engine.org(ids.org).reports.visibility!({ ...body(), start_date: '2026-06-01', group_by: [] }, { format: 'csv', compare: 'previous_period' })) as string;
+    const csv = (await engine.org(ids.org).report('visibility')({ ...body(), start_date: '2026-06-01', group_by: [] }, { format: 'csv', compare: 'previous_period' })) as string;
     const [header, ...lines] = csv.trim().split('\n');
     const changes = header!.split(',').flatMap((name, i) => (name.endsWith('_change') ? [i] : []));
     const values = lines.flatMap((l) => changes.map((i) => l.split(',')[i]!)).filter((v) => v !== '');

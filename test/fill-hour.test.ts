@@ -50,7 +50,7 @@ function windowBuckets(interval: string, zone: string, start: number, end: numbe
 async function check(name: keyof typeof reports, dims: string[], interval: string, zone: string, window: readonly [string, string]): Promise<Row[]> {
   const r = reports[name];
   const body = { domain: domains.own, start_date: window[0], end_date: window[1], metrics: r.metrics, dimensions: dims, date_interval: interval, pagination: { limit: 50_000 }, ...(name === 'referrals' ? { timezone: zone } : {}) };
-  const filled = ((await engine.org(ids.org1).reports[name]!(body, { fill: 'zero' })) as { data: Row[] }).data;
+  const filled = ((await engine.org(ids.org1).report(name)(body, { fill: 'zero' })) as { data: Row[] }).data;
   const start = at(window[0], zone);
   const end = at(window[1], zone);
   const anchor = formatInTimeZone(start, zone, 'yyyy-MM-dd');
@@ -104,7 +104,7 @@ describe('fill=zero with the hour dimension', () => {
     for (const compare of ['previous_period', '2026-03-06 05:00..2026-03-09 05:00']) {
       const body = { domain: domains.own, start_date: '2026-03-07', end_date: '2026-03-10', metrics: ['visits'], dimensions: ['date', 'hour'], date_interval: 'hour', timezone: 'UTC', pagination: { limit: 50_000 } };
       for (const fill of [{}, { fill: 'zero' as const }]) {
-        const rows = ((await engine.org(ids.org1).reports.referrals!(body, { compare, ...fill })) as unknown as { data: Row[] }).data;
+        const rows = ((await engine.org(ids.org1).report('referrals')(body, { compare, ...fill })) as unknown as { data: Row[] }).data;
         expect(rows.length).toBeGreaterThan(0);
         for (const row of rows) expect(row.dimensions[1]).toBe(String(row.dimensions[0]).slice(11, 13));
       }

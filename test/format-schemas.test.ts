@@ -75,7 +75,7 @@ function parquetTypeOf(type: DataType, parquetOf: Map<string, string>): string {
 }
 
 async function schemas(name: string, c: Case): Promise<{ table: Table; arrow: [string, string][]; parquet: [string, string][] }> {
-  const call = engine.org(c.scope.org).reports[endpointAt(c.path).name]!;
+  const call = engine.org(c.scope.org).report(endpointAt(c.path).name);
   const table = (await call(c.body, { format: 'arrow' })) as Table;
   const bytes = (await call(c.body, { format: 'parquet' })) as Uint8Array;
   const file = await saved(dir, `${name}.parquet`, bytes);
@@ -118,7 +118,7 @@ describe('Arrow and Parquet schemas', () => {
   it('an integer column holds whole numbers in the JSON: nothing is truncated on the way to Int64', async () => {
     for (const [name, c] of named(everyReportCases(scopes))) {
       const json = (await page(engine, c)) as { info?: { query?: Record<string, string[]> }; data?: JsonRow[] };
-      const table = (await engine.org(c.scope.org).reports[endpointAt(c.path).name]!(c.body, { format: 'arrow' })) as Table;
+      const table = (await engine.org(c.scope.org).report(endpointAt(c.path).name)(c.body, { format: 'arrow' })) as Table;
       const integers = arrowLeaves(table.schema.fields).filter(([, t]) => t === 'Int64').map(([leaf]) => leaf);
       const query = json.info?.query ?? {};
       for (const row of json.data ?? []) {

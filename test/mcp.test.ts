@@ -170,7 +170,7 @@ describe('listing', () => {
 });
 
 /** The library's page for a case: the numbers and fingerprint every face must give. */
-const libraryPage = (c: Case) => library.org(c.scope.org).reports[endpointAt(c.path).name]!(c.body) as Promise<{ info: { fingerprint: string }; data?: unknown[]; sections?: unknown[] }>;
+const libraryPage = (c: Case) => library.org(c.scope.org).report(endpointAt(c.path).name)(c.body) as Promise<{ info: { fingerprint: string }; data?: unknown[]; sections?: unknown[] }>;
 
 const pools = (names: Record<string, string[]>) =>
   Object.fromEntries(Object.entries(names).map(([field, exact]) => [field, { exact: [...exact, 'nope'], text: ['', 'a', 'e', '%'] }]));
@@ -228,7 +228,7 @@ describe('every report tool against the library', () => {
       expect([...first.rows, ...second.rows, ...third.rows]).toEqual(expected.data);
       expect(third.bounded_by).toBeNull();
       const nextPage = await call(client, 'visibility', { result_cursor: third.next_cursor, max_rows: 5 });
-      const libraryNext = (await library.org(c.scope.org).reports.visibility!({ ...c.body, cursor: (expected.info as unknown as { next_cursor: string }).next_cursor })) as { data: unknown[] };
+      const libraryNext = (await library.org(c.scope.org).report('visibility')({ ...c.body, cursor: (expected.info as unknown as { next_cursor: string }).next_cursor })) as { data: unknown[] };
       expect(nextPage.rows).toEqual(libraryNext.data.slice(0, 5));
     }
   });
@@ -238,7 +238,7 @@ describe('extensions as arguments', () => {
   it('compare, fill and components change the answer as the library options do; explain answers the plan', async () => {
     const c = everyReportCases(scopes).find((x) => x.path === '/v2/reports/visibility')!;
     const options = { compare: 'previous_period', fill: 'zero', components: true } as const;
-    const expected = (await library.org(c.scope.org).reports.visibility!(c.body, options)) as { info: { fingerprint: string }; data: unknown[] };
+    const expected = (await library.org(c.scope.org).report('visibility')(c.body, options)) as { info: { fingerprint: string }; data: unknown[] };
     for (const [, client] of both()) {
       const got = await call(client, 'visibility', { ...c.body, ...options, max_rows: 10 });
       expect(got.fingerprint).toBe(expected.info.fingerprint);
@@ -321,7 +321,7 @@ describe('output bounds', () => {
   it('answers a stream-sized request with its first bounded page and a cursor', async () => {
     const c = everyReportCases(scopes).find((x) => x.path === '/v1/reports/visibility')!;
     const big = { ...c.body, pagination: { limit: 50_000 } };
-    const expected = (await library.org(c.scope.org).reports.visibilityV1!(big)) as { data: unknown[] };
+    const expected = (await library.org(c.scope.org).report('visibilityV1')(big)) as { data: unknown[] };
     expect(expected.data.length).toBeGreaterThan(100);
     for (const [, client] of both()) {
       const first = await call(client, 'visibilityV1', big);

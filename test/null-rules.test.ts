@@ -67,10 +67,10 @@ describe('NULL rules without a test elsewhere', () => {
     const without = await count(`SELECT count(*) FROM executions WHERE category_id = '${category}' AND persona_id IS NULL AND day BETWEEN '2026-01-01' AND '2026-06-30'`);
     expect(without, 'the sample has answers without a persona').toBeGreaterThan(0);
     // null-rule: v2-missing-ref-null
-    const v2 = (await engine.org(org).reports.visibility!({ category_id: category, start_date: '2026-01-01', end_date: '2026-06-30', group_by: ['persona'] })) as { data: { persona: unknown }[] };
+    const v2 = (await engine.org(org).report('visibility')({ category_id: category, start_date: '2026-01-01', end_date: '2026-06-30', group_by: ['persona'] })) as { data: { persona: unknown }[] };
     expect(v2.data.some((r) => r.persona === null)).toBe(true);
     // null-rule: v1-missing-dimension-empty
-    const v1 = (await engine.org(org).reports.visibilityV1!({ category_id: category, start_date: '2026-01-01', end_date: '2026-07-01', metrics: ['executions'], dimensions: ['persona'] })) as { data: { dimensions: unknown[] }[] };
+    const v1 = (await engine.org(org).report('visibilityV1')({ category_id: category, start_date: '2026-01-01', end_date: '2026-07-01', metrics: ['executions'], dimensions: ['persona'] })) as { data: { dimensions: unknown[] }[] };
     expect(v1.data.some((r) => r.dimensions[0] === '')).toBe(true);
     expect(v1.data.some((r) => r.dimensions[0] === null)).toBe(false);
   });
@@ -88,14 +88,14 @@ describe('NULL rules without a test elsewhere', () => {
     const { org, category } = scopes.insights;
     const body = { category_id: category, start_date: '2026-01-01', end_date: '2026-01-14', group_by: ['prompt', 'date'], interval: 'day', metrics: ['total_fanouts', 'fanouts_per_execution'] };
     const rows: { total_fanouts: number; fanouts_per_execution: number | null }[] = [];
-    for await (const e of engine.org(org).reports.queryFanoutsStream!(body, { fill: 'zero' }) as AsyncIterable<{ event: string; data: Record<string, unknown> }>) if (e.event === 'result') rows.push(e.data as (typeof rows)[number]);
+    for await (const e of engine.org(org).stream('queryFanouts')(body, { fill: 'zero' }) as AsyncIterable<{ event: string; data: Record<string, unknown> }>) if (e.event === 'result') rows.push(e.data as (typeof rows)[number]);
     const empty = rows.filter((r) => r.total_fanouts === 0);
     expect(empty.length, 'the window has prompt-days without fan-outs').toBeGreaterThan(0);
     // null-rule: fanouts-per-execution-none
     expect(empty.every((r) => r.fanouts_per_execution === null)).toBe(true);
     const v1Body = { category_id: category, start_date: '2026-01-01', end_date: '2026-01-15', metrics: ['fanouts_per_execution'], dimensions: ['prompt', 'date'] };
     for (const dir of ['asc', 'desc'] as const) {
-      const v1 = (await engine.org(org).reports.queryFanoutsV1!({ ...v1Body, order_by: { fanouts_per_execution: dir } }, { fill: 'zero' })) as { data: { metrics: (number | null)[] }[] };
+      const v1 = (await engine.org(org).report('queryFanoutsV1')({ ...v1Body, order_by: { fanouts_per_execution: dir } }, { fill: 'zero' })) as { data: { metrics: (number | null)[] }[] };
       const values = v1.data.map((r) => r.metrics[0]);
       const firstNull = values.indexOf(null);
       expect(firstNull, dir).toBeGreaterThan(0);

@@ -146,12 +146,12 @@ describe('aea import: lines, counts, columns, limits, a second organization', ()
     try {
       const [org] = await engine.listOrganizations();
       const window = { category_id: org!.categories[0]!.id, start_date: '2026-03-02', end_date: '2026-03-02' };
-      const v2 = (await engine.org(org!.id).reports.promptAnswers!({ ...window, include: ['mentions', 'citations', 'search_queries'] })) as { data: Record<string, unknown>[] };
+      const v2 = (await engine.org(org!.id).report('promptAnswers')({ ...window, include: ['mentions', 'citations', 'search_queries'] })) as { data: Record<string, unknown>[] };
       expect(v2.data.map((a) => [a.mentions, a.citations, a.search_queries]).sort()).toEqual([
         [['Summit Co'], [], []],
         [['Trailmark'], [], []],
       ]);
-      const v1 = (await engine.org(org!.id).reports.promptAnswersV1!({ ...window, end_date: '2026-03-03', include: { themes: true, sentiment_themes: true } })) as { data: Record<string, unknown>[] };
+      const v1 = (await engine.org(org!.id).report('promptAnswersV1')({ ...window, end_date: '2026-03-03', include: { themes: true, sentiment_themes: true } })) as { data: Record<string, unknown>[] };
       expect(v1.data).toHaveLength(2);
       expect(v1.data.every((a) => Array.isArray(a.themes) && (a.themes as unknown[]).length === 0)).toBe(true);
     } finally {
@@ -176,7 +176,7 @@ describe('aea import: lines, counts, columns, limits, a second organization', ()
       expect(models.getRowsJS().map((r) => [String(r[0]), Number(r[1])])).toEqual([['ChatGPT', 1], ['Gemini', 1], ['Perplexity', 1]]);
       for (const org of orgs) {
         const category = org.categories[0]!.id;
-        const answer = (await engine.org(org.id).reports.visibility!({ category_id: category, start_date: '2026-03-01', end_date: '2026-03-05', scope: 'all' })) as { data: unknown[] };
+        const answer = (await engine.org(org.id).report('visibility')({ category_id: category, start_date: '2026-03-01', end_date: '2026-03-05', scope: 'all' })) as { data: unknown[] };
         expect(answer.data.length, org.name).toBeGreaterThan(0);
       }
       const trailmark = orgs.find((o) => o.name === 'Trailmark Outdoor')!;

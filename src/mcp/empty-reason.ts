@@ -30,7 +30,7 @@ const listOf = (json: unknown): Item[] => (Array.isArray(json) ? json : Array.is
 
 /** Where the names a filter field takes are listed, for the category of the request. */
 function vocabulary(scope: OrgScope, category: string | undefined): Record<string, () => Promise<Item[]>> {
-  const inCategory = (name: string) => async () => (category ? listOf(await scope.resources[name]!({ params: { category_id: category } })) : []);
+  const inCategory = (name: string) => async () => (category ? listOf(await scope.resource(name)({ params: { category_id: category } })) : []);
   return {
     model: async () => listOf(await scope.resources.models!()),
     region: async () => listOf(await scope.resources.regions!()),
