@@ -55,4 +55,25 @@ describe('aea keys and aea serve', () => {
       await new Promise((resolve) => child.on('exit', resolve));
     }
   });
+
+  it('keeps the failed-authentication limit with --rate-limit 0 (`--failed-auth-limit N` sets it)', async () => {
+    const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--quiet', '--rate-limit', '0', '--failed-auth-limit', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /on (http:\/\/[^;\s]+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const statuses = [];
+      for (let i = 0; i < 2; i++) statuses.push((await fetch(`${address}/v1/org`, { headers: { 'x-api-key': `aea_guess${i}` } })).status);
+      expect(statuses).toEqual([401, 429]);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+    }
+  });
 });

@@ -11,8 +11,8 @@ import { isoOrNull, readRows, stringOrNull, type Row } from '../rows.ts';
 import { kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
 import { bestSection } from './snippets.ts';
 
-/** Hits whose documents are read from the store at once while a search answer is assembled. */
-const snippetSlice = 5;
+/** Hits whose documents are read from the store at once while a search answer is assembled: one, as a document may hold 500,000 characters. */
+const snippetSlice = 1;
 
 /** A search returns at most this many results. */
 export const maxTopK = 100;

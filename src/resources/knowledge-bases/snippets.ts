@@ -11,6 +11,9 @@ export function bestSection(query: string, sections: readonly { section: number;
   const wanted = new Set(terms(query));
   let best: { section: number; body: string; distinct: number; hits: number } | undefined;
   for (const s of sections) {
+    // A section holding none of the terms even as a substring scores 0 without being tokenized: most sections of a long document.
+    const lower = s.body.toLowerCase();
+    if (best && ![...wanted].some((w) => lower.includes(w))) continue;
     const found = terms(s.body).filter((t) => wanted.has(t));
     const distinct = new Set(found).size;
     if (!best || distinct > best.distinct || (distinct === best.distinct && found.length > best.hits)) best = { ...s, distinct, hits: found.length };
