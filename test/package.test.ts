@@ -119,7 +119,8 @@ describe('the packed package, installed into another project', () => {
     expect(files).toContain('dist/server.d.ts');
     expect(files).toContain('dist/knowledge/search-worker.js');
     expect(files).toContain('bin/aea.mjs');
-    expect(files.filter((f) => !/^(dist\/.+\.(js|d\.ts)|bin\/aea\.mjs|package\.json|README\.md)$/.test(f))).toEqual([]);
+    expect(files).toContain('dist/mcp/tool-manifest.json');
+    expect(files.filter((f) => !/^(dist\/.+\.(js|d\.ts)|dist\/mcp\/tool-manifest\.json|bin\/aea\.mjs|package\.json|README\.md)$/.test(f))).toEqual([]);
     expect(readdirSync(join(project, 'node_modules', 'answer-engine-analytics')).sort()).toEqual(['README.md', 'bin', 'dist', 'package.json']);
   });
 
