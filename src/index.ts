@@ -2,7 +2,7 @@ export { openEngine } from './open-engine.ts';
 export { Engine, type EngineOptions, type EngineCore, type EngineHost, type TableInput } from './engine/engine.ts';
 export { OrgScope, type ReportsApi, type JsonObject, type ReportCall, type StreamCall, type ReportOptions, type ResourceCall, type ResourceInput, type ResourcesApi, type Explained, type JsonValue, type Page, type ReportEvent, type Body } from './engine/org-scope.ts';
 export type { ReportTypes, StreamedReport, Declared } from './reports/report-types.ts';
-export type { ResourceName, ResourceAnswers, AgentRun, QueuedRun } from './resources/resource-types.ts';
+export type { ResourceName, ResourceAnswers, AgentRun, QueuedRun } from './engine/resource-types.ts';
 export type * from './reports/answer-types.ts';
 export type * from './reports/insights-v2/answer-types.ts';
 export type * from './reports/answers/answer-types.ts';

@@ -3,7 +3,7 @@ import { NotFoundError, openEngine, type Engine } from '../src/index.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { endpoints } from '../src/reports/registry.ts';
 import { typedReports } from '../src/reports/report-types.ts';
-import { resourceNames } from '../src/resources/resource-types.ts';
+import { resourceNames } from '../src/engine/resource-types.ts';
 
 /** The typed surface names exactly the registry's reports, and the untyped doors refuse a name that is none. */
 describe('typed report names', () => {

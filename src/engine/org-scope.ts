@@ -10,7 +10,7 @@ import type { EngineCore } from './core.ts';
 import { requireTables } from './operation-tables.ts';
 import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type Explained, type JsonObject, type JsonValue, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
 import type { ReportTypes, StreamedReport } from '../reports/report-types.ts';
-import type { ResourceAnswers, ResourceName } from '../resources/resource-types.ts';
+import type { ResourceAnswers, ResourceName } from './resource-types.ts';
 
 export type { CallOptions, Explained, JsonObject, JsonValue, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
 
@@ -38,7 +38,7 @@ export interface ResourceInput {
   readonly body?: unknown;
 }
 
-/** Every resource method by name (src/resources/resource-types.ts): a misspelt one does not compile. */
+/** Every resource method by name (src/engine/resource-types.ts): a misspelt one does not compile. */
 export type ResourcesApi = { readonly [K in ResourceName]: ResourceCall<K extends keyof ResourceAnswers ? ResourceAnswers[K] : JsonObject> };
 
 /**

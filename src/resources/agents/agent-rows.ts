@@ -1,3 +1,4 @@
+import type { AgentRun } from '../../engine/resource-types.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { NotFoundError } from '../../errors.ts';
 import { sql } from '../../query/sql.ts';
@@ -51,7 +52,7 @@ export function agentDetail(v: VersionRow) {
   };
 }
 
-export const runJson = (r: Row) => ({
+export const runJson = (r: Row): AgentRun => ({
   id: String(r.id),
   agent_id: String(r.agent_id),
   version: Number(r.version),

@@ -1,5 +1,3 @@
-import type { runJson } from './agents/agent-rows.ts';
-
 /**
  * The library's resource methods (`engine.org(id).resources.<name>`), by name; `test/report-types.test.ts`
  * checks they are exactly the registry's. Inputs are `{params, query, body}` as the REST service reads
@@ -41,8 +39,19 @@ export const resourceNames = [
 
 export type ResourceName = (typeof resourceNames)[number];
 
-/** An agent run as `agentRun` answers it; `createAgentRun` answers the queued run. */
-export type AgentRun = ReturnType<typeof runJson>;
+/** An agent run as `agentRun` answers it (`runJson` in src/resources/agents/agent-rows.ts builds it); `createAgentRun` answers the queued run. */
+export interface AgentRun {
+  readonly id: string;
+  readonly agent_id: string;
+  readonly version: number;
+  readonly status: string;
+  readonly inputs: unknown;
+  readonly outputs: unknown;
+  readonly error: unknown;
+  readonly created_at: string | null;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+}
 
 export interface QueuedRun {
   readonly id: string;
