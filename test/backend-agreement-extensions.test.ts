@@ -63,7 +63,7 @@ describe('the extensions on DuckDB and chdb', () => {
           expect(chdb).toBe(duck);
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 24 },
     );
   }, 300_000);
 });
