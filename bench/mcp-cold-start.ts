@@ -21,7 +21,7 @@ const entries: [string, string][] = [
   ['aea mcp from source (tsx, the whole CLI)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))],
   ['the mcp command alone, from source (tsx)', fileURLToPath(new URL('./mcp-command-source-entry.mjs', import.meta.url))],
 ];
-const built = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const built = fileURLToPath(new URL('../dist/aea/main.js', import.meta.url));
 if (existsSync(built)) {
   entries.push(['aea mcp built (dist, the whole CLI)', built]);
   entries.push(['the mcp command alone, built (dist)', fileURLToPath(new URL('./mcp-command-entry.mjs', import.meta.url))]);

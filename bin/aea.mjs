@@ -4,7 +4,7 @@
 // stale) or there is no build, and for `aea bench`, whose TypeScript lives beside src/ and is never built.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 
-const built = new URL('../dist/cli/main.js', import.meta.url);
+const built = new URL('../dist/aea/main.js', import.meta.url);
 const sources = new URL('../src/', import.meta.url);
 
 /** Whether a file under src/ changed after the build: about 250 stat calls, some milliseconds. */

@@ -18,9 +18,9 @@ beforeAll(async () => {
   root = await tempDir('aea-bin-');
   await mkdir(join(root, 'bin'));
   await copyFile(bin, join(root, 'bin', 'aea.mjs'));
-  await mkdir(join(root, 'dist', 'cli'), { recursive: true });
+  await mkdir(join(root, 'dist', 'aea'), { recursive: true });
   await mkdir(join(root, 'src', 'cli', 'commands'), { recursive: true });
-  await writeFile(join(root, 'dist', 'cli', 'main.js'), "process.stdout.write('dist ' + process.argv.slice(2).join(' '));\n");
+  await writeFile(join(root, 'dist', 'aea', 'main.js'), "process.stdout.write('dist ' + process.argv.slice(2).join(' '));\n");
   await writeFile(join(root, 'src', 'cli', 'aea.mjs'), "process.stdout.write('src ' + process.argv.slice(2).join(' '));\n");
   await writeFile(join(root, 'src', 'cli', 'commands', 'query.ts'), '');
 });
@@ -29,7 +29,7 @@ describe('bin/aea.mjs', () => {
   it('runs the build when no source is newer, the sources when one is, and always for the bench', async () => {
     await at('src/cli/aea.mjs', 1_000);
     await at('src/cli/commands/query.ts', 1_000);
-    await at('dist/cli/main.js', 2_000);
+    await at('dist/aea/main.js', 2_000);
     expect(await which('query', '--help')).toBe('dist query --help');
     expect(await which('bench')).toBe('src bench');
     await at('src/cli/commands/query.ts', 3_000);

@@ -69,7 +69,7 @@ process.on('exit', () => {
   process.stderr.write('loaded ' + JSON.stringify([...new Set(names)].sort()) + '\\n');
 });
 process.argv.splice(2, Infinity, ...JSON.parse(process.env.AEA_ARGS));
-await import('./node_modules/answer-engine-analytics/dist/cli/main.js');
+await import('./node_modules/answer-engine-analytics/dist/aea/main.js');
 `;
 
 const consumer = `import { openEngine, DatasetError, type EngineOptions, type OrganizationListing } from 'answer-engine-analytics';

@@ -4,6 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DatasetError } from '../errors.ts';
 import type { ColumnDef, ColumnType } from '../model/column.ts';
 import { tables, type TableName } from '../model/tables.ts';
+import { describeFile, type FileColumns } from './file-schemas.ts';
 
 /** Physical types a file may carry for a contract type; the view casts where they differ. */
 const accepted: Record<ColumnType, readonly string[]> = {
@@ -95,12 +96,11 @@ export const missingTableMessage = (dir: string, table: TableName) =>
   `missing table "${table}": expected ${resolve(dir, `${table}.parquet`)} or a folder ${resolve(dir, table)}/ of Parquet files`;
 
 /** Every problem of one file's columns: missing, of a wrong type, or holding values their contract type cannot. */
-export async function checkFileColumns(conn: DuckDBConnection, table: TableName, file: string): Promise<{ columns: ColumnSource[]; problems: DatasetProblem[] }> {
+export async function checkFileColumns(conn: DuckDBConnection, table: TableName, file: string, known?: FileColumns): Promise<{ columns: ColumnSource[]; problems: DatasetProblem[] }> {
   const problem = (message: string, column?: string): DatasetProblem => ({ severity: 'error', table, file, column, message });
-  let described: Map<string, string>;
+  let described: FileColumns;
   try {
-    const reader = await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($file))`, { file });
-    described = new Map(reader.getRowsJS().map((r) => [String(r[0]), String(r[1])]));
+    described = known ?? (await describeFile(conn, file));
   } catch (error) {
     return { columns: [], problems: [problem(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`)] };
   }
@@ -138,10 +138,10 @@ async function misfits(conn: DuckDBConnection, file: string, columns: readonly {
 }
 
 /** Reads every file's footer, checks its columns and types against the contract, and fails on the first problem. */
-export async function inspectFiles(conn: DuckDBConnection, table: TableName, files: readonly string[]): Promise<TableSource> {
+export async function inspectFiles(conn: DuckDBConnection, table: TableName, files: readonly string[], described?: ReadonlyMap<string, FileColumns>): Promise<TableSource> {
   let casts: ColumnSource[] | undefined;
   for (const file of files) {
-    const { columns, problems } = await checkFileColumns(conn, table, file);
+    const { columns, problems } = await checkFileColumns(conn, table, file, described?.get(file));
     const first = problems[0];
     if (first) throw new DatasetError(first.message, file, first.column);
     casts = casts ? casts.map((c, i) => ({ name: c.name, cast: c.cast || columns[i]!.cast })) : columns;

@@ -18,7 +18,7 @@ import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoin
 import { Routes } from '../reports/routes.ts';
 import type { EngineOptions } from './engine-options.ts';
 import { copyRelation, openBackend } from './open-backend.ts';
-import { registerTable } from './register-tables.ts';
+import { describeDataset, registerTable } from './register-tables.ts';
 import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 import type { ReportBackend } from './backend.ts';
 
@@ -54,8 +54,9 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     await pool.use(async (conn) => {
       await conn.run(`SET GLOBAL TimeZone = 'UTC'`);
       await conn.run(`SET GLOBAL parquet_metadata_cache = true`);
+      const described = options.verify === 'full' ? undefined : await describeDataset(conn, tableNames, options);
       for (const table of tableNames) {
-        const source = await registerTable(conn, table, options);
+        const source = await registerTable(conn, table, options, described);
         if (source) sources.push(source);
         else missingTables.add(table);
         files.set(table, source && 'files' in source ? source.files : null);

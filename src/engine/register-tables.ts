@@ -10,6 +10,7 @@ import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, proje
 import type { EngineOptions } from './engine-options.ts';
 import { smallTableBytes } from './limits.ts';
 import { pathListLiteral } from './literal.ts';
+import { describeFiles, type FileColumns } from './file-schemas.ts';
 
 const isDimension = (table: TableName) => !(tables[table].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts');
 
@@ -18,11 +19,30 @@ const bytesOf = (files: readonly string[]) => files.reduce((sum, f) => sum + sta
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
 const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
 
-/** Registers one table as a view, saying where its rows come from; null when the dataset leaves it out (then the view is empty). */
-export async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions): Promise<TableSource | null> {
+const isArrow = (input: unknown) => input !== undefined && typeof input !== 'string' && !Array.isArray(input);
+
+/** The Parquet files a table reads: given in `tables`, or found in the dataset folder; undefined for an Arrow table or one left out. */
+function filesOf(table: TableName, options: EngineOptions): string[] | undefined {
+  const input = options.tables?.[table];
+  if (isArrow(input)) return undefined;
+  return input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+}
+
+/** Every Parquet file the tables read, described in one statement (see `describeFiles`). */
+export const describeDataset = (conn: DuckDBConnection, names: readonly TableName[], options: EngineOptions): Promise<Map<string, FileColumns>> =>
+  describeFiles(
+    conn,
+    names.flatMap((t) => filesOf(t, options) ?? []),
+  );
+
+/**
+ * Registers one table as a view, saying where its rows come from; null when the dataset leaves it out
+ * (then the view is empty). `described` holds files' columns read ahead; a file not in it is described here.
+ */
+export async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions, described?: ReadonlyMap<string, FileColumns>): Promise<TableSource | null> {
   const view = viewName(table);
   const input = options.tables?.[table];
-  if (input !== undefined && typeof input !== 'string' && !Array.isArray(input)) {
+  if (isArrow(input)) {
     // Only Arrow inputs load apache-arrow; a dataset folder never does.
     const { loadArrowTable } = await import('./arrow-tables.ts');
     const staging = await loadArrowTable(conn, table, input as ArrowTable);
@@ -30,14 +50,14 @@ export async function registerTable(conn: DuckDBConnection, table: TableName, op
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS SELECT ${source} FROM "${staging}"`);
     return { table, relation: view };
   }
-  const files = input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  const files = filesOf(table, options);
   if (!files) {
     if (table === 'organizations') throw new DatasetError(options.data ? missingTableMessage(options.data, table) : 'missing table "organizations": pass it in `tables` or give a `data` folder');
     if (options.verify === 'full' && input === undefined && options.data) contentHashes(options.data).checkAbsent(table);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS ${emptyRelation(table)}`);
     return null;
   }
-  const source = await inspectFiles(conn, table, files);
+  const source = await inspectFiles(conn, table, files, described);
   if (options.verify === 'full') {
     if (input === undefined) await contentHashes(options.data!).check(table, files);
     await readEveryValue(conn, table, files);

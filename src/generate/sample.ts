@@ -11,7 +11,8 @@ export const sampleDir = fileURLToPath(new URL('../../data/sample', import.meta.
 export const sampleSeed = 1;
 export const sampleScale = 0.02;
 
-const sources = ['../model/tables', '../model/column', './dims-sql', './facts-sql', './knowledge-sql', './traffic-sql', './vocab', './vocab-tables', './agent-templates', './generate'];
+// Paths from the package's source root, so they hold from this module and from the bundled CLI's chunks alike (scripts/bundle-cli.mjs).
+const sources = ['../model/tables', '../model/column', '../generate/dims-sql', '../generate/facts-sql', '../generate/knowledge-sql', '../generate/traffic-sql', '../generate/vocab', '../generate/vocab-tables', '../generate/agent-templates', '../generate/generate'];
 /** `.ts` when run from the sources, `.js` in the built package: the fingerprint reads the modules that run. */
 const extension = import.meta.url.slice(import.meta.url.lastIndexOf('.'));
 

@@ -3,10 +3,11 @@ import { plainJs } from '../rows-query.ts';
 import type { CallContext, PreparedCall, RollupChoice } from '../endpoint.ts';
 
 /** Why the SQL reads the rollups it does, in words. */
-export function rollupReason(r: RollupChoice): string {
+export function rollupReason(r: RollupChoice, enabled = true): string {
   if (r.candidates.length === 0) return 'no rollup keeps every key this request groups and filters by (or the report has none): the SQL reads the facts';
   const missing = r.candidates.filter((c) => !r.chosen.includes(c));
   const one = r.candidates.length === 1;
+  if (!enabled) return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but rollups are off for this engine (\`rollups: false\`; \`aea query\` answers one request per process, so it never builds one): the SQL reads the facts`;
   if (missing.length === 0) return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, and ${one ? 'is' : 'are'} current: the SQL reads ${one ? 'it' : 'them'} instead of the facts`;
   return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts`;
 }
@@ -48,7 +49,7 @@ export async function explainBody(ctx: CallContext, operation: string, request: 
     organization_id: ctx.organizationId,
     request,
     plan: prepared.plan,
-    rollups: { candidates: prepared.rollups.candidates, chosen: prepared.rollups.chosen, reason: rollupReason(prepared.rollups) },
+    rollups: { candidates: prepared.rollups.candidates, chosen: prepared.rollups.chosen, reason: rollupReason(prepared.rollups, ctx.core.rollups.enabled) },
     statements,
     answer_fingerprint: fingerprints.answer,
   };
