@@ -57,6 +57,12 @@ export interface EngineOptions {
    */
   readonly rollups?: boolean;
   /**
+   * Small dimension tables (at most 16 MiB of Parquet) are copied into memory at open, since every report
+   * joins them several times (default true). Off, they are read from their files: cheaper for a process
+   * that answers one request, such as `aea query`. The answers are the same.
+   */
+  readonly smallTablesInMemory?: boolean;
+  /**
    * Where the reports' SQL runs: `duckdb` (default, embedded), `chdb` (ClickHouse embedded in this
    * process over the same files; needs the optional package chdb) or `clickhouse` (a server or cluster
    * at `clickhouseUrl` holding the dataset's tables). The state store and resources stay on DuckDB.

@@ -65,7 +65,7 @@ export async function registerTable(conn: DuckDBConnection, table: TableName, op
   // A small dimension table is read once into memory: every report joins the dimensions several times,
   // and each read of a Parquet file, however small, costs about half a millisecond of opening and
   // decoding. Facts (ordered by time) are always read from their files.
-  const kind = isDimension(table) && bytesOf(files) <= smallTableBytes ? 'TABLE' : 'VIEW';
+  const kind = options.smallTablesInMemory !== false && isDimension(table) && bytesOf(files) <= smallTableBytes ? 'TABLE' : 'VIEW';
   await conn.run(`CREATE OR REPLACE ${kind} "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
   return { table, files };
 }

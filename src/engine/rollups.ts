@@ -111,6 +111,11 @@ export class Rollups {
     }
   }
 
+  /** Resolves when every build under way now has finished, built or failed. */
+  settled(): Promise<void> {
+    return Promise.allSettled([...this.building.values()]).then(() => undefined);
+  }
+
   /**
    * Stops builds under way: their queries are interrupted and each closes its own connection as it
    * unwinds (closing a connection under a running query would block). Resolves once every build has
