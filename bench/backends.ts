@@ -20,9 +20,9 @@ const only = values.reports?.split(',');
 const windows = (values.days ?? '30,365').split(',').map(Number);
 
 const found = await resolveDataset(0, values.data, true);
-const open = (backend: 'duckdb' | 'chdb', rollups: boolean) => openEngine({ data: found.dir, backend, rollups, cursorSecret: 'bench' });
+const open = (backend: 'duckdb' | 'chdb', rollups: boolean) => openEngine({ data: found.dir, backend, rollups, cursorSecret: 'bench', resultCache: 0 });
 // First: chdb holds one directory per process, which the view-reading chdb engine then shares.
-const loaded: Record<string, Engine> = values.loaded ? { 'chdb loaded': await openEngine({ data: found.dir, backend: 'clickhouse', clickhouseUrl: values.loaded, cursorSecret: 'bench' }) } : {};
+const loaded: Record<string, Engine> = values.loaded ? { 'chdb loaded': await openEngine({ data: found.dir, backend: 'clickhouse', clickhouseUrl: values.loaded, cursorSecret: 'bench', resultCache: 0 }) } : {};
 const engines: Record<string, Engine> = { duckdb: await open('duckdb', false), 'duckdb+rollups': await open('duckdb', true), chdb: await open('chdb', false), ...loaded };
 const sides = Object.keys(engines);
 const orgs = await engines.duckdb!.listOrganizations();

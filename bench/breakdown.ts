@@ -13,7 +13,7 @@ import { openEngine } from '../src/open-engine.ts';
 
 const dir = process.argv[2]!;
 const runs = Number(process.argv[3] ?? 40);
-const engine = await openEngine({ data: dir, state: join(tmpdir(), `breakdown-${process.pid}.duckdb`) });
+const engine = await openEngine({ data: dir, state: join(tmpdir(), `breakdown-${process.pid}.duckdb`), resultCache: 0 });
 const conn = await engine.core.pool.instance.connect();
 const [cat, org] = (await conn.runAndReadAll('SELECT id, organization_id FROM categories ORDER BY id LIMIT 1')).getRows()[0] as [string, string];
 const scope = engine.org(org);

@@ -19,7 +19,7 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const rounds = Number(flag('--rounds') ?? 15);
 const data = flag('--data') ?? (existsSync('bench/data/scale-1') ? 'bench/data/scale-1' : await ensureSample());
 
-const engine = await openEngine({ data });
+const engine = await openEngine({ data, resultCache: 0 });
 const [org] = await engine.listOrganizations();
 const acme = engine.org(org!.id);
 const category = org!.categories[0]!.id;

@@ -12,7 +12,7 @@ import { formatSseEvent } from '../src/reports/sse.ts';
  * and the longest event-loop delay while encoding. `npx tsx bench/formats.ts [--data DIR] [--rounds N]`.
  */
 const { values } = parseArgs({ options: { data: { type: 'string' }, rounds: { type: 'string' } } });
-const engine = await openEngine({ data: values.data ?? sampleDir });
+const engine = await openEngine({ data: values.data ?? sampleDir, resultCache: 0 });
 const [org] = await engine.listOrganizations();
 const category = org!.categories[0]!.id;
 const scope = engine.org(org!.id);

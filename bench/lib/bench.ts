@@ -100,7 +100,7 @@ export async function runBench(options: BenchOptions): Promise<ScaleResult[]> {
 async function benchDataset(scale: number, dir: string | undefined, options: BenchOptions): Promise<ScaleResult> {
   const found = await resolveDataset(scale, dir, options.quiet);
   options.log(`bench scale ${found.scale} on ${found.dir}`);
-  const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir }));
+  const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir, resultCache: 0 }));
   let dataset: BenchDataset;
   let duckdb: string;
   const reports: RequestResult[] = [];

@@ -52,7 +52,7 @@ export async function serve(dataset: BenchDataset, perOrganization: number, cate
   const dir = mkdtempSync(join(tmpdir(), 'aea-bench-serve-'));
   const state = join(dir, 'state.duckdb');
   const organizations = [...new Set(dataset.categories.map((c) => c.organizationId))];
-  const engine = await openEngine({ data: dataset.dir, state, rollups: false });
+  const engine = await openEngine({ data: dataset.dir, state, rollups: false, resultCache: 0 });
   const keys = new Map<string, string[]>();
   const promptIds = new Map<string, string[]>();
   const categories = new Map<string, string[]>();
@@ -72,7 +72,7 @@ export async function serve(dataset: BenchDataset, perOrganization: number, cate
     await engine.close();
   }
   const started = performance.now();
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', dataset.dir, '--state', state, '--port', '0', '--rate-limit', '0', '--heavy-per-key', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', dataset.dir, '--state', state, '--port', '0', '--rate-limit', '0', '--heavy-per-key', '0', '--result-cache', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   let url: string;
   try {
     url = await listen(child);

@@ -9,6 +9,7 @@ import type { MemoryPlan } from './memory-budget.ts';
 import type { Slots } from './slots.ts';
 import type { TableName } from '../model/tables.ts';
 import type { DatasetVersion } from './dataset-version.ts';
+import type { ResultCache } from './result-cache.ts';
 
 export interface EngineLimits {
   readonly timeBudgetMs: number;
@@ -58,6 +59,8 @@ export interface EngineCore {
   readonly tempDisk: TempDisk;
   /** The identity of what reports read (dataset and state store content), for answers' fingerprints. */
   readonly version: DatasetVersion;
+  /** Report pages kept by their fingerprint (`resultCache`; off when its bound is 0). */
+  readonly results: ResultCache;
 }
 
 export const noBackgroundWork: BackgroundWorker = {

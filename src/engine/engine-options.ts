@@ -35,6 +35,13 @@ export interface EngineOptions {
   /** Streams open at once, library iterators and HTTP streams together (default 16); one more is refused. */
   readonly maxStreams?: number;
   /**
+   * Report pages kept in memory by their fingerprint, so a repeated request is answered without reading
+   * data: e.g. '64MiB' or bytes, 0 turns it off. Default 64 MiB, at most an eighth of `memoryLimit`. Taken
+   * from the memory budget like the stream buffers. An entry is never stale: the fingerprint changes with
+   * any edit that could change the answer (docs/extensions.md).
+   */
+  readonly resultCache?: ByteSize;
+  /**
    * How long one call (not a stream) may run before its statement is interrupted and it fails with a
    * TimeBudgetError; 0 turns the budget off. Default 30 000 ms.
    */

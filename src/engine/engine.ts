@@ -1,4 +1,5 @@
 import { TempDisk } from './temp-disk.ts';
+import { ResultCache } from './result-cache.ts';
 import { randomBytes } from 'node:crypto';
 import { CursorCodec } from '../query/cursor.ts';
 import { OrgScope } from './org-scope.ts';
@@ -42,7 +43,7 @@ export interface EngineHost {
 export async function openCore(options: EngineOptions): Promise<Omit<EngineCore, 'runner'>> {
   if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
   const maxStreams = options.maxStreams ?? defaultMaxStreams;
-  const memory = planMemory(options.memoryLimit, maxStreams);
+  const memory = planMemory(options.memoryLimit, maxStreams, options.resultCache);
   const chdbInProcess = options.backend === 'chdb' || (options.backend === 'clickhouse' && options.clickhouseUrl?.startsWith('chdb:') === true);
   const shares = chdbInProcess ? embeddedShares(memory) : { duckdb: memory.database, chdb: 0 };
   const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory, shares.duckdb) });
@@ -85,6 +86,7 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       missingTables,
       version: new DatasetVersion(pool, options.data, sources, state),
       tempDisk: new TempDisk(options.exportTempLimit, options.tempLimit),
+      results: new ResultCache(memory.resultCache),
     };
   } catch (error) {
     await backend?.close();

@@ -66,6 +66,9 @@ export const sliceMs = 10;
 /** Listing answers kept in memory per state store (bytes of JSON), so listings never wait for DuckDB. */
 export const listingCacheBytes = 32 * MiB;
 
+/** The result cache's default bound (`resultCache`, `--result-cache`): at most an eighth of the memory budget. */
+export const defaultResultCacheBytes = 64 * MiB;
+
 /**
  * A dimension table (any table not ordered by time) whose Parquet files take at most this many bytes is
  * copied into memory at open; facts and larger tables are read from their files. At scale 10 the

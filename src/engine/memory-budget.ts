@@ -1,5 +1,5 @@
 import { totalmem } from 'node:os';
-import { defaultMemoryFraction, minDatabaseMemory, streamBufferBytes } from './limits.ts';
+import { defaultMemoryFraction, defaultResultCacheBytes, minDatabaseMemory, streamBufferBytes } from './limits.ts';
 
 /** A byte count, or text such as '4GB' (powers of 1000) or '1.5GiB' (powers of 1024), as DuckDB reads it. */
 export type ByteSize = number | string;
@@ -17,10 +17,12 @@ export function parseBytes(size: ByteSize): number {
   return Math.floor(Number(m[1]) * factor);
 }
 
-/** How the process budget is split: buffers reserved for every stream that may be open, DuckDB gets the rest. */
+/** How the process budget is split: buffers reserved for every stream that may be open and the result cache, DuckDB gets the rest. */
 export interface MemoryPlan {
   readonly budget: number;
   readonly streamReserve: number;
+  /** The result cache's bound in bytes (0: off). */
+  readonly resultCache: number;
   /** DuckDB's `memory_limit` in bytes. */
   readonly database: number;
 }
@@ -30,15 +32,16 @@ export interface MemoryPlan {
  * budget it is DuckDB's own default share of physical memory. A budget that leaves DuckDB less than
  * `minDatabaseMemory` is refused.
  */
-export function planMemory(limit: ByteSize | undefined, maxStreams: number): MemoryPlan {
+export function planMemory(limit: ByteSize | undefined, maxStreams: number, resultCacheSize?: ByteSize): MemoryPlan {
   const budget = limit === undefined ? Math.floor(totalmem() * defaultMemoryFraction) : parseBytes(limit);
   const streamReserve = maxStreams * streamBufferBytes;
-  const database = budget - streamReserve;
+  const resultCache = resultCacheSize === undefined ? Math.min(defaultResultCacheBytes, Math.floor(budget / 8)) : /^\s*0+(\.0*)?\s*[a-z]*\s*$/i.test(String(resultCacheSize)) ? 0 : parseBytes(resultCacheSize);
+  const database = budget - streamReserve - resultCache;
   if (database < minDatabaseMemory) {
     const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
-    throw new RangeError(`a memory budget of ${mib(budget)} leaves DuckDB ${mib(database)} once ${maxStreams} stream buffers of ${mib(streamBufferBytes)} are reserved; give at least ${mib(streamReserve + minDatabaseMemory)} or allow fewer streams`);
+    throw new RangeError(`a memory budget of ${mib(budget)} leaves DuckDB ${mib(database)} once ${maxStreams} stream buffers of ${mib(streamBufferBytes)} and a result cache of ${mib(resultCache)} are reserved; give at least ${mib(streamReserve + resultCache + minDatabaseMemory)}, allow fewer streams or a smaller cache`);
   }
-  return { budget, streamReserve, database };
+  return { budget, streamReserve, resultCache, database };
 }
 
 /** The plan's database share in DuckDB's syntax (or `bytes` of it, when chdb takes part). */

@@ -38,7 +38,7 @@ export async function serve(data: string, state: string): Promise<Served> {
   const orgs = await engine.listOrganizations();
   const key = (await ApiKeys.of(engine.core.state).create({ organizationId: orgs[0]!.id, name: 'load test', expiresOn: '2099-12-31', now: new Date() })).key;
   await engine.close();
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--result-cache', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

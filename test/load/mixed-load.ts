@@ -25,7 +25,7 @@ for (let i = 0; i <= heavy; i++) keys.push((await ApiKeys.of(setup.core.state).c
 const category = org!.categories[0]!.id;
 await setup.close();
 
-const child = spawn(process.execPath, [aea, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [aea, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--result-cache', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise<string>((resolve, reject) => {
   child.stdout.on('data', (b: Buffer) => {
     const m = /on (http:\/\/[^\s;]+)/.exec(b.toString());

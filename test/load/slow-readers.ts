@@ -26,7 +26,7 @@ for (let i = 0; i < readers; i++) keys.push((await ApiKeys.of(setup.core.state).
 const category = org!.categories[0]!.id;
 await setup.close();
 
-const args = [aea, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--quiet', ...(values['memory-limit'] ? ['--memory-limit', values['memory-limit']] : [])];
+const args = [aea, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--result-cache', '0', '--quiet', ...(values['memory-limit'] ? ['--memory-limit', values['memory-limit']] : [])];
 const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise<string>((resolve, reject) => {
   child.stdout.on('data', (b: Buffer) => {

@@ -84,7 +84,7 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
     const data = required(values, 'data');
     // One answer per process: a rollup started now would be thrown away at exit, and building it (or copying
     // the small tables into memory) costs more than the answer read from the files (bench/RESULTS.md, CLI start).
-    const engine = await openEngine({ data, rollups: false, smallTablesInMemory: false, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...tempLimits(values), ...backendOf(values) });
+    const engine = await openEngine({ data, rollups: false, smallTablesInMemory: false, resultCache: 0, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...tempLimits(values), ...backendOf(values) });
     if (engine.core.state.readOnly) io.err(`aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`);
     try {
       let body: unknown;

@@ -17,6 +17,7 @@ export const serveOptions = {
   verify: { type: 'string' },
   'memory-limit': { type: 'string' },
   'max-streams': { type: 'string' },
+  'result-cache': { type: 'string' },
   'time-budget': { type: 'string' },
   'heavy-per-key': { type: 'string' },
   'failed-auth-limit': { type: 'string' },
@@ -30,7 +31,7 @@ export const serveOptions = {
 
 export const serve: Command = {
   usage: `aea serve --data DIR [--port P] [--host H] [--state FILE] [--rate-limit N] [--verify full] [--memory-limit SIZE]
-                 [--max-streams N] [--time-budget SECONDS] [--heavy-per-key N] [--failed-auth-limit N] [--quiet] [--mcp-allow-writes]
+                 [--max-streams N] [--result-cache SIZE] [--time-budget SECONDS] [--heavy-per-key N] [--failed-auth-limit N] [--quiet] [--mcp-allow-writes]
                  [--export-temp-limit SIZE] [--temp-limit SIZE] [--first-row-budget SECONDS]
                  [--backend duckdb|chdb|clickhouse [--clickhouse-url URL]]
 
@@ -41,6 +42,8 @@ export const serve: Command = {
   --verify full        check every file against the hashes in dataset.json and read every value at start
   --memory-limit SIZE  memory for DuckDB and stream buffers together, e.g. 4GB (default: 80% of RAM)
   --max-streams N      streams open at once in the process (default ${defaultMaxStreams}); one more is a 503
+  --result-cache SIZE  report pages kept by fingerprint, so a repeated request reads no data (default 64MiB,
+                       at most an eighth of --memory-limit; 0: off); part of the memory budget
   --time-budget S      seconds a request (not a stream) may run before it is stopped (default ${defaultTimeBudgetMs / 1000}; 0: none)
   --heavy-per-key N    reports one API key may run at once (default ${defaultHeavyPerKey}; 0: no bound)
   --mcp-allow-writes   /mcp (MCP for AI agents, docs/mcp.md) also offers the tools that change data
@@ -58,10 +61,11 @@ ${backendUsage}`,
     const data = required(values, 'data');
     const memoryLimit = typeof values['memory-limit'] === 'string' ? values['memory-limit'] : undefined;
     const maxStreams = number(values, 'max-streams', defaultMaxStreams);
+    const resultCache = typeof values['result-cache'] === 'string' ? values['result-cache'] : undefined;
     try {
-      planMemory(memoryLimit, maxStreams);
+      planMemory(memoryLimit, maxStreams, resultCache);
     } catch (error) {
-      throw new UsageError(`--memory-limit: ${(error as Error).message}`);
+      throw new UsageError(`${resultCache === undefined ? '--memory-limit' : '--memory-limit, --result-cache'}: ${(error as Error).message}`);
     }
     const engine = await openEngine({
       data,
@@ -69,6 +73,7 @@ ${backendUsage}`,
       verify: values.verify === 'full' ? 'full' : 'footer',
       memoryLimit,
       maxStreams,
+      resultCache,
       timeBudgetMs: number(values, 'time-budget', defaultTimeBudgetMs / 1000) * 1000,
       ...tempLimits(values),
       ...backendOf(values),

@@ -3,6 +3,7 @@ import { parseWith } from '../../query/validation.ts';
 import type { CallContext, Endpoint, EndpointInput, EndpointResult, RowsResult } from '../endpoint.ts';
 import { explainBody } from './explain.ts';
 import { answerFingerprint } from './fingerprint.ts';
+import { keptOnRead, replayed } from './cached-answer.ts';
 import { appliesTo, askedFor, parseExtensions, querySchemaFor, type Extensions } from './options.ts';
 
 /**
@@ -31,7 +32,9 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
       const prepared = await prepare(input, ctx, { lookup: 'use', extensions });
       const fp = await answerFingerprint(ctx, prepared, prepared.normalized, extensions, format);
       if (matches(input.ifNoneMatch, fp)) return { kind: 'json', status: 304, json: '', fingerprint: fp };
-      return withFingerprint(await prepared.run(), fp);
+      const kept = ctx.core.results.get(fp);
+      if (kept) return replayed(kept, fp);
+      return keptOnRead(withFingerprint(await prepared.run(), fp), ctx.core.results, fp);
     },
   };
 }
