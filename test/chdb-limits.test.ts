@@ -12,17 +12,19 @@ import { sql } from '../src/query/sql.ts';
 /** chdb, ClickHouse embedded in this process: the memory budget applies to its statements, and an abandoned statement is killed. */
 let engine: Engine;
 beforeAll(async () => {
-  engine = await openEngine({ data: sampleDir, backend: 'chdb', memoryLimit: '256MiB' });
+  engine = await openEngine({ data: sampleDir, backend: 'chdb', memoryLimit: '256MiB', resultCache: 0 });
 });
 afterAll(() => engine.close());
 
 describe('chdb and the process budget', () => {
   it('gives chdb three quarters of the database share (DuckDB at least 64 MiB) and refuses a statement past it with a 503', async () => {
-    const plan = planMemory('256MiB', defaultMaxStreams);
+    const plan = planMemory('256MiB', defaultMaxStreams, 0);
     const shares = embeddedShares(plan);
     expect(plan.database).toBe(192 * 2 ** 20);
     expect(shares).toEqual({ duckdb: 64 * 2 ** 20, chdb: 128 * 2 ** 20 });
-    expect(embeddedShares(planMemory('4GiB', defaultMaxStreams))).toEqual({ duckdb: 1008 * 2 ** 20, chdb: 3024 * 2 ** 20 });
+    expect(embeddedShares(planMemory('4GiB', defaultMaxStreams, 0))).toEqual({ duckdb: 1008 * 2 ** 20, chdb: 3024 * 2 ** 20 });
+    // The result cache's default (an eighth of the budget, up to 64 MiB) comes out of the database share first.
+    expect(embeddedShares(planMemory('256MiB', defaultMaxStreams))).toEqual({ duckdb: 64 * 2 ** 20, chdb: 96 * 2 ** 20 });
     // About 400 MB of array: past the 128 MiB chdb gets of a 256 MiB budget.
     const error = await engine.core.backend.read(sql`SELECT length(groupArray(number)) AS n FROM numbers(${50_000_000})`).then(
       () => undefined,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withBudget } from '../src/engine/budget.ts';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/engine/engine.ts';
-import { streamBufferBytes } from '../src/engine/limits.ts';
+import { defaultResultCacheBytes, streamBufferBytes } from '../src/engine/limits.ts';
 import { CallAbortedError, ServerBusyError, TimeBudgetError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { jsonResult, type Endpoint, type StreamEvent, type Weight } from '../src/reports/endpoint.ts';
@@ -213,13 +213,13 @@ describe('the global stream bound', () => {
 });
 
 describe('the memory budget', () => {
-  it('gives DuckDB the budget less one stream buffer per stream that may be open', async () => {
+  it('gives DuckDB the budget less one stream buffer per stream that may be open and the result cache', async () => {
     const budgeted = await openEngine({ data: sampleDir, memoryLimit: '1GiB', maxStreams: 4 });
     try {
       const limit = (await budgeted.core.pool.read(`SELECT current_setting('memory_limit')`, [])).getRows()[0]![0];
-      const mib = (2 ** 30 - 4 * streamBufferBytes) / 2 ** 20;
+      const mib = (2 ** 30 - 4 * streamBufferBytes - defaultResultCacheBytes) / 2 ** 20;
       expect(String(limit)).toBe(`${mib.toFixed(1)} MiB`);
-      expect(budgeted.core.limits.memory).toEqual({ budget: 2 ** 30, streamReserve: 4 * streamBufferBytes, database: 2 ** 30 - 4 * streamBufferBytes });
+      expect(budgeted.core.limits.memory).toEqual({ budget: 2 ** 30, streamReserve: 4 * streamBufferBytes, resultCache: defaultResultCacheBytes, database: 2 ** 30 - 4 * streamBufferBytes - defaultResultCacheBytes });
     } finally {
       await budgeted.close();
     }

@@ -35,11 +35,12 @@ export interface MemoryPlan {
 export function planMemory(limit: ByteSize | undefined, maxStreams: number, resultCacheSize?: ByteSize): MemoryPlan {
   const budget = limit === undefined ? Math.floor(totalmem() * defaultMemoryFraction) : parseBytes(limit);
   const streamReserve = maxStreams * streamBufferBytes;
-  const resultCache = resultCacheSize === undefined ? Math.min(defaultResultCacheBytes, Math.floor(budget / 8)) : /^\s*0+(\.0*)?\s*[a-z]*\s*$/i.test(String(resultCacheSize)) ? 0 : parseBytes(resultCacheSize);
+  // The default never makes a budget too small: it shrinks to what DuckDB's minimum leaves (0 at the least).
+  const resultCache = resultCacheSize === undefined ? Math.max(0, Math.min(defaultResultCacheBytes, Math.floor(budget / 8), budget - streamReserve - minDatabaseMemory)) : /^\s*0+(\.0*)?\s*[a-z]*\s*$/i.test(String(resultCacheSize)) ? 0 : parseBytes(resultCacheSize);
   const database = budget - streamReserve - resultCache;
   if (database < minDatabaseMemory) {
     const mib = (n: number) => `${Math.round(n / 2 ** 20)} MiB`;
-    throw new RangeError(`a memory budget of ${mib(budget)} leaves DuckDB ${mib(database)} once ${maxStreams} stream buffers of ${mib(streamBufferBytes)} and a result cache of ${mib(resultCache)} are reserved; give at least ${mib(streamReserve + resultCache + minDatabaseMemory)}, allow fewer streams or a smaller cache`);
+    throw new RangeError(`a memory budget of ${mib(budget)} leaves DuckDB ${mib(database)} once ${maxStreams} stream buffers of ${mib(streamBufferBytes)}${resultCache > 0 ? ` and a result cache of ${mib(resultCache)}` : ''} are reserved; give at least ${mib(streamReserve + resultCache + minDatabaseMemory)} or allow fewer streams${resultCache > 0 ? ' or a smaller cache' : ''}`);
   }
   return { budget, streamReserve, resultCache, database };
 }
