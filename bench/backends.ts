@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { reportCases } from './cases/index.ts';
 import { iterationParams, resolveDataset, type BenchDataset } from './lib/dataset.ts';
 
@@ -37,7 +37,7 @@ const header = ['report', 'request', 'duckdb p50 ms', 'duckdb + rollups p50 ms',
 const rows: string[] = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
 for (const rc of reportCases) {
   if (only && !only.includes(rc.report)) continue;
-  const name = (await import('../src/reports/registry.ts')).endpoints.find((e) => e.path === rc.path && e.method === 'POST')!.name;
+  const name = (await import('../src/registry.ts')).endpoints.find((e) => e.path === rc.path && e.method === 'POST')!.name;
   for (const req of rc.requests(dataset).filter((r) => r.kind === 'page' && r.windowSeries && windows.includes(r.windowDays) && (r.page ?? 1) === 1)) {
     const times: Record<string, number[]> = Object.fromEntries(sides.map((side) => [side, []]));
     const call = async (side: string, i: number) => {

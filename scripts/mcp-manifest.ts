@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { ToolCatalog } from '../src/mcp/tool-catalog.ts';
 import { listedOf, manifestUrl } from '../src/mcp/tool-source.ts';
 

@@ -1,4 +1,4 @@
-import { heavyBusyRetrySeconds, maxClientWaitSeconds, maxEchoedInputChars, serverBusyRetrySeconds } from './engine/limits.ts';
+import { heavyBusyRetrySeconds, maxClientWaitSeconds, maxEchoedInputChars, serverBusyRetrySeconds } from './limits.ts';
 
 export interface ValidationIssue {
   readonly loc: readonly (string | number)[];

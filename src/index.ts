@@ -1,6 +1,6 @@
 export { openEngine } from './open-engine.ts';
-export { Engine, type EngineOptions, type EngineCore, type EngineHost, type TableInput } from './engine/engine.ts';
-export { OrgScope, type ReportsApi, type JsonObject, type ReportCall, type StreamCall, type ReportOptions, type ResourceCall, type ResourceInput, type ResourcesApi, type Explained, type JsonValue, type Page, type ReportEvent, type Body } from './engine/org-scope.ts';
+export { Engine, type EngineOptions, type EngineCore, type EngineHost, type TableInput } from './library/engine.ts';
+export { OrgScope, type ReportsApi, type JsonObject, type ReportCall, type StreamCall, type ReportOptions, type ResourceCall, type ResourceInput, type ResourcesApi, type Explained, type JsonValue, type Page, type ReportEvent, type Body } from './library/org-scope.ts';
 export type { ReportTypes, StreamedReport, Declared } from './reports/report-types.ts';
 export type { ResourceName, ResourceAnswers, AgentRun, QueuedRun } from './engine/resource-types.ts';
 export type * from './reports/answer-types.ts';
@@ -27,7 +27,7 @@ export {
 export { generateDataset, type GenerateOptions, type GenerateResult } from './generate/generate.ts';
 export { tables, tableNames, type TableName } from './model/tables.ts';
 export { metrics } from './model/metrics.ts';
-export { endpoints } from './reports/registry.ts';
+export { endpoints } from './registry.ts';
 export type { Endpoint, StreamEvent } from './reports/endpoint.ts';
 export { importFlat, type ImportOptions, type ImportResult } from './import/flat-import.ts';
 export type { RowShape, ColumnBatch } from './query/row-shape.ts';

@@ -1,5 +1,5 @@
-import { Engine, type EngineOptions } from './engine/engine.ts';
-import { endpoints } from './reports/registry.ts';
+import { Engine, type EngineOptions } from './library/engine.ts';
+import { endpoints, matchEndpoint } from './registry.ts';
 import { AgentRunner } from './resources/agents/runner.ts';
 import { sweepStaleTemp } from './engine/temp-paths.ts';
 
@@ -10,5 +10,5 @@ import { sweepStaleTemp } from './engine/temp-paths.ts';
 export const openEngine = (options: EngineOptions): Promise<Engine> => {
   // A process killed outright leaves its temporary folders; the next one to open removes them.
   sweepStaleTemp();
-  return Engine.open(options, { endpoints, background: (core, call) => new AgentRunner(core.state, core.clock, call) });
+  return Engine.open(options, { endpoints, background: (core, call) => new AgentRunner(core.state, core.clock, call, matchEndpoint) });
 };

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { pathLiteral } from '../src/engine/literal.ts';

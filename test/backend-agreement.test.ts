@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine, EngineOptions } from '../src/engine/engine.ts';
+import type { Engine, EngineOptions } from '../src/library/engine.ts';
 import { channelsReport } from '../src/reports/insights-v2/channels.ts';
 import { videosReport } from '../src/reports/insights-v2/videos.ts';
 import { openFixture, type Rows } from './helpers/arrow-fixture.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { everyReportCases, page, reportPaths, rowsOf, sampleScopes, stream, type Scopes } from './helpers/every-report.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aea } from './helpers/cli.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
-import { maxBodyBytes, maxJsonDepth, maxNameLength, maxPromptLength } from '../src/engine/limits.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { maxBodyBytes, maxJsonDepth, maxNameLength, maxPromptLength } from '../src/limits.ts';
 import { ValidationError } from '../src/errors.ts';
 import { maxMediaRanges } from '../src/formats/accept.ts';
 import { maxWindowDays } from '../src/reports/insights-v2/common.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { ForbiddenError, ValidationError } from '../src/errors.ts';
 import { and, toWire, type FilterNode } from '../src/query/filter-node.ts';
 import { channelField, channelFilterFields, channelPromptFields } from '../src/reports/insights-v2/channel-filter.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { runningStatements } from '../src/engine/chdb-session.ts';
 import { dataUnavailable } from '../src/engine/database-errors.ts';
 import { embeddedShares, planMemory } from '../src/engine/memory-budget.ts';
-import { defaultMaxStreams } from '../src/engine/limits.ts';
+import { defaultMaxStreams } from '../src/limits.ts';
 import { UnavailableError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { sql } from '../src/query/sql.ts';

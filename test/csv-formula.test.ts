@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { spreadsheetText } from '../src/formats/csv.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { sql } from '../src/query/sql.ts';

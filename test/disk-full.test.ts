@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { tempDir } from './helpers/tmp.ts';

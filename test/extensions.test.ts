@@ -1,7 +1,7 @@
 import { cp, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { ValidationError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { openEngine } from '../src/open-engine.ts';

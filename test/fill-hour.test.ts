@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { ids } from './fixtures/insights.ts';
 import { domains, tabularFixture } from './fixtures/tabular.ts';

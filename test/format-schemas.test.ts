@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { DataType, Field, Table } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { everyReportCases, endpointAt, page, reportPaths, sampleScopes, type Case, type Scopes } from './helpers/every-report.ts';
 import { expectGolden } from './helpers/golden.ts';

@@ -6,7 +6,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.ts';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { NotAcceptableError } from '../src/errors.ts';
 import { rowsFor } from '../src/formats/encode.ts';
 import { sampleDir } from '../src/generate/sample.ts';

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { openEngine } from '../src/open-engine.ts';
 import { openFixture, type Rows } from './helpers/arrow-fixture.ts';
 import { expectSameAnswer, libraryOutputs } from './helpers/format-answers.ts';

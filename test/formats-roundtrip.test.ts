@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import type { TableFormat } from '../src/formats/format-names.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { aeaInProcess } from './helpers/cli.ts';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { fuzzRequests, send, type FuzzOutcome } from './fuzz/fuzz-core.ts';
 import { orgHints } from './fuzz/hints.ts';
 import { startServer, type TestServer } from './helpers/server.ts';

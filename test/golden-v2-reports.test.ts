@@ -2,7 +2,7 @@ import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
 import { render, sql } from '../src/query/sql.ts';
 import { channelsReport } from '../src/reports/insights-v2/channels.ts';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { sampleIds } from '../src/http/openapi-examples.ts';
 import { openEngine } from '../src/open-engine.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { tempDir } from './helpers/tmp.ts';
 

@@ -1,8 +1,8 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { operationExample } from '../src/http/openapi-examples.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { insightsFixture } from './fixtures/insights.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import type { Endpoint } from '../src/reports/endpoint.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 import { ids, insightsFixture } from './fixtures/insights.ts';

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { analyticsApi } from '../src/http/create-server.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { parseSse, post, startServer, type TestServer } from './helpers/server.ts';
 import { ids, insightsFixture } from './fixtures/insights.ts';
 import { RateLimiter } from '../src/http/rate-limit.ts';
-import { maxRateWindows } from '../src/engine/limits.ts';
+import { maxRateWindows } from '../src/limits.ts';
 
 let now = new Date('2026-11-22T12:00:00Z');
 let engine: Engine;

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import type { Endpoint, StreamEvent } from '../src/reports/endpoint.ts';
 import { parseSse, post, startServer, type TestServer } from './helpers/server.ts';

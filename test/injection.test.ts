@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import type { Endpoint } from '../src/reports/endpoint.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { injectionCorpus } from './fuzz/garbage.ts';
 import { orgHints } from './fuzz/hints.ts';
 import { send, type FuzzRequest } from './fuzz/fuzz-core.ts';

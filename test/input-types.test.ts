@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Field, List, Table, Utf8, Utf8View, makeVector, tableFromArrays, tableFromJSON, vectorFromArray, type Vector } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { tablesOf } from '../src/engine/operation-tables.ts';
 import { DatasetError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';

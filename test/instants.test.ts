@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { bucketKey, bucketLabel, wholeHourOffsets, zoneName, formatInstant, instantError, resolveInstant, type DateInterval } from '../src/query/instants.ts';
 import { join, render, sql } from '../src/query/sql.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';

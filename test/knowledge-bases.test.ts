@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConflictError, ForbiddenError, NotFoundError, TooLargeError, ValidationError } from '../src/errors.ts';
-import { maxKbDocuments, maxKbTextBytes } from '../src/engine/limits.ts';
+import { maxKbDocuments, maxKbTextBytes } from '../src/limits.ts';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
-import type { JsonObject, OrgScope } from '../src/engine/org-scope.ts';
+import type { Engine } from '../src/library/engine.ts';
+import type { JsonObject, OrgScope } from '../src/library/org-scope.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { KnowledgeIndex } from '../src/knowledge/knowledge-index.ts';
 import { knowledgeBaseEndpoints } from '../src/resources/knowledge-bases/knowledge-bases.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Profound, { APIError } from '@profoundai/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { everyReportCases, page, rowsOf, sampleScopes, type Scopes } from './helpers/every-report.ts';
 import { firstDifference } from './helpers/answers.ts';

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { operationTables, tablesOf, tablesThatMayBeEmpty } from '../src/engine/operation-tables.ts';
 import { DatasetError, MissingTableError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { createServer } from '../src/http/create-server.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aeaInProcess } from './helpers/cli.ts';

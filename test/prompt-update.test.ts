@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { ValidationError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { datasetModel, resetCategory, sampleIds } from './helpers/sample-org.ts';

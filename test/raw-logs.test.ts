@@ -1,7 +1,7 @@
 import Profound from '@profoundai/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { sql } from '../src/query/sql.ts';
 import { query, resetCategory, sampleIds } from './helpers/sample-org.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, openEngine, type Engine } from '../src/index.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { typedReports } from '../src/reports/report-types.ts';
 import { resourceNames } from '../src/engine/resource-types.ts';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
-import { maxJsonDepth, maxNameLength, maxPromptLength, maxPromptsPerRequest, maxRefsPerPrompt } from '../src/engine/limits.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { maxJsonDepth, maxNameLength, maxPromptLength, maxPromptsPerRequest, maxRefsPerPrompt } from '../src/limits.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { NameIndex } from '../src/resources/prompts/name-index.ts';
 import type { Named } from '../src/resources/prompts/prompt-set.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
-import { defaultResultCacheBytes } from '../src/engine/limits.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { defaultResultCacheBytes } from '../src/limits.ts';
 import { planMemory } from '../src/engine/memory-budget.ts';
 import { ResultCache, type KeptPage } from '../src/engine/result-cache.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';

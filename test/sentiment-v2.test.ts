@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { ValidationError } from '../src/errors.ts';
 import { toWire } from '../src/query/filter-node.ts';
 import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';

@@ -3,12 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withBudget } from '../src/engine/budget.ts';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
-import { defaultResultCacheBytes, streamBufferBytes } from '../src/engine/limits.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { defaultResultCacheBytes, streamBufferBytes } from '../src/limits.ts';
 import { CallAbortedError, ServerBusyError, TimeBudgetError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { jsonResult, type Endpoint, type StreamEvent, type Weight } from '../src/reports/endpoint.ts';
-import { endpoints as registry } from '../src/reports/registry.ts';
+import { endpoints as registry } from '../src/registry.ts';
 import { aeaInProcess } from './helpers/cli.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { ValidationError, type ValidationIssue } from '../src/errors.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { ids } from './fixtures/insights.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { toWire, type FilterNode } from '../src/query/filter-node.ts';
 import { render } from '../src/query/sql.ts';
 import { shoppingDaily } from '../src/reports/insights-v2/shopping-rollup.ts';

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
-import { streamBufferRows } from '../src/engine/limits.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { streamBufferRows } from '../src/limits.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { openEngine } from '../src/open-engine.ts';
 import { startServer, type TestServer } from './helpers/server.ts';

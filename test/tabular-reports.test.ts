@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { endpoints } from '../src/registry.ts';
 import { openFixture, type Row } from './helpers/arrow-fixture.ts';
 import { rounded, streamed, tabular, type Body, type TabularRow } from './helpers/tabular.ts';
 import { ids } from './fixtures/insights.ts';

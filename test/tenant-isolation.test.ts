@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import { type Engine } from '../src/engine/engine.ts';
+import { type Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { tableNames, tables } from '../src/model/tables.ts';
-import { endpoints } from '../src/reports/registry.ts';
+import { endpoints } from '../src/registry.ts';
 import { fuzzRequests, send, type FuzzRequest } from './fuzz/fuzz-core.ts';
 import { everyReportCases, sampleScopes } from './helpers/every-report.ts';
 import { orgHints } from './fuzz/hints.ts';

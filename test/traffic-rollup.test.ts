@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { render } from '../src/query/sql.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
-import type { Engine } from '../src/engine/engine.ts';
-import { maxEchoedInputChars } from '../src/engine/limits.ts';
+import type { Engine } from '../src/library/engine.ts';
+import { maxEchoedInputChars } from '../src/limits.ts';
 import { echoedInput, ValidationError } from '../src/errors.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { maxTextLength } from '../src/resources/knowledge-bases/documents.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../src/engine/engine.ts';
+import type { Engine } from '../src/library/engine.ts';
 import { render } from '../src/query/sql.ts';
 import { visibilityRollups } from '../src/reports/insights-v2/visibility-rollup.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';

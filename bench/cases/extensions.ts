@@ -1,4 +1,4 @@
-import type { OrgScope } from '../../src/engine/org-scope.ts';
+import type { OrgScope } from '../../src/library/org-scope.ts';
 
 type Call = (scope: OrgScope) => Promise<unknown>;
 

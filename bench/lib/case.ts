@@ -1,7 +1,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Sql } from '../../src/query/sql.ts';
-import type { Engine } from '../../src/engine/engine.ts';
-import type { OrgScope } from '../../src/engine/org-scope.ts';
+import type { Engine } from '../../src/library/engine.ts';
+import type { OrgScope } from '../../src/library/org-scope.ts';
 import type { BenchDataset } from './dataset.ts';
 
 /** One iteration's fresh parameters: another category and another window end, so no answer repeats. */

@@ -1,4 +1,4 @@
-import { maxRefsPerPrompt } from '../../src/engine/limits.ts';
+import { maxRefsPerPrompt } from '../../src/limits.ts';
 import { addDays, type BenchDataset } from './dataset.ts';
 import { percentile, round } from './measure.ts';
 import { sleep, type Served } from './serve.ts';

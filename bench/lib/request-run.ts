@@ -1,5 +1,5 @@
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import type { ExpertFloor, FloorEnv } from '../floors/types.ts';
 import { AnswerMismatch, firstDifference } from './answers.ts';
 import type { Answer, BenchRequest, IterationParams, ReportCase } from './case.ts';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import type { BenchRequest, PeerSide, ReportCase } from './case.ts';
 import type { BenchDataset } from './dataset.ts';
 import { round, timed } from './measure.ts';

@@ -1,4 +1,4 @@
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import { trafficDaily } from '../../src/reports/traffic/traffic-daily.ts';
 import { trafficHourly } from '../../src/reports/traffic/traffic-rollup.ts';
 import type { BenchDataset } from './dataset.ts';

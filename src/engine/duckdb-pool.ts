@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import { DuckDBInstance } from './duckdb-api.ts';
 import { interruptOnAbort, interruptEveryMs } from './interrupt.ts';
-import { defaultHeavyConnections, defaultLightConnections } from './limits.ts';
+import { defaultHeavyConnections, defaultLightConnections } from '../limits.ts';
 
 /**
  * Heavy work (reports) and light work (state reads and writes, key loading) borrow from separate sets

@@ -1,5 +1,5 @@
 import { totalmem } from 'node:os';
-import { defaultMemoryFraction, defaultResultCacheBytes, minDatabaseMemory, streamBufferBytes } from './limits.ts';
+import { defaultMemoryFraction, defaultResultCacheBytes, minDatabaseMemory, streamBufferBytes } from '../limits.ts';
 
 /** A byte count, or text such as '4GB' (powers of 1000) or '1.5GiB' (powers of 1024), as DuckDB reads it. */
 export type ByteSize = number | string;

@@ -8,7 +8,7 @@ import { contentHashes } from './content-hashes.ts';
 import type { TableSource } from './dataset-version.ts';
 import { emptyRelation, findTableFiles, inspectFiles, missingTableMessage, projection } from './dataset.ts';
 import type { EngineOptions } from './engine-options.ts';
-import { smallTableBytes } from './limits.ts';
+import { smallTableBytes } from '../limits.ts';
 import { pathListLiteral } from './literal.ts';
 import { describeFiles, type FileColumns } from './file-schemas.ts';
 

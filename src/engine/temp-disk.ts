@@ -1,5 +1,5 @@
 import { ExportTooLargeError, TempDiskBusyError } from '../errors.ts';
-import { defaultExportTempBytes, defaultTempBytes } from './limits.ts';
+import { defaultExportTempBytes, defaultTempBytes } from '../limits.ts';
 import { parseBytes, type ByteSize } from './memory-budget.ts';
 
 /** One export's share of the process's temporary disk, taken as it writes and given back at its end. */

@@ -1,7 +1,7 @@
 import { AsyncByteQueue, makeBuilder, makeData, RecordBatch, RecordBatchStreamWriter, Struct, Table, type Data, type DataType, type Schema } from 'apache-arrow';
 import { column, parsed } from '../query/row-json.ts';
 import type { ColumnBatch, ShapeNode, ValueType } from '../query/row-shape.ts';
-import type { RowsResult } from '../reports/endpoint.ts';
+import type { RowsResult } from '../query/rows-result.ts';
 import { arrowSchema } from './arrow-schema.ts';
 import { slices, tableShape } from './table-shape.ts';
 

@@ -1,4 +1,4 @@
-import type { RowsResult } from '../reports/endpoint.ts';
+import type { RowsResult } from '../query/rows-result.ts';
 import { flatColumns, flatText, slices } from './table-shape.ts';
 
 /** At most this many rows are drawn; the rest are counted below the table. */

@@ -1,6 +1,6 @@
 import type { ColumnBatch, ScalarType } from '../query/row-shape.ts';
 import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
-import type { RowsResult } from '../reports/endpoint.ts';
+import type { RowsResult } from '../query/rows-result.ts';
 import { flatColumns, slices, type FlatColumn } from './table-shape.ts';
 
 /**

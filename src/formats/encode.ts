@@ -1,5 +1,5 @@
 import { NotAcceptableError } from '../errors.ts';
-import type { EndpointResult, RowsResult } from '../reports/endpoint.ts';
+import type { EndpointResult, RowsResult } from '../query/rows-result.ts';
 import { csvText } from './csv.ts';
 import { formatNames, type FormatName, type TableFormat } from './format-names.ts';
 import { ndjsonText } from './ndjson.ts';

@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { ColumnBatch } from '../query/row-shape.ts';
-import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../reports/endpoint.ts';
+import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../query/rows-result.ts';
 import { rowReader, rowWriter } from '../query/row-json.ts';
 
 export interface OpenedRows {

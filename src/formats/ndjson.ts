@@ -1,5 +1,5 @@
 import { rowWriter } from '../query/row-json.ts';
-import type { RowsResult } from '../reports/endpoint.ts';
+import type { RowsResult } from '../query/rows-result.ts';
 import { slices } from './table-shape.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { DuckDBInstance, LIST, STRUCT, VARCHAR, listValue, structValue } from '../engine/duckdb-api.ts';
 import { rowWriter } from '../query/row-json.ts';
 import type { RowShape, ShapeNode, ValueType } from '../query/row-shape.ts';
-import type { RowsResult } from '../reports/endpoint.ts';
+import type { RowsResult } from '../query/rows-result.ts';
 import { headKey } from './format-names.ts';
 import { slices, tableShape } from './table-shape.ts';
 import { removeTemp, tempFolder } from '../engine/temp-paths.ts';

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape, ScalarType, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
 import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
-import type { RowsResult } from '../reports/endpoint.ts';
+import type { RowsResult } from '../query/rows-result.ts';
 import { openRows } from './json.ts';
 
 /**

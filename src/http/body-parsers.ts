@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.ts';
-import { maxBodyBytes, maxJsonDepth } from '../engine/limits.ts';
+import { maxBodyBytes, maxJsonDepth } from '../limits.ts';
 import { JsonDecodeError, pythonJsonParse } from './python-json.ts';
 
 /** A body sent with a non-JSON content type: FastAPI does not parse it, and a model body then fails with the raw text as input. */

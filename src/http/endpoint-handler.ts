@@ -1,7 +1,7 @@
 import { requireTables } from '../engine/operation-tables.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { withBudget } from '../engine/budget.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../library/engine.ts';
 import type { KeyedSlots } from '../engine/slots.ts';
 import { CallAbortedError, HeavyLimitError, ServerBusyError, StreamLimitError, ValidationError } from '../errors.ts';
 import { encodeJson } from '../formats/json.ts';

@@ -1,4 +1,4 @@
-import { defaultRateLimit as defaults, maxRateWindows, rateFlushMs } from '../engine/limits.ts';
+import { defaultRateLimit as defaults, maxRateWindows, rateFlushMs } from '../limits.ts';
 import type { RateWindow, RateWindowStore } from '../state/rate-windows.ts';
 
 export interface RateLimitOptions {

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { StreamEvent } from '../reports/endpoint.ts';
+import type { StreamEvent } from '../query/rows-result.ts';
 import { formatSseEvent, sseKeepAlive } from '../reports/sse.ts';
 import { firstPiece } from './first-piece.ts';
 

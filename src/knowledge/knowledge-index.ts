@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { kbLoadBatchBytes, maxIndexedTextBytes } from '../engine/limits.ts';
+import { kbLoadBatchBytes, maxIndexedTextBytes } from '../limits.ts';
 import type { StateStore } from '../state/store.ts';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest } from './search-protocol.ts';
 import { startSearchWorker } from './search-worker-start.ts';

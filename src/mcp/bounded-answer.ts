@@ -1,6 +1,6 @@
 import { openRows } from '../formats/json.ts';
 import { rowWriter } from '../query/row-json.ts';
-import type { EndpointResult } from '../reports/endpoint.ts';
+import type { EndpointResult } from '../query/rows-result.ts';
 
 /** The bounds of one answer: rows, and bytes of row JSON. */
 export const defaultMaxRows = 50;

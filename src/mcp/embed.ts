@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../library/engine.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
 
 export interface McpServerForOptions {
@@ -15,7 +15,7 @@ export interface McpServerForOptions {
  */
 export async function mcpServerFor(engine: Engine, options: McpServerForOptions): Promise<Server> {
   const [{ endpoints: registry }, { budgetGate }, { createMcpServer }, { engineSession }, { ToolCatalog }, { catalogSource }] = await Promise.all([
-    import('../reports/registry.ts'),
+    import('../registry.ts'),
     import('./call-gate.ts'),
     import('./create-mcp-server.ts'),
     import('./engine-session.ts'),

@@ -1,4 +1,4 @@
-import type { OrgScope } from '../engine/org-scope.ts';
+import type { OrgScope } from '../library/org-scope.ts';
 import { ident, render, sql, type SqlValue } from '../query/sql.ts';
 import { closestNames } from './closest-names.ts';
 

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../library/engine.ts';
 import type { SqlValue } from '../query/sql.ts';
 import type { CallGate } from './call-gate.ts';
 import type { ReadRow } from './empty-reason.ts';

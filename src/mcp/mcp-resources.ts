@@ -1,4 +1,4 @@
-import type { OrgScope } from '../engine/org-scope.ts';
+import type { OrgScope } from '../library/org-scope.ts';
 import { metrics } from '../model/metrics.ts';
 import type { ListedTool, ToolSource } from './tool-source.ts';
 

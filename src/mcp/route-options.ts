@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../library/engine.ts';
 import type { KeyedSlots } from '../engine/slots.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
 

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../library/engine.ts';
 import { budgetGate } from './call-gate.ts';
 import { createMcpServer } from './create-mcp-server.ts';
 import { engineSession } from './engine-session.ts';

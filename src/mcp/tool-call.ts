@@ -1,4 +1,4 @@
-import type { OrgScope } from '../engine/org-scope.ts';
+import type { OrgScope } from '../library/org-scope.ts';
 import { ConflictError } from '../errors.ts';
 import { boundedPiece, defaultMaxRows, type BoundedPiece } from './bounded-answer.ts';
 import { decodeCursor, encodeCursor } from './answer-cursor.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Slicer } from '../engine/slicer.ts';
+import { Slicer } from './slicer.ts';
 import { ValidationError, type ValidationIssue } from '../errors.ts';
 
 type Loc = (string | number)[];

@@ -1,42 +1,12 @@
 import type { z } from 'zod';
 import type { EngineCore } from '../engine/core.ts';
 import type { CursorCodec } from '../query/cursor.ts';
-import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 import type { DialectName, Fragment } from '../query/sql.ts';
 import type { FormatName } from '../formats/format-names.ts';
 import type { AnswerExtension, Extensions } from './extensions/options.ts';
 
-export interface StreamEvent {
-  readonly event: string;
-  /** The event's data as JSON text. */
-  readonly data: string;
-}
-
-/** What a rows result yields: first its head, then its rows a batch at a time. */
-export type RowsPart = { readonly head: Record<string, unknown> } | { readonly batch: ColumnBatch };
-
-/**
- * A report's answer before it is encoded: a head and rows as typed columns with their shape. Every face
- * encodes it (src/formats): a `page` is the spec's `{info: head, data: [rows]}`, a `stream` a `summary`
- * event carrying `head` then one `result` event per row.
- */
-export interface RowsResult {
-  readonly kind: 'rows';
-  readonly framing: 'page' | 'stream';
-  readonly shape: RowShape;
-  /**
-   * Yields the head, then the rows a batch at a time, pulled: nothing is read before the first `next()`,
-   * the next batch only when asked for, and stopping early interrupts the query and frees its connection.
-   */
-  read(): AsyncGenerator<RowsPart>;
-  /** The answer's fingerprint (src/reports/extensions/fingerprint.ts): the HTTP face sends it as the ETag. */
-  readonly fingerprint?: string;
-}
-
-export type EndpointResult =
-  | { readonly kind: 'json'; readonly status: number; readonly json: string; readonly fingerprint?: string }
-  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent>; readonly fingerprint?: string }
-  | RowsResult;
+export type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../query/rows-result.ts';
+import type { EndpointResult, RowsResult } from '../query/rows-result.ts';
 
 export interface EndpointInput {
   readonly body?: unknown;

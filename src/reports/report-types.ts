@@ -22,7 +22,7 @@ import type { PromptAnswerRow, PromptAnswersInfo, PromptAnswersV1Info, PromptAns
 import type { TabularInfo, TabularRow, TabularSummary } from './tabular/tabular-answer.ts';
 
 /**
- * The library's typed reports: for every report method of the registry (src/reports/registry.ts), the
+ * The library's typed reports: for every report method of the registry (src/registry.ts), the
  * body it takes (its declaration's schema input) and the answer it gives. `test/report-types.test.ts`
  * checks that these names are exactly the registry's.
  */

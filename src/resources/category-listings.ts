@@ -1,7 +1,7 @@
 import { sql } from '../query/sql.ts';
 import { type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { categoryOf, categoryPath } from './params.ts';
-import { isoOrNull, readRows, readRowsInChunks, strings, stringOrNull, type Row } from './rows.ts';
+import { isoOrNull, readRows, readRowsInChunks, strings, stringOrNull, type Row } from '../engine/rows.ts';
 import { cachedListing } from './listing-cache.ts';
 
 /** A persona's profile exactly as the seed shows it; a missing text is null. */

@@ -5,7 +5,7 @@ import { sql } from '../query/sql.ts';
 import { authorize } from '../reports/paged-report.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { parsePath, parseQuery, queryScalar } from './params.ts';
-import { isoOrNull, readRows, stringOrNull } from './rows.ts';
+import { isoOrNull, readRows, stringOrNull } from '../engine/rows.ts';
 
 export const defaultContentLimit = 100;
 

@@ -1,4 +1,4 @@
-import { listingCacheBytes } from '../engine/limits.ts';
+import { listingCacheBytes } from '../limits.ts';
 import type { StateStore } from '../state/store.ts';
 
 interface Entry {

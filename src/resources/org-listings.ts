@@ -2,7 +2,7 @@ import { sql, type Fragment } from '../query/sql.ts';
 import { type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { assetJson, personaProfile } from './category-listings.ts';
 import { checkOrganizationIds, organizationIdsQuery, parseQuery } from './params.ts';
-import { isoOrNull, readRows, strings, type Row } from './rows.ts';
+import { isoOrNull, readRows, strings, type Row } from '../engine/rows.ts';
 import { cachedListing } from './listing-cache.ts';
 
 const organization = (r: Row) => ({ id: String(r.organization_id), name: r.organization_name === null ? null : String(r.organization_name) });

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { valueError, ValidationError, NotFoundError } from '../errors.ts';
 import type { StateStore } from './store.ts';
-import { maxApiKeyLength } from '../engine/limits.ts';
+import { maxApiKeyLength } from '../limits.ts';
 
 export interface ApiKeyRecord {
   readonly id: string;

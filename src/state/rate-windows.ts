@@ -1,5 +1,5 @@
 import { sql } from '../query/sql.ts';
-import { execute, readRows } from '../resources/rows.ts';
+import { execute, readRows } from '../engine/rows.ts';
 import type { StateStore } from './store.ts';
 
 /** One limiter window: who (`key:<id>` or `addr:<ip>`), when it started (Unix ms) and how many requests it counted. */

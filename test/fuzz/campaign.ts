@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { openEngine } from '../../src/open-engine.ts';
 import { createServer } from '../../src/http/create-server.ts';
 import { ensureSample } from '../../src/generate/sample.ts';
-import { endpoints } from '../../src/reports/registry.ts';
+import { endpoints } from '../../src/registry.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
 import { fuzzRequests, send } from './fuzz-core.ts';
 import { orgHints } from './hints.ts';

@@ -1,4 +1,4 @@
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import type { Hints } from './zod-sample.ts';
 
 /** Valid ids of one organization and an in-range window, by field name, for generated requests. */

@@ -2,7 +2,7 @@ import { Bool, DateDay, Field, Float64, Int32, Int64, List, Table, TimestampMill
 import type { ColumnType } from '../../src/model/column.ts';
 import { tableNames, tables, type TableName } from '../../src/model/tables.ts';
 import { openEngine } from '../../src/open-engine.ts';
-import { type Engine, type EngineOptions } from '../../src/engine/engine.ts';
+import { type Engine, type EngineOptions } from '../../src/library/engine.ts';
 
 export type Row = Record<string, unknown>;
 export type Rows = Partial<Record<TableName, Row[]>>;

@@ -9,7 +9,7 @@
 import { contractCatalog } from '../../src/cluster/catalog.ts';
 import { acquireChdb } from '../../src/engine/chdb-session.ts';
 import { openEngine } from '../../src/open-engine.ts';
-import { endpoints } from '../../src/reports/registry.ts';
+import { endpoints } from '../../src/registry.ts';
 import { everyReportCases, page, sampleScopes, stream } from './every-report.ts';
 
 const [path, data] = process.argv.slice(2) as [string, string];

@@ -1,5 +1,5 @@
-import type { Engine } from '../../src/engine/engine.ts';
-import { endpoints } from '../../src/reports/registry.ts';
+import type { Engine } from '../../src/library/engine.ts';
+import { endpoints } from '../../src/registry.ts';
 
 /**
  * A request to every report path of the registry over the bundled sample, each in a scope (an

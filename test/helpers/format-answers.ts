@@ -1,6 +1,6 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import { expect } from 'vitest';
-import type { OrgScope, StreamCall } from '../../src/engine/org-scope.ts';
+import type { OrgScope, StreamCall } from '../../src/library/org-scope.ts';
 import type { TableFormat } from '../../src/formats/format-names.ts';
 import { arrowOf, arrowRead, asJson, csvTable, expectedCell, ndjsonRows, parquetRead, saved, type Answer, type JsonRow, type TypedRead } from './formats.ts';
 

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tableFromIPC, Vector, type Table } from 'apache-arrow';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import { tableNames } from '../../src/model/tables.ts';
 import { parseSse } from './server.ts';
 

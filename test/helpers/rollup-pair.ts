@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import type { RollupDef } from '../../src/engine/rollups.ts';
 import { render } from '../../src/query/sql.ts';
 import type { PagedReport } from '../../src/reports/paged-report.ts';

@@ -1,4 +1,4 @@
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import { ident, render, sql, type Fragment } from '../../src/query/sql.ts';
 import type { Model, NamedItem } from '../reference/prompt-edits.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Engine } from '../../src/engine/engine.ts';
+import type { Engine } from '../../src/library/engine.ts';
 import { createServer, type ServerOptions } from '../../src/http/create-server.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
 

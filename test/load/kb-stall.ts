@@ -5,7 +5,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openEngine } from '../../src/open-engine.ts';
-import { maxKbTextBytes } from '../../src/engine/limits.ts';
+import { maxKbTextBytes } from '../../src/limits.ts';
 import { sampleDir } from '../../src/generate/sample.ts';
 
 const engine = await openEngine({ data: sampleDir, timeBudgetMs: 0 });

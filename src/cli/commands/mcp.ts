@@ -1,4 +1,4 @@
-import type { Engine } from '../../engine/engine.ts';
+import type { Engine } from '../../library/engine.ts';
 import { parse, required, UsageError } from '../args.ts';
 import type { Command } from './command.ts';
 import { backendOf, backendParse, backendUsage } from '../backend-option.ts';
@@ -54,7 +54,7 @@ ${backendUsage}`,
       }
     };
     const loadCatalog = async () => {
-      const [{ endpoints }, { ToolCatalog }] = await Promise.all([import('../../reports/registry.ts'), import('../../mcp/tool-catalog.ts')]);
+      const [{ endpoints }, { ToolCatalog }] = await Promise.all([import('../../registry.ts'), import('../../mcp/tool-catalog.ts')]);
       return new ToolCatalog(endpoints);
     };
     const { serveStdio } = await import('../../mcp/stdio-server.ts');

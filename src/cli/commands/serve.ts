@@ -1,5 +1,5 @@
 import { openEngine } from '../../open-engine.ts';
-import { defaultFailedAuthLimit, defaultFirstRowSeconds, defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../engine/limits.ts';
+import { defaultFailedAuthLimit, defaultFirstRowSeconds, defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../limits.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required, UsageError } from '../args.ts';

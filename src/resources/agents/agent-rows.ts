@@ -2,7 +2,7 @@ import type { AgentRun } from '../../engine/resource-types.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { NotFoundError } from '../../errors.ts';
 import { sql } from '../../query/sql.ts';
-import { isoOrNull, readRows, stringOrNull, type Row } from '../rows.ts';
+import { isoOrNull, readRows, stringOrNull, type Row } from '../../engine/rows.ts';
 import { loadDefinition, type AgentDefinition } from './definition.ts';
 
 /** `published` when the agent has a live version, else `draft` (never published). */

@@ -6,7 +6,7 @@ import { list, sql } from '../../query/sql.ts';
 import { authorize } from '../../reports/paged-report.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { parsePath, parseQuery, queryList, queryScalar } from '../params.ts';
-import { execute, readRows } from '../rows.ts';
+import { execute, readRows } from '../../engine/rows.ts';
 import { agentDetail, agentStatusSql, agentSummary, definitionOf, readVersion } from './agent-rows.ts';
 
 export const agentPath = z.object({ agent_id: zUuid() });

@@ -2,9 +2,9 @@ import type { BackgroundWorker } from '../../engine/core.ts';
 import { EngineError } from '../../errors.ts';
 import { sql } from '../../query/sql.ts';
 import type { EndpointInput, EndpointResult } from '../../reports/endpoint.ts';
-import { matchEndpoint } from '../../reports/registry.ts';
+import type { Match } from '../../reports/routes.ts';
 import type { StateStore } from '../../state/store.ts';
-import { execute, readRows, type Row } from '../rows.ts';
+import { execute, readRows, type Row } from '../../engine/rows.ts';
 import { loadDefinition, schemaIssues, stepRequest, type AgentDefinition, type Step } from './definition.ts';
 
 /** Runs one request as an organization, exactly as `engine.org(id).call` does. */
@@ -41,6 +41,8 @@ export class AgentRunner implements BackgroundWorker {
     private readonly state: StateStore,
     private readonly clock: () => Date,
     private readonly executor: Executor,
+    /** The operations a step may name: the host's registry (the runner imports none). */
+    private readonly match: (method: string, path: string) => Match | undefined,
   ) {}
 
   async start(): Promise<void> {
@@ -153,7 +155,7 @@ export class AgentRunner implements BackgroundWorker {
   private async step(run: ClaimedRun, step: Step): Promise<unknown> {
     const request = stepRequest(step, run.inputs);
     const url = request.path.split('?')[0]!;
-    const match = matchEndpoint(request.method, url);
+    const match = this.match(request.method, url);
     const allowed = match && !match.endpoint.stream && (match.endpoint.group === 'reports' || match.endpoint.method === 'GET');
     if (!allowed) {
       throw new StepFailure({ step: step.id, code: 'step_not_allowed', message: `step '${step.id}': ${request.method} ${url} is not a report or a read this engine offers` });

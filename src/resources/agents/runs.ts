@@ -6,7 +6,7 @@ import { sql } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { parsePath } from '../params.ts';
-import { execute, readRows } from '../rows.ts';
+import { execute, readRows } from '../../engine/rows.ts';
 import { definitionOf, readVersion, runJson } from './agent-rows.ts';
 import { agentOf, agentPath } from './agents.ts';
 import { checkInputs } from './definition.ts';

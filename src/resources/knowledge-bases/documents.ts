@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../errors.ts';
 import { sql } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
-import { execute } from '../rows.ts';
+import { execute } from '../../engine/rows.ts';
 import { kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
 import { checkRoom, documentAnswer, documentFolders, ensureFolders, folderExists, indexed, readDocument } from './kb-store.ts';
 

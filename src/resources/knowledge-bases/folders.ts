@@ -4,7 +4,7 @@ import { laxBool } from '../../query/schema-types.ts';
 import { sql } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
-import { execute, readRows } from '../rows.ts';
+import { execute, readRows } from '../../engine/rows.ts';
 import { ancestorsOf, kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
 import { ensureFolders, folderExists, indexed, readDocument, type StoredDocument } from './kb-store.ts';
 

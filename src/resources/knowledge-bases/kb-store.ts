@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { maxKbDocuments, maxKbTextBytes } from '../../engine/limits.ts';
+import { maxKbDocuments, maxKbTextBytes } from '../../limits.ts';
 import { TooLargeError } from '../../errors.ts';
 import { folderOf, type KnowledgeChange } from '../../knowledge/knowledge-index.ts';
 import { sql } from '../../query/sql.ts';
-import { execute, readRows } from '../rows.ts';
+import { execute, readRows } from '../../engine/rows.ts';
 import { ancestorsOf } from './kb-params.ts';
 
 export interface StoredDocument {

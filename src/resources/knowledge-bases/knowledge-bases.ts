@@ -7,7 +7,7 @@ import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { folderOf } from '../../knowledge/knowledge-index.ts';
 import { checkOrganizationIds, parseQuery, queryScalar } from '../params.ts';
-import { isoOrNull, readRows, stringOrNull, type Row } from '../rows.ts';
+import { isoOrNull, readRows, stringOrNull, type Row } from '../../engine/rows.ts';
 import { kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
 import { bestSection } from './snippets.ts';
 

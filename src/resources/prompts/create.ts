@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { valueError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { laxBool } from '../../query/schema-types.ts';
 import { parseListBody } from '../../query/validation.ts';
-import { Slicer } from '../../engine/slicer.ts';
+import { Slicer } from '../../query/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
 import { Resolver } from './references.ts';
 import { idOrName, promptText, refList } from './reference-schemas.ts';
-import { maxNameLength } from '../../engine/limits.ts';
+import { maxNameLength } from '../../limits.ts';
 import { maxBatch } from './update.ts';
 
 const entrySchema = z.strictObject({

@@ -4,7 +4,7 @@ import { laxInt, zUuid } from '../../query/schema-types.ts';
 import { and, ident, list, sql, type Fragment } from '../../query/sql.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath, parseQuery, queryList, queryScalar } from '../params.ts';
-import { isoOrNull, readRows } from '../rows.ts';
+import { isoOrNull, readRows } from '../../engine/rows.ts';
 import { analysisTypes, loadPromptSet, toPromptRow, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
 
 const listQuery = z.object({

@@ -1,4 +1,4 @@
-import type { Slicer } from '../../engine/slicer.ts';
+import type { Slicer } from '../../query/slicer.ts';
 import type { Named } from './prompt-set.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sql } from '../../query/sql.ts';
-import { execute, readRows, readRowsInChunks, strings, stringOrNull, type Row } from '../rows.ts';
+import { execute, readRows, readRowsInChunks, strings, stringOrNull, type Row } from '../../engine/rows.ts';
 
 export const analysisTypes = ['visibility', 'sentiment', 'accuracy'] as const;
 export type AnalysisType = (typeof analysisTypes)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { maxNameLength, maxPromptLength, maxRefsPerPrompt } from '../../engine/limits.ts';
+import { maxNameLength, maxPromptLength, maxRefsPerPrompt } from '../../limits.ts';
 import { canonicalUuid, uuidError } from '../../query/schema-types.ts';
 
 /** A reference to a topic, tag, region, platform, persona or asset: by id, by name, or both. */

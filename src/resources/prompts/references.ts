@@ -3,7 +3,7 @@ import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { Named, PromptSet, Topic } from './prompt-set.ts';
 import type { IdOrName } from './reference-schemas.ts';
 import { NameIndex } from './name-index.ts';
-import { Slicer } from '../../engine/slicer.ts';
+import { Slicer } from '../../query/slicer.ts';
 
 type Loc = (string | number)[];
 

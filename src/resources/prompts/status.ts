@@ -5,7 +5,7 @@ import { sql } from '../../query/sql.ts';
 import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
-import { execute, readRows } from '../rows.ts';
+import { execute, readRows } from '../../engine/rows.ts';
 import { maxBatch } from './update.ts';
 
 const statusSchema = z.strictObject({

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { valueError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
 import { parseListBody } from '../../query/validation.ts';
-import { Slicer } from '../../engine/slicer.ts';
+import { Slicer } from '../../query/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
 import { Resolver, type RefKind } from './references.ts';
 import { idOrName, promptText, refList, type IdOrName } from './reference-schemas.ts';
-import { maxNameLength, maxPromptsPerRequest } from '../../engine/limits.ts';
+import { maxNameLength, maxPromptsPerRequest } from '../../limits.ts';
 
 export const maxBatch = maxPromptsPerRequest;
 

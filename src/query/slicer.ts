@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import { sliceMs } from './limits.ts';
+import { sliceMs } from '../limits.ts';
 
 /** Call `tick()` inside a long loop: once `sliceMs` have passed since the last turn, it yields to the event loop. */
 export class Slicer {

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { JSDuckDBValueConverter } from '../engine/duckdb-api.ts';
+import { JSDuckDBValueConverter } from './duckdb-api.ts';
 import { render, type Fragment } from '../query/sql.ts';
 
 export type Row = Record<string, unknown>;

@@ -5,12 +5,12 @@ import { jsonOnly, rowsFor } from '../formats/encode.ts';
 import { formatOf, type FormatName } from '../formats/format-names.ts';
 import { encodeJson, type JsonResult } from '../formats/json.ts';
 import type { Routes } from '../reports/routes.ts';
-import { withBudget } from './budget.ts';
-import type { EngineCore } from './core.ts';
-import { requireTables } from './operation-tables.ts';
+import { withBudget } from '../engine/budget.ts';
+import type { EngineCore } from '../engine/core.ts';
+import { requireTables } from '../engine/operation-tables.ts';
 import { extensionQuery, pageAs, parseJson, streamAs, type CallOptions, type Explained, type JsonObject, type JsonValue, type Page, type ReportCall, type ReportEvent, type ReportOptions, type StreamCall } from './report-calls.ts';
 import type { ReportTypes, StreamedReport } from '../reports/report-types.ts';
-import type { ResourceAnswers, ResourceName } from './resource-types.ts';
+import type { ResourceAnswers, ResourceName } from '../engine/resource-types.ts';
 
 export type { CallOptions, Explained, JsonObject, JsonValue, Page, ReportCall, ReportEvent, ReportOptions, StreamCall };
 

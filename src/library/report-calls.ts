@@ -2,7 +2,7 @@ import type { RecordBatch, Table } from 'apache-arrow';
 import { encodeRows, rowsFor, type EncodeOptions } from '../formats/encode.ts';
 import { formats, type FormatName } from '../formats/format-names.ts';
 import { pageObject, streamObjects } from '../formats/json.ts';
-import type { EndpointResult } from '../reports/endpoint.ts';
+import type { EndpointResult } from '../query/rows-result.ts';
 
 export type JsonObject = Record<string, unknown>;
 
