@@ -3,7 +3,7 @@ import type { Engine } from '../src/library/engine.ts';
 import { maxBodyBytes, maxJsonDepth, maxNameLength, maxPromptLength } from '../src/limits.ts';
 import { ValidationError } from '../src/errors.ts';
 import { maxMediaRanges } from '../src/formats/accept.ts';
-import { maxWindowDays } from '../src/reports/insights-v2/common.ts';
+import { maxWindowDays } from '../src/reports/insights/common.ts';
 import { maxFlatFilters, maxFlatValues } from '../src/query/flat-filters.ts';
 import { defaultFilterLimits } from '../src/query/filter-node.ts';
 import { maxPatternLength } from '../src/query/regex-check.ts';

@@ -3,7 +3,7 @@ import { comparedWindow } from '../src/reports/extensions/compare-window.ts';
 import { servedByRollup } from '../src/reports/tabular-v1/rollup-scope.ts';
 import type { InsightsPlan } from '../src/reports/tabular-v1/insights-common.ts';
 import { servedByTrafficHourly } from '../src/reports/traffic/traffic-rollup.ts';
-import { maxWindowDays } from '../src/reports/insights-v2/common.ts';
+import { maxWindowDays } from '../src/reports/insights/common.ts';
 
 /**
  * Fixed examples beside the random properties that guard calendar rules (test/extensions-compare.test.ts,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ForbiddenError, ValidationError } from '../src/errors.ts';
 import { and, toWire, type FilterNode } from '../src/query/filter-node.ts';
-import { channelField, channelFilterFields, channelPromptFields } from '../src/reports/insights-v2/channel-filter.ts';
+import { channelField, channelFilterFields, channelPromptFields } from '../src/reports/insights-v2/social/channel-filter.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ForbiddenError, ValidationError } from '../src/errors.ts';
 import { and, toWire, type FilterNode, type FilterOp } from '../src/query/filter-node.ts';
-import { claimFilterFields } from '../src/reports/insights-v2/claim-filter.ts';
+import { claimFilterFields } from '../src/reports/insights-v2/factcheck/claim-filter.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';

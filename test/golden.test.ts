@@ -7,7 +7,7 @@ import { CursorCodec } from '../src/query/cursor.ts';
 import { render, sql } from '../src/query/sql.ts';
 import { prepare } from '../src/reports/paged-prepare.ts';
 import type { PagedReport } from '../src/reports/paged-report.ts';
-import { visibilityReport } from '../src/reports/insights-v2/visibility.ts';
+import { visibilityReport } from '../src/reports/insights-v2/visibility/visibility.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { ids, insightsFixture } from './fixtures/insights.ts';

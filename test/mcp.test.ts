@@ -14,7 +14,7 @@ import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { openEngine } from '../src/open-engine.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { endpoints } from '../src/registry.ts';
 import { ApiKeys } from '../src/state/api-keys.ts';
 import { ToolCatalog } from '../src/mcp/tool-catalog.ts';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { layeredFilter, typeLeaf, windows } from './helpers/more-v2.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';

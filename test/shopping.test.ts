@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ForbiddenError } from '../src/errors.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { shoppingFilterFields } from '../src/reports/insights-v2/shopping-products.ts';
+import { shoppingFilterFields } from '../src/reports/insights-v2/shopping/shopping-products.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';

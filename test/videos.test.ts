@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ValidationError } from '../src/errors.ts';
 import { toWire, type FilterNode } from '../src/query/filter-node.ts';
-import { channelField, channelPromptFields } from '../src/reports/insights-v2/channel-filter.ts';
+import { channelField, channelPromptFields } from '../src/reports/insights-v2/social/channel-filter.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { layeredFilter, windows } from './helpers/more-v2.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { render } from '../src/query/sql.ts';
-import { visibilityRollups } from '../src/reports/insights-v2/visibility-rollup.ts';
+import { visibilityRollups } from '../src/reports/insights/visibility-rollup.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
 import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
 import { visibilityV1Report } from '../src/reports/tabular-v1/visibility.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../src/errors.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { promptFilterFields } from '../src/reports/insights-v2/dimensions.ts';
+import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';

@@ -1,4 +1,4 @@
-import { channelsReport } from '../../src/reports/insights-v2/channels.ts';
+import { channelsReport } from '../../src/reports/insights-v2/social/channels.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

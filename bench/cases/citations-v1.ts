@@ -1,5 +1,5 @@
 import { citationsV1Report } from '../../src/reports/tabular-v1/citations.ts';
-import { citationsDaily } from '../../src/reports/insights-v2/citations-rollup.ts';
+import { citationsDaily } from '../../src/reports/insights/citations-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { namedValues, type Envelope } from '../lib/floor.ts';
 import { requestMaker, v1Window, windowDays } from '../lib/requests.ts';

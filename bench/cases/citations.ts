@@ -1,5 +1,5 @@
-import { citationsReport } from '../../src/reports/insights-v2/citations.ts';
-import { citationsDaily } from '../../src/reports/insights-v2/citations-rollup.ts';
+import { citationsReport } from '../../src/reports/insights-v2/citations/citations.ts';
+import { citationsDaily } from '../../src/reports/insights/citations-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

@@ -1,4 +1,4 @@
-import { factcheckClaimsReport } from '../../src/reports/insights-v2/factcheck-claims.ts';
+import { factcheckClaimsReport } from '../../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, ref, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

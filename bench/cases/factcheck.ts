@@ -1,4 +1,4 @@
-import { factcheckReport } from '../../src/reports/insights-v2/factcheck.ts';
+import { factcheckReport } from '../../src/reports/insights-v2/factcheck/factcheck.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, ref, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

@@ -1,5 +1,5 @@
 import { queryFanoutsReport } from '../../src/reports/insights-v2/query-fanouts.ts';
-import { fanoutsDaily } from '../../src/reports/insights-v2/fanouts-rollup.ts';
+import { fanoutsDaily } from '../../src/reports/insights/fanouts-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

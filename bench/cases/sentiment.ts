@@ -1,5 +1,5 @@
-import { sentimentReport } from '../../src/reports/insights-v2/sentiment.ts';
-import { sentimentDaily } from '../../src/reports/insights-v2/sentiment-rollup.ts';
+import { sentimentReport } from '../../src/reports/insights-v2/sentiment/sentiment.ts';
+import { sentimentDaily } from '../../src/reports/insights/sentiment-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

@@ -1,5 +1,5 @@
-import { shoppingProductsReport } from '../../src/reports/insights-v2/shopping-products.ts';
-import { shoppingDaily } from '../../src/reports/insights-v2/shopping-rollup.ts';
+import { shoppingProductsReport } from '../../src/reports/insights-v2/shopping/shopping-products.ts';
+import { shoppingDaily } from '../../src/reports/insights/shopping-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

@@ -1,4 +1,4 @@
-import { videosReport } from '../../src/reports/insights-v2/videos.ts';
+import { videosReport } from '../../src/reports/insights-v2/social/videos.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';

@@ -1,6 +1,6 @@
 import type { DuckDBValue } from '@duckdb/node-api';
-import { visibilityRollups } from '../../src/reports/insights-v2/visibility-rollup.ts';
-import { visibilityReport } from '../../src/reports/insights-v2/visibility.ts';
+import { visibilityRollups } from '../../src/reports/insights/visibility-rollup.ts';
+import { visibilityReport } from '../../src/reports/insights-v2/visibility/visibility.ts';
 import type { BenchRequest, OldFloor, IterationParams, ReportCase } from '../lib/case.ts';
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { arqueroVisibility } from '../peers/visibility-arquero.ts';

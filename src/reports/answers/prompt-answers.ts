@@ -5,11 +5,11 @@ import type { FilterNode } from '../../query/filter-node.ts';
 import { listTransform, lowerText, struct } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
-import { analysisTypeField } from '../insights-v2/analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../insights-v2/common.ts';
-import { promptFilterFields } from '../insights-v2/dimensions.ts';
-import { readLayeredFilter, type FilterRules } from '../insights-v2/layered-filter.ts';
-import { inWindow, type WindowScope } from '../insights-v2/scope.ts';
+import { analysisTypeField } from '../insights/analysis-types.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../insights/common.ts';
+import { promptFilterFields } from '../insights/dimensions.ts';
+import { readLayeredFilter, type FilterRules } from '../insights/layered-filter.ts';
+import { inWindow, type WindowScope } from '../insights/scope.ts';
 import { answerList, answerRows, listField, type AnswerField } from './answer-rows.ts';
 
 /** The row fields in the order the public docs list them (info.include). */

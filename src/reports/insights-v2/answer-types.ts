@@ -1,6 +1,6 @@
 import type { CompareEcho, ExtensionFields, Named, V2Info } from '../answer-types.ts';
-import type { Metric as VisibilityMetric } from './visibility-plan.ts';
-import type { Metric as ShoppingMetric } from './shopping-plan.ts';
+import type { Metric as VisibilityMetric } from './visibility/visibility-plan.ts';
+import type { Metric as ShoppingMetric } from './shopping/shopping-plan.ts';
 
 /**
  * The answers of the v2 Insights reports, as the engine sends them (src/reports/report-types.ts maps

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { PagedReport } from '../paged-report.ts';
-import { typesOf, type AnalysisType } from './analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
-import { fanoutsDaily, servedByFanoutsDaily } from './fanouts-rollup.ts';
-import { readLayeredFilter } from './layered-filter.ts';
+import { typesOf, type AnalysisType } from '../insights/analysis-types.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from '../insights/common.ts';
+import { fanoutsDaily, servedByFanoutsDaily } from '../insights/fanouts-rollup.ts';
+import { readLayeredFilter } from '../insights/layered-filter.ts';
 import { compileFanouts, fanoutsAnswer, fanoutsRules, groupDims, metricNames, ratioMetrics, type FanoutDimension, type FanoutsPlan, type Metric } from './query-fanouts-sql.ts';
-import { ratioComponents } from './ratio-parts.ts';
+import { ratioComponents } from '../insights/ratio-parts.ts';
 
 export { fanoutsCatalog, fanoutsRules, type FanoutsPlan } from './query-fanouts-sql.ts';
 

@@ -21,7 +21,7 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
-import { citationsDaily, factCitations, rolledCitations } from '../insights-v2/citations-rollup.ts';
+import { citationsDaily, factCitations, rolledCitations } from '../insights/citations-rollup.ts';
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['count', 'citation_share', 'share_of_voice', 'first_cited_at'] as const;

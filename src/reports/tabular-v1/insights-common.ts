@@ -7,7 +7,7 @@ import { zUuid } from '../../query/schema-types.ts';
 import { instant, listHas } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CallContext } from '../endpoint.ts';
-import { promptDimensions, tagTable } from '../insights-v2/dimensions.ts';
+import { promptDimensions, tagTable } from '../insights/dimensions.ts';
 import { authorize } from '../paged-report.ts';
 import { throwIfAny, type Mode, type TabularShape } from '../tabular/tabular-report.ts';
 import { Issues, orderBySchema, paginationSchema, readOrderBy, readPagination, readUnique, readWindow, zInstantText } from '../tabular/tabular-request.ts';

@@ -22,7 +22,7 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
-import { fanoutsDaily, fanoutsFromRollup } from '../insights-v2/fanouts-rollup.ts';
+import { fanoutsDaily, fanoutsFromRollup } from '../insights/fanouts-rollup.ts';
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['fanouts_per_execution', 'total_fanouts', 'share'] as const;

@@ -19,7 +19,7 @@ import {
   v1Tags,
   type InsightsPlan,
 } from './insights-common.ts';
-import { sentimentDaily, sentimentDailyTable } from '../insights-v2/sentiment-rollup.ts';
+import { sentimentDaily, sentimentDailyTable } from '../insights/sentiment-rollup.ts';
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['positive', 'negative', 'occurrences'] as const;

@@ -1,8 +1,8 @@
 import { rollupTable } from '../../engine/rollups.ts';
 import type { FlatCatalog } from '../../query/flat-filters.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
-import type { GroupDimension } from '../insights-v2/dimensions.ts';
-import { visibilityRollups, type VisibilityRollup } from '../insights-v2/visibility-rollup.ts';
+import type { GroupDimension } from '../insights/dimensions.ts';
+import { visibilityRollups, type VisibilityRollup } from '../insights/visibility-rollup.ts';
 import { groupByKeys, keysThen, keySelect, type InsightsPlan, type KeyedDimension } from './insights-common.ts';
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 

@@ -3,7 +3,7 @@ import { formatInstant, windowBuckets } from '../../query/instants.ts';
 import { nullDouble } from '../../query/dialect.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
-import { maxWindowDays } from '../insights-v2/common.ts';
+import { maxWindowDays } from '../insights/common.ts';
 import type { RollupChoice } from '../endpoint.ts';
 import type { Extensions } from '../extensions/options.ts';
 import type { ShapedReport } from '../rows-query.ts';

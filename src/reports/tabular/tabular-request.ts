@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import { zoneName, formatInstant, instantError, resolveInstant, toIso, type InstantWindow } from '../../query/instants.ts';
 import { laxInt, laxNumber } from '../../query/schema-types.ts';
-import { maxWindowDays } from '../insights-v2/common.ts';
+import { maxWindowDays } from '../insights/common.ts';
 
 /** Request pieces every tabular report shares, and their semantic reading. */
 

@@ -1,9 +1,9 @@
-import { field, repeated, value, type RowShape, type ScalarType } from '../../query/row-shape.ts';
-import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { ShapedReport, UnitRange } from '../rows-query.ts';
-import { distinctModelNames } from './scope.ts';
-import type { AnswerColumns } from '../extensions/compared-answer.ts';
-import type { CalendarInterval } from '../../query/time.ts';
+import { field, repeated, value, type RowShape, type ScalarType } from '../../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../../rows-query.ts';
+import { distinctModelNames } from '../../insights/scope.ts';
+import type { AnswerColumns } from '../../extensions/compared-answer.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
 
 /** A row field: SQL over the lead `l`, the cell `x`, its period's total `t` and the model `mo`; `repeats` for text shared by many rows. */
 export interface LeadField {

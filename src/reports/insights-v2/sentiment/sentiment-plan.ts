@@ -1,12 +1,12 @@
-import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { refField } from '../../query/filter-fields.ts';
-import { field, object, value } from '../../query/row-shape.ts';
-import { sql } from '../../query/sql.ts';
-import type { CalendarInterval } from '../../query/time.ts';
-import { promptFilterFields } from './dimensions.ts';
-import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from './group-keys.ts';
-import type { FilterRules, LayeredFilter } from './layered-filter.ts';
-import type { WindowScope } from './scope.ts';
+import type { FilterCatalog } from '../../../query/filter-compiler.ts';
+import { refField } from '../../../query/filter-fields.ts';
+import { field, object, value } from '../../../query/row-shape.ts';
+import { sql } from '../../../query/sql.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
+import { promptFilterFields } from '../../insights/dimensions.ts';
+import { dateKey, Grouping, promptKeys, refKey, textKey, type GroupKey } from '../../insights/group-keys.ts';
+import type { FilterRules, LayeredFilter } from '../../insights/layered-filter.ts';
+import type { WindowScope } from '../../insights/scope.ts';
 
 export const sentimentMetrics = ['positive_sentiment', 'negative_sentiment', 'occurrence'] as const;
 export type SentimentMetric = (typeof sentimentMetrics)[number];

@@ -1,13 +1,13 @@
-import { jsonText, orderedList, semiJoin } from '../../query/dialect.ts';
-import { field, object, value, type RowShape } from '../../query/row-shape.ts';
-import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { ShapedReport } from '../rows-query.ts';
-import { filterPredicate } from './common.ts';
-import { Grouping } from './group-keys.ts';
-import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from './group-units.ts';
-import { partColumns, partFields, type RatioPart } from './ratio-parts.ts';
-import { inWindowAt, modelNames, promptsCte, type WindowScope } from './scope.ts';
-import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from './sentiment-rollup.ts';
+import { jsonText, orderedList, semiJoin } from '../../../query/dialect.ts';
+import { field, object, value, type RowShape } from '../../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import type { ShapedReport } from '../../rows-query.ts';
+import { filterPredicate } from '../../insights/common.ts';
+import { Grouping } from '../../insights/group-keys.ts';
+import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from '../../insights/group-units.ts';
+import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
+import { inWindowAt, modelNames, promptsCte, type WindowScope } from '../../insights/scope.ts';
+import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from '../../insights/sentiment-rollup.ts';
 import { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentKeys, type SentimentPlan } from './sentiment-plan.ts';
 
 export { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-plan.ts';

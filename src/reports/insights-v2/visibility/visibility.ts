@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
-import type { PagedReport } from '../paged-report.ts';
-import { categoryOwned, maxWindowDays, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from './common.ts';
-import { promptFilterFields } from './dimensions.ts';
-import { visibilityRollupsFor } from './visibility-rollup.ts';
+import { ValidationError, valueError, type ValidationIssue } from '../../../errors.ts';
+import type { PagedReport } from '../../paged-report.ts';
+import { categoryOwned, maxWindowDays, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from '../../insights/common.ts';
+import { promptFilterFields } from '../../insights/dimensions.ts';
+import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { bestFirst, groupDims, metricNames, type AssetSelector, type Metric, type VisibilityPlan } from './visibility-plan.ts';
 import { compileVisibility } from './visibility-sql.ts';
-import { comparedDates } from '../extensions/compared-dates.ts';
+import { comparedDates } from '../../extensions/compared-dates.ts';
 
 const assetsSchema = z.unknown().meta({
   description: 'A brand name (is), a list of names (in), or {op, value} with op is, in or not_in. Names or ids.',

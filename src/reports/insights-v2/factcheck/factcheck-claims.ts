@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
-import type { FilterNode } from '../../query/filter-node.ts';
-import { sql } from '../../query/sql.ts';
-import type { DataGuard, PagedReport } from '../paged-report.ts';
+import { valueError, type ValidationIssue } from '../../../errors.ts';
+import type { FilterNode } from '../../../query/filter-node.ts';
+import { sql } from '../../../query/sql.ts';
+import type { DataGuard, PagedReport } from '../../paged-report.ts';
 import { readClaimFilter } from './claim-filter.ts';
 import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
-import { ratioComponents, withParts } from './ratio-parts.ts';
+import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
 import { compileClaims } from './claims-sql.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit } from './common.ts';
+import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit } from '../../insights/common.ts';
 
 /** Sectioning by model lists every claim once per model; past this many inaccurate clusters it is refused. */
 export const maxModelSectionClusters = 2000;

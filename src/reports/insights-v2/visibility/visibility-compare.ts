@@ -1,6 +1,6 @@
-import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import { numberedBuckets } from '../extensions/compared-dates.ts';
-import { keyColumn, keyColumnAs, keysEqual } from './dimensions.ts';
+import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import { numberedBuckets } from '../../extensions/compared-dates.ts';
+import { keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
 /**

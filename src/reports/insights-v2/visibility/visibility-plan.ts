@@ -1,6 +1,6 @@
-import type { FilterNode } from '../../query/filter-node.ts';
-import type { CalendarInterval } from '../../query/time.ts';
-import type { GroupDimension } from './dimensions.ts';
+import type { FilterNode } from '../../../query/filter-node.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
+import type { GroupDimension } from '../../insights/dimensions.ts';
 
 export const metricNames = ['visibility_score', 'share_of_voice', 'average_position'] as const;
 export type Metric = (typeof metricNames)[number];

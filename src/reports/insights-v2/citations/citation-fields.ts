@@ -1,7 +1,7 @@
-import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts';
-import { textField, textOps, textPredicate } from '../../query/filter-fields.ts';
-import { endsWith, lowerText } from '../../query/dialect.ts';
-import { join, list, sql } from '../../query/sql.ts';
+import type { FilterCatalog, FilterField } from '../../../query/filter-compiler.ts';
+import { textField, textOps, textPredicate } from '../../../query/filter-fields.ts';
+import { endsWith, lowerText } from '../../../query/dialect.ts';
+import { join, list, sql } from '../../../query/sql.ts';
 
 /**
  * Citation-layer filter fields, over a citations row `f`. `domain` is subdomain-aware for is/in

@@ -1,7 +1,7 @@
-import { field, object, value } from '../../query/row-shape.ts';
-import { sql } from '../../query/sql.ts';
-import type { CalendarInterval } from '../../query/time.ts';
-import { dateKey, promptKeys, type GroupKey } from './group-keys.ts';
+import { field, object, value } from '../../../query/row-shape.ts';
+import { sql } from '../../../query/sql.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
+import { dateKey, promptKeys, type GroupKey } from '../../insights/group-keys.ts';
 
 /** A claim's theme is text on its cluster; its id is the category's theme of that name, when there is one. */
 const themeKey = (categoryId: string): GroupKey => ({

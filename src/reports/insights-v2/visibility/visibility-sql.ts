@@ -1,11 +1,11 @@
-import { field, object, repeated, value, type RowShape } from '../../query/row-shape.ts';
-import { daySeries, distinctSorted, intDiv, semiJoin } from '../../query/dialect.ts';
-import { and, ident, join, list, sql, type Fragment } from '../../query/sql.ts';
-import { dayBucket } from '../../query/time.ts';
+import { field, object, repeated, value, type RowShape } from '../../../query/row-shape.ts';
+import { daySeries, distinctSorted, intDiv, semiJoin } from '../../../query/dialect.ts';
+import { and, ident, join, list, sql, type Fragment } from '../../../query/sql.ts';
+import { dayBucket } from '../../../query/time.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
-import type { ShapedReport, UnitRange } from '../rows-query.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual } from './dimensions.ts';
-import { visibilityRollupsFor } from './visibility-rollup.ts';
+import type { ShapedReport, UnitRange } from '../../rows-query.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
+import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 

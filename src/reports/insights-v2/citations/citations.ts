@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
-import type { PagedReport } from '../paged-report.ts';
-import { typesOf, type AnalysisType } from './analysis-types.ts';
-import { citationsDaily, servedByCitationsDaily } from './citations-rollup.ts';
+import { valueError, type ValidationIssue } from '../../../errors.ts';
+import type { PagedReport } from '../../paged-report.ts';
+import { typesOf, type AnalysisType } from '../../insights/analysis-types.ts';
+import { citationsDaily, servedByCitationsDaily } from '../../insights/citations-rollup.ts';
 import { citationsAnswer, citationsRules, compileCitations, groupDims, metricNames, type CitationsPlan, type Metric, type Partition } from './citations-sql.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
-import { readLayeredFilter } from './layered-filter.ts';
+import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from '../../insights/common.ts';
+import { readLayeredFilter } from '../../insights/layered-filter.ts';
 
 export { citationsCatalog, citationsRules, type CitationsPlan } from './citations-sql.ts';
 

@@ -1,9 +1,9 @@
-import { rollupTable } from '../../engine/rollups.ts';
-import { listHas } from '../../query/dialect.ts';
-import { ident, sql, type Fragment } from '../../query/sql.ts';
-import { filterPredicate } from './common.ts';
-import { promptFilterFields } from './dimensions.ts';
-import type { VisibilityRollup } from './visibility-rollup.ts';
+import { rollupTable } from '../../../engine/rollups.ts';
+import { listHas } from '../../../query/dialect.ts';
+import { ident, sql, type Fragment } from '../../../query/sql.ts';
+import { filterPredicate } from '../../insights/common.ts';
+import { promptFilterFields } from '../../insights/dimensions.ts';
+import type { VisibilityRollup } from '../../insights/visibility-rollup.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
-import { laxBool, laxInt } from '../../query/schema-types.ts';
-import { refuseFields, type PagedReport } from '../paged-report.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from './common.ts';
+import { valueError, type ValidationIssue } from '../../../errors.ts';
+import { laxBool, laxInt } from '../../../query/schema-types.ts';
+import { refuseFields, type PagedReport } from '../../paged-report.ts';
+import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from '../../insights/common.ts';
 import { groupDims, metricNames, positionMetrics, shoppingFilterFields, type Metric, type ShoppingPlan } from './shopping-plan.ts';
 import { compileShopping } from './shopping-sql.ts';
 import { shoppingRatios } from './shopping-shape.ts';
-import { ratioComponents, withParts } from './ratio-parts.ts';
-import { servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
+import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
+import { servedByShoppingDaily, shoppingDaily } from '../../insights/shopping-rollup.ts';
 
 export { shoppingFilterFields, type ShoppingPlan } from './shopping-plan.ts';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
-import { zDate, laxBool } from '../../query/schema-types.ts';
-import { sql } from '../../query/sql.ts';
-import type { DataGuard, PagedReport } from '../paged-report.ts';
-import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from './common.ts';
-import { readLayeredFilter } from './layered-filter.ts';
-import { sentimentDaily, servedBySentimentDaily } from './sentiment-rollup.ts';
+import { valueError, type ValidationIssue } from '../../../errors.ts';
+import { zDate, laxBool } from '../../../query/schema-types.ts';
+import { sql } from '../../../query/sql.ts';
+import type { DataGuard, PagedReport } from '../../paged-report.ts';
+import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from '../../insights/common.ts';
+import { readLayeredFilter } from '../../insights/layered-filter.ts';
+import { sentimentDaily, servedBySentimentDaily } from '../../insights/sentiment-rollup.ts';
 import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan, sentimentGrouping } from './sentiment-sql.ts';
-import { ratioComponents, withParts } from './ratio-parts.ts';
+import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
 
 export { maxCitedWebsites, sentimentCatalog, sentimentRules, type SentimentPlan } from './sentiment-sql.ts';
 

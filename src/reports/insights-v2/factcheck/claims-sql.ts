@@ -1,14 +1,14 @@
-import { everyColumn, jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
-import { field, object, value } from '../../query/row-shape.ts';
-import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { everyColumn, jsonText, orderedList, semiJoin, struct } from '../../../query/dialect.ts';
+import { field, object, value } from '../../../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import { claimFilterFields } from './claim-filter.ts';
 import { claimFields, claimLists } from './claim-lists.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
 import type { ClaimsPlan } from './claims-plan.ts';
-import { filterPredicate } from './common.ts';
-import { partColumns, partFields, type RatioPart } from './ratio-parts.ts';
-import { distinctModelNames, inWindow } from './scope.ts';
+import { filterPredicate } from '../../insights/common.ts';
+import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
+import { distinctModelNames, inWindow } from '../../insights/scope.ts';
 
 /** A section's accuracy over the section row `s`. */
 const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', numerator: sql`s.accurate`, denominator: sql`s.accurate + s.inaccurate` }];

@@ -1,9 +1,9 @@
-import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
-import { checkFilter, type FilterCatalog, type FilterField } from '../../query/filter-compiler.ts';
-import { idOps, textPredicate } from '../../query/filter-fields.ts';
-import { and, normalize, parseFilter, toWire, type FilterNode } from '../../query/filter-node.ts';
-import { list, sql } from '../../query/sql.ts';
-import { promptFilterFields } from './dimensions.ts';
+import { ValidationError, valueError, type ValidationIssue } from '../../../errors.ts';
+import { checkFilter, type FilterCatalog, type FilterField } from '../../../query/filter-compiler.ts';
+import { idOps, textPredicate } from '../../../query/filter-fields.ts';
+import { and, normalize, parseFilter, toWire, type FilterNode } from '../../../query/filter-node.ts';
+import { list, sql } from '../../../query/sql.ts';
+import { promptFilterFields } from '../../insights/dimensions.ts';
 
 /** The v2 docs name the fact-check analysis type `factcheck`; prompts store it as `accuracy`. */
 const storedAnalysisType = (v: unknown) => (v === 'factcheck' ? 'accuracy' : v);

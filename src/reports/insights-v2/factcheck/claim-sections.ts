@@ -1,10 +1,10 @@
-import { eachItemOrNull } from '../../query/dialect.ts';
-import { ident, sql, type Fragment } from '../../query/sql.ts';
+import { eachItemOrNull } from '../../../query/dialect.ts';
+import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import { claimFilterFields } from './claim-filter.ts';
 import type { ClaimsPlan, SectionDimension } from './claims-plan.ts';
-import { filterPredicate } from './common.ts';
-import { promptDimensions, tagTable } from './dimensions.ts';
-import { inWindow, promptsCte } from './scope.ts';
+import { filterPredicate } from '../../insights/common.ts';
+import { promptDimensions, tagTable } from '../../insights/dimensions.ts';
+import { inWindow, promptsCte } from '../../insights/scope.ts';
 
 /**
  * How a section dimension keys a fact row (`f`, its prompt `p`, its cluster `cc`), whether it splits

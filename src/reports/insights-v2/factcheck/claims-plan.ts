@@ -1,5 +1,5 @@
-import type { FilterNode } from '../../query/filter-node.ts';
-import type { WindowScope } from './scope.ts';
+import type { FilterNode } from '../../../query/filter-node.ts';
+import type { WindowScope } from '../../insights/scope.ts';
 
 export const sectionDims = ['model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme'] as const;
 export type SectionDimension = (typeof sectionDims)[number];

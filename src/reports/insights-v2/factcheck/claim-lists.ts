@@ -1,9 +1,9 @@
-import { everyColumn, formatInstant, orderedList, replaceFirst, semiJoin, sortedSum, struct } from '../../query/dialect.ts';
-import { ident, sql, type Fragment } from '../../query/sql.ts';
-import type { ValueType } from '../../query/row-shape.ts';
+import { everyColumn, formatInstant, orderedList, replaceFirst, semiJoin, sortedSum, struct } from '../../../query/dialect.ts';
+import { ident, sql, type Fragment } from '../../../query/sql.ts';
+import type { ValueType } from '../../../query/row-shape.ts';
 import { maxCitationSources, type ClaimsPlan, type Include } from './claims-plan.ts';
 import type { SectionKey } from './claim-sections.ts';
-import { inWindow } from './scope.ts';
+import { inWindow } from '../../insights/scope.ts';
 
 const text = (name: string) => ({ name, type: 'text' as const });
 const modelList: ValueType = { list: { struct: [text('id'), text('name'), { name: 'occurrence', type: 'float' }] } };

@@ -1,7 +1,7 @@
-import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
-import { sql, type Fragment } from '../../query/sql.ts';
-import { dimensionShape } from './dimensions.ts';
-import { partFields, type RatioPart } from './ratio-parts.ts';
+import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../../query/row-shape.ts';
+import { sql, type Fragment } from '../../../query/sql.ts';
+import { dimensionShape } from '../../insights/dimensions.ts';
+import { partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import type { Metric, ShoppingPlan } from './shopping-plan.ts';
 
 /** A shopping row: its product, its groups, its metrics (each over the scored counts `m` and the product `pr`) and their parts. */

@@ -1,14 +1,14 @@
-import { jsonText, orderedList, semiJoin, struct } from '../../query/dialect.ts';
-import { leaves } from '../../query/filter-node.ts';
-import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { ShapedReport, UnitRange } from '../rows-query.ts';
-import { filterPredicate } from './common.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual } from './dimensions.ts';
-import { partColumns } from './ratio-parts.ts';
-import { distinctModelNames, inWindow, promptsCte } from './scope.ts';
+import { jsonText, orderedList, semiJoin, struct } from '../../../query/dialect.ts';
+import { leaves } from '../../../query/filter-node.ts';
+import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import type { ShapedReport, UnitRange } from '../../rows-query.ts';
+import { filterPredicate } from '../../insights/common.ts';
+import { dimensionColumns, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual } from '../../insights/dimensions.ts';
+import { partColumns } from '../../insights/ratio-parts.ts';
+import { distinctModelNames, inWindow, promptsCte } from '../../insights/scope.ts';
 import { productFields, shoppingFilterFields, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
 import { metricColumns, partsOf, shapeOf } from './shopping-shape.ts';
-import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from './shopping-rollup.ts';
+import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from '../../insights/shopping-rollup.ts';
 
 /** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
 const ratioSql = {

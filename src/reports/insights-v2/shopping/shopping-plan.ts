@@ -1,10 +1,10 @@
-import type { FilterCatalog } from '../../query/filter-compiler.ts';
-import { textOps, textPredicate } from '../../query/filter-fields.ts';
-import type { FilterNode } from '../../query/filter-node.ts';
-import { list, sql } from '../../query/sql.ts';
-import type { CalendarInterval } from '../../query/time.ts';
-import { promptFilterFields } from './dimensions.ts';
-import { pickFields, type WindowScope } from './scope.ts';
+import type { FilterCatalog } from '../../../query/filter-compiler.ts';
+import { textOps, textPredicate } from '../../../query/filter-fields.ts';
+import type { FilterNode } from '../../../query/filter-node.ts';
+import { list, sql } from '../../../query/sql.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
+import { promptFilterFields } from '../../insights/dimensions.ts';
+import { pickFields, type WindowScope } from '../../insights/scope.ts';
 
 export const metricNames = [
   'visibility_score',

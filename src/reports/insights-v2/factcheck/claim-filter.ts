@@ -1,8 +1,8 @@
-import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
-import { checkFilter, type FilterCatalog } from '../../query/filter-compiler.ts';
-import { normalize, parseFilter, toWire, type FilterNode } from '../../query/filter-node.ts';
-import { promptFilterFields } from './dimensions.ts';
-import { pickFields } from './scope.ts';
+import { ValidationError, valueError, type ValidationIssue } from '../../../errors.ts';
+import { checkFilter, type FilterCatalog } from '../../../query/filter-compiler.ts';
+import { normalize, parseFilter, toWire, type FilterNode } from '../../../query/filter-node.ts';
+import { promptFilterFields } from '../../insights/dimensions.ts';
+import { pickFields } from '../../insights/scope.ts';
 
 /** Fact-check filters: prompt-level fields; only topic takes the negative operators. */
 export const claimFilterFields: FilterCatalog = pickFields(promptFilterFields, {

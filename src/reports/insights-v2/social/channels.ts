@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { valueError, type ValidationIssue } from '../../errors.ts';
-import { list, sql, type Fragment } from '../../query/sql.ts';
-import { dayBucket, type CalendarInterval } from '../../query/time.ts';
-import type { PagedReport } from '../paged-report.ts';
-import type { ShapedReport } from '../rows-query.ts';
+import { valueError, type ValidationIssue } from '../../../errors.ts';
+import { list, sql, type Fragment } from '../../../query/sql.ts';
+import { dayBucket, type CalendarInterval } from '../../../query/time.ts';
+import type { PagedReport } from '../../paged-report.ts';
+import type { ShapedReport } from '../../rows-query.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from './common.ts';
+import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../../insights/common.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
-import { inWindow, promptsCte, type WindowScope } from './scope.ts';
+import { inWindow, promptsCte, type WindowScope } from '../../insights/scope.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
 type ChannelDimension = (typeof groupDims)[number];
