@@ -40,7 +40,7 @@ export async function describeFiles(conn: DuckDBConnection, files: readonly stri
   try {
     const reader = await conn.runAndReadAll(
       `SELECT file_name, name, num_children, duckdb_type, column_id,
-        concat_ws('|', name, type, type_length, repetition_type, num_children, converted_type, scale, precision, field_id, logical_type, duckdb_type)
+        to_json(struct_pack(name, type, type_length, repetition_type, num_children, converted_type, scale, precision, field_id, logical_type, duckdb_type))::VARCHAR
       FROM parquet_schema(${pathListLiteral(files)})`,
     );
     rows = reader.getRowsJS();
