@@ -67,10 +67,11 @@ export class DatasetVersion {
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { files?: FileHashes }).files : undefined;
   }
 
+  /** Every state table's content in one statement (one round trip, not one a table). */
   private async stateHash(): Promise<string> {
-    const parts: string[] = [];
-    for (const table of stateTables) parts.push(`${table}=${await this.scalar(contentSql(`state."${table}"`), 'light')}`);
-    return sha(parts.join('\n'));
+    const query = `SELECT ${stateTables.map((table) => `(${contentSql(`state."${table}"`)})`).join(', ')}`;
+    const row = await this.pool.use(async (conn) => (await conn.runAndReadAll(query)).getRowsJS()[0]!, 'light');
+    return sha(stateTables.map((table, i) => `${table}=${String(row[i])}`).join('\n'));
   }
 
   private async scalar(query: string, lane?: 'light'): Promise<string> {
