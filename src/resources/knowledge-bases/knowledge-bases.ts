@@ -111,7 +111,7 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
           const metadata = { knowledge_base_id: kb, document_id: String(doc.id), path: hit.path, name: hit.path.slice(hit.path.lastIndexOf('/') + 1), folder: folderOf(hit.path) || null, tags: doc.tags, updated_at: isoOrNull(doc.updated_at) };
           if (full) data.push({ id: hit.path, content: String(doc.text), metadata, score: hit.score });
           else {
-            const best = bestSection(body.query, sectionsOf.get(hit.path) ?? []);
+            const best = await bestSection(body.query, sectionsOf.get(hit.path) ?? []);
             if (best) data.push({ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score });
             await setImmediate();
           }
