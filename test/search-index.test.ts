@@ -107,6 +107,22 @@ describe('search index', () => {
     expect(() => index.add([{ path: 'a.md', folder: '', tags: [], text: 'again' }])).toThrow('a.md is indexed already');
   });
 
+  it('reuses the room of removed documents: a thousand updates of a document allocate no more than the first', () => {
+    const index = new SearchIndex();
+    const other = { path: 'other.md', folder: '', tags: [], text: 'shared words stay' };
+    index.add([other]);
+    let doc = { path: 'a.md', folder: '', tags: [] as string[], text: 'v0 shared words' };
+    index.add([doc]);
+    const first = index.allocated;
+    for (let i = 1; i <= 1000; i++) {
+      index.remove([doc]);
+      doc = { ...doc, text: `v${i} shared words` };
+      index.add([doc]);
+    }
+    expect(index.allocated).toEqual(first);
+    expect(index.search({ query: 'v1000 v999', topK: 5, folder: null, tags: null }).map((h) => h.path)).toEqual(['a.md']);
+  });
+
   it('splits words on Unicode spaces, newlines and punctuation, and lower-cases them', () => {
     expect(words("¿Qué? L'été\u00a0à Straße—東京…🍎, İ")).toEqual(['qué', 'l', 'été', 'à', 'straße', '東京', '🍎', 'i̇']);
     expect(words('...')).toEqual([]);

