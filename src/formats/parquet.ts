@@ -21,24 +21,35 @@ export const parquetRowGroupRows = 65_536;
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Whether a value or node holds no field at all: an object without fields (v1 `dimensions` without any), or a
+ * list of such. Parquet has no empty group and DuckDB no `STRUCT()`, so these are left out of the file (read_json
+ * skips keys it is not given); Arrow keeps them as empty structs.
+ */
+const emptyType = (type: ValueType): boolean => typeof type !== 'string' && ('list' in type ? emptyType(type.list) : type.struct.every((f) => emptyType(f.type)));
+const emptyNode = (node: ShapeNode): boolean => (node.kind === 'value' ? emptyType(node.type) : (node.kind === 'object' ? node.fields : node.items).every((f) => emptyNode(f.node)));
+
 /** The DuckDB type of a value, the same as its Arrow type: days DATE, instants TIMESTAMPTZ, lists, structs. */
 function duckdbType(type: ValueType): string {
   if (typeof type !== 'string') {
     if ('list' in type) return `${duckdbType(type.list)}[]`;
-    return `STRUCT(${type.struct.map((f) => `${quoted(f.name)} ${duckdbType(f.type)}`).join(', ')})`;
+    return `STRUCT(${type.struct
+      .filter((f) => !emptyType(f.type))
+      .map((f) => `${quoted(f.name)} ${duckdbType(f.type)}`)
+      .join(', ')})`;
   }
   return { text: 'VARCHAR', integer: 'BIGINT', float: 'DOUBLE', boolean: 'BOOLEAN', date: 'DATE', instant: 'TIMESTAMPTZ' }[type];
 }
 
 function nodeDuckdbType(node: ShapeNode): string {
   if (node.kind === 'value') return duckdbType(node.type);
-  const fields = node.kind === 'object' ? node.fields : node.items;
+  const fields = (node.kind === 'object' ? node.fields : node.items).filter((f) => !emptyNode(f.node));
   return `STRUCT(${fields.map((f) => `${quoted(f.name)} ${nodeDuckdbType(f.node)}`).join(', ')})`;
 }
 
-/** The `columns` argument of read_json: each top-level field's DuckDB type. */
+/** The `columns` argument of read_json: each top-level field's DuckDB type, fields without content left out. */
 function columnTypes(table: RowShape): Record<string, string> {
-  return Object.fromEntries(table.fields.map((f) => [f.name, nodeDuckdbType(f.node)]));
+  return Object.fromEntries(table.fields.filter((f) => !emptyNode(f.node)).map((f) => [f.name, nodeDuckdbType(f.node)]));
 }
 
 /** A private DuckDB for callers without an engine: one thread, a small memory limit, spilling to `dir`; opened once per export. */

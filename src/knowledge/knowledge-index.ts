@@ -1,8 +1,8 @@
 import type { Worker } from 'node:worker_threads';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
 import { kbLoadBatchBytes, maxIndexedTextBytes } from '../limits.ts';
 import type { StateStore } from '../state/store.ts';
-import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest } from './search-protocol.ts';
+import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest, WireDocument } from './search-protocol.ts';
 import { startSearchWorker } from './search-worker-start.ts';
 
 export interface KnowledgeChange {
@@ -27,8 +27,6 @@ interface KbIndex {
   busy: number;
 }
 
-const textBytes = (docs: readonly IndexedDocument[]) => docs.reduce((sum, d) => sum + Buffer.byteLength(d.text), 0);
-
 /** Rejects with the signal's reason when it aborts first; the work itself goes on, bounded by the knowledge base's size. */
 function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
@@ -43,7 +41,26 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promis
 /** The folder of a document path: everything before its last `/` ('' at the root). */
 export const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
-const toIndexed = (r: Record<string, unknown>): IndexedDocument => ({ path: String(r.path), text: String(r.text), folder: folderOf(String(r.path)), tags: (r.tags as unknown[]).map(String) });
+interface BatchDocument extends WireDocument {
+  readonly text: Uint8Array<ArrayBuffer>;
+}
+
+/** One batch of a snapshot, its text as UTF-8 bytes: each document's in a buffer of its own, so it can be transferred. */
+async function readBatch(conn: DuckDBConnection, table: string, batch: number): Promise<BatchDocument[]> {
+  const result = await conn.run(`SELECT path, encode(text) AS text, tags FROM ${table} WHERE batch = $batch ORDER BY n`, { batch });
+  const docs: BatchDocument[] = [];
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const [paths, texts, tags] = [chunk.getColumnVector(0), chunk.getColumnVector(1) as DuckDBBlobVector, chunk.getColumnVector(2)];
+    for (let row = 0; row < chunk.rowCount; row++) {
+      const path = String(paths.getItem(row));
+      // TRICKY: bytes of 12 or fewer are a view into the chunk's shared buffer, which must not be transferred: they are copied.
+      const bytes = texts.getItemBytes(row) ?? new Uint8Array();
+      const text = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+      docs.push({ path, text: text as Uint8Array<ArrayBuffer>, folder: folderOf(path), tags: (tags.getItem(row) as DuckDBListValue).items.map(String) });
+    }
+  }
+  return docs;
+}
 
 /**
  * Full-text search over the knowledge bases, in a worker thread so that neither indexing nor a search
@@ -156,7 +173,8 @@ export class KnowledgeIndex {
 
   /**
    * Batches hold at most `loadBatch` documents and about `kbLoadBatchBytes` of text (one longer document
-   * goes alone), so neither reading a batch into JS nor posting it to the worker holds the event loop long.
+   * goes alone). A batch's text is read as UTF-8 bytes and transferred to the worker, which decodes it: the
+   * main thread never turns it into strings, so neither reading a batch nor posting it holds the event loop.
    */
   private async build(kb: string, index: KbIndex): Promise<void> {
     const table = `kb_snapshot_${++this.snapshots}`;
@@ -176,10 +194,9 @@ export class KnowledgeIndex {
       await this.send({ op: 'drop', kb });
       let inFlight: Promise<unknown> = Promise.resolve();
       for (const batch of batches) {
-        const reader = await this.state.read((conn) => conn.runAndReadAll(`SELECT path, text, tags FROM ${table} WHERE batch = $batch ORDER BY n`, { batch }));
-        const docs = reader.getRowObjectsJS().map(toIndexed);
-        index.bytes += textBytes(docs);
-        const sent = this.send({ op: 'add', kb, docs });
+        const docs = await this.state.read((conn) => readBatch(conn, table, batch));
+        index.bytes += docs.reduce((sum, d) => sum + d.text.byteLength, 0);
+        const sent = this.send({ op: 'add', kb, docs }, docs.map((d) => d.text.buffer));
         await inFlight;
         inFlight = sent;
       }
@@ -189,14 +206,15 @@ export class KnowledgeIndex {
     }
   }
 
-  private send(body: Body): Promise<readonly SearchHit[] | undefined> {
+  /** `transfer`: buffers the message holds that move to the worker (they are unusable here afterwards). */
+  private send(body: Body, transfer: readonly ArrayBuffer[] = []): Promise<readonly SearchHit[] | undefined> {
     const id = this.nextId++;
     const worker = this.start();
     // The worker keeps the process alive only while an answer is awaited.
     if (this.pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...body, id });
+      worker.postMessage({ ...body, id }, transfer);
     });
   }
 

@@ -6,6 +6,17 @@ export interface IndexedDocument {
   readonly tags: readonly string[];
 }
 
+/**
+ * A document on its way to the worker. An index build sends its text as UTF-8 bytes in an ArrayBuffer of its
+ * own, transferred (not copied) and decoded in the worker, so the main thread never holds it as a string.
+ */
+export interface WireDocument {
+  readonly path: string;
+  readonly text: string | Uint8Array;
+  readonly folder: string;
+  readonly tags: readonly string[];
+}
+
 export interface SearchQuery {
   readonly query: string;
   readonly topK: number;
@@ -22,8 +33,8 @@ export interface SearchHit {
 
 /** Messages to the search worker; each is answered `{id, ok, hits?}` or `{id, ok: false, error}` in order. */
 export type SearchRequest =
-  | { readonly id: number; readonly op: 'add'; readonly kb: string; readonly docs: readonly IndexedDocument[] }
-  | { readonly id: number; readonly op: 'remove'; readonly kb: string; readonly docs: readonly IndexedDocument[] }
+  | { readonly id: number; readonly op: 'add'; readonly kb: string; readonly docs: readonly WireDocument[] }
+  | { readonly id: number; readonly op: 'remove'; readonly kb: string; readonly docs: readonly WireDocument[] }
   | { readonly id: number; readonly op: 'search'; readonly kb: string; readonly search: SearchQuery }
   | { readonly id: number; readonly op: 'drop'; readonly kb: string };
 

@@ -1,4 +1,6 @@
+import { tableFromIPC } from 'apache-arrow';
 import fc from 'fast-check';
+import { formatNames, type FormatName } from '../../src/formats/format-names.ts';
 import type { Endpoint } from '../../src/reports/endpoint.ts';
 import { garbageText, garbageValue, injectionCorpus } from './garbage.ts';
 import { sampleValid, type Hints } from './zod-sample.ts';
@@ -9,6 +11,9 @@ export interface FuzzRequest {
   readonly path: string;
   readonly body: string | undefined;
   readonly query: string;
+  /** The `format` query parameter asked for (json when absent), and the answer extensions asked for. */
+  readonly format?: FormatName;
+  readonly extensions?: readonly string[];
 }
 
 export interface FuzzOutcome {
@@ -36,6 +41,30 @@ function queryString(value: unknown): string {
   }
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+const compares = ['previous_period', 'previous_year', '2026-01-01..2026-01-31'];
+
+/**
+ * The query parameters beside the schema's: answer extensions (fill, compare, components) where the endpoint
+ * declares them, now and then `explain`, and a `format` (with `csv_raw` for CSV). A near-valid request may
+ * ask for an extension the endpoint does not take, or give one a bad value: both are 422s.
+ */
+function extraQuery(endpoint: Endpoint, rnd: () => number, mutate: boolean): { extra: Record<string, string>; format: FormatName; extensions: string[] } {
+  const extra: Record<string, string> = {};
+  const takes = new Set(endpoint.extensions ?? []);
+  if (takes.has('fill') && rnd() < 0.35) extra.fill = 'zero';
+  if (takes.has('compare') && rnd() < 0.35) extra.compare = compares[Math.floor(rnd() * compares.length)]!;
+  if (takes.has('components') && rnd() < 0.35) extra.components = 'true';
+  if (mutate && rnd() < 0.2) {
+    const [name, value] = ([['fill', rnd() < 0.5 ? 'zero' : 'one'], ['compare', rnd() < 0.5 ? 'previous_period' : 'yesterday'], ['components', rnd() < 0.5 ? 'true' : 'maybe']] as const)[Math.floor(rnd() * 3)]!;
+    extra[name] = value;
+  }
+  if (rnd() < 0.05) extra.explain = 'true';
+  const format = rnd() < 0.5 ? formatNames[Math.floor(rnd() * formatNames.length)]! : 'json';
+  if (format !== 'json' || rnd() < 0.1) extra.format = format;
+  if (format === 'csv' && rnd() < 0.5) extra.csv_raw = 'true';
+  return { extra, format, extensions: Object.keys(extra).filter((k) => k === 'fill' || k === 'compare' || k === 'components') };
 }
 
 /** Mutates one field of a valid object: a garbage value, a deletion, or an unknown key. */
@@ -69,15 +98,51 @@ export function fuzzRequests(endpoints: readonly Endpoint[], hints: Hints): fc.A
       const body = endpoint.schemas.body ? sampleValid(endpoint.schemas.body, 'body', hints, rnd) : undefined;
       const query = endpoint.schemas.query ? sampleValid(endpoint.schemas.query, 'query', hints, rnd) : undefined;
       const path = fillPath(endpoint, hints, rnd, kind !== 'valid');
-      if (kind === 'valid') return { kind, endpoint, path, body: body === undefined ? undefined : JSON.stringify(body), query: queryString(query) };
+      const { extra, format, extensions } = extraQuery(endpoint, rnd, kind !== 'valid');
+      const asked = { format, extensions };
+      const withExtra = (q: unknown) => ({ ...(q && typeof q === 'object' ? q : {}), ...extra });
+      if (kind === 'valid') return { kind, endpoint, path, body: body === undefined ? undefined : JSON.stringify(body), query: queryString(withExtra(query)), ...asked };
       if (kind === 'near-valid') {
         const target = endpoint.schemas.body || !endpoint.schemas.query ? 'body' : 'query';
         return target === 'body'
-          ? { kind, endpoint, path, body: JSON.stringify(mutate(body ?? {}, rnd, garbage)), query: queryString(query) }
-          : { kind, endpoint, path, body: undefined, query: queryString(mutate(query ?? {}, rnd, garbage)) };
+          ? { kind, endpoint, path, body: JSON.stringify(mutate(body ?? {}, rnd, garbage)), query: queryString(withExtra(query)), ...asked }
+          : { kind, endpoint, path, body: undefined, query: queryString(withExtra(mutate(query ?? {}, rnd, garbage))), ...asked };
       }
-      return { kind, endpoint, path, body: rnd() < 0.5 ? text : JSON.stringify(garbage), query: rnd() < 0.3 ? `?${encodeURIComponent(String(text))}=1` : '' };
+      return { kind, endpoint, path, body: rnd() < 0.5 ? text : JSON.stringify(garbage), query: rnd() < 0.3 ? `?${encodeURIComponent(String(text))}=1` : '', format: 'json', extensions: [] };
     });
+}
+
+/** What is wrong with a table format's 200 body, or null: NDJSON lines are JSON, Arrow decodes, Parquet has its magic at both ends. */
+function tableProblem(type: string, bytes: Uint8Array): string | null {
+  if (type.startsWith('application/x-ndjson')) {
+    const bad = Buffer.from(bytes)
+      .toString('utf8')
+      .split('\n')
+      .find((line) => {
+        if (line === '') return false;
+        try {
+          JSON.parse(line);
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    return bad === undefined ? null : `non-JSON NDJSON line: ${bad.slice(0, 100)}`;
+  }
+  if (type.startsWith('text/csv')) return bytes.length > 0 ? null : 'empty CSV (no header)';
+  if (type.startsWith('application/vnd.apache.arrow.stream')) {
+    try {
+      tableFromIPC(bytes);
+      return null;
+    } catch (error) {
+      return `Arrow stream does not decode: ${(error as Error).message}`;
+    }
+  }
+  if (type.startsWith('application/vnd.apache.parquet')) {
+    const magic = (at: number) => Buffer.from(bytes.subarray(at, at + 4)).toString('latin1') === 'PAR1';
+    return bytes.length >= 8 && magic(0) && magic(bytes.length - 4) ? null : 'Parquet file without PAR1 at both ends';
+  }
+  return `unexpected content type ${type}`;
 }
 
 /** Sends one request and checks the contract: a 2xx or a documented 4xx with its documented body, never a 5xx or a hang. */
@@ -89,16 +154,19 @@ export async function send(base: string, key: string, r: FuzzRequest, timeoutMs 
   };
   if (r.body !== undefined && r.endpoint.method !== 'GET') init.body = r.body;
   let response: Response;
-  let text: string;
+  let bytes: Uint8Array;
   try {
     response = await fetch(`${base}${r.path}${r.query}`, init);
-    text = await response.text();
+    bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     return { request: r, status: 0, problem: `no complete response: ${(error as Error).message}` };
   }
+  const text = Buffer.from(bytes).toString('utf8');
   const status = response.status;
-  if (!allowed.has(status)) return { request: r, status, problem: `status ${status}: ${text.slice(0, 300)}` };
+  // 406: a table format asked of an operation that answers JSON only.
+  if (!allowed.has(status) && !(status === 406 && (r.format ?? 'json') !== 'json')) return { request: r, status, problem: `status ${status}: ${text.slice(0, 300)}` };
   const type = response.headers.get('content-type') ?? '';
+  if (status === 200 && !type.startsWith('application/json') && !type.startsWith('text/event-stream')) return { request: r, status, problem: tableProblem(type, bytes) };
   if (type.startsWith('text/event-stream')) {
     for (const block of text.split('\n\n').filter((b) => b.includes('data:'))) {
       const data = block.split('\n').find((l) => l.startsWith('data:'))!.slice(6);

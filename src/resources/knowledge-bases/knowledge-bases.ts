@@ -87,7 +87,8 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
         ctx.signal,
       );
       const full = body.return_full_page === true;
-      const data: unknown[] = [];
+      // Each result is serialized as it is made: the answer may hold 32 MiB of text, which one JSON.stringify would hold the loop with.
+      const data: string[] = [];
       // A document may hold 500,000 characters: its text is read and its best section chosen a few hits at a
       // time, with a turn of the event loop after each hit, so no other request waits behind a long answer.
       for (let first = 0; first < hits.length; first += snippetSlice) {
@@ -109,15 +110,15 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
           const doc = byPath.get(hit.path);
           if (!doc) continue;
           const metadata = { knowledge_base_id: kb, document_id: String(doc.id), path: hit.path, name: hit.path.slice(hit.path.lastIndexOf('/') + 1), folder: folderOf(hit.path) || null, tags: doc.tags, updated_at: isoOrNull(doc.updated_at) };
-          if (full) data.push({ id: hit.path, content: String(doc.text), metadata, score: hit.score });
+          if (full) data.push(JSON.stringify({ id: hit.path, content: String(doc.text), metadata, score: hit.score }));
           else {
-            const best = bestSection(body.query, sectionsOf.get(hit.path) ?? []);
-            if (best) data.push({ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score });
-            await setImmediate();
+            const best = await bestSection(body.query, sectionsOf.get(hit.path) ?? []);
+            if (best) data.push(JSON.stringify({ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score }));
           }
+          await setImmediate();
         }
       }
-      return jsonResult({ data });
+      return { kind: 'json', status: 200, json: `{"data":[${data.join(',')}]}` };
     },
   },
 ];
