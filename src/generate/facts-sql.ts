@@ -30,12 +30,15 @@ export const executionSlotsSql = [
    FROM kept k JOIN models m USING (model_idx)`,
 ];
 
+// `ord` ranks the category's executions in the contract's file order (executed_at, then id), so every fact
+// file sorts on two small integers instead of a text id, a timestamp and a UUID.
 export const contextSql = `
   CREATE OR REPLACE TEMP TABLE g_ctx AS
   SELECT e.ekey, md5(concat_ws(':', getvariable('seed'), 'exec', e.ekey))::UUID AS execution_id,
          c.organization_id, c.id AS category_id, p.id AS prompt_id, m.id AS model_id, r.id AS region_id, pe.id AS persona_id,
          e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx,
-         p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model
+         p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model,
+         row_number() OVER (ORDER BY e.executed_at, execution_id)::INT AS ord
   FROM g_exec e
   JOIN categories c USING (cat_idx)
   JOIN prompts p USING (cat_idx, prompt_idx)
@@ -44,31 +47,51 @@ export const contextSql = `
   LEFT JOIN personas pe ON pe.cat_idx = e.cat_idx AND pe.i = e.persona_i
   WHERE e.cat_idx = $cat`;
 
-const context = 'x.execution_id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id, x.executed_at, x.day';
+const context = 'x.execution_id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id, x.executed_at, x.day, x.ord';
 
+/**
+ * How each fact file is ordered: `ord` stands for (category_id, executed_at, execution_id), since a part holds
+ * one category, and the columns after it make the order total, so it equals the contract's sort key order.
+ */
+export const factOrder = {
+  executions: ['ord'],
+  mentions: ['ord', 'position'],
+  citations: ['ord', 'position'],
+  sentiments: ['ord', 'asset_id', 'claim_id'],
+  fanouts: ['ord', 'position'],
+  shopping_results: ['ord', 'position'],
+  claim_occurrences: ['ord', 'cluster_id'],
+} as const;
+
+// Temp tables keep integer coordinates only: materialising the text columns once per temp table cost more
+// than joining them back from g_ctx and the small dimension tables when the file is written.
 // TRICKY: ordering candidates by u^(1/weight) is weighted sampling without replacement, so popular
 // brands tend to be named first without any brand ever being named twice.
 export const mentionsTempSql = `
   CREATE OR REPLACE TEMP TABLE g_mentions AS
   WITH cand AS (
-    SELECT x.*, a.id AS asset_id, a.name AS asset_name, a.rank,
-           pow(rnd('pos', x.ekey, a.rank), 1.0 / a.weight) AS order_key
+    SELECT x.ekey, x.cat_idx, a.rank, pow(rnd('pos', x.ekey, a.rank), 1.0 / a.weight) AS order_key
     FROM g_ctx x JOIN assets a ON a.cat_idx = x.cat_idx
     WHERE rnd('mention', x.ekey, a.rank) < 0.75 * pow(a.rank, -0.7) * (0.6 + 0.8 * rnd('model_affinity', x.model_idx, a.rank))
   )
-  SELECT *, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, rank)::INT AS position FROM cand`;
+  SELECT ekey, cat_idx, rank, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, rank)::INT AS position FROM cand`;
 
-export const mentionsSql = `SELECT ${context}, x.asset_id, x.position FROM g_mentions x`;
+export const mentionsSql = `
+  SELECT ${context}, a.id AS asset_id, m.position
+  FROM g_mentions m JOIN g_ctx x USING (ekey) JOIN assets a ON a.cat_idx = m.cat_idx AND a.rank = m.rank`;
 
 export const executionsSql = `
   SELECT x.execution_id AS id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id,
-         x.executed_at, x.day, x.search_triggered,
+         x.executed_at, x.day, x.search_triggered, x.ord,
          'For ' || au.name || ', ' ||
            coalesce('the most recommended options are ' || m.names || '.', 'no single brand stands out.') ||
            ' Compare reviews and prices before you decide.' AS response
   FROM g_ctx x
   JOIN g_audience au ON au.cat_idx = x.cat_idx AND au.i = x.aud_i
-  LEFT JOIN (SELECT ekey, string_agg(asset_name, ', ' ORDER BY position) AS names FROM g_mentions GROUP BY ekey) m USING (ekey)`;
+  LEFT JOIN (
+    SELECT m.ekey, string_agg(a.name, ', ' ORDER BY m.position) AS names
+    FROM g_mentions m JOIN assets a ON a.cat_idx = m.cat_idx AND a.rank = m.rank GROUP BY m.ekey
+  ) m USING (ekey)`;
 
 export const domainPoolSql = `
   CREATE TABLE g_domain AS
@@ -109,24 +132,32 @@ export const videoPoolSql = `
 export const citationsTempSql = `
   CREATE OR REPLACE TEMP TABLE g_citations AS
   WITH n AS (
-    SELECT x.*, floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT AS n FROM g_ctx x
+    SELECT x.ekey, x.cat_idx, floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT AS n FROM g_ctx x
   ), k AS (
     SELECT n.*, unnest(range(n.n)) AS k FROM n
-  ), picked AS (
-    SELECT k.*, floor(d.n_domains * pow(rnd('cit_domain', k.ekey, k.k), 2.2))::INT AS d_rank,
-           floor(25 * pow(rnd('cit_page', k.ekey, k.k), 2.0))::INT AS page,
-           rnd('yt_type', k.ekey, k.k) AS yt_u,
-           floor(40 * pow(rnd('yt_channel', k.ekey, k.k), 1.8))::INT AS ch_i,
-           floor(15 * pow(rnd('yt_video', k.ekey, k.k), 1.5))::INT AS v_i
-    FROM k JOIN (SELECT DISTINCT cat_idx, n_domains FROM g_domain) d USING (cat_idx)
-  ), typed AS (
+  )
+  SELECT k.ekey, k.cat_idx, k.k, floor(d.n_domains * pow(rnd('cit_domain', k.ekey, k.k), 2.2))::INT AS d_rank,
+         floor(25 * pow(rnd('cit_page', k.ekey, k.k), 2.0))::INT AS page,
+         rnd('yt_type', k.ekey, k.k) AS yt_u,
+         floor(40 * pow(rnd('yt_channel', k.ekey, k.k), 1.8))::INT AS ch_i,
+         floor(15 * pow(rnd('yt_video', k.ekey, k.k), 1.5))::INT AS v_i
+  FROM k JOIN (SELECT DISTINCT cat_idx, n_domains FROM g_domain) d USING (cat_idx)`;
+
+/** Each citation's domain, source type and the channel and video it points at. */
+const typedCitations = `
+  SELECT *, CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i END AS channel_key,
+            CASE WHEN source_type IN ('video', 'short') THEN v_i END AS video_key
+  FROM (
     SELECT p.*, d.root_domain, d.citation_category, c.noun,
            CASE WHEN d.root_domain <> 'youtube.com' THEN NULL
                 WHEN p.yt_u < 0.55 THEN 'video' WHEN p.yt_u < 0.70 THEN 'short' WHEN p.yt_u < 0.82 THEN 'channel'
                 WHEN p.yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
-    FROM picked p JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)
-  )
-  SELECT t.*, (t.k + 1)::INT AS position, ch.channel_id, ch.channel_title, ch.channel_handle, ch.channel_url,
+    FROM g_citations p JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)
+  )`;
+
+/** A citation's page: URL parts and title, from the columns typedCitations gives (`from` may hold fewer rows). */
+const citationPages = (from: string) => `
+  SELECT t.*, ch.channel_id, ch.channel_title, ch.channel_handle, ch.channel_url,
          v.video_id, v.video_title, v.video_category,
          CASE WHEN t.source_type IS NOT NULL THEN 'www.youtube.com'
               WHEN t.page % 5 = 4 THEN 'blog.' || t.root_domain ELSE 'www.' || t.root_domain END AS hostname,
@@ -143,22 +174,23 @@ export const citationsTempSql = `
               WHEN 'channel' THEN ch.channel_title WHEN 'playlist' THEN ch.channel_title || ' playlist'
               WHEN 'other' THEN 'YouTube search: ' || t.noun
               ELSE 'Guide to ' || t.noun || ' part ' || (t.page + 1) || ' | ' || t.root_domain END AS title
-  FROM (
-    SELECT *, CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i END AS channel_key,
-              CASE WHEN source_type IN ('video', 'short') THEN v_i END AS video_key
-    FROM typed
-  ) t
+  FROM (${from}) t
   LEFT JOIN g_channel ch ON ch.cat_idx = t.cat_idx AND ch.ch_i = t.channel_key
   LEFT JOIN g_video v ON v.cat_idx = t.cat_idx AND v.ch_i = t.channel_key AND v.v_i = t.video_key`;
 
 export const citationsSql = `
-  SELECT ${context}, x.position, x.url, x.hostname, x.path, x.root_domain, x.title, x.citation_category,
-         x.source_type, x.channel_id, x.channel_title, x.channel_handle, x.channel_url, x.video_id, x.video_title, x.video_category
-  FROM g_citations x`;
+  SELECT ${context}, (c.k + 1)::INT AS position, c.url, c.hostname, c.path, c.root_domain, c.title, c.citation_category,
+         c.source_type, c.channel_id, c.channel_title, c.channel_handle, c.channel_url, c.video_id, c.video_title, c.video_category
+  FROM (${citationPages(typedCitations)}) c JOIN g_ctx x USING (ekey)`;
 
+// The URL depends on these columns only, so the distinct URLs come from their distinct values.
 export const pageAnalysesSql = `
   INSERT INTO g_page_analyses
-  WITH urls AS (SELECT DISTINCT organization_id, category_id, cat_idx, url FROM g_citations),
+  WITH urls AS (
+    SELECT DISTINCT c.organization_id, c.id AS category_id, u.cat_idx, u.url
+    FROM (${citationPages('SELECT DISTINCT cat_idx, page, root_domain, citation_category, noun, source_type, channel_key, video_key FROM (' + typedCitations + ')')}) u
+    JOIN categories c USING (cat_idx)
+  ),
   kept AS (SELECT *, 1 + floor(rnd('pa_n', cat_idx, url) * 3)::INT AS n FROM urls WHERE rnd('pa', cat_idx, url) < 0.7),
   k AS (SELECT *, unnest(range(n)) AS k FROM kept)
   SELECT organization_id, category_id, url,
@@ -168,9 +200,9 @@ export const pageAnalysesSql = `
 
 export const sentimentsSql = `
   WITH m AS (
-    SELECT x.*, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
-    FROM g_mentions x JOIN assets a ON a.id = x.asset_id
-    WHERE x.has_sentiment AND rnd('sent', x.ekey, x.rank) < 0.6
+    SELECT x.*, mm.rank, a.id AS asset_id, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
+    FROM g_mentions mm JOIN g_ctx x USING (ekey) JOIN assets a ON a.cat_idx = mm.cat_idx AND a.rank = mm.rank
+    WHERE x.has_sentiment AND rnd('sent', x.ekey, mm.rank) < 0.6
   ), k AS (
     SELECT m.*, unnest(range(1 + (rnd('sent_n', m.ekey, m.rank) < 0.3)::INT)) AS k FROM m
   ), picked AS (

@@ -172,13 +172,17 @@ async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promis
   }
 }
 
-/** Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column. */
+/**
+ * Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column.
+ * A fact table sorts on facts.factOrder instead, which gives the same order with cheaper keys.
+ */
 async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string): Promise<number> {
   const def = tables[table];
   const defs: Record<string, ColumnDef> = def.columns;
   const columns = columnList(table);
   const projection = columns.map((c) => `CAST("${c}" AS ${defs[c]!.type}) AS "${c}"`).join(', ');
-  const order = [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))].map((c) => `"${c}"`).join(', ');
+  const factOrder: Partial<Record<TableName, readonly string[]>> = facts.factOrder;
+  const order = (factOrder[table] ?? [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))]).map((c) => `"${c}"`).join(', ');
   const result = await conn.runAndReadAll(
     `COPY (SELECT ${projection} FROM (${sql}) ORDER BY ${order}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
     { ...params, path: file },
