@@ -86,31 +86,39 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       await write(table, sql, params, join(options.out, table, partFileName(index)));
     };
 
+    const fact = async (table: keyof typeof facts.factTables, cat: number) => {
+      const f: facts.FactTable = facts.factTables[table];
+      await exec(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
+      await mkdir(join(options.out, table), { recursive: true });
+      rows[table] += await copyTable(conn, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, join(options.out, table, partFileName(cat)), 'in order');
+    };
     for (let cat = 0; cat < categoryCount; cat++) {
       const p = { cat };
       const step = (label: string) => progress.tick(`category ${cat + 1}/${categoryCount}: ${label}`);
       await exec(facts.contextSql, p);
+      for (const sql of facts.categoryVariablesSql) await exec(sql, sql.includes('$cat') ? p : {});
       step('context');
       await exec(facts.mentionsTempSql);
       step('mentions');
-      await part('executions', cat, facts.executionsSql, {});
+      await fact('executions', cat);
       step('executions');
-      await part('mentions', cat, facts.mentionsSql, {});
+      await fact('mentions', cat);
       step('mentions written');
       await exec(facts.citationsTempSql);
       step('citations');
-      await part('citations', cat, facts.citationsSql, {});
+      await fact('citations', cat);
       await exec(facts.pageAnalysesSql);
       step('citations written');
-      await part('sentiments', cat, facts.sentimentsSql, {});
+      await fact('sentiments', cat);
       step('sentiments');
-      await part('fanouts', cat, facts.fanoutsSql, {});
+      await fact('fanouts', cat);
       step('fan-outs');
-      await part('shopping_results', cat, facts.shoppingSql, {});
+      await fact('shopping_results', cat);
       step('shopping');
-      await part('claim_occurrences', cat, facts.claimOccurrencesSql, {});
+      await fact('claim_occurrences', cat);
       step('claims');
     }
+    await exec('DROP TABLE IF EXISTS g_rows');
     await exec('DROP TABLE IF EXISTS g_ctx');
     await exec('DROP TABLE IF EXISTS g_mentions');
     await exec('DROP TABLE IF EXISTS g_citations');
@@ -174,17 +182,17 @@ async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promis
 
 /**
  * Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column.
- * A fact table sorts on facts.factOrder instead, which gives the same order with cheaper keys.
+ * A source 'in order' reads one table already in that order through order-preserving clauses only
+ * (SELECT, WHERE, CTEs of those: DuckDB keeps insertion order there), so it is written without a sort.
  */
-async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string): Promise<number> {
+async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string, source: 'in order' | 'unordered' = 'unordered'): Promise<number> {
   const def = tables[table];
   const defs: Record<string, ColumnDef> = def.columns;
   const columns = columnList(table);
   const projection = columns.map((c) => `CAST("${c}" AS ${defs[c]!.type}) AS "${c}"`).join(', ');
-  const factOrder: Partial<Record<TableName, readonly string[]>> = facts.factOrder;
-  const order = (factOrder[table] ?? [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))]).map((c) => `"${c}"`).join(', ');
+  const order = [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))].map((c) => `"${c}"`).join(', ');
   const result = await conn.runAndReadAll(
-    `COPY (SELECT ${projection} FROM (${sql}) ORDER BY ${order}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+    `COPY (SELECT ${projection} FROM (${sql})${source === 'in order' ? '' : ` ORDER BY ${order}`}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
     { ...params, path: file },
   );
   return Number(result.getRows()[0]?.[0] ?? 0);
