@@ -22,6 +22,8 @@ export interface GenerateOptions {
   readonly seed: number;
   readonly progress?: Progress;
   readonly threads?: number;
+  /** DuckDB's memory limit; sorts beyond it spill to `out`/.tmp, so the process stays bounded at any scale. */
+  readonly memoryLimit?: string;
   /** Recorded in dataset.json; the bundled sample uses it to notice a stale copy. */
   readonly fingerprint?: string;
 }
@@ -38,18 +40,24 @@ type Params = Record<string, DuckDBValue>;
 
 const singleFileTables: TableName[] = tableNames.filter((t) => !partitionedBy[t]);
 
+/** Rows of every table per execution drawn: 16.30 at scale 1 and 16.28 at scale 10 (bench/GENERATE.md). */
+const rowsPerExecution = 16.3;
+/** Executions per unit of scale, for the estimate shown before they are drawn. */
+const executionsPerScale = 1.13e6;
+/** The default DuckDB memory limit: with Node's own heap the process stays well under 8 GB. */
+export const defaultMemoryLimit = '4GB';
+
 /**
  * Writes a complete dataset to `out`. The same seed and scale give identical rows in identical order:
  * every random choice is a hash of the seed and the row's coordinates, and every file is written sorted
- * by the contract's sort key followed by every other column.
+ * by the contract's sort key followed by every other column (fact parts through an equivalent integer key).
  */
 export async function generateDataset(options: GenerateOptions): Promise<GenerateResult> {
   assertOptions(options);
   const started = performance.now();
   const progress = options.progress ?? silentProgress;
   const categoryCount = vocab.orgs.reduce((n, o) => n + o.categories.length, 0);
-  const perCategory = 10;
-  progress.start(6 + categoryCount * perCategory + vocab.orgs.length * 2 + singleFileTables.length);
+  progress.start(options.scale * executionsPerScale * rowsPerExecution);
 
   await rm(options.out, { recursive: true, force: true });
   await mkdir(options.out, { recursive: true });
@@ -58,6 +66,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     threads: String(options.threads ?? 2),
     temp_directory: tmp,
     preserve_insertion_order: 'true',
+    memory_limit: options.memoryLimit ?? defaultMemoryLimit,
   });
   const conn = await db.connect();
   const rows = Object.fromEntries(tableNames.map((t) => [t, 0])) as Record<TableName, number>;
@@ -66,57 +75,47 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       await conn.run(sql, params);
     };
     await prepare(conn, options);
-    progress.tick('vocabulary');
+    progress.advance(0, 'vocabulary');
     for (const sql of dimsSql) await exec(sql);
-    progress.tick('dimensions');
+    progress.advance(0, 'dimensions');
     for (const sql of promptsSql) await exec(sql);
-    progress.tick('prompts');
+    progress.advance(0, 'prompts');
     for (const sql of [...orgResourcesSql, ...traffic.pickTablesSql, facts.domainPoolSql, facts.channelPoolSql, facts.videoPoolSql]) await exec(sql);
     for (const sql of [facts.productsSql, facts.productMerchantsSql, facts.claimClustersSql, ...knowledge.knowledgeBaseSql]) await exec(sql);
     await exec(`CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`);
-    progress.tick('pools');
+    progress.advance(0, 'pools');
     for (const sql of facts.executionSlotsSql) await exec(sql);
-    progress.tick('execution slots');
+    const drawn = await conn.runAndReadAll('SELECT count(*) FROM g_exec');
+    progress.estimate(Number(drawn.getRows()[0]?.[0] ?? 0) * rowsPerExecution);
 
-    const write = async (table: TableName, sql: string, params: Params, file: string) => {
-      rows[table] += await copyTable(conn, table, sql, params, file);
+    const written = (table: TableName, n: number, label: string) => {
+      rows[table] += n;
+      progress.advance(n, label);
     };
-    const part = async (table: TableName, index: number, sql: string, params: Params) => {
+    const part = async (table: TableName, index: number, sql: string, params: Params, label: string) => {
       await mkdir(join(options.out, table), { recursive: true });
-      await write(table, sql, params, join(options.out, table, partFileName(index)));
+      written(table, await copyTable(conn, table, sql, params, join(options.out, table, partFileName(index))), label);
     };
 
     const fact = async (table: keyof typeof facts.factTables, cat: number) => {
       const f: facts.FactTable = facts.factTables[table];
       await exec(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
       await mkdir(join(options.out, table), { recursive: true });
-      rows[table] += await copyTable(conn, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, join(options.out, table, partFileName(cat)), 'in order');
+      const file = join(options.out, table, partFileName(cat));
+      const n = await copyTable(conn, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, file, 'in order');
+      written(table, n, `category ${cat + 1}/${categoryCount}: ${table}`);
     };
     for (let cat = 0; cat < categoryCount; cat++) {
       const p = { cat };
-      const step = (label: string) => progress.tick(`category ${cat + 1}/${categoryCount}: ${label}`);
       await exec(facts.contextSql, p);
       for (const sql of facts.categoryVariablesSql) await exec(sql, sql.includes('$cat') ? p : {});
-      step('context');
       await exec(facts.mentionsTempSql);
-      step('mentions');
       await fact('executions', cat);
-      step('executions');
       await fact('mentions', cat);
-      step('mentions written');
       await exec(facts.citationsTempSql);
-      step('citations');
       await fact('citations', cat);
       await exec(facts.pageAnalysesSql);
-      step('citations written');
-      await fact('sentiments', cat);
-      step('sentiments');
-      await fact('fanouts', cat);
-      step('fan-outs');
-      await fact('shopping_results', cat);
-      step('shopping');
-      await fact('claim_occurrences', cat);
-      step('claims');
+      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table, cat);
     }
     await exec('DROP TABLE IF EXISTS g_rows');
     await exec('DROP TABLE IF EXISTS g_ctx');
@@ -124,10 +123,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     await exec('DROP TABLE IF EXISTS g_citations');
 
     for (let org = 0; org < vocab.orgs.length; org++) {
-      await part('bot_events', org, traffic.botEventsSql, { org });
-      progress.tick(`organization ${org + 1}/${vocab.orgs.length}: bot events`);
-      await part('referral_visits', org, traffic.referralVisitsSql, { org });
-      progress.tick(`organization ${org + 1}/${vocab.orgs.length}: referral visits`);
+      await part('bot_events', org, traffic.botEventsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: bot events`);
+      await part('referral_visits', org, traffic.referralVisitsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: referral visits`);
     }
 
     const sources: Partial<Record<TableName, { sql: string; params?: Params }>> = {
@@ -138,8 +135,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     };
     for (const table of singleFileTables) {
       const source = sources[table] ?? { sql: `SELECT * FROM ${table}` };
-      await write(table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`));
-      progress.tick(`writing ${table}`);
+      written(table, await copyTable(conn, table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`)), table);
     }
   } finally {
     conn.closeSync();

@@ -1,28 +1,61 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 
+/** What the generator reports: an estimate of the rows it will write, then rows as each step writes them. */
 export interface Progress {
-  start(total: number): void;
-  tick(label: string): void;
+  start(estimatedRows: number): void;
+  /** `rows` more rows are written (0 for a step that writes none); `label` names the step that just ended. */
+  advance(rows: number, label: string): void;
+  /** The estimate, replaced once the generator knows how many executions it drew. */
+  estimate(estimatedRows: number): void;
   stop(): void;
 }
 
-export const silentProgress: Progress = { start() {}, tick() {}, stop() {} };
+export const silentProgress: Progress = { start() {}, advance() {}, estimate() {}, stop() {} };
 
-/** A progress bar on stderr; on a non-TTY it prints a line every few seconds instead of redrawing. */
+const millions = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} M`;
+
+/**
+ * A progress bar on stderr: rows written, the estimate, and the time left at the rate so far.
+ * On a non-TTY it prints a line every few seconds instead of redrawing.
+ */
 export function stderrProgress(title: string): Progress {
+  // Required on first use, like the other CLI-only modules: `aea` commands that never generate skip loading it.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
   const bar = new cliProgress.SingleBar(
     {
-      format: `${title} [{bar}] {percentage}% | {value}/{total} | {step}`,
+      format: `${title} [{bar}] {percentage}% | {rows} of about {estimate} rows | {eta_formatted} left | {step}`,
       stream: process.stderr,
       noTTYOutput: true,
       notTTYSchedule: 5000,
       hideCursor: true,
+      etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
+  let written = 0;
+  let total = 1;
+  const payload = (step: string) => ({ step, rows: millions(written), estimate: millions(total) });
   return {
-    start: (total) => bar.start(total, 0, { step: 'starting' }),
-    tick: (label) => bar.increment(1, { step: label }),
-    stop: () => bar.stop(),
+    start: (estimatedRows) => {
+      total = Math.max(1, Math.round(estimatedRows));
+      bar.start(total, 0, payload('starting'));
+    },
+    advance: (rows, label) => {
+      written += rows;
+      // The estimate can fall short; the bar then waits at 99% rather than passing 100%.
+      if (written >= total) bar.setTotal((total = Math.ceil(written / 0.99)));
+      bar.update(written, payload(label));
+    },
+    estimate: (estimatedRows) => {
+      total = Math.max(written + 1, Math.round(estimatedRows));
+      bar.setTotal(total);
+      bar.update(written, payload('estimate from the executions drawn'));
+    },
+    stop: () => {
+      bar.setTotal((total = Math.max(1, written)));
+      bar.update(written, payload('done'));
+      bar.stop();
+    },
   };
 }
