@@ -15,6 +15,14 @@ export const silentProgress: Progress = { start() {}, advance() {}, estimate() {
 
 const millions = (n: number) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} M`;
 
+/** Time left at the average rate since the first row, e.g. "about 2m 05s left". */
+export function timeLeft(written: number, total: number, elapsedMs: number): string {
+  if (written <= 0 || elapsedMs <= 0) return 'time left unknown until the first rows';
+  const seconds = Math.max(0, Math.round(((total - written) / written) * (elapsedMs / 1000)));
+  const m = Math.floor(seconds / 60);
+  return `about ${m > 0 ? `${m}m ${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`} left`;
+}
+
 /**
  * A progress bar on stderr: rows written, the estimate, and the time left at the rate so far.
  * On a non-TTY it prints a line every few seconds instead of redrawing.
@@ -24,20 +32,22 @@ export function stderrProgress(title: string): Progress {
   const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
   const bar = new cliProgress.SingleBar(
     {
-      format: `${title} [{bar}] {percentage}% | {rows} of about {estimate} rows | {eta_formatted} left | {step}`,
+      format: `${title} [{bar}] {percentage}% | {rows} of about {estimate} rows | {left} | {step}`,
       stream: process.stderr,
       noTTYOutput: true,
       notTTYSchedule: 5000,
       hideCursor: true,
-      etaBuffer: 50,
     },
     cliProgress.Presets.shades_classic,
   );
   let written = 0;
   let total = 1;
-  const payload = (step: string) => ({ step, rows: millions(written), estimate: millions(total) });
+  // The rate counts from the estimate (the writing starts there), so the setup's seconds without rows do not skew it.
+  let since = performance.now();
+  const payload = (step: string) => ({ step, rows: millions(written), estimate: millions(total), left: timeLeft(written, total, performance.now() - since) });
   return {
     start: (estimatedRows) => {
+      since = performance.now();
       total = Math.max(1, Math.round(estimatedRows));
       bar.start(total, 0, payload('starting'));
     },
@@ -48,6 +58,7 @@ export function stderrProgress(title: string): Progress {
       bar.update(written, payload(label));
     },
     estimate: (estimatedRows) => {
+      since = performance.now();
       total = Math.max(written + 1, Math.round(estimatedRows));
       bar.setTotal(total);
       bar.update(written, payload('estimate from the executions drawn'));
