@@ -7,8 +7,9 @@ import { generateDataset } from '../src/generate/generate.ts';
 import { stderrProgress } from '../src/generate/progress.ts';
 
 /** Generates datasets at the given scales and records time, rows per table and size on disk. */
-const { values } = parseArgs({ options: { scale: { type: 'string', multiple: true }, out: { type: 'string' }, seed: { type: 'string' } } });
-const scales = (values.scale ?? ['1']).map(Number);
+// --render rewrites bench/GENERATE.md from bench/results without generating.
+const { values } = parseArgs({ options: { scale: { type: 'string', multiple: true }, out: { type: 'string' }, seed: { type: 'string' }, render: { type: 'boolean' } } });
+const scales = values.render ? [] : (values.scale ?? ['1']).map(Number);
 const root = values.out ?? 'bench/data';
 const resultsFile = 'bench/results/generate.json';
 const results: Record<string, unknown>[] = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
@@ -82,4 +83,8 @@ const md = [
       ]
     : []),
 ].join('\n');
-writeFileSync('bench/GENERATE.md', md);
+// Analysis written by hand below the marker survives a rerun.
+const marker = '<!-- notes: kept by bench:generate -->';
+const previous = existsSync('bench/GENERATE.md') ? readFileSync('bench/GENERATE.md', 'utf8') : '';
+const notes = previous.includes(marker) ? previous.slice(previous.indexOf(marker)) : `${marker}\n`;
+writeFileSync('bench/GENERATE.md', `${md}\n${notes}`);
