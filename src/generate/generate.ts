@@ -97,30 +97,42 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       written(table, await copyTable(conn, table, sql, params, join(options.out, table, partFileName(index))), label);
     };
 
-    const fact = async (table: keyof typeof facts.factTables, cat: number) => {
-      const f: facts.FactTable = facts.factTables[table];
-      await exec(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
-      await mkdir(join(options.out, table), { recursive: true });
-      const file = join(options.out, table, partFileName(cat));
-      const n = await copyTable(conn, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, file, 'in order');
-      written(table, n, `category ${cat + 1}/${categoryCount}: ${table}`);
-    };
-    for (let cat = 0; cat < categoryCount; cat++) {
+    // Categories are independent: two connections (temp tables and variables are per connection) take the next
+    // category in turn, so both cores stay busy through the small statements a category also runs.
+    const writeCategory = async (c: DuckDBConnection, cat: number) => {
+      const run = async (sql: string, params: Params = {}) => {
+        await c.run(sql, params);
+      };
+      const fact = async (table: keyof typeof facts.factTables) => {
+        const f: facts.FactTable = facts.factTables[table];
+        await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
+        await mkdir(join(options.out, table), { recursive: true });
+        const file = join(options.out, table, partFileName(cat));
+        const n = await copyTable(c, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, file, 'in order');
+        written(table, n, `category ${cat + 1}/${categoryCount}: ${table}`);
+      };
       const p = { cat };
-      await exec(facts.contextSql, p);
-      for (const sql of facts.categoryVariablesSql) await exec(sql, sql.includes('$cat') ? p : {});
-      await exec(facts.mentionsTempSql);
-      await fact('executions', cat);
-      await fact('mentions', cat);
-      await exec(facts.citationsTempSql);
-      await fact('citations', cat);
-      await exec(facts.pageAnalysesSql);
-      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table, cat);
-    }
-    await exec('DROP TABLE IF EXISTS g_rows');
-    await exec('DROP TABLE IF EXISTS g_ctx');
-    await exec('DROP TABLE IF EXISTS g_mentions');
-    await exec('DROP TABLE IF EXISTS g_citations');
+      await run(facts.contextSql, p);
+      for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? p : {});
+      await run(facts.mentionsTempSql);
+      await fact('executions');
+      await fact('mentions');
+      await run(facts.citationsTempSql);
+      await fact('citations');
+      await run(facts.pageAnalysesSql);
+      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table);
+    };
+    let nextCategory = 0;
+    const worker = async () => {
+      const c = await db.connect();
+      try {
+        await setVariables(c, options);
+        for (let cat = nextCategory++; cat < categoryCount; cat = nextCategory++) await writeCategory(c, cat);
+      } finally {
+        c.closeSync();
+      }
+    };
+    await Promise.all([worker(), worker()]);
 
     for (let org = 0; org < vocab.orgs.length; org++) {
       await part('bot_events', org, traffic.botEventsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: bot events`);
@@ -157,11 +169,7 @@ function assertOptions(options: GenerateOptions): void {
 }
 
 async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
-  await conn.run(`SET TimeZone = 'UTC'`);
-  await conn.run(`SET VARIABLE seed = $seed::BIGINT`, { seed: options.seed });
-  await conn.run(`SET VARIABLE scale = $scale::DOUBLE`, { scale: options.scale });
-  await conn.run(`SET VARIABLE window_start = $start`, { start: windowStart });
-  await conn.run(`SET VARIABLE window_days = $days::INT`, { days: windowDays });
+  await setScalars(conn, options);
   for (const sql of setupSql) await conn.run(sql);
   for (const t of vocabTables()) {
     const columns = Object.keys(t.structure).join(', ');
@@ -170,6 +178,24 @@ async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promis
       structure: JSON.stringify([t.structure]),
     });
   }
+  await setLists(conn);
+}
+
+/** Each connection has its own settings and variables: every connection the generator uses sets these. */
+async function setVariables(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
+  await setScalars(conn, options);
+  await setLists(conn);
+}
+
+async function setScalars(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
+  await conn.run(`SET TimeZone = 'UTC'`);
+  await conn.run(`SET VARIABLE seed = $seed::BIGINT`, { seed: options.seed });
+  await conn.run(`SET VARIABLE scale = $scale::DOUBLE`, { scale: options.scale });
+  await conn.run(`SET VARIABLE window_start = $start`, { start: windowStart });
+  await conn.run(`SET VARIABLE window_days = $days::INT`, { days: windowDays });
+}
+
+async function setLists(conn: DuckDBConnection): Promise<void> {
   const kinds = [...new Set(vocabTables().find((t) => t.name === 'g_list')!.rows.map((r) => String(r.kind)))];
   for (const kind of kinds) {
     await conn.run(`SET VARIABLE l_${kind} = (SELECT list(name ORDER BY i) FROM g_list WHERE kind = $kind)`, { kind });
