@@ -132,7 +132,9 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
         c.closeSync();
       }
     };
-    await Promise.all([worker(), worker()]);
+    // Both settle before the database closes, even when one fails.
+    const outcomes = await Promise.allSettled([worker(), worker()]);
+    for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
 
     for (let org = 0; org < vocab.orgs.length; org++) {
       await part('bot_events', org, traffic.botEventsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: bot events`);
