@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/generate/generate.ts';
+import type { Progress } from '../src/generate/progress.ts';
 import { tableNames } from '../src/model/tables.ts';
 import { tableFiles } from '../src/engine/dataset.ts';
 import { openEngine } from '../src/open-engine.ts';
@@ -22,7 +23,18 @@ describe('generator', () => {
   it('gives identical files for the same seed and different tables for another seed', async () => {
     const root = await tempDir();
     const [a, b, c] = ['a', 'b', 'c'].map((d) => join(root, d));
-    const ra = await generateDataset({ out: a!, scale: 0.003, seed: 11 });
+    const reported = { estimates: [] as number[], rows: 0, steps: 0, stopped: false };
+    const progress: Progress = {
+      start: (n) => reported.estimates.push(n),
+      estimate: (n) => reported.estimates.push(n),
+      advance: (n, label) => {
+        expect(label).not.toBe('');
+        reported.rows += n;
+        reported.steps++;
+      },
+      stop: () => (reported.stopped = true),
+    };
+    const ra = await generateDataset({ out: a!, scale: 0.003, seed: 11, progress });
     const rb = await generateDataset({ out: b!, scale: 0.003, seed: 11 });
     const rc = await generateDataset({ out: c!, scale: 0.003, seed: 12 });
     expect(rb.rows).toEqual(ra.rows);
@@ -35,6 +47,12 @@ describe('generator', () => {
     expect(differing).toContain('/organizations.parquet');
     expect(ra.rows.executions).toBeGreaterThan(1000);
     for (const table of tableNames) expect(ra.rows[table], table).toBeGreaterThan(0);
+    const total = Object.values(ra.rows).reduce((x, y) => x + y, 0);
+    expect(reported.rows).toBe(total);
+    expect(reported.stopped).toBe(true);
+    // The second estimate comes from the executions drawn: within a fifth of what was written.
+    expect(reported.estimates).toHaveLength(2);
+    expect(Math.abs(reported.estimates[1]! - total) / total).toBeLessThan(0.2);
   }, 120_000);
 
   it('writes the shape the seed needs: DST days, every video source type, one shopping engine, distinct tenant names', async () => {

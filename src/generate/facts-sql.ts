@@ -30,45 +30,85 @@ export const executionSlotsSql = [
    FROM kept k JOIN models m USING (model_idx)`,
 ];
 
+// `ord` ranks the category's executions in the contract's file order (executed_at, then id), so every fact
+// file sorts on two small integers instead of a text id, a timestamp and a UUID.
 export const contextSql = `
   CREATE OR REPLACE TEMP TABLE g_ctx AS
   SELECT e.ekey, md5(concat_ws(':', getvariable('seed'), 'exec', e.ekey))::UUID AS execution_id,
-         c.organization_id, c.id AS category_id, p.id AS prompt_id, m.id AS model_id, r.id AS region_id, pe.id AS persona_id,
-         e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx,
-         p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model
+         e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx, e.persona_i,
+         p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model,
+         row_number() OVER (ORDER BY e.executed_at, execution_id)::INT AS ord
   FROM g_exec e
-  JOIN categories c USING (cat_idx)
   JOIN prompts p USING (cat_idx, prompt_idx)
   JOIN models m USING (model_idx)
-  JOIN regions r USING (region_idx)
-  LEFT JOIN personas pe ON pe.cat_idx = e.cat_idx AND pe.i = e.persona_i
   WHERE e.cat_idx = $cat`;
 
-const context = 'x.execution_id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id, x.executed_at, x.day';
+/** The text columns every fact shares, as lists indexed by the execution's integer coordinates. */
+export const categoryVariablesSql = [
+  `SET VARIABLE c_org = (SELECT organization_id FROM categories WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_id = (SELECT id FROM categories WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_noun = (SELECT noun FROM categories WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_prompt = (SELECT list(id ORDER BY prompt_idx) FROM prompts WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_model = (SELECT list(id ORDER BY model_idx) FROM models)`,
+  `SET VARIABLE c_region = (SELECT list(id ORDER BY region_idx) FROM regions)`,
+  `SET VARIABLE c_persona = (SELECT list(id ORDER BY i) FROM personas WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_asset = (SELECT list(id ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_domain = (SELECT list(root_domain ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_domain_category = (SELECT list(citation_category ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_channel = (SELECT list({id: channel_id, title: channel_title, handle: channel_handle, url: channel_url} ORDER BY ch_i) FROM g_channel WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_video = (SELECT list({id: video_id, title: video_title, category: video_category} ORDER BY ch_i, v_i) FROM g_video WHERE cat_idx = $cat)`,
+];
 
+/** The execution columns a fact's rows carry: integers and fixed-width values, cheap to sort. */
+const context = 'x.execution_id, x.executed_at, x.day, x.prompt_idx, x.model_idx, x.region_idx, x.persona_i, x.ord';
+
+/** The execution's text columns, looked up from a fact's sorted rows (g_rows) without a join. */
+export const contextLookups = `getvariable('c_org') AS organization_id, getvariable('c_id') AS category_id,
+  getvariable('c_prompt')[prompt_idx + 1] AS prompt_id, getvariable('c_model')[model_idx + 1] AS model_id,
+  getvariable('c_region')[region_idx + 1] AS region_id, getvariable('c_persona')[persona_i + 1] AS persona_id`;
+
+export interface FactTable {
+  /** The rows, with the context columns and whatever the file needs that the lookups cannot give. */
+  readonly rows: string;
+  /**
+   * Their order: `ord` stands for (category_id, executed_at, execution_id), since a part holds one category,
+   * and the columns after it make the order total, so it equals the contract's sort key order.
+   */
+  readonly order: string;
+  /** The file's rows from g_rows (the rows in order); the default adds the context lookups. */
+  readonly write?: string;
+}
+
+// Temp tables keep integer coordinates only: materialising the text columns once per temp table cost more
+// than joining them back from g_ctx and the small dimension tables when the file is written.
 // TRICKY: ordering candidates by u^(1/weight) is weighted sampling without replacement, so popular
 // brands tend to be named first without any brand ever being named twice.
 export const mentionsTempSql = `
   CREATE OR REPLACE TEMP TABLE g_mentions AS
   WITH cand AS (
-    SELECT x.*, a.id AS asset_id, a.name AS asset_name, a.rank,
-           pow(rnd('pos', x.ekey, a.rank), 1.0 / a.weight) AS order_key
+    SELECT x.ekey, x.cat_idx, a.rank, pow(rnd('pos', x.ekey, a.rank), 1.0 / a.weight) AS order_key
     FROM g_ctx x JOIN assets a ON a.cat_idx = x.cat_idx
     WHERE rnd('mention', x.ekey, a.rank) < 0.75 * pow(a.rank, -0.7) * (0.6 + 0.8 * rnd('model_affinity', x.model_idx, a.rank))
   )
-  SELECT *, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, rank)::INT AS position FROM cand`;
+  SELECT ekey, cat_idx, rank, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, rank)::INT AS position FROM cand`;
 
-export const mentionsSql = `SELECT ${context}, x.asset_id, x.position FROM g_mentions x`;
+const mentions: FactTable = {
+  rows: `SELECT ${context}, m.rank, m.position FROM g_mentions m JOIN g_ctx x USING (ekey)`,
+  order: 'ord, position',
+  write: `SELECT *, ${contextLookups}, getvariable('c_asset')[rank] AS asset_id FROM g_rows`,
+};
 
-export const executionsSql = `
-  SELECT x.execution_id AS id, x.organization_id, x.category_id, x.prompt_id, x.model_id, x.region_id, x.persona_id,
-         x.executed_at, x.day, x.search_triggered,
+const executionsSql = `
+  SELECT ${context}, x.execution_id AS id, x.search_triggered,
          'For ' || au.name || ', ' ||
            coalesce('the most recommended options are ' || m.names || '.', 'no single brand stands out.') ||
            ' Compare reviews and prices before you decide.' AS response
   FROM g_ctx x
   JOIN g_audience au ON au.cat_idx = x.cat_idx AND au.i = x.aud_i
-  LEFT JOIN (SELECT ekey, string_agg(asset_name, ', ' ORDER BY position) AS names FROM g_mentions GROUP BY ekey) m USING (ekey)`;
+  LEFT JOIN (
+    SELECT m.ekey, string_agg(a.name, ', ' ORDER BY m.position) AS names
+    FROM g_mentions m JOIN assets a ON a.cat_idx = m.cat_idx AND a.rank = m.rank GROUP BY m.ekey
+  ) m USING (ekey)`;
 
 export const domainPoolSql = `
   CREATE TABLE g_domain AS
@@ -109,24 +149,32 @@ export const videoPoolSql = `
 export const citationsTempSql = `
   CREATE OR REPLACE TEMP TABLE g_citations AS
   WITH n AS (
-    SELECT x.*, floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT AS n FROM g_ctx x
+    SELECT x.ekey, x.cat_idx, floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT AS n FROM g_ctx x
   ), k AS (
     SELECT n.*, unnest(range(n.n)) AS k FROM n
-  ), picked AS (
-    SELECT k.*, floor(d.n_domains * pow(rnd('cit_domain', k.ekey, k.k), 2.2))::INT AS d_rank,
-           floor(25 * pow(rnd('cit_page', k.ekey, k.k), 2.0))::INT AS page,
-           rnd('yt_type', k.ekey, k.k) AS yt_u,
-           floor(40 * pow(rnd('yt_channel', k.ekey, k.k), 1.8))::INT AS ch_i,
-           floor(15 * pow(rnd('yt_video', k.ekey, k.k), 1.5))::INT AS v_i
-    FROM k JOIN (SELECT DISTINCT cat_idx, n_domains FROM g_domain) d USING (cat_idx)
-  ), typed AS (
+  )
+  SELECT k.ekey, k.cat_idx, k.k, floor(d.n_domains * pow(rnd('cit_domain', k.ekey, k.k), 2.2))::INT AS d_rank,
+         floor(25 * pow(rnd('cit_page', k.ekey, k.k), 2.0))::INT AS page,
+         rnd('yt_type', k.ekey, k.k) AS yt_u,
+         floor(40 * pow(rnd('yt_channel', k.ekey, k.k), 1.8))::INT AS ch_i,
+         floor(15 * pow(rnd('yt_video', k.ekey, k.k), 1.5))::INT AS v_i
+  FROM k JOIN (SELECT DISTINCT cat_idx, n_domains FROM g_domain) d USING (cat_idx)`;
+
+/** Each citation's domain, source type and the channel and video it points at. */
+const typedCitations = `
+  SELECT *, CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i END AS channel_key,
+            CASE WHEN source_type IN ('video', 'short') THEN v_i END AS video_key
+  FROM (
     SELECT p.*, d.root_domain, d.citation_category, c.noun,
            CASE WHEN d.root_domain <> 'youtube.com' THEN NULL
                 WHEN p.yt_u < 0.55 THEN 'video' WHEN p.yt_u < 0.70 THEN 'short' WHEN p.yt_u < 0.82 THEN 'channel'
                 WHEN p.yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
-    FROM picked p JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)
-  )
-  SELECT t.*, (t.k + 1)::INT AS position, ch.channel_id, ch.channel_title, ch.channel_handle, ch.channel_url,
+    FROM g_citations p JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)
+  )`;
+
+/** A citation's page: URL parts and title, from the columns typedCitations gives (`from` may hold fewer rows). */
+const citationPages = (from: string) => `
+  SELECT t.*, ch.channel_id, ch.channel_title, ch.channel_handle, ch.channel_url,
          v.video_id, v.video_title, v.video_category,
          CASE WHEN t.source_type IS NOT NULL THEN 'www.youtube.com'
               WHEN t.page % 5 = 4 THEN 'blog.' || t.root_domain ELSE 'www.' || t.root_domain END AS hostname,
@@ -143,22 +191,55 @@ export const citationsTempSql = `
               WHEN 'channel' THEN ch.channel_title WHEN 'playlist' THEN ch.channel_title || ' playlist'
               WHEN 'other' THEN 'YouTube search: ' || t.noun
               ELSE 'Guide to ' || t.noun || ' part ' || (t.page + 1) || ' | ' || t.root_domain END AS title
-  FROM (
-    SELECT *, CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i END AS channel_key,
-              CASE WHEN source_type IN ('video', 'short') THEN v_i END AS video_key
-    FROM typed
-  ) t
+  FROM (${from}) t
   LEFT JOIN g_channel ch ON ch.cat_idx = t.cat_idx AND ch.ch_i = t.channel_key
   LEFT JOIN g_video v ON v.cat_idx = t.cat_idx AND v.ch_i = t.channel_key AND v.v_i = t.video_key`;
 
-export const citationsSql = `
-  SELECT ${context}, x.position, x.url, x.hostname, x.path, x.root_domain, x.title, x.citation_category,
-         x.source_type, x.channel_id, x.channel_title, x.channel_handle, x.channel_url, x.video_id, x.video_title, x.video_category
-  FROM g_citations x`;
+const citations: FactTable = {
+  rows: `
+    SELECT ${context}, p.k, p.page, p.d_rank, p.ch_i, p.v_i,
+           CASE WHEN getvariable('c_domain')[p.d_rank + 1] <> 'youtube.com' THEN NULL
+                WHEN p.yt_u < 0.55 THEN 'video' WHEN p.yt_u < 0.70 THEN 'short' WHEN p.yt_u < 0.82 THEN 'channel'
+                WHEN p.yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
+    FROM g_citations p JOIN g_ctx x USING (ekey)`,
+  order: 'ord, k',
+  // The same pages as citationPages, from list lookups instead of joins, so the rows keep their order.
+  write: `
+    WITH t AS (
+      SELECT *, getvariable('c_domain')[d_rank + 1] AS root_domain, getvariable('c_domain_category')[d_rank + 1] AS citation_category,
+             getvariable('c_noun') AS noun, (k + 1)::INT AS position,
+             CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN getvariable('c_channel')[ch_i + 1] END AS ch,
+             CASE WHEN source_type IN ('video', 'short') THEN getvariable('c_video')[ch_i * 15 + v_i + 1] END AS v
+      FROM g_rows
+    )
+    SELECT *, ${contextLookups}, ch.id AS channel_id, ch.title AS channel_title, ch.handle AS channel_handle, ch.url AS channel_url,
+           v.id AS video_id, v.title AS video_title, v.category AS video_category,
+           CASE WHEN source_type IS NOT NULL THEN 'www.youtube.com'
+                WHEN page % 5 = 4 THEN 'blog.' || root_domain ELSE 'www.' || root_domain END AS hostname,
+           CASE source_type
+                WHEN 'video' THEN '/watch?v=' || video_id
+                WHEN 'short' THEN '/shorts/' || video_id
+                WHEN 'channel' THEN '/' || channel_handle
+                WHEN 'playlist' THEN '/playlist?list=PL' || substr(md5(channel_id || page), 1, 16)
+                WHEN 'other' THEN '/results?search_query=' || replace(noun, ' ', '+')
+                ELSE '/guides/' || replace(lower(noun), ' ', '-') || '-' || (page + 1) END AS path,
+           'https://' || hostname || path AS url,
+           CASE source_type
+                WHEN 'video' THEN video_title WHEN 'short' THEN video_title
+                WHEN 'channel' THEN channel_title WHEN 'playlist' THEN channel_title || ' playlist'
+                WHEN 'other' THEN 'YouTube search: ' || noun
+                ELSE 'Guide to ' || noun || ' part ' || (page + 1) || ' | ' || root_domain END AS title
+    FROM t`,
+};
 
+// The URL depends on these columns only, so the distinct URLs come from their distinct values.
 export const pageAnalysesSql = `
   INSERT INTO g_page_analyses
-  WITH urls AS (SELECT DISTINCT organization_id, category_id, cat_idx, url FROM g_citations),
+  WITH urls AS (
+    SELECT DISTINCT c.organization_id, c.id AS category_id, u.cat_idx, u.url
+    FROM (${citationPages('SELECT DISTINCT cat_idx, page, root_domain, citation_category, noun, source_type, channel_key, video_key FROM (' + typedCitations + ')')}) u
+    JOIN categories c USING (cat_idx)
+  ),
   kept AS (SELECT *, 1 + floor(rnd('pa_n', cat_idx, url) * 3)::INT AS n FROM urls WHERE rnd('pa', cat_idx, url) < 0.7),
   k AS (SELECT *, unnest(range(n)) AS k FROM kept)
   SELECT organization_id, category_id, url,
@@ -166,11 +247,11 @@ export const pageAnalysesSql = `
          rnd('pa_m', url, k) < 0.4 AS mentioned
   FROM k`;
 
-export const sentimentsSql = `
+const sentimentsSql = `
   WITH m AS (
-    SELECT x.*, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
-    FROM g_mentions x JOIN assets a ON a.id = x.asset_id
-    WHERE x.has_sentiment AND rnd('sent', x.ekey, x.rank) < 0.6
+    SELECT x.*, mm.rank, a.id AS asset_id, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
+    FROM g_mentions mm JOIN g_ctx x USING (ekey) JOIN assets a ON a.cat_idx = mm.cat_idx AND a.rank = mm.rank
+    WHERE x.has_sentiment AND rnd('sent', x.ekey, mm.rank) < 0.6
   ), k AS (
     SELECT m.*, unnest(range(1 + (rnd('sent_n', m.ekey, m.rank) < 0.3)::INT)) AS k FROM m
   ), picked AS (
@@ -182,7 +263,7 @@ export const sentimentsSql = `
          CASE WHEN rnd('sent_type', x.ekey, x.rank * 10 + x.k) < x.positivity THEN 'positive' ELSE 'negative' END AS sentiment_type
   FROM picked x JOIN sentiment_claims sc ON sc.cat_idx = x.cat_idx AND sc.theme_i = x.theme_i AND sc.claim_i = x.claim_i`;
 
-export const fanoutsSql = `
+const fanoutsSql = `
   WITH k AS (
     SELECT x.*, unnest(range(1 + floor(rnd('fan_n', x.ekey, 0) * 4)::INT)) AS k FROM g_ctx x WHERE x.search_triggered
   )
@@ -215,7 +296,7 @@ export const productMerchantsSql = `
          '$' || printf('%.2f', 19.99 + floor(rnd('price', id, k) * 300)) AS price
   FROM k`;
 
-export const shoppingSql = `
+const shoppingSql = `
   WITH se AS (
     SELECT x.*, 3 + floor(rnd('shop_n', x.ekey, 0) * 6)::INT AS n FROM g_ctx x WHERE x.shopping_model AND x.shopping_intent
   ), cand AS (
@@ -237,7 +318,7 @@ export const claimClustersSql = `
   JOIN assets a ON a.cat_idx = c.cat_idx AND a.rank = 1 + (k.i * 3) % 20
   JOIN themes t ON t.cat_idx = c.cat_idx AND t.i = k.i % 4`;
 
-export const claimOccurrencesSql = `
+const claimOccurrencesSql = `
   WITH k AS (
     SELECT x.*, unnest(range(floor(rnd('claim_n', x.ekey, 0) * 3.5)::INT)) AS k FROM g_ctx x WHERE x.has_accuracy
   ), picked AS (
@@ -245,3 +326,14 @@ export const claimOccurrencesSql = `
   )
   SELECT ${context}, cc.id AS cluster_id, rnd('claim_acc', x.ekey, x.cluster_i) >= cc.inaccuracy AS accurate
   FROM picked x JOIN claim_clusters cc ON cc.cat_idx = x.cat_idx AND cc.cluster_i = x.cluster_i`;
+
+/** The fact tables written once per category, in the order they are written. */
+export const factTables = {
+  executions: { rows: executionsSql, order: 'ord' },
+  mentions,
+  citations,
+  sentiments: { rows: sentimentsSql, order: 'ord, asset_id, claim_id' },
+  fanouts: { rows: fanoutsSql, order: 'ord, position' },
+  shopping_results: { rows: shoppingSql, order: 'ord, position' },
+  claim_occurrences: { rows: claimOccurrencesSql, order: 'ord, cluster_id' },
+} as const satisfies Record<string, FactTable>;

@@ -22,6 +22,8 @@ export interface GenerateOptions {
   readonly seed: number;
   readonly progress?: Progress;
   readonly threads?: number;
+  /** DuckDB's memory limit; sorts beyond it spill to `out`/.tmp, so the process stays bounded at any scale. */
+  readonly memoryLimit?: string;
   /** Recorded in dataset.json; the bundled sample uses it to notice a stale copy. */
   readonly fingerprint?: string;
 }
@@ -38,18 +40,24 @@ type Params = Record<string, DuckDBValue>;
 
 const singleFileTables: TableName[] = tableNames.filter((t) => !partitionedBy[t]);
 
+/** Rows of every table per execution drawn: 16.30 at scale 1 and 16.28 at scale 10 (bench/GENERATE.md). */
+const rowsPerExecution = 16.3;
+/** Executions per unit of scale, for the estimate shown before they are drawn. */
+const executionsPerScale = 1.13e6;
+/** The default DuckDB memory limit: with Node's own heap the process stays well under 8 GB. */
+export const defaultMemoryLimit = '4GB';
+
 /**
  * Writes a complete dataset to `out`. The same seed and scale give identical rows in identical order:
  * every random choice is a hash of the seed and the row's coordinates, and every file is written sorted
- * by the contract's sort key followed by every other column.
+ * by the contract's sort key followed by every other column (fact parts through an equivalent integer key).
  */
 export async function generateDataset(options: GenerateOptions): Promise<GenerateResult> {
   assertOptions(options);
   const started = performance.now();
   const progress = options.progress ?? silentProgress;
   const categoryCount = vocab.orgs.reduce((n, o) => n + o.categories.length, 0);
-  const perCategory = 10;
-  progress.start(6 + categoryCount * perCategory + vocab.orgs.length * 2 + singleFileTables.length);
+  progress.start(options.scale * executionsPerScale * rowsPerExecution);
 
   await rm(options.out, { recursive: true, force: true });
   await mkdir(options.out, { recursive: true });
@@ -58,6 +66,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     threads: String(options.threads ?? 2),
     temp_directory: tmp,
     preserve_insertion_order: 'true',
+    memory_limit: options.memoryLimit ?? defaultMemoryLimit,
   });
   const conn = await db.connect();
   const rows = Object.fromEntries(tableNames.map((t) => [t, 0])) as Record<TableName, number>;
@@ -66,60 +75,70 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       await conn.run(sql, params);
     };
     await prepare(conn, options);
-    progress.tick('vocabulary');
+    progress.advance(0, 'vocabulary');
     for (const sql of dimsSql) await exec(sql);
-    progress.tick('dimensions');
+    progress.advance(0, 'dimensions');
     for (const sql of promptsSql) await exec(sql);
-    progress.tick('prompts');
+    progress.advance(0, 'prompts');
     for (const sql of [...orgResourcesSql, ...traffic.pickTablesSql, facts.domainPoolSql, facts.channelPoolSql, facts.videoPoolSql]) await exec(sql);
     for (const sql of [facts.productsSql, facts.productMerchantsSql, facts.claimClustersSql, ...knowledge.knowledgeBaseSql]) await exec(sql);
     await exec(`CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`);
-    progress.tick('pools');
+    progress.advance(0, 'pools');
     for (const sql of facts.executionSlotsSql) await exec(sql);
-    progress.tick('execution slots');
+    const drawn = await conn.runAndReadAll('SELECT count(*) FROM g_exec');
+    progress.estimate(Number(drawn.getRows()[0]?.[0] ?? 0) * rowsPerExecution);
 
-    const write = async (table: TableName, sql: string, params: Params, file: string) => {
-      rows[table] += await copyTable(conn, table, sql, params, file);
+    const written = (table: TableName, n: number, label: string) => {
+      rows[table] += n;
+      progress.advance(n, label);
     };
-    const part = async (table: TableName, index: number, sql: string, params: Params) => {
+    const part = async (table: TableName, index: number, sql: string, params: Params, label: string) => {
       await mkdir(join(options.out, table), { recursive: true });
-      await write(table, sql, params, join(options.out, table, partFileName(index)));
+      written(table, await copyTable(conn, table, sql, params, join(options.out, table, partFileName(index))), label);
     };
 
-    for (let cat = 0; cat < categoryCount; cat++) {
+    // Categories are independent: two connections (temp tables and variables are per connection) take the next
+    // category in turn, so both cores stay busy through the small statements a category also runs.
+    const writeCategory = async (c: DuckDBConnection, cat: number) => {
+      const run = async (sql: string, params: Params = {}) => {
+        await c.run(sql, params);
+      };
+      const fact = async (table: keyof typeof facts.factTables) => {
+        const f: facts.FactTable = facts.factTables[table];
+        await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
+        await mkdir(join(options.out, table), { recursive: true });
+        const file = join(options.out, table, partFileName(cat));
+        const n = await copyTable(c, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, file, 'in order');
+        written(table, n, `category ${cat + 1}/${categoryCount}: ${table}`);
+      };
       const p = { cat };
-      const step = (label: string) => progress.tick(`category ${cat + 1}/${categoryCount}: ${label}`);
-      await exec(facts.contextSql, p);
-      step('context');
-      await exec(facts.mentionsTempSql);
-      step('mentions');
-      await part('executions', cat, facts.executionsSql, {});
-      step('executions');
-      await part('mentions', cat, facts.mentionsSql, {});
-      step('mentions written');
-      await exec(facts.citationsTempSql);
-      step('citations');
-      await part('citations', cat, facts.citationsSql, {});
-      await exec(facts.pageAnalysesSql);
-      step('citations written');
-      await part('sentiments', cat, facts.sentimentsSql, {});
-      step('sentiments');
-      await part('fanouts', cat, facts.fanoutsSql, {});
-      step('fan-outs');
-      await part('shopping_results', cat, facts.shoppingSql, {});
-      step('shopping');
-      await part('claim_occurrences', cat, facts.claimOccurrencesSql, {});
-      step('claims');
-    }
-    await exec('DROP TABLE IF EXISTS g_ctx');
-    await exec('DROP TABLE IF EXISTS g_mentions');
-    await exec('DROP TABLE IF EXISTS g_citations');
+      await run(facts.contextSql, p);
+      for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? p : {});
+      await run(facts.mentionsTempSql);
+      await fact('executions');
+      await fact('mentions');
+      await run(facts.citationsTempSql);
+      await fact('citations');
+      await run(facts.pageAnalysesSql);
+      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table);
+    };
+    let nextCategory = 0;
+    const worker = async () => {
+      const c = await db.connect();
+      try {
+        await setVariables(c, options);
+        for (let cat = nextCategory++; cat < categoryCount; cat = nextCategory++) await writeCategory(c, cat);
+      } finally {
+        c.closeSync();
+      }
+    };
+    // Both settle before the database closes, even when one fails.
+    const outcomes = await Promise.allSettled([worker(), worker()]);
+    for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
 
     for (let org = 0; org < vocab.orgs.length; org++) {
-      await part('bot_events', org, traffic.botEventsSql, { org });
-      progress.tick(`organization ${org + 1}/${vocab.orgs.length}: bot events`);
-      await part('referral_visits', org, traffic.referralVisitsSql, { org });
-      progress.tick(`organization ${org + 1}/${vocab.orgs.length}: referral visits`);
+      await part('bot_events', org, traffic.botEventsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: bot events`);
+      await part('referral_visits', org, traffic.referralVisitsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: referral visits`);
     }
 
     const sources: Partial<Record<TableName, { sql: string; params?: Params }>> = {
@@ -130,8 +149,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     };
     for (const table of singleFileTables) {
       const source = sources[table] ?? { sql: `SELECT * FROM ${table}` };
-      await write(table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`));
-      progress.tick(`writing ${table}`);
+      written(table, await copyTable(conn, table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`)), table);
     }
   } finally {
     conn.closeSync();
@@ -153,11 +171,7 @@ function assertOptions(options: GenerateOptions): void {
 }
 
 async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
-  await conn.run(`SET TimeZone = 'UTC'`);
-  await conn.run(`SET VARIABLE seed = $seed::BIGINT`, { seed: options.seed });
-  await conn.run(`SET VARIABLE scale = $scale::DOUBLE`, { scale: options.scale });
-  await conn.run(`SET VARIABLE window_start = $start`, { start: windowStart });
-  await conn.run(`SET VARIABLE window_days = $days::INT`, { days: windowDays });
+  await setScalars(conn, options);
   for (const sql of setupSql) await conn.run(sql);
   for (const t of vocabTables()) {
     const columns = Object.keys(t.structure).join(', ');
@@ -166,21 +180,43 @@ async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promis
       structure: JSON.stringify([t.structure]),
     });
   }
+  await setLists(conn);
+}
+
+/** Each connection has its own settings and variables: every connection the generator uses sets these. */
+async function setVariables(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
+  await setScalars(conn, options);
+  await setLists(conn);
+}
+
+async function setScalars(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
+  await conn.run(`SET TimeZone = 'UTC'`);
+  await conn.run(`SET VARIABLE seed = $seed::BIGINT`, { seed: options.seed });
+  await conn.run(`SET VARIABLE scale = $scale::DOUBLE`, { scale: options.scale });
+  await conn.run(`SET VARIABLE window_start = $start`, { start: windowStart });
+  await conn.run(`SET VARIABLE window_days = $days::INT`, { days: windowDays });
+}
+
+async function setLists(conn: DuckDBConnection): Promise<void> {
   const kinds = [...new Set(vocabTables().find((t) => t.name === 'g_list')!.rows.map((r) => String(r.kind)))];
   for (const kind of kinds) {
     await conn.run(`SET VARIABLE l_${kind} = (SELECT list(name ORDER BY i) FROM g_list WHERE kind = $kind)`, { kind });
   }
 }
 
-/** Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column. */
-async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string): Promise<number> {
+/**
+ * Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column.
+ * A source 'in order' reads one table already in that order through order-preserving clauses only
+ * (SELECT, WHERE, CTEs of those: DuckDB keeps insertion order there), so it is written without a sort.
+ */
+async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string, source: 'in order' | 'unordered' = 'unordered'): Promise<number> {
   const def = tables[table];
   const defs: Record<string, ColumnDef> = def.columns;
   const columns = columnList(table);
   const projection = columns.map((c) => `CAST("${c}" AS ${defs[c]!.type}) AS "${c}"`).join(', ');
   const order = [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))].map((c) => `"${c}"`).join(', ');
   const result = await conn.runAndReadAll(
-    `COPY (SELECT ${projection} FROM (${sql}) ORDER BY ${order}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+    `COPY (SELECT ${projection} FROM (${sql})${source === 'in order' ? '' : ` ORDER BY ${order}`}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
     { ...params, path: file },
   );
   return Number(result.getRows()[0]?.[0] ?? 0);
