@@ -12,17 +12,17 @@ const tsx = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../../n
 /**
  * chdb reads `remote_servers` from a config.xml in its working directory, so clusters can be made
  * without a server: loads the sample into a chdb directory (database aea) with `aea clickhouse load`,
- * then runs `script` (a file of test/helpers) in a folder holding `config` with that directory, the
- * sample and `args` as arguments, and answers the JSON of the last line it prints.
+ * then runs `script` (a file of test/helpers) in a folder holding `config` with that directory and
+ * the sample as arguments, and answers the JSON of the last line it prints.
  */
-export async function inClusterFolder<T>(script: string, config: string, args: readonly string[] = []): Promise<T> {
+export async function inClusterFolder<T>(script: string, config: string): Promise<T> {
   const dir = await tempDir('aea-cluster-');
   const load = await aea(['clickhouse', 'load', sampleDir, '--url', `chdb:${dir}/chdb?database=aea`]);
   if (load.code !== 0) throw new Error(`the load failed: ${load.stderr}`);
   await writeFile(join(dir, 'config.xml'), config);
   const child = fileURLToPath(new URL(`./${script}`, import.meta.url));
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', tsx, child, join(dir, 'chdb'), sampleDir, ...args], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
+    execFile(process.execPath, ['--import', tsx, child, join(dir, 'chdb'), sampleDir], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
   );
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }
