@@ -95,8 +95,8 @@ export const rowsOf = (json: Record<string, unknown>) => ((json.data ?? json.sec
 /**
  * Requests that filter on every report-specific filter field (and `matches`, negations that keep the
  * many executions without a persona, empty-looking names), with values read from the sample through
- * `duck`: over the sample's Parquet files they reach what the fixtures' Arrow tables do not, such as
- * UUID columns as the files store them.
+ * `duck`: over the sample's Parquet files they reach what the fixtures do not, such as random UUIDs in
+ * the files' UUID columns (the fixtures' ids differ only in their last bytes).
  */
 export async function filterCases(duck: Engine, scopes: Scopes): Promise<Case[]> {
   const { insights, shopping, videos, claims, sentiment } = scopes;
