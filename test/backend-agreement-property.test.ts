@@ -152,6 +152,14 @@ describe('DuckDB and chdb give identical answers over every v2 Insights report',
     expect(spaces.flatMap((s) => undrawn(s.catalog, pools).map((f) => `${s.name}: ${f}`))).toEqual([]);
   });
 
+  it('a condition the filter repeats (tag alone and under an or) answers on chdb, as the full run found it did not', async () => {
+    const tag = { field: 'tag', op: 'is', value: ids.tags[0] };
+    const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', interval: 'day', scope: 'owned', filter: { and: [{ or: [{ field: 'topic', op: 'is', value: ids.topics[0] }, tag] }, tag] } };
+    const expected = await answer(engines.more.duck, 'visibility', body);
+    expect(expected.answered).toBe(true);
+    expect((await answer(engines.more.chdb, 'visibility', body)).text).toBe(expected.text);
+  }, 120_000);
+
   it.each(spaces)('$name: random filters, groupings, intervals and DST windows', async ({ name, groupDims, extra, catalog, shape, fixture = 'more', maxGroups = 2, intervals = true }) => {
     const { duck, chdb } = engines[fixture];
     const request = fc.record({
