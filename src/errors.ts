@@ -219,6 +219,20 @@ export class UnavailableError extends EngineError {
 }
 
 /**
+ * A failure that is no refusal of the request: a bug, or a backend failing a statement it should have
+ * answered. Its cause goes to the log (and a CLI's stderr), never into the body, which could carry
+ * paths and SQL of the deployment.
+ */
+export class InternalError extends EngineError {
+  readonly status = 500;
+  readonly code = 'internal_error';
+  constructor() {
+    super('Internal Server Error');
+    this.name = 'InternalError';
+  }
+}
+
+/**
  * The dataset leaves out a table this operation reads. 501: this deployment does not offer the
  * operation until the table is added; retrying cannot help.
  */

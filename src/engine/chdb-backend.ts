@@ -93,10 +93,18 @@ export class ChdbBackend implements ReportBackend {
     });
   }
 
-  /** Runs one statement in this engine's database, after every statement queued before it. */
+  /**
+   * Runs one statement in this engine's database, after every statement queued before it.
+   * TRICKY: over Parquet views, conditions stay out of PREWHERE. ClickHouse 26.7 moves a condition the
+   * statement repeats (a filter's `tag is X` both alone and under an `or`) into the Parquet reader's
+   * PREWHERE and then looks for it in the block by a name it no longer has: "Not found column
+   * coalesce(hasAny(… tag_ids …)) in block (NOT_FOUND_COLUMN_IN_BLOCK)" on the prompts' copy
+   * (`optimize_move_to_prewhere = 0` answers it; turning off Parquet filter push-down does not).
+   * Loaded MergeTree tables keep PREWHERE.
+   */
   private run(text: string, inDatabase = true, params: object = {}, signal?: AbortSignal): Promise<ColumnBatch> {
     if (this.closed && inDatabase) return Promise.reject(new Error('engine is closed'));
-    return this.chdb.run(text, inDatabase ? this.database : undefined, params, signal);
+    return this.chdb.run(text, inDatabase ? this.database : undefined, params, signal, this.views === undefined);
   }
 
   async read(query: Fragment, signal?: AbortSignal): Promise<ColumnBatch> {

@@ -69,8 +69,11 @@ export async function runningStatements(): Promise<number> {
 
 /** One user's handle on the process's chdb session. */
 export interface ChdbHandle {
-  /** Runs one statement (in `database` when given) after every statement queued before it, and answers its rows. */
-  run(text: string, database?: string, params?: object, signal?: AbortSignal): Promise<ColumnBatch>;
+  /**
+   * Runs one statement (in `database` when given) after every statement queued before it, and answers its rows.
+   * `prewhere: false` keeps ClickHouse from moving the statement's conditions to PREWHERE (see ChdbBackend).
+   */
+  run(text: string, database?: string, params?: object, signal?: AbortSignal, prewhere?: boolean): Promise<ColumnBatch>;
   /** The last user's release closes the session. */
   release(): void;
 }
@@ -104,14 +107,14 @@ export function acquireChdb(path?: string, maxMemoryBytes = 0): ChdbHandle {
   chdb.users++;
   let released = false;
   return {
-    run(text, database, params = {}, signal) {
+    run(text, database, params = {}, signal, prewhere = true) {
       const job = chdb.queue.then(async () => {
         if (released) throw new Error('chdb session released');
         signal?.throwIfAborted();
         if (database) chdb.session.query(`USE ${database}`);
         const tag = `aea-${randomUUID()}`;
         // Per statement: users of the shared session may have different budgets.
-        chdb.session.query(`SET max_memory_usage = ${Math.max(0, Math.floor(maxMemoryBytes))}, log_comment = '${tag}'`);
+        chdb.session.query(`SET max_memory_usage = ${Math.max(0, Math.floor(maxMemoryBytes))}, log_comment = '${tag}', optimize_move_to_prewhere = ${prewhere ? 1 : 0}`);
         const ended = { done: false };
         let cancelled: Promise<void> | undefined;
         const cancel = () => {

@@ -56,18 +56,36 @@ function globOf(files: readonly string[]): string | undefined {
 
 /**
  * The contract's columns over a Parquet source: each as it is when its type is the contract's, cast
- * when a file stores it wider (as DuckDB's views do), and UUIDs as their text, as the reports compare them.
+ * when a file stores it wider (as DuckDB's views do), and UUIDs as their text, as the reports compare them
+ * (read as their 16 bytes, see `parquetSource`).
  */
 function projection(table: TableName, found: ReadonlyMap<string, string>): string {
   return Object.entries(tables[table].columns as Record<string, ColumnDef>)
     .map(([name, c]) => {
       const want = clickhouseType[c.type];
       const have = bare(found.get(name) ?? want);
-      if (have === 'UUID') return `toString("${name}") AS "${name}"`;
+      if (have === 'UUID') return `UUIDNumToString("${name}") AS "${name}"`;
       if (have === want) return `"${name}"`;
       return `CAST("${name}" AS ${want.startsWith('Array') ? want : `Nullable(${want})`}) AS "${name}"`;
     })
     .join(', ');
+}
+
+const quotedName = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``;
+
+/**
+ * `file(…, Parquet)` over a source, with its columns as found except UUIDs, read as the 16 bytes Parquet
+ * stores (`FixedString(16)`).
+ * TRICKY: Parquet orders a UUID's statistics by its bytes, as the format defines; ClickHouse compares its
+ * UUID type in another order (the second half first) and checks and prunes row groups with it, so any
+ * filter on a UUID column refused a file whose min and max are ordered differently in its order ("Statistics
+ * have min_value > max_value"), and a filter on the UUID itself skipped row groups that hold the value.
+ * FixedString compares bytes as the statistics do: row-group pruning stays on, and right, on every column.
+ */
+function parquetSource(source: string, found: ReadonlyMap<string, string>): string {
+  if (![...found.values()].some((t) => bare(t) === 'UUID')) return `file(${clickhouseLiteral(source)}, Parquet)`;
+  const structure = [...found].map(([name, type]) => `${quotedName(name)} ${bare(type) === 'UUID' ? type.replace('UUID', 'FixedString(16)') : type}`).join(', ');
+  return `file(${clickhouseLiteral(source)}, Parquet, ${clickhouseLiteral(structure)})`;
 }
 
 /**
@@ -77,8 +95,9 @@ function projection(table: TableName, found: ReadonlyMap<string, string>): strin
 export async function clickhouseTables(copies: TableCopies, describe: Describe, dir: string, tag: string, state = false): Promise<string[]> {
   const out: string[] = [];
   const view = async (name: string, source: string, table?: TableName) => {
-    const columns = table ? projection(table, await describe(source)) : '*';
-    out.push(`CREATE OR REPLACE VIEW "${name}" AS SELECT ${columns} FROM file(${clickhouseLiteral(source)}, Parquet)`);
+    if (!table) return void out.push(`CREATE OR REPLACE VIEW "${name}" AS SELECT * FROM file(${clickhouseLiteral(source)}, Parquet)`);
+    const found = await describe(source);
+    out.push(`CREATE OR REPLACE VIEW "${name}" AS SELECT ${projection(table, found)} FROM ${parquetSource(source, found)}`);
   };
   const copied = async (relation: string) => {
     const file = join(dir, `${tag}-${relation}.parquet`);

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Engine } from '../library/engine.ts';
 import { dataUnavailable } from '../engine/database-errors.ts';
-import { AuthError, EngineError, MissingTableError, RateLimitError } from '../errors.ts';
+import { AuthError, EngineError, InternalError, MissingTableError, RateLimitError } from '../errors.ts';
 import type { Endpoint } from '../reports/endpoint.ts';
 import { endpoints as registry, pathExists } from '../registry.ts';
 import { ApiKeys, type Principal } from '../state/api-keys.ts';
@@ -128,7 +128,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       return reply.code(error.statusCode).send({ detail: error.message, code: 'bad_request' });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ detail: 'Internal Server Error', code: 'internal_error' });
+    return reply.code(500).send(new InternalError().body());
   });
 
   app.setNotFoundHandler((request, reply) => {

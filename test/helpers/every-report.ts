@@ -91,3 +91,36 @@ export async function stream(engine: Engine, c: Case): Promise<unknown> {
 }
 export const rowsOf = (json: Record<string, unknown>) => ((json.data ?? json.sections) as unknown[] | undefined)?.length ?? 0;
 
+
+/**
+ * Requests that filter on every report-specific filter field (and `matches`, negations that keep the
+ * many executions without a persona, empty-looking names), with values read from the sample through
+ * `duck`: over the sample's Parquet files they reach what the fixtures do not, such as random UUIDs in
+ * the files' UUID columns (the fixtures' ids differ only in their last bytes).
+ */
+export async function filterCases(duck: Engine, scopes: Scopes): Promise<Case[]> {
+  const { insights, shopping, videos, claims, sentiment } = scopes;
+  const first = async (sql: string): Promise<string[]> => (await duck.core.pool.use((c) => c.runAndReadAll(sql))).getRowsJS()[0]!.map(String);
+  const [host, url, category] = await first(`SELECT hostname, url, citation_category FROM citations WHERE category_id = '${insights.category}' ORDER BY executed_at, position LIMIT 1`);
+  const [tag] = await first(`SELECT min(t.name) FROM citation_tags t WHERE t.organization_id = '${insights.org}'`);
+  const [handle, title] = await first(`SELECT channel_handle, channel_title FROM citations WHERE category_id = '${videos.category}' AND channel_handle IS NOT NULL GROUP BY ALL ORDER BY count(*) DESC, 1 LIMIT 1`);
+  const [theme, claim] = await first(`SELECT th.name, sc.name FROM sentiments f JOIN themes th ON th.id = f.theme_id JOIN sentiment_claims sc ON sc.id = f.claim_id WHERE f.category_id = '${sentiment.category}' GROUP BY ALL ORDER BY count(*) DESC, 1, 2 LIMIT 1`);
+  const [brand, merchant] = await first(`SELECT pr.brand, pm.name FROM shopping_results f JOIN products pr ON pr.id = f.product_id JOIN product_merchants pm ON pm.product_id = pr.id WHERE f.category_id = '${shopping.category}' GROUP BY ALL ORDER BY count(*) DESC, 1, 2 LIMIT 1`);
+  const window = (s: Scope) => ({ category_id: s.category, ...v2 });
+  const leaf = (field: string, op: string, value: unknown) => ({ field, op, value });
+  return [
+    { path: '/v2/prompts/answers', scope: insights, body: { ...window(insights), filter: leaf('domain', 'is', host!.toUpperCase()), limit: 10 } },
+    { path: '/v2/prompts/answers', scope: insights, body: { ...window(insights), filter: { and: [leaf('page', 'in', [url, 'https://nowhere.example/']), leaf('analysis_type', 'in', ['visibility', 'factcheck']), leaf('persona', 'not_in', ['nobody'])] }, limit: 10 } },
+    { path: '/v2/reports/social/youtube/channels', scope: videos, body: { ...window(videos), filter: leaf('analysis_type', 'is', 'factcheck'), group_by: ['channel'], limit: 10 } },
+    { path: '/v2/reports/social/videoplatform/channels', scope: videos, body: { ...window(videos), filter: { and: [leaf('analysis_type', 'not_in', ['sentiment']), { or: [leaf('channel', 'contains_case_insensitive', title!.slice(0, 4).toLowerCase()), leaf('channel', 'not_contains', '_')] }] }, limit: 10 } },
+    { path: '/v2/reports/social/youtube/videos', scope: videos, body: { ...window(videos), filter: { and: [leaf('analysis_type', 'in', ['visibility']), leaf('channel', 'is', handle)] }, limit: 10 } },
+    { path: '/v2/reports/citations', scope: insights, body: { ...window(insights), group_by: ['page'], filter: { and: [leaf('analysis_type', 'is', 'visibility'), { or: [leaf('domain', 'in', [host!.replace(/^www\./, '')]), leaf('citation_tag', 'is', tag), leaf('citation_category', 'not_is', category)] }] }, limit: 10 } },
+    { path: '/v2/reports/citations', scope: insights, body: { ...window(insights), group_by: ['model'], filter: { and: [{ not: leaf('persona', 'is', 'nobody') }, leaf('page', 'matches', '^https://'), leaf('domain', 'not_contains', 'example')] }, limit: 10 } },
+    { path: '/v2/reports/sentiment', scope: sentiment, body: { ...window(sentiment), asset: sentiment.brand, group_by: ['theme'], filter: { and: [leaf('theme', 'is', theme), leaf('claim', 'in', [claim, 'nothing'])] }, limit: 10 } },
+    { path: '/v2/reports/query-fanouts', scope: insights, body: { ...window(insights), group_by: ['prompt', 'query'], filter: { and: [leaf('analysis_type', 'is', 'all'), leaf('prompt', 'matches', '[a-z]+ [a-z]+')] }, limit: 10 } },
+    { path: '/v2/reports/shopping/products', scope: shopping, body: { ...window(shopping), filter: { or: [leaf('brand', 'contains_case_insensitive', brand!.toUpperCase()), leaf('merchant', 'in', [merchant])] }, limit: 10 } },
+    { path: '/v2/reports/visibility', scope: insights, body: { ...window(insights), scope: 'all', group_by: ['persona'], filter: { or: [leaf('persona', 'not_in', ['nobody']), leaf('tag', 'matches', '^$')] }, limit: 10 } },
+    { path: '/v2/reports/factcheck', scope: claims, body: { ...window(claims), group_by: ['persona'], filter: { and: [leaf('topic', 'not_in', ['nothing']), leaf('prompt', 'matches', '.')] }, limit: 10 } },
+    { path: '/v2/reports/factcheck/claims', scope: claims, body: { ...window(claims), filter: leaf('prompt', 'contains_case_insensitive', 'E'), limit: 10 } },
+  ];
+}

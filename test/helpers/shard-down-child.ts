@@ -3,11 +3,15 @@
  * reads at start: a cluster `down` of a local shard (this process) and a shard nobody listens on.
  * Arguments: the chdb directory `aea clickhouse load` wrote (database aea), and the dataset folder.
  * Prints one JSON object: what ClickHouse answers with `skip_unavailable_shards = 1` set on the
- * session, and what reports through the engine answer.
+ * session, what reports through the engine answer, and what `aea query` and the REST service answer when
+ * a shard is down and when a table is missing.
  */
+import { join } from 'node:path';
 import { acquireChdb } from '../../src/engine/chdb-session.ts';
 import { clickhouseSettings } from '../../src/engine/clickhouse-rows.ts';
 import { openEngine } from '../../src/open-engine.ts';
+import { aeaInProcess } from './cli.ts';
+import { post, startServer } from './server.ts';
 
 const [path, data] = process.argv.slice(2) as [string, string];
 const session = acquireChdb(path);
@@ -51,6 +55,30 @@ for (const org of [onDown, onLive] as string[]) {
       (e: Error) => ({ error: e.message.replace(/\s+/g, ' ').slice(0, 600) }),
     );
 }
+
+// A database the report cannot be read from (its mentions table is missing): a statement error that is no
+// shard's, so the faces answer 500.
+await session.run('CREATE DATABASE gone');
+for (const name of (await session.run(`SELECT name FROM system.tables WHERE database = 'aea'`)).columns.name!) {
+  if (name !== 'mentions') await session.run(`CREATE VIEW gone.${String(name)} AS SELECT * FROM aea.${String(name)}`);
+}
+const gone = await openEngine({ data, backend: 'clickhouse', clickhouseUrl: `chdb:${path}?database=gone` });
+
+// The CLI and the REST service over each: the usual error body, never a stack trace.
+const faces: Record<string, unknown> = {};
+for (const [name, database, open] of [['down', 'down', engine], ['gone', 'gone', gone]] as const) {
+  const category = (await open.core.pool.use((c) => c.runAndReadAll(`SELECT min(id) FROM categories WHERE organization_id = '${String(onDown)}'`))).getRowsJS()[0]![0];
+  const body = { category_id: String(category), start_date: '2026-01-01', end_date: '2026-06-30', limit: 5 };
+  const cli = await aeaInProcess(['query', '/v2/reports/visibility', '--data', data, '--org', String(onDown), '--state', join(process.cwd(), `${name}.state.duckdb`), '--backend', 'clickhouse', '--clickhouse-url', `chdb:${path}?database=${database}`, '--body', JSON.stringify(body)]).catch((e: Error) => ({ threw: e.stack }));
+  const server = await startServer(open, { rateLimit: false });
+  try {
+    const response = await post(`${server.url}/v2/reports/visibility`, body, { 'x-api-key': await server.key(String(onDown)) });
+    faces[name] = { cli, http: { status: response.status, body: await response.text() } };
+  } finally {
+    await server.close();
+  }
+}
+await gone.close();
 await engine.close();
 session.release();
-process.stdout.write(JSON.stringify({ all, partial, ofDown, perQuery, reports }) + '\n');
+process.stdout.write(JSON.stringify({ all, partial, ofDown, perQuery, reports, faces }) + '\n');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { openEngine } from '../../open-engine.ts';
 import { dataUnavailable } from '../../engine/database-errors.ts';
-import { EngineError, ValidationError } from '../../errors.ts';
+import { DatasetError, EngineError, InternalError, ValidationError } from '../../errors.ts';
 import { encodeRows } from '../../formats/encode.ts';
 import { formatNames, formats, isFormatName, type FormatName } from '../../formats/format-names.ts';
 import { boxTable } from '../../formats/box-table.ts';
@@ -49,7 +49,8 @@ Report extensions may also be given as PATH's query string, as over HTTP: PATH?e
 Agent runs started by the call (or left queued) finish before the command exits. While a table
 format is written to a file or pipe, rows and bytes so far show on stderr when it is a terminal.
 Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not found (403/404),
-1 any other refusal, e.g. 409 for a never-published agent (body printed).`,
+1 any other refusal, e.g. 409 for a never-published agent, or a failure (body printed: 503 unavailable
+when a data file or a ClickHouse shard cannot be read, else 500 internal_error, the cause on stderr).`,
   async run(argv, io) {
     const { values, positionals } = parse(argv, {
       data: { type: 'string' },
@@ -125,12 +126,10 @@ Exit code: 0 success, 2 validation error (422, body printed), 3 forbidden or not
       return 0;
     } catch (error) {
       if (error instanceof EngineError) return printError(io, error);
-      const unavailable = dataUnavailable(error);
-      if (unavailable) {
-        io.err(`aea: ${(error as Error).message}\n`);
-        return printError(io, unavailable);
-      }
-      throw error;
+      if (error instanceof UsageError || error instanceof DatasetError) throw error;
+      // What the service would log goes to stderr; stdout gets the body the service would send, never a stack trace.
+      io.err(`aea: ${error instanceof Error ? error.message : String(error)}\n`);
+      return printError(io, dataUnavailable(error) ?? new InternalError());
     } finally {
       await engine.close();
     }

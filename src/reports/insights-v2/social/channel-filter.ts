@@ -1,5 +1,6 @@
 import { ValidationError, valueError, type ValidationIssue } from '../../../errors.ts';
 import { checkFilter, type FilterCatalog, type FilterField } from '../../../query/filter-compiler.ts';
+import { listHasAny } from '../../../query/dialect.ts';
 import { idOps, textPredicate } from '../../../query/filter-fields.ts';
 import { and, normalize, parseFilter, toWire, type FilterNode } from '../../../query/filter-node.ts';
 import { list, sql } from '../../../query/sql.ts';
@@ -11,7 +12,7 @@ const storedAnalysisType = (v: unknown) => (v === 'factcheck' ? 'accuracy' : v);
 const analysisTypeField: FilterField = {
   ops: idOps,
   valueType: 'string',
-  match: (_op, values) => sql`list_has_any(p.analysis_types, [${list(values.map((v) => storedAnalysisType(v) as string))}])`,
+  match: (_op, values) => listHasAny(sql`p.analysis_types`, sql`[${list(values.map((v) => storedAnalysisType(v) as string))}]`),
 };
 
 /** Prompt-level fields of the channels report: the answer `f` (a citation row) and its prompt `p`. */
