@@ -5,8 +5,10 @@ import { sliceMs } from '../limits.ts';
 export class Slicer {
   private last = performance.now();
 
+  constructor(private readonly ms = sliceMs) {}
+
   async tick(): Promise<void> {
-    if (performance.now() - this.last < sliceMs) return;
+    if (performance.now() - this.last < this.ms) return;
     await setImmediate();
     this.last = performance.now();
   }
