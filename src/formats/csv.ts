@@ -1,8 +1,7 @@
 import type { ColumnBatch, ScalarType } from '../query/row-shape.ts';
 import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
 import type { RowsResult } from '../query/rows-result.ts';
-import { flatColumns, rowsPerCheck, slices, type FlatColumn } from './table-shape.ts';
-import { Slicer } from '../query/slicer.ts';
+import { flatColumns, slices, type FlatColumn } from './table-shape.ts';
 
 /**
  * A field as CSV: NULL is an empty field, the empty string `""`, so the two stay apart (PostgreSQL's
@@ -57,7 +56,6 @@ function cellWriter(c: FlatColumn, options: CsvOptions): (batch: ColumnBatch) =>
 export async function* csvText(result: RowsResult, options: CsvOptions = {}): AsyncGenerator<string> {
   const columns = flatColumns(result.shape);
   const cells = columns.map((c) => cellWriter(c, options));
-  const slicer = new Slicer();
   for await (const part of slices(result)) {
     if (!('batch' in part)) {
       yield columns.map((c) => csvField(c.path)).join(',') + '\n';
@@ -65,10 +63,7 @@ export async function* csvText(result: RowsResult, options: CsvOptions = {}): As
     }
     const bound = cells.map((cell) => cell(part.batch));
     let out = '';
-    for (let i = 0; i < part.batch.length; i++) {
-      if (i % rowsPerCheck === 0) await slicer.tick();
-      out += bound.map((cell) => cell(i)).join(',') + '\n';
-    }
+    for (let i = 0; i < part.batch.length; i++) out += bound.map((cell) => cell(i)).join(',') + '\n';
     yield out;
   }
 }

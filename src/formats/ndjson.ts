@@ -1,7 +1,6 @@
 import { rowWriter } from '../query/row-json.ts';
 import type { RowsResult } from '../query/rows-result.ts';
-import { Slicer } from '../query/slicer.ts';
-import { rowsPerCheck, slices } from './table-shape.ts';
+import { slices } from './table-shape.ts';
 
 /**
  * NDJSON: one row per line, each exactly the JSON of that row in the spec's answer (a `data` entry, a
@@ -9,15 +8,11 @@ import { rowsPerCheck, slices } from './table-shape.ts';
  */
 export async function* ndjsonText(result: RowsResult): AsyncGenerator<string> {
   const write = rowWriter(result.shape);
-  const slicer = new Slicer();
   for await (const part of slices(result)) {
     if (!('batch' in part)) continue;
     const row = write(part.batch);
     let out = '';
-    for (let i = 0; i < part.batch.length; i++) {
-      if (i % rowsPerCheck === 0) await slicer.tick();
-      out += row(i) + '\n';
-    }
+    for (let i = 0; i < part.batch.length; i++) out += row(i) + '\n';
     yield out;
   }
 }

@@ -54,9 +54,6 @@ export function flatColumns(shape: RowShape): FlatColumn[] {
   return out;
 }
 
-/** Rows encoded between two looks at the clock: an encoder gives the event loop a turn once 10 ms have passed (src/query/slicer.ts). */
-export const rowsPerCheck = 64;
-
 /** The most rows one encoded piece holds: a larger batch (a big page) is encoded in slices, with a turn for the event loop between. */
 export const sliceRows = 2048;
 
