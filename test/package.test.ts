@@ -178,13 +178,18 @@ describe('the packed package, installed into another project', () => {
     expect(result).toBe('');
   }, 240_000);
 
-  it('runs the packed `aea` bin with plain Node: help, orgs, a query; chdb and the bench say what they need', async () => {
+  it('runs the packed `aea` bin with plain Node: help, orgs, a query, a knowledge-base search; chdb and the bench say what they need', async () => {
     expect((await run(bin, ['--help'])).stdout).toMatch(/^ {2}sample {7}write the bundled sample/m);
     const orgs = JSON.parse((await run(bin, ['orgs', '--data', 'data/sample'], { cwd: project })).stdout) as { id: string; categories: { id: string }[] }[];
     const body = JSON.stringify({ category_id: orgs[0]!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', limit: 1 });
     const query = ['query', '/v2/reports/visibility', '--data', 'data/sample', '--org', orgs[0]!.id, '--body', body, '--state', 'cli.state.duckdb'];
     const { stdout } = await run(bin, query, { cwd: project });
     expect(JSON.parse(stdout).data).toHaveLength(1);
+    // The bundled CLI (dist/aea/) starts the search worker that lives in dist/knowledge/.
+    const scope = ['--data', 'data/sample', '--org', orgs[0]!.id, '--state', 'cli.state.duckdb'];
+    const kb = (JSON.parse((await run(bin, ['query', '/v1/knowledge-bases', ...scope], { cwd: project })).stdout) as { data: { id: string }[] }).data[0]!.id;
+    const searched = JSON.parse((await run(bin, ['query', `/v1/knowledge-bases/${kb}/search`, ...scope, '--body', JSON.stringify({ query: 'warranty', top_k: 2 })], { cwd: project })).stdout) as { data: unknown[] };
+    expect(searched.data).toHaveLength(2);
     expect(await refusal(run(bin, [...query, '--backend', 'chdb'], { cwd: project }))).toMatchObject({ code: 1, stderr: expect.stringContaining('run `npm i chdb`') });
     expect(await refusal(run(bin, ['bench', '--usage']))).toMatchObject({ code: 1, stderr: expect.stringContaining('clone of the repository') });
   });

@@ -1,7 +1,6 @@
 import type { DuckDBDataChunk, DuckDBResultReader } from '@duckdb/node-api';
 import { JSDuckDBValueConverter } from './duckdb-api.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
-import type { Slicer } from '../query/slicer.ts';
 
 /** A whole result as one batch of JS columns. */
 export function readerBatch(reader: DuckDBResultReader): ColumnBatch {
@@ -10,18 +9,10 @@ export function readerBatch(reader: DuckDBResultReader): ColumnBatch {
   return { length: reader.currentRowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
 }
 
-/**
- * One DuckDB chunk (at most 2,048 rows) as a batch of JS columns, a column at a time, with a turn of the
- * event loop whenever a slice of time has passed: a wide chunk of long strings held the loop 90–470 ms
- * converted at once, beside 16 heavy exports (docs/security.md, campaign figures).
- */
-export async function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk, slicer: Slicer): Promise<ColumnBatch> {
-  const columns: Record<string, unknown[]> = {};
-  for (let i = 0; i < names.length; i++) {
-    await slicer.tick();
-    columns[names[i]!] = chunk.convertColumnValues(i, JSDuckDBValueConverter);
-  }
-  return { length: chunk.rowCount, columns };
+/** One DuckDB chunk (at most 2,048 rows) as a batch of JS columns. */
+export function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk): ColumnBatch {
+  const columns = chunk.convertColumns(JSDuckDBValueConverter);
+  return { length: chunk.rowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
 }
 
 /** Batches of the same columns, or a head row's and the rows' (each column missing from a batch is null there), as one. */

@@ -3,7 +3,6 @@ import { render, type Fragment } from '../query/sql.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { ReportBackend, Snapshot } from './backend.ts';
 import { chunkBatch, readerBatch } from './column-reads.ts';
-import { Slicer } from '../query/slicer.ts';
 import type { DuckDBPool } from './duckdb-pool.ts';
 import { interruptOnAbort } from './interrupt.ts';
 
@@ -44,11 +43,10 @@ export class DuckDBBackend implements ReportBackend {
         const q = render(query);
         const result = await conn.stream(q.text, q.params as DuckDBValue[]);
         const names = result.columnNames();
-        const slicer = new Slicer();
         for (;;) {
           const chunk = await result.fetchChunk();
           if (!chunk || chunk.rowCount === 0) return;
-          yield await chunkBatch(names, chunk, slicer);
+          yield chunkBatch(names, chunk);
         }
       },
       close: async (finished) => {

@@ -5,10 +5,8 @@ import { sliceMs } from '../limits.ts';
 export class Slicer {
   private last = performance.now();
 
-  constructor(private readonly ms = sliceMs) {}
-
   async tick(): Promise<void> {
-    if (performance.now() - this.last < this.ms) return;
+    if (performance.now() - this.last < sliceMs) return;
     await setImmediate();
     this.last = performance.now();
   }
