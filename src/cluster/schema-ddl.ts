@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { Catalog, CatalogTable } from './catalog.ts';
+import { rollupStatements } from './rollup-ddl.ts';
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -56,6 +57,6 @@ export function schemaStatements(catalog: Catalog, options: SchemaOptions): stri
     const selects = u.of.map((t) => `SELECT ${columns} FROM ${db}.${checkIdentifier(t, 'table')}`).join(' UNION ALL ');
     out.push(`CREATE VIEW IF NOT EXISTS ${db}.${checkIdentifier(u.name, 'view')}${on} AS ${selects}`);
   }
-  return out;
+  return [...out, ...rollupStatements(catalog, db, cluster)];
 }
 

@@ -25,8 +25,13 @@ export interface Snapshot {
 export interface ReportBackend {
   readonly name: BackendName;
   readonly dialect: DialectName;
-  /** Whether the engine's DuckDB rollups may answer (they live in DuckDB, so only its own backend reads them). */
+  /** Whether rollups may answer: the engine's DuckDB rollups on DuckDB, the rollups it keeps on a backend that keeps them (`keptRollups`). */
   readonly rollups: boolean;
+  /**
+   * The rollups (`RollupDef.name`) the backend keeps itself, current at every statement (ClickHouse's
+   * materialized views); the engine builds none of its own for it. Undefined: the engine's DuckDB rollups.
+   */
+  readonly keptRollups?: ReadonlySet<string>;
   /** One statement's whole result. An abort of `signal` stops it and rejects with the signal's reason. */
   read(query: Fragment, signal?: AbortSignal): Promise<ColumnBatch>;
   snapshot(signal?: AbortSignal): Promise<Snapshot>;

@@ -9,6 +9,7 @@ import type { ReportBackend, Snapshot } from './backend.ts';
 import { acquireChdb, type ChdbHandle } from './chdb-session.ts';
 import { wholeStatements } from './clickhouse-rows.ts';
 import { clickhouseLiteral, clickhouseTables, type TableCopies } from './clickhouse-tables.ts';
+import { keptRollups } from '../cluster/rollup-ddl.ts';
 
 export { requireOptional } from './chdb-session.ts';
 
@@ -23,10 +24,13 @@ export { requireOptional } from './chdb-session.ts';
  *
  * `openLoaded` reads instead the tables `aea clickhouse load` wrote to a chdb data directory, as the
  * clickhouse backend reads a server's: nothing is created, and the state tables are the loaded copy.
+ * It answers from the rollups the load created (`src/cluster/rollup-ddl.ts`) when the database has
+ * every object of one; a database loaded before they existed reads the facts.
  */
 export class ChdbBackend implements ReportBackend {
   readonly dialect = 'clickhouse';
-  readonly rollups = false;
+  readonly rollups: boolean;
+  readonly keptRollups: ReadonlySet<string> | undefined;
   private closed = false;
 
   private constructor(
@@ -35,7 +39,11 @@ export class ChdbBackend implements ReportBackend {
     private readonly database: string,
     /** What to copy and where, for the views over the dataset's files; undefined over loaded tables, which the backend neither writes nor drops. */
     private readonly views: { readonly copies: TableCopies; readonly dir: string } | undefined,
-  ) {}
+    kept?: ReadonlySet<string>,
+  ) {
+    this.rollups = kept !== undefined && kept.size > 0;
+    this.keptRollups = kept;
+  }
 
   /** `maxMemoryBytes`: each statement's `max_memory_usage` (the engine's chdb share of the memory budget). */
   static async open(copies: TableCopies, maxMemoryBytes?: number): Promise<ChdbBackend> {
@@ -54,13 +62,15 @@ export class ChdbBackend implements ReportBackend {
 
   /** Over the tables loaded in `database` of the chdb data directory `path`; a database without them is refused. */
   static async openLoaded(path: string, database: string, maxMemoryBytes?: number): Promise<ChdbBackend> {
-    const backend = new ChdbBackend('clickhouse', acquireChdb(path, maxMemoryBytes), database, undefined);
+    const chdb = acquireChdb(path, maxMemoryBytes);
+    const probe = new ChdbBackend('clickhouse', chdb, database, undefined);
     try {
-      const found = await backend.run(`SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name IN ('organizations', 'prompts')`, false, { db: database });
+      const found = await probe.run(`SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name IN ('organizations', 'prompts')`, false, { db: database });
       if (Number(found.columns.n![0]) < 2) throw new DatasetError(`the chdb data directory ${path} has no dataset in database ${database}: load one with \`aea clickhouse load DIR --url chdb:${path}\``);
-      return backend;
+      const tables = await probe.run(`SELECT name FROM system.tables WHERE database = {db:String}`, false, { db: database });
+      return new ChdbBackend('clickhouse', chdb, database, undefined, keptRollups(new Set(tables.columns.name!.map(String))));
     } catch (error) {
-      await backend.close();
+      await probe.close();
       throw error;
     }
   }

@@ -8,6 +8,7 @@ import { defaultMaxStreams, defaultTimeBudgetMs } from '../limits.ts';
 import { duckdbMemoryLimit, embeddedShares, planMemory } from './memory-budget.ts';
 import { Slots } from './slots.ts';
 import { Rollups } from './rollups.ts';
+import { BackendRollups } from './backend-rollups.ts';
 import { TenantCatalog } from './tenant-catalog.ts';
 import { StateStore } from '../state/store.ts';
 import type { EngineCore } from './core.ts';
@@ -57,7 +58,9 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       streams: new Slots(maxStreams),
       state,
       catalog,
-      rollups: new Rollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id)),
+      rollups: backend.keptRollups
+        ? new BackendRollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id), backend.keptRollups)
+        : new Rollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id)),
       clock,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
