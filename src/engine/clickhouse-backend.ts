@@ -3,6 +3,7 @@ import { UnavailableError } from '../errors.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseParams, render, type Fragment } from '../query/sql.ts';
 import type { ReportBackend, Snapshot } from './backend.ts';
+import { keptRollups } from '../cluster/rollup-ddl.ts';
 import { clickhouseSettings, compactBatch, wholeStatements, type CompactJson } from './clickhouse-rows.ts';
 
 /**
@@ -23,14 +24,20 @@ export function serverSupported(version: string): boolean {
  * Reports on a ClickHouse server or cluster over HTTP (`@clickhouse/client`). The server holds the
  * dataset's tables under the contract's names, prompts and the other state tables included (see
  * docs/scale-out.md); a Distributed table over shards fails a query when a shard is down, and the
- * backend never sets `skip_unavailable_shards`, so an answer is whole or an error. No rollups.
+ * backend never sets `skip_unavailable_shards`, so an answer is whole or an error. It reads the rollups
+ * `aea clickhouse schema|load` created (`src/cluster/rollup-ddl.ts`) when the database holds them.
  */
 export class ClickHouseBackend implements ReportBackend {
   readonly name = 'clickhouse';
   readonly dialect = 'clickhouse';
-  readonly rollups = false;
+  readonly rollups: boolean;
 
-  private constructor(private readonly client: ClickHouseClient) {}
+  private constructor(
+    private readonly client: ClickHouseClient,
+    readonly keptRollups: ReadonlySet<string>,
+  ) {
+    this.rollups = keptRollups.size > 0;
+  }
 
   /** Connects and checks the server's version; a server too old for the dialect is refused. */
   static async open(url: string): Promise<ClickHouseBackend> {
@@ -38,7 +45,8 @@ export class ClickHouseBackend implements ReportBackend {
     const client = createClient({ url, log: { level: ClickHouseLogLevel.OFF } });
     try {
       await checkServer(client, url);
-      return new ClickHouseBackend(client);
+      const tables = await (await client.query({ query: 'SELECT name FROM system.tables WHERE database = currentDatabase()', format: 'JSONEachRow' })).json<{ name: string }>();
+      return new ClickHouseBackend(client, keptRollups(new Set(tables.map((t) => t.name))));
     } catch (error) {
       await client.close();
       throw error;

@@ -179,3 +179,10 @@ export const hourSeries = (start: Fragment, last: Fragment): Fragment =>
 
 /** A NULL typed as a double (ClickHouse casts NULL only to a Nullable type). */
 export const nullDouble: Fragment = spelled(sql`CAST(NULL AS DOUBLE)`, sql`CAST(NULL AS Nullable(Float64))`);
+
+/**
+ * The current row of `f` seen under a second alias `p` too, with `f.topic_id` as `p.topic_id` (a rollup
+ * row standing for its prompt): DuckDB's lateral one-row subquery; ClickHouse has no lateral join, so a
+ * one-item ARRAY JOIN of a named tuple, which keeps every row once.
+ */
+export const rowAlsoAsPrompt: Fragment = spelled(sql`, (SELECT f.topic_id AS topic_id) p`, sql` ARRAY JOIN [tuple(f.topic_id AS topic_id)] AS p`);

@@ -85,7 +85,9 @@ when a data file or a ClickHouse shard cannot be read, else 500 internal_error, 
     const data = required(values, 'data');
     // One answer per process: a rollup started now would be thrown away at exit, and building it (or copying
     // the small tables into memory) costs more than the answer read from the files (bench/RESULTS.md, CLI start).
-    const engine = await openEngine({ data, rollups: false, smallTablesInMemory: false, resultCache: 0, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...tempLimits(values), ...backendOf(values) });
+    const backend = backendOf(values);
+    // One request per process builds no DuckDB rollup; a ClickHouse database keeps its own, current at every statement.
+    const engine = await openEngine({ data, rollups: backend.backend === 'clickhouse', smallTablesInMemory: false, resultCache: 0, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...tempLimits(values), ...backend });
     if (engine.core.state.readOnly) io.err(`aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`);
     try {
       let body: unknown;

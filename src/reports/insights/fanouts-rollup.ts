@@ -1,6 +1,7 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
 import { leaves, type FilterNode } from '../../query/filter-node.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
+import { distinctSorted } from '../../query/dialect.ts';
 import { modelNames } from './scope.ts';
 
 /**
@@ -63,7 +64,7 @@ export const fanoutsFromRollup: FanoutSource = {
   runColumns: sql`f.runs AS n_runs, f.searched AS n_searched, f.model_ids`,
   searching: sql`CAST(sum(n_searched) AS BIGINT)`,
   searched: sql`n_searched > 0`,
-  models: sql`coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT unnest(model_ids) AS model_id FROM runs) x JOIN models mo ON mo.id = x.model_id), [])`,
+  models: sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT unnest(model_ids) AS model_id FROM runs) x JOIN models mo ON mo.id = x.model_id), [])`,
   totals: sql`CAST(coalesce(sum(n_runs), 0) AS BIGINT) AS runs, CAST(coalesce(sum(n_searched), 0) AS BIGINT) AS searched`,
 };
 

@@ -1,5 +1,5 @@
 import { rollupTable } from '../../../engine/rollups.ts';
-import { listHas } from '../../../query/dialect.ts';
+import { listHas, rowAlsoAsPrompt } from '../../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { promptFilterFields } from '../../insights/dimensions.ts';
@@ -16,7 +16,7 @@ export function visibilitySources(plan: VisibilityPlan, rollups: { rows: Visibil
   if (rollups) {
     // TRICKY: a rollup that keeps the prompt's topic stands for its prompt `p` too, so keys and filters
     // written over `p` read the row itself.
-    const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f, (SELECT f.topic_id AS topic_id) p` : sql`${ident(rollupTable(r.def, table))} f`);
+    const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f${rowAlsoAsPrompt}` : sql`${ident(rollupTable(r.def, table))} f`);
     return sql`e AS (
   SELECT ${keysSelect}sum(f.executions) AS n
   FROM ${from(rollups.rows, 'executions')}
