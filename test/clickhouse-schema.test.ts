@@ -72,4 +72,26 @@ describe('the ClickHouse schema', () => {
     const bad = await aeaInProcess(['clickhouse', 'schema', sampleDir, '--print', '--database', '1aea']);
     expect(bad.code).toBe(2);
   });
+
+  it("creates each rollup table as a store, a feed on its facts and a view under the DuckDB rollup's name, after the facts and prompts", () => {
+    const one = schemaStatements(contractCatalog(), { database: 'aea' });
+    const at = (text: string) => one.findIndex((s) => s.startsWith(text));
+    expect(one.filter((s) => s.includes('rollup_sentiment_daily_sentiments'))).toEqual([
+      'CREATE TABLE IF NOT EXISTS aea.rollup_sentiment_daily_sentiments_store ("category_id" String, "day" Date32, "model_id" String, "asset_id" String, "prompt_id" String, "n" SimpleAggregateFunction(sum, Int64), "positive" SimpleAggregateFunction(sum, Int64), "negative" SimpleAggregateFunction(sum, Int64)) ENGINE = AggregatingMergeTree ORDER BY ("category_id", "day", "model_id", "asset_id", "prompt_id") SETTINGS allow_nullable_key = 1',
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS aea.rollup_sentiment_daily_sentiments_feed TO aea.rollup_sentiment_daily_sentiments_store AS SELECT f.category_id AS "category_id", f.day AS "day", f.model_id AS "model_id", f.asset_id AS "asset_id", f.prompt_id AS "prompt_id", toInt64(count()) AS "n", toInt64(countIf(f.sentiment_type = 'positive')) AS "positive", toInt64(countIf(f.sentiment_type = 'negative')) AS "negative" FROM aea.sentiments AS f GROUP BY "category_id", "day", "model_id", "asset_id", "prompt_id" SETTINGS aggregate_functions_null_for_empty = 0`,
+      `CREATE VIEW IF NOT EXISTS aea.rollup_sentiment_daily_sentiments AS SELECT s."category_id" AS "category_id", s."day" AS "day", s."model_id" AS "model_id", s."asset_id" AS "asset_id", CAST(sum(s.n) AS Int64) AS "n", CAST(sum(s.positive) AS Int64) AS "positive", CAST(sum(s.negative) AS Int64) AS "negative" FROM aea.rollup_sentiment_daily_sentiments_store AS s INNER JOIN aea.prompts AS p ON p.id = s.prompt_id AND p.category_id = s.category_id WHERE has(p.analysis_types, 'sentiment') GROUP BY s."category_id", s."day", s."model_id", s."asset_id" SETTINGS aggregate_functions_null_for_empty = 0`,
+    ]);
+    expect(at('CREATE MATERIALIZED VIEW')).toBeGreaterThan(at('CREATE TABLE IF NOT EXISTS aea.sentiments '));
+    expect(at('CREATE VIEW IF NOT EXISTS aea.rollup_')).toBeGreaterThan(at('CREATE TABLE IF NOT EXISTS aea.prompts '));
+    const cluster = schemaStatements(contractCatalog(), { database: 'aea', cluster: 'shards' }).filter((s) => s.includes('rollup_traffic_hourly_bot_events'));
+    expect(cluster.map((s) => s.slice(0, s.indexOf(' ON CLUSTER shards')))).toEqual([
+      'CREATE TABLE IF NOT EXISTS aea.rollup_traffic_hourly_bot_events_store_local',
+      'CREATE TABLE IF NOT EXISTS aea.rollup_traffic_hourly_bot_events_store',
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS aea.rollup_traffic_hourly_bot_events_feed',
+      'CREATE VIEW IF NOT EXISTS aea.rollup_traffic_hourly_bot_events',
+    ]);
+    expect(cluster[1]).toContain('ENGINE = Distributed(shards, aea, rollup_traffic_hourly_bot_events_store_local)');
+    expect(cluster[2]).toContain('FROM aea.bot_events_local AS f');
+    expect(schemaStatements(small, { database: 'aea' }).some((s) => s.includes('rollup_'))).toBe(false);
+  });
 });
