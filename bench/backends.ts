@@ -2,8 +2,9 @@
  * DuckDB against chdb on the bench's window series: every report's 30-day and 365-day page requests
  * (bench/cases), interleaved (duckdb, chdb, chdb, duckdb, …) on fresh parameters each iteration, after
  * a warm-up; every answer is compared and a difference stops the run. DuckDB runs with its rollups off
- * and on (built before timing), chdb has none. `--loaded chdb:PATH?database=DB` adds chdb reading the
- * MergeTree tables `aea clickhouse load` wrote there (the clickhouse backend over a chdb directory).
+ * and on (built before timing), chdb over Parquet has none. `--loaded chdb:PATH?database=DB` adds chdb reading the
+ * MergeTree tables `aea clickhouse load` wrote there (the clickhouse backend over a chdb directory), with
+ * the rollups the load keeps by materialized views, and names the rollups each side read (`explain`).
  *
  *   npx tsx bench/backends.ts --data /tmp/scale-1 [--iterations 5] [--reports visibility,citations] [--loaded URL]
  */
@@ -32,7 +33,7 @@ const dataset: BenchDataset = {
 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const extra = values.loaded ? ['chdb loaded p50 ms', 'chdb loaded / duckdb'] : [];
+const extra = values.loaded ? ['chdb loaded p50 ms', 'chdb loaded / duckdb', 'chdb loaded / duckdb + rollups', 'rollups read (duckdb + rollups / chdb loaded)'] : [];
 const header = ['report', 'request', 'duckdb p50 ms', 'duckdb + rollups p50 ms', 'chdb p50 ms', 'chdb / duckdb', 'chdb / duckdb + rollups', ...extra];
 const rows: string[] = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
 for (const rc of reportCases) {
@@ -59,7 +60,9 @@ for (const rc of reportCases) {
     }
     const [d, dr, c] = [median(times.duckdb!), median(times['duckdb+rollups']!), median(times.chdb!)];
     const l = values.loaded ? median(times['chdb loaded']!) : undefined;
-    const more = l === undefined ? '' : ` ${l.toFixed(1)} | ${(l / d).toFixed(2)} |`;
+    const p0 = iterationParams(dataset, req.windowDays, 0);
+    const read = async (side: string) => ((await engines[side]!.org(p0.organizationId).report(name)(req.body(p0), { explain: true })) as { explain: { rollups: { chosen: string[] } } }).explain.rollups.chosen.join('+') || '-';
+    const more = l === undefined ? '' : ` ${l.toFixed(1)} | ${(l / d).toFixed(2)} | ${(l / dr).toFixed(2)} | ${await read('duckdb+rollups')} / ${await read('chdb loaded')} |`;
     rows.push(`| ${rc.report} | ${req.id} | ${d.toFixed(1)} | ${dr.toFixed(1)} | ${c.toFixed(1)} | ${(c / d).toFixed(2)} | ${(c / dr).toFixed(2)} |${more}`);
     process.stderr.write(`${rows.at(-1)}\n`);
   }
