@@ -186,3 +186,10 @@ export const nullDouble: Fragment = spelled(sql`CAST(NULL AS DOUBLE)`, sql`CAST(
  * one-item ARRAY JOIN of a named tuple, which keeps every row once.
  */
 export const rowAlsoAsPrompt: Fragment = spelled(sql`, (SELECT f.topic_id AS topic_id) p`, sql` ARRAY JOIN [tuple(f.topic_id AS topic_id)] AS p`);
+
+/**
+ * An aggregate as BIGINT that stays NULL over no rows (a scalar subquery over an empty window): DuckDB's
+ * CAST keeps NULL; ClickHouse's to a plain `Int64` fails on it ("Cannot convert NULL value to
+ * non-Nullable type"), since `aggregate_functions_null_for_empty` makes `sum` over no rows NULL.
+ */
+export const bigintOrNull = (value: Fragment): Fragment => spelled(sql`CAST(${value} AS BIGINT)`, sql`CAST(${value} AS Nullable(Int64))`);

@@ -23,6 +23,8 @@ export function rollupCases(scopes: Scopes): RollupCase[] {
     { report: 'citations', scope: insights, body: { ...window(insights), group_by: ['model'], filter: { field: 'analysis_type', op: 'is', value: 'all' }, limit: 50 } },
     { report: 'sentiment', scope: sentiment, body: { ...window(sentiment), asset: sentiment.brand, group_by: ['model'], limit: 50 } },
     { report: 'shoppingProducts', scope: shopping, body: { ...window(shopping), limit: 20 } },
+    // No answers in the window: the rolled-up answers are NULL over no rows, which ClickHouse's CAST to a plain Int64 refused.
+    { report: 'shoppingProducts', scope: shopping, body: { category_id: shopping.category, start_date: '2024-01-01', end_date: '2024-01-31', limit: 20 } },
     { report: 'queryFanouts', scope: insights, body: { ...window(insights), group_by: ['prompt', 'query'], limit: 50 } },
     { report: 'botsV1', scope: insights, body: { ...traffic(insights), metrics: ['count', 'last_visit'], dimensions: ['bot_name', 'host'] } },
     { report: 'bots', scope: insights, body: { ...traffic(insights), metrics: ['count', 'training'], dimensions: ['bot_type', 'date'], date_interval: 'day' } },

@@ -1,4 +1,5 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
+import { bigintOrNull } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import { inWindow, type WindowScope } from './scope.ts';
 
@@ -35,7 +36,7 @@ export const rolledCounts = sql`CAST(sum(w_shown) AS BIGINT) AS shown, sum(w_pos
          CAST(sum(w_at1) AS BIGINT) AS at1, CAST(sum(w_at2) AS BIGINT) AS at2, CAST(sum(w_at3) AS BIGINT) AS at3`;
 
 /** A group's shopping answers, over relation `sr` of the rollup's answers. */
-export const rolledAnswers = sql`CAST(sum(answers) AS BIGINT)`;
+export const rolledAnswers = bigintOrNull(sql`sum(answers)`);
 
 /**
  * The CTEs `sr` (answers per day), `hit` (the category's products' counts per day and model) and
