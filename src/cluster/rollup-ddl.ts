@@ -27,6 +27,8 @@ interface Measure {
   readonly from: string;
   /** The view's expression, re-aggregating the store's rows (merges are eventual, so a key may have several). */
   readonly read: string;
+  /** Its value read with FINAL (one row per key), for a rollup without prompts; undefined when it is a state to merge. */
+  readonly final?: string;
 }
 
 /**
@@ -55,6 +57,7 @@ const count = (name: string, condition?: string): Measure => ({
   stored: 'SimpleAggregateFunction(sum, Int64)',
   from: condition ? `toInt64(countIf(${condition}))` : 'toInt64(count())',
   read: `CAST(sum(s.${name}) AS Int64)`,
+  final: `CAST(s.${name} AS Int64)`,
 });
 
 const instantOf = (name: string, fn: 'min' | 'max', column: string): Measure => ({
@@ -62,6 +65,7 @@ const instantOf = (name: string, fn: 'min' | 'max', column: string): Measure => 
   stored: `SimpleAggregateFunction(${fn}, DateTime64(6, 'UTC'))`,
   from: `${fn}(f.${column})`,
   read: `CAST(${fn}(s.${name}) AS DateTime64(6, 'UTC'))`,
+  final: `CAST(s.${name} AS DateTime64(6, 'UTC'))`,
 });
 
 const hasType = (type: string) => `has(p.analysis_types, '${type}')`;
@@ -215,6 +219,14 @@ export function rollupStatements(catalog: Catalog, db: string, cluster?: string)
     const select = [...r.keys.map((k) => `${k.from ?? `f.${k.name}`} AS "${k.name}"`), ...r.measures.map((m) => `${m.from} AS "${m.name}"`)].join(', ');
     const groups = r.keys.map((k) => `"${k.name}"`).join(', ');
     out.push(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${feed}${on} TO ${db}.${local} AS SELECT ${select} FROM ${db}.${cluster ? `${r.facts}_local` : r.facts} AS f GROUP BY ${groups} SETTINGS aggregate_functions_null_for_empty = 0`);
+    if (r.prompts === undefined && r.measures.every((m) => m.final !== undefined)) {
+      // TRICKY: FINAL merges the store's rows of one sorting key (all the rollup's keys) at read, as a merge would: one row per key
+      // without a GROUP BY, which cost ten times as much (traffic_daily at scale 1: 78 ms grouped, 8 ms with FINAL).
+      const finals = new Map(r.measures.map((m) => [m.name, m.final!]));
+      const cols = r.columns.map((c) => (typeof c === 'string' ? (finals.has(c) ? `${finals.get(c)} AS "${c}"` : `s."${c}" AS "${c}"`) : `${c[1]} AS "${c[0]}"`));
+      out.push(`CREATE VIEW IF NOT EXISTS ${db}.${view}${on} AS SELECT ${cols.join(', ')} FROM ${db}.${store} AS s FINAL`);
+      continue;
+    }
     const measures = new Map(r.measures.map((m) => [m.name, m.read]));
     const keys = new Set(r.keys.map((k) => k.name));
     const outs = r.columns.map((c) => (typeof c === 'string' ? (measures.has(c) ? `${measures.get(c)} AS "${c}"` : `s."${c}" AS "${c}"`) : `${c[1]} AS "${c[0]}"`));
