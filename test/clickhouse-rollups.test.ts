@@ -89,6 +89,19 @@ describe('rollups on ClickHouse, kept by materialized views', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('`aea clickhouse schema` on a database loaded before its rollups existed fills their stores from the facts', async () => {
+    const dropped = clickhouseRollups.filter((r) => r.def.name === 'sentiment_daily' || (r.def.name === 'traffic_daily' && r.table === 'bot_events'));
+    for (const r of dropped) for (const o of [rollupObjects(r).view, rollupObjects(r).feed, rollupObjects(r).store]) await onServer(`DROP TABLE aea.${o}`);
+    const out = await aeaInProcess(['clickhouse', 'schema', sampleDir, '--url', url]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain(`2 rollup stores filled from the facts already loaded: ${dropped.map((r) => rollupObjects(r).store).join(', ')}`);
+    for (const r of dropped) {
+      const q = sql`SELECT * FROM ${ident(rollupObjects(r).view)}`;
+      expect(rowsOf(await loaded.core.backend.read(q))).toEqual(rowsOf(await duck.core.backend.read(q)));
+    }
+    expect((await aeaInProcess(['clickhouse', 'schema', sampleDir, '--url', url])).stderr).not.toContain('filled');
+  }, 120_000);
+
   it('the loaded backend chooses the rollups DuckDB chooses, and answers the same bytes', async () => {
     const read = new Set<string>();
     const problems: string[] = [];

@@ -192,6 +192,28 @@ export const clickhouseRollupNames: readonly string[] = [...new Set(clickhouseRo
 const storeOf = (r: ClickHouseRollup) => `${rollupTable(r.def, r.table)}_store`;
 const feedOf = (r: ClickHouseRollup) => `${rollupTable(r.def, r.table)}_feed`;
 
+/** The feed's SELECT: the rollup of the facts it reads, keyed by prompt. */
+function feedSelect(r: ClickHouseRollup, db: string, facts: string): string {
+  const select = [...r.keys.map((k) => `${k.from ?? `f.${k.name}`} AS "${k.name}"`), ...r.measures.map((m) => `${m.from} AS "${m.name}"`)].join(', ');
+  return `SELECT ${select} FROM ${db}.${facts} AS f GROUP BY ${r.keys.map((k) => `"${k.name}"`).join(', ')} SETTINGS aggregate_functions_null_for_empty = 0`;
+}
+
+/**
+ * For `schema` run on a database whose facts were loaded before its rollups existed: fills each empty
+ * store from the facts already there (its feed sees only later inserts), once per store, so the backend
+ * never reads an empty rollup beside full facts. One server only: a cluster's stores fill from inserts.
+ */
+export async function fillEmptyRollups(db: string, target: { execute(statement: string): Promise<void>; count(table: string): Promise<number> }): Promise<string[]> {
+  const filled: string[] = [];
+  for (const r of clickhouseRollups) {
+    const { store } = rollupObjects(r);
+    if ((await target.count(`${db}.${store}`)) > 0 || (await target.count(`${db}.${r.facts}`)) === 0) continue;
+    await target.execute(`INSERT INTO ${db}.${store} ${feedSelect(r, db, r.facts)}`);
+    filled.push(store);
+  }
+  return filled;
+}
+
 /** Every object the rollups create in a database, for `schema` and for checks. */
 export const rollupObjects = (r: ClickHouseRollup) => ({ view: rollupTable(r.def, r.table), store: storeOf(r), feed: feedOf(r) });
 
@@ -216,9 +238,7 @@ export function rollupStatements(catalog: Catalog, db: string, cluster?: string)
     // Nullable keys (a bot's provider, a citation's category) must stay keys: AggregatingMergeTree merges the rows of one sorting key.
     out.push(`CREATE TABLE IF NOT EXISTS ${db}.${local}${on} (${columns}) ENGINE = AggregatingMergeTree ORDER BY (${r.keys.map((k) => `"${k.name}"`).join(', ')}) SETTINGS allow_nullable_key = 1`);
     if (cluster) out.push(`CREATE TABLE IF NOT EXISTS ${db}.${store}${on} AS ${db}.${local} ENGINE = Distributed(${cluster}, ${db}, ${local})`);
-    const select = [...r.keys.map((k) => `${k.from ?? `f.${k.name}`} AS "${k.name}"`), ...r.measures.map((m) => `${m.from} AS "${m.name}"`)].join(', ');
-    const groups = r.keys.map((k) => `"${k.name}"`).join(', ');
-    out.push(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${feed}${on} TO ${db}.${local} AS SELECT ${select} FROM ${db}.${cluster ? `${r.facts}_local` : r.facts} AS f GROUP BY ${groups} SETTINGS aggregate_functions_null_for_empty = 0`);
+    out.push(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${feed}${on} TO ${db}.${local} AS ${feedSelect(r, db, cluster ? `${r.facts}_local` : r.facts)}`);
     if (r.prompts === undefined && r.measures.every((m) => m.final !== undefined)) {
       // TRICKY: FINAL merges the store's rows of one sorting key (all the rollup's keys) at read, as a merge would: one row per key
       // without a GROUP BY, which cost ten times as much (traffic_daily at scale 1: 78 ms grouped, 8 ms with FINAL).

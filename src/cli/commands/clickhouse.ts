@@ -4,6 +4,7 @@ import { datasetSource } from '../../cluster/dataset-source.ts';
 import { loadDataset } from '../../cluster/load.ts';
 import { openTarget } from '../../cluster/load-target.ts';
 import { schemaStatements } from '../../cluster/schema-ddl.ts';
+import { fillEmptyRollups } from '../../cluster/rollup-ddl.ts';
 import { parseTargetUrl, type TargetUrl } from '../../cluster/target-url.ts';
 import { findTableFiles, missingTableMessage } from '../../engine/dataset.ts';
 import { DatasetError } from '../../errors.ts';
@@ -17,7 +18,9 @@ aea clickhouse load DIR --url URL [--cluster NAME] [--database DB]
 
 Puts the dataset folder DIR on ClickHouse for --backend clickhouse (see docs/scale-out.md).
   schema   creates every table the reports read (CREATE … IF NOT EXISTS): the contract's tables, the
-           state store's derived kb_sections and claim_evidence, and the request_log view
+           state store's derived kb_sections and claim_evidence, the request_log view, and the rollups
+           (a store, a materialized view feeding it from the facts, a view the reports read); on one
+           server, an empty store beside loaded facts is filled from them
   load     creates them, loads each table's Parquet files (progress on stderr), and checks every
            table's rows on the target against the dataset's; a table that already holds rows is
            refused before any row is loaded
@@ -65,12 +68,15 @@ async function schema(dir: string, values: Values, io: CliIo): Promise<number> {
   const target = targetOf(values.url, database, cluster);
   const statements = schemaStatements(contractCatalog(), { database: target.database, cluster });
   const open = await openTarget(target, cluster);
+  let filled: string[] = [];
   try {
     for (const s of statements) await open.execute(s);
+    if (!cluster) filled = await fillEmptyRollups(target.database, open);
   } finally {
     await open.close();
   }
   io.err(`${statements.length} statements run: the tables of ${dir} exist in ${target.database}\n`);
+  if (filled.length > 0) io.err(`${filled.length} rollup stores filled from the facts already loaded: ${filled.join(', ')}\n`);
   return 0;
 }
 
