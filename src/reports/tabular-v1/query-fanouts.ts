@@ -24,6 +24,7 @@ import {
 } from './insights-common.ts';
 import { fanoutsDaily, fanoutsFromRollup } from '../insights/fanouts-rollup.ts';
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
+import { declaredMetric } from '../../query/metric-sql.ts';
 
 const metricNames = ['fanouts_per_execution', 'total_fanouts', 'share'] as const;
 type Metric = (typeof metricNames)[number];
@@ -37,16 +38,24 @@ const schema = z.strictObject({
 
 const catalog: FlatCatalog = pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'topic_id', 'tag_id', 'prompt_id', 'persona_id', 'analysis_type']);
 
+const declared = {
+  fanouts_per_execution: declaredMetric('fanouts_per_execution', 'fanouts_per_execution'),
+  share: declaredMetric('share (fan-outs)', 'share'),
+} as const;
+
+/** A row's fan-outs `n`, its answer group's fan-outs `pg` and searching executions `xe` (none joined: 0). */
+const parts = { fanouts: sql`n.fanouts`, searching: sql`coalesce(xe.executions, 0)`, group_fanouts: sql`pg.group_fanouts` };
+
 const metricSql: Record<Metric, Fragment> = {
   total_fanouts: sql`n.fanouts`,
-  fanouts_per_execution: sql`n.fanouts / NULLIF(xe.executions, 0)`,
-  share: sql`n.fanouts / pg.group_fanouts`,
+  fanouts_per_execution: declared.fanouts_per_execution.sql(parts, 'v1'),
+  share: declared.share.sql(parts, 'v1'),
 };
 
 /** Each ratio's parts, so that rows re-aggregate exactly. */
-const ratioParts: Record<'fanouts_per_execution' | 'share', RatioParts> = {
-  fanouts_per_execution: { numerator: sql`n.fanouts`, denominator: sql`coalesce(xe.executions, 0)` },
-  share: { numerator: sql`n.fanouts`, denominator: sql`pg.group_fanouts` },
+const ratioParts: Record<keyof typeof declared, RatioParts> = {
+  fanouts_per_execution: declared.fanouts_per_execution.terms(parts),
+  share: declared.share.terms(parts),
 };
 
 /**

@@ -35,7 +35,7 @@ section_claims AS (
   
   GROUP BY c.k
 )
-SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
+SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / NULLIF((s.accurate + s.inaccurate), 0) AS accuracy, s.accurate, s.inaccurate,
        coalesce(r.total_claims, 0) AS total_claims, CAST(to_json(coalesce(r.claims, [])) AS VARCHAR) AS claims
 FROM ps s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k)

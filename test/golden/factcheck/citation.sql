@@ -22,7 +22,7 @@ FROM (
   ORDER BY "x".accurate + "x".inaccurate DESC, "x"."k_citation" LIMIT $13 OFFSET $14
 ) y
 )
-SELECT t.unit, 0 AS seq, "t"."k_citation" AS "g_citation_url", "d_citation".citation_category AS "g_citation_category", "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+SELECT t.unit, 0 AS seq, "t"."k_citation" AS "g_citation_url", "d_citation".citation_category AS "g_citation_category", "t".accurate / NULLIF(("t".accurate + "t".inaccurate), 0) AS accuracy, "t".accurate, "t".inaccurate
 FROM t
 LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = $15 GROUP BY url) AS "d_citation" ON "d_citation".url = "t"."k_citation")
 ORDER BY unit, seq

@@ -21,7 +21,7 @@ FROM (
    LIMIT $10 OFFSET $11
 ) y
 )
-SELECT t.unit, 0 AS seq, "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+SELECT t.unit, 0 AS seq, "t".accurate / NULLIF(("t".accurate + "t".inaccurate), 0) AS accuracy, "t".accurate, "t".inaccurate
 FROM t
 )
 ORDER BY unit, seq

@@ -21,7 +21,7 @@ FROM (
   ORDER BY "d_tag"."name" NULLS LAST, "x"."k_tag" NULLS LAST, "x"."k_date" LIMIT $10 OFFSET $11
 ) y
 LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "y"."k_tag")
-SELECT t.unit, 0 AS seq, "t"."k_tag" AS "g_tag_id", "d_tag"."name" AS "g_tag_name", "t"."k_date" AS "g_date_day", "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+SELECT t.unit, 0 AS seq, "t"."k_tag" AS "g_tag_id", "d_tag"."name" AS "g_tag_name", "t"."k_date" AS "g_date_day", "t".accurate / NULLIF(("t".accurate + "t".inaccurate), 0) AS accuracy, "t".accurate, "t".inaccurate
 FROM t
 LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "t"."k_tag")
 ORDER BY unit, seq

@@ -21,7 +21,7 @@ FROM (
   ORDER BY "x"."k_theme" NULLS LAST, "d_model"."name" NULLS LAST, "x"."k_model" NULLS LAST LIMIT $16 OFFSET $17
 ) y
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "y"."k_model")
-SELECT t.unit, 0 AS seq, "d_theme".id AS "g_theme_id", "t"."k_theme" AS "g_theme_name", "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".accurate / ("t".accurate + "t".inaccurate) AS accuracy, "t".accurate, "t".inaccurate
+SELECT t.unit, 0 AS seq, "d_theme".id AS "g_theme_id", "t"."k_theme" AS "g_theme_name", "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".accurate / NULLIF(("t".accurate + "t".inaccurate), 0) AS accuracy, "t".accurate, "t".inaccurate
 FROM t
 LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = $18 GROUP BY name) AS "d_theme" ON "d_theme".name = "t"."k_theme"
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "t"."k_model")

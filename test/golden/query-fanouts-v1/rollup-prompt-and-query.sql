@@ -14,7 +14,7 @@ ex AS (
   WHERE f.category_id = $6 AND f.day >= CAST($7 AS DATE) AND f.day < CAST($8 AS DATE) AND COALESCE(list_has_any(p.tag_ids, [$9]), FALSE) AND f.searched > 0
 ),
 xe AS (SELECT "k_prompt", CAST(sum(w) AS BIGINT) AS executions FROM ex GROUP BY ALL),
-grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
+grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(coalesce(xe.executions, 0), 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
 FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
 labeled AS (SELECT g.*, "n0"."prompt" AS "d0", "g"."k1" AS "d1" FROM grouped g
 LEFT JOIN "prompts" "n0" ON "n0".id = "g"."k0"),

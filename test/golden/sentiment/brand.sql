@@ -8,7 +8,7 @@ s AS (
   FROM sentiments f JOIN p ON p.id = f.prompt_id
   WHERE "f".category_id = $6 AND "f".day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
 cur AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment
+  SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment
   FROM (
     SELECT count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive
     FROM "s" WHERE hit HAVING count(*) > 0

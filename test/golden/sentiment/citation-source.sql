@@ -9,7 +9,7 @@ s AS (
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE "ct".category_id = $11 AND "ct".day BETWEEN CAST($12 AS DATE) AND CAST($13 AS DATE)) ct ON ct.execution_id = f.execution_id
   WHERE "f".category_id = $14 AND "f".day BETWEEN CAST($15 AS DATE) AND CAST($16 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
 cur AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment
+  SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment
   FROM (
     SELECT "k_page", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive
     FROM "s" WHERE hit GROUP BY "k_page"

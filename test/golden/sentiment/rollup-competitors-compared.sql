@@ -12,7 +12,7 @@ s_prev AS (
   FROM "rollup_sentiment_daily_sentiments" f
   WHERE "f".category_id = $12 AND "f".day BETWEEN CAST($13 AS DATE) AND CAST($14 AS DATE) AND f.asset_id IN (SELECT id FROM assets WHERE category_id = $15) AND f.asset_id NOT IN (SELECT id FROM target) AND COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($16) OR "name" IN ($17))), FALSE)),
 cur AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment
+  SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment
   FROM (
     SELECT "k_competitor", CAST(sum(w) AS BIGINT) AS n, CAST(sum(w_positive) AS BIGINT) AS positive
     FROM "s" WHERE hit GROUP BY "k_competitor"
@@ -28,7 +28,7 @@ FROM (
 ) y
 LEFT JOIN "assets" AS "d_competitor" ON "d_competitor".id = "y"."k_competitor"),
 prev AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment
+  SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment
   FROM (
     SELECT "k_competitor", CAST(sum(w) AS BIGINT) AS n, CAST(sum(w_positive) AS BIGINT) AS positive
     FROM (SELECT x.* FROM "s_prev" x SEMI JOIN "t" ON "x"."k_competitor" IS NOT DISTINCT FROM "t"."k_competitor") WHERE hit GROUP BY "k_competitor"

@@ -12,8 +12,8 @@ s_prev AS (
   FROM sentiments f JOIN p ON p.id = f.prompt_id
   WHERE "f".category_id = $9 AND "f".day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
 cur AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
-         100 * c.answers / d.answers AS occurrence
+  SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment,
+         100 * "c".answers / d.answers AS occurrence
   FROM (
     SELECT "k_theme", "k_tag", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
     FROM "s" WHERE hit GROUP BY "k_theme", "k_tag"
@@ -32,8 +32,8 @@ LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "x"."k_tag"
 LEFT JOIN "themes" AS "d_theme" ON "d_theme".id = "y"."k_theme"
 LEFT JOIN "tags" AS "d_tag" ON "d_tag".id = "y"."k_tag"),
 prev AS (
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment,
-         100 * c.answers / d.answers AS occurrence
+  SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment,
+         100 * "c".answers / d.answers AS occurrence
   FROM (
     SELECT "k_theme", "k_tag", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
     FROM (SELECT x.* FROM "s_prev" x SEMI JOIN "t" ON "x"."k_tag" IS NOT DISTINCT FROM "t"."k_tag") WHERE hit GROUP BY "k_theme", "k_tag"

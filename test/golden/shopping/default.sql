@@ -16,7 +16,7 @@ window_counts AS (
          count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3, (SELECT count(DISTINCT execution_id) FROM sr) AS executions FROM hit GROUP BY product_id
 ),
 w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
+  FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
 units AS (SELECT product_id, visibility_rank AS unit FROM w)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
 UNION ALL BY NAME

@@ -18,7 +18,7 @@ window_counts AS (
          CAST(sum(w_at1) AS BIGINT) AS at1, CAST(sum(w_at2) AS BIGINT) AS at2, CAST(sum(w_at3) AS BIGINT) AS at3, (SELECT CAST(sum(answers) AS BIGINT) FROM sr) AS executions FROM hit GROUP BY product_id
 ),
 w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
+  FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
 units AS (SELECT product_id, visibility_rank AS unit FROM w)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
 UNION ALL BY NAME
@@ -32,7 +32,7 @@ shown AS (
 ),
 bucket_counts AS (SELECT s.*, d.executions FROM shown s JOIN (SELECT "k_date", CAST(sum(answers) AS BIGINT) AS executions FROM sr x SEMI JOIN pk ON "x"."k_date" IS NOT DISTINCT FROM "pk"."k_date" GROUP BY ALL) d ON "s"."k_date" IS NOT DISTINCT FROM "d"."k_date"),
 b AS (SELECT *, row_number() OVER (PARTITION BY "k_date" ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "bucket_counts" c JOIN pr ON pr.id = c.product_id))
+  FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "bucket_counts" c JOIN pr ON pr.id = c.product_id))
 SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY "m"."k_date") AS seq, pr.name AS product_name, pr.brand AS product_brand, "m"."k_date" AS k_date, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", m.position1_percentage AS "position1_percentage", m.position2_percentage AS "position2_percentage", m.position3_percentage AS "position3_percentage", m.position_above3_percentage AS "position_above3_percentage", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews"
 FROM b m
 JOIN pu u ON u.product_id = m.product_id

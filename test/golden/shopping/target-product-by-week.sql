@@ -16,7 +16,7 @@ window_counts AS (
          count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3, (SELECT count(DISTINCT execution_id) FROM sr) AS executions FROM hit GROUP BY product_id
 ),
 w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
+  FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
 tp AS (SELECT id, brand FROM pr WHERE id = $6 OR name = $7),
 candidates AS (
   SELECT w.product_id, w.visibility_rank, w.product_id IN (SELECT id FROM tp) AS is_target,
@@ -41,7 +41,7 @@ shown AS (
 ),
 bucket_counts AS (SELECT s.*, d.executions FROM shown s JOIN (SELECT "k_date", count(DISTINCT execution_id) AS executions FROM sr x SEMI JOIN pk ON "x"."k_date" IS NOT DISTINCT FROM "pk"."k_date" GROUP BY ALL) d ON "s"."k_date" IS NOT DISTINCT FROM "d"."k_date"),
 b AS (SELECT *, row_number() OVER (PARTITION BY "k_date" ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "bucket_counts" c JOIN pr ON pr.id = c.product_id))
+  FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "bucket_counts" c JOIN pr ON pr.id = c.product_id))
 SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY "m"."k_date") AS seq, pr.name AS product_name, pr.brand AS product_brand, "m"."k_date" AS k_date, m.visibility_score AS "visibility_score", m.visibility_rank AS "visibility_rank", m.position1_percentage AS "position1_percentage"
 FROM b m
 JOIN pu u ON u.product_id = m.product_id

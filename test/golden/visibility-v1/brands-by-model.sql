@@ -18,7 +18,7 @@ bm AS (
   SELECT "k_model", asset_id, count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
   FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
 ),
-grouped AS (SELECT b.id AS "k0", "g"."k_model" AS "k1", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0) AS "m2", coalesce(bm.mentions, 0) AS "m3", g.executions AS "m4"
+grouped AS (SELECT b.id AS "k0", "g"."k_model" AS "k1", coalesce(bm.mentioned, 0) / NULLIF(g.executions, 0) AS "m0", coalesce(coalesce(bm.mentions, 0) / NULLIF(coalesce(t.total_mentions, 0), 0), 0.0) AS "m1", coalesce(bm.position_sum / NULLIF(coalesce(bm.mentions, 0), 0), 0.0) AS "m2", coalesce(bm.mentions, 0) AS "m3", g.executions AS "m4"
 FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_model" IS NOT DISTINCT FROM "g"."k_model" AND bm.asset_id = b.id
 LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "g"."k_model"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", "n1"."name" AS "d1" FROM grouped g

@@ -18,7 +18,7 @@ bm AS (
   SELECT "k_date", count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
   FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
 ),
-grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / g.executions AS "m0", g.executions AS "m1"
+grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / NULLIF(g.executions, 0) AS "m0", g.executions AS "m1"
 FROM g LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
 LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0" FROM grouped g),

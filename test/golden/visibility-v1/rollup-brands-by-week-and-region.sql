@@ -18,7 +18,7 @@ bm AS (
   SELECT "k_date", "k_region", asset_id, CAST(sum(mentions) AS BIGINT) AS mentions, CAST(sum(mentions) AS BIGINT) AS mentioned, sum(position_sum) AS position_sum
   FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
 ),
-grouped AS (SELECT b.id AS "k0", "g"."k_date" AS "k1", "g"."k_region" AS "k2", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0) AS "m2"
+grouped AS (SELECT b.id AS "k0", "g"."k_date" AS "k1", "g"."k_region" AS "k2", coalesce(bm.mentioned, 0) / NULLIF(g.executions, 0) AS "m0", coalesce(coalesce(bm.mentions, 0) / NULLIF(coalesce(t.total_mentions, 0), 0), 0.0) AS "m1", coalesce(bm.position_sum / NULLIF(coalesce(bm.mentions, 0), 0), 0.0) AS "m2"
 FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "bm"."k_region" IS NOT DISTINCT FROM "g"."k_region" AND bm.asset_id = b.id
 LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "t"."k_region" IS NOT DISTINCT FROM "g"."k_region"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1", "n2"."name" AS "d2" FROM grouped g

@@ -49,7 +49,7 @@ scored AS (
 ),
 ranked AS (
   SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $12) AS rank
-  FROM (SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
+  FROM (SELECT *, mentions / NULLIF(executions, 0) AS "visibility_score", coalesce(mentions / NULLIF(total_mentions, 0), 0.0) AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
 ),
 built AS (
   SELECT (r.ordinal - 1) * w.k + r.rank AS unit, r.*

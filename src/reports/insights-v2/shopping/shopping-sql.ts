@@ -7,18 +7,11 @@ import { dimensionColumns, dimensionJoins, dimensionOrder, groupKey, keyColumn, 
 import { partColumns } from '../../insights/ratio-parts.ts';
 import { distinctModelNames, inWindow, promptsCte } from '../../insights/scope.ts';
 import { productFields, shoppingFilterFields, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
-import { metricColumns, partsOf, shapeOf } from './shopping-shape.ts';
+import { countParts, metricColumns, partsOf, shapeOf, shoppingDeclared } from './shopping-shape.ts';
 import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from '../../insights/shopping-rollup.ts';
 
 /** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
-const ratioSql = {
-  visibility_score: sql`shown / executions`,
-  average_position: sql`position_sum / shown`,
-  position1_percentage: sql`at1 / shown`,
-  position2_percentage: sql`at2 / shown`,
-  position3_percentage: sql`at3 / shown`,
-  position_above3_percentage: sql`(shown - at1 - at2 - at3) / shown`,
-} as const;
+const ratioSql = Object.fromEntries(Object.entries(shoppingDeclared).map(([name, metric]) => [name, metric.sql(countParts())]));
 
 /** Counts to metrics, ranked within each group by visibility, then position, then name and id (when `ranked`). */
 function scored(counts: string, dims: readonly ShoppingDimension[], ranked: boolean): Fragment {

@@ -2,6 +2,7 @@ import { field, object, repeated, value, type RowShape } from '../../../query/ro
 import { daySeries, distinctSorted, intDiv, semiJoin } from '../../../query/dialect.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../../query/sql.ts';
 import { dayBucket } from '../../../query/time.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
@@ -9,17 +10,25 @@ import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
+const declared = {
+  visibility_score: declaredMetric('visibility_score', 'visibility_score'),
+  share_of_voice: declaredMetric('share_of_voice (visibility)', 'share_of_voice'),
+  average_position: declaredMetric('average_position', 'average_position'),
+} as const;
+
+/** Over a scored group and brand (its counts as columns): mentions rows are one per answer, so they count the answers mentioning it. */
+const scoredParts = { mentioned: sql`mentions`, mentions: sql`mentions`, executions: sql`executions`, total_mentions: sql`total_mentions`, position_sum: sql`position_sum` };
+
 const metricSql = {
-  visibility_score: sql`mentions / executions`,
-  share_of_voice: sql`CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
-  average_position: sql`position_sum / NULLIF(mentions, 0)`,
+  visibility_score: declared.visibility_score.sql(scoredParts),
+  share_of_voice: declared.share_of_voice.sql(scoredParts),
+  average_position: declared.average_position.sql(scoredParts),
 } as const;
 
 /** With fill, a bucket without answers has every ratio NULL (plain groups always have answers). */
 const filledMetricSql = {
   ...metricSql,
-  visibility_score: sql`mentions / NULLIF(executions, 0)`,
-  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
+  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL ELSE ${metricSql.share_of_voice} END`,
 } as const;
 
 /**
@@ -42,11 +51,7 @@ ${ident(name)} AS (
 }
 
 /** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
-const ratioParts = {
-  visibility_score: { numerator: sql`r.mentions`, denominator: sql`r.executions` },
-  share_of_voice: { numerator: sql`r.mentions`, denominator: sql`r.total_mentions` },
-  average_position: { numerator: sql`coalesce(r.position_sum, 0)`, denominator: sql`r.mentions` },
-} as const;
+const builtParts = { mentioned: sql`r.mentions`, mentions: sql`r.mentions`, executions: sql`r.executions`, total_mentions: sql`r.total_mentions`, position_sum: sql`coalesce(r.position_sum, 0)` };
 
 /** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
 const comparedOf = (plan: VisibilityPlan) =>
@@ -64,8 +69,8 @@ const windowPart = (plan: VisibilityPlan, part: Fragment): Fragment => (plan.com
 
 const partsOf = (plan: VisibilityPlan) =>
   (plan.components ? plan.metrics : []).flatMap((m) => [
-    { name: `${m}_numerator`, value: windowPart(plan, ratioParts[m].numerator) },
-    { name: `${m}_denominator`, value: windowPart(plan, ratioParts[m].denominator) },
+    { name: `${m}_numerator`, value: windowPart(plan, declared[m].terms(builtParts).numerator) },
+    { name: `${m}_denominator`, value: windowPart(plan, declared[m].terms(builtParts).denominator) },
   ]);
 
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
