@@ -35,12 +35,12 @@ const filledMetricSql = {
  * The groups `g` (keys and answers) of a request with fill: every date bucket of the window for every
  * combination of the other keys seen, with 0 answers where there were none.
  */
-function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'g'): Fragment {
+function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'groups'): Fragment {
   const others = plan.groupBy.filter((d) => d !== 'date');
   const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
   const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
   return sql`g_plain AS (
-  SELECT ${keyList}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}
+  SELECT ${keyList}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}
 ),
 ${ident(name)} AS (
   SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
@@ -123,8 +123,8 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
 
   const groups = plan.fill
     ? filledGroups(plan, keyList, keys)
-    : sql`g AS (
-  SELECT ${keyList}sum(n) AS executions FROM e
+    : sql`groups AS (
+  SELECT ${keyList}sum(n) AS executions FROM answers_by_key
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
 )`;
   // A compared group may have no answers in the window, as a filled bucket has none.
@@ -140,7 +140,7 @@ width AS (
 ),
 ordinals AS (
   SELECT ${gKeys}g.executions${plan.compare ? sql`, g.windowed` : sql``}, row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
-  FROM g
+  FROM groups g
   ${dimensionJoins(dims, 'g')}
 )`;
 
@@ -150,27 +150,27 @@ ordinals AS (
     // TRICKY: units (after, upTo] lie in groups ⌊after/k⌋ + 1 … ⌈upTo/k⌉; only those are ranked and built. Every
     // group holds every brand of the category, so one sort ranks them all: a brand's rank is its place in
     // (ordinal, metric, name, id) order less the brands of the groups before its own.
-    return sql`WITH pg AS (
+    return sql`WITH page_groups AS (
   SELECT o.* FROM ordinals o, width w
   WHERE w.k > 0 AND o.ordinal > ${intDiv(sql`${range.after}`, sql`w.k`)}${range.upTo === null ? sql`` : sql` AND o.ordinal <= ${intDiv(sql`(${range.upTo} + w.k - 1)`, sql`w.k`)}`}
 ),
-pm AS (
-  SELECT m.* FROM m ${semiJoin} pg ON ${keysEqual(dims, 'm', 'pg')}
+page_mentions AS (
+  SELECT m.* FROM mentions_by_key m ${semiJoin} page_groups pg ON ${keysEqual(dims, 'm', 'pg')}
 ),
-t AS (
-  SELECT ${keyList}sum(mentions) AS total_mentions FROM pm ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
+group_mentions AS (
+  SELECT ${keyList}sum(mentions) AS total_mentions FROM page_mentions ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
   SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
-  FROM pg
+  FROM page_groups pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
-  LEFT JOIN pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
-  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
+  LEFT JOIN page_mentions pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
+  LEFT JOIN group_mentions t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
   LEFT JOIN cmp_prev cp ON cp.asset_id = a.id AND ${keysEqual(dims, 'cp', 'pg')}` : sql``}
 ),
 ranked AS (
-  SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
+  SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
   FROM (SELECT *, ${join(metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`), ', ')} FROM scored)
 ),
 built AS (
@@ -189,7 +189,7 @@ WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= 
     ctes,
     shape: shapeOf(plan),
     rows,
-    total: sql`SELECT count(*) * (SELECT k FROM width) FROM g`,
+    total: sql`SELECT count(*) * (SELECT k FROM width) FROM groups`,
     info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 65_536,
   };
