@@ -93,38 +93,38 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const chosen = brandNode ? compileFilter(brandNode, brandCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : perBrand ? sql`TRUE` : sql`b.is_owned`;
   const rollup = visibilityV1Rollup(plan);
   const rolled = rollup !== null && rollups.has(rollup.def.name) ? rollup : null;
-  const b = sql`b AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen})`;
+  const b = sql`chosen_brands AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen})`;
   const ctes = rolled
     ? sql`${promptsCte(plan, 'visibility')},
 ${rolledVisibility(plan, rolled, catalog, defs, answerDims)},
 ${b},
-bm AS (
+brand_mentions AS (
   ${rolledBrandMentions(answerDims)}
 )`
     : sql`${promptsCte(plan, 'visibility')},
-e AS (
+scoped_answers AS (
   SELECT ${keySelect(answerDims, defs)}f.id AS execution_id
   ${factsInScope('executions', plan, catalog)}
 ),
-g AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM e ${groupByKeys(answerDims)}),
-mb AS (
+answer_groups AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM scoped_answers ${groupByKeys(answerDims)}),
+scoped_mentions AS (
   SELECT ${keySelect(answerDims, defs)}f.execution_id, f.asset_id, f.position
   ${factsInScope('mentions', plan, catalog)}
 ),
-t AS (SELECT ${keysThen(answerDims)}count(*) AS total_mentions FROM mb GROUP BY ALL),
+group_mentions AS (SELECT ${keysThen(answerDims)}count(*) AS total_mentions FROM scoped_mentions GROUP BY ALL),
 ${b},
-bm AS (
+brand_mentions AS (
   SELECT ${keysThen(answerDims)}${perBrand ? sql`asset_id, ` : sql``}count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
-  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+  FROM scoped_mentions WHERE asset_id IN (SELECT id FROM chosen_brands) GROUP BY ALL
 )`;
   const keys = dims.map((d, i) => sql`${brandDimensions.includes(d) ? sql`b.id` : dimKey(d, 'g')} AS ${ident(`k${i}`)}`);
   const columns = [...keys, ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
   const from = perBrand
-    ? sql`g CROSS JOIN b LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
-    : sql`g LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')}`;
+    ? sql`answer_groups g CROSS JOIN chosen_brands b LEFT JOIN brand_mentions bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
+    : sql`answer_groups g LEFT JOIN brand_mentions bm ON ${keysMatch(answerDims, 'bm', 'g')}`;
   const grouped = sql`SELECT ${join(columns, ', ')}
 FROM ${from}
-LEFT JOIN t ON ${keysMatch(answerDims, 't', 'g')}`;
+LEFT JOIN group_mentions t ON ${keysMatch(answerDims, 't', 'g')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 
