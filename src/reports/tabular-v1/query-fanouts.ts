@@ -70,32 +70,32 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const rolled = rollups.has(fanoutsDaily.name) && servedByFanoutsDailyV1(plan);
   const ctes = rolled
     ? sql`${promptsCte(plan)},
-fo AS (
+scoped_fanouts AS (
   SELECT ${keySelect(dims, defs)}f.n AS w
   ${rolledInScope(plan, catalog, fanoutsFromRollup.fanouts)}
 ),
-n AS (SELECT ${keysThen(dims)}${fanoutsFromRollup.count} AS fanouts FROM fo ${groupByKeys(dims)}),
-pg AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS group_fanouts FROM fo GROUP BY ALL),
-ex AS (
+row_fanouts AS (SELECT ${keysThen(dims)}${fanoutsFromRollup.count} AS fanouts FROM scoped_fanouts ${groupByKeys(dims)}),
+group_fanouts AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
+searching_answers AS (
   SELECT ${keySelect(answerDims, defs)}f.searched AS w
   ${rolledInScope(plan, catalog, fanoutsFromRollup.runs)} AND f.searched > 0
 ),
-xe AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS executions FROM ex GROUP BY ALL)`
+group_searching AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS executions FROM searching_answers GROUP BY ALL)`
     : sql`${promptsCte(plan)},
-fo AS (
+scoped_fanouts AS (
   SELECT ${keySelect(dims, defs)}f.position
   ${factsInScope('fanouts', plan, catalog)}
 ),
-n AS (SELECT ${keysThen(dims)}count(*) AS fanouts FROM fo ${groupByKeys(dims)}),
-pg AS (SELECT ${keysThen(answerDims)}count(*) AS group_fanouts FROM fo GROUP BY ALL),
-ex AS (
+row_fanouts AS (SELECT ${keysThen(dims)}count(*) AS fanouts FROM scoped_fanouts ${groupByKeys(dims)}),
+group_fanouts AS (SELECT ${keysThen(answerDims)}count(*) AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
+searching_answers AS (
   SELECT ${keySelect(answerDims, defs)}f.id
   ${factsInScope('executions', plan, catalog)} AND f.search_triggered
 ),
-xe AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM ex GROUP BY ALL)`;
+group_searching AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM searching_answers GROUP BY ALL)`;
   const columns = [...positionalKeys(dims, 'n'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
   const grouped = sql`SELECT ${join(columns, ', ')}
-FROM n LEFT JOIN pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
+FROM row_fanouts n LEFT JOIN group_fanouts pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN group_searching xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 
