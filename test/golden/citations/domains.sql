@@ -11,7 +11,7 @@ parts AS (SELECT count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_ke
 FROM c WHERE hit HAVING count(*) > 0)
 SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH t AS (WITH den AS (SELECT model_id, count(*) AS total FROM c GROUP BY ALL),
+SELECT * FROM (WITH ranked_rows AS (WITH den AS (SELECT model_id, count(*) AS total FROM c GROUP BY ALL),
 models_in AS (SELECT count(*) AS models FROM den HAVING count(*) > 0),
 num AS (
   SELECT entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
@@ -35,7 +35,7 @@ FROM (
 ) y
 )
 SELECT t.unit, 0 AS seq, "t".entity, "t"."rank", "t"."count", "t"."citation_share"
-FROM t
+FROM ranked_rows t
 )
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility",0,4,0]

@@ -15,7 +15,7 @@ s AS (SELECT "k_citation", count(*) FILTER (WHERE accurate) AS accurate, count(*
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM s x HAVING count(*) > 0)
 SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH t AS (SELECT y.*, $12 + row_number() OVER (ORDER BY "y".accurate + "y".inaccurate DESC, "y"."k_citation") AS unit, unit AS rank
+SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $12 + row_number() OVER (ORDER BY "y".accurate + "y".inaccurate DESC, "y"."k_citation") AS unit, unit AS rank
 FROM (
   SELECT x.* FROM s x
   
@@ -23,7 +23,7 @@ FROM (
 ) y
 )
 SELECT t.unit, 0 AS seq, "t"."k_citation" AS "g_citation_url", "d_citation".citation_category AS "g_citation_category", "t".accurate / NULLIF(("t".accurate + "t".inaccurate), 0) AS accuracy, "t".accurate, "t".inaccurate
-FROM t
+FROM ranked_rows t
 LEFT JOIN (SELECT url, min(citation_category) AS citation_category FROM citations WHERE category_id = $15 GROUP BY url) AS "d_citation" ON "d_citation".url = "t"."k_citation")
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","accuracy","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30",0,3,0,"00000000-0000-4000-8000-00000000000b"]

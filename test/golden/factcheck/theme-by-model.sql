@@ -14,7 +14,7 @@ s AS (SELECT "k_theme", "k_model", count(*) FILTER (WHERE accurate) AS accurate,
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM s x HAVING count(*) > 0)
 SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "e" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH t AS (SELECT y.*, $15 + row_number() OVER (ORDER BY "y"."k_theme" NULLS LAST, "d_model"."name" NULLS LAST, "y"."k_model" NULLS LAST) AS unit, unit AS rank
+SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $15 + row_number() OVER (ORDER BY "y"."k_theme" NULLS LAST, "d_model"."name" NULLS LAST, "y"."k_model" NULLS LAST) AS unit, unit AS rank
 FROM (
   SELECT x.* FROM s x
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "x"."k_model"
@@ -22,7 +22,7 @@ FROM (
 ) y
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "y"."k_model")
 SELECT t.unit, 0 AS seq, "d_theme".id AS "g_theme_id", "t"."k_theme" AS "g_theme_name", "t"."k_model" AS "g_model_id", "d_model"."name" AS "g_model_name", "t".accurate / NULLIF(("t".accurate + "t".inaccurate), 0) AS accuracy, "t".accurate, "t".inaccurate
-FROM t
+FROM ranked_rows t
 LEFT JOIN (SELECT name, min(id) AS id FROM themes WHERE category_id = $18 GROUP BY name) AS "d_theme" ON "d_theme".name = "t"."k_theme"
 LEFT JOIN "models" AS "d_model" ON "d_model".id = "t"."k_model")
 ORDER BY unit, seq

@@ -16,7 +16,7 @@ cur AS (
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM cur x HAVING count(*) > 0)
 SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "s" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH t AS (SELECT y.*, $9 + row_number() OVER (ORDER BY "y".n DESC) AS unit, unit AS rank
+SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $9 + row_number() OVER (ORDER BY "y".n DESC) AS unit, unit AS rank
 FROM (
   SELECT x.* FROM cur x
   
@@ -24,7 +24,7 @@ FROM (
 ) y
 )
 SELECT t.unit, 0 AS seq, "t".rank, "t"."positive_sentiment" AS "positive_sentiment", "t"."negative_sentiment" AS "negative_sentiment"
-FROM t
+FROM ranked_rows t
 
 )
 ORDER BY unit, seq
