@@ -1,10 +1,10 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
 c AS (
   SELECT f.model_id, f.root_domain AS entity, f.citation_category, f.executed_at, TRUE AS hit
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND TRUE
 ),
 parts AS (SELECT count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept

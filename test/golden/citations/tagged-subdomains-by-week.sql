@@ -1,4 +1,4 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
@@ -6,7 +6,7 @@ c AS (
   SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id, f.root_domain AS entity, f.citation_category, f.executed_at, (COALESCE(f.root_domain IN (
     SELECT d.root_domain FROM citation_tag_domains d JOIN citation_tags t ON t.id = d.tag_id
     WHERE t.organization_id = $2 AND (t.id IN ($3, $4) OR t.name IN ($5, $6))), FALSE)) AND (NOT (COALESCE((lower(f.hostname) = lower($7) OR ends_with(lower(f.hostname), '.' || lower($8))), FALSE))) AS hit
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND list_has_any(p.analysis_types, [$12]) AND NOT COALESCE(f.persona_id IN (SELECT id FROM "personas" WHERE category_id = $13 AND (id IN ($14) OR "name" IN ($15))), FALSE)
 ),
 parts AS (SELECT "k_date", count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept

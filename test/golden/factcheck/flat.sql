@@ -1,13 +1,13 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 e AS (
-  SELECT f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
+  SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
 o AS (
   SELECT f.accurate
-  FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
+  FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
 s AS (SELECT count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM "o" HAVING count(*) > 0),

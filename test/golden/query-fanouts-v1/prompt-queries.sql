@@ -1,16 +1,16 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
 ),
 scoped_fanouts AS (
   SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.position
-  FROM "fanouts" f JOIN p ON p.id = f.prompt_id
+  FROM "fanouts" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND NOT COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE)
 ),
 row_fanouts AS (SELECT "k_prompt", "k_query", count(*) AS fanouts FROM scoped_fanouts GROUP BY "k_prompt", "k_query"),
 group_fanouts AS (SELECT "k_prompt", count(*) AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
 searching_answers AS (
   SELECT f.prompt_id AS "k_prompt", f.id
-  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  FROM "executions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND NOT COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $9)) > 0, FALSE) AND f.search_triggered
 ),
 group_searching AS (SELECT "k_prompt", count(*) AS executions FROM searching_answers GROUP BY ALL),

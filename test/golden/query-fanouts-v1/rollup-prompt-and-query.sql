@@ -1,16 +1,16 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
 ),
 scoped_fanouts AS (
   SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.n AS w
-  FROM "rollup_fanouts_daily_fanouts" f JOIN p ON p.id = f.prompt_id
+  FROM "rollup_fanouts_daily_fanouts" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day >= CAST($3 AS DATE) AND f.day < CAST($4 AS DATE) AND COALESCE(list_has_any(p.tag_ids, [$5]), FALSE)
 ),
 row_fanouts AS (SELECT "k_prompt", "k_query", CAST(sum(w) AS BIGINT) AS fanouts FROM scoped_fanouts GROUP BY "k_prompt", "k_query"),
 group_fanouts AS (SELECT "k_prompt", CAST(sum(w) AS BIGINT) AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
 searching_answers AS (
   SELECT f.prompt_id AS "k_prompt", f.searched AS w
-  FROM "rollup_fanouts_daily_runs" f JOIN p ON p.id = f.prompt_id
+  FROM "rollup_fanouts_daily_runs" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.day >= CAST($7 AS DATE) AND f.day < CAST($8 AS DATE) AND COALESCE(list_has_any(p.tag_ids, [$9]), FALSE) AND f.searched > 0
 ),
 group_searching AS (SELECT "k_prompt", CAST(sum(w) AS BIGINT) AS executions FROM searching_answers GROUP BY ALL),

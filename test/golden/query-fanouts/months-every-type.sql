@@ -1,12 +1,12 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
 fo AS (
-  SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.query AS q FROM fanouts f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $5 AND (id IN ($6) OR "name" IN ($7))), FALSE))
+  SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.query AS q FROM fanouts f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $5 AND (id IN ($6) OR "name" IN ($7))), FALSE))
 ),
 runs AS (
-  SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $8 AND f.day BETWEEN CAST($9 AS DATE) AND CAST($10 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND (id IN ($12) OR "name" IN ($13))), FALSE))
+  SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.model_id, f.search_triggered FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $8 AND f.day BETWEEN CAST($9 AS DATE) AND CAST($10 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND (id IN ($12) OR "name" IN ($13))), FALSE))
 ),
 parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
 ordinals AS (

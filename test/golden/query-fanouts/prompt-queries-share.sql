@@ -1,12 +1,12 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
 fo AS (
-  SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.query AS q FROM fanouts f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND TRUE
+  SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.query AS q FROM fanouts f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND TRUE
 ),
 runs AS (
-  SELECT f.prompt_id AS "k_prompt", f.model_id, f.search_triggered FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND list_has_any(p.analysis_types, [$9]) AND TRUE
+  SELECT f.prompt_id AS "k_prompt", f.model_id, f.search_triggered FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND list_has_any(p.analysis_types, [$9]) AND TRUE
 ),
 scored AS (
   SELECT "n"."k_prompt" AS "k_prompt", "n"."k_query" AS "k_query", n.fanouts, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / gf.group_fanouts AS share

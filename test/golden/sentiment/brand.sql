@@ -1,11 +1,11 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 target AS (SELECT id, name FROM assets WHERE category_id = $3 AND (name = $4 OR id = $5)),
 s AS (
   SELECT f.execution_id, f.model_id, f.sentiment_type, TRUE AS hit
-  FROM sentiments f JOIN p ON p.id = f.prompt_id
+  FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE "f".category_id = $6 AND "f".day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
 cur AS (
   SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment

@@ -1,11 +1,11 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 target AS (SELECT id, name FROM assets WHERE category_id = $3 AND (name = $4 OR id = $5)),
 s AS (
   SELECT ct.url AS "k_page", f.execution_id, f.model_id, f.sentiment_type, COALESCE(f.claim_id IN (SELECT id FROM "sentiment_claims" WHERE category_id = $6 AND (id IN ($7, $8) OR "name" IN ($9, $10))), FALSE) AS hit
-  FROM sentiments f JOIN p ON p.id = f.prompt_id
+  FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE "ct".category_id = $11 AND "ct".day BETWEEN CAST($12 AS DATE) AND CAST($13 AS DATE)) ct ON ct.execution_id = f.execution_id
   WHERE "f".category_id = $14 AND "f".day BETWEEN CAST($15 AS DATE) AND CAST($16 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
 cur AS (

@@ -1,4 +1,4 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
@@ -7,7 +7,7 @@ category_products AS (
 ),
 scoped_results AS (
   SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.execution_id, f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
 hit AS (SELECT * FROM scoped_results WHERE product_id IN (SELECT id FROM category_products)),

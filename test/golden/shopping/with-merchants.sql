@@ -1,4 +1,4 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
@@ -12,12 +12,12 @@ shopping_answers AS (
 ),
 hit AS (
   SELECT f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN category_products pr ON pr.id = f.product_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id JOIN category_products pr ON pr.id = f.product_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND ((COALESCE(EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND pm.name = $9), FALSE)) OR (COALESCE((pr.brand IN ($10) OR pr.brand IN (SELECT name FROM assets WHERE category_id = $11 AND id IN ($12))), FALSE)))
 ),
 selected AS (
   SELECT pr.id AS product_id, count(*) AS executions
-  FROM shopping_answers f JOIN p ON p.id = f.prompt_id CROSS JOIN category_products pr
+  FROM shopping_answers f JOIN scope_prompts p ON p.id = f.prompt_id CROSS JOIN category_products pr
   WHERE pr.id IN (SELECT DISTINCT product_id FROM hit) AND ((COALESCE(EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND pm.name = $13), FALSE)) OR (COALESCE((pr.brand IN ($14) OR pr.brand IN (SELECT name FROM assets WHERE category_id = $15 AND id IN ($16))), FALSE)))
   GROUP BY ALL
 ),

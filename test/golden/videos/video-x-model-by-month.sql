@@ -1,11 +1,11 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
 c AS (
   SELECT f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id, CAST(date_trunc('month', f.day) AS DATE) AS period
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND f.source_type IN ($5) AND TRUE
 ),
 sel AS (

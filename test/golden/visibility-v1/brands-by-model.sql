@@ -1,15 +1,15 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 scoped_answers AS (
   SELECT f.model_id AS "k_model", f.id AS execution_id
-  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  FROM "executions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND (COALESCE(list_has_any(p.tag_ids, (SELECT list(id) FROM (SELECT id FROM "tags" WHERE category_id = $6 AND "name" IN ($7, $8)))), FALSE)) AND (NOT COALESCE(f.persona_id = $9, FALSE))
 ),
 answer_groups AS (SELECT "k_model", count(*) AS executions FROM scoped_answers GROUP BY "k_model"),
 scoped_mentions AS (
   SELECT f.model_id AS "k_model", f.execution_id, f.asset_id, f.position
-  FROM "mentions" f JOIN p ON p.id = f.prompt_id
+  FROM "mentions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $10 AND f.executed_at >= CAST($11 AS TIMESTAMPTZ) AND f.executed_at < CAST($12 AS TIMESTAMPTZ) AND (COALESCE(list_has_any(p.tag_ids, (SELECT list(id) FROM (SELECT id FROM "tags" WHERE category_id = $13 AND "name" IN ($14, $15)))), FALSE)) AND (NOT COALESCE(f.persona_id = $16, FALSE))
 ),
 group_mentions AS (SELECT "k_model", count(*) AS total_mentions FROM scoped_mentions GROUP BY ALL),

@@ -1,15 +1,15 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 scoped_answers AS (
   SELECT CAST(date_trunc('quarter', f.day) AS DATE) AS "k_date", f.id AS execution_id
-  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  FROM "executions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND TRUE
 ),
 answer_groups AS (SELECT "k_date", count(*) AS executions FROM scoped_answers GROUP BY "k_date"),
 scoped_mentions AS (
   SELECT CAST(date_trunc('quarter', f.day) AS DATE) AS "k_date", f.execution_id, f.asset_id, f.position
-  FROM "mentions" f JOIN p ON p.id = f.prompt_id
+  FROM "mentions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND TRUE
 ),
 group_mentions AS (SELECT "k_date", count(*) AS total_mentions FROM scoped_mentions GROUP BY ALL),

@@ -31,7 +31,7 @@ export function compileClaims(plan: ClaimsPlan): ShapedReport {
   const ctes = sql`${occurrences(plan)},
 e AS (
   SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
-  FROM executions f JOIN p ON p.id = f.prompt_id
+  FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``})`;

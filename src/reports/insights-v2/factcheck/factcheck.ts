@@ -59,11 +59,11 @@ function compile(plan: FactcheckPlan): ShapedReport {
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'accuracy'),
     sql`e AS (
-  SELECT f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
+  SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
 )`,
     sql`o AS (
   SELECT ${g.select()}f.accurate
-  FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id${cited}
+  FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id${cited}
   WHERE ${inWindow(plan)} AND ${filter}
 )`,
   ];

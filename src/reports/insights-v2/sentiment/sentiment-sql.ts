@@ -68,7 +68,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
   FROM ${sentimentDailyTable}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}` : sql`
   SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
-  FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
+  FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
   // Answer keys scope both the counts and occurrence's denominator, so restricting assessments by them is exact.

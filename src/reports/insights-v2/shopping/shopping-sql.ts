@@ -57,12 +57,12 @@ export function compileShopping(plan: ShoppingPlan, rollups: ReadonlySet<string>
 ),
 hit AS (
   SELECT ${keysSelect}f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN category_products pr ON pr.id = f.product_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id JOIN category_products pr ON pr.id = f.product_id
   WHERE ${inWindow(plan)} AND ${filter}
 ),
 selected AS (
   SELECT ${keysSelect}pr.id AS product_id, count(*) AS executions
-  FROM shopping_answers f JOIN p ON p.id = f.prompt_id CROSS JOIN category_products pr
+  FROM shopping_answers f JOIN scope_prompts p ON p.id = f.prompt_id CROSS JOIN category_products pr
   WHERE pr.id IN (SELECT DISTINCT product_id FROM hit) AND ${filter}
   GROUP BY ALL
 ),
@@ -73,7 +73,7 @@ window_counts AS (
 )`
     : sql`scoped_results AS (
   SELECT ${keysSelect}f.execution_id, f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filter}
 ),
 hit AS (SELECT * FROM scoped_results WHERE product_id IN (SELECT id FROM category_products)),

@@ -106,7 +106,7 @@ function compile(plan: ChannelsPlan): ShapedReport {
 c AS (
   SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id${period}
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
 sel AS (
