@@ -3,7 +3,7 @@ import type { DuckDBPool } from './duckdb-pool.ts';
 import { engineVersion } from './engine-version.ts';
 import { tableNames } from '../model/tables.ts';
 import { pathListLiteral, pathLiteral } from './literal.ts';
-import { addedFiles, sha256, verdictOf, type RollupKey, type RollupStore, type StoredRollup } from './rollup-store.ts';
+import { addedFiles, sha256, verdictOf, type RollupKey, type RollupStore, type StoredRollup, type Verdict } from './rollup-store.ts';
 
 /**
  * A rollup: fact rows pre-aggregated per day or hour (and a few keys), built for one scope at a time.
@@ -39,6 +39,17 @@ export interface DurableRollups {
 
 /** How a scope's rollup came to be current: read from disk, read and refreshed for added files, or built from the facts. */
 export type RollupOutcome = 'loaded' | 'refreshed' | 'built' | 'none';
+
+/** A stored rollup as `aea rollups status` shows it. */
+export interface StoredStatus {
+  readonly folder: string;
+  readonly rollup: string | null;
+  readonly scope: string | null;
+  readonly state: Verdict | 'damaged' | 'unknown';
+  readonly rows: number;
+  readonly bytes: number;
+  readonly builtAt: string | null;
+}
 
 /** What a rollup of one scope was built from: the category's prompt version, or nothing that changes. */
 const versionOf = (def: RollupDef, versions: PromptVersions, scopeId: string) => (def.scope.kind === 'category' ? versions(scopeId) : 0);
@@ -120,10 +131,33 @@ export class Rollups {
   private build(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
     const key = `${def.name}|${scopeId}`;
     const running = this.building.get(key);
-    if (running) return running;
+    // A read of the stored rollup under way may find none current: a build then follows it.
+    if (running) return mode === 'stored' ? running : running.then((o) => (o === 'none' ? this.build(def, scopeId, mode) : o));
     const job = this.rebuild(def, scopeId, mode).finally(() => this.building.delete(key));
     this.building.set(key, job);
     return job;
+  }
+
+  /**
+   * Each stored rollup and how it compares with what would be built now (`current`, `appended`, or why
+   * it is stale); `damaged` when its record cannot be read, `unknown` when no declaration has its name.
+   */
+  async storedStatus(defs: readonly RollupDef[]): Promise<StoredStatus[]> {
+    if (!this.durable) return [];
+    const durable = this.durable;
+    const byName = new Map(defs.map((d) => [d.name, d]));
+    const out: StoredStatus[] = [];
+    for (const { folder, meta } of await durable.store.list()) {
+      const def = meta ? byName.get(meta.rollup) : undefined;
+      if (!meta || !def) {
+        out.push({ folder, rollup: meta?.rollup ?? null, scope: meta?.scope ?? null, state: meta ? 'unknown' : 'damaged', rows: 0, bytes: 0, builtAt: meta?.builtAt ?? null });
+        continue;
+      }
+      const key = await this.pool.use((conn) => this.keyOf(conn, def, meta.scope, durable));
+      const tables = Object.values(meta.tables);
+      out.push({ folder, rollup: meta.rollup, scope: meta.scope, state: verdictOf(meta, key), rows: tables.reduce((n, t) => n + t.rows, 0), bytes: tables.reduce((n, t) => n + t.bytes, 0), builtAt: meta.builtAt });
+    }
+    return out;
   }
 
   // A stored rollup whose files pass their hashes yet fail to read is removed and the build starts over.

@@ -36,6 +36,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'print the organizations of a dataset with their categories, domains and assets',
     load: async () => (await import('./orgs.ts')).orgs,
   },
+  rollups: {
+    summary: 'build, list and remove the rollups kept on disk for a dataset, so a start reads them instead of building them',
+    load: async () => (await import('./rollups.ts')).rollups,
+  },
   query: {
     summary: 'print what the REST endpoint would answer for one organization',
     load: async () => (await import('./query.ts')).query,
