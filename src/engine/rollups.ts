@@ -63,6 +63,8 @@ export class Rollups {
   private readonly built = new Map<string, number>();
   private readonly building = new Map<string, Promise<RollupOutcome>>();
   private restoring: Promise<void> | undefined;
+  /** How many scopes' rollups were read from disk, refreshed, or built from the facts since open. */
+  readonly counts = { loaded: 0, refreshed: 0, built: 0 };
   /** The last failure to write a rollup to disk (the store's bound, a full disk), for `aea rollups status`. */
   lastStoreError: string | undefined;
   private readonly connections = new Set<DuckDBConnection>();
@@ -210,7 +212,10 @@ export class Rollups {
           outcome = 'built';
         }
         await conn.run('COMMIT');
-        if (outcome !== 'none') this.built.set(`${def.name}|${scopeId}`, version);
+        if (outcome !== 'none') {
+          this.built.set(`${def.name}|${scopeId}`, version);
+          this.counts[outcome]++;
+        }
       } catch (error) {
         if (!this.closed) await conn.run('ROLLBACK').catch(() => undefined);
         throw error;
@@ -282,10 +287,10 @@ export class Rollups {
       const name = rollupTable(def, table);
       const time = (await conn.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`, { name })).getRowsJS()[0]?.[0];
       if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
-      // TRICKY: the span is widened by a day each side: a rollup keyed by a zone's day (traffic_daily's
-      // ET day) holds a UTC instant's rows under the day before or after. Refolding more rows than the
+      // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
+      // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day before or after. Refolding more rows than the
       // added files touch is exact, since every row refolded is folded again from all files.
-      const span = `"${String(time)}" BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 1 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY`;
+      const span = `"${String(time)}" BETWEEN date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY`;
       await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${span}`, params);
       await conn.run(`INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select)}) WHERE ${span}`, params);
     }
