@@ -65,7 +65,7 @@ export interface EngineOptions {
   readonly rollups?: boolean;
   /**
    * The folder where built rollups are kept so a restart or another process reads them instead of
-   * building them (docs/architecture.md, "Durable rollups"). Default: beside the state file
+   * building them (docs/decisions.md, "Durable rollups"). Default: beside the state file
    * (data/sample.state.duckdb → data/sample.rollups); none with an in-memory state. false: never on disk.
    */
   readonly rollupStore?: string | false;

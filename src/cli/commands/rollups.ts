@@ -23,7 +23,7 @@ const usage = `aea rollups build|status|drop --data DIR [--state FILE] [--store 
   --state FILE   the state store whose prompts category rollups fold (default: <DIR>.state.duckdb)
   --store DIR    where rollups are kept (default: beside the state file, <DIR>.rollups)
   --json         status as JSON
-Rollups are kept as zstd Parquet, one folder per rollup and scope (docs/architecture.md, "Durable rollups").`;
+Rollups are kept as zstd Parquet, one folder per rollup and scope (docs/decisions.md, "Durable rollups").`;
 
 type Values = { readonly store?: unknown };
 
