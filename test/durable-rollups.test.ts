@@ -70,7 +70,7 @@ async function answerText(engine: Engine, r: Request): Promise<string> {
   const window = { start_date: r.window[0], end_date: r.window[1] };
   if (r.kind === 'referrals') return JSON.stringify(await org.report('referrals')({ domain: ids.domain, ...window, metrics: ['visits'], dimensions: ['date'], date_interval: r.interval }));
   const body: Body = { category_id: r.sibling ? ids.sibling : ids.category, ...window, ...(r.kind === 'visibility' ? { group_by: r.groupBy, interval: r.interval } : {}) };
-  return JSON.stringify(await allPages(org, r.kind, body, 7));
+  return JSON.stringify(await allPages(org, r.kind, body, 50));
 }
 
 const explainedRollups = async (engine: Engine, body: Body) => ((await engine.org(ids.org).report('visibility')(body, { explain: true })) as { explain: { rollups: { chosen: string[] } } }).explain.rollups.chosen;
@@ -113,7 +113,7 @@ describe('durable rollups', () => {
     } finally {
       await Promise.all([second.close(), facts.close()]);
     }
-  });
+  }, 180_000);
 
   it('a prompt edit makes only its category’s stored rollups stale: they are rebuilt, the sibling’s are read', async () => {
     const state = join(dir, 'edit.state.duckdb');
@@ -153,7 +153,7 @@ describe('durable rollups', () => {
     } finally {
       await factsOnly.close();
     }
-  });
+  }, 180_000);
 
   it('a damaged stored file or record is ignored, removed and rebuilt; a write cut short is never read and is swept', async () => {
     const state = join(dir, 'damaged.state.duckdb');
@@ -194,7 +194,7 @@ describe('durable rollups', () => {
     } finally {
       await Promise.all([second.close(), facts.close()]);
     }
-  });
+  }, 180_000);
 
   it('the store holds at most rollupStoreLimit bytes: past it a rollup answers from memory and nothing is left on disk', async () => {
     const state = join(dir, 'bounded.state.duckdb');
@@ -207,7 +207,7 @@ describe('durable rollups', () => {
     } finally {
       await engine.close();
     }
-  });
+  }, 180_000);
 
   it('after a day is appended, stored rollups are refreshed (not rebuilt) to exactly what a full build holds, and answer as the facts do', async () => {
     const base = join(dir, 'append');
