@@ -283,16 +283,30 @@ export class Rollups {
     }
     if (lo === null || hi === null) return;
     const params = { scope: scopeId, lo, hi };
+    // TRICKY: each fact table the SQL reads is shadowed by a CTE of its rows within two days of the span,
+    // so the refold reads the row groups of those days only (a filter on traffic_daily's ET day, an
+    // expression of ts, prunes nothing by itself). A rollup row's time key is its facts' time truncated
+    // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
+    const nearby: string[] = [];
+    for (const table of tablesRead(def)) {
+      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`)).getRowsJS().map((r) => String(r[0]));
+      const near = cols.includes('day')
+        ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
+        : cols.includes('ts')
+          ? `ts BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 2 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 2 DAY`
+          : null;
+      if (near) nearby.push(`"${table}" AS (SELECT * FROM main."${table}" WHERE ${near})`);
+    }
     for (const [table, select] of Object.entries(def.tables)) {
       const name = rollupTable(def, table);
       const time = (await conn.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`, { name })).getRowsJS()[0]?.[0];
       if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
       // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
-      // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day before or after. Refolding more rows than the
-      // added files touch is exact, since every row refolded is folded again from all files.
+      // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
+      // before or after. Refolding more rows than the added files touch is exact: each is folded again.
       const span = `"${String(time)}" BETWEEN date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY`;
       await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${span}`, params);
-      await conn.run(`INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select)}) WHERE ${span}`, params);
+      await conn.run(`INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${span}`, params);
     }
   }
 
@@ -335,8 +349,11 @@ export class Rollups {
   }
 }
 
-const rollupSelect = (def: RollupDef, select: string) =>
-  def.scope.kind === 'category' ? `WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) ${select}` : select;
+/** A table's SELECT for one scope; `ctes` first (named after the tables they stand in for). */
+function rollupSelect(def: RollupDef, select: string, ctes: readonly string[] = []): string {
+  const all = [...ctes, ...(def.scope.kind === 'category' ? [`p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts}))`] : [])];
+  return all.length === 0 ? select : `WITH ${all.join(', ')} ${select}`;
+}
 
 /** A hash of everything in a declaration that decides its rows. */
 export const definitionHash = (def: RollupDef) => sha256(JSON.stringify({ name: def.name, scope: def.scope, tables: def.tables }));
