@@ -76,7 +76,9 @@ describe('metric formulas', () => {
 
   it('is each the one some report computes', () => {
     const source = srcFiles(new URL('../src/reports', import.meta.url).pathname).map((f) => readFileSync(f, 'utf8')).join('\n');
-    const unused = declared.filter((d) => !source.includes(`declaredMetric('${d.entry}', '${d.column}')`) && !source.includes(`declaredMetric('${d.entry}', m)`));
+    const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const named = (d: (typeof declared)[number]) => new RegExp(`declaredMetric\\(\\s*'${escaped(d.entry)}',\\s*('${escaped(d.column)}'|m),?\\s*\\)`);
+    const unused = declared.filter((d) => !named(d).test(source));
     expect(unused.map((d) => `${d.entry}: ${d.column}`)).toEqual([]);
   });
 });
