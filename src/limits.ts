@@ -178,3 +178,6 @@ export const maxIndexedTextBytes = 128 * MiB;
 
 /** Documents go to the search worker in batches of at most this much text, so no copy holds the event loop long. */
 export const kbLoadBatchBytes = 1 * MiB;
+
+/** The most bytes the rollup store on disk holds (EngineOptions.rollupStoreLimit): scale 10's rollups take far less. */
+export const defaultRollupStoreBytes = 8 * 2 ** 30;

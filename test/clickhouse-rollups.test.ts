@@ -6,6 +6,7 @@ import { acquireChdb, type ChdbHandle } from '../src/engine/chdb-session.ts';
 import { clickhouseRollupNames, clickhouseRollups, rollupObjects } from '../src/cluster/rollup-ddl.ts';
 import { schemaStatements } from '../src/cluster/schema-ddl.ts';
 import { contractCatalog } from '../src/cluster/catalog.ts';
+import { rollupCatalog } from '../src/reports/rollup-catalog.ts';
 import type { ColumnBatch } from '../src/query/row-shape.ts';
 import { ident, sql } from '../src/query/sql.ts';
 import { firstDifference } from './helpers/answers.ts';
@@ -70,6 +71,7 @@ describe('rollups on ClickHouse, kept by materialized views', () => {
     expect(load.code).toBe(0);
     const tables = new Set((await onServer(`SELECT name FROM system.tables WHERE database = 'aea'`)).columns.name!.map(String));
     for (const r of clickhouseRollups) for (const name of Object.values(rollupObjects(r))) expect(tables).toContain(name);
+    expect([...clickhouseRollupNames].sort()).toEqual(rollupCatalog.map((d) => d.name).sort());
     expect([...loaded.core.backend.keptRollups!].sort()).toEqual([...clickhouseRollupNames].sort());
     expect([...facts.core.backend.keptRollups!].sort()).toEqual([...clickhouseRollupNames].sort());
     const printed = await aeaInProcess(['clickhouse', 'schema', sampleDir, '--print', '--database', 'aea']);

@@ -1,5 +1,5 @@
 import type { DuckDBPool } from './duckdb-pool.ts';
-import { Rollups, type PromptVersions, type RollupDef } from './rollups.ts';
+import { Rollups, type PromptVersions, type RollupDef, type RollupOutcome } from './rollups.ts';
 
 /**
  * Rollups a backend keeps itself (ClickHouse's, fed by materialized views as facts arrive and keyed by
@@ -25,5 +25,7 @@ export class BackendRollups extends Rollups {
     return this.enabled && this.kept.has(def.name);
   }
 
-  override async warm(): Promise<void> {}
+  override async warm(): Promise<RollupOutcome[]> {
+    return [];
+  }
 }

@@ -43,6 +43,20 @@ export class DatasetVersion {
     return sha(`${tables}|${state}`).slice(0, 32);
   }
 
+  /**
+   * Each file-backed table's files with their identities (as in the version), or null when a table is
+   * an Arrow table: durable rollups are keyed by files.
+   */
+  fileIdentities(): Map<string, { readonly path: string; readonly id: string }[]> | null {
+    const manifest = this.manifestHashes();
+    const out = new Map<string, { path: string; id: string }[]>();
+    for (const source of this.sources) {
+      if ('relation' in source) return null;
+      out.set(source.table, source.files.map((path) => ({ path, id: this.fileIdentity(path, manifest) })));
+    }
+    return out;
+  }
+
   private async tablesHash(): Promise<string> {
     const manifest = this.manifestHashes();
     const parts: string[] = [];

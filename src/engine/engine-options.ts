@@ -64,6 +64,14 @@ export interface EngineOptions {
    */
   readonly rollups?: boolean;
   /**
+   * The folder where built rollups are kept so a restart or another process reads them instead of
+   * building them (docs/decisions.md, "Durable rollups"). Default: beside the state file
+   * (data/sample.state.duckdb → data/sample.rollups); none with an in-memory state. false: never on disk.
+   */
+  readonly rollupStore?: string | false;
+  /** The most bytes the rollup store holds (default 8 GiB); a rollup past it answers from memory only. */
+  readonly rollupStoreLimit?: ByteSize;
+  /**
    * Small dimension tables (at most 16 MiB of Parquet) are copied into memory at open, since every report
    * joins them several times (default true). Off, they are read from their files: cheaper for a process
    * that answers one request, such as `aea query`. The answers are the same.

@@ -7,8 +7,11 @@ import { DuckDBPool } from './duckdb-pool.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs } from '../limits.ts';
 import { duckdbMemoryLimit, embeddedShares, planMemory } from './memory-budget.ts';
 import { Slots } from './slots.ts';
-import { Rollups } from './rollups.ts';
+import { Rollups, type DurableRollups } from './rollups.ts';
 import { BackendRollups } from './backend-rollups.ts';
+import { RollupStore } from './rollup-store.ts';
+import { parseBytes } from './memory-budget.ts';
+import { defaultRollupStoreBytes } from '../limits.ts';
 import { TenantCatalog } from './tenant-catalog.ts';
 import { StateStore } from '../state/store.ts';
 import type { EngineCore } from './core.ts';
@@ -49,6 +52,8 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
     const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
+    const version = new DatasetVersion(pool, options.data, sources, state);
+    const rollupsOn = options.rollups ?? true;
     backend = await openBackend(options, pool, { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) }, shares.chdb);
     return {
       pool,
@@ -59,13 +64,13 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       state,
       catalog,
       rollups: backend.keptRollups
-        ? new BackendRollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id), backend.keptRollups)
-        : new Rollups(pool, (options.rollups ?? true) && backend.rollups, (id) => state.promptVersion(id)),
+        ? new BackendRollups(pool, rollupsOn && backend.rollups, (id) => state.promptVersion(id), backend.keptRollups)
+        : new Rollups(pool, rollupsOn && backend.rollups, (id) => state.promptVersion(id), durableRollups(options, version)),
       clock,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
       missingTables,
-      version: new DatasetVersion(pool, options.data, sources, state),
+      version,
       tempDisk: new TempDisk(options.exportTempLimit, options.tempLimit),
       results: new ResultCache(memory.resultCache),
     };
@@ -74,4 +79,22 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     pool.close();
     throw error;
   }
+}
+
+/**
+ * Where rollups are kept on disk: `rollupStore`, else beside a state file (data/sample.state.duckdb →
+ * data/sample.rollups), since a stored rollup of a category is as current as the prompts there. None
+ * for an in-memory state, `rollupStore: false`, or tables given as Arrow (keyed by files only).
+ */
+export function rollupStorePath(options: Pick<EngineOptions, 'rollupStore' | 'state'>): string | null {
+  if (options.rollupStore === false) return null;
+  if (typeof options.rollupStore === 'string') return options.rollupStore;
+  if (!options.state || options.state === ':memory:') return null;
+  return options.state.endsWith('.state.duckdb') ? `${options.state.slice(0, -'.state.duckdb'.length)}.rollups` : `${options.state}.rollups`;
+}
+
+function durableRollups(options: EngineOptions, version: DatasetVersion): DurableRollups | undefined {
+  const dir = rollupStorePath(options);
+  const files = dir ? version.fileIdentities() : null;
+  return dir && files ? { store: new RollupStore(dir, parseBytes(options.rollupStoreLimit ?? defaultRollupStoreBytes)), files } : undefined;
 }

@@ -1,5 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DuckDBPool } from './duckdb-pool.ts';
+import { engineVersion } from './engine-version.ts';
+import { tableNames } from '../model/tables.ts';
+import { pathListLiteral, pathLiteral } from './literal.ts';
+import { addedFiles, sha256, verdictOf, type RollupKey, type RollupStore, type StoredRollup, type Verdict } from './rollup-store.ts';
 
 /**
  * A rollup: fact rows pre-aggregated per day or hour (and a few keys), built for one scope at a time.
@@ -24,6 +28,29 @@ const scopeColumn = (def: RollupDef) => (def.scope.kind === 'category' ? 'catego
 /** The prompt version of a category (see StateStore.promptVersion). */
 export type PromptVersions = (scopeId: string) => number;
 
+/**
+ * Rollups kept on disk (rollup-store.ts), keyed by the dataset's files: each dataset table's files with
+ * their identities.
+ */
+export interface DurableRollups {
+  readonly store: RollupStore;
+  readonly files: ReadonlyMap<string, readonly { readonly path: string; readonly id: string }[]>;
+}
+
+/** How a scope's rollup came to be current: read from disk, read and refreshed for added files, or built from the facts. */
+export type RollupOutcome = 'loaded' | 'refreshed' | 'built' | 'none';
+
+/** A stored rollup as `aea rollups status` shows it. */
+export interface StoredStatus {
+  readonly folder: string;
+  readonly rollup: string | null;
+  readonly scope: string | null;
+  readonly state: Verdict | 'damaged' | 'unknown';
+  readonly rows: number;
+  readonly bytes: number;
+  readonly builtAt: string | null;
+}
+
 /** What a rollup of one scope was built from: the category's prompt version, or nothing that changes. */
 const versionOf = (def: RollupDef, versions: PromptVersions, scopeId: string) => (def.scope.kind === 'category' ? versions(scopeId) : 0);
 
@@ -34,7 +61,12 @@ const versionOf = (def: RollupDef, versions: PromptVersions, scopeId: string) =>
  */
 export class Rollups {
   private readonly built = new Map<string, number>();
-  private readonly building = new Map<string, Promise<void>>();
+  private readonly building = new Map<string, Promise<RollupOutcome>>();
+  private restoring: Promise<void> | undefined;
+  /** How many scopes' rollups were read from disk, refreshed, or built from the facts since open. */
+  readonly counts = { loaded: 0, refreshed: 0, built: 0 };
+  /** The last failure to write a rollup to disk (the store's bound, a full disk), for `aea rollups status`. */
+  lastStoreError: string | undefined;
   private readonly connections = new Set<DuckDBConnection>();
   private readonly created = new Set<string>();
   private closed = false;
@@ -43,6 +75,7 @@ export class Rollups {
     private readonly pool: DuckDBPool,
     readonly enabled: boolean,
     private readonly versions: PromptVersions,
+    readonly durable?: DurableRollups,
   ) {}
 
   /**
@@ -52,7 +85,7 @@ export class Rollups {
   current(def: RollupDef, scopeId: string): boolean {
     if (!this.enabled || this.closed) return false;
     if (this.isCurrent(def, scopeId)) return true;
-    this.build(def, scopeId).catch(() => undefined);
+    this.build(def, scopeId, 'any').catch(() => undefined);
     return false;
   }
 
@@ -61,26 +94,90 @@ export class Rollups {
     return this.enabled && !this.closed && this.built.get(`${def.name}|${scopeId}`) === versionOf(def, this.versions, scopeId);
   }
 
-  /** Builds (or rebuilds) the rollup of each scope now, waiting for builds already under way. */
-  async warm(def: RollupDef, scopeIds: readonly string[]): Promise<void> {
-    for (const id of scopeIds) await this.build(def, id);
+  /**
+   * Makes the rollup of each scope current now, waiting for builds already under way: read from disk
+   * when stored for what is current (refreshed when the dataset only gained files), else built from the
+   * facts (and stored). Answers how, per scope.
+   */
+  async warm(def: RollupDef, scopeIds: readonly string[]): Promise<RollupOutcome[]> {
+    const outcomes: RollupOutcome[] = [];
+    for (const id of scopeIds) outcomes.push(await this.build(def, id, 'any'));
+    return outcomes;
   }
 
-  private build(def: RollupDef, scopeId: string): Promise<void> {
+  /**
+   * Reads every stored rollup that matches the dataset and state (refreshing those the dataset only
+   * gained files for) in the background, one at a time; never builds from the facts. `defs` are the
+   * declarations a stored rollup may be of (by name). Resolves when done; `restored()` answers the same promise.
+   */
+  restore(defs: readonly RollupDef[]): Promise<void> {
+    if (!this.enabled || !this.durable) return Promise.resolve();
+    const byName = new Map(defs.map((d) => [d.name, d]));
+    const durable = this.durable;
+    this.restoring ??= (async () => {
+      for (const { meta } of await durable.store.list()) {
+        const def = meta && byName.get(meta.rollup);
+        if (this.closed) return;
+        if (!def || this.isCurrent(def, meta.scope)) continue;
+        await this.build(def, meta.scope, 'stored').catch(() => undefined);
+      }
+    })().catch(() => undefined);
+    return this.restoring;
+  }
+
+  /** Resolves once `restore` is done (at once when it never started). */
+  restored(): Promise<void> {
+    return this.restoring ?? Promise.resolve();
+  }
+
+  private build(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
     const key = `${def.name}|${scopeId}`;
     const running = this.building.get(key);
-    if (running) return running;
-    const job = this.rebuild(def, scopeId).finally(() => this.building.delete(key));
+    // A read of the stored rollup under way may find none current: a build then follows it.
+    if (running) return mode === 'stored' ? running : running.then((o) => (o === 'none' ? this.build(def, scopeId, mode) : o));
+    const job = this.rebuild(def, scopeId, mode).finally(() => this.building.delete(key));
     this.building.set(key, job);
     return job;
   }
 
-  private async rebuild(def: RollupDef, scopeId: string): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Each stored rollup and how it compares with what would be built now (`current`, `appended`, or why
+   * it is stale); `damaged` when its record cannot be read, `unknown` when no declaration has its name.
+   */
+  async storedStatus(defs: readonly RollupDef[]): Promise<StoredStatus[]> {
+    if (!this.durable) return [];
+    const durable = this.durable;
+    const byName = new Map(defs.map((d) => [d.name, d]));
+    const out: StoredStatus[] = [];
+    for (const { folder, meta } of await durable.store.list()) {
+      const def = meta ? byName.get(meta.rollup) : undefined;
+      if (!meta || !def) {
+        out.push({ folder, rollup: meta?.rollup ?? null, scope: meta?.scope ?? null, state: meta ? 'unknown' : 'damaged', rows: 0, bytes: 0, builtAt: meta?.builtAt ?? null });
+        continue;
+      }
+      const key = await this.pool.use((conn) => this.keyOf(conn, def, meta.scope, durable));
+      const tables = Object.values(meta.tables);
+      out.push({ folder, rollup: meta.rollup, scope: meta.scope, state: verdictOf(meta, key), rows: tables.reduce((n, t) => n + t.rows, 0), bytes: tables.reduce((n, t) => n + t.bytes, 0), builtAt: meta.builtAt });
+    }
+    return out;
+  }
+
+  // A stored rollup whose files pass their hashes yet fail to read is removed and the build starts over.
+  private async rebuild(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
+    try {
+      return await this.rebuildOnce(def, scopeId, mode);
+    } catch (error) {
+      if (!(error instanceof DamagedRollupError) || this.closed) throw error;
+      return this.rebuildOnce(def, scopeId, mode);
+    }
+  }
+
+  private async rebuildOnce(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
+    if (this.closed) return 'none';
     const conn = await this.pool.instance.connect();
     this.connections.add(conn);
     try {
-      if (this.closed) return;
+      if (this.closed) return 'none';
       const params = { scope: scopeId };
       for (const [table, select] of Object.entries(def.tables)) {
         const name = rollupTable(def, table);
@@ -91,29 +188,151 @@ export class Rollups {
       // TRICKY: the version is read before the build's snapshot, so an edit committed meanwhile leaves the
       // rollup marked older than what it holds, and it is rebuilt once more; never the other way round.
       const version = versionOf(def, this.versions, scopeId);
+      const stored = this.durable ? await this.durable.store.read(def.name, scopeId) : null;
+      let outcome: RollupOutcome = 'none';
+      let key: RollupKey | undefined;
       await conn.run('BEGIN TRANSACTION');
       try {
-        for (const [table, select] of Object.entries(def.tables)) {
-          if (this.closed) throw new Error('engine closed');
-          const name = rollupTable(def, table);
-          await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, params);
-          await conn.run(`INSERT INTO "${name}" ${rollupSelect(def, select)}`, params);
+        // Read in the transaction: the prompts hashed are those of the snapshot the rollup is built from.
+        key = this.durable ? await this.keyOf(conn, def, scopeId, this.durable) : undefined;
+        const verdict = stored && key ? verdictOf(stored, key) : undefined;
+        if ((verdict === 'current' || verdict === 'appended') && (await this.load(conn, def, stored!))) {
+          outcome = 'loaded';
+          if (verdict === 'appended') {
+            await this.refresh(conn, def, scopeId, addedFiles(stored!, key!));
+            outcome = 'refreshed';
+          }
+        } else if (mode === 'any') {
+          for (const [table, select] of Object.entries(def.tables)) {
+            if (this.closed) throw new Error('engine closed');
+            const name = rollupTable(def, table);
+            await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, params);
+            await conn.run(`INSERT INTO "${name}" ${rollupSelect(def, select)}`, params);
+          }
+          outcome = 'built';
         }
         await conn.run('COMMIT');
-        this.built.set(`${def.name}|${scopeId}`, version);
+        if (outcome !== 'none') {
+          this.built.set(`${def.name}|${scopeId}`, version);
+          this.counts[outcome]++;
+        }
       } catch (error) {
         if (!this.closed) await conn.run('ROLLBACK').catch(() => undefined);
         throw error;
       }
+      if ((outcome === 'built' || outcome === 'refreshed') && key && !this.closed) await this.persist(conn, def, key);
+      return outcome;
     } finally {
       this.connections.delete(conn);
       conn.closeSync();
     }
   }
 
+  private async keyOf(conn: DuckDBConnection, def: RollupDef, scopeId: string, durable: DurableRollups): Promise<RollupKey> {
+    const prompts =
+      def.scope.kind === 'category'
+        ? String((await conn.runAndReadAll(`WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(p)::HUGEINT), 0)::VARCHAR FROM p`, { scope: scopeId })).getRowsJS()[0]![0])
+        : null;
+    const files: Record<string, string[]> = {};
+    for (const table of tablesRead(def)) files[table] = (durable.files.get(table) ?? []).map((f) => f.id);
+    return { engine: engineVersion, definition: definitionHash(def), scope: scopeId, prompts, files };
+  }
+
+  /** Reads a stored rollup into its tables, in the caller's transaction; false when a file is damaged (then removed). */
+  private async load(conn: DuckDBConnection, def: RollupDef, stored: StoredRollup): Promise<boolean> {
+    const files: [string, string][] = [];
+    for (const table of Object.keys(def.tables)) {
+      const file = await this.durable!.store.verified(stored, table);
+      if (!file) return false;
+      files.push([table, file]);
+    }
+    try {
+      for (const [table, file] of files) {
+        const name = rollupTable(def, table);
+        await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, { scope: stored.scope });
+        // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
+        const inserted = await conn.run(`INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(file)})`);
+        if (Number(inserted.rowsChanged) !== stored.tables[table]!.rows) throw new Error(`${file} holds other rows than recorded`);
+      }
+      return true;
+    } catch (error) {
+      await this.durable!.store.remove(stored.rollup, stored.scope);
+      throw new DamagedRollupError(`the stored rollup ${stored.rollup} of ${stored.scope} could not be read (${String(error)}): it was removed`);
+    }
+  }
+
+  /**
+   * Refolds the days the added files hold: each rollup row whose time key lies in their span (a day
+   * more each side, for rollups keyed by a zone's day) is deleted and folded again from every file.
+   */
+  private async refresh(conn: DuckDBConnection, def: RollupDef, scopeId: string, added: Record<string, string[]>): Promise<void> {
+    const paths = Object.entries(added).flatMap(([table, ids]) => {
+      const byId = new Map((this.durable!.files.get(table) ?? []).map((f) => [f.id, f.path]));
+      return ids.map((id) => ({ table, path: byId.get(id)! }));
+    });
+    let lo: string | null = null;
+    let hi: string | null = null;
+    for (const table of new Set(paths.map((p) => p.table))) {
+      const files = paths.filter((p) => p.table === table).map((p) => p.path);
+      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${pathListLiteral(files)}))`)).getRowsJS().map((r) => String(r[0]));
+      const column = cols.includes('day') ? 'day' : cols.includes('ts') ? 'ts' : null;
+      if (!column) throw new Error(`${table} has no time column: its added files cannot be refreshed by day`);
+      const [min = null, max = null] = (await conn.runAndReadAll(`SELECT strftime(min(${column})::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f'), strftime(max(${column})::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f') FROM read_parquet(${pathListLiteral(files)})`)).getRowsJS()[0]! as (string | null)[];
+      if (min !== null && (lo === null || min < lo)) lo = min;
+      if (max !== null && (hi === null || max > hi)) hi = max;
+    }
+    if (lo === null || hi === null) return;
+    const params = { scope: scopeId, lo, hi };
+    // TRICKY: each fact table the SQL reads is shadowed by a CTE of its rows within two days of the span,
+    // so the refold reads the row groups of those days only (a filter on traffic_daily's ET day, an
+    // expression of ts, prunes nothing by itself). A rollup row's time key is its facts' time truncated
+    // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
+    const nearby: string[] = [];
+    for (const table of tablesRead(def)) {
+      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`)).getRowsJS().map((r) => String(r[0]));
+      const near = cols.includes('day')
+        ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
+        : cols.includes('ts')
+          ? `ts BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 2 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 2 DAY`
+          : null;
+      if (near) nearby.push(`"${table}" AS (SELECT * FROM main."${table}" WHERE ${near})`);
+    }
+    for (const [table, select] of Object.entries(def.tables)) {
+      const name = rollupTable(def, table);
+      const time = (await conn.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`, { name })).getRowsJS()[0]?.[0];
+      if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
+      // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
+      // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
+      // before or after. Refolding more rows than the added files touch is exact: each is folded again.
+      const span = `"${String(time)}" BETWEEN date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY`;
+      await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${span}`, params);
+      await conn.run(`INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${span}`, params);
+    }
+  }
+
+  /** Writes the scope's rows of each table to the store, after the build committed; a failure leaves the rollup in memory only. */
+  private async persist(conn: DuckDBConnection, def: RollupDef, key: RollupKey): Promise<void> {
+    const store = this.durable!.store;
+    const pending = await store.begin();
+    try {
+      const rows: Record<string, number> = {};
+      for (const table of Object.keys(def.tables)) {
+        const name = rollupTable(def, table);
+        // DuckDB binds no parameter in COPY: the scope id comes from the dataset, quoted as a literal.
+        const copied = await conn.run(`COPY (SELECT * FROM "${name}" WHERE ${scopeColumn(def)} = ${pathLiteral(key.scope)}) TO ${pathLiteral(pending.fileOf(table))} (FORMAT parquet, COMPRESSION zstd)`);
+        rows[table] = Number(copied.rowsChanged);
+      }
+      await pending.commit(key, def.name, rows);
+      this.lastStoreError = undefined;
+    } catch (error) {
+      await pending.discard();
+      this.lastStoreError = error instanceof Error ? error.message : String(error);
+    }
+  }
+
   /** Resolves when every build under way now has finished, built or failed. */
   settled(): Promise<void> {
-    return Promise.allSettled([...this.building.values()]).then(() => undefined);
+    return Promise.allSettled([...this.building.values(), ...(this.restoring ? [this.restoring] : [])]).then(() => undefined);
   }
 
   /**
@@ -130,5 +349,19 @@ export class Rollups {
   }
 }
 
-const rollupSelect = (def: RollupDef, select: string) =>
-  def.scope.kind === 'category' ? `WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) ${select}` : select;
+/** A table's SELECT for one scope; `ctes` first (named after the tables they stand in for). */
+function rollupSelect(def: RollupDef, select: string, ctes: readonly string[] = []): string {
+  const all = [...ctes, ...(def.scope.kind === 'category' ? [`p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts}))`] : [])];
+  return all.length === 0 ? select : `WITH ${all.join(', ')} ${select}`;
+}
+
+/** A hash of everything in a declaration that decides its rows. */
+export const definitionHash = (def: RollupDef) => sha256(JSON.stringify({ name: def.name, scope: def.scope, tables: def.tables }));
+
+class DamagedRollupError extends Error {}
+
+/** The dataset tables a declaration's SQL reads (FROM or JOIN), whose files key its stored rollup. */
+export function tablesRead(def: RollupDef): string[] {
+  const text = Object.values(def.tables).join('\n');
+  return tableNames.filter((t) => new RegExp(`\\b(?:FROM|JOIN)\\s+"?${t}"?\\b`, 'i').test(text));
+}

@@ -26,9 +26,9 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Hiking Boots',
         noun: 'hiking boots',
         shopping: true,
-        topics: ['Waterproof hiking boots', 'Boot sizing and fit', 'Lightweight trail shoes', 'Winter hiking footwear', 'Boot durability', 'Budget hiking boots'],
-        tags: ['boots-core', 'boots-seasonal', 'boots-comparison', 'boots-beginner'],
-        personas: ['Weekend Hiker', 'Thru-Hiker', 'Trail Runner'],
+        topics: ['Waterproof hiking boots', 'Boot sizing and fit', 'Leichte Trailschuhe (Größe)', 'Winter hiking footwear', 'Boot durability', 'Budget hiking boots'],
+        tags: ['boots-core', 'boots-saisonnière', 'boots-comparison', 'boots-beginner'],
+        personas: ['Weekend Hiker', 'Thru-Hiker Zoë', 'Trail Runner'],
         themes: ['Boot comfort', 'Boot price', 'Boot waterproofing', 'Boot support'],
         audiences: ['beginners', 'wide feet', 'rocky terrain', 'long trails', 'wet climates'],
       },
@@ -36,7 +36,7 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Backpacking Tents',
         noun: 'backpacking tents',
         shopping: true,
-        topics: ['Ultralight tents', 'Four-season tents', 'Tent setup', 'Two-person tents', 'Tent weather resistance'],
+        topics: ['Ultraléger tents', 'Four-season tents', 'Tent setup', 'Two-person tents', 'Tent weather résistance'],
         tags: ['tents-core', 'tents-gear-guide', 'tents-premium'],
         personas: ['Ultralight Backpacker', 'Family Camper', 'Alpine Climber'],
         themes: ['Tent weight', 'Tent price', 'Tent durability', 'Tent space'],
@@ -53,7 +53,7 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Telehealth Services',
         noun: 'telehealth services',
         shopping: false,
-        topics: ['Online doctor visits', 'Telehealth insurance coverage', 'Mental health teletherapy', 'Virtual urgent care', 'Prescription refills online'],
+        topics: ['Online doctor visits', 'Telehealth insurance coverage', 'Mental health teletherapy 🧠', 'Virtual urgent care', 'Prescription refills online'],
         tags: ['tele-core', 'tele-insurance', 'tele-mental-health', 'tele-urgent'],
         personas: ['Busy Parent', 'Rural Patient', 'Chronic Care Patient'],
         themes: ['Telehealth wait times', 'Telehealth cost', 'Doctor quality', 'App usability'],
@@ -63,10 +63,10 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Vitamin Supplements',
         noun: 'vitamin supplements',
         shopping: true,
-        topics: ['Vitamin D supplements', 'Daily multivitamins', 'Omega-3 fish oil', 'Supplement safety', 'Vegan vitamins'],
+        topics: ['Vitamin D supplements 💊', 'Daily multivitamins', 'Omega-3 fish oil', 'Supplement safety', 'Vegan vitamins'],
         tags: ['vitamins-core', 'vitamins-safety', 'vitamins-vegan'],
         personas: ['Fitness Enthusiast', 'Expecting Mother', 'Senior Wellness Seeker'],
-        themes: ['Supplement purity', 'Supplement price', 'Supplement taste', 'Supplement efficacy'],
+        themes: ['Supplement purity', 'Supplement price', 'Supplement taste (味)', 'Supplement efficacy'],
         audiences: ['athletes', 'pregnancy', 'over 50', 'vegans', 'immune support'],
       },
     ],
@@ -102,7 +102,7 @@ export const orgs: readonly OrgVocab[] = [
         shopping: false,
         topics: ['Zero-based budgeting apps', 'Couples budgeting', 'Expense tracking', 'Budget app security', 'Free budgeting tools'],
         tags: ['budget-core', 'budget-security', 'budget-free'],
-        personas: ['Young Professional', 'Debt Payoff Planner', 'Freelancer'],
+        personas: ['Young Professional', 'Debt Payoff Planner', 'Freelancer Øyvind'],
         themes: ['Budget app ease', 'Budget app price', 'Bank syncing', 'Budget app privacy'],
         audiences: ['couples', 'paying off debt', 'irregular income', 'college students', 'saving for a house'],
       },
@@ -127,8 +127,8 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Project Management Tools',
         noun: 'project management tools',
         shopping: true,
-        topics: ['Agile boards', 'Gantt charts', 'Remote team collaboration', 'Project tool pricing', 'Resource planning'],
-        tags: ['pm-core', 'pm-agile', 'pm-remote'],
+        topics: ['Agile boards アジャイル', 'ガントチャート (Gantt charts)', 'Remote team collaboration', 'Project tool pricing', 'Resource planning'],
+        tags: ['pm-core', 'pm-agile', 'pm-télétravail'],
         personas: ['Engineering Manager', 'Agency Producer', 'Operations Director'],
         themes: ['Project tool speed', 'Project tool price', 'Project tool integrations', 'Project tool learning curve'],
         audiences: ['software teams', 'marketing agencies', 'construction firms', 'remote teams', 'freelancers'],
@@ -138,7 +138,7 @@ export const orgs: readonly OrgVocab[] = [
 ];
 
 /** Syllables for brand, channel and product names; every generated name is unique across organizations. */
-export const syllablesA = ['Al', 'Bel', 'Cor', 'Dar', 'El', 'Fen', 'Gal', 'Hal', 'Ix', 'Jor', 'Kel', 'Lum', 'Mar', 'Nor', 'Or', 'Pel', 'Quin', 'Ros', 'Sol', 'Tal', 'Ul', 'Vor', 'Wen', 'Xan', 'Yor', 'Zel'];
+export const syllablesA = ['Al', 'Bel', 'Cor', 'Dar', 'El', 'Fen', 'Gal', 'Hal', 'Ñix', 'Jor', 'Kel', 'Lum', 'Mar', 'Nor', 'Ørn', 'Pel', 'Quin', 'Ros', 'Sol', 'Tal', 'Über', 'Vor', 'Wen', 'Xan', 'Yor', 'Zel'];
 export const syllablesB = ['vex', 'tra', 'dyn', 'ora', 'ix', 'ion', 'ara', 'eon', 'ify', 'ly', 'ium', 'ova', 'ent', 'era', 'ano'];
 
 export const models = [
@@ -169,7 +169,7 @@ export const otherDomains = ['wikipedia.org', 'medium.com', 'substack.com', 'git
 
 export const videoCategories = ['Education', 'Science & Technology', 'Howto & Style', 'People & Blogs', 'Travel & Events', 'Sports', 'News & Politics'];
 
-export const merchants = ['Amazon', 'Walmart', 'Target', 'Best Buy', 'REI', 'Costco', 'eBay'];
+export const merchants = ['Amazon', 'Walmart', 'Target', 'Best Buy', 'REI', 'Müller', 'eBay'];
 
 export const promptTemplates = [
   'What are the best {noun} for {audience}, thinking about {topic}?',

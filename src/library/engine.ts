@@ -8,6 +8,7 @@ import type { Endpoint, EndpointInput, EndpointResult } from '../reports/endpoin
 import { Routes } from '../reports/routes.ts';
 import type { EngineOptions } from '../engine/engine-options.ts';
 import { openCore } from '../engine/open-core.ts';
+import { rollupCatalog } from '../reports/rollup-catalog.ts';
 
 export type { EngineCore, EngineStats, BackgroundWorker } from '../engine/core.ts';
 
@@ -43,6 +44,8 @@ export class Engine {
     const runner = host.background?.(opened, call) ?? noBackgroundWork;
     const core: EngineCore = { ...opened, runner };
     const engine: Engine = new Engine(core, new Routes(host.endpoints), options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
+    // Stored rollups are read in the background: requests read the facts until theirs is in.
+    core.rollups.restore(rollupCatalog).catch(() => undefined);
     try {
       if (!core.state.readOnly) await runner.start();
     } catch (error) {

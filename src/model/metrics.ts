@@ -1,3 +1,5 @@
+import type { Formula } from './metric-formula.ts';
+
 export interface MetricDef {
   readonly name: string;
   readonly reports: string;
@@ -7,6 +9,11 @@ export interface MetricDef {
   readonly unit: string;
   /** The NULL rules the definition states, by the ids tests cite (test/null-rules.test.ts); docs carry them as tags. */
   readonly nullRules?: readonly string[];
+  /**
+   * The derived metrics of the declaration, by the column a report shows, as expressions over named
+   * counts. Reports compute them from here (src/query/metric-sql.ts), and the docs show them.
+   */
+  readonly formulas?: Readonly<Record<string, Formula>>;
 }
 
 const answers = 'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters';
@@ -31,8 +38,10 @@ export const metrics: readonly MetricDef[] = [
     reports: 'visibility v1, v2',
     numerator: 'executions with a mentions row for the asset',
     denominator: 'executions in scope (the same group)',
+    nullRules: ['fill-zero-counts-null-ratios'],
     scope: answers,
     unit: 'fraction 0–1',
+    formulas: { visibility_score: { ratio: ['mentioned', 'executions'], empty: 'null' } },
   },
   {
     name: 'visibility_score, mentions_count, share_of_voice, average_position (v1 without an asset dimension)',
@@ -57,6 +66,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'mentions rows of every asset of the category in the same group (the assets selector and scope never shrink it)',
     scope: answers,
     unit: 'fraction 0–1',
+    formulas: { share_of_voice: { ratio: ['mentions', 'total_mentions'], empty: 'zero' } },
   },
   {
     name: 'average_position',
@@ -66,6 +76,7 @@ export const metrics: readonly MetricDef[] = [
     nullRules: ['average-position-unmentioned'],
     scope: answers,
     unit: 'position, lower is better',
+    formulas: { average_position: { ratio: ['position_sum', 'mentions'], empty: { v1: 'zero', v2: 'null' } } },
   },
   {
     name: 'rank (visibility)',
@@ -122,6 +133,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'shopping answers in the same bucket that the filter selects for the product; brand and merchant leaves are read on the product, so with them the denominator is per product',
     scope: shoppingAnswers,
     unit: 'fraction 0–1',
+    formulas: { visibility_score: { ratio: ['shown', 'answers'], empty: 'never' } },
   },
   {
     name: 'shopping average_position',
@@ -130,6 +142,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'those shopping_results rows',
     scope: 'as shopping visibility_score',
     unit: 'slot, lower is better',
+    formulas: { average_position: { ratio: ['position_sum', 'shown'], empty: 'never' } },
   },
   {
     name: 'position1_percentage … position3_percentage, position_above3_percentage',
@@ -138,6 +151,12 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'shopping_results rows of the product; the four fractions sum to 1',
     scope: 'as shopping visibility_score',
     unit: 'fraction 0–1',
+    formulas: {
+      position1_percentage: { ratio: ['at1', 'shown'], empty: 'never' },
+      position2_percentage: { ratio: ['at2', 'shown'], empty: 'never' },
+      position3_percentage: { ratio: ['at3', 'shown'], empty: 'never' },
+      position_above3_percentage: { ratio: [{ difference: ['shown', 'at1', 'at2', 'at3'] }, 'shown'], empty: 'never' },
+    },
   },
   {
     name: 'visibility_rank (product rank)',
@@ -227,6 +246,7 @@ export const metrics: readonly MetricDef[] = [
     nullRules: ['accuracy-without-claims'],
     scope: 'claim_occurrences in scope',
     unit: 'count, fraction 0–1',
+    formulas: { accuracy: { ratio: ['accurate', { sum: ['accurate', 'inaccurate'] }], empty: 'null' } },
   },
   {
     name: 'bot count',
@@ -267,6 +287,10 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'sentiments rows of the brand in the group; the two sum to 100',
     scope: sentimentAnswers,
     unit: 'percent 0–100',
+    formulas: {
+      positive_sentiment: { ratio: ['positive', 'assessments'], percent: true, empty: 'never' },
+      negative_sentiment: { complement: 'positive_sentiment', parts: [{ difference: ['assessments', 'positive'] }, 'assessments'] },
+    },
   },
   {
     name: 'occurrence (sentiment)',
@@ -275,6 +299,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'distinct executions with any assessment of the brand in the row’s group without its theme and claim dimensions, before theme and claim filters',
     scope: sentimentAnswers,
     unit: 'percent 0–100',
+    formulas: { occurrence: { ratio: ['answers', 'group_answers'], percent: true, empty: 'never' } },
   },
   {
     name: 'rank (sentiment)',
@@ -308,6 +333,7 @@ export const metrics: readonly MetricDef[] = [
     nullRules: ['fanouts-per-execution-none'],
     scope: 'as total_fanouts',
     unit: 'ratio',
+    formulas: { fanouts_per_execution: { ratio: ['fanouts', 'searching'], empty: 'null' } },
   },
   {
     name: 'query_variations',
@@ -324,6 +350,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'fanouts rows of the same prompt: of the row’s group without the query dimension (v2: only with query in group_by)',
     scope: 'as total_fanouts',
     unit: 'fraction 0–1',
+    formulas: { share: { ratio: ['fanouts', 'group_fanouts'], empty: 'never' } },
   },
   {
     name: 'rank (fan-outs)',
@@ -338,8 +365,10 @@ export const metrics: readonly MetricDef[] = [
     reports: 'fact-check v2 (group_by citation)',
     numerator: 'claim_occurrences of the answers citing the page (an occurrence counts for every distinct page its answer cites)',
     denominator: 'accuracy = accurate / (accurate + inaccurate)',
+    nullRules: ['accuracy-without-claims'],
     scope: `claim_occurrences of ${factCheckAnswers}`,
     unit: 'count, fraction 0–1',
+    formulas: { accuracy: { ratio: ['accurate', { sum: ['accurate', 'inaccurate'] }], empty: 'null' } },
   },
   {
     name: 'video count, video citation_share, video rank',

@@ -1,4 +1,5 @@
 import { partitionedBy } from './layout.ts';
+import { formulaText } from './metric-formula.ts';
 import { metrics } from './metrics.ts';
 import { tables, tableNames } from './tables.ts';
 
@@ -53,11 +54,17 @@ export function renderDataModel(): string {
     'where its definition says so. "Answers in scope" means: ' +
       'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters.',
     '',
-    '| Metric | Reports | Numerator | Denominator | Scope | Unit |',
-    '|---|---|---|---|---|---|',
+    'A derived metric’s Formula is what the reports compute: each is declared once, beside its prose, in `src/model/metrics.ts`, over',
+    'named counts that every report binds to its own columns, and `src/query/metric-sql.ts` writes its SQL (the components extension',
+    'shows its numerator and denominator terms). Counts, ranks and citation shares averaged over models are computed by their report',
+    'as the prose says.',
+    '',
+    '| Metric | Reports | Numerator | Denominator | Scope | Unit | Formula |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const m of metrics) {
-    out.push(`| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')}${(m.nullRules ?? []).map((id) => ` <!-- null-rule: ${id} -->`).join('')} | ${escape(m.scope)} | ${m.unit} |`);
+    const formulas = Object.entries(m.formulas ?? {}).map(([column, f]) => `\`${column}\` = ${formulaText(f)}`);
+    out.push(`| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')}${(m.nullRules ?? []).map((id) => ` <!-- null-rule: ${id} -->`).join('')} | ${escape(m.scope)} | ${m.unit} | ${formulas.length > 0 ? escape(formulas.join('; ')) : '—'} |`);
   }
   out.push('');
   return out.join('\n');

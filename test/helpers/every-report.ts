@@ -108,7 +108,20 @@ export async function filterCases(duck: Engine, scopes: Scopes): Promise<Case[]>
   const [brand, merchant] = await first(`SELECT pr.brand, pm.name FROM shopping_results f JOIN products pr ON pr.id = f.product_id JOIN product_merchants pm ON pm.product_id = pr.id WHERE f.category_id = '${shopping.category}' GROUP BY ALL ORDER BY count(*) DESC, 1, 2 LIMIT 1`);
   const window = (s: Scope) => ({ category_id: s.category, ...v2 });
   const leaf = (field: string, op: string, value: unknown) => ({ field, op, value });
+  // Names beyond ASCII (the generator's vocabulary has accents, ß, CJK and emoji): matched case-insensitively alike on both backends.
+  const all = async (sql: string): Promise<string[][]> => (await duck.core.pool.use((c) => c.runAndReadAll(sql))).getRowsJS().map((r) => r.map(String));
+  const beyondAscii = (column: string) => `regexp_matches(${column}, '[^\\x00-\\x7F]')`;
+  // A word whose upper case differs and keeps its length (ß becomes SS, which no lower case folds back).
+  const foldable = (name: string) => name.split(' ').find((w) => /[^\x00-\x7F]/.test(w) && w.toUpperCase() !== w && w.toUpperCase().length === w.length);
+  const topics = await all(`SELECT c.organization_id, t.category_id, t.name FROM topics t JOIN categories c ON c.id = t.category_id WHERE ${beyondAscii('t.name')} AND EXISTS (SELECT 1 FROM prompts p WHERE p.topic_id = t.id) ORDER BY t.name`);
+  const [topicOrg, topicCategory, topicName] = topics.find((t) => foldable(t[2]!))!;
+  const [brandOrg, brandCategory, brandName] = (await all(`SELECT c.organization_id, a.category_id, a.name FROM assets a JOIN categories c ON c.id = a.category_id WHERE ${beyondAscii('a.name')} ORDER BY a.name LIMIT 1`))[0]!;
+  const topicScope = { ...insights, org: topicOrg!, category: topicCategory! };
+  const brandScope = { ...insights, org: brandOrg!, category: brandCategory! };
   return [
+    { path: '/v2/reports/visibility', scope: topicScope, body: { ...window(topicScope), scope: 'all', group_by: ['topic'], filter: leaf('topic', 'contains_case_insensitive', foldable(topicName!)!.toUpperCase()), limit: 10 } },
+    { path: '/v2/reports/visibility', scope: brandScope, body: { ...window(brandScope), scope: 'all', assets: brandName, group_by: ['model'], limit: 10 } },
+    { path: '/v2/prompts/answers', scope: topicScope, body: { ...window(topicScope), filter: leaf('topic', 'in', [topicName]), limit: 10 } },
     { path: '/v2/prompts/answers', scope: insights, body: { ...window(insights), filter: leaf('domain', 'is', host!.toUpperCase()), limit: 10 } },
     { path: '/v2/prompts/answers', scope: insights, body: { ...window(insights), filter: { and: [leaf('page', 'in', [url, 'https://nowhere.example/']), leaf('analysis_type', 'in', ['visibility', 'factcheck']), leaf('persona', 'not_in', ['nobody'])] }, limit: 10 } },
     { path: '/v2/reports/social/youtube/channels', scope: videos, body: { ...window(videos), filter: leaf('analysis_type', 'is', 'factcheck'), group_by: ['channel'], limit: 10 } },

@@ -32,9 +32,17 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'make a dataset folder from flat answers (and citations) in CSV, JSON or Parquet (docs/own-data.md)',
     load: async () => (await import('./import.ts')).importCommand,
   },
+  append: {
+    summary: 'add new fact rows (a day of mentions, bot events…) to a dataset folder as new parts',
+    load: async () => (await import('./append.ts')).append,
+  },
   orgs: {
     summary: 'print the organizations of a dataset with their categories, domains and assets',
     load: async () => (await import('./orgs.ts')).orgs,
+  },
+  rollups: {
+    summary: 'build, list and remove the rollups kept on disk for a dataset, so a start reads them instead of building them',
+    load: async () => (await import('./rollups.ts')).rollups,
   },
   query: {
     summary: 'print what the REST endpoint would answer for one organization',

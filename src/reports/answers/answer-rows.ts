@@ -62,7 +62,7 @@ export const themeListType: ValueType = { list: { struct: [{ name: 'name', type:
  * reads and builds only its own answers.
  */
 export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): ShapedReport {
-  const ctes = sql`p AS (
+  const ctes = sql`scope_prompts AS (
   SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
   FROM prompts pr
   LEFT JOIN (
@@ -73,7 +73,7 @@ export function answerRows(categoryId: string, where: Fragment, fields: readonly
   ) tn ON tn.id = pr.id
   WHERE pr.category_id = ${categoryId}
 ),
-e ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where})`;
+scoped_answers ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${where})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
   const refs = [...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values()];
   const listJoins = refs.map((ref) => sql`
@@ -82,12 +82,12 @@ LEFT JOIN (
 ) ${listAlias(ref)} ON ${listAlias(ref)}.id = f.id`);
   const rows = (range: UnitRange) => sql`WITH numbered AS (
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM e ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
+  FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 )
 SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
 FROM numbered o
 JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
-JOIN p ON p.id = f.prompt_id
+JOIN scope_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
@@ -97,8 +97,8 @@ LEFT JOIN assets pa ON pa.id = p.asset_id${join(listJoins, '')}`;
     ctes,
     shape,
     rows,
-    total: sql`SELECT count(*) FROM e`,
-    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    total: sql`SELECT count(*) FROM scoped_answers`,
+    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scoped_answers e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 2048,
   };
 }

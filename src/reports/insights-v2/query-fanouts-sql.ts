@@ -12,6 +12,7 @@ import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type G
 import type { FilterRules, LayeredFilter } from '../insights/layered-filter.ts';
 import { partColumns, partFields, withParts, type RatioPart } from '../insights/ratio-parts.ts';
 import { inWindow, promptsCte, type WindowScope } from '../insights/scope.ts';
+import { declaredMetric } from '../../query/metric-sql.ts';
 
 export const metricNames = ['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'] as const;
 export type Metric = (typeof metricNames)[number];
@@ -41,9 +42,17 @@ const promptKey: GroupKey = {
   identity: 'id',
 };
 
-/** The metrics that are ratios of two counts, and the scored column each divides the fan-outs by. */
-const ratioDenominators: Partial<Record<Metric, string>> = { fanouts_per_execution: 'searching', share: 'group_fanouts' };
-export const ratioMetrics = Object.keys(ratioDenominators) as Metric[];
+/** The metrics that are ratios of two counts, as src/model/metrics.ts declares them. */
+const declared = {
+  fanouts_per_execution: declaredMetric('fanouts_per_execution', 'fanouts_per_execution'),
+  share: declaredMetric('share (fan-outs)', 'share'),
+} as const;
+export const ratioMetrics = Object.keys(declared) as Metric[];
+
+/** A row's fan-outs `n`, the searching executions `xe` and the fan-outs `gf` of its group without the query. */
+const scoredParts = { fanouts: sql`n.fanouts`, searching: sql`xe.executions`, group_fanouts: sql`gf.group_fanouts` };
+/** The same counts on a scored row `t` (components). */
+const builtParts = (t: string) => ({ fanouts: sql`${ident(t)}.fanouts`, searching: sql`${ident(t)}.searching`, group_fanouts: sql`${ident(t)}.group_fanouts` });
 
 const metricColumn: Record<Metric, { readonly column: string; readonly type: ScalarType }> = {
   total_fanouts: { column: 'fanouts', type: 'integer' },
@@ -72,13 +81,7 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
   const scope = sql`${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.node, fanoutsCatalog, filterScope)}`;
   const metrics = metricNames.filter((m) => plan.metrics.includes(m));
   const has = (m: Metric) => plan.metrics.includes(m);
-  const parts = (t: string): RatioPart[] =>
-    plan.components
-      ? metrics.flatMap((m): RatioPart[] => {
-          const denominator = ratioDenominators[m];
-          return denominator ? [{ ratio: m, numerator: sql`${ident(t)}.fanouts`, denominator: sql`${ident(t)}.${ident(denominator)}` }] : [];
-        })
-      : [];
+  const parts = (t: string): RatioPart[] => (plan.components ? metrics.filter((m) => m in declared).map((m) => ({ ratio: m, ...declared[m as keyof typeof declared].terms(builtParts(t)) })) : []);
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId),
@@ -90,7 +93,7 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
 )`,
   ];
   const scored = (pg: string | null) => sql`
-  SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution${plan.components ? sql`, coalesce(xe.executions, 0) AS searching` : sql``}` : sql``}${has('share') ? sql`, n.fanouts / gf.group_fanouts AS share${plan.components ? sql`, gf.group_fanouts` : sql``}` : sql``}
+  SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, ${declared.fanouts_per_execution.sql(scoredParts)} AS fanouts_per_execution${plan.components ? sql`, coalesce(xe.executions, 0) AS searching` : sql``}` : sql``}${has('share') ? sql`, ${declared.share.sql(scoredParts)} AS share${plan.components ? sql`, gf.group_fanouts` : sql``}` : sql``}
   FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
     has('share') ? sql`
   LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``

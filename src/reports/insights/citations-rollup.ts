@@ -75,7 +75,7 @@ export interface CitationSource {
 }
 
 export const factCitations: CitationSource = {
-  from: sql`citations f JOIN p ON p.id = f.prompt_id`,
+  from: sql`citations f JOIN scope_prompts p ON p.id = f.prompt_id`,
   count: sql`count(*)`,
   countIf: (p) => sql`count(*) FILTER (WHERE ${p})`,
   weight: sql``,

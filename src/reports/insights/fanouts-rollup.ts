@@ -34,7 +34,7 @@ export function servedByFanoutsDaily(plan: { readonly groupBy: readonly string[]
   return plan.groupBy.every((d) => d === 'prompt' || d === 'query' || d === 'date') && filtered.every((f) => f === 'prompt' || f === 'topic' || f === 'tag' || f === 'analysis_type');
 }
 
-const table = (name: string) => sql`${ident(rollupTable(fanoutsDaily, name))} f JOIN p ON p.id = f.prompt_id`;
+const table = (name: string) => sql`${ident(rollupTable(fanoutsDaily, name))} f JOIN scope_prompts p ON p.id = f.prompt_id`;
 
 /**
  * Where a report reads fan-outs and answers, and how it counts them: the facts (one row each, counted)
@@ -69,10 +69,10 @@ export const fanoutsFromRollup: FanoutSource = {
 };
 
 export const fanoutsFromFacts: FanoutSource = {
-  fanouts: sql`fanouts f JOIN p ON p.id = f.prompt_id`,
+  fanouts: sql`fanouts f JOIN scope_prompts p ON p.id = f.prompt_id`,
   fanoutColumns: sql``,
   count: sql`count(*)`,
-  runs: sql`executions f JOIN p ON p.id = f.prompt_id`,
+  runs: sql`executions f JOIN scope_prompts p ON p.id = f.prompt_id`,
   runColumns: sql`f.model_id, f.search_triggered`,
   searching: sql`count(*)`,
   searched: sql`search_triggered`,

@@ -17,7 +17,7 @@ export interface GroupUnits {
   /** One row per partition: its keys (`k_<name>`), `n_all` rows and `n_kept` units. */
   readonly counts: Fragment;
   /**
-   * The rows (one per candidate unit, keys as `k_<name>`) of the partitions in relation `pg`, or of
+   * The rows (one per candidate unit, keys as `k_<name>`) of the partitions in relation `pg` (its name), or of
    * every partition when `pg` is null: CTEs to add, then the relation's name.
    */
   readonly rowsOf: (pg: string | null) => { readonly ctes: readonly Fragment[]; readonly from: Fragment };
@@ -99,8 +99,8 @@ WINDOW w AS (${sorted('x')})
 QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
     );
   }
-  const { ctes, from } = u.rowsOf('pg');
-  const pg = sql`pg AS (
+  const { ctes, from } = u.rowsOf('page_partitions');
+  const pg = sql`page_partitions AS (
   SELECT * FROM ordinals WHERE kb + n_kept > ${range.after}${range.upTo === null ? sql`` : sql` AND kb < ${range.upTo}`}
 )`;
   // TRICKY: the partitions a range touches are consecutive (the units before a partition, `kb`, grow with its
@@ -108,18 +108,18 @@ QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
   // the first of them plus its count of kept rows; its rank its place less the rows of the partitions before
   // its own among them.
   return withCtes(
-    [pg, sql`b AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM pg)`, ...ctes],
+    [pg, sql`page_start AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM page_partitions)`, ...ctes],
     sql`SELECT ${everyColumn('x', u.partition.names.map((n) => `k_${n}`))}, b.k0 + ${count} AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM ${from} x
-JOIN pg ON ${u.partition.equal('x', 'pg')}
-CROSS JOIN b
+JOIN page_partitions pg ON ${u.partition.equal('x', 'pg')}
+CROSS JOIN page_start b
 ${lookups(u, 'x')}
 WINDOW w AS (ORDER BY ${join([sql`pg.ordinal`, ...u.within('x')], ', ')})
 QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
   );
 }
 
-/** What a report adds to its page rows only, over the ranked rows `t` (CTE): more CTEs and the joins that read them. */
+/** What a report adds to its page rows only, over the ranked rows (`ctes` get the CTE's name, `joins` its alias): more CTEs and the joins that read them. */
 export interface RowExtras {
   readonly ctes: (t: string) => Fragment[];
   readonly joins: (t: string) => Fragment;
@@ -130,8 +130,8 @@ export interface RowExtras {
  * extras' joins) for the units of `range`.
  */
 export function unitRows(u: GroupUnits, range: UnitRange, columns: (alias: string) => Fragment[], extras?: RowExtras): Fragment {
-  return sql`WITH ${join([sql`t AS (${ranked(u, range)})`, ...(extras?.ctes('t') ?? [])], ',\n')}
+  return sql`WITH ${join([sql`ranked_rows AS (${ranked(u, range)})`, ...(extras?.ctes('ranked_rows') ?? [])], ',\n')}
 SELECT t.unit, 0 AS seq, ${join(columns('t'), ', ')}
-FROM t
+FROM ranked_rows t
 ${u.groups.lookups('t')}${extras ? sql`\n${extras.joins('t')}` : sql``}`;
 }

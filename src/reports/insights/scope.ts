@@ -18,7 +18,7 @@ export interface WindowScope {
 /** The category's current prompts as CTE `p`, optionally only those carrying one analysis type. */
 export function promptsCte(categoryId: string, analysisType?: string): Fragment {
   const carrying = analysisType ? sql` AND ${listHas(sql`analysis_types`, sql`${analysisType}`)}` : sql``;
-  return sql`p AS (
+  return sql`scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = ${categoryId}${carrying}
 )`;

@@ -35,24 +35,24 @@ export const servedByShoppingDaily = (plan: { readonly groupBy: readonly string[
 export const rolledCounts = sql`CAST(sum(w_shown) AS BIGINT) AS shown, sum(w_position) AS position_sum,
          CAST(sum(w_at1) AS BIGINT) AS at1, CAST(sum(w_at2) AS BIGINT) AS at2, CAST(sum(w_at3) AS BIGINT) AS at3`;
 
-/** A group's shopping answers, over relation `sr` of the rollup's answers. */
+/** A group's shopping answers, over relation `scoped_results` of the rollup's answers. */
 export const rolledAnswers = bigintOrNull(sql`sum(answers)`);
 
 /**
- * The CTEs `sr` (answers per day), `hit` (the category's products' counts per day and model) and
+ * The CTEs `scoped_results` (answers per day), `hit` (the category's products' counts per day and model) and
  * `window_counts` (each product's counts over the window), read from the rollup.
  */
 export function rolledShoppingFacts(plan: WindowScope, keysSelect: Fragment): Fragment {
   const table = (name: string) => sql`${ident(rollupTable(shoppingDaily, name))} f`;
-  return sql`sr AS (
+  return sql`scoped_results AS (
   SELECT ${keysSelect}f.answers FROM ${table('answers')} WHERE ${inWindow(plan)}
 ),
 hit AS (
   SELECT ${keysSelect}f.product_id, f.model_id, f.shown AS w_shown, f.position_sum AS w_position, f.at1 AS w_at1, f.at2 AS w_at2, f.at3 AS w_at3
   FROM ${table('results')}
-  WHERE ${inWindow(plan)} AND f.product_id IN (SELECT id FROM pr)
+  WHERE ${inWindow(plan)} AND f.product_id IN (SELECT id FROM category_products)
 ),
 window_counts AS (
-  SELECT product_id, ${rolledCounts}, (SELECT ${rolledAnswers} FROM sr) AS executions FROM hit GROUP BY product_id
+  SELECT product_id, ${rolledCounts}, (SELECT ${rolledAnswers} FROM scoped_results) AS executions FROM hit GROUP BY product_id
 )`;
 }

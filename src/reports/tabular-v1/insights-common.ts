@@ -123,7 +123,7 @@ export function pick(catalog: FlatCatalog, names: readonly string[]): FlatCatalo
 /** The current prompts of the category, optionally those with one analysis type. */
 export function promptsCte(plan: InsightsPlan, analysisType?: string): Fragment {
   const type = analysisType ? sql` AND ${listHas(sql`analysis_types`, sql`${analysisType}`)}` : sql``;
-  return sql`p AS (
+  return sql`scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = ${plan.categoryId}${type}
 )`;
 }
@@ -132,7 +132,7 @@ export function promptsCte(plan: InsightsPlan, analysisType?: string): Fragment 
 export function factsInScope(table: string, plan: InsightsPlan, catalog: FlatCatalog): Fragment {
   const node = flatToNode(filtersAt(plan.filters, catalog, 'scope'));
   const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
-  return sql`FROM ${ident(table)} f JOIN p ON p.id = f.prompt_id
+  return sql`FROM ${ident(table)} f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = ${plan.categoryId} AND f.executed_at >= ${instant(sql`${plan.window.start}`)} AND f.executed_at < ${instant(sql`${plan.window.end}`)} AND ${filter}`;
 }
 

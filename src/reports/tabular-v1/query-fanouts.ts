@@ -24,6 +24,7 @@ import {
 } from './insights-common.ts';
 import { fanoutsDaily, fanoutsFromRollup } from '../insights/fanouts-rollup.ts';
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
+import { declaredMetric } from '../../query/metric-sql.ts';
 
 const metricNames = ['fanouts_per_execution', 'total_fanouts', 'share'] as const;
 type Metric = (typeof metricNames)[number];
@@ -37,16 +38,24 @@ const schema = z.strictObject({
 
 const catalog: FlatCatalog = pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'topic_id', 'tag_id', 'prompt_id', 'persona_id', 'analysis_type']);
 
+const declared = {
+  fanouts_per_execution: declaredMetric('fanouts_per_execution', 'fanouts_per_execution'),
+  share: declaredMetric('share (fan-outs)', 'share'),
+} as const;
+
+/** A row's fan-outs `n`, its answer group's fan-outs `pg` and searching executions `xe` (none joined: 0). */
+const parts = { fanouts: sql`n.fanouts`, searching: sql`coalesce(xe.executions, 0)`, group_fanouts: sql`pg.group_fanouts` };
+
 const metricSql: Record<Metric, Fragment> = {
   total_fanouts: sql`n.fanouts`,
-  fanouts_per_execution: sql`n.fanouts / NULLIF(xe.executions, 0)`,
-  share: sql`n.fanouts / pg.group_fanouts`,
+  fanouts_per_execution: declared.fanouts_per_execution.sql(parts, 'v1'),
+  share: declared.share.sql(parts, 'v1'),
 };
 
 /** Each ratio's parts, so that rows re-aggregate exactly. */
-const ratioParts: Record<'fanouts_per_execution' | 'share', RatioParts> = {
-  fanouts_per_execution: { numerator: sql`n.fanouts`, denominator: sql`coalesce(xe.executions, 0)` },
-  share: { numerator: sql`n.fanouts`, denominator: sql`pg.group_fanouts` },
+const ratioParts: Record<keyof typeof declared, RatioParts> = {
+  fanouts_per_execution: declared.fanouts_per_execution.terms(parts),
+  share: declared.share.terms(parts),
 };
 
 /**
@@ -61,32 +70,32 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const rolled = rollups.has(fanoutsDaily.name) && servedByFanoutsDailyV1(plan);
   const ctes = rolled
     ? sql`${promptsCte(plan)},
-fo AS (
+scoped_fanouts AS (
   SELECT ${keySelect(dims, defs)}f.n AS w
   ${rolledInScope(plan, catalog, fanoutsFromRollup.fanouts)}
 ),
-n AS (SELECT ${keysThen(dims)}${fanoutsFromRollup.count} AS fanouts FROM fo ${groupByKeys(dims)}),
-pg AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS group_fanouts FROM fo GROUP BY ALL),
-ex AS (
+row_fanouts AS (SELECT ${keysThen(dims)}${fanoutsFromRollup.count} AS fanouts FROM scoped_fanouts ${groupByKeys(dims)}),
+group_fanouts AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
+searching_answers AS (
   SELECT ${keySelect(answerDims, defs)}f.searched AS w
   ${rolledInScope(plan, catalog, fanoutsFromRollup.runs)} AND f.searched > 0
 ),
-xe AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS executions FROM ex GROUP BY ALL)`
+group_searching AS (SELECT ${keysThen(answerDims)}${fanoutsFromRollup.count} AS executions FROM searching_answers GROUP BY ALL)`
     : sql`${promptsCte(plan)},
-fo AS (
+scoped_fanouts AS (
   SELECT ${keySelect(dims, defs)}f.position
   ${factsInScope('fanouts', plan, catalog)}
 ),
-n AS (SELECT ${keysThen(dims)}count(*) AS fanouts FROM fo ${groupByKeys(dims)}),
-pg AS (SELECT ${keysThen(answerDims)}count(*) AS group_fanouts FROM fo GROUP BY ALL),
-ex AS (
+row_fanouts AS (SELECT ${keysThen(dims)}count(*) AS fanouts FROM scoped_fanouts ${groupByKeys(dims)}),
+group_fanouts AS (SELECT ${keysThen(answerDims)}count(*) AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
+searching_answers AS (
   SELECT ${keySelect(answerDims, defs)}f.id
   ${factsInScope('executions', plan, catalog)} AND f.search_triggered
 ),
-xe AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM ex GROUP BY ALL)`;
+group_searching AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM searching_answers GROUP BY ALL)`;
   const columns = [...positionalKeys(dims, 'n'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
   const grouped = sql`SELECT ${join(columns, ', ')}
-FROM n LEFT JOIN pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
+FROM row_fanouts n LEFT JOIN group_fanouts pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN group_searching xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 

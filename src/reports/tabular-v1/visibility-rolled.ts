@@ -38,25 +38,25 @@ export function visibilityV1Rollup(plan: InsightsPlan): VisibilityRollup | null 
 }
 
 /**
- * The answers `g` and the brands' mentions `mb`, `t`, `bm` of v1 visibility summed from a rollup, with the
+ * The answers (`answer_groups`) and the brands' mentions (`scoped_mentions`, `group_mentions`, `brand_mentions`) of v1 visibility summed from a rollup, with the
  * facts path's names and types (counts as BIGINT), so the metrics compile unchanged.
  */
 export function rolledVisibility(plan: InsightsPlan, rollup: VisibilityRollup, catalog: FlatCatalog, defs: Record<string, KeyedDimension>, answerDims: readonly string[]): Fragment {
   // TRICKY: a rollup keeping the prompt's topic stands for the prompt `p` too, so keys and filters over `p.topic_id` read the row itself.
   const from = (table: string) => (rollup.promptKeys ? sql`${ident(rollupTable(rollup.def, table))} f, (SELECT f.topic_id AS topic_id) p` : sql`${ident(rollupTable(rollup.def, table))} f`);
-  return sql`g AS (
+  return sql`answer_groups AS (
   SELECT ${keySelect(answerDims, defs)}CAST(sum(f.executions) AS BIGINT) AS executions
   ${rolledInScope(plan, catalog, from('executions'))}
   ${groupByKeys(answerDims)}
 ),
-mb AS (
+scoped_mentions AS (
   SELECT ${keySelect(answerDims, defs)}f.asset_id, f.mentions, f.position_sum
   ${rolledInScope(plan, catalog, from('mentions'))}
 ),
-t AS (SELECT ${keysThen(answerDims)}CAST(sum(mentions) AS BIGINT) AS total_mentions FROM mb GROUP BY ALL)`;
+group_mentions AS (SELECT ${keysThen(answerDims)}CAST(sum(mentions) AS BIGINT) AS total_mentions FROM scoped_mentions GROUP BY ALL)`;
 }
 
 /** Per brand, an answer with a mention is one mention row, so `mentioned` is the mention count. */
 export const rolledBrandMentions = (answerDims: readonly string[]): Fragment =>
   sql`SELECT ${keysThen(answerDims)}asset_id, CAST(sum(mentions) AS BIGINT) AS mentions, CAST(sum(mentions) AS BIGINT) AS mentioned, sum(position_sum) AS position_sum
-  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL`;
+  FROM scoped_mentions WHERE asset_id IN (SELECT id FROM chosen_brands) GROUP BY ALL`;

@@ -3,6 +3,7 @@ import { componentColumns, type RatioParts } from '../tabular/tabular-shape.ts';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { filtersAt, flatToNode, nameField, type FlatCatalog } from '../../query/flat-filters.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import { declaredMetric } from '../../query/metric-sql.ts';
 import type { TabularReport } from '../tabular/tabular-report.ts';
 import {
   answerDimensions,
@@ -46,21 +47,36 @@ const catalog: FlatCatalog = {
 };
 const brandCatalog: FlatCatalog = { asset_name: nameField(sql`b.id`, assetsTable, { stage: 'row' }) };
 
-/** The same expressions as v2 visibility, so the two agree to the last bit for the same window. */
+/** The declarations v2 visibility computes from too, so the two agree to the last bit for the same window. */
+const declared = {
+  visibility_score: declaredMetric('visibility_score', 'visibility_score'),
+  share_of_voice: declaredMetric('share_of_voice (visibility)', 'share_of_voice'),
+  average_position: declaredMetric('average_position', 'average_position'),
+} as const;
+
+/** A group `g`, a brand's counts `bm` in it (none when it was not mentioned) and the group's mentions `t`. */
+const parts = {
+  mentioned: sql`coalesce(bm.mentioned, 0)`,
+  mentions: sql`coalesce(bm.mentions, 0)`,
+  executions: sql`g.executions`,
+  total_mentions: sql`coalesce(t.total_mentions, 0)`,
+  position_sum: sql`bm.position_sum`,
+};
+
 const metricSql: Record<Metric, Fragment> = {
   executions: sql`g.executions`,
   mentions_count: sql`coalesce(bm.mentions, 0)`,
-  visibility_score: sql`coalesce(bm.mentioned, 0) / g.executions`,
-  share_of_voice: sql`CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END`,
+  visibility_score: declared.visibility_score.sql(parts, 'v1'),
+  share_of_voice: declared.share_of_voice.sql(parts, 'v1'),
   // The client types metrics as numbers: a brand without a mention has position 0 (positions start at 1).
-  average_position: sql`coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0)`,
+  average_position: declared.average_position.sql(parts, 'v1'),
 };
 
 /** Each ratio's parts, so that rows re-aggregate exactly: the sums of a column's parts give its ratio. */
-const ratioParts: Record<'visibility_score' | 'share_of_voice' | 'average_position', RatioParts> = {
-  visibility_score: { numerator: sql`coalesce(bm.mentioned, 0)`, denominator: sql`g.executions` },
-  share_of_voice: { numerator: sql`coalesce(bm.mentions, 0)`, denominator: sql`coalesce(t.total_mentions, 0)` },
-  average_position: { numerator: sql`coalesce(bm.position_sum, 0)`, denominator: sql`coalesce(bm.mentions, 0)` },
+const ratioParts: Record<keyof typeof declared, RatioParts> = {
+  visibility_score: declared.visibility_score.terms(parts),
+  share_of_voice: declared.share_of_voice.terms(parts),
+  average_position: declared.average_position.terms({ ...parts, position_sum: sql`coalesce(bm.position_sum, 0)` }),
 };
 
 /**
@@ -77,38 +93,38 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const chosen = brandNode ? compileFilter(brandNode, brandCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : perBrand ? sql`TRUE` : sql`b.is_owned`;
   const rollup = visibilityV1Rollup(plan);
   const rolled = rollup !== null && rollups.has(rollup.def.name) ? rollup : null;
-  const b = sql`b AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen})`;
+  const b = sql`chosen_brands AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen})`;
   const ctes = rolled
     ? sql`${promptsCte(plan, 'visibility')},
 ${rolledVisibility(plan, rolled, catalog, defs, answerDims)},
 ${b},
-bm AS (
+brand_mentions AS (
   ${rolledBrandMentions(answerDims)}
 )`
     : sql`${promptsCte(plan, 'visibility')},
-e AS (
+scoped_answers AS (
   SELECT ${keySelect(answerDims, defs)}f.id AS execution_id
   ${factsInScope('executions', plan, catalog)}
 ),
-g AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM e ${groupByKeys(answerDims)}),
-mb AS (
+answer_groups AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM scoped_answers ${groupByKeys(answerDims)}),
+scoped_mentions AS (
   SELECT ${keySelect(answerDims, defs)}f.execution_id, f.asset_id, f.position
   ${factsInScope('mentions', plan, catalog)}
 ),
-t AS (SELECT ${keysThen(answerDims)}count(*) AS total_mentions FROM mb GROUP BY ALL),
+group_mentions AS (SELECT ${keysThen(answerDims)}count(*) AS total_mentions FROM scoped_mentions GROUP BY ALL),
 ${b},
-bm AS (
+brand_mentions AS (
   SELECT ${keysThen(answerDims)}${perBrand ? sql`asset_id, ` : sql``}count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
-  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+  FROM scoped_mentions WHERE asset_id IN (SELECT id FROM chosen_brands) GROUP BY ALL
 )`;
   const keys = dims.map((d, i) => sql`${brandDimensions.includes(d) ? sql`b.id` : dimKey(d, 'g')} AS ${ident(`k${i}`)}`);
   const columns = [...keys, ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
   const from = perBrand
-    ? sql`g CROSS JOIN b LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
-    : sql`g LEFT JOIN bm ON ${keysMatch(answerDims, 'bm', 'g')}`;
+    ? sql`answer_groups g CROSS JOIN chosen_brands b LEFT JOIN brand_mentions bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
+    : sql`answer_groups g LEFT JOIN brand_mentions bm ON ${keysMatch(answerDims, 'bm', 'g')}`;
   const grouped = sql`SELECT ${join(columns, ', ')}
 FROM ${from}
-LEFT JOIN t ON ${keysMatch(answerDims, 't', 'g')}`;
+LEFT JOIN group_mentions t ON ${keysMatch(answerDims, 't', 'g')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 

@@ -1,9 +1,9 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
 ),
 base AS (
   SELECT f.root_domain AS "k_root_domain", unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END) AS "k_tag", f.model_id AS model_key, NOT COALESCE(f.citation_category = $2, FALSE) AS hit, f.executed_at AS cited_at
-  FROM "citations" f JOIN p ON p.id = f.prompt_id
+  FROM "citations" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND TRUE
 ),
 num AS (

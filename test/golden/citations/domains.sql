@@ -1,21 +1,21 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
-c AS (
+scoped_citations AS (
   SELECT f.model_id, f.root_domain AS entity, f.citation_category, f.executed_at, TRUE AS hit
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND TRUE
 ),
 parts AS (SELECT count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept
-FROM c WHERE hit HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "c" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+FROM scoped_citations WHERE hit HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_citations" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH t AS (WITH den AS (SELECT model_id, count(*) AS total FROM c GROUP BY ALL),
+SELECT * FROM (WITH ranked_rows AS (WITH den AS (SELECT model_id, count(*) AS total FROM scoped_citations GROUP BY ALL),
 models_in AS (SELECT count(*) AS models FROM den HAVING count(*) > 0),
 num AS (
   SELECT entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
-  FROM c WHERE hit GROUP BY ALL
+  FROM scoped_citations c WHERE hit GROUP BY ALL
 ),
 scored AS (
   SELECT entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,
@@ -35,7 +35,7 @@ FROM (
 ) y
 )
 SELECT t.unit, 0 AS seq, "t".entity, "t"."rank", "t"."count", "t"."citation_share"
-FROM t
+FROM ranked_rows t
 )
 ORDER BY unit, seq
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","visibility",0,4,0]

@@ -1,15 +1,15 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 o AS (
   SELECT f.execution_id, f.cluster_id, f.accurate, f.model_id
-  FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
+  FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
 e AS (
   SELECT f.model_id
-  FROM executions f JOIN p ON p.id = f.prompt_id
+  FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
 answers AS (SELECT count(*) AS answers FROM e),

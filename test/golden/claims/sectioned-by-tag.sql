@@ -1,15 +1,15 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 o AS (
   SELECT unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE p.tag_ids END) AS k, f.execution_id, f.cluster_id, f.accurate, f.model_id
-  FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
+  FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND NOT COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $6 AND (id IN ($7) OR "name" IN ($8))), FALSE)
 ),
 e AS (
   SELECT unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE p.tag_ids END) AS k, f.model_id
-  FROM executions f JOIN p ON p.id = f.prompt_id
+  FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND NOT COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $12 AND (id IN ($13) OR "name" IN ($14))), FALSE)
 ),
 answers AS (SELECT k, count(*) AS answers FROM e GROUP BY k),
@@ -51,7 +51,7 @@ section_claims AS (
 LEFT JOIN claim_evidence_list ce ON ce.cluster_id = c.cluster_id
   GROUP BY c.k
 )
-SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
+SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / NULLIF((s.accurate + s.inaccurate), 0) AS accuracy, s.accurate, s.inaccurate,
        coalesce(r.total_claims, 0) AS total_claims, CAST(to_json(coalesce(r.claims, [])) AS VARCHAR) AS claims
 FROM ps s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k)

@@ -1,4 +1,4 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
   FROM prompts pr
   LEFT JOIN (
@@ -9,17 +9,17 @@ WITH p AS (
   ) tn ON tn.id = pr.id
   WHERE pr.category_id = $3
 ),
-e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $4 AND f.day BETWEEN CAST($5 AS DATE) AND CAST($6 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $7 AND lower(hostname) IN (lower($8))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$9, $10]), FALSE)))
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM e) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $4 AND f.day BETWEEN CAST($5 AS DATE) AND CAST($6 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $7 AND lower(hostname) IN (lower($8))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$9, $10]), FALSE)))
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scoped_answers e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $11 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $12 OFFSET $13)
+  FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id LIMIT $12 OFFSET $13)
 )
 SELECT o.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "date", {'id': f.model_id, 'name': mo.name} AS "model", pe.name AS "persona", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", CAST(to_json(list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)) AS VARCHAR) AS "analysis_types"
 FROM numbered o
 JOIN executions f ON f.category_id = $14 AND f.day = o.day AND f.id = o.id
-JOIN p ON p.id = f.prompt_id
+JOIN scope_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id

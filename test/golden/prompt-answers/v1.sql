@@ -1,4 +1,4 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
   FROM prompts pr
   LEFT JOIN (
@@ -9,17 +9,17 @@ WITH p AS (
   ) tn ON tn.id = pr.id
   WHERE pr.category_id = $3
 ),
-e AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE f.category_id = $4 AND f.executed_at >= CAST($5 AS TIMESTAMPTZ) AND f.executed_at < CAST($6 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $7)) > 0, FALSE))
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM e) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $4 AND f.executed_at >= CAST($5 AS TIMESTAMPTZ) AND f.executed_at < CAST($6 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $7)) > 0, FALSE))
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scoped_answers e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $8 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM e ORDER BY executed_at DESC, id LIMIT $9 OFFSET $10)
+  FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id LIMIT $9 OFFSET $10)
 )
 SELECT o.unit, 0 AS seq, CAST(to_json(p.analysis_types) AS VARCHAR) AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", f.executed_at AS "created_at", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", f.search_triggered AS "search_triggered", CAST(to_json(coalesce("l_themes_v".v, [])) AS VARCHAR) AS "sentiment_themes", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_themes_names".v, [])) AS VARCHAR) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
 FROM numbered o
 JOIN executions f ON f.category_id = $11 AND f.day = o.day AND f.id = o.id
-JOIN p ON p.id = f.prompt_id
+JOIN scope_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id

@@ -1,21 +1,21 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
 ),
-fo AS (
+scoped_fanouts AS (
   SELECT f.prompt_id AS "k_prompt", f.query AS "k_query", f.position
-  FROM "fanouts" f JOIN p ON p.id = f.prompt_id
+  FROM "fanouts" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND NOT COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE)
 ),
-n AS (SELECT "k_prompt", "k_query", count(*) AS fanouts FROM fo GROUP BY "k_prompt", "k_query"),
-pg AS (SELECT "k_prompt", count(*) AS group_fanouts FROM fo GROUP BY ALL),
-ex AS (
+row_fanouts AS (SELECT "k_prompt", "k_query", count(*) AS fanouts FROM scoped_fanouts GROUP BY "k_prompt", "k_query"),
+group_fanouts AS (SELECT "k_prompt", count(*) AS group_fanouts FROM scoped_fanouts GROUP BY ALL),
+searching_answers AS (
   SELECT f.prompt_id AS "k_prompt", f.id
-  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  FROM "executions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND NOT COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $9)) > 0, FALSE) AND f.search_triggered
 ),
-xe AS (SELECT "k_prompt", count(*) AS executions FROM ex GROUP BY ALL),
-grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(xe.executions, 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
-FROM n LEFT JOIN pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
+group_searching AS (SELECT "k_prompt", count(*) AS executions FROM searching_answers GROUP BY ALL),
+grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(coalesce(xe.executions, 0), 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
+FROM row_fanouts n LEFT JOIN group_fanouts pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN group_searching xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
 labeled AS (SELECT g.*, "n0"."prompt" AS "d0", "g"."k1" AS "d1" FROM grouped g
 LEFT JOIN "prompts" "n0" ON "n0".id = "g"."k0"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)

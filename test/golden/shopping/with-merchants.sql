@@ -1,23 +1,23 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
-pr AS (
+category_products AS (
   SELECT id, name, brand, rating, num_reviews, url, image_urls FROM products WHERE category_id = $2
 ),
-e AS (
+shopping_answers AS (
   SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
   FROM shopping_results f
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE)
 ),
 hit AS (
   SELECT f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN pr ON pr.id = f.product_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id JOIN category_products pr ON pr.id = f.product_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND ((COALESCE(EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND pm.name = $9), FALSE)) OR (COALESCE((pr.brand IN ($10) OR pr.brand IN (SELECT name FROM assets WHERE category_id = $11 AND id IN ($12))), FALSE)))
 ),
 selected AS (
   SELECT pr.id AS product_id, count(*) AS executions
-  FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
+  FROM shopping_answers f JOIN scope_prompts p ON p.id = f.prompt_id CROSS JOIN category_products pr
   WHERE pr.id IN (SELECT DISTINCT product_id FROM hit) AND ((COALESCE(EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND pm.name = $13), FALSE)) OR (COALESCE((pr.brand IN ($14) OR pr.brand IN (SELECT name FROM assets WHERE category_id = $15 AND id IN ($16))), FALSE)))
   GROUP BY ALL
 ),
@@ -27,19 +27,19 @@ window_counts AS (
          count(*) FILTER (WHERE position = 1) AS at1, count(*) FILTER (WHERE position = 2) AS at2, count(*) FILTER (WHERE position = 3) AS at3 FROM hit GROUP BY product_id) s
   JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
 ),
-w AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
-  FROM (SELECT c.*, pr.name, shown / executions AS "visibility_score", position_sum / shown AS "average_position", at1 / shown AS "position1_percentage", at2 / shown AS "position2_percentage", at3 / shown AS "position3_percentage", (shown - at1 - at2 - at3) / shown AS "position_above3_percentage" FROM "window_counts" c JOIN pr ON pr.id = c.product_id)),
-units AS (SELECT product_id, visibility_rank AS unit FROM w)
+window_scores AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
+  FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "window_counts" c JOIN category_products pr ON pr.id = c.product_id)),
+units AS (SELECT product_id, visibility_rank AS unit FROM window_scores)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (SELECT u.unit, 0 AS seq, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews", pr.url AS product_url, CAST(to_json(pr.image_urls) AS VARCHAR) AS product_image_urls,
        CAST(to_json(coalesce(pmx.merchants, [])) AS VARCHAR) AS merchants
 FROM units u
-JOIN w m ON m.product_id = u.product_id
-JOIN pr ON pr.id = u.product_id
+JOIN window_scores m ON m.product_id = u.product_id
+JOIN category_products pr ON pr.id = u.product_id
 LEFT JOIN (
   SELECT pm.product_id, list({'name': pm.name, 'price': pm.price} ORDER BY pm.name, pm.price) AS merchants
-  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM pr) GROUP BY pm.product_id
+  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM category_products) GROUP BY pm.product_id
 ) pmx ON pmx.product_id = pr.id
 WHERE u.unit > $17 AND u.unit <= $18)
 ORDER BY unit, seq

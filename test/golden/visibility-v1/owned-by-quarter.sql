@@ -1,26 +1,26 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
-e AS (
+scoped_answers AS (
   SELECT CAST(date_trunc('quarter', f.day) AS DATE) AS "k_date", f.id AS execution_id
-  FROM "executions" f JOIN p ON p.id = f.prompt_id
+  FROM "executions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND TRUE
 ),
-g AS (SELECT "k_date", count(*) AS executions FROM e GROUP BY "k_date"),
-mb AS (
+answer_groups AS (SELECT "k_date", count(*) AS executions FROM scoped_answers GROUP BY "k_date"),
+scoped_mentions AS (
   SELECT CAST(date_trunc('quarter', f.day) AS DATE) AS "k_date", f.execution_id, f.asset_id, f.position
-  FROM "mentions" f JOIN p ON p.id = f.prompt_id
+  FROM "mentions" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND TRUE
 ),
-t AS (SELECT "k_date", count(*) AS total_mentions FROM mb GROUP BY ALL),
-b AS (SELECT id, name FROM assets b WHERE category_id = $9 AND b.is_owned),
-bm AS (
+group_mentions AS (SELECT "k_date", count(*) AS total_mentions FROM scoped_mentions GROUP BY ALL),
+chosen_brands AS (SELECT id, name FROM assets b WHERE category_id = $9 AND b.is_owned),
+brand_mentions AS (
   SELECT "k_date", count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
-  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+  FROM scoped_mentions WHERE asset_id IN (SELECT id FROM chosen_brands) GROUP BY ALL
 ),
-grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / g.executions AS "m0", g.executions AS "m1"
-FROM g LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
-LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
+grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / NULLIF(g.executions, 0) AS "m0", g.executions AS "m1"
+FROM answer_groups g LEFT JOIN brand_mentions bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
+LEFT JOIN group_mentions t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
 labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0" FROM grouped g),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info

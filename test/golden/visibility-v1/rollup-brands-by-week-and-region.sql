@@ -1,26 +1,26 @@
-WITH p AS (
+WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
-g AS (
+answer_groups AS (
   SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.region_id AS "k_region", CAST(sum(f.executions) AS BIGINT) AS executions
   FROM "rollup_visibility_region_topic_executions" f, (SELECT f.topic_id AS topic_id) p
   WHERE f.category_id = $3 AND f.day >= CAST($4 AS DATE) AND f.day < CAST($5 AS DATE) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $6 AND "name" = $7), FALSE)
   GROUP BY "k_date", "k_region"
 ),
-mb AS (
+scoped_mentions AS (
   SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.region_id AS "k_region", f.asset_id, f.mentions, f.position_sum
   FROM "rollup_visibility_region_topic_mentions" f, (SELECT f.topic_id AS topic_id) p
   WHERE f.category_id = $8 AND f.day >= CAST($9 AS DATE) AND f.day < CAST($10 AS DATE) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND "name" = $12), FALSE)
 ),
-t AS (SELECT "k_date", "k_region", CAST(sum(mentions) AS BIGINT) AS total_mentions FROM mb GROUP BY ALL),
-b AS (SELECT id, name FROM assets b WHERE category_id = $13 AND TRUE),
-bm AS (
+group_mentions AS (SELECT "k_date", "k_region", CAST(sum(mentions) AS BIGINT) AS total_mentions FROM scoped_mentions GROUP BY ALL),
+chosen_brands AS (SELECT id, name FROM assets b WHERE category_id = $13 AND TRUE),
+brand_mentions AS (
   SELECT "k_date", "k_region", asset_id, CAST(sum(mentions) AS BIGINT) AS mentions, CAST(sum(mentions) AS BIGINT) AS mentioned, sum(position_sum) AS position_sum
-  FROM mb WHERE asset_id IN (SELECT id FROM b) GROUP BY ALL
+  FROM scoped_mentions WHERE asset_id IN (SELECT id FROM chosen_brands) GROUP BY ALL
 ),
-grouped AS (SELECT b.id AS "k0", "g"."k_date" AS "k1", "g"."k_region" AS "k2", coalesce(bm.mentioned, 0) / g.executions AS "m0", CASE WHEN coalesce(t.total_mentions, 0) = 0 THEN 0.0 ELSE coalesce(bm.mentions, 0) / t.total_mentions END AS "m1", coalesce(bm.position_sum / NULLIF(bm.mentions, 0), 0) AS "m2"
-FROM g CROSS JOIN b LEFT JOIN bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "bm"."k_region" IS NOT DISTINCT FROM "g"."k_region" AND bm.asset_id = b.id
-LEFT JOIN t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "t"."k_region" IS NOT DISTINCT FROM "g"."k_region"),
+grouped AS (SELECT b.id AS "k0", "g"."k_date" AS "k1", "g"."k_region" AS "k2", coalesce(bm.mentioned, 0) / NULLIF(g.executions, 0) AS "m0", coalesce(coalesce(bm.mentions, 0) / NULLIF(coalesce(t.total_mentions, 0), 0), 0.0) AS "m1", coalesce(bm.position_sum / NULLIF(coalesce(bm.mentions, 0), 0), 0.0) AS "m2"
+FROM answer_groups g CROSS JOIN chosen_brands b LEFT JOIN brand_mentions bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "bm"."k_region" IS NOT DISTINCT FROM "g"."k_region" AND bm.asset_id = b.id
+LEFT JOIN group_mentions t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "t"."k_region" IS NOT DISTINCT FROM "g"."k_region"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1", "n2"."name" AS "d2" FROM grouped g
 LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"
 LEFT JOIN "regions" "n2" ON "n2".id = "g"."k2"),

@@ -1,22 +1,22 @@
-WITH p AS (
+WITH visibility_prompts AS (
   SELECT id, topic_id, tag_ids FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, 'visibility')
 ),
-e AS (
+answers_by_key AS (
   SELECT f.persona_id AS "k_persona", f.model_id, count(*) AS n
-  FROM executions f JOIN p ON p.id = f.prompt_id
+  FROM executions f JOIN visibility_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE
   GROUP BY ALL
 ),
-m AS (
+mentions_by_key AS (
   SELECT f.persona_id AS "k_persona", f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
-  FROM mentions f JOIN p ON p.id = f.prompt_id
+  FROM mentions f JOIN visibility_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND TRUE
   GROUP BY ALL
 ),
-scope_models AS (SELECT DISTINCT model_id FROM e),
-g AS (
-  SELECT "k_persona", sum(n) AS executions FROM e
+scope_models AS (SELECT DISTINCT model_id FROM answers_by_key),
+groups AS (
+  SELECT "k_persona", sum(n) AS executions FROM answers_by_key
   GROUP BY "k_persona"
 ),
 width AS (
@@ -24,32 +24,32 @@ width AS (
 ),
 ordinals AS (
   SELECT "g"."k_persona", g.executions, row_number() OVER (ORDER BY "d_persona"."name" NULLS LAST, "g"."k_persona" NULLS LAST) AS ordinal
-  FROM g
+  FROM groups g
   LEFT JOIN "personas" AS "d_persona" ON "d_persona".id = "g"."k_persona"
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM groups) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH pg AS (
+SELECT * FROM (WITH page_groups AS (
   SELECT o.* FROM ordinals o, width w
   WHERE w.k > 0 AND o.ordinal > ($9 // w.k) AND o.ordinal <= (($10 + w.k - 1) // w.k)
 ),
-pm AS (
-  SELECT m.* FROM m SEMI JOIN pg ON "m"."k_persona" IS NOT DISTINCT FROM "pg"."k_persona"
+page_mentions AS (
+  SELECT m.* FROM mentions_by_key m SEMI JOIN page_groups pg ON "m"."k_persona" IS NOT DISTINCT FROM "pg"."k_persona"
 ),
-t AS (
-  SELECT "k_persona", sum(mentions) AS total_mentions FROM pm GROUP BY "k_persona"
+group_mentions AS (
+  SELECT "k_persona", sum(mentions) AS total_mentions FROM page_mentions GROUP BY "k_persona"
 ),
 scored AS (
   SELECT "pg"."k_persona" AS "k_persona", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
-  FROM pg
+  FROM page_groups pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $11) a
-  LEFT JOIN pm ON pm.asset_id = a.id AND "pm"."k_persona" IS NOT DISTINCT FROM "pg"."k_persona"
-  LEFT JOIN t ON "t"."k_persona" IS NOT DISTINCT FROM "pg"."k_persona"
+  LEFT JOIN page_mentions pm ON pm.asset_id = a.id AND "pm"."k_persona" IS NOT DISTINCT FROM "pg"."k_persona"
+  LEFT JOIN group_mentions t ON "t"."k_persona" IS NOT DISTINCT FROM "pg"."k_persona"
 ),
 ranked AS (
-  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $12) AS rank
-  FROM (SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
+  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = $12) AS rank
+  FROM (SELECT *, mentions / NULLIF(executions, 0) AS "visibility_score", coalesce(mentions / NULLIF(total_mentions, 0), 0.0) AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
 ),
 built AS (
   SELECT (r.ordinal - 1) * w.k + r.rank AS unit, r.*

@@ -1,10 +1,10 @@
-WITH e AS (
+WITH answers_by_key AS (
   SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", sum(f.executions) AS n
   FROM "rollup_visibility_daily_executions" f
   WHERE f.category_id = $1 AND f.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($4) OR "name" IN ($5))), FALSE)
   GROUP BY ALL
 ),
-m AS (
+mentions_by_key AS (
   SELECT f.model_id AS "k_model", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
   FROM "rollup_visibility_daily_mentions" f
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($9) OR "name" IN ($10))), FALSE)
@@ -13,8 +13,8 @@ m AS (
 scope_models AS (
   SELECT DISTINCT f.model_id FROM "rollup_visibility_daily_executions" f WHERE f.category_id = $11 AND f.day BETWEEN CAST($12 AS DATE) AND CAST($13 AS DATE) AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($14) OR "name" IN ($15))), FALSE)
 ),
-g AS (
-  SELECT "k_model", "k_date", sum(n) AS executions FROM e
+groups AS (
+  SELECT "k_model", "k_date", sum(n) AS executions FROM answers_by_key
   GROUP BY "k_model", "k_date"
 ),
 width AS (
@@ -22,32 +22,32 @@ width AS (
 ),
 ordinals AS (
   SELECT "g"."k_model", "g"."k_date", g.executions, row_number() OVER (ORDER BY "d_model"."name" NULLS LAST, "g"."k_model" NULLS LAST, "g"."k_date") AS ordinal
-  FROM g
+  FROM groups g
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "g"."k_model"
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM g) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) * (SELECT k FROM width) FROM groups) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH pg AS (
+SELECT * FROM (WITH page_groups AS (
   SELECT o.* FROM ordinals o, width w
   WHERE w.k > 0 AND o.ordinal > ($17 // w.k) AND o.ordinal <= (($18 + w.k - 1) // w.k)
 ),
-pm AS (
-  SELECT m.* FROM m SEMI JOIN pg ON "m"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "m"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+page_mentions AS (
+  SELECT m.* FROM mentions_by_key m SEMI JOIN page_groups pg ON "m"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "m"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
 ),
-t AS (
-  SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM pm GROUP BY "k_model", "k_date"
+group_mentions AS (
+  SELECT "k_model", "k_date", sum(mentions) AS total_mentions FROM page_mentions GROUP BY "k_model", "k_date"
 ),
 scored AS (
   SELECT "pg"."k_model" AS "k_model", "pg"."k_date" AS "k_date", pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions
-  FROM pg
+  FROM page_groups pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = $19) a
-  LEFT JOIN pm ON pm.asset_id = a.id AND "pm"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "pm"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
-  LEFT JOIN t ON "t"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "t"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+  LEFT JOIN page_mentions pm ON pm.asset_id = a.id AND "pm"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "pm"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
+  LEFT JOIN group_mentions t ON "t"."k_model" IS NOT DISTINCT FROM "pg"."k_model" AND "t"."k_date" IS NOT DISTINCT FROM "pg"."k_date"
 ),
 ranked AS (
-  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = $20) AS rank
-  FROM (SELECT *, mentions / executions AS "visibility_score", CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
+  SELECT *, row_number() OVER (ORDER BY ordinal, "visibility_score" DESC NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = $20) AS rank
+  FROM (SELECT *, mentions / NULLIF(executions, 0) AS "visibility_score", coalesce(mentions / NULLIF(total_mentions, 0), 0.0) AS "share_of_voice", position_sum / NULLIF(mentions, 0) AS "average_position" FROM scored)
 ),
 built AS (
   SELECT (r.ordinal - 1) * w.k + r.rank AS unit, r.*

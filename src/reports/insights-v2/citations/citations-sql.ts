@@ -68,7 +68,7 @@ export function compileCitations(plan: CitationsPlan, rollups: ReadonlySet<strin
   const owned = plan.scope === 'owned';
 
   const ctes = sql`${promptsCte(plan.categoryId)},
-c AS (
+scoped_citations AS (
   SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit${source.weight}
   FROM ${source.from}
   WHERE ${inWindow(plan)} AND ${types} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
@@ -77,11 +77,11 @@ c AS (
   // The scores of the partitions in `pg` (every partition when null): a page scores only its own partitions'
   // entities. The denominators are a few rows per partition, cheaper to count whole than to restrict.
   const scoring = (pg: string | null) => [
-    sql`den AS (SELECT ${g.cols()}model_id, ${source.count} AS total FROM c GROUP BY ALL)`,
+    sql`den AS (SELECT ${g.cols()}model_id, ${source.count} AS total FROM scoped_citations GROUP BY ALL)`,
     sql`models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()})`,
     sql`num AS (
   SELECT ${g.cols()}entity, model_id, ${source.count} AS n, min(executed_at) AS first_at, ${boolOr(sql`citation_category = 'owned'`)} AS owned
-  FROM c${pg === null ? sql`` : sql` ${semiJoin} ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
+  FROM scoped_citations c${pg === null ? sql`` : sql` ${semiJoin} ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
 )`,
     // TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
     // (pages, the stream and ties in the ranking stay identical from run to run).
@@ -101,7 +101,7 @@ c AS (
     partition: g,
     // A partition's rows are its distinct cited entities; those with an owned citation are its units under scope owned.
     counts: sql`SELECT ${g.cols()}count(DISTINCT entity) AS n_all, count(DISTINCT entity)${owned ? sql` FILTER (WHERE citation_category = 'owned')` : sql``} AS n_kept
-FROM c WHERE hit ${g.groupBy()}`,
+FROM scoped_citations WHERE hit ${g.groupBy()}`,
     rowsOf: (pg) => ({ ctes: scoring(pg), from: sql`scored` }),
     within: (x) => [sql`${ident(x)}.count DESC`, sql`${ident(x)}.citation_share DESC`, sql`${ident(x)}.entity`],
     ...(owned ? { kept: (x: string) => sql`${ident(x)}.owned` } : {}),
@@ -112,7 +112,7 @@ FROM c WHERE hit ${g.groupBy()}`,
     shape: shapeOf(plan, g),
     rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.entity`, ...metrics.map((m) => sql`${ident(t)}.${ident(m)}`)]),
     total: unitTotal,
-    info: sql`SELECT ${modelNames('c')} AS models`,
+    info: sql`SELECT ${modelNames('scoped_citations')} AS models`,
     // Every slice would aggregate the window's citations again to rank them, so a stream is one statement
     // (or, led by the date, one per window of days: see byDate).
     sliceUnits: Number.POSITIVE_INFINITY,

@@ -58,7 +58,7 @@ export function occurrences(plan: ClaimsPlan): Fragment {
   return sql`${promptsCte(plan.categoryId, 'accuracy')},
 o AS (
   SELECT ${k}f.execution_id, f.cluster_id, f.accurate, f.model_id
-  FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
+  FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE ${inWindow(plan)} AND ${filter}
 )`;
 }

@@ -9,9 +9,12 @@ import type { ClaimsPlan } from './claims-plan.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import { distinctModelNames, inWindow } from '../../insights/scope.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 
 /** A section's accuracy over the section row `s`. */
-const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', numerator: sql`s.accurate`, denominator: sql`s.accurate + s.inaccurate` }];
+const accuracy = declaredMetric('accuracy, accurate, inaccurate', 'accuracy');
+const sectionCounts = { accurate: sql`s.accurate`, inaccurate: sql`s.inaccurate` };
+const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', ...accuracy.terms(sectionCounts) }];
 
 const limitOffset = (range: UnitRange) => sql`${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
 
@@ -28,7 +31,7 @@ export function compileClaims(plan: ClaimsPlan): ShapedReport {
   const ctes = sql`${occurrences(plan)},
 e AS (
   SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
-  FROM executions f JOIN p ON p.id = f.prompt_id
+  FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``})`;
@@ -82,7 +85,7 @@ section_claims AS (
   ${join(lists.joins, '\n')}
   GROUP BY c.k
 )
-SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, s.accurate / (s.accurate + s.inaccurate) AS accuracy, s.accurate, s.inaccurate,
+SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, ${accuracy.sql(sectionCounts)} AS accuracy, s.accurate, s.inaccurate,
        coalesce(r.total_claims, 0) AS total_claims, ${jsonText(sql`coalesce(r.claims, [])`)} AS claims${plan.components ? sql`, ${join(partColumns(accuracyParts), ', ')}` : sql``}
 FROM ps s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k`;

@@ -13,6 +13,10 @@ import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cur
 import { Grouping } from '../../insights/group-keys.ts';
 import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from '../../insights/group-units.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from '../../insights/scope.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
+
+const accuracyOfClaims = declaredMetric('accuracy, accurate, inaccurate', 'accuracy');
+const accuracyByCitation = declaredMetric('accuracy, accurate, inaccurate by citation', 'accuracy');
 
 const groupDims = ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'] as const;
 type FactcheckDimension = (typeof groupDims)[number];
@@ -55,11 +59,11 @@ function compile(plan: FactcheckPlan): ShapedReport {
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'accuracy'),
     sql`e AS (
-  SELECT f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
+  SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
 )`,
     sql`o AS (
   SELECT ${g.select()}f.accurate
-  FROM claim_occurrences f JOIN p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id${cited}
+  FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id${cited}
   WHERE ${inWindow(plan)} AND ${filter}
 )`,
   ];
@@ -77,7 +81,9 @@ function compile(plan: FactcheckPlan): ShapedReport {
     within: (x) => (g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x)),
     withinLookups: (x) => g.orderLookups(x),
   };
-  const parts = (t: string): RatioPart[] => (plan.components ? [{ ratio: 'accuracy', numerator: sql`${ident(t)}.accurate`, denominator: sql`${ident(t)}.accurate + ${ident(t)}.inaccurate` }] : []);
+  const accuracy = g.has('citation') ? accuracyByCitation : accuracyOfClaims;
+  const counts = (t: string) => ({ accurate: sql`${ident(t)}.accurate`, inaccurate: sql`${ident(t)}.inaccurate` });
+  const parts = (t: string): RatioPart[] => (plan.components ? [{ ratio: 'accuracy', ...accuracy.terms(counts(t)) }] : []);
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
     shape: {
@@ -86,7 +92,7 @@ function compile(plan: FactcheckPlan): ShapedReport {
     rows: (range) =>
       unitRows(units, range, (t) => [
         ...g.columns(t),
-        sql`${ident(t)}.accurate / (${ident(t)}.accurate + ${ident(t)}.inaccurate) AS accuracy`,
+        sql`${accuracy.sql(counts(t))} AS accuracy`,
         sql`${ident(t)}.accurate`,
         sql`${ident(t)}.inaccurate`,
         ...partColumns(parts(t)),

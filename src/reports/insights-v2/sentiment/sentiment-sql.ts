@@ -9,20 +9,26 @@ import { partColumns, partFields, type RatioPart } from '../../insights/ratio-pa
 import { inWindowAt, modelNames, promptsCte, type WindowScope } from '../../insights/scope.ts';
 import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from '../../insights/sentiment-rollup.ts';
 import { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentKeys, type SentimentPlan } from './sentiment-plan.ts';
+import { declaredMetric, type DeclaredMetric } from '../../../query/metric-sql.ts';
 
 export { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-plan.ts';
 
 type Window = Omit<WindowScope, 'organizationId'>;
 
+const declared: Readonly<Record<string, DeclaredMetric>> = {
+  positive_sentiment: declaredMetric('positive_sentiment, negative_sentiment', 'positive_sentiment'),
+  negative_sentiment: declaredMetric('positive_sentiment, negative_sentiment', 'negative_sentiment'),
+  occurrence: declaredMetric('occurrence (sentiment)', 'occurrence'),
+};
+
+/** A row's assessments `n`, the positive ones, its answers and its group's answers `d.answers`, over the counts `c` (or `t`). */
+const countsOf = (t: string) => ({ assessments: sql`${ident(t)}.n`, positive: sql`${ident(t)}.positive`, answers: sql`${ident(t)}.answers`, group_answers: sql`d.answers` });
+
 /** The parts of the requested percentages over the scored row `t` (components; occurrence takes none, see sentiment.ts). */
 function sentimentParts(plan: SentimentPlan, t: string): RatioPart[] {
   if (!plan.components) return [];
-  const [n, positive] = [sql`${ident(t)}.n`, sql`${ident(t)}.positive`];
-  const parts: Record<string, RatioPart> = {
-    positive_sentiment: { ratio: 'positive_sentiment', numerator: positive, denominator: n },
-    negative_sentiment: { ratio: 'negative_sentiment', numerator: sql`${n} - ${positive}`, denominator: n },
-  };
-  return plan.metrics.flatMap((m) => (parts[m] ? [parts[m]] : []));
+  const ratios = ['positive_sentiment', 'negative_sentiment'];
+  return plan.metrics.filter((m) => ratios.includes(m)).map((m) => ({ ratio: m, ...declared[m]!.terms(countsOf(t)) }));
 }
 
 function shapeOf(plan: SentimentPlan, g: Grouping): RowShape {
@@ -62,7 +68,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
   FROM ${sentimentDailyTable}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}` : sql`
   SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
-  FROM sentiments f JOIN p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
+  FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
   // Answer keys scope both the counts and occurrence's denominator, so restricting assessments by them is exact.
@@ -70,8 +76,8 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
   // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
   // Every group has its answer keys' denominator row, so without occurrence the join is left out.
   const scored = (from: Fragment) => sql`
-  SELECT c.*, 100 * c.positive / c.n AS positive_sentiment, 100 - 100 * c.positive / c.n AS negative_sentiment${occurrence ? sql`,
-         100 * c.answers / d.answers AS occurrence` : sql``}
+  SELECT c.*, ${declared.positive_sentiment!.sql(countsOf('c'))} AS positive_sentiment, ${declared.negative_sentiment!.sql(countsOf('c'))} AS negative_sentiment${occurrence ? sql`,
+         ${declared.occurrence!.sql(countsOf('c'))} AS occurrence` : sql``}
   FROM (
     SELECT ${g.cols()}${rolled ? sql`CAST(sum(w) AS BIGINT) AS n, CAST(sum(w_positive) AS BIGINT) AS positive` : sql`count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive`}${occurrence ? sql`, count(DISTINCT execution_id) AS answers` : sql``}
     FROM ${from} WHERE hit ${g.groupBy()}

@@ -1,26 +1,32 @@
 import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../../query/row-shape.ts';
-import { sql, type Fragment } from '../../../query/sql.ts';
+import { ident, sql, type Fragment } from '../../../query/sql.ts';
+import { declaredMetric, type DeclaredMetric, type PartsSql } from '../../../query/metric-sql.ts';
 import { dimensionShape } from '../../insights/dimensions.ts';
 import { partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import type { Metric, ShoppingPlan } from './shopping-plan.ts';
 
 /** A shopping row: its product, its groups, its metrics (each over the scored counts `m` and the product `pr`) and their parts. */
 
-/** Each ratio's parts over the scored counts `m` (components). */
-const ratioParts: Partial<Record<Metric, readonly [Fragment, Fragment]>> = {
-  visibility_score: [sql`m.shown`, sql`m.executions`],
-  average_position: [sql`m.position_sum`, sql`m.shown`],
-  position1_percentage: [sql`m.at1`, sql`m.shown`],
-  position2_percentage: [sql`m.at2`, sql`m.shown`],
-  position3_percentage: [sql`m.at3`, sql`m.shown`],
-  position_above3_percentage: [sql`m.shown - m.at1 - m.at2 - m.at3`, sql`m.shown`],
+/** The ratio metrics of shopping, as src/model/metrics.ts declares them. */
+export const shoppingDeclared = {
+  visibility_score: declaredMetric('shopping visibility_score', 'visibility_score'),
+  average_position: declaredMetric('shopping average_position', 'average_position'),
+  ...Object.fromEntries(
+    (['position1_percentage', 'position2_percentage', 'position3_percentage', 'position_above3_percentage'] as const).map((m) => [m, declaredMetric('position1_percentage … position3_percentage, position_above3_percentage', m)]),
+  ),
+} as Readonly<Record<'visibility_score' | 'average_position' | 'position1_percentage' | 'position2_percentage' | 'position3_percentage' | 'position_above3_percentage', DeclaredMetric>>;
+
+/** A product's counts in a group, as columns of `alias` (none: bare names); its answers are the group's shopping answers. */
+export const countParts = (alias?: string): PartsSql => {
+  const column = (name: string) => (alias ? sql`${ident(alias)}.${ident(name)}` : ident(name));
+  return { shown: column('shown'), answers: column('executions'), position_sum: column('position_sum'), at1: column('at1'), at2: column('at2'), at3: column('at3') };
 };
 
 /** The ratio metrics of shopping, which components takes. */
-export const shoppingRatios = Object.keys(ratioParts) as Metric[];
+export const shoppingRatios = Object.keys(shoppingDeclared) as Metric[];
 
 export const partsOf = (plan: ShoppingPlan): RatioPart[] =>
-  plan.components ? plan.metrics.flatMap((m) => (ratioParts[m] ? [{ ratio: m, numerator: ratioParts[m][0], denominator: ratioParts[m][1] }] : [])) : [];
+  plan.components ? plan.metrics.flatMap((m) => (m in shoppingDeclared ? [{ ratio: m, ...shoppingDeclared[m as keyof typeof shoppingDeclared].terms(countParts('m')) }] : [])) : [];
 
 /** Each metric of a row over its scored counts `m` and its product `pr`, and how it is typed. */
 export const metricColumns: Record<Metric, { readonly expr: Fragment; readonly type: ScalarType }> = {

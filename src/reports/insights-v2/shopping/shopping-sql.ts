@@ -7,24 +7,17 @@ import { dimensionColumns, dimensionJoins, dimensionOrder, groupKey, keyColumn, 
 import { partColumns } from '../../insights/ratio-parts.ts';
 import { distinctModelNames, inWindow, promptsCte } from '../../insights/scope.ts';
 import { productFields, shoppingFilterFields, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
-import { metricColumns, partsOf, shapeOf } from './shopping-shape.ts';
+import { countParts, metricColumns, partsOf, shapeOf, shoppingDeclared } from './shopping-shape.ts';
 import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from '../../insights/shopping-rollup.ts';
 
 /** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
-const ratioSql = {
-  visibility_score: sql`shown / executions`,
-  average_position: sql`position_sum / shown`,
-  position1_percentage: sql`at1 / shown`,
-  position2_percentage: sql`at2 / shown`,
-  position3_percentage: sql`at3 / shown`,
-  position_above3_percentage: sql`(shown - at1 - at2 - at3) / shown`,
-} as const;
+const ratioSql = Object.fromEntries(Object.entries(shoppingDeclared).map(([name, metric]) => [name, metric.sql(countParts())]));
 
 /** Counts to metrics, ranked within each group by visibility, then position, then name and id (when `ranked`). */
 function scored(counts: string, dims: readonly ShoppingDimension[], ranked: boolean): Fragment {
   const partition = dims.length > 0 ? sql`PARTITION BY ${join(dims.map((d) => keyColumn(d)), ', ')} ` : sql``;
   const ratios = join(Object.entries(ratioSql).map(([name, expr]) => sql`${expr} AS ${ident(name)}`), ', ');
-  const metrics = sql`SELECT c.*, pr.name, ${ratios} FROM ${ident(counts)} c JOIN pr ON pr.id = c.product_id`;
+  const metrics = sql`SELECT c.*, pr.name, ${ratios} FROM ${ident(counts)} c JOIN category_products pr ON pr.id = c.product_id`;
   if (!ranked) return metrics;
   return sql`SELECT *, row_number() OVER (${partition}ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
   FROM (${metrics})`;
@@ -57,19 +50,19 @@ export function compileShopping(plan: ShoppingPlan, rollups: ReadonlySet<string>
   const facts = rolled
     ? rolledShoppingFacts(plan, keysSelect)
     : perProduct
-    ? sql`e AS (
+    ? sql`shopping_answers AS (
   SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
   FROM shopping_results f
   WHERE ${inWindow(plan)}
 ),
 hit AS (
   SELECT ${keysSelect}f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id JOIN pr ON pr.id = f.product_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id JOIN category_products pr ON pr.id = f.product_id
   WHERE ${inWindow(plan)} AND ${filter}
 ),
 selected AS (
   SELECT ${keysSelect}pr.id AS product_id, count(*) AS executions
-  FROM e f JOIN p ON p.id = f.prompt_id CROSS JOIN pr
+  FROM shopping_answers f JOIN scope_prompts p ON p.id = f.prompt_id CROSS JOIN category_products pr
   WHERE pr.id IN (SELECT DISTINCT product_id FROM hit) AND ${filter}
   GROUP BY ALL
 ),
@@ -78,37 +71,37 @@ window_counts AS (
   FROM (SELECT product_id, ${counts} FROM hit GROUP BY product_id) s
   JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
 )`
-    : sql`sr AS (
+    : sql`scoped_results AS (
   SELECT ${keysSelect}f.execution_id, f.product_id, f.model_id, f.position
-  FROM shopping_results f JOIN p ON p.id = f.prompt_id
+  FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filter}
 ),
-hit AS (SELECT * FROM sr WHERE product_id IN (SELECT id FROM pr)),
+hit AS (SELECT * FROM scoped_results WHERE product_id IN (SELECT id FROM category_products)),
 window_counts AS (
-  SELECT product_id, ${counts}, (SELECT count(DISTINCT execution_id) FROM sr) AS executions FROM hit GROUP BY product_id
+  SELECT product_id, ${counts}, (SELECT count(DISTINCT execution_id) FROM scoped_results) AS executions FROM hit GROUP BY product_id
 )`;
 
   const units = plan.target
-    ? sql`tp AS (SELECT id, brand FROM pr WHERE id = ${plan.target.product} OR name = ${plan.target.product}),
+    ? sql`target_product AS (SELECT id, brand FROM category_products WHERE id = ${plan.target.product} OR name = ${plan.target.product}),
 candidates AS (
-  SELECT w.product_id, w.visibility_rank, w.product_id IN (SELECT id FROM tp) AS is_target,
-         pr.brand IN (SELECT brand FROM tp) AS same_brand
-  FROM w JOIN pr ON pr.id = w.product_id
-  WHERE EXISTS (SELECT 1 FROM tp)
+  SELECT w.product_id, w.visibility_rank, w.product_id IN (SELECT id FROM target_product) AS is_target,
+         pr.brand IN (SELECT brand FROM target_product) AS same_brand
+  FROM window_scores w JOIN category_products pr ON pr.id = w.product_id
+  WHERE EXISTS (SELECT 1 FROM target_product)
 ),
 units AS (
   SELECT product_id, row_number() OVER (ORDER BY is_target DESC, visibility_rank) AS unit
   FROM (SELECT *, row_number() OVER (PARTITION BY same_brand ORDER BY visibility_rank) AS place FROM candidates)
   WHERE is_target OR (NOT same_brand AND place <= ${plan.target.competitors})
 )`
-    : sql`units AS (SELECT product_id, visibility_rank AS unit FROM w)`;
+    : sql`units AS (SELECT product_id, visibility_rank AS unit FROM window_scores)`;
 
   const ctes = sql`${promptsCte(plan.categoryId)},
-pr AS (
+category_products AS (
   SELECT id, name, brand, rating, num_reviews, url, image_urls FROM products WHERE category_id = ${plan.categoryId}
 ),
 ${facts},
-w AS (${scored('window_counts', [], true)}),
+window_scores AS (${scored('window_counts', [], true)}),
 ${units}`;
 
   const inRange = (range: UnitRange) => sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
@@ -120,7 +113,7 @@ ${units}`;
     ? sql`
 LEFT JOIN (
   SELECT pm.product_id, ${orderedList(struct([['name', sql`pm.name`], ['price', sql`pm.price`]]), [{ by: sql`pm.name` }, { by: sql`pm.price` }])} AS merchants
-  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM pr) GROUP BY pm.product_id
+  FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM category_products) GROUP BY pm.product_id
 ) pmx ON pmx.product_id = pr.id`
     : sql``;
   const columns = sql`${plan.keyed ? sql`pr.id AS product_id, ` : sql``}pr.name AS product_name, pr.brand AS product_brand, ${join(
@@ -132,8 +125,8 @@ LEFT JOIN (
     if (dims.length === 0) {
       return sql`SELECT u.unit, 0 AS seq, ${columns}
 FROM units u
-JOIN w m ON m.product_id = u.product_id
-JOIN pr ON pr.id = u.product_id${merchantJoin}
+JOIN window_scores m ON m.product_id = u.product_id
+JOIN category_products pr ON pr.id = u.product_id${merchantJoin}
 WHERE ${inRange(range)}`;
     }
     // A bucket's rank compares every product shown in it, so the buckets of the range's products are
@@ -141,20 +134,20 @@ WHERE ${inRange(range)}`;
     const ranked = plan.metrics.includes('visibility_rank');
     const denominator = perProduct
       ? sql`JOIN selected d ON d.product_id = s.product_id AND ${keysEqual(dims, 's', 'd')}`
-      : sql`JOIN (SELECT ${keyList}, ${rolled ? rolledAnswers : sql`count(DISTINCT execution_id)`} AS executions FROM sr x ${semiJoin} pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
-    return sql`WITH pu AS (SELECT u.product_id, u.unit FROM units u WHERE ${inRange(range)}),
-pk AS (SELECT DISTINCT ${keyList} FROM hit WHERE product_id IN (SELECT product_id FROM pu)),
+      : sql`JOIN (SELECT ${keyList}, ${rolled ? rolledAnswers : sql`count(DISTINCT execution_id)`} AS executions FROM scoped_results x ${semiJoin} page_buckets pk ON ${keysEqual(dims, 'x', 'pk')} GROUP BY ALL) d ON ${keysEqual(dims, 's', 'd')}`;
+    return sql`WITH page_products AS (SELECT u.product_id, u.unit FROM units u WHERE ${inRange(range)}),
+page_buckets AS (SELECT DISTINCT ${keyList} FROM hit WHERE product_id IN (SELECT product_id FROM page_products)),
 shown AS (
   SELECT ${keyList}, product_id, ${tally}
-  FROM hit h ${ranked ? sql`${semiJoin} pk ON ${keysEqual(dims, 'h', 'pk')}` : sql`WHERE h.product_id IN (SELECT product_id FROM pu)`}
+  FROM hit h ${ranked ? sql`${semiJoin} page_buckets pk ON ${keysEqual(dims, 'h', 'pk')}` : sql`WHERE h.product_id IN (SELECT product_id FROM page_products)`}
   GROUP BY ALL
 ),
 bucket_counts AS (SELECT s.*, d.executions FROM shown s ${denominator}),
-b AS (${scored('bucket_counts', dims, ranked)})
+bucket_scores AS (${scored('bucket_counts', dims, ranked)})
 SELECT u.unit, row_number() OVER (PARTITION BY u.unit ORDER BY ${join(dimensionOrder(dims, 'm'), ', ')}) AS seq, ${columns}
-FROM b m
-JOIN pu u ON u.product_id = m.product_id
-JOIN pr ON pr.id = m.product_id${merchantJoin}
+FROM bucket_scores m
+JOIN page_products u ON u.product_id = m.product_id
+JOIN category_products pr ON pr.id = m.product_id${merchantJoin}
 ${dimensionJoins(dims, 'm')}`;
   };
 

@@ -103,14 +103,14 @@ function compile(plan: ChannelsPlan): ShapedReport {
   };
   return rankedLeads({
     ctes: sql`${promptsCte(plan.categoryId)},
-c AS (
+platform_citations AS (
   SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id${period}
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
 sel AS (
-  SELECT * FROM c f WHERE ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}${channelled}
+  SELECT * FROM platform_citations f WHERE ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}${channelled}
 )`,
     key: lead.key,
     aggregates: lead.aggregates,

@@ -22,7 +22,7 @@ export interface LeadCross {
 
 /**
  * A report that ranks leads (channels, videos, categories) by their count of selected citations, each
- * lead with one row per cell (its cross key and period). `ctes` end with `c`, the scoped citations (the
+ * lead with one row per cell (its cross key and period). `ctes` end with `platform_citations`, the scoped citations (the
  * denominators, with `period` when by date, and `model_id`), and `sel`, the citations that count.
  */
 export interface RankedLeads {
@@ -60,20 +60,20 @@ export function rankedLeads(r: RankedLeads): ShapedReport {
   // TRICKY: distinct videos per cell as a count over (cell, video) groups: a grouped count(DISTINCT) keeps a set per group.
   const cellColumns = sql`${r.cross ? sql`cross_key, ` : sql``}${r.byPeriod ? sql`period, ` : sql``}`;
   const cellOrder = [...(r.byPeriod ? [sql`x.period`] : []), sql`x.n DESC`, ...(r.cross?.label ? [r.cross.label] : []), ...(r.cross ? [sql`x.cross_key`] : [])];
-  const rows = (range: UnitRange) => sql`WITH pl AS (
+  const rows = (range: UnitRange) => sql`WITH page_leads AS (
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (SELECT * FROM leads ORDER BY ${order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 ),
 cells AS (${r.countsVideos ? sql`
   SELECT lead_key, ${cellColumns}sum(n) AS n, count(video_id) AS videos FROM (
-    SELECT ${r.key} AS lead_key, ${cellKeyList}video_id, count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM pl) GROUP BY ALL
+    SELECT ${r.key} AS lead_key, ${cellKeyList}video_id, count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL
   ) GROUP BY ALL` : sql`
-  SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM pl) GROUP BY ALL`}
+  SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL`}
 ),
-totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM c${r.byPeriod ? sql` GROUP BY period` : sql``})
+totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM platform_citations${r.byPeriod ? sql` GROUP BY period` : sql``})
 SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}${r.keyed ? sql`, x.lead_key AS lead_key${r.cross ? sql`, x.cross_key AS cross_key` : sql``}` : sql``}
 FROM cells x
-JOIN pl l ON l.lead_key = x.lead_key
+JOIN page_leads l ON l.lead_key = x.lead_key
 JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.lookup ? sql`\n${r.cross.lookup}` : sql``}`;
   const shape: RowShape = { fields: r.fields.map((f) => field(f.name, f.repeats ? repeated(f.name) : value(f.name, f.type))) };
   const multiRow = cellKeys.length > 0;
@@ -83,7 +83,7 @@ leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}count(*) AS n FROM sel GRO
     shape,
     rows,
     total: sql`SELECT count(*) FROM leads`,
-    info: sql`SELECT ${distinctModelNames('c')} AS models`,
+    info: sql`SELECT ${distinctModelNames('platform_citations')} AS models`,
     // Leads rank by whole-window counts, so each slice would scan and rank the window again (most of the
     // statement's work): the stream is one statement of (leads × their cells) rows.
     sliceUnits: Number.POSITIVE_INFINITY,

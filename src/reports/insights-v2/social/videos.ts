@@ -75,14 +75,14 @@ function compile(plan: VideosPlan): ShapedReport {
   };
   return rankedLeads({
     ctes: sql`${promptsCte(plan.categoryId)},
-c AS (
+platform_citations AS (
   SELECT f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id${period}
-  FROM citations f JOIN p ON p.id = f.prompt_id
+  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
 sel AS (
-  SELECT * FROM c f WHERE f.video_id IS NOT NULL AND ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}
+  SELECT * FROM platform_citations f WHERE f.video_id IS NOT NULL AND ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}
 )`,
     key: sql`video_id`,
     aggregates: sql`min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, `,

@@ -17,16 +17,16 @@ export function comparedMetrics(plan: VisibilityPlan, compared: { startDate: str
   const mapped = dims.map((d) => (d === 'date' ? sql`cb.k AS ${keyColumn('date')}` : keyColumnAs(d, 'pg')));
   return sql`cmp_prev AS (
   WITH ${prevSources},
-  pg AS (SELECT ${keyList}sum(n) AS executions FROM e ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}),
-  pt AS (SELECT ${keyList}sum(mentions) AS total_mentions FROM m ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}),
-  pb AS (${numberedBuckets(plan.interval, compared.startDate, compared.endDate)}),
-  cb AS (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}),
+  prev_groups AS (SELECT ${keyList}sum(n) AS executions FROM answers_by_key ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}),
+  prev_group_mentions AS (SELECT ${keyList}sum(mentions) AS total_mentions FROM mentions_by_key ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}),
+  prev_buckets AS (${numberedBuckets(plan.interval, compared.startDate, compared.endDate)}),
+  window_buckets AS (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}),
   cmp_scored AS (
     SELECT ${mapped.length > 0 ? sql`${join(mapped, ', ')}, ` : sql``}a.id AS asset_id, pg.executions, coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(pt.total_mentions, 0) AS total_mentions
-    FROM pg${byDate ? sql` JOIN pb ON pb.k = ${keyColumn('date', 'pg')} JOIN cb ON cb.o = pb.o` : sql``}
+    FROM prev_groups pg${byDate ? sql` JOIN prev_buckets pb ON pb.k = ${keyColumn('date', 'pg')} JOIN window_buckets cb ON cb.o = pb.o` : sql``}
     CROSS JOIN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) a
-    LEFT JOIN m pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
-    LEFT JOIN pt ON ${keysEqual(dims, 'pt', 'pg')}
+    LEFT JOIN mentions_by_key pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
+    LEFT JOIN prev_group_mentions pt ON ${keysEqual(dims, 'pt', 'pg')}
   )
   SELECT ${keyList}asset_id, ${join(Object.entries(metricSql).map(([name, expr]) => sql`${expr} AS ${ident(`prev_${name}`)}`), ', ')} FROM cmp_scored
 )`;
@@ -42,8 +42,8 @@ export function comparedGroups(plan: VisibilityPlan, keysSelectPlain: Fragment, 
   const dims = plan.groupBy;
   const keys = dims.map((d) => keyColumn(d));
   if (keys.length === 0) {
-    return sql`g_plain AS (SELECT sum(n) AS executions FROM e HAVING sum(n) > 0),
-g AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions, EXISTS (SELECT 1 FROM g_plain) AS windowed WHERE EXISTS (SELECT 1 FROM g_plain) OR EXISTS (SELECT 1 FROM cmp_prev))`;
+    return sql`g_plain AS (SELECT sum(n) AS executions FROM answers_by_key HAVING sum(n) > 0),
+groups AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions, EXISTS (SELECT 1 FROM g_plain) AS windowed WHERE EXISTS (SELECT 1 FROM g_plain) OR EXISTS (SELECT 1 FROM cmp_prev))`;
   }
   if (windowGroups) {
     const others = dims.filter((d) => d !== 'date');
@@ -54,7 +54,7 @@ cmp_fill_buckets AS (
   SELECT cb.k FROM (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}) cb
   JOIN (${numberedBuckets(plan.interval, plan.compare!.startDate, plan.compare!.endDate)}) pb ON pb.o = cb.o
 ),
-g AS (
+groups AS (
   SELECT ${join(ordered.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gw.executions, 0) AS executions, gw.executions IS NOT NULL AS windowed
   FROM (
     SELECT ${join(ordered.map((d) => keyColumn(d)), ', ')} FROM g_window
@@ -65,8 +65,8 @@ g AS (
   LEFT JOIN g_window gw ON ${keysEqual(dims, 'gw', 'u')}
 )`;
   }
-  return sql`g_plain AS (SELECT ${keysSelectPlain}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}),
-g AS (
+  return sql`g_plain AS (SELECT ${keysSelectPlain}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}),
+groups AS (
   SELECT ${join(dims.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gp.executions, 0) AS executions, gp.executions IS NOT NULL AS windowed
   FROM (SELECT ${join(keys, ', ')} FROM g_plain UNION SELECT DISTINCT ${join(keys, ', ')} FROM cmp_prev) u
   LEFT JOIN g_plain gp ON ${keysEqual(dims, 'gp', 'u')}

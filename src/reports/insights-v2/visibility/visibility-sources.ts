@@ -7,7 +7,7 @@ import type { VisibilityRollup } from '../../insights/visibility-rollup.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
 /**
- * The answers `e` and each brand's mentions `m` per group key, and the models with answers in scope
+ * The answers (`answers_by_key`, aliased `e`) and each brand's mentions (`mentions_by_key`, `m`) per group key, and the models with answers in scope
  * (`scope_models`, for the info), from the rollups or the facts.
  */
 export function visibilitySources(plan: VisibilityPlan, rollups: { rows: VisibilityRollup; models: VisibilityRollup } | null, keysSelect: Fragment): Fragment {
@@ -17,13 +17,13 @@ export function visibilitySources(plan: VisibilityPlan, rollups: { rows: Visibil
     // TRICKY: a rollup that keeps the prompt's topic stands for its prompt `p` too, so keys and filters
     // written over `p` read the row itself.
     const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f${rowAlsoAsPrompt}` : sql`${ident(rollupTable(r.def, table))} f`);
-    return sql`e AS (
+    return sql`answers_by_key AS (
   SELECT ${keysSelect}sum(f.executions) AS n
   FROM ${from(rollups.rows, 'executions')}
   WHERE ${window}
   GROUP BY ALL
 ),
-m AS (
+mentions_by_key AS (
   SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum
   FROM ${from(rollups.rows, 'mentions')}
   WHERE ${window}
@@ -33,21 +33,21 @@ scope_models AS (
   SELECT DISTINCT f.model_id FROM ${from(rollups.models, 'executions')} WHERE ${window}
 )`;
   }
-  return sql`p AS (
+  return sql`visibility_prompts AS (
   SELECT id, topic_id, tag_ids FROM prompts
   WHERE category_id = ${plan.categoryId} AND ${listHas(sql`analysis_types`, sql`'visibility'`)}
 ),
-e AS (
+answers_by_key AS (
   SELECT ${keysSelect}f.model_id, count(*) AS n
-  FROM executions f JOIN p ON p.id = f.prompt_id
+  FROM executions f JOIN visibility_prompts p ON p.id = f.prompt_id
   WHERE ${window}
   GROUP BY ALL
 ),
-m AS (
+mentions_by_key AS (
   SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum
-  FROM mentions f JOIN p ON p.id = f.prompt_id
+  FROM mentions f JOIN visibility_prompts p ON p.id = f.prompt_id
   WHERE ${window}
   GROUP BY ALL
 ),
-scope_models AS (SELECT DISTINCT model_id FROM e)`;
+scope_models AS (SELECT DISTINCT model_id FROM answers_by_key)`;
 }

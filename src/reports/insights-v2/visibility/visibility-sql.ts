@@ -2,6 +2,7 @@ import { field, object, repeated, value, type RowShape } from '../../../query/ro
 import { daySeries, distinctSorted, intDiv, semiJoin } from '../../../query/dialect.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../../query/sql.ts';
 import { dayBucket } from '../../../query/time.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
@@ -9,29 +10,37 @@ import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
+const declared = {
+  visibility_score: declaredMetric('visibility_score', 'visibility_score'),
+  share_of_voice: declaredMetric('share_of_voice (visibility)', 'share_of_voice'),
+  average_position: declaredMetric('average_position', 'average_position'),
+} as const;
+
+/** Over a scored group and brand (its counts as columns): mentions rows are one per answer, so they count the answers mentioning it. */
+const scoredParts = { mentioned: sql`mentions`, mentions: sql`mentions`, executions: sql`executions`, total_mentions: sql`total_mentions`, position_sum: sql`position_sum` };
+
 const metricSql = {
-  visibility_score: sql`mentions / executions`,
-  share_of_voice: sql`CASE WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
-  average_position: sql`position_sum / NULLIF(mentions, 0)`,
+  visibility_score: declared.visibility_score.sql(scoredParts),
+  share_of_voice: declared.share_of_voice.sql(scoredParts),
+  average_position: declared.average_position.sql(scoredParts),
 } as const;
 
 /** With fill, a bucket without answers has every ratio NULL (plain groups always have answers). */
 const filledMetricSql = {
   ...metricSql,
-  visibility_score: sql`mentions / NULLIF(executions, 0)`,
-  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL WHEN total_mentions = 0 THEN 0.0 ELSE mentions / total_mentions END`,
+  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL ELSE ${metricSql.share_of_voice} END`,
 } as const;
 
 /**
  * The groups `g` (keys and answers) of a request with fill: every date bucket of the window for every
  * combination of the other keys seen, with 0 answers where there were none.
  */
-function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'g'): Fragment {
+function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'groups'): Fragment {
   const others = plan.groupBy.filter((d) => d !== 'date');
   const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
   const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
   return sql`g_plain AS (
-  SELECT ${keyList}sum(n) AS executions FROM e GROUP BY ${join(keys, ', ')}
+  SELECT ${keyList}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}
 ),
 ${ident(name)} AS (
   SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
@@ -42,11 +51,7 @@ ${ident(name)} AS (
 }
 
 /** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
-const ratioParts = {
-  visibility_score: { numerator: sql`r.mentions`, denominator: sql`r.executions` },
-  share_of_voice: { numerator: sql`r.mentions`, denominator: sql`r.total_mentions` },
-  average_position: { numerator: sql`coalesce(r.position_sum, 0)`, denominator: sql`r.mentions` },
-} as const;
+const builtParts = { mentioned: sql`r.mentions`, mentions: sql`r.mentions`, executions: sql`r.executions`, total_mentions: sql`r.total_mentions`, position_sum: sql`coalesce(r.position_sum, 0)` };
 
 /** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
 const comparedOf = (plan: VisibilityPlan) =>
@@ -64,8 +69,8 @@ const windowPart = (plan: VisibilityPlan, part: Fragment): Fragment => (plan.com
 
 const partsOf = (plan: VisibilityPlan) =>
   (plan.components ? plan.metrics : []).flatMap((m) => [
-    { name: `${m}_numerator`, value: windowPart(plan, ratioParts[m].numerator) },
-    { name: `${m}_denominator`, value: windowPart(plan, ratioParts[m].denominator) },
+    { name: `${m}_numerator`, value: windowPart(plan, declared[m].terms(builtParts).numerator) },
+    { name: `${m}_denominator`, value: windowPart(plan, declared[m].terms(builtParts).denominator) },
   ]);
 
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
@@ -118,8 +123,8 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
 
   const groups = plan.fill
     ? filledGroups(plan, keyList, keys)
-    : sql`g AS (
-  SELECT ${keyList}sum(n) AS executions FROM e
+    : sql`groups AS (
+  SELECT ${keyList}sum(n) AS executions FROM answers_by_key
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
 )`;
   // A compared group may have no answers in the window, as a filled bucket has none.
@@ -135,7 +140,7 @@ width AS (
 ),
 ordinals AS (
   SELECT ${gKeys}g.executions${plan.compare ? sql`, g.windowed` : sql``}, row_number() OVER (${dims.length > 0 ? sql`ORDER BY ${join(dimensionOrder(dims, 'g'), ', ')}` : sql``}) AS ordinal
-  FROM g
+  FROM groups g
   ${dimensionJoins(dims, 'g')}
 )`;
 
@@ -145,27 +150,27 @@ ordinals AS (
     // TRICKY: units (after, upTo] lie in groups ⌊after/k⌋ + 1 … ⌈upTo/k⌉; only those are ranked and built. Every
     // group holds every brand of the category, so one sort ranks them all: a brand's rank is its place in
     // (ordinal, metric, name, id) order less the brands of the groups before its own.
-    return sql`WITH pg AS (
+    return sql`WITH page_groups AS (
   SELECT o.* FROM ordinals o, width w
   WHERE w.k > 0 AND o.ordinal > ${intDiv(sql`${range.after}`, sql`w.k`)}${range.upTo === null ? sql`` : sql` AND o.ordinal <= ${intDiv(sql`(${range.upTo} + w.k - 1)`, sql`w.k`)}`}
 ),
-pm AS (
-  SELECT m.* FROM m ${semiJoin} pg ON ${keysEqual(dims, 'm', 'pg')}
+page_mentions AS (
+  SELECT m.* FROM mentions_by_key m ${semiJoin} page_groups pg ON ${keysEqual(dims, 'm', 'pg')}
 ),
-t AS (
-  SELECT ${keyList}sum(mentions) AS total_mentions FROM pm ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
+group_mentions AS (
+  SELECT ${keyList}sum(mentions) AS total_mentions FROM page_mentions ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
   SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
-  FROM pg
+  FROM page_groups pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
-  LEFT JOIN pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
-  LEFT JOIN t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
+  LEFT JOIN page_mentions pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
+  LEFT JOIN group_mentions t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
   LEFT JOIN cmp_prev cp ON cp.asset_id = a.id AND ${keysEqual(dims, 'cp', 'pg')}` : sql``}
 ),
 ranked AS (
-  SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM pg)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
+  SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
   FROM (SELECT *, ${join(metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`), ', ')} FROM scored)
 ),
 built AS (
@@ -184,7 +189,7 @@ WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= 
     ctes,
     shape: shapeOf(plan),
     rows,
-    total: sql`SELECT count(*) * (SELECT k FROM width) FROM g`,
+    total: sql`SELECT count(*) * (SELECT k FROM width) FROM groups`,
     info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 65_536,
   };

@@ -1,0 +1,44 @@
+/**
+ * A derived metric as an expression over named counts (its parts), declared beside its prose in
+ * src/model/metrics.ts. Reports bind the part names to their SQL (src/query/metric-sql.ts renders
+ * the expression in the dialect), and the components extension shows the ratio's two terms.
+ */
+export type Term = string | { readonly sum: readonly Term[] } | { readonly difference: readonly [Term, ...Term[]] };
+
+/** What a ratio is when its denominator is 0: NULL, 0, or never asked (the denominator is never 0 in a row). */
+export type WhenEmpty = 'null' | 'zero' | 'never';
+
+export type Formula =
+  | {
+      readonly ratio: readonly [numerator: Term, denominator: Term];
+      readonly percent?: true;
+      /** One rule, or one per API version (v1's client types every metric as a number, so it takes 0). */
+      readonly empty: WhenEmpty | { readonly v1: WhenEmpty; readonly v2: WhenEmpty };
+    }
+  | {
+      /** 100 less another metric of the same declaration, so the two add up to exactly 100. */
+      readonly complement: string;
+      /** Its numerator and denominator, for components. */
+      readonly parts: readonly [numerator: Term, denominator: Term];
+    };
+
+/** The part names a term reads. */
+export const termParts = (term: Term): string[] => (typeof term === 'string' ? [term] : 'sum' in term ? term.sum.flatMap(termParts) : term.difference.flatMap(termParts));
+
+/** A term as text: `accurate + inaccurate`, `shown − at1 − at2 − at3`. */
+export function termText(term: Term, nested = false): string {
+  if (typeof term === 'string') return term;
+  const text = 'sum' in term ? term.sum.map((t) => termText(t, true)).join(' + ') : term.difference.map((t) => termText(t, true)).join(' − ');
+  return nested ? `(${text})` : text;
+}
+
+const emptyText: Record<WhenEmpty, string> = { null: 'NULL when the denominator is 0', zero: '0 when the denominator is 0', never: 'the denominator is never 0' };
+
+/** A formula as the docs show it. */
+export function formulaText(formula: Formula): string {
+  if ('complement' in formula) return `100 − ${formula.complement}`;
+  const [n, d] = formula.ratio;
+  const quotient = `${formula.percent ? '100 × ' : ''}${termText(n, true)} / ${termText(d, true)}`;
+  const empty = typeof formula.empty === 'string' ? emptyText[formula.empty] : `v1: ${emptyText[formula.empty.v1]}; v2: ${emptyText[formula.empty.v2]}`;
+  return `${quotient} (${empty})`;
+}
