@@ -71,7 +71,11 @@ const instantOf = (name: string, fn: 'min' | 'max', column: string): Measure => 
 const hasType = (type: string) => `has(p.analysis_types, '${type}')`;
 
 /** A visibility rollup's keys besides the category and day, read from its DuckDB declaration (`f.model_id, p.topic_id`), so the two cannot drift apart. */
-const visibilityKeys = (def: RollupDef) => def.tables.executions!.match(/f\.day, (.*), count\(\*\) AS executions/)![1]!.split(', ').map((k) => k.replace(/^[fp]\./, ''));
+const visibilityKeys = (def: RollupDef) =>
+  def.tables
+    .executions!.match(/f\.day, (.*), count\(\*\) AS executions/)![1]!
+    .split(', ')
+    .map((k) => k.replace(/^[fp]\./, ''));
 
 function visibility(def: RollupDef): ClickHouseRollup[] {
   const keys = visibilityKeys(def);
@@ -79,13 +83,34 @@ function visibility(def: RollupDef): ClickHouseRollup[] {
   const view = (k: string): string | readonly [string, string] => (k === 'topic_id' ? ['topic_id', 'p.topic_id'] : k);
   const base = { def, prompts: hasType('visibility') };
   return [
-    { ...base, table: 'executions', facts: 'executions', keys: [{ name: 'category_id' }, { name: 'day' }, ...stored.map((name) => ({ name })), { name: 'prompt_id' }], measures: [count('executions')], columns: ['category_id', 'day', ...keys.map(view), 'executions'] },
+    {
+      ...base,
+      table: 'executions',
+      facts: 'executions',
+      keys: [{ name: 'category_id' }, { name: 'day' }, ...stored.map((name) => ({ name })), { name: 'prompt_id' }],
+      measures: [count('executions')],
+      columns: ['category_id', 'day', ...keys.map(view), 'executions'],
+    },
     {
       ...base,
       table: 'mentions',
       facts: 'mentions',
-      keys: [{ name: 'category_id' }, { name: 'day' }, ...stored.map((name) => ({ name })), { name: 'asset_id' }, { name: 'prompt_id' }],
-      measures: [count('mentions'), { name: 'position_sum', stored: 'SimpleAggregateFunction(sum, Int64)', from: 'sum(toInt64(f.position))', read: 'CAST(sum(s.position_sum) AS Int64)' }],
+      keys: [
+        { name: 'category_id' },
+        { name: 'day' },
+        ...stored.map((name) => ({ name })),
+        { name: 'asset_id' },
+        { name: 'prompt_id' },
+      ],
+      measures: [
+        count('mentions'),
+        {
+          name: 'position_sum',
+          stored: 'SimpleAggregateFunction(sum, Int64)',
+          from: 'sum(toInt64(f.position))',
+          read: 'CAST(sum(s.position_sum) AS Int64)',
+        },
+      ],
       columns: ['category_id', 'day', ...keys.map(view), 'asset_id', 'mentions', 'position_sum'],
     },
   ];
@@ -95,7 +120,12 @@ const hourly = (table: string, keys: readonly string[]): ClickHouseRollup => ({
   def: trafficHourly,
   table,
   facts: table,
-  keys: [{ name: 'organization_id' }, { name: 'domain' }, { name: 'ts', from: 'toStartOfHour(f.ts)' }, ...keys.map((name) => ({ name }))],
+  keys: [
+    { name: 'organization_id' },
+    { name: 'domain' },
+    { name: 'ts', from: 'toStartOfHour(f.ts)' },
+    ...keys.map((name) => ({ name })),
+  ],
   measures: [count('visits'), instantOf('last_at', 'max', 'ts')],
   columns: ['organization_id', 'domain', 'ts', ...keys, 'visits', 'last_at'],
 });
@@ -104,7 +134,12 @@ const daily = (table: string, keys: readonly string[]): ClickHouseRollup => ({
   def: trafficDaily,
   table,
   facts: table,
-  keys: [{ name: 'organization_id' }, { name: 'domain' }, { name: 'day', from: `toDate32(f.ts, '${etZone}')`, type: 'Date32' }, ...keys.map((name) => ({ name }))],
+  keys: [
+    { name: 'organization_id' },
+    { name: 'domain' },
+    { name: 'day', from: `toDate32(f.ts, '${etZone}')`, type: 'Date32' },
+    ...keys.map((name) => ({ name })),
+  ],
   measures: [count('visits'), instantOf('last_at', 'max', 'ts')],
   columns: ['organization_id', 'domain', 'day', ...keys, 'visits', 'last_at'],
 });
@@ -119,9 +154,25 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
     def: citationsDaily,
     table: 'citations',
     facts: 'citations',
-    keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'prompt_id' }, { name: 'root_domain' }, { name: 'citation_category' }],
+    keys: [
+      { name: 'category_id' },
+      { name: 'day' },
+      { name: 'model_id' },
+      { name: 'prompt_id' },
+      { name: 'root_domain' },
+      { name: 'citation_category' },
+    ],
     measures: [count('n'), instantOf('executed_at', 'min', 'executed_at')],
-    columns: ['category_id', 'day', 'model_id', ['visibility', `CAST(${hasType('visibility')} AS Bool)`], 'root_domain', 'citation_category', 'n', 'executed_at'],
+    columns: [
+      'category_id',
+      'day',
+      'model_id',
+      ['visibility', `CAST(${hasType('visibility')} AS Bool)`],
+      'root_domain',
+      'citation_category',
+      'n',
+      'executed_at',
+    ],
     prompts: 'TRUE',
   },
   {
@@ -129,7 +180,11 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
     table: 'sentiments',
     facts: 'sentiments',
     keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'asset_id' }, { name: 'prompt_id' }],
-    measures: [count('n'), count('positive', "f.sentiment_type = 'positive'"), count('negative', "f.sentiment_type = 'negative'")],
+    measures: [
+      count('n'),
+      count('positive', "f.sentiment_type = 'positive'"),
+      count('negative', "f.sentiment_type = 'negative'"),
+    ],
     columns: ['category_id', 'day', 'model_id', 'asset_id', 'n', 'positive', 'negative'],
     prompts: hasType('sentiment'),
   },
@@ -137,10 +192,21 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
     def: shoppingDaily,
     table: 'results',
     facts: 'shopping_results',
-    keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'product_id' }, { name: 'prompt_id' }],
+    keys: [
+      { name: 'category_id' },
+      { name: 'day' },
+      { name: 'model_id' },
+      { name: 'product_id' },
+      { name: 'prompt_id' },
+    ],
     measures: [
       count('shown'),
-      { name: 'position_sum', stored: 'SimpleAggregateFunction(sum, Int64)', from: 'sum(toInt64(f.position))', read: 'CAST(sum(s.position_sum) AS Int64)' },
+      {
+        name: 'position_sum',
+        stored: 'SimpleAggregateFunction(sum, Int64)',
+        from: 'sum(toInt64(f.position))',
+        read: 'CAST(sum(s.position_sum) AS Int64)',
+      },
       count('at1', 'f.position = 1'),
       count('at2', 'f.position = 2'),
       count('at3', 'f.position = 3'),
@@ -154,7 +220,14 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
     facts: 'shopping_results',
     keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'prompt_id' }],
     // TRICKY: an answer's results may arrive in several inserts, so the store keeps the set of answers (a uniqExact state), merged at read across inserts and prompts.
-    measures: [{ name: 'answers', stored: 'AggregateFunction(uniqExact, String)', from: 'uniqExactState(f.execution_id)', read: 'CAST(uniqExactMerge(s.answers) AS Int64)' }],
+    measures: [
+      {
+        name: 'answers',
+        stored: 'AggregateFunction(uniqExact, String)',
+        from: 'uniqExactState(f.execution_id)',
+        read: 'CAST(uniqExactMerge(s.answers) AS Int64)',
+      },
+    ],
     columns: ['category_id', 'day', 'answers'],
     prompts: 'TRUE',
   },
@@ -175,7 +248,12 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
     measures: [
       count('runs'),
       count('searched', 'f.search_triggered'),
-      { name: 'model_ids', stored: 'AggregateFunction(groupUniqArray, String)', from: 'groupUniqArrayState(f.model_id)', read: 'arraySort(groupUniqArrayMerge(s.model_ids))' },
+      {
+        name: 'model_ids',
+        stored: 'AggregateFunction(groupUniqArray, String)',
+        from: 'groupUniqArrayState(f.model_id)',
+        read: 'arraySort(groupUniqArrayMerge(s.model_ids))',
+      },
     ],
     columns: ['category_id', 'day', 'prompt_id', 'runs', 'searched', 'model_ids'],
     prompts: 'TRUE',
@@ -194,7 +272,10 @@ const feedOf = (r: ClickHouseRollup) => `${rollupTable(r.def, r.table)}_feed`;
 
 /** The feed's SELECT: the rollup of the facts it reads, keyed by prompt. */
 function feedSelect(r: ClickHouseRollup, db: string, facts: string): string {
-  const select = [...r.keys.map((k) => `${k.from ?? `f.${k.name}`} AS "${k.name}"`), ...r.measures.map((m) => `${m.from} AS "${m.name}"`)].join(', ');
+  const select = [
+    ...r.keys.map((k) => `${k.from ?? `f.${k.name}`} AS "${k.name}"`),
+    ...r.measures.map((m) => `${m.from} AS "${m.name}"`),
+  ].join(', ');
   return `SELECT ${select} FROM ${db}.${facts} AS f GROUP BY ${r.keys.map((k) => `"${k.name}"`).join(', ')} SETTINGS aggregate_functions_null_for_empty = 0`;
 }
 
@@ -203,7 +284,10 @@ function feedSelect(r: ClickHouseRollup, db: string, facts: string): string {
  * store from the facts already there (its feed sees only later inserts), once per store, so the backend
  * never reads an empty rollup beside full facts. One server only: a cluster's stores fill from inserts.
  */
-export async function fillEmptyRollups(db: string, target: { execute(statement: string): Promise<void>; count(table: string): Promise<number> }): Promise<string[]> {
+export async function fillEmptyRollups(
+  db: string,
+  target: { execute(statement: string): Promise<void>; count(table: string): Promise<number> },
+): Promise<string[]> {
   const filled: string[] = [];
   for (const r of clickhouseRollups) {
     const { store } = rollupObjects(r);
@@ -215,7 +299,11 @@ export async function fillEmptyRollups(db: string, target: { execute(statement: 
 }
 
 /** Every object the rollups create in a database, for `schema` and for checks. */
-export const rollupObjects = (r: ClickHouseRollup) => ({ view: rollupTable(r.def, r.table), store: storeOf(r), feed: feedOf(r) });
+export const rollupObjects = (r: ClickHouseRollup) => ({
+  view: rollupTable(r.def, r.table),
+  store: storeOf(r),
+  feed: feedOf(r),
+});
 
 /**
  * The DDL of the rollups whose facts the catalog holds: per rollup table, the store, the materialized
@@ -234,32 +322,66 @@ export function rollupStatements(catalog: Catalog, db: string, cluster?: string)
     const { view, store, feed } = rollupObjects(r);
     const local = cluster ? `${store}_local` : store;
     const keyType = (k: Key) => k.type ?? facts.get(k.name)!;
-    const columns = [...r.keys.map((k) => `"${k.name}" ${keyType(k)}`), ...r.measures.map((m) => `"${m.name}" ${m.stored}`)].join(', ');
+    const columns = [
+      ...r.keys.map((k) => `"${k.name}" ${keyType(k)}`),
+      ...r.measures.map((m) => `"${m.name}" ${m.stored}`),
+    ].join(', ');
     // Nullable keys (a bot's provider, a citation's category) must stay keys: AggregatingMergeTree merges the rows of one sorting key.
-    out.push(`CREATE TABLE IF NOT EXISTS ${db}.${local}${on} (${columns}) ENGINE = AggregatingMergeTree ORDER BY (${r.keys.map((k) => `"${k.name}"`).join(', ')}) SETTINGS allow_nullable_key = 1`);
-    if (cluster) out.push(`CREATE TABLE IF NOT EXISTS ${db}.${store}${on} AS ${db}.${local} ENGINE = Distributed(${cluster}, ${db}, ${local})`);
-    out.push(`CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${feed}${on} TO ${db}.${local} AS ${feedSelect(r, db, cluster ? `${r.facts}_local` : r.facts)}`);
+    out.push(
+      `CREATE TABLE IF NOT EXISTS ${db}.${local}${on} (${columns}) ENGINE = AggregatingMergeTree ORDER BY (${r.keys.map((k) => `"${k.name}"`).join(', ')}) SETTINGS allow_nullable_key = 1`,
+    );
+    if (cluster)
+      out.push(
+        `CREATE TABLE IF NOT EXISTS ${db}.${store}${on} AS ${db}.${local} ENGINE = Distributed(${cluster}, ${db}, ${local})`,
+      );
+    out.push(
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${feed}${on} TO ${db}.${local} AS ${feedSelect(r, db, cluster ? `${r.facts}_local` : r.facts)}`,
+    );
     if (r.prompts === undefined && r.measures.every((m) => m.final !== undefined)) {
       // TRICKY: FINAL merges the store's rows of one sorting key (all the rollup's keys) at read, as a merge would: one row per key
       // without a GROUP BY, which cost ten times as much (traffic_daily at scale 1: 78 ms grouped, 8 ms with FINAL).
       const finals = new Map(r.measures.map((m) => [m.name, m.final!]));
-      const cols = r.columns.map((c) => (typeof c === 'string' ? (finals.has(c) ? `${finals.get(c)} AS "${c}"` : `s."${c}" AS "${c}"`) : `${c[1]} AS "${c[0]}"`));
-      out.push(`CREATE VIEW IF NOT EXISTS ${db}.${view}${on} AS SELECT ${cols.join(', ')} FROM ${db}.${store} AS s FINAL`);
+      const cols = r.columns.map((c) =>
+        typeof c === 'string'
+          ? finals.has(c)
+            ? `${finals.get(c)} AS "${c}"`
+            : `s."${c}" AS "${c}"`
+          : `${c[1]} AS "${c[0]}"`,
+      );
+      out.push(
+        `CREATE VIEW IF NOT EXISTS ${db}.${view}${on} AS SELECT ${cols.join(', ')} FROM ${db}.${store} AS s FINAL`,
+      );
       continue;
     }
     const measures = new Map(r.measures.map((m) => [m.name, m.read]));
     const keys = new Set(r.keys.map((k) => k.name));
-    const outs = r.columns.map((c) => (typeof c === 'string' ? (measures.has(c) ? `${measures.get(c)} AS "${c}"` : `s."${c}" AS "${c}"`) : `${c[1]} AS "${c[0]}"`));
-    const grouped = r.columns.filter((c) => typeof c !== 'string' || keys.has(c)).map((c) => (typeof c === 'string' ? `s."${c}"` : c[1]));
+    const outs = r.columns.map((c) =>
+      typeof c === 'string'
+        ? measures.has(c)
+          ? `${measures.get(c)} AS "${c}"`
+          : `s."${c}" AS "${c}"`
+        : `${c[1]} AS "${c[0]}"`,
+    );
+    const grouped = r.columns
+      .filter((c) => typeof c !== 'string' || keys.has(c))
+      .map((c) => (typeof c === 'string' ? `s."${c}"` : c[1]));
     // The states must be the store's (`groupUniqArray`, not the `…OrNull` the engine's `aggregate_functions_null_for_empty` makes of it), in the feed and the view.
-    const from = r.prompts === undefined ? `${db}.${store} AS s` : `${db}.${store} AS s INNER JOIN ${db}.prompts AS p ON p.id = s.prompt_id AND p.category_id = s.category_id WHERE ${r.prompts}`;
-    out.push(`CREATE VIEW IF NOT EXISTS ${db}.${view}${on} AS SELECT ${outs.join(', ')} FROM ${from} GROUP BY ${grouped.join(', ')} SETTINGS aggregate_functions_null_for_empty = 0`);
+    const from =
+      r.prompts === undefined
+        ? `${db}.${store} AS s`
+        : `${db}.${store} AS s INNER JOIN ${db}.prompts AS p ON p.id = s.prompt_id AND p.category_id = s.category_id WHERE ${r.prompts}`;
+    out.push(
+      `CREATE VIEW IF NOT EXISTS ${db}.${view}${on} AS SELECT ${outs.join(', ')} FROM ${from} GROUP BY ${grouped.join(', ')} SETTINGS aggregate_functions_null_for_empty = 0`,
+    );
   }
   return out;
 }
 
 /** The rollups a database holds every object of (store, feed and view of each table), given its table names. */
 export function keptRollups(tables: ReadonlySet<string>): ReadonlySet<string> {
-  const whole = (name: string) => clickhouseRollups.filter((r) => r.def.name === name).every((r) => Object.values(rollupObjects(r)).every((o) => tables.has(o)));
+  const whole = (name: string) =>
+    clickhouseRollups
+      .filter((r) => r.def.name === name)
+      .every((r) => Object.values(rollupObjects(r)).every((o) => tables.has(o)));
   return new Set(clickhouseRollupNames.filter(whole));
 }
