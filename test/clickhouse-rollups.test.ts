@@ -3,7 +3,8 @@ import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { acquireChdb, type ChdbHandle } from '../src/engine/chdb-session.ts';
-import { clickhouseRollupNames, clickhouseRollups, rollupObjects } from '../src/cluster/rollup-ddl.ts';
+import { rollupObjects } from '../src/cluster/rollup-ddl.ts';
+import { clickhouseRollupNames, clickhouseRollups } from '../src/reports/clickhouse-rollups.ts';
 import { schemaStatements } from '../src/cluster/schema-ddl.ts';
 import { contractCatalog } from '../src/cluster/catalog.ts';
 import { rollupCatalog } from '../src/reports/rollup-catalog.ts';
@@ -101,7 +102,9 @@ describe('rollups on ClickHouse, kept by materialized views', () => {
     expect([...loaded.core.backend.keptRollups!].sort()).toEqual([...clickhouseRollupNames].sort());
     expect([...facts.core.backend.keptRollups!].sort()).toEqual([...clickhouseRollupNames].sort());
     const printed = await aeaInProcess(['clickhouse', 'schema', sampleDir, '--print', '--database', 'aea']);
-    for (const s of schemaStatements(contractCatalog(), { database: 'aea' }).filter((t) => t.includes('rollup_')))
+    for (const s of schemaStatements(contractCatalog(), { database: 'aea', rollups: clickhouseRollups }).filter((t) =>
+      t.includes('rollup_'),
+    ))
       expect(printed.stdout).toContain(`${s};\n`);
   });
 

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.ts';
 import type { Catalog, CatalogTable } from './catalog.ts';
-import { rollupStatements } from './rollup-ddl.ts';
+import { rollupStatements, type ClickHouseRollup } from './rollup-ddl.ts';
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -9,7 +9,11 @@ const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * spliced only once it is a plain identifier. A ValidationError (the CLI's exit 2) otherwise.
  */
 export function checkIdentifier(name: string, what: string): string {
-  if (!identifier.test(name)) throw ValidationError.of([what], `must be a plain identifier (/^[A-Za-z_][A-Za-z0-9_]*$/), got ${JSON.stringify(name)}`);
+  if (!identifier.test(name))
+    throw ValidationError.of(
+      [what],
+      `must be a plain identifier (/^[A-Za-z_][A-Za-z0-9_]*$/), got ${JSON.stringify(name)}`,
+    );
   return name;
 }
 
@@ -17,10 +21,13 @@ export interface SchemaOptions {
   readonly database: string;
   /** A cluster of the servers' `remote_servers`: sharded tables become `<t>_local` on every shard plus a Distributed table. */
   readonly cluster?: string;
+  /** The rollups to keep beside the facts (store, feed and view each; `src/reports/clickhouse-rollups.ts`), none when left out. */
+  readonly rollups?: readonly ClickHouseRollup[];
 }
 
 /** Columns are quoted: contract names such as `path`, `day` or `text` are also ClickHouse words. */
-const columnList = (t: CatalogTable) => t.columns.map((c) => `"${checkIdentifier(c.name, 'column')}" ${c.type}`).join(', ');
+const columnList = (t: CatalogTable) =>
+  t.columns.map((c) => `"${checkIdentifier(c.name, 'column')}" ${c.type}`).join(', ');
 
 const orderBy = (t: CatalogTable) => `ORDER BY (${t.orderBy.map((c) => `"${c}"`).join(', ')})`;
 
@@ -48,8 +55,12 @@ export function schemaStatements(catalog: Catalog, options: SchemaOptions): stri
       out.push(`CREATE TABLE IF NOT EXISTS ${db}.${name}${on} (${columnList(t)}) ENGINE = ${everyNode} ${orderBy(t)}`);
     } else {
       // A tenant's rows all land on one shard, so a report (one organization) is answered by one shard.
-      out.push(`CREATE TABLE IF NOT EXISTS ${db}.${name}_local${on} (${columnList(t)}) ENGINE = MergeTree ${orderBy(t)}`);
-      out.push(`CREATE TABLE IF NOT EXISTS ${db}.${name}${on} AS ${db}.${name}_local ENGINE = Distributed(${cluster}, ${db}, ${name}_local, cityHash64(organization_id))`);
+      out.push(
+        `CREATE TABLE IF NOT EXISTS ${db}.${name}_local${on} (${columnList(t)}) ENGINE = MergeTree ${orderBy(t)}`,
+      );
+      out.push(
+        `CREATE TABLE IF NOT EXISTS ${db}.${name}${on} AS ${db}.${name}_local ENGINE = Distributed(${cluster}, ${db}, ${name}_local, cityHash64(organization_id))`,
+      );
     }
   }
   for (const u of catalog.unions) {
@@ -57,6 +68,5 @@ export function schemaStatements(catalog: Catalog, options: SchemaOptions): stri
     const selects = u.of.map((t) => `SELECT ${columns} FROM ${db}.${checkIdentifier(t, 'table')}`).join(' UNION ALL ');
     out.push(`CREATE VIEW IF NOT EXISTS ${db}.${checkIdentifier(u.name, 'view')}${on} AS ${selects}`);
   }
-  return [...out, ...rollupStatements(catalog, db, cluster)];
+  return [...out, ...rollupStatements(catalog, db, options.rollups ?? [], cluster)];
 }
-

@@ -10,9 +10,9 @@ import { acquireChdb, type ChdbHandle } from './chdb-session.ts';
 import { wholeStatements } from './clickhouse-rows.ts';
 import { clickhouseLiteral, clickhouseTables, type TableCopies } from './clickhouse-tables.ts';
 import { keptRollups } from '../cluster/rollup-ddl.ts';
+import type { RollupDef } from './rollups.ts';
 
 export { requireOptional } from './chdb-session.ts';
-
 
 /**
  * Reports on chdb, ClickHouse embedded in this process, over the same Parquet files: each dataset
@@ -52,7 +52,8 @@ export class ChdbBackend implements ReportBackend {
     const backend = new ChdbBackend('chdb', acquireChdb(undefined, maxMemoryBytes), database, { copies, dir });
     try {
       await backend.run(`CREATE DATABASE ${database} ENGINE = Atomic`, false);
-      for (const statement of await clickhouseTables(copies, backend.describe, dir, 'dataset')) await backend.run(statement);
+      for (const statement of await clickhouseTables(copies, backend.describe, dir, 'dataset'))
+        await backend.run(statement);
       return backend;
     } catch (error) {
       await backend.close();
@@ -61,14 +62,34 @@ export class ChdbBackend implements ReportBackend {
   }
 
   /** Over the tables loaded in `database` of the chdb data directory `path`; a database without them is refused. */
-  static async openLoaded(path: string, database: string, maxMemoryBytes?: number): Promise<ChdbBackend> {
+  static async openLoaded(
+    path: string,
+    database: string,
+    rollupCatalog: readonly RollupDef[],
+    maxMemoryBytes?: number,
+  ): Promise<ChdbBackend> {
     const chdb = acquireChdb(path, maxMemoryBytes);
     const probe = new ChdbBackend('clickhouse', chdb, database, undefined);
     try {
-      const found = await probe.run(`SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name IN ('organizations', 'prompts')`, false, { db: database });
-      if (Number(found.columns.n![0]) < 2) throw new DatasetError(`the chdb data directory ${path} has no dataset in database ${database}: load one with \`aea clickhouse load DIR --url chdb:${path}\``);
-      const tables = await probe.run(`SELECT name FROM system.tables WHERE database = {db:String}`, false, { db: database });
-      return new ChdbBackend('clickhouse', chdb, database, undefined, keptRollups(new Set(tables.columns.name!.map(String))));
+      const found = await probe.run(
+        `SELECT count() AS n FROM system.tables WHERE database = {db:String} AND name IN ('organizations', 'prompts')`,
+        false,
+        { db: database },
+      );
+      if (Number(found.columns.n![0]) < 2)
+        throw new DatasetError(
+          `the chdb data directory ${path} has no dataset in database ${database}: load one with \`aea clickhouse load DIR --url chdb:${path}\``,
+        );
+      const tables = await probe.run(`SELECT name FROM system.tables WHERE database = {db:String}`, false, {
+        db: database,
+      });
+      return new ChdbBackend(
+        'clickhouse',
+        chdb,
+        database,
+        undefined,
+        keptRollups(new Set(tables.columns.name!.map(String)), rollupCatalog),
+      );
     } catch (error) {
       await probe.close();
       throw error;
@@ -93,7 +114,8 @@ export class ChdbBackend implements ReportBackend {
     if (this.syncing?.generation === generation) return this.syncing.done;
     const previous = this.synced;
     const done = (async () => {
-      for (const statement of await clickhouseTables(copies, this.describe, dir, `state-${generation}`, true)) await this.run(statement);
+      for (const statement of await clickhouseTables(copies, this.describe, dir, `state-${generation}`, true))
+        await this.run(statement);
       this.synced = generation;
       for (const f of readdirSync(dir)) if (f.startsWith(`state-${previous}-`)) rmSync(join(dir, f), { force: true });
     })();

@@ -4,6 +4,7 @@ import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseParams, render, type Fragment } from '../query/sql.ts';
 import type { ReportBackend, Snapshot } from './backend.ts';
 import { keptRollups } from '../cluster/rollup-ddl.ts';
+import type { RollupDef } from './rollups.ts';
 import { clickhouseSettings, compactBatch, wholeStatements, type CompactJson } from './clickhouse-rows.ts';
 
 /**
@@ -18,7 +19,6 @@ export function serverSupported(version: string): boolean {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   return major > minimumServer.major || (major === minimumServer.major && minor >= minimumServer.minor);
 }
-
 
 /**
  * Reports on a ClickHouse server or cluster over HTTP (`@clickhouse/client`). The server holds the
@@ -40,13 +40,18 @@ export class ClickHouseBackend implements ReportBackend {
   }
 
   /** Connects and checks the server's version; a server too old for the dialect is refused. */
-  static async open(url: string): Promise<ClickHouseBackend> {
+  static async open(url: string, rollupCatalog: readonly RollupDef[]): Promise<ClickHouseBackend> {
     // The engine reports every failure as an error of its own; the client would also log it to the console.
     const client = createClient({ url, log: { level: ClickHouseLogLevel.OFF } });
     try {
       await checkServer(client, url);
-      const tables = await (await client.query({ query: 'SELECT name FROM system.tables WHERE database = currentDatabase()', format: 'JSONEachRow' })).json<{ name: string }>();
-      return new ClickHouseBackend(client, keptRollups(new Set(tables.map((t) => t.name))));
+      const tables = await (
+        await client.query({
+          query: 'SELECT name FROM system.tables WHERE database = currentDatabase()',
+          format: 'JSONEachRow',
+        })
+      ).json<{ name: string }>();
+      return new ClickHouseBackend(client, keptRollups(new Set(tables.map((t) => t.name)), rollupCatalog));
     } catch (error) {
       await client.close();
       throw error;
@@ -55,8 +60,14 @@ export class ClickHouseBackend implements ReportBackend {
 
   async read(query: Fragment, signal?: AbortSignal): Promise<ColumnBatch> {
     const q = render(query, 'clickhouse');
-    const result = await this.client.query({ query: q.text, query_params: clickhouseParams(q.params), format: 'JSONCompact', clickhouse_settings: { ...clickhouseSettings } as never, abort_signal: signal });
-    return compactBatch(await result.json<CompactJson>() as unknown as CompactJson);
+    const result = await this.client.query({
+      query: q.text,
+      query_params: clickhouseParams(q.params),
+      format: 'JSONCompact',
+      clickhouse_settings: { ...clickhouseSettings } as never,
+      abort_signal: signal,
+    });
+    return compactBatch((await result.json<CompactJson>()) as unknown as CompactJson);
   }
 
   async snapshot(signal?: AbortSignal): Promise<Snapshot> {
@@ -85,6 +96,8 @@ async function serverVersion(client: ClickHouseClient, url: string): Promise<str
     const rows = await result.json<{ v: string }>();
     return String(rows[0]?.v ?? '');
   } catch (error) {
-    throw new UnavailableError(`cannot reach the ClickHouse server at ${new URL(url).host}: ${(error as Error).message.split('\n')[0]}`);
+    throw new UnavailableError(
+      `cannot reach the ClickHouse server at ${new URL(url).host}: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
 }

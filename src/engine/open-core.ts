@@ -7,7 +7,7 @@ import { DuckDBPool } from './duckdb-pool.ts';
 import { defaultMaxStreams, defaultTimeBudgetMs } from '../limits.ts';
 import { duckdbMemoryLimit, embeddedShares, planMemory } from './memory-budget.ts';
 import { Slots } from './slots.ts';
-import { Rollups, type DurableRollups } from './rollups.ts';
+import { Rollups, type DurableRollups, type RollupDef } from './rollups.ts';
 import { BackendRollups } from './backend-rollups.ts';
 import { RollupStore } from './rollup-store.ts';
 import { parseBytes } from './memory-budget.ts';
@@ -22,13 +22,23 @@ import { KnowledgeIndex } from '../knowledge/knowledge-index.ts';
 import type { ReportBackend } from './backend.ts';
 
 /** Opens the dataset: checks every table against the contract, then registers it as a DuckDB view. */
-export async function openCore(options: EngineOptions): Promise<Omit<EngineCore, 'runner'>> {
-  if (!options.data && !options.tables) throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
+export async function openCore(
+  options: EngineOptions,
+  rollupCatalog: readonly RollupDef[] = [],
+): Promise<Omit<EngineCore, 'runner'>> {
+  if (!options.data && !options.tables)
+    throw new DatasetError('openEngine needs `data` (a dataset folder) or `tables`');
   const maxStreams = options.maxStreams ?? defaultMaxStreams;
   const memory = planMemory(options.memoryLimit, maxStreams, options.resultCache);
-  const chdbInProcess = options.backend === 'chdb' || (options.backend === 'clickhouse' && options.clickhouseUrl?.startsWith('chdb:') === true);
+  const chdbInProcess =
+    options.backend === 'chdb' ||
+    (options.backend === 'clickhouse' && options.clickhouseUrl?.startsWith('chdb:') === true);
   const shares = chdbInProcess ? embeddedShares(memory) : { duckdb: memory.database, chdb: 0 };
-  const pool = await DuckDBPool.create({ threads: options.threads, connections: options.connections, memoryLimit: duckdbMemoryLimit(memory, shares.duckdb) });
+  const pool = await DuckDBPool.create({
+    threads: options.threads,
+    connections: options.connections,
+    memoryLimit: duckdbMemoryLimit(memory, shares.duckdb),
+  });
   const missingTables = new Set<TableName>();
   const sources: TableSource[] = [];
   const files = new Map<TableName, readonly string[] | null>();
@@ -54,7 +64,13 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
     const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
     const version = new DatasetVersion(pool, options.data, sources, state);
     const rollupsOn = options.rollups ?? true;
-    backend = await openBackend(options, pool, { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) }, shares.chdb);
+    backend = await openBackend(
+      options,
+      pool,
+      { files, generation: () => state.generation, copy: (relation, file) => copyRelation(pool, relation, file) },
+      rollupCatalog,
+      shares.chdb,
+    );
     return {
       pool,
       backend,
@@ -65,7 +81,12 @@ export async function openCore(options: EngineOptions): Promise<Omit<EngineCore,
       catalog,
       rollups: backend.keptRollups
         ? new BackendRollups(pool, rollupsOn && backend.rollups, (id) => state.promptVersion(id), backend.keptRollups)
-        : new Rollups(pool, rollupsOn && backend.rollups, (id) => state.promptVersion(id), durableRollups(options, version)),
+        : new Rollups(
+            pool,
+            rollupsOn && backend.rollups,
+            (id) => state.promptVersion(id),
+            durableRollups(options, version),
+          ),
       clock,
       dataDir: options.data,
       knowledge: new KnowledgeIndex(state),
@@ -90,11 +111,15 @@ export function rollupStorePath(options: Pick<EngineOptions, 'rollupStore' | 'st
   if (options.rollupStore === false) return null;
   if (typeof options.rollupStore === 'string') return options.rollupStore;
   if (!options.state || options.state === ':memory:') return null;
-  return options.state.endsWith('.state.duckdb') ? `${options.state.slice(0, -'.state.duckdb'.length)}.rollups` : `${options.state}.rollups`;
+  return options.state.endsWith('.state.duckdb')
+    ? `${options.state.slice(0, -'.state.duckdb'.length)}.rollups`
+    : `${options.state}.rollups`;
 }
 
 function durableRollups(options: EngineOptions, version: DatasetVersion): DurableRollups | undefined {
   const dir = rollupStorePath(options);
   const files = dir ? version.fileIdentities() : null;
-  return dir && files ? { store: new RollupStore(dir, parseBytes(options.rollupStoreLimit ?? defaultRollupStoreBytes)), files } : undefined;
+  return dir && files
+    ? { store: new RollupStore(dir, parseBytes(options.rollupStoreLimit ?? defaultRollupStoreBytes)), files }
+    : undefined;
 }

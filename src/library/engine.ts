@@ -15,7 +15,12 @@ export type { EngineCore, EngineStats, BackgroundWorker } from '../engine/core.t
 export type { EngineOptions, TableInput } from '../engine/engine-options.ts';
 
 /** Calls an operation as an organization, exactly as `engine.org(id).call` does. */
-export type EngineCall = (organizationId: string, method: string, path: string, input: EndpointInput) => Promise<EndpointResult>;
+export type EngineCall = (
+  organizationId: string,
+  method: string,
+  path: string,
+  input: EndpointInput,
+) => Promise<EndpointResult>;
 
 /**
  * What the host that opens the engine brings: the operations it serves (the registry) and its
@@ -39,11 +44,16 @@ export class Engine {
   }
 
   static async open(options: EngineOptions, host: EngineHost): Promise<Engine> {
-    const opened = await openCore(options);
-    const call: EngineCall = (organizationId, method, path, input) => engine.org(organizationId).call(method, path, input);
+    const opened = await openCore(options, rollupCatalog);
+    const call: EngineCall = (organizationId, method, path, input) =>
+      engine.org(organizationId).call(method, path, input);
     const runner = host.background?.(opened, call) ?? noBackgroundWork;
     const core: EngineCore = { ...opened, runner };
-    const engine: Engine = new Engine(core, new Routes(host.endpoints), options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'));
+    const engine: Engine = new Engine(
+      core,
+      new Routes(host.endpoints),
+      options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'),
+    );
     // Stored rollups are read in the background: requests read the facts until theirs is in.
     core.rollups.restore(rollupCatalog).catch(() => undefined);
     try {
@@ -80,11 +90,12 @@ export class Engine {
    * way, everything is closed before this returns.
    */
   close(): Promise<void> {
-    const waits = [this.core.rollups.close(), this.core.runner.stop(), this.core.knowledge.close()].filter((w) => w !== undefined);
+    const waits = [this.core.rollups.close(), this.core.runner.stop(), this.core.knowledge.close()].filter(
+      (w) => w !== undefined,
+    );
     const backend = this.core.backend.close();
     if (backend) waits.push(backend);
     if (waits.length === 0) return this.core.pool.close() ?? Promise.resolve();
     return Promise.all(waits).then(() => this.core.pool.close());
   }
 }
-

@@ -5,6 +5,7 @@ import { loadDataset } from '../../cluster/load.ts';
 import { openTarget } from '../../cluster/load-target.ts';
 import { schemaStatements } from '../../cluster/schema-ddl.ts';
 import { fillEmptyRollups } from '../../cluster/rollup-ddl.ts';
+import { clickhouseRollups } from '../../reports/clickhouse-rollups.ts';
 import { parseTargetUrl, type TargetUrl } from '../../cluster/target-url.ts';
 import { findTableFiles, missingTableMessage } from '../../engine/dataset.ts';
 import { DatasetError } from '../../errors.ts';
@@ -36,7 +37,12 @@ Puts the dataset folder DIR on ClickHouse for --backend clickhouse (see docs/sca
   --print          schema only: print the statements instead of running them (--url optional)
 Names given to --database and --cluster must be plain identifiers (exit 2 otherwise).`;
 
-const options = { url: { type: 'string' }, cluster: { type: 'string' }, database: { type: 'string' }, print: { type: 'boolean' } } as const;
+const options = {
+  url: { type: 'string' },
+  cluster: { type: 'string' },
+  database: { type: 'string' },
+  print: { type: 'boolean' },
+} as const;
 
 interface Values {
   readonly url?: string;
@@ -54,7 +60,8 @@ function datasetDir(dir: string | undefined): string {
 function targetOf(url: string | undefined, database: string | undefined, cluster: string | undefined): TargetUrl {
   if (!url) throw new UsageError('--url is required: http(s)://host:8123[/database] or chdb:PATH');
   const target = parseTargetUrl(url, database);
-  if (target.kind === 'chdb' && cluster) throw new UsageError('--cluster needs a ClickHouse server: chdb has no cluster');
+  if (target.kind === 'chdb' && cluster)
+    throw new UsageError('--cluster needs a ClickHouse server: chdb has no cluster');
   return target;
 }
 
@@ -62,21 +69,27 @@ async function schema(dir: string, values: Values, io: CliIo): Promise<number> {
   const { cluster, database } = values;
   if (values.print) {
     const db = values.url ? targetOf(values.url, database, cluster).database : (database ?? 'default');
-    for (const s of schemaStatements(contractCatalog(), { database: db, cluster })) io.out(`${s};\n`);
+    for (const s of schemaStatements(contractCatalog(), { database: db, cluster, rollups: clickhouseRollups }))
+      io.out(`${s};\n`);
     return 0;
   }
   const target = targetOf(values.url, database, cluster);
-  const statements = schemaStatements(contractCatalog(), { database: target.database, cluster });
+  const statements = schemaStatements(contractCatalog(), {
+    database: target.database,
+    cluster,
+    rollups: clickhouseRollups,
+  });
   const open = await openTarget(target, cluster);
   let filled: string[] = [];
   try {
     for (const s of statements) await open.execute(s);
-    if (!cluster) filled = await fillEmptyRollups(target.database, open);
+    if (!cluster) filled = await fillEmptyRollups(clickhouseRollups, target.database, open);
   } finally {
     await open.close();
   }
   io.err(`${statements.length} statements run: the tables of ${dir} exist in ${target.database}\n`);
-  if (filled.length > 0) io.err(`${filled.length} rollup stores filled from the facts already loaded: ${filled.join(', ')}\n`);
+  if (filled.length > 0)
+    io.err(`${filled.length} rollup stores filled from the facts already loaded: ${filled.join(', ')}\n`);
   return 0;
 }
 
@@ -91,7 +104,12 @@ async function load(dir: string, values: Values, io: CliIo): Promise<number> {
     const open = await openTarget(target, cluster);
     try {
       const source = datasetSource(dir, engine.core.pool, scratch);
-      await loadDataset(contractCatalog(), source, open, { database: target.database, cluster, progress: (line) => io.err(`${line}\n`) });
+      await loadDataset(contractCatalog(), source, open, {
+        database: target.database,
+        cluster,
+        rollups: clickhouseRollups,
+        progress: (line) => io.err(`${line}\n`),
+      });
     } finally {
       await open.close();
     }
