@@ -16,7 +16,10 @@ import { tableNames, tables } from '../src/model/tables.ts';
 import { openEngine } from '../src/open-engine.ts';
 import { visibilityDaily } from '../src/reports/insights/visibility-rollup.ts';
 
-const { values, positionals } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { data: { type: 'string' }, out: { type: 'string' } },
+  allowPositionals: true,
+});
 const data = values.data!;
 const load = () => loadavg()[0]!.toFixed(2);
 
@@ -76,16 +79,32 @@ async function nextDay(): Promise<void> {
   const conn = await instance.connect();
   try {
     await conn.run(`SET TimeZone = 'UTC'`);
-    const last = String((await conn.runAndReadAll(`SELECT max(day)::VARCHAR FROM read_parquet(${pathListLiteral(findTableFiles(data, 'executions')!)})`)).getRowsJS()[0]![0]);
-    for (const table of tableNames.filter((t) => (tables[t].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts'))) {
+    const last = String(
+      (
+        await conn.runAndReadAll(
+          `SELECT max(day)::VARCHAR FROM read_parquet(${pathListLiteral(findTableFiles(data, 'executions')!)})`,
+        )
+      ).getRowsJS()[0]![0],
+    );
+    for (const table of tableNames.filter((t) =>
+      (tables[t].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts'),
+    )) {
       const files = findTableFiles(data, table);
       if (!files) continue;
       const source = `read_parquet(${pathListLiteral(files)})`;
-      const columns = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${source})`)).getRowsJS().map((r) => String(r[0]));
-      const shifted = [columns.includes('day') ? `day + 1 AS day` : '', columns.includes('executed_at') ? `executed_at + INTERVAL 1 DAY AS executed_at` : '', columns.includes('ts') ? `ts + INTERVAL 1 DAY AS ts` : ''].filter(Boolean);
+      const columns = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${source})`))
+        .getRowsJS()
+        .map((r) => String(r[0]));
+      const shifted = [
+        columns.includes('day') ? `day + 1 AS day` : '',
+        columns.includes('executed_at') ? `executed_at + INTERVAL 1 DAY AS executed_at` : '',
+        columns.includes('ts') ? `ts + INTERVAL 1 DAY AS ts` : '',
+      ].filter(Boolean);
       const where = columns.includes('day') ? `day = DATE '${last}'` : `CAST(ts AS DATE) = DATE '${last}'`;
       mkdirSync(join(out, table), { recursive: true });
-      const written = await conn.run(`COPY (SELECT * REPLACE (${shifted.join(', ')}) FROM ${source} WHERE ${where}) TO ${pathLiteral(join(out, table, 'part-0000.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+      const written = await conn.run(
+        `COPY (SELECT * REPLACE (${shifted.join(', ')}) FROM ${source} WHERE ${where}) TO ${pathLiteral(join(out, table, 'part-0000.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+      );
       console.log(`${table}: ${written.rowsChanged} rows of ${last}, moved a day later`);
     }
   } finally {

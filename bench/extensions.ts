@@ -48,7 +48,9 @@ for (const c of cases) {
   const [p, e] = [median(plain), median(extended)];
   const goal = c.goal.ms !== undefined ? `≤ ${c.goal.ms} ms` : `≤ ${c.goal.ratio}×`;
   const met = c.goal.ms !== undefined ? e <= c.goal.ms : e / p <= c.goal.ratio!;
-  console.log(`| ${c.name} | ${p.toFixed(2)} | ${e.toFixed(2)} | ${(e / p).toFixed(2)}× | ${goal} | ${met ? 'yes' : 'no'} |`);
+  console.log(
+    `| ${c.name} | ${p.toFixed(2)} | ${e.toFixed(2)} | ${(e / p).toFixed(2)}× | ${goal} | ${met ? 'yes' : 'no'} |`,
+  );
 }
 
 // The fingerprint alone: hashing the normalized request once the dataset version is known.
@@ -58,5 +60,7 @@ for (let i = 0; i < rounds; i++) {
   await engine.core.version.current();
   fingerprints.push(performance.now() - t0);
 }
-console.log(`\ndataset version lookup (every request, cached after the first): median ${median(fingerprints).toFixed(3)} ms`);
+console.log(
+  `\ndataset version lookup (every request, cached after the first): median ${median(fingerprints).toFixed(3)} ms`,
+);
 await engine.close();

@@ -17,8 +17,20 @@ const [org] = await engine.listOrganizations();
 const category = org!.categories[0]!.id;
 const scope = engine.org(org!.id);
 const requests = {
-  'visibility stream, a year by prompt and day': ['/v2/reports/visibility/stream', { category_id: category, start_date: '2025-11-01', end_date: '2026-10-31', scope: 'all', group_by: ['prompt', 'date'] }],
-  'prompt answers stream, a year (text and lists)': ['/v2/prompts/answers/stream', { category_id: category, start_date: '2025-11-01', end_date: '2026-10-31' }],
+  'visibility stream, a year by prompt and day': [
+    '/v2/reports/visibility/stream',
+    {
+      category_id: category,
+      start_date: '2025-11-01',
+      end_date: '2026-10-31',
+      scope: 'all',
+      group_by: ['prompt', 'date'],
+    },
+  ],
+  'prompt answers stream, a year (text and lists)': [
+    '/v2/prompts/answers/stream',
+    { category_id: category, start_date: '2025-11-01', end_date: '2026-10-31' },
+  ],
 } as const;
 
 interface Run {
@@ -58,10 +70,14 @@ for (const [name, [path, body]] of Object.entries(requests)) {
   await run(path, body, 'json');
   for (let r = 0; r < rounds; r++) for (const f of formatNames) runs[f].push(await run(path, body, f));
   const json = median(runs.json.map((x) => x.ms));
-  console.log(`\n${name}\n\n| format | median ms | × JSON | bytes | max RSS MiB | longest event-loop delay ms |\n|---|---|---|---|---|---|`);
+  console.log(
+    `\n${name}\n\n| format | median ms | × JSON | bytes | max RSS MiB | longest event-loop delay ms |\n|---|---|---|---|---|---|`,
+  );
   for (const f of formatNames) {
     const ms = median(runs[f].map((x) => x.ms));
-    console.log(`| ${f} | ${ms.toFixed(0)} | ${(ms / json).toFixed(2)} | ${runs[f][0]!.bytes} | ${Math.max(...runs[f].map((x) => x.rssMiB)).toFixed(0)} | ${Math.max(...runs[f].map((x) => x.loopMaxMs)).toFixed(0)} |`);
+    console.log(
+      `| ${f} | ${ms.toFixed(0)} | ${(ms / json).toFixed(2)} | ${runs[f][0]!.bytes} | ${Math.max(...runs[f].map((x) => x.rssMiB)).toFixed(0)} | ${Math.max(...runs[f].map((x) => x.loopMaxMs)).toFixed(0)} |`,
+    );
   }
 }
 await engine.close();

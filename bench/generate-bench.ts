@@ -8,14 +8,24 @@ import { stderrProgress } from '../src/generate/progress.ts';
 
 /** Generates datasets at the given scales and records time, rows per table and size on disk. */
 // --render rewrites bench/GENERATE.md from bench/results without generating.
-const { values } = parseArgs({ options: { scale: { type: 'string', multiple: true }, out: { type: 'string' }, seed: { type: 'string' }, render: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    render: { type: 'boolean' },
+  },
+});
 const scales = values.render ? [] : (values.scale ?? ['1']).map(Number);
 const root = values.out ?? 'bench/data';
 const resultsFile = 'bench/results/generate.json';
 const results: Record<string, unknown>[] = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [];
 
 const size = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? size(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
+  readdirSync(dir, { withFileTypes: true }).reduce(
+    (n, e) => n + (e.isDirectory() ? size(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
 
 const beforeFile = 'bench/results/generate-before.json';
 /** Figures of the generator before issue 27's rewrite, kept beside the current ones. */
@@ -25,7 +35,12 @@ for (const scale of scales) {
   const out = join(root, `scale-${scale}`);
   const loadBefore = loadavg()[0]!;
   const cpu = process.cpuUsage();
-  const r = await generateDataset({ out, scale, seed: Number(values.seed ?? 1), progress: stderrProgress(`generate scale ${scale}`) });
+  const r = await generateDataset({
+    out,
+    scale,
+    seed: Number(values.seed ?? 1),
+    progress: stderrProgress(`generate scale ${scale}`),
+  });
   const used = process.cpuUsage(cpu);
   const totalRows = Object.values(r.rows).reduce((a, b) => a + b, 0);
   const record = {
@@ -50,12 +65,14 @@ for (const scale of scales) {
 }
 
 const tables = [...new Set(results.flatMap((r) => Object.keys(r.rows as Record<string, number>)))];
-const total = (r: Record<string, unknown>) => Object.values(r.rows as Record<string, number>).reduce((a, b) => a + b, 0);
-const cell = (r: Record<string, unknown>, key: string) => (r[key] === undefined ? '–' : Number(r[key]).toLocaleString('en-US'));
+const total = (r: Record<string, unknown>) =>
+  Object.values(r.rows as Record<string, number>).reduce((a, b) => a + b, 0);
+const cell = (r: Record<string, unknown>, key: string) =>
+  r[key] === undefined ? '–' : Number(r[key]).toLocaleString('en-US');
 const md = [
   '# Generator benchmark',
   '',
-  'Written by `npm run bench:generate -- --scale 1` then `-- --scale 10` (one scale per run, so each peak RSS is its own). Time is wall-clock for `aea generate` (DuckDB SQL, zstd Parquet); rows/s counts every table\'s rows; CPU seconds are the process\'s user + system time.',
+  "Written by `npm run bench:generate -- --scale 1` then `-- --scale 10` (one scale per run, so each peak RSS is its own). Time is wall-clock for `aea generate` (DuckDB SQL, zstd Parquet); rows/s counts every table's rows; CPU seconds are the process's user + system time.",
   '',
   `| | ${results.map((r) => `scale ${r.scale}`).join(' | ')} |`,
   `|---|${results.map(() => '---:').join('|')}|`,
@@ -66,7 +83,10 @@ const md = [
   `| machine load | ${results.map((r) => String(r.load ?? '–')).join(' | ')} |`,
   `| size on disk (MiB) | ${results.map((r) => (Number(r.bytes) / 2 ** 20).toFixed(1)).join(' | ')} |`,
   `| all rows | ${results.map((r) => total(r).toLocaleString('en-US')).join(' | ')} |`,
-  ...tables.map((t) => `| ${t} rows | ${results.map((r) => (r.rows as Record<string, number>)[t]?.toLocaleString('en-US') ?? '–').join(' | ')} |`),
+  ...tables.map(
+    (t) =>
+      `| ${t} rows | ${results.map((r) => (r.rows as Record<string, number>)[t]?.toLocaleString('en-US') ?? '–').join(' | ')} |`,
+  ),
   '',
   `Machine: ${String(results[results.length - 1]?.machine)}. Commits: ${results.map((r) => `scale ${r.scale} at ${String(r.commit)} on ${String(r.date)}`).join('; ')}.`,
   '',
@@ -74,11 +94,14 @@ const md = [
     ? [
         '## Before',
         '',
-        'The same seed\'s files are byte-identical before and after (checksums compared at scales 0.02, 0.3 and 1); only the time changed.',
+        "The same seed's files are byte-identical before and after (checksums compared at scales 0.02, 0.3 and 1); only the time changed.",
         '',
         '| scale | seconds | rows/s | CPU seconds | peak RSS (MiB) | load | commit | note |',
         '|---:|---:|---:|---:|---:|---|---|---|',
-        ...before.map((b) => `| ${b.scale} | ${b.seconds} | ${cell(b, 'rowsPerSecond')} | ${cell(b, 'cpuSeconds')} | ${cell(b, 'peakRssMiB')} | ${String(b.load ?? '–')} | ${String(b.commit)} | ${String(b.note ?? '')} |`),
+        ...before.map(
+          (b) =>
+            `| ${b.scale} | ${b.seconds} | ${cell(b, 'rowsPerSecond')} | ${cell(b, 'cpuSeconds')} | ${cell(b, 'peakRssMiB')} | ${String(b.load ?? '–')} | ${String(b.commit)} | ${String(b.note ?? '')} |`,
+        ),
         '',
       ]
     : []),

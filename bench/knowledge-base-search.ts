@@ -44,8 +44,16 @@ const word = () => {
   }
   return vocab[lo]!;
 };
-const docs = Array.from({ length: n }, (_, i) => ({ path: `f${i % 50}/doc-${i}.md`, folder: `f${i % 50}`, tags: [] as string[], text: Array.from({ length: 60 + Math.floor(rnd() * 120) }, word).join(' ') }));
-const queries = Array.from({ length: 200 }, () => `${vocab[20 + Math.floor(rnd() * 2000)]} ${vocab[20 + Math.floor(rnd() * 2000)]}`);
+const docs = Array.from({ length: n }, (_, i) => ({
+  path: `f${i % 50}/doc-${i}.md`,
+  folder: `f${i % 50}`,
+  tags: [] as string[],
+  text: Array.from({ length: 60 + Math.floor(rnd() * 120) }, word).join(' '),
+}));
+const queries = Array.from(
+  { length: 200 },
+  () => `${vocab[20 + Math.floor(rnd() * 2000)]} ${vocab[20 + Math.floor(rnd() * 2000)]}`,
+);
 const commonQueries = [vocab[0]!, `${vocab[0]} ${vocab[1]} ${vocab[2]}`];
 
 const pct = (xs: number[], p: number) => +[...xs].sort((a, b) => a - b)[Math.floor(p * (xs.length - 1))]!.toFixed(3);
@@ -84,7 +92,16 @@ async function timeCandidate(name: string, make: () => Promise<Candidate>) {
     await index.search(q);
     common.push(ms(performance.now() - t));
   }
-  return { name, documents: n, load_average: os.loadavg().map((x) => +x.toFixed(1)), build_seconds: +build.toFixed(1), index_one_ms: { p50: pct(adds, 0.5), p99: pct(adds, 0.99), max: ms(Math.max(...adds)) }, heap_mb: heap, search_ms: { p50: pct(searches, 0.5), p95: pct(searches, 0.95) }, common_term_search_ms: common };
+  return {
+    name,
+    documents: n,
+    load_average: os.loadavg().map((x) => +x.toFixed(1)),
+    build_seconds: +build.toFixed(1),
+    index_one_ms: { p50: pct(adds, 0.5), p99: pct(adds, 0.99), max: ms(Math.max(...adds)) },
+    heap_mb: heap,
+    search_ms: { p50: pct(searches, 0.5), p95: pct(searches, 0.95) },
+    common_term_search_ms: common,
+  };
 }
 
 const ourIndex = async (): Promise<Candidate> => {
@@ -95,7 +112,9 @@ const ourIndex = async (): Promise<Candidate> => {
 async function candidates() {
   const load = (name: string): Promise<Record<string, unknown>> => import(name) as Promise<Record<string, unknown>>;
   const orama = await load('@orama/orama');
-  const flex = ((await load('flexsearch')).default ?? (await load('flexsearch'))) as { Index: new (o: object) => { add(id: number, text: string): void; search(q: string, o: object): unknown } };
+  const flex = ((await load('flexsearch')).default ?? (await load('flexsearch'))) as {
+    Index: new (o: object) => { add(id: number, text: string): void; search(q: string, o: object): unknown };
+  };
   const out = [await timeCandidate('SearchIndex (ours)', ourIndex)];
   out.push(
     await timeCandidate('minisearch', async () => {
@@ -106,7 +125,11 @@ async function candidates() {
   out.push(
     await timeCandidate('@orama/orama', async () => {
       const db = (orama.create as (o: object) => unknown)({ schema: { path: 'string', text: 'string' } });
-      return { add: (d) => (orama.insert as (db: unknown, d: object) => unknown)(db, { path: d.path, text: d.text }), search: (q) => (orama.search as (db: unknown, o: object) => unknown)(db, { term: q, properties: ['text'], limit: 10 }) };
+      return {
+        add: (d) => (orama.insert as (db: unknown, d: object) => unknown)(db, { path: d.path, text: d.text }),
+        search: (q) =>
+          (orama.search as (db: unknown, o: object) => unknown)(db, { term: q, properties: ['text'], limit: 10 }),
+      };
     }),
   );
   out.push(
@@ -133,7 +156,14 @@ async function endToEnd() {
           `INSERT INTO state.kb_documents
            SELECT '00000000-0000-4000-8000-' || lpad(CAST($first + o - 1 AS VARCHAR), 12, '0'), $org, $kb, 'bench/' || p, t, []::VARCHAR[], now(), now()
            FROM (SELECT unnest(from_json($paths, '["VARCHAR"]')) AS p, unnest(from_json($texts, '["VARCHAR"]')) AS t, unnest(range(1, $count + 1)) AS o)`,
-          { first: i, count: batch.length, org: org!.id, kb, paths: JSON.stringify(batch.map((d) => d.path)), texts: JSON.stringify(batch.map((d) => d.text)) },
+          {
+            first: i,
+            count: batch.length,
+            org: org!.id,
+            kb,
+            paths: JSON.stringify(batch.map((d) => d.path)),
+            texts: JSON.stringify(batch.map((d) => d.text)),
+          },
         );
       }
     });
@@ -147,7 +177,8 @@ async function endToEnd() {
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const idle = { p99: ms(loop.percentile(99) / 1e6), max: ms(loop.max / 1e6) };
     loop.reset();
-    const search = (query: string) => scope.resources.searchKnowledgeBase({ params: { knowledge_base_id: kb }, body: { query, top_k: 10 } });
+    const search = (query: string) =>
+      scope.resources.searchKnowledgeBase({ params: { knowledge_base_id: kb }, body: { query, top_k: 10 } });
     let t = performance.now();
     await search(queries[0]!);
     const firstSearch = (performance.now() - t) / 1000;
@@ -168,7 +199,10 @@ async function endToEnd() {
     const edits: number[] = [];
     for (let i = 0; i < 50; i++) {
       t = performance.now();
-      await scope.resources.updateKnowledgeBaseDocument({ params: { knowledge_base_id: kb }, body: { name: `bench/${edited[i]!.path}`, text: `${edited[i]!.text} ${word()}` } });
+      await scope.resources.updateKnowledgeBaseDocument({
+        params: { knowledge_base_id: kb },
+        body: { name: `bench/${edited[i]!.path}`, text: `${edited[i]!.text} ${word()}` },
+      });
       edits.push(performance.now() - t);
     }
     console.log(
@@ -177,7 +211,11 @@ async function endToEnd() {
         documents: n,
         load_average: os.loadavg().map((x) => +x.toFixed(1)),
         first_search_with_build_seconds: +firstSearch.toFixed(1),
-        event_loop_delay_ms: { idle_control: idle, during_build: buildLoop, during_searches_and_edits: { p99: ms(loop.percentile(99) / 1e6), max: ms(loop.max / 1e6) } },
+        event_loop_delay_ms: {
+          idle_control: idle,
+          during_build: buildLoop,
+          during_searches_and_edits: { p99: ms(loop.percentile(99) / 1e6), max: ms(loop.max / 1e6) },
+        },
         search_ms: { p50: pct(searches, 0.5), p95: pct(searches, 0.95) },
         common_term_search_ms: common,
         edit_ms_p50: pct(edits, 0.5),

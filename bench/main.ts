@@ -83,7 +83,12 @@ export async function benchMain(argv: string[]): Promise<number> {
     oldFloors: !values['no-old-floors'],
     requestBudgetSeconds: count('request-budget', values['request-budget'], defaultOptions.requestBudgetSeconds, 0),
     minIterations: count('min-iterations', values['min-iterations'], defaultOptions.minIterations, 1),
-    http: values['no-http'] ? null : { ...defaultOptions.http!, seconds: count('http-seconds', values['http-seconds'], defaultOptions.http!.seconds, 1) },
+    http: values['no-http']
+      ? null
+      : {
+          ...defaultOptions.http!,
+          seconds: count('http-seconds', values['http-seconds'], defaultOptions.http!.seconds, 1),
+        },
     server: values['no-server']
       ? null
       : {

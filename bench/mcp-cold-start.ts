@@ -19,12 +19,18 @@ await engine.close();
 
 const entries: [string, string][] = [
   ['aea mcp from source (tsx, the whole CLI)', fileURLToPath(new URL('../src/cli/aea.mjs', import.meta.url))],
-  ['the mcp command alone, from source (tsx)', fileURLToPath(new URL('./mcp-command-source-entry.mjs', import.meta.url))],
+  [
+    'the mcp command alone, from source (tsx)',
+    fileURLToPath(new URL('./mcp-command-source-entry.mjs', import.meta.url)),
+  ],
 ];
 const built = fileURLToPath(new URL('../dist/aea/main.js', import.meta.url));
 if (existsSync(built)) {
   entries.push(['aea mcp built (dist, the whole CLI)', built]);
-  entries.push(['the mcp command alone, built (dist)', fileURLToPath(new URL('./mcp-command-entry.mjs', import.meta.url))]);
+  entries.push([
+    'the mcp command alone, built (dist)',
+    fileURLToPath(new URL('./mcp-command-entry.mjs', import.meta.url)),
+  ]);
 }
 
 /** CPU seconds a process has used (user + system), from /proc: what its start costs whatever else the machine runs. */
@@ -36,7 +42,11 @@ function cpuMs(pid: number): number {
 async function once(entry: string): Promise<{ tools: number; ms: number; cpu: number }> {
   const started = performance.now();
   const client = new Client({ name: 'cold-start', version: '1' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, 'mcp', '--data', sampleDir, '--org', org], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, 'mcp', '--data', sampleDir, '--org', org],
+    stderr: 'ignore',
+  });
   await client.connect(transport);
   const { tools } = await client.listTools();
   const ms = performance.now() - started;
@@ -58,6 +68,8 @@ for (const [name, entry] of entries) {
     cpus.push(r.cpu);
     tools = r.tools;
   }
-  console.log(`${name}: ${tools} tools; to tool list median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${runs} runs; CPU of the server process by then median ${median(cpus).toFixed(0)} ms`);
+  console.log(
+    `${name}: ${tools} tools; to tool list median ${median(times).toFixed(0)} ms, min ${Math.min(...times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms over ${runs} runs; CPU of the server process by then median ${median(cpus).toFixed(0)} ms`,
+  );
 }
 console.log(`uptime: ${execFileSync('uptime').toString().trim()}`);

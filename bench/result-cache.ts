@@ -33,8 +33,15 @@ async function timings(resultCache: 0 | undefined): Promise<number[]> {
 }
 
 const at = (ms: number[], q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(3);
-console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${n} repeats of a 30-day v2 visibility page (limit 10)`);
-for (const [label, cache] of [['cache on (default)', undefined], ['cache off', 0]] as const) {
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${n} repeats of a 30-day v2 visibility page (limit 10)`,
+);
+for (const [label, cache] of [
+  ['cache on (default)', undefined],
+  ['cache off', 0],
+] as const) {
   const ms = await timings(cache);
   console.log(`${label.padEnd(20)} p50 ${at(ms, 0.5)} ms  p90 ${at(ms, 0.9)} ms  p99 ${at(ms, 0.99)} ms`);
 }

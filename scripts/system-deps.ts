@@ -23,8 +23,16 @@ export interface SystemNeed {
 
 export const needs: readonly SystemNeed[] = [
   { package: 'chromium', command: 'chromium', why: 'test/http-docs.test.ts opens the docs page in a real browser' },
-  { package: 'jupyter-nbconvert', command: 'jupyter-nbconvert', why: 'test/notebook.test.ts executes the example notebook headlessly' },
-  { package: 'clickhouse-server', command: 'clickhouse-server', why: "test/clickhouse-backend.test.ts starts Debian's ClickHouse 18.16, which the clickhouse backend must refuse" },
+  {
+    package: 'jupyter-nbconvert',
+    command: 'jupyter-nbconvert',
+    why: 'test/notebook.test.ts executes the example notebook headlessly',
+  },
+  {
+    package: 'clickhouse-server',
+    command: 'clickhouse-server',
+    why: "test/clickhouse-backend.test.ts starts Debian's ClickHouse 18.16, which the clickhouse backend must refuse",
+  },
 ];
 
 export interface Machine {
@@ -36,7 +44,12 @@ export interface Machine {
 
 export type Plan =
   | { readonly kind: 'nothing' }
-  | { readonly kind: 'install'; readonly packages: readonly string[]; readonly install: readonly string[]; readonly update: readonly string[] }
+  | {
+      readonly kind: 'install';
+      readonly packages: readonly string[];
+      readonly install: readonly string[];
+      readonly update: readonly string[];
+    }
   | { readonly kind: 'refuse'; readonly packages: readonly string[]; readonly message: string };
 
 export function onPath(command: string, path = process.env.PATH ?? ''): boolean {
@@ -55,9 +68,18 @@ export function plan(missing: readonly SystemNeed[], machine: Machine): Plan {
   if (missing.length === 0) return { kind: 'nothing' };
   const packages = missing.map((n) => n.package);
   const why = missing.map((n) => `  ${n.package}: ${n.why}`).join('\n');
-  if (!machine.apt) return { kind: 'refuse', packages, message: `npm test needs these Debian packages and this machine has no apt-get; install them another way:\n${why}` };
+  if (!machine.apt)
+    return {
+      kind: 'refuse',
+      packages,
+      message: `npm test needs these Debian packages and this machine has no apt-get; install them another way:\n${why}`,
+    };
   if (!machine.root && !machine.sudo) {
-    return { kind: 'refuse', packages, message: `npm test needs these Debian packages; install them as root, then run it again:\n  apt-get install -y ${packages.join(' ')}\n${why}` };
+    return {
+      kind: 'refuse',
+      packages,
+      message: `npm test needs these Debian packages; install them as root, then run it again:\n  apt-get install -y ${packages.join(' ')}\n${why}`,
+    };
   }
   const prefix = machine.root ? [] : ['sudo', '-n'];
   return {
@@ -69,10 +91,17 @@ export function plan(missing: readonly SystemNeed[], machine: Machine): Plan {
 }
 
 const run = (argv: readonly string[], quiet = true) =>
-  spawnSync(argv[0]!, argv.slice(1), { stdio: quiet ? 'ignore' : 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  spawnSync(argv[0]!, argv.slice(1), {
+    stdio: quiet ? 'ignore' : 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  }).status === 0;
 
 function machine(): Machine {
-  return { root: process.getuid?.() === 0, sudo: onPath('sudo') && run(['sudo', '-n', 'true']), apt: onPath('apt-get') };
+  return {
+    root: process.getuid?.() === 0,
+    sudo: onPath('sudo') && run(['sudo', '-n', 'true']),
+    apt: onPath('apt-get'),
+  };
 }
 
 /** Asks apt to resolve the install as on a machine with nothing installed (an empty dpkg status): changes nothing. */
@@ -80,7 +109,11 @@ function simulate(packages: readonly string[]): { ok: boolean; count: number } {
   const dir = mkdtempSync(join(tmpdir(), 'aea-apt-'));
   try {
     writeFileSync(join(dir, 'status'), '');
-    const r = spawnSync('apt-get', ['install', '--simulate', '-o', `Dir::State::status=${join(dir, 'status')}`, ...packages], { encoding: 'utf8' });
+    const r = spawnSync(
+      'apt-get',
+      ['install', '--simulate', '-o', `Dir::State::status=${join(dir, 'status')}`, ...packages],
+      { encoding: 'utf8' },
+    );
     const installs = r.stdout.split('\n').filter((l) => l.startsWith('Inst '));
     const ok = r.status === 0 && packages.every((p) => installs.some((l) => l.startsWith(`Inst ${p} `)));
     return { ok, count: installs.length };
@@ -90,7 +123,9 @@ function simulate(packages: readonly string[]): { ok: boolean; count: number } {
 }
 
 function main(): number {
-  const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, simulate: { type: 'boolean' }, 'assume-missing': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'dry-run': { type: 'boolean' }, simulate: { type: 'boolean' }, 'assume-missing': { type: 'string' } },
+  });
   const assumed = new Set((values['assume-missing'] ?? '').split(',').filter(Boolean));
   const missing = needs.filter((n) => assumed.has(n.package) || !onPath(n.command));
   const p = plan(missing, machine());
@@ -103,7 +138,11 @@ function main(): number {
   say(`missing ${p.packages.join(', ')}: ${p.install.join(' ')} (after ${p.update.join(' ')} if that fails)`);
   if (values.simulate) {
     const s = simulate(p.packages);
-    say(s.ok ? `apt resolves ${p.packages.join(', ')} on a machine without them (${s.count} packages)` : `apt cannot resolve ${p.packages.join(', ')}`);
+    say(
+      s.ok
+        ? `apt resolves ${p.packages.join(', ')} on a machine without them (${s.count} packages)`
+        : `apt cannot resolve ${p.packages.join(', ')}`,
+    );
     return s.ok ? 0 : 1;
   }
   if (values['dry-run']) return 0;

@@ -122,13 +122,18 @@ export class TooLargeError extends EngineError {
 export class RateLimitError extends EngineError {
   readonly status = 429;
   readonly code: string = 'rate_limited';
-  constructor(readonly retryAfterSeconds: number, message = 'Rate limit exceeded') {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Rate limit exceeded',
+  ) {
     super(message);
     this.name = 'RateLimitError';
   }
   /** The official client obeys Retry-After without a cap: past a minute it is told not to retry at all. */
   override headers(): Record<string, string | number> {
-    return this.retryAfterSeconds > maxClientWaitSeconds ? { 'retry-after': this.retryAfterSeconds, 'x-should-retry': 'false' } : { 'retry-after': this.retryAfterSeconds };
+    return this.retryAfterSeconds > maxClientWaitSeconds
+      ? { 'retry-after': this.retryAfterSeconds, 'x-should-retry': 'false' }
+      : { 'retry-after': this.retryAfterSeconds };
   }
 }
 
@@ -172,7 +177,9 @@ export class TimeBudgetError extends EngineError {
   readonly status = 503;
   readonly code = 'time_budget_exceeded';
   constructor(readonly budgetMs: number) {
-    super(`The request ran longer than its time budget of ${budgetMs / 1000} s and was stopped; narrow it (a shorter window, fewer dimensions, a smaller page)`);
+    super(
+      `The request ran longer than its time budget of ${budgetMs / 1000} s and was stopped; narrow it (a shorter window, fewer dimensions, a smaller page)`,
+    );
     this.name = 'TimeBudgetError';
   }
   override headers(): Record<string, string | number> {
@@ -244,7 +251,9 @@ export class MissingTableError extends EngineError {
     readonly tables: readonly string[],
   ) {
     const names = tables.map((t) => `"${t}"`).join(', ');
-    super(`${operation} needs the table${tables.length > 1 ? 's' : ''} ${names}, which the dataset does not have; add ${tables.length > 1 ? 'them' : 'it'} (see docs/own-data.md)`);
+    super(
+      `${operation} needs the table${tables.length > 1 ? 's' : ''} ${names}, which the dataset does not have; add ${tables.length > 1 ? 'them' : 'it'} (see docs/own-data.md)`,
+    );
     this.name = 'MissingTableError';
   }
 }
@@ -268,7 +277,9 @@ export class ExportTooLargeError extends EngineError {
   readonly status = 413;
   readonly code = 'export_too_large';
   constructor(readonly limitBytes: number) {
-    super(`The export needs more than ${mib(limitBytes)} of temporary disk, its limit; narrow it (a shorter window, fewer dimensions or extensions), or ask for NDJSON, CSV or Arrow, which need none`);
+    super(
+      `The export needs more than ${mib(limitBytes)} of temporary disk, its limit; narrow it (a shorter window, fewer dimensions or extensions), or ask for NDJSON, CSV or Arrow, which need none`,
+    );
     this.name = 'ExportTooLargeError';
   }
   override headers(): Record<string, string | number> {

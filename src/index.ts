@@ -1,6 +1,21 @@
 export { openEngine } from './open-engine.ts';
 export { Engine, type EngineOptions, type EngineCore, type EngineHost, type TableInput } from './library/engine.ts';
-export { OrgScope, type ReportsApi, type JsonObject, type ReportCall, type StreamCall, type ReportOptions, type ResourceCall, type ResourceInput, type ResourcesApi, type Explained, type JsonValue, type Page, type ReportEvent, type Body } from './library/org-scope.ts';
+export {
+  OrgScope,
+  type ReportsApi,
+  type JsonObject,
+  type ReportCall,
+  type StreamCall,
+  type ReportOptions,
+  type ResourceCall,
+  type ResourceInput,
+  type ResourcesApi,
+  type Explained,
+  type JsonValue,
+  type Page,
+  type ReportEvent,
+  type Body,
+} from './library/org-scope.ts';
 export type { ReportTypes, StreamedReport, Declared } from './reports/report-types.ts';
 export type { ResourceName, ResourceAnswers, AgentRun, QueuedRun } from './engine/resource-types.ts';
 export type * from './reports/answer-types.ts';

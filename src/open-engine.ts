@@ -10,5 +10,8 @@ import { sweepStaleTemp } from './engine/temp-paths.ts';
 export const openEngine = (options: EngineOptions): Promise<Engine> => {
   // A process killed outright leaves its temporary folders; the next one to open removes them.
   sweepStaleTemp();
-  return Engine.open(options, { endpoints, background: (core, call) => new AgentRunner(core.state, core.clock, call, matchEndpoint) });
+  return Engine.open(options, {
+    endpoints,
+    background: (core, call) => new AgentRunner(core.state, core.clock, call, matchEndpoint),
+  });
 };

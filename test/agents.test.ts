@@ -21,12 +21,19 @@ const window = { start_date: '2026-10-01', end_date: '2026-10-31' };
 async function agentIds(e: Engine, org: string) {
   const rows = await query(e, sql`SELECT id, name FROM dataset_agents WHERE organization_id = ${org}`);
   const named = (suffix: string) => String(rows.find((r) => String(r.name).endsWith(suffix))!.id);
-  return { snapshot: named('visibility snapshot'), digest: named('bot traffic digest'), draftOnly: named('draft explorer') };
+  return {
+    snapshot: named('visibility snapshot'),
+    digest: named('bot traffic digest'),
+    draftOnly: named('draft explorer'),
+  };
 }
 
 /** Adds a draft version with the given workflow (a test's own agent definition). */
 async function addDraft(e: Engine, agentId: string, steps: unknown[]) {
-  const rows = await query(e, sql`SELECT max(version)::INTEGER AS v, any_value(organization_id) AS org, any_value(input_schema) AS s, any_value(output_schema) AS o FROM state.agent_versions WHERE agent_id = ${agentId}`);
+  const rows = await query(
+    e,
+    sql`SELECT max(version)::INTEGER AS v, any_value(organization_id) AS org, any_value(input_schema) AS s, any_value(output_schema) AS o FROM state.agent_versions WHERE agent_id = ${agentId}`,
+  );
   const r = rows[0]!;
   await e.core.state.transaction((conn) =>
     conn.run(
@@ -40,9 +47,16 @@ const visibilityStep = (id: string, extra: Json = {}) => ({
   id,
   method: 'POST',
   path: '/v2/reports/visibility',
-  body: { category_id: '{{inputs.category_id}}', start_date: '{{inputs.start_date}}', end_date: '{{inputs.end_date}}', ...extra },
+  body: {
+    category_id: '{{inputs.category_id}}',
+    start_date: '{{inputs.start_date}}',
+    end_date: '{{inputs.end_date}}',
+    ...extra,
+  },
 });
-const longWorkflow = Array.from({ length: 12 }, (_, i) => visibilityStep(`step_${i}`, { group_by: ['model'], limit: 50 }));
+const longWorkflow = Array.from({ length: 12 }, (_, i) =>
+  visibilityStep(`step_${i}`, { group_by: ['model'], limit: 50 }),
+);
 
 beforeAll(async () => {
   engine = await openEngine({ data: sampleDir, threads: 1, connections: 3 });
@@ -53,12 +67,14 @@ afterAll(() => engine.close());
 
 const org = () => engine.org(ids.org);
 const inputs = () => ({ category_id: ids.category, ...window });
-const start = (agent_id: string, body: unknown = { inputs: inputs() }) => org().resources.createAgentRun({ params: { agent_id }, body });
+const start = (agent_id: string, body: unknown = { inputs: inputs() }) =>
+  org().resources.createAgentRun({ params: { agent_id }, body });
 async function finished(agent_id: string, run_id: string): Promise<Json> {
   await engine.runsSettled();
   return org().resources.agentRun({ params: { agent_id, run_id } });
 }
-const runCount = async () => Number((await query(engine, sql`SELECT count(*)::INTEGER AS n FROM state.agent_runs`))[0]!.n);
+const runCount = async () =>
+  Number((await query(engine, sql`SELECT count(*)::INTEGER AS n FROM state.agent_runs`))[0]!.n);
 
 describe('agents', () => {
   it('lists published agents by default, drafts on request, page by page', async () => {
@@ -70,18 +86,35 @@ describe('agents', () => {
     const walked: Json[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await org().resources.agents({ query: { statuses: ['draft', 'published'], limit: '1', ...(cursor ? { next_cursor: cursor } : {}) } })) as Json;
+      const page = (await org().resources.agents({
+        query: { statuses: ['draft', 'published'], limit: '1', ...(cursor ? { next_cursor: cursor } : {}) },
+      })) as Json;
       walked.push(...page.data);
       cursor = page.pagination.next_cursor ?? undefined;
     } while (cursor);
     expect(walked).toEqual(all.data);
-    expect(Object.keys(walked[0]!).sort()).toEqual(['created_at', 'description', 'id', 'name', 'organization_id', 'status']);
+    expect(Object.keys(walked[0]!).sort()).toEqual([
+      'created_at',
+      'description',
+      'id',
+      'name',
+      'organization_id',
+      'status',
+    ]);
   });
 
   it('runs the live version, never the draft; publishing makes the draft live', async () => {
     const live = (await org().resources.agent({ params: { agent_id: agents.snapshot } })) as Json;
-    const draft = (await org().resources.agent({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } })) as Json;
-    expect([live.version, live.version_status, draft.version, draft.version_status]).toEqual([1, 'published', 2, 'draft']);
+    const draft = (await org().resources.agent({
+      params: { agent_id: agents.snapshot },
+      query: { version: 'draft' },
+    })) as Json;
+    expect([live.version, live.version_status, draft.version, draft.version_status]).toEqual([
+      1,
+      'published',
+      2,
+      'draft',
+    ]);
     expect(live.schema.input.required).toEqual(['category_id', 'start_date', 'end_date']);
 
     const before = await start(agents.snapshot);
@@ -93,20 +126,31 @@ describe('agents', () => {
 
     const published = (await org().resources.publishAgent({ params: { agent_id: agents.snapshot } })) as Json;
     expect([published.version, published.version_status]).toEqual([2, 'published']);
-    await expect(org().resources.agent({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      org().resources.agent({ params: { agent_id: agents.snapshot }, query: { version: 'draft' } }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     const again = (await org().resources.publishAgent({ params: { agent_id: agents.snapshot } })) as Json;
     expect(again.version).toBe(2);
-    const superseded = await query(engine, sql`SELECT version, status FROM state.agent_versions WHERE agent_id = ${agents.snapshot} ORDER BY version`);
+    const superseded = await query(
+      engine,
+      sql`SELECT version, status FROM state.agent_versions WHERE agent_id = ${agents.snapshot} ORDER BY version`,
+    );
     expect(superseded.map((v) => v.status)).toEqual(['superseded', 'published']);
 
     const after = await finished(agents.snapshot, (await start(agents.snapshot)).id as string);
-    expect([after.status, after.version, Object.keys(after.outputs)]).toEqual(['succeeded', 2, ['visibility', 'by_model']]);
+    expect([after.status, after.version, Object.keys(after.outputs)]).toEqual([
+      'succeeded',
+      2,
+      ['visibility', 'by_model'],
+    ]);
   });
 
   it('refuses to run an agent that was never published (409, no run created), and runs it once published', async () => {
     const listed = (await org().resources.agents({ query: { statuses: 'draft' } })) as Json;
     expect(listed.data.map((a: Json) => a.id)).toEqual([agents.draftOnly]);
-    await expect(org().resources.agent({ params: { agent_id: agents.draftOnly } })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(org().resources.agent({ params: { agent_id: agents.draftOnly } })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     const count = await runCount();
     const refused = await start(agents.draftOnly).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ConflictError);
@@ -128,7 +172,9 @@ describe('agents', () => {
 
   it('validates inputs against the JSON Schema: a 422 names each input, and no run is created', async () => {
     const count = await runCount();
-    const error = (await start(agents.snapshot, { inputs: { category_id: 7, start_date: '2026/10/01', colour: 'red' } }).catch((e: unknown) => e)) as ValidationError;
+    const error = (await start(agents.snapshot, {
+      inputs: { category_id: 7, start_date: '2026/10/01', colour: 'red' },
+    }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     const byLoc = Object.fromEntries(error.detail.map((d) => [d.loc.join('.'), d.type]));
     expect(byLoc).toEqual({
@@ -137,10 +183,20 @@ describe('agents', () => {
       'body.inputs.category_id': 'string_type',
       'body.inputs.start_date': 'string_pattern_mismatch',
     });
-    const noBody = (await org().resources.createAgentRun({ params: { agent_id: agents.snapshot } }).catch((e: unknown) => e)) as ValidationError;
-    expect(noBody.detail.map((d) => d.loc.join('.')).sort()).toEqual(['body.inputs.category_id', 'body.inputs.end_date', 'body.inputs.start_date']);
-    const extra = (await start(agents.snapshot, { inputs: inputs(), mode: 'fast' }).catch((e: unknown) => e)) as ValidationError;
-    expect(extra.detail).toEqual([{ type: 'extra_forbidden', loc: ['body', 'mode'], msg: 'Extra inputs are not permitted', input: 'fast' }]);
+    const noBody = (await org()
+      .resources.createAgentRun({ params: { agent_id: agents.snapshot } })
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(noBody.detail.map((d) => d.loc.join('.')).sort()).toEqual([
+      'body.inputs.category_id',
+      'body.inputs.end_date',
+      'body.inputs.start_date',
+    ]);
+    const extra = (await start(agents.snapshot, { inputs: inputs(), mode: 'fast' }).catch(
+      (e: unknown) => e,
+    )) as ValidationError;
+    expect(extra.detail).toEqual([
+      { type: 'extra_forbidden', loc: ['body', 'mode'], msg: 'Extra inputs are not permitted', input: 'fast' },
+    ]);
     expect(await runCount()).toBe(count);
   });
 
@@ -156,18 +212,31 @@ describe('agents', () => {
     const second = await finished(agents.snapshot, (await start(agents.snapshot)).id as string);
     expect(second.status).toBe('failed');
     expect(Object.keys(second.outputs)).toEqual(['first']);
-    expect(second.error).toMatchObject({ step: 'second', status: 422, code: 'validation_error', detail: [{ loc: ['body', 'limit'], type: 'greater_than_equal' }] });
+    expect(second.error).toMatchObject({
+      step: 'second',
+      status: 422,
+      code: 'validation_error',
+      detail: [{ loc: ['body', 'limit'], type: 'greater_than_equal' }],
+    });
   });
 
   it('skips a run with nothing to do, and refuses steps that are not reports or reads', async () => {
     await addDraft(engine, agents.digest, []);
     await org().resources.publishAgent({ params: { agent_id: agents.digest } });
-    const skipped = await finished(agents.digest, (await start(agents.digest, { inputs: { domain: 'acme.com', start_date: '2026-10-01' } })).id as string);
+    const skipped = await finished(
+      agents.digest,
+      (await start(agents.digest, { inputs: { domain: 'acme.com', start_date: '2026-10-01' } })).id as string,
+    );
     expect([skipped.status, skipped.outputs, skipped.error]).toEqual(['skipped', {}, null]);
 
-    await addDraft(engine, agents.digest, [{ id: 'recurse', method: 'POST', path: `/v1/agents/${agents.digest}/runs`, body: {} }]);
+    await addDraft(engine, agents.digest, [
+      { id: 'recurse', method: 'POST', path: `/v1/agents/${agents.digest}/runs`, body: {} },
+    ]);
     await org().resources.publishAgent({ params: { agent_id: agents.digest } });
-    const refused = await finished(agents.digest, (await start(agents.digest, { inputs: { domain: 'acme.com', start_date: '2026-10-01' } })).id as string);
+    const refused = await finished(
+      agents.digest,
+      (await start(agents.digest, { inputs: { domain: 'acme.com', start_date: '2026-10-01' } })).id as string,
+    );
     expect(refused.status).toBe('failed');
     expect(refused.error).toMatchObject({ step: 'recurse', code: 'step_not_allowed' });
   });
@@ -181,7 +250,10 @@ describe('agents', () => {
       () => org().resources.publishAgent({ params: { agent_id: agents.foreign } }),
       () => start(agents.foreign),
       () => org().resources.agentRun({ params: { agent_id: agents.foreign, run_id: run.id as string } }),
-      () => engine.org(ids.otherOrg).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } }),
+      () =>
+        engine
+          .org(ids.otherOrg)
+          .resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } }),
     ]) {
       await expect(call()).rejects.toBeInstanceOf(ForbiddenError);
     }
@@ -193,7 +265,9 @@ describe('agents', () => {
     ]) {
       await expect(call()).rejects.toBeInstanceOf(NotFoundError);
     }
-    const bad = (await org().resources.agent({ params: { agent_id: 'nope' }, query: { version: 'latest' } }).catch((e: unknown) => e)) as ValidationError;
+    const bad = (await org()
+      .resources.agent({ params: { agent_id: 'nope' }, query: { version: 'latest' } })
+      .catch((e: unknown) => e)) as ValidationError;
     expect(bad.detail[0]).toMatchObject({ loc: ['path', 'agent_id'], type: 'uuid_parsing' });
   });
 });
@@ -211,7 +285,9 @@ describe('agent runs across restarts', () => {
     const conn = await db.connect();
     try {
       await conn.run(`ATTACH ${pathLiteral(file)} AS s (READ_ONLY)`);
-      const rows = (await conn.runAndReadAll(`SELECT status, started_at, outputs FROM s.agent_runs WHERE id = $1`, [id] as never)).getRowObjectsJS();
+      const rows = (
+        await conn.runAndReadAll(`SELECT status, started_at, outputs FROM s.agent_runs WHERE id = $1`, [id] as never)
+      ).getRowObjectsJS();
       return rows[0] as Json;
     } finally {
       conn.closeSync();
@@ -222,9 +298,13 @@ describe('agent runs across restarts', () => {
   it('closing the engine mid-run puts the run back in the queue; the next open finishes it', async () => {
     const file = join(await tempDir(), 'state.duckdb');
     const first = await prepared(file);
-    const run = await first.org(ids.org).resources.createAgentRun({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
+    const run = await first
+      .org(ids.org)
+      .resources.createAgentRun({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
     for (;;) {
-      const now = await first.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
+      const now = await first
+        .org(ids.org)
+        .resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
       if (now.status !== 'queued') break;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
@@ -234,7 +314,9 @@ describe('agent runs across restarts', () => {
     const second = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
     try {
       await second.runsSettled();
-      const done = await second.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
+      const done = await second
+        .org(ids.org)
+        .resources.agentRun({ params: { agent_id: agents.snapshot, run_id: run.id as string } });
       expect(done.status).toBe('succeeded');
       expect(Object.keys(done.outputs as object)).toHaveLength(longWorkflow.length);
     } finally {
@@ -254,14 +336,24 @@ describe('agent runs across restarts', () => {
 
     const reopened = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
     try {
-      const run = await reopened.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: runId } });
+      const run = await reopened
+        .org(ids.org)
+        .resources.agentRun({ params: { agent_id: agents.snapshot, run_id: runId } });
       expect(run.status).toBe('failed');
       expect(run.error).toMatchObject({ code: 'interrupted' });
       expect(run.started_at).not.toBeNull();
       expect(run.finished_at).not.toBeNull();
-      const next = await reopened.org(ids.org).resources.createAgentRun({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
+      const next = await reopened
+        .org(ids.org)
+        .resources.createAgentRun({ params: { agent_id: agents.snapshot }, body: { inputs: inputs() } });
       await reopened.runsSettled();
-      expect((await reopened.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: next.id as string } })).status).toBe('succeeded');
+      expect(
+        (
+          await reopened
+            .org(ids.org)
+            .resources.agentRun({ params: { agent_id: agents.snapshot, run_id: next.id as string } })
+        ).status,
+      ).toBe('succeeded');
     } finally {
       await reopened.close();
     }
@@ -280,7 +372,9 @@ describe('agent runs across restarts', () => {
       const reopened = await openEngine({ data: sampleDir, state: file, threads: 1, connections: 3 });
       try {
         await reopened.runsSettled();
-        const run = await reopened.org(ids.org).resources.agentRun({ params: { agent_id: agents.snapshot, run_id: runId } });
+        const run = await reopened
+          .org(ids.org)
+          .resources.agentRun({ params: { agent_id: agents.snapshot, run_id: runId } });
         expect(['succeeded', 'failed']).toContain(run.status);
         if (run.status === 'failed') expect(run.error).toMatchObject({ code: 'interrupted' });
         outcomes[String(run.status)] = (outcomes[String(run.status)] ?? 0) + 1;

@@ -34,8 +34,14 @@ const clock = () => new Date('2026-11-22T12:00:00Z');
 const fixtures = { more: moreV2Fixture(), shopping: { ...shoppingFixture(), ...claimsFixture() } };
 const engines = {} as Record<keyof typeof fixtures, { duck: Engine; chdb: Engine }>;
 beforeAll(async () => {
-  for (const [name, rows] of Object.entries(fixtures) as [keyof typeof fixtures, (typeof fixtures)[keyof typeof fixtures]][]) {
-    engines[name] = { duck: await openFixture(rows, { cursorSecret: 'agree', clock, rollups: false }), chdb: await openFixture(rows, { cursorSecret: 'agree', clock, backend: 'chdb' }) };
+  for (const [name, rows] of Object.entries(fixtures) as [
+    keyof typeof fixtures,
+    (typeof fixtures)[keyof typeof fixtures],
+  ][]) {
+    engines[name] = {
+      duck: await openFixture(rows, { cursorSecret: 'agree', clock, rollups: false }),
+      chdb: await openFixture(rows, { cursorSecret: 'agree', clock, backend: 'chdb' }),
+    };
   }
 }, 120_000);
 afterAll(async () => {
@@ -51,10 +57,20 @@ const pools: Record<string, FieldValuePool> = {
   model: { exact: [...ids.models, 'ChatGPT', 'Perplexity', '', 'nope'], text: ['', 'a', 'GPT', 'p'] },
   region: { exact: [...ids.regions, 'Germany', 'United States', 'Nowhere'], text: ['', 'a', 'STATES', 'e'] },
   persona: { exact: [...ids.personas, 'Hiker', '', ids.foreign.persona], text: ['', 'H', 'k'] },
-  topic: { exact: [...ids.topics, 'Boots', 'Tents 50%_off', ids.foreign.topic], text: ['%', '_', 'boots', 'Tents', ''] },
-  prompt: { exact: [...ids.prompts, 'Cheap boots', ids.foreign.prompt], text: ["'", '%', '_', 'boots', 'BOOTS', '100%'] },
+  topic: {
+    exact: [...ids.topics, 'Boots', 'Tents 50%_off', ids.foreign.topic],
+    text: ['%', '_', 'boots', 'Tents', ''],
+  },
+  prompt: {
+    exact: [...ids.prompts, 'Cheap boots', ids.foreign.prompt],
+    text: ["'", '%', '_', 'boots', 'BOOTS', '100%'],
+  },
   tag: { exact: [...ids.tags, 'alpha', 'beta', '', ids.foreign.tag], text: ['a'] },
-  domain: { ...morePools.domain!, exact: [...morePools.domain!.exact, 'www.youtube.com', 'YouTube.com'], text: [...morePools.domain!.text, 'you', '%'] },
+  domain: {
+    ...morePools.domain!,
+    exact: [...morePools.domain!.exact, 'www.youtube.com', 'YouTube.com'],
+    text: [...morePools.domain!.text, 'you', '%'],
+  },
   brand: { exact: ['Acme', 'Brandy', '', 'Zeta', ids.assets[0]!, 'nope'], text: ['a', 'ACME', '%', '_'] },
   merchant: { exact: ['REI', 'rei', 'Amazon', 'Shop 100%', 'Bank'], text: ['re', '%', '_', '100%'] },
 };
@@ -80,29 +96,85 @@ interface ReportSpace {
 }
 
 const none = fc.constant({});
-const layered = (rules: FilterRules) => ({ catalog: rules.catalog, shape: { kind: 'layered', rowFields: rules.rowFields, topLevel: rules.topLevel } as const });
+const layered = (rules: FilterRules) => ({
+  catalog: rules.catalog,
+  shape: { kind: 'layered', rowFields: rules.rowFields, topLevel: rules.topLevel } as const,
+});
 const tree = (catalog: FilterCatalog) => ({ catalog, shape: { kind: 'tree' } as const });
 const claims = { catalog: claimFilterFields, shape: { kind: 'leaves' } as const };
 const channel = { catalog: channelFilterFields, shape: { kind: 'channel' } as const };
 const spaces: readonly ReportSpace[] = [
-  { name: 'visibility', groupDims: ['date', 'model', 'topic', 'region', 'prompt', 'persona'], extra: fc.record({ scope: fc.constantFrom('owned', 'all') }), ...tree(promptFilterFields) },
-  { name: 'citations', groupDims: ['page', 'date', 'model', 'topic', 'region', 'persona', 'prompt'], extra: fc.record({ scope: fc.constantFrom('owned', 'all') }), ...layered(citationsRules) },
-  { name: 'queryFanouts', groupDims: ['prompt', 'query', 'model', 'region', 'date'], extra: none, ...layered(fanoutsRules) },
-  { name: 'factcheck', groupDims: ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'], extra: none, ...claims },
-  { name: 'sentiment', groupDims: ['date', 'topic', 'region', 'model', 'prompt', 'persona', 'tag', 'theme'], extra: fc.record({ asset: fc.constantFrom('Acme', 'Brandy') }), ...layered(sentimentRules) },
+  {
+    name: 'visibility',
+    groupDims: ['date', 'model', 'topic', 'region', 'prompt', 'persona'],
+    extra: fc.record({ scope: fc.constantFrom('owned', 'all') }),
+    ...tree(promptFilterFields),
+  },
+  {
+    name: 'citations',
+    groupDims: ['page', 'date', 'model', 'topic', 'region', 'persona', 'prompt'],
+    extra: fc.record({ scope: fc.constantFrom('owned', 'all') }),
+    ...layered(citationsRules),
+  },
+  {
+    name: 'queryFanouts',
+    groupDims: ['prompt', 'query', 'model', 'region', 'date'],
+    extra: none,
+    ...layered(fanoutsRules),
+  },
+  {
+    name: 'factcheck',
+    groupDims: ['date', 'model', 'region', 'persona', 'prompt', 'topic', 'tag', 'theme', 'citation'],
+    extra: none,
+    ...claims,
+  },
+  {
+    name: 'sentiment',
+    groupDims: ['date', 'topic', 'region', 'model', 'prompt', 'persona', 'tag', 'theme'],
+    extra: fc.record({ asset: fc.constantFrom('Acme', 'Brandy') }),
+    ...layered(sentimentRules),
+  },
   { name: 'videoplatformVideos', groupDims: ['video', 'model', 'source_type'], extra: none, ...channel },
-  { name: 'videoplatformChannels', groupDims: ['channel', 'video_category', 'model', 'source_type'], extra: none, ...channel },
+  {
+    name: 'videoplatformChannels',
+    groupDims: ['channel', 'video_category', 'model', 'source_type'],
+    extra: none,
+    ...channel,
+  },
   {
     name: 'promptAnswers',
     groupDims: [],
     intervals: false,
-    extra: fc.record({ include: fc.subarray(['run_id', 'date', 'model', 'topic', 'persona', 'region', 'tags', 'prompt', 'response', 'mentions', 'citations', 'search_queries', 'analysis_types'], { minLength: 1 }) }),
+    extra: fc.record({
+      include: fc.subarray(
+        [
+          'run_id',
+          'date',
+          'model',
+          'topic',
+          'persona',
+          'region',
+          'tags',
+          'prompt',
+          'response',
+          'mentions',
+          'citations',
+          'search_queries',
+          'analysis_types',
+        ],
+        { minLength: 1 },
+      ),
+    }),
     ...layered(answersRules),
   },
   {
     name: 'shoppingProducts',
     groupDims: ['date', 'topic', 'prompt'],
-    extra: fc.oneof(fc.constant({}), fc.constant({ include_merchants: true }), fc.record({ target_product: fc.constantFrom(...productIds), competitor_limit: fc.integer({ min: 0, max: 3 }) })),
+    extra: fc.oneof(
+      fc.constant({}),
+      fc.constant({ include_merchants: true }),
+      fc.record({ target_product: fc.constantFrom(...productIds), competitor_limit: fc.integer({ min: 0, max: 3 }) }),
+    ),
     fixture: 'shopping',
     ...tree(shoppingFilterFields),
   },
@@ -122,14 +194,20 @@ const numRuns = Number(process.env.AEA_PROPERTY_RUNS ?? 10);
 const refusal = (error: unknown) => `${(error as Error).constructor.name}: ${(error as Error).message}`;
 
 /** Every page of the answer and its stream (each, or its refusal: a stream takes fewer options), as text. */
-async function answer(engine: Engine, name: string, body: Record<string, unknown>): Promise<{ text: string; answered: boolean }> {
+async function answer(
+  engine: Engine,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<{ text: string; answered: boolean }> {
   const call = engine.org(ids.org1).report(name);
   const pages: unknown[] = [];
   let answered = true;
   try {
     let cursor: string | null = null;
     do {
-      const page = (await call({ ...body, limit: 7, ...(cursor ? { cursor } : {}) })) as { info: { next_cursor: string | null } };
+      const page = (await call({ ...body, limit: 7, ...(cursor ? { cursor } : {}) })) as {
+        info: { next_cursor: string | null };
+      };
       pages.push(page);
       cursor = page.info.next_cursor;
     } while (cursor !== null && pages.length < 20);
@@ -154,31 +232,50 @@ describe('DuckDB and chdb give identical answers over every v2 Insights report',
 
   it('a condition the filter repeats (tag alone and under an or) answers on chdb, as the full run found it did not', async () => {
     const tag = { field: 'tag', op: 'is', value: ids.tags[0] };
-    const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', interval: 'day', scope: 'owned', filter: { and: [{ or: [{ field: 'topic', op: 'is', value: ids.topics[0] }, tag] }, tag] } };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-02-20',
+      end_date: '2026-12-31',
+      interval: 'day',
+      scope: 'owned',
+      filter: { and: [{ or: [{ field: 'topic', op: 'is', value: ids.topics[0] }, tag] }, tag] },
+    };
     const expected = await answer(engines.more.duck, 'visibility', body);
     expect(expected.answered).toBe(true);
     expect((await answer(engines.more.chdb, 'visibility', body)).text).toBe(expected.text);
   }, 120_000);
 
-  it.each(spaces)('$name: random filters, groupings, intervals and DST windows', async ({ name, groupDims, extra, catalog, shape, fixture = 'more', maxGroups = 2, intervals = true }) => {
-    const { duck, chdb } = engines[fixture];
-    const request = fc.record({
-      filter: fc.option(reportFilterArbitrary(catalog, shape, pools, { emptyLists: true }), { nil: undefined }),
-      group_by: fc.subarray([...groupDims], { maxLength: Math.min(maxGroups, groupDims.length) }),
-      interval: fc.constantFrom('day', 'week', 'month'),
-      window: fc.constantFrom(...windows),
-      extra,
-    });
-    let answered = 0;
-    await fc.assert(
-      fc.asyncProperty(request, async (r) => {
-        const body = { category_id: ids.cat1, start_date: r.window[0], end_date: r.window[1], ...(groupDims.length > 0 ? { group_by: r.group_by } : {}), ...(intervals ? { interval: r.interval } : {}), ...(r.filter ? { filter: toWire(r.filter) } : {}), ...r.extra };
-        const expected = await answer(duck, name, body);
-        if (expected.answered) answered++;
-        expect((await answer(chdb, name, body)).text).toBe(expected.text);
-      }),
-      { numRuns },
-    );
-    expect(answered).toBeGreaterThan(numRuns / 5);
-  }, 300_000);
+  it.each(spaces)(
+    '$name: random filters, groupings, intervals and DST windows',
+    async ({ name, groupDims, extra, catalog, shape, fixture = 'more', maxGroups = 2, intervals = true }) => {
+      const { duck, chdb } = engines[fixture];
+      const request = fc.record({
+        filter: fc.option(reportFilterArbitrary(catalog, shape, pools, { emptyLists: true }), { nil: undefined }),
+        group_by: fc.subarray([...groupDims], { maxLength: Math.min(maxGroups, groupDims.length) }),
+        interval: fc.constantFrom('day', 'week', 'month'),
+        window: fc.constantFrom(...windows),
+        extra,
+      });
+      let answered = 0;
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          const body = {
+            category_id: ids.cat1,
+            start_date: r.window[0],
+            end_date: r.window[1],
+            ...(groupDims.length > 0 ? { group_by: r.group_by } : {}),
+            ...(intervals ? { interval: r.interval } : {}),
+            ...(r.filter ? { filter: toWire(r.filter) } : {}),
+            ...r.extra,
+          };
+          const expected = await answer(duck, name, body);
+          if (expected.answered) answered++;
+          expect((await answer(chdb, name, body)).text).toBe(expected.text);
+        }),
+        { numRuns },
+      );
+      expect(answered).toBeGreaterThan(numRuns / 5);
+    },
+    300_000,
+  );
 });

@@ -40,17 +40,67 @@ afterAll(async () => {
 });
 
 const window = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', date_interval: 'month' };
-type Case = { readonly report: string; readonly filter: { field: string; operator: string; value: string | string[] }; readonly dimensions: string[]; readonly rows: 'some' | 'any' };
+type Case = {
+  readonly report: string;
+  readonly filter: { field: string; operator: string; value: string | string[] };
+  readonly dimensions: string[];
+  readonly rows: 'some' | 'any';
+};
 const cases: Case[] = [
-  { report: 'citationsV1', filter: { field: 'topic_name', operator: 'contains_case_insensitive', value: 'über' }, dimensions: ['tag'], rows: 'some' },
-  { report: 'citationsV1', filter: { field: 'topic_name', operator: 'contains_case_insensitive', value: 'STRAßE' }, dimensions: ['tag'], rows: 'some' },
-  { report: 'visibilityV1', filter: { field: 'tag_name', operator: 'contains_case_insensitive', value: 'ålpha été' }, dimensions: ['tag', 'region'], rows: 'some' },
-  { report: 'visibilityV1', filter: { field: 'region_name', operator: 'contains_case_insensitive', value: 'ÉTATS' }, dimensions: ['region'], rows: 'some' },
-  { report: 'visibilityV1', filter: { field: 'region_name', operator: 'not_contains_case_insensitive', value: 'ÖSTER' }, dimensions: ['region'], rows: 'some' },
-  { report: 'citationsV1', filter: { field: 'tag_name', operator: 'contains', value: '🚀' }, dimensions: ['tag', 'persona'], rows: 'some' },
-  { report: 'citationsV1', filter: { field: 'tag_name', operator: 'is', value: '日本語タグ 🚀' }, dimensions: ['tag'], rows: 'some' },
-  { report: 'sentimentV1', filter: { field: 'tag_name', operator: 'in', value: ['Ålpha ÉTÉ', '日本語タグ 🚀'] }, dimensions: ['persona', 'tag'], rows: 'any' },
-  { report: 'visibilityV1', filter: { field: 'topic_name', operator: 'matches', value: '^Ü' }, dimensions: ['tag'], rows: 'some' },
+  {
+    report: 'citationsV1',
+    filter: { field: 'topic_name', operator: 'contains_case_insensitive', value: 'über' },
+    dimensions: ['tag'],
+    rows: 'some',
+  },
+  {
+    report: 'citationsV1',
+    filter: { field: 'topic_name', operator: 'contains_case_insensitive', value: 'STRAßE' },
+    dimensions: ['tag'],
+    rows: 'some',
+  },
+  {
+    report: 'visibilityV1',
+    filter: { field: 'tag_name', operator: 'contains_case_insensitive', value: 'ålpha été' },
+    dimensions: ['tag', 'region'],
+    rows: 'some',
+  },
+  {
+    report: 'visibilityV1',
+    filter: { field: 'region_name', operator: 'contains_case_insensitive', value: 'ÉTATS' },
+    dimensions: ['region'],
+    rows: 'some',
+  },
+  {
+    report: 'visibilityV1',
+    filter: { field: 'region_name', operator: 'not_contains_case_insensitive', value: 'ÖSTER' },
+    dimensions: ['region'],
+    rows: 'some',
+  },
+  {
+    report: 'citationsV1',
+    filter: { field: 'tag_name', operator: 'contains', value: '🚀' },
+    dimensions: ['tag', 'persona'],
+    rows: 'some',
+  },
+  {
+    report: 'citationsV1',
+    filter: { field: 'tag_name', operator: 'is', value: '日本語タグ 🚀' },
+    dimensions: ['tag'],
+    rows: 'some',
+  },
+  {
+    report: 'sentimentV1',
+    filter: { field: 'tag_name', operator: 'in', value: ['Ålpha ÉTÉ', '日本語タグ 🚀'] },
+    dimensions: ['persona', 'tag'],
+    rows: 'any',
+  },
+  {
+    report: 'visibilityV1',
+    filter: { field: 'topic_name', operator: 'matches', value: '^Ü' },
+    dimensions: ['tag'],
+    rows: 'some',
+  },
 ];
 
 async function answer(engine: Engine, name: string, body: Record<string, unknown>): Promise<string> {
@@ -62,18 +112,32 @@ async function answer(engine: Engine, name: string, body: Record<string, unknown
 }
 
 describe('DuckDB and chdb agree on names beyond ASCII', () => {
-  it.each(cases)('$report: $filter.field $filter.operator $filter.value', async ({ report, filter, dimensions, rows }) => {
-    const body = { ...window, metrics: report === 'sentimentV1' ? ['positive', 'occurrences'] : report === 'citationsV1' ? ['count'] : ['mentions_count', 'executions'], dimensions, filters: [filter] };
-    const expected = await answer(duck, report, body);
-    expect(expected.startsWith('{'), expected).toBe(true);
-    if (rows === 'some') expect((JSON.parse(expected) as { data: unknown[] }).data.length).toBeGreaterThan(0);
-    expect(await answer(chdb, report, body)).toBe(expected);
-  });
+  it.each(cases)(
+    '$report: $filter.field $filter.operator $filter.value',
+    async ({ report, filter, dimensions, rows }) => {
+      const body = {
+        ...window,
+        metrics:
+          report === 'sentimentV1'
+            ? ['positive', 'occurrences']
+            : report === 'citationsV1'
+              ? ['count']
+              : ['mentions_count', 'executions'],
+        dimensions,
+        filters: [filter],
+      };
+      const expected = await answer(duck, report, body);
+      expect(expected.startsWith('{'), expected).toBe(true);
+      if (rows === 'some') expect((JSON.parse(expected) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      expect(await answer(chdb, report, body)).toBe(expected);
+    },
+  );
 
   it('returns every renamed name byte for byte', async () => {
     const body = { ...window, metrics: ['count'], dimensions: ['tag', 'persona'] };
     const expected = await answer(duck, 'citationsV1', body);
-    for (const name of ['Ålpha ÉTÉ', '日本語タグ 🚀', 'Wanderin Ørsted']) expect(expected).toContain(JSON.stringify(name).slice(1, -1));
+    for (const name of ['Ålpha ÉTÉ', '日本語タグ 🚀', 'Wanderin Ørsted'])
+      expect(expected).toContain(JSON.stringify(name).slice(1, -1));
     expect(await answer(chdb, 'citationsV1', body)).toBe(expected);
   });
 });

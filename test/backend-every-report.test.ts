@@ -3,7 +3,16 @@ import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { endpoints } from '../src/registry.ts';
-import { everyReportCases, filterCases, page, reportPaths, rowsOf, sampleScopes, stream, type Scopes } from './helpers/every-report.ts';
+import {
+  everyReportCases,
+  filterCases,
+  page,
+  reportPaths,
+  rowsOf,
+  sampleScopes,
+  stream,
+  type Scopes,
+} from './helpers/every-report.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aea } from './helpers/cli.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -59,8 +68,12 @@ describe('chdb answers every report path as DuckDB does', () => {
     for (const c of await filterCases(duck, scopes)) {
       const expected = (await page(duck, c)) as Record<string, unknown>;
       if (rowsOf(expected) > 0) withRows++;
-      if (/[^\x00-\x7F]/.test(JSON.stringify(c.body)) && rowsOf(expected) === 0) problems.push(`${c.path} ${JSON.stringify(c.body)}: a name beyond ASCII found no rows`);
-      const difference = firstDifference(await page(chdb, c).catch((error: Error) => `${error.constructor.name}: ${error.message}`), expected);
+      if (/[^\x00-\x7F]/.test(JSON.stringify(c.body)) && rowsOf(expected) === 0)
+        problems.push(`${c.path} ${JSON.stringify(c.body)}: a name beyond ASCII found no rows`);
+      const difference = firstDifference(
+        await page(chdb, c).catch((error: Error) => `${error.constructor.name}: ${error.message}`),
+        expected,
+      );
       if (difference) problems.push(`${c.path} ${JSON.stringify(c.body.filter)} differs at ${difference}`);
     }
     expect(problems).toEqual([]);
@@ -76,10 +89,27 @@ describe('chdb answers every report path as DuckDB does', () => {
       )
     )
       .getRowsJS()
-      .map((r) => [{ id: String(r[0]), tags: (r[1] as string[]).map(String) }, { id: String(r[2]), name: String(r[3]) }] as const)[0]!;
-    const body = { category_id: category, ...v2, scope: 'all', group_by: ['prompt'], filter: { field: 'tag', op: 'is', value: tag.name }, limit: 50 } as const;
+      .map(
+        (r) =>
+          [
+            { id: String(r[0]), tags: (r[1] as string[]).map(String) },
+            { id: String(r[2]), name: String(r[3]) },
+          ] as const,
+      )[0]!;
+    const body = {
+      category_id: category,
+      ...v2,
+      scope: 'all',
+      group_by: ['prompt'],
+      filter: { field: 'tag', op: 'is', value: tag.name },
+      limit: 50,
+    } as const;
     const before = await chdb.org(org).reports.visibility(body);
-    for (const engine of [duck, chdb]) await engine.org(org).resources.updatePrompts({ params: { category_id: category }, body: { prompts: [{ id: prompt.id, tags: [...prompt.tags, tag.id] }] } });
+    for (const engine of [duck, chdb])
+      await engine.org(org).resources.updatePrompts({
+        params: { category_id: category },
+        body: { prompts: [{ id: prompt.id, tags: [...prompt.tags, tag.id] }] },
+      });
     const after = await chdb.org(org).reports.visibility(body);
     expect(after).not.toEqual(before);
     expect(JSON.stringify(after)).toContain(prompt.id);
@@ -97,7 +127,11 @@ describe('chdb answers every report path as DuckDB does', () => {
           const { limit: _limit, ...streamBody } = c.body;
           const sse = await (await post(`${s.url}${c.path}/stream`, streamBody, key)).text();
           const csv = await (await post(`${s.url}${c.path}`, c.body, { ...key, accept: 'text/csv' })).text();
-          const parquet = Buffer.from(await (await post(`${s.url}${c.path}`, c.body, { ...key, accept: 'application/vnd.apache.parquet' })).arrayBuffer());
+          const parquet = Buffer.from(
+            await (
+              await post(`${s.url}${c.path}`, c.body, { ...key, accept: 'application/vnd.apache.parquet' })
+            ).arrayBuffer(),
+          );
           return { json, sse, csv, parquet: parquet.toString('base64') };
         }),
       );
@@ -111,9 +145,22 @@ describe('chdb answers every report path as DuckDB does', () => {
 
   it('aea query --backend chdb prints the bytes the default backend prints', async () => {
     const dir = await tempDir('aea-every-');
-    const picks = cases().filter((c) => ['/v2/reports/visibility', '/v2/reports/citations', '/v1/reports/referrals'].includes(c.path));
+    const picks = cases().filter((c) =>
+      ['/v2/reports/visibility', '/v2/reports/citations', '/v1/reports/referrals'].includes(c.path),
+    );
     for (const c of picks) {
-      const args = ['query', c.path, '--data', sampleDir, '--org', c.scope.org, '--body', JSON.stringify(c.body), '--state', `${dir}/state.duckdb`];
+      const args = [
+        'query',
+        c.path,
+        '--data',
+        sampleDir,
+        '--org',
+        c.scope.org,
+        '--body',
+        JSON.stringify(c.body),
+        '--state',
+        `${dir}/state.duckdb`,
+      ];
       const want = await aea(args);
       const got = await aea([...args, '--backend', 'chdb']);
       expect(want.code).toBe(0);
@@ -121,7 +168,20 @@ describe('chdb answers every report path as DuckDB does', () => {
       expect(got.stdout).toBe(want.stdout);
     }
     const streamed = picks[0]!;
-    const args = ['query', `${streamed.path}/stream`, '--data', sampleDir, '--org', streamed.scope.org, '--body', JSON.stringify({ ...streamed.body, limit: undefined }), '--state', `${dir}/state.duckdb`, '--format', 'ndjson'];
+    const args = [
+      'query',
+      `${streamed.path}/stream`,
+      '--data',
+      sampleDir,
+      '--org',
+      streamed.scope.org,
+      '--body',
+      JSON.stringify({ ...streamed.body, limit: undefined }),
+      '--state',
+      `${dir}/state.duckdb`,
+      '--format',
+      'ndjson',
+    ];
     const [want, got] = [await aea(args), await aea([...args, '--backend', 'chdb'])];
     expect(got.stdout.length).toBeGreaterThan(1000);
     expect(got.stdout).toBe(want.stdout);

@@ -10,38 +10,90 @@ import { aea } from './helpers/cli.ts';
 describe('bench smoke run (scale 0.01)', () => {
   it('runs every request of every report case once, engine, floor and peers giving equal answers', async () => {
     // One warm-up run per side and no timed runs: every answer is compared, nothing is timed.
-    const [run] = await runBench({ ...defaultOptions, scales: [0.01], iterations: 0, warmup: 1, peerBudgetSeconds: 0, planIterations: 2, http: null, server: null, quiet: true, log: () => {} });
-    const expected = reportCases.flatMap((c) => c.requests({ dir: '', scale: 0, rows: {}, firstDay: '', lastDay: '', categories: [], generated: false }).map((r) => `${c.report} ${r.id}`));
+    const [run] = await runBench({
+      ...defaultOptions,
+      scales: [0.01],
+      iterations: 0,
+      warmup: 1,
+      peerBudgetSeconds: 0,
+      planIterations: 2,
+      http: null,
+      server: null,
+      quiet: true,
+      log: () => {},
+    });
+    const expected = reportCases.flatMap((c) =>
+      c
+        .requests({ dir: '', scale: 0, rows: {}, firstDay: '', lastDay: '', categories: [], generated: false })
+        .map((r) => `${c.report} ${r.id}`),
+    );
     expect(run!.reports.map((r) => `${r.report} ${r.id}`)).toEqual(expected);
     for (const r of run!.reports) {
       expect(r.checked, `${r.report} ${r.id} compared answers`).toBe(1);
       expect(r.engine.n).toBe(0);
       expect(r.oldFloor, `${r.report} ${r.id} ran the old floor beside the expert one`).not.toBeNull();
-      if (r.windowSeries && r.report === 'visibility') expect(Object.keys(r.peers).sort()).toEqual(['arquero', 'polars']);
+      if (r.windowSeries && r.report === 'visibility')
+        expect(Object.keys(r.peers).sort()).toEqual(['arquero', 'polars']);
     }
     const withRows = new Set(run!.reports.filter((r) => r.resultRows > 0).map((r) => r.report));
-    expect([...withRows].sort(), 'every report answered rows somewhere').toEqual(reportCases.map((c) => c.report).sort());
+    expect([...withRows].sort(), 'every report answered rows somewhere').toEqual(
+      reportCases.map((c) => c.report).sort(),
+    );
     expect(run!.reports.filter((r) => r.kind === 'stream' && r.resultRows > 0).length).toBeGreaterThan(5);
 
     const md = renderResults([run!], null);
     expect(md).toContain(`## Scale 0.01`);
     expect(evaluateGoals([run!]).map((g) => g.goal)).toEqual(Object.values(goalNames));
-    expect(Object.keys(run!.floorSetupMs ?? {}).sort()).toEqual(reportFloors.filter((f) => (f.rollups ?? []).length > 0).map((f) => f.report).sort());
+    expect(Object.keys(run!.floorSetupMs ?? {}).sort()).toEqual(
+      reportFloors
+        .filter((f) => (f.rollups ?? []).length > 0)
+        .map((f) => f.report)
+        .sort(),
+    );
     expect(md).toContain('## Floor rollups');
     for (const f of reportFloors) for (const r of f.rollups ?? []) expect(md).toContain(`\`${r.name}\``);
     expect(goalsByReport([run!]).map((g) => g.report)).toEqual(reportCases.map((c) => c.report));
-    expect(latencyChart(run!)).toMatch(/^<svg[\s\S]*visibility[\s\S]*engine[\s\S]*floor[\s\S]*arquero[\s\S]*polars[\s\S]*<\/svg>\n$/);
-    expect(charts(run!).map(([file]) => file)).toEqual(['latency-scale-0.01.svg', 'reports-scale-0.01.svg', 'ratio-scale-0.01.svg']);
+    expect(latencyChart(run!)).toMatch(
+      /^<svg[\s\S]*visibility[\s\S]*engine[\s\S]*floor[\s\S]*arquero[\s\S]*polars[\s\S]*<\/svg>\n$/,
+    );
+    expect(charts(run!).map(([file]) => file)).toEqual([
+      'latency-scale-0.01.svg',
+      'reports-scale-0.01.svg',
+      'ratio-scale-0.01.svg',
+    ]);
   });
 
   it('runs the server runs against aea serve: the floor server, every stream read slowly, eight slow readers, mixed load and a PATCH', async () => {
-    const server = { ...defaultServerRunOptions, seconds: 1, warmupSeconds: 0, slowSeconds: 1, afterSeconds: 1, settleSeconds: 0 };
-    const [run] = await runBench({ ...defaultOptions, scales: [0.01], only: ['factcheck-claims'], iterations: 0, warmup: 1, planIterations: 2, http: null, server, quiet: true, log: () => {} });
+    const server = {
+      ...defaultServerRunOptions,
+      seconds: 1,
+      warmupSeconds: 0,
+      slowSeconds: 1,
+      afterSeconds: 1,
+      settleSeconds: 0,
+    };
+    const [run] = await runBench({
+      ...defaultOptions,
+      scales: [0.01],
+      only: ['factcheck-claims'],
+      iterations: 0,
+      warmup: 1,
+      planIterations: 2,
+      http: null,
+      server,
+      quiet: true,
+      log: () => {},
+    });
     const s = run!.server!;
     expect(s.visibilityHttp.engine.requests).toBeGreaterThan(0);
     expect(s.visibilityHttp.floor.requests).toBeGreaterThan(0);
     expect([s.visibilityHttp.engine.errors, s.visibilityHttp.floor.errors]).toEqual([0, 0]);
-    const streams = reportCases.flatMap((c) => c.requests({ dir: '', scale: 0, rows: {}, firstDay: '', lastDay: '', categories: [], generated: false }).filter((r) => r.kind === 'stream').map((r) => `${c.report} ${r.id}`));
+    const streams = reportCases.flatMap((c) =>
+      c
+        .requests({ dir: '', scale: 0, rows: {}, firstDay: '', lastDay: '', categories: [], generated: false })
+        .filter((r) => r.kind === 'stream')
+        .map((r) => `${c.report} ${r.id}`),
+    );
     expect(s.slowStreams.map((x) => `${x.report} ${x.id}`)).toEqual(streams);
     for (const x of s.slowStreams) expect(x.status, `${x.report} ${x.id}`).toBe(200);
     expect(s.slowReaders.statuses).toEqual(Array(8).fill(200));
@@ -51,13 +103,16 @@ describe('bench smoke run (scale 0.01)', () => {
     expect(s.patch.newTags).toBeGreaterThan(0);
     expect([s.patch.status, s.patch.tagsCreated]).toEqual([200, s.patch.newTags]);
     const md = renderResults([run!], null);
-    for (const part of ['**Server runs**', 'slow readers on 8 keys', '**Mixed load**', '**PATCH**']) expect(md).toContain(part);
+    for (const part of ['**Server runs**', 'slow readers on 8 keys', '**Mixed load**', '**PATCH**'])
+      expect(md).toContain(part);
     expect(evaluateGoals([run!]).find((g) => g.goal === goalNames.http)!.status).not.toBe('not measured');
   }, 300_000);
 
   it('aea bench names an unknown report', async () => {
     const out = await aea(['bench', '--scale', '0.01', '--only', 'nope', '--no-write']);
     expect(out.code).toBe(1);
-    expect(out.stderr).toContain(`aea: no bench case for report(s) nope; known: ${reportCases.map((c) => c.report).join(', ')}`);
+    expect(out.stderr).toContain(
+      `aea: no bench case for report(s) nope; known: ${reportCases.map((c) => c.report).join(', ')}`,
+    );
   });
 });

@@ -11,7 +11,8 @@ const bin = fileURLToPath(new URL('../bin/aea.mjs', import.meta.url));
 
 /** bin/aea.mjs in a layout of its own, whose two entry points say which one ran and with what. */
 let root: string;
-const which = async (...args: string[]) => (await run(process.execPath, [join(root, 'bin', 'aea.mjs'), ...args])).stdout;
+const which = async (...args: string[]) =>
+  (await run(process.execPath, [join(root, 'bin', 'aea.mjs'), ...args])).stdout;
 const at = (file: string, seconds: number) => utimes(join(root, file), seconds, seconds);
 
 beforeAll(async () => {
@@ -20,8 +21,14 @@ beforeAll(async () => {
   await copyFile(bin, join(root, 'bin', 'aea.mjs'));
   await mkdir(join(root, 'dist', 'aea'), { recursive: true });
   await mkdir(join(root, 'src', 'cli', 'commands'), { recursive: true });
-  await writeFile(join(root, 'dist', 'aea', 'main.js'), "process.stdout.write('dist ' + process.argv.slice(2).join(' '));\n");
-  await writeFile(join(root, 'src', 'cli', 'aea.mjs'), "process.stdout.write('src ' + process.argv.slice(2).join(' '));\n");
+  await writeFile(
+    join(root, 'dist', 'aea', 'main.js'),
+    "process.stdout.write('dist ' + process.argv.slice(2).join(' '));\n",
+  );
+  await writeFile(
+    join(root, 'src', 'cli', 'aea.mjs'),
+    "process.stdout.write('src ' + process.argv.slice(2).join(' '));\n",
+  );
   await writeFile(join(root, 'src', 'cli', 'commands', 'query.ts'), '');
 });
 
@@ -40,7 +47,10 @@ describe('bin/aea.mjs', () => {
     await rm(join(root, 'src'), { recursive: true });
     expect(await which('orgs')).toBe('dist orgs');
     await mkdir(join(root, 'src', 'cli'), { recursive: true });
-    await writeFile(join(root, 'src', 'cli', 'aea.mjs'), "process.stdout.write('src ' + process.argv.slice(2).join(' '));\n");
+    await writeFile(
+      join(root, 'src', 'cli', 'aea.mjs'),
+      "process.stdout.write('src ' + process.argv.slice(2).join(' '));\n",
+    );
     await rm(join(root, 'dist'), { recursive: true });
     expect(await which('orgs')).toBe('src orgs');
   });

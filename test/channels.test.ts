@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ForbiddenError, ValidationError } from '../src/errors.ts';
 import { and, toWire, type FilterNode } from '../src/query/filter-node.ts';
-import { channelField, channelFilterFields, channelPromptFields } from '../src/reports/insights-v2/social/channel-filter.ts';
+import {
+  channelField,
+  channelFilterFields,
+  channelPromptFields,
+} from '../src/reports/insights-v2/social/channel-filter.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
@@ -29,10 +33,21 @@ const pools = {
   prompt: { exact: [...ids.prompts, 'Cheap boots'], text: ['%', 'boots', 'BOOTS'] },
   tag: { exact: [...ids.tags, 'alpha', ''], text: ['a'] },
   analysis_type: { exact: ['visibility', 'sentiment', 'accuracy', 'factcheck', 'nope'], text: [] },
-  channel: { exact: ['@trailtalk', '@TrailTalk2', '@boots', '@zed_', 'Trail Talk', 'UC-gear', '@nope'], text: ['Trail', 'trail', 'TALK', '%', '_', '100%', '@', 'gear'] },
+  channel: {
+    exact: ['@trailtalk', '@TrailTalk2', '@boots', '@zed_', 'Trail Talk', 'UC-gear', '@nope'],
+    text: ['Trail', 'trail', 'TALK', '%', '_', '100%', '@', 'gear'],
+  },
 };
 
-const groupings = [[], ['channel'], ['video_category'], ['source_type'], ['channel', 'video_category'], ['channel', 'source_type'], ['model', 'channel']];
+const groupings = [
+  [],
+  ['channel'],
+  ['video_category'],
+  ['source_type'],
+  ['channel', 'video_category'],
+  ['channel', 'source_type'],
+  ['model', 'channel'],
+];
 const windows = [
   ['2026-02-20', '2026-12-31'],
   ['2026-03-08', '2026-03-09'],
@@ -43,12 +58,20 @@ const request = (filter: fc.Arbitrary<FilterNode | undefined>) =>
   fc.record({
     filter,
     group_by: fc.constantFrom(...groupings),
-    source_types: fc.option(fc.subarray(['video', 'short', 'channel', 'playlist', 'video'], { minLength: 1 }), { nil: undefined }),
+    source_types: fc.option(fc.subarray(['video', 'short', 'channel', 'playlist', 'video'], { minLength: 1 }), {
+      nil: undefined,
+    }),
     interval: fc.constantFrom(undefined, 'day' as const, 'week' as const, 'month' as const),
     window: fc.constantFrom(...windows),
   });
 
-function queryOf(r: { filter: FilterNode | undefined; group_by: string[]; source_types?: string[]; interval?: 'day' | 'week' | 'month'; window: string[] }): ChannelsQuery {
+function queryOf(r: {
+  filter: FilterNode | undefined;
+  group_by: string[];
+  source_types?: string[];
+  interval?: 'day' | 'week' | 'month';
+  window: string[];
+}): ChannelsQuery {
   return {
     category_id: ids.cat1,
     start_date: r.window[0]!,
@@ -61,32 +84,61 @@ function queryOf(r: { filter: FilterNode | undefined; group_by: string[]; source
 }
 
 async function everything(q: ChannelsQuery, limit = 50) {
-  return (await allPages(org(), 'youtubeChannels', { ...q, filter: q.filter ? toWire(q.filter) : null }, limit)).flatMap((p) => p.data);
+  return (
+    await allPages(org(), 'youtubeChannels', { ...q, filter: q.filter ? toWire(q.filter) : null }, limit)
+  ).flatMap((p) => p.data);
 }
 
 /** Trees that meet the composition rules by construction: a prompt-level clause, a channel text clause and an exact selection, and-ed. */
 const composed: fc.Arbitrary<FilterNode | undefined> = fc
   .record({
     prompt: fc.option(filterArbitrary(channelPromptFields, pools, 2), { nil: undefined }),
-    text: fc.option(filterArbitrary({ channel: { ...channelField, ops: channelField.ops.filter((o) => o !== 'is' && o !== 'in') } }, pools, 2), { nil: undefined }),
+    text: fc.option(
+      filterArbitrary(
+        { channel: { ...channelField, ops: channelField.ops.filter((o) => o !== 'is' && o !== 'in') } },
+        pools,
+        2,
+      ),
+      { nil: undefined },
+    ),
     exact: fc.option(
       fc.oneof(
-        fc.record({ kind: fc.constant('leaf' as const), field: fc.constant('channel'), op: fc.constant('is' as const), value: fc.constantFrom(...pools.channel.exact) }),
-        fc.record({ kind: fc.constant('leaf' as const), field: fc.constant('channel'), op: fc.constant('in' as const), value: fc.uniqueArray(fc.constantFrom(...pools.channel.exact), { minLength: 1, maxLength: 3 }) }),
+        fc.record({
+          kind: fc.constant('leaf' as const),
+          field: fc.constant('channel'),
+          op: fc.constant('is' as const),
+          value: fc.constantFrom(...pools.channel.exact),
+        }),
+        fc.record({
+          kind: fc.constant('leaf' as const),
+          field: fc.constant('channel'),
+          op: fc.constant('in' as const),
+          value: fc.uniqueArray(fc.constantFrom(...pools.channel.exact), { minLength: 1, maxLength: 3 }),
+        }),
       ),
       { nil: undefined },
     ),
   })
-  .map(({ prompt, text, exact }) => and([prompt, text, exact].filter((c): c is FilterNode => c !== undefined)) ?? undefined)
+  .map(
+    ({ prompt, text, exact }) =>
+      and([prompt, text, exact].filter((c): c is FilterNode => c !== undefined)) ?? undefined,
+  )
   .filter((f) => f === undefined || channelFilterAllowed(f));
 
 /** Allowed trees and the same trees with one clause moved under an or or a not beside a prompt-level leaf. */
 const nearMisses: fc.Arbitrary<FilterNode> = fc
-  .tuple(composed.filter((f): f is FilterNode => f !== undefined), fc.constantFrom('keep', 'or', 'not'), filterArbitrary(channelPromptFields, pools, 0))
+  .tuple(
+    composed.filter((f): f is FilterNode => f !== undefined),
+    fc.constantFrom('keep', 'or', 'not'),
+    filterArbitrary(channelPromptFields, pools, 0),
+  )
   .map(([tree, move, leaf]) => {
     if (move === 'keep' || tree.kind !== 'and') return tree;
     const [moved, ...rest] = tree.children;
-    const wrapped: FilterNode = move === 'or' ? { kind: 'or', children: [moved!, leaf] } : { kind: 'not', child: { kind: 'and', children: [moved!, leaf] } };
+    const wrapped: FilterNode =
+      move === 'or'
+        ? { kind: 'or', children: [moved!, leaf] }
+        : { kind: 'not', child: { kind: 'and', children: [moved!, leaf] } };
     return { kind: 'and', children: [wrapped, ...rest] };
   });
 
@@ -109,20 +161,24 @@ describe('v2 channels against the reference evaluator', () => {
     let accepted = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.oneof(filterArbitrary(channelFilterFields, pools, 4), nearMisses), fc.constantFrom(...groupings), async (filter, group_by) => {
-        const q = queryOf({ filter, group_by, window: windows[0]! });
-        const answer = await everything(q).catch((e: unknown) => e);
-        if (channelFilterAllowed(filter)) {
-          accepted++;
-          expect(answer).toEqual(referenceChannels(fixture, q));
-        } else {
-          refused++;
-          expect(answer).toBeInstanceOf(ValidationError);
-          const issue = (answer as ValidationError).detail[0]!;
-          expect(issue.type).toBe('value_error');
-          expect(issue.loc.slice(0, 2)).toEqual(['body', 'filter']);
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(filterArbitrary(channelFilterFields, pools, 4), nearMisses),
+        fc.constantFrom(...groupings),
+        async (filter, group_by) => {
+          const q = queryOf({ filter, group_by, window: windows[0]! });
+          const answer = await everything(q).catch((e: unknown) => e);
+          if (channelFilterAllowed(filter)) {
+            accepted++;
+            expect(answer).toEqual(referenceChannels(fixture, q));
+          } else {
+            refused++;
+            expect(answer).toBeInstanceOf(ValidationError);
+            const issue = (answer as ValidationError).detail[0]!;
+            expect(issue.type).toBe('value_error');
+            expect(issue.loc.slice(0, 2)).toEqual(['body', 'filter']);
+          }
+        },
+      ),
       { numRuns: 80 },
     );
     expect(accepted).toBeGreaterThan(10);
@@ -147,14 +203,22 @@ describe('ranking and paging units', () => {
   });
 
   it('with an interval, citation_share is relative to the period and dates are ET bucket starts', async () => {
-    const data = (await everything({ ...base, group_by: ['source_type'], interval: 'month' })) as { date: string; citation_share: number }[];
+    const data = (await everything({ ...base, group_by: ['source_type'], interval: 'month' })) as {
+      date: string;
+      citation_share: number;
+    }[];
     const byMonth = new Map<string, number>();
     for (const r of data) byMonth.set(r.date, (byMonth.get(r.date) ?? 0) + r.citation_share);
     for (const [month, share] of byMonth) {
       expect(month.endsWith('-01')).toBe(true);
       expect(share).toBeCloseTo(1, 12);
     }
-    const weeks = (await everything({ ...base, start_date: '2026-03-04', end_date: '2026-03-10', interval: 'week' })) as { date: string }[];
+    const weeks = (await everything({
+      ...base,
+      start_date: '2026-03-04',
+      end_date: '2026-03-10',
+      interval: 'week',
+    })) as { date: string }[];
     expect(new Set(weeks.map((r) => r.date))).toEqual(new Set(['2026-03-02', '2026-03-09']));
   });
 });
@@ -177,7 +241,12 @@ describe('pages, streams and aliases', () => {
     expect(events[0]!.event).toBe('summary');
     const expected = cap ? big.slice(0, cap) : big;
     expect(events.slice(1).map((e) => e.data)).toEqual(expected);
-    expect(events[0]!.data).toMatchObject({ count: expected.length, next_cursor: null, total_results: new Set(big.map((r) => r.rank)).size, limit: new Set(expected.map((r) => r.rank)).size });
+    expect(events[0]!.data).toMatchObject({
+      count: expected.length,
+      next_cursor: null,
+      total_results: new Set(big.map((r) => r.rank)).size,
+      limit: new Set(expected.map((r) => r.rank)).size,
+    });
   });
 
   it('the page endpoint accepts max_results and ignores it', async () => {
@@ -189,7 +258,9 @@ describe('pages, streams and aliases', () => {
     const first = await org().reports.youtubeChannels({ ...base, limit: 2 });
     const alias = await org().reports.videoplatformChannels({ ...base, limit: 2 });
     expect(alias).toEqual(first);
-    const next = await org().call('POST', '/v2/reports/social/videoplatform/channels', { body: { ...base, limit: 2, cursor: first.info.next_cursor } });
+    const next = await org().call('POST', '/v2/reports/social/videoplatform/channels', {
+      body: { ...base, limit: 2, cursor: first.info.next_cursor },
+    });
     expect(next.kind).toBe('json');
     const events = [];
     for await (const e of org().reports.videoplatformChannelsStream({ ...base, max_results: 1 })) events.push(e);
@@ -199,7 +270,13 @@ describe('pages, streams and aliases', () => {
 
 describe('info block and tenancy', () => {
   it('has every listed field, echoes cursor on later pages, counts distinct channels and rows apart', async () => {
-    const body = { ...base, group_by: ['source_type', 'channel'], source_types: ['short', 'video', 'short'], filter: { field: 'channel', op: 'contains', value: 'Gear' }, limit: 1 } as const;
+    const body = {
+      ...base,
+      group_by: ['source_type', 'channel'],
+      source_types: ['short', 'video', 'short'],
+      filter: { field: 'channel', op: 'contains', value: 'Gear' },
+      limit: 1,
+    } as const;
     const first = await org().reports.youtubeChannels(body);
     expect(Object.keys(first.info)).toEqual([
       'category_id',
@@ -216,7 +293,14 @@ describe('info block and tenancy', () => {
       'source_types',
       'fingerprint',
     ]);
-    expect(first.info).toMatchObject({ category_id: ids.cat1, total_results: 2, interval: null, group_by: ['channel', 'source_type'], source_types: ['short', 'video'], limit: 1 });
+    expect(first.info).toMatchObject({
+      category_id: ids.cat1,
+      total_results: 2,
+      interval: null,
+      group_by: ['channel', 'source_type'],
+      source_types: ['short', 'video'],
+      limit: 1,
+    });
     expect(first.info.count).toBe(first.data.length);
     const cursor = first.info.next_cursor;
     const second = await org().reports.youtubeChannels({ ...body, cursor });
@@ -225,6 +309,8 @@ describe('info block and tenancy', () => {
   });
 
   it('refuses another organization’s category', async () => {
-    await expect(org().reports.youtubeChannels({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(org().reports.youtubeChannels({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
   });
 });

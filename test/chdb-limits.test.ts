@@ -22,14 +22,22 @@ describe('chdb and the process budget', () => {
     const shares = embeddedShares(plan);
     expect(plan.database).toBe(192 * 2 ** 20);
     expect(shares).toEqual({ duckdb: 64 * 2 ** 20, chdb: 128 * 2 ** 20 });
-    expect(embeddedShares(planMemory('4GiB', defaultMaxStreams, 0))).toEqual({ duckdb: 1008 * 2 ** 20, chdb: 3024 * 2 ** 20 });
+    expect(embeddedShares(planMemory('4GiB', defaultMaxStreams, 0))).toEqual({
+      duckdb: 1008 * 2 ** 20,
+      chdb: 3024 * 2 ** 20,
+    });
     // The result cache's default (an eighth of the budget, up to 64 MiB) comes out of the database share first.
-    expect(embeddedShares(planMemory('256MiB', defaultMaxStreams))).toEqual({ duckdb: 64 * 2 ** 20, chdb: 96 * 2 ** 20 });
+    expect(embeddedShares(planMemory('256MiB', defaultMaxStreams))).toEqual({
+      duckdb: 64 * 2 ** 20,
+      chdb: 96 * 2 ** 20,
+    });
     // About 400 MB of array: past the 128 MiB chdb gets of a 256 MiB budget.
-    const error = await engine.core.backend.read(sql`SELECT length(groupArray(number)) AS n FROM numbers(${50_000_000})`).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await engine.core.backend
+      .read(sql`SELECT length(groupArray(number)) AS n FROM numbers(${50_000_000})`)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect((error as Error).message).toMatch(/MEMORY_LIMIT_EXCEEDED/);
     expect(dataUnavailable(error)).toBeInstanceOf(UnavailableError);
     const small = await engine.core.backend.read(sql`SELECT count() AS n FROM numbers(${1000})`);
@@ -41,7 +49,10 @@ describe('chdb and the process budget', () => {
     const controller = new AbortController();
     const reason = new Error('client left');
     // Minutes of hashing on two cores when left to run.
-    const running = engine.core.backend.read(sql`SELECT sum(cityHash64(number)) AS s FROM numbers(${30_000_000_000})`, controller.signal);
+    const running = engine.core.backend.read(
+      sql`SELECT sum(cityHash64(number)) AS s FROM numbers(${30_000_000_000})`,
+      controller.signal,
+    );
     while ((await runningStatements()) === 0) await new Promise((r) => setTimeout(r, 20));
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);

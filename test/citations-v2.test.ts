@@ -36,7 +36,9 @@ describe('v2 citations against the reference evaluator', () => {
       partitions: fc.subarray(['date', 'model', 'topic', 'region', 'persona', 'prompt'], { maxLength: 2 }),
       interval: fc.constantFrom('day' as const, 'week' as const, 'month' as const),
       scope: fc.constantFrom('owned' as const, 'all' as const),
-      metrics: fc.option(fc.subarray(['count', 'citation_share', 'rank', 'first_cited_at'], { minLength: 1 }), { nil: undefined }),
+      metrics: fc.option(fc.subarray(['count', 'citation_share', 'rank', 'first_cited_at'], { minLength: 1 }), {
+        nil: undefined,
+      }),
       window: fc.constantFrom(...windows),
     });
     await fc.assert(
@@ -62,31 +64,73 @@ describe('v2 citations against the reference evaluator', () => {
   });
 
   it('domain is subdomain-aware and ignores case; a look-alike host is not a subdomain', async () => {
-    const rows = await everything({ ...base, filter: { and: [all, { field: 'domain', op: 'is', value: 'ACME.example' }] }, group_by: ['page'] });
+    const rows = await everything({
+      ...base,
+      filter: { and: [all, { field: 'domain', op: 'is', value: 'ACME.example' }] },
+      group_by: ['page'],
+    });
     const pages = rows.map((r) => String(r.page));
-    expect(pages).toEqual(expect.arrayContaining(['https://acme.example/p', 'https://shop.blog.acme.example/p', 'https://WWW.Acme.Example/p']));
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        'https://acme.example/p',
+        'https://shop.blog.acme.example/p',
+        'https://WWW.Acme.Example/p',
+      ]),
+    );
     expect(pages.some((p) => p.includes('notacme'))).toBe(false);
   });
 
   it('citation_tag resolves the caller’s tags only, by name or id; values in one in leaf are or-ed', async () => {
-    const byName = await everything({ ...base, filter: { and: [all, { field: 'citation_tag', op: 'is', value: 'Forums' }] } });
+    const byName = await everything({
+      ...base,
+      filter: { and: [all, { field: 'citation_tag', op: 'is', value: 'Forums' }] },
+    });
     expect(byName.map((r) => r.domain)).toEqual(['reddit.com']);
-    const foreign = await everything({ ...base, filter: { and: [all, { field: 'citation_tag', op: 'is', value: moreIds.tags.foreign }] } });
+    const foreign = await everything({
+      ...base,
+      filter: { and: [all, { field: 'citation_tag', op: 'is', value: moreIds.tags.foreign }] },
+    });
     expect(foreign).toEqual([]);
-    const either = await everything({ ...base, filter: { and: [all, { field: 'citation_tag', op: 'in', value: ['Forums', moreIds.tags.press] }] } });
+    const either = await everything({
+      ...base,
+      filter: { and: [all, { field: 'citation_tag', op: 'in', value: ['Forums', moreIds.tags.press] }] },
+    });
     expect(new Set(either.map((r) => r.domain))).toEqual(new Set(['reddit.com', 'news.example', 'acme.example']));
   });
 });
 
 describe('v2 citations agree with v1 citations for the same window and scope', () => {
-  const v1 = async (body: Record<string, unknown>) => (await org().report('citationsV1')({ ...body, pagination: { limit: 50_000 } })).data as { metrics: number[]; dimensions: string[] }[];
+  const v1 = async (body: Record<string, unknown>) =>
+    (await org().report('citationsV1')({ ...body, pagination: { limit: 50_000 } })).data as {
+      metrics: number[];
+      dimensions: string[];
+    }[];
   const cases = [
     { name: 'domains, every analysis type', v2: { filter: all }, v1: { dimensions: ['root_domain'], filters: [] } },
-    { name: 'pages of the visibility prompts', v2: { group_by: ['page'] }, v1: { dimensions: ['url'], filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }] } },
+    {
+      name: 'pages of the visibility prompts',
+      v2: { group_by: ['page'] },
+      v1: { dimensions: ['url'], filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }] },
+    },
     {
       name: 'domains by model, a topic and a citation category',
-      v2: { group_by: ['model'], filter: { and: [all, { field: 'topic', op: 'is', value: ids.topics[0] }, { field: 'citation_category', op: 'not_is', value: 'social' }] } },
-      v1: { dimensions: ['root_domain', 'model'], filters: [{ field: 'topic_id', operator: 'is', value: ids.topics[0] }, { field: 'citation_category', operator: 'not_is', value: 'social' }] },
+      v2: {
+        group_by: ['model'],
+        filter: {
+          and: [
+            all,
+            { field: 'topic', op: 'is', value: ids.topics[0] },
+            { field: 'citation_category', op: 'not_is', value: 'social' },
+          ],
+        },
+      },
+      v1: {
+        dimensions: ['root_domain', 'model'],
+        filters: [
+          { field: 'topic_id', operator: 'is', value: ids.topics[0] },
+          { field: 'citation_category', operator: 'not_is', value: 'social' },
+        ],
+      },
     },
   ];
   it.each(cases)('$name', async ({ v2: v2Body, v1: v1Body }) => {
@@ -94,7 +138,8 @@ describe('v2 citations agree with v1 citations for the same window and scope', (
     const rows = await everything({ ...window, ...v2Body, metrics: ['count', 'citation_share'] });
     const old = await v1({ ...window, end_date: '2026-10-01', metrics: ['count', 'citation_share'], ...v1Body });
     const entity = (r: Record<string, unknown>) => String(r.page ?? r.domain);
-    const key = (r: Record<string, unknown>) => JSON.stringify([entity(r), (r.model as { name: string } | undefined)?.name ?? null]);
+    const key = (r: Record<string, unknown>) =>
+      JSON.stringify([entity(r), (r.model as { name: string } | undefined)?.name ?? null]);
     const fromV2 = new Map(rows.map((r) => [key(r), [r.count, r.citation_share]]));
     const fromV1 = new Map(old.map((r) => [JSON.stringify([r.dimensions[0], r.dimensions[1] ?? null]), r.metrics]));
     expect(fromV2.size).toBeGreaterThan(3);
@@ -119,16 +164,40 @@ describe('pages, streams, info and tenancy', () => {
     expect(small).toEqual(big);
     const events = await streamEvents(org(), 'citations', { ...body, limit: 1, cursor: 'ignored-by-the-stream' });
     const expected = cap ? big.slice(0, cap) : big;
-    expect(events[0]).toMatchObject({ event: 'summary', data: { count: expected.length, next_cursor: null, total_results: big.length } });
+    expect(events[0]).toMatchObject({
+      event: 'summary',
+      data: { count: expected.length, next_cursor: null, total_results: big.length },
+    });
     expect(events.slice(1).map((e) => e.data)).toEqual(expected);
   });
 
   it('has the info fields of the public docs, defaults scope all, analysis type visibility, rank first in rows', async () => {
     const page = await org().reports.citations({ ...base, limit: 3 });
-    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'metrics', 'analysis_types', 'start_date', 'end_date', 'filter', 'fingerprint']);
-    expect(page.info).toMatchObject({ count: 3, scope: 'all', metrics: ['count', 'citation_share', 'rank'], analysis_types: ['visibility'], filter: null });
+    expect(Object.keys(page.info)).toEqual([
+      'total_results',
+      'count',
+      'next_cursor',
+      'scope',
+      'models',
+      'metrics',
+      'analysis_types',
+      'start_date',
+      'end_date',
+      'filter',
+      'fingerprint',
+    ]);
+    expect(page.info).toMatchObject({
+      count: 3,
+      scope: 'all',
+      metrics: ['count', 'citation_share', 'rank'],
+      analysis_types: ['visibility'],
+      filter: null,
+    });
     expect(Object.keys(page.data[0]!)).toEqual(['domain', 'rank', 'count', 'citation_share']);
-    const typed = await org().reports.citations({ ...base, filter: { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] } });
+    const typed = await org().reports.citations({
+      ...base,
+      filter: { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] },
+    });
     expect(typed.info).toMatchObject({ analysis_types: ['sentiment', 'factcheck'] });
   });
 

@@ -15,9 +15,15 @@ let draftOnly: string;
 beforeAll(async () => {
   const engine = await openEngine({ data: sampleDir, threads: 1, connections: 1 });
   ids = await sampleIds(engine);
-  const listed = (await engine.org(ids.org).resources.prompts({ params: { category_id: ids.category } })).data as { id: string }[];
+  const listed = (await engine.org(ids.org).resources.prompts({ params: { category_id: ids.category } })).data as {
+    id: string;
+  }[];
   prompt = listed[0]!.id;
-  const agents = (await engine.org(ids.org).resources.agents({ query: { statuses: 'published,draft' } })).data as { id: string; name: string; status: string }[];
+  const agents = (await engine.org(ids.org).resources.agents({ query: { statuses: 'published,draft' } })).data as {
+    id: string;
+    name: string;
+    status: string;
+  }[];
   agent = agents.find((a) => a.name.endsWith('visibility snapshot'))!.id;
   draftOnly = agents.find((a) => a.status === 'draft')!.id;
   await engine.close();
@@ -39,12 +45,23 @@ describe('aea query on org resources and agents', () => {
     const state = join(await tempDir(), 'cli.state.duckdb');
     const base = ['--data', sampleDir, '--org', ids.org, '--state', state];
     const body = JSON.stringify({ prompts: [{ id: prompt, prompt: 'Edited from the CLI', tags: ['cli tag'] }] });
-    const patched = await aea(['query', `/v1/org/categories/${ids.category}/prompts`, '--method', 'PATCH', '--body', body, ...base]);
+    const patched = await aea([
+      'query',
+      `/v1/org/categories/${ids.category}/prompts`,
+      '--method',
+      'PATCH',
+      '--body',
+      body,
+      ...base,
+    ]);
     expect(patched.stderr).toBe('');
     expect(patched.code).toBe(0);
     expect(JSON.parse(patched.stdout)).toMatchObject({ dry_run: false, updated: 1, tags_created: 1 });
 
-    const listed = await inProcess([`/v1/org/categories/${ids.category}/prompts?status=active%2Cdisabled&limit=1000`, ...base]);
+    const listed = await inProcess([
+      `/v1/org/categories/${ids.category}/prompts?status=active%2Cdisabled&limit=1000`,
+      ...base,
+    ]);
     expect(listed.code).toBe(0);
     const edited = listed.json.data.find((p: { id: string }) => p.id === prompt);
     expect(edited).toMatchObject({ prompt: 'Edited from the CLI', tags: [{ name: 'cli tag' }] });

@@ -39,14 +39,18 @@ describe('aea rollups and aea append', () => {
     expect(stored.stored.map((s) => s.state)).toEqual(Array(total).fill('current'));
     expect(stored.bytes).toBeGreaterThan(0);
 
-    expect((await aea(['rollups', 'build', '--data', base])).stdout).toContain(`0 built, 0 refreshed, ${total} read as stored`);
+    expect((await aea(['rollups', 'build', '--data', base])).stdout).toContain(
+      `0 built, 0 refreshed, ${total} read as stored`,
+    );
 
     const appended = await aea(['append', '--data', base, '--from', day]);
     expect(appended.code).toBe(0);
     expect(JSON.parse(appended.stdout).map((p: { table: string }) => p.table)).toContain('bot_events');
     expect((await aea(['check', base])).stdout).toContain('no problems');
     expect(new Set((await status()).stored.map((s) => s.state))).toEqual(new Set(['appended']));
-    expect((await aea(['rollups', 'build', '--data', base])).stdout).toContain(`0 built, ${total} refreshed, 0 read as stored`);
+    expect((await aea(['rollups', 'build', '--data', base])).stdout).toContain(
+      `0 built, ${total} refreshed, 0 read as stored`,
+    );
     expect(new Set((await status()).stored.map((s) => s.state))).toEqual(new Set(['current']));
 
     const text = await aea(['rollups', 'status', '--data', base]);

@@ -24,12 +24,25 @@ describe('the clickhouse backend and a server too old for its dialect', () => {
   it('openEngine refuses it with a clear error naming the version, the minimum and what to do', async () => {
     const opening = openEngine({ data: sample, backend: 'clickhouse', clickhouseUrl: server.url });
     await expect(opening).rejects.toBeInstanceOf(UnavailableError);
-    await expect(opening).rejects.toThrow(/is version 18\.16\.\d+; the clickhouse backend needs 24\.3 or later .*Debian's clickhouse-server package is 18\.16.*--backend chdb/);
+    await expect(opening).rejects.toThrow(
+      /is version 18\.16\.\d+; the clickhouse backend needs 24\.3 or later .*Debian's clickhouse-server package is 18\.16.*--backend chdb/,
+    );
   });
 
   it('aea query --backend clickhouse refuses it and exits 1, printing why', async () => {
     const org = '00000000-0000-0000-0000-000000000000';
-    const r = await aea(['query', '/v1/org/categories', '--data', sample, '--org', org, '--backend', 'clickhouse', '--clickhouse-url', server.url]);
+    const r = await aea([
+      'query',
+      '/v1/org/categories',
+      '--data',
+      sample,
+      '--org',
+      org,
+      '--backend',
+      'clickhouse',
+      '--clickhouse-url',
+      server.url,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).toMatch(/version 18\.16\.\d+; the clickhouse backend needs 24\.3 or later/);
   });
@@ -46,13 +59,17 @@ describe('the clickhouse backend and a server too old for its dialect', () => {
   });
 
   it('an unreachable server, and a missing URL, are clear errors too', async () => {
-    await expect(openEngine({ data: sample, backend: 'clickhouse', clickhouseUrl: 'http://127.0.0.1:9' })).rejects.toThrow(/cannot reach the ClickHouse server at 127\.0\.0\.1:9/);
+    await expect(
+      openEngine({ data: sample, backend: 'clickhouse', clickhouseUrl: 'http://127.0.0.1:9' }),
+    ).rejects.toThrow(/cannot reach the ClickHouse server at 127\.0\.0\.1:9/);
     await expect(openEngine({ data: sample, backend: 'clickhouse' })).rejects.toThrow(/needs `clickhouseUrl`/);
   });
 
   it('an optional package that is not installed is a DatasetError naming the npm command (as for chdb under npm ci --omit=optional)', () => {
     expect(() => requireOptional('chdb-not-installed', 'the chdb backend')).toThrow(DatasetError);
-    expect(() => requireOptional('chdb-not-installed', 'the chdb backend')).toThrow(/^the chdb backend needs the optional package chdb-not-installed: run `npm i chdb-not-installed`/);
+    expect(() => requireOptional('chdb-not-installed', 'the chdb backend')).toThrow(
+      /^the chdb backend needs the optional package chdb-not-installed: run `npm i chdb-not-installed`/,
+    );
     expect(requireOptional<{ Session: unknown }>('chdb', 'the chdb backend').Session).toBeTypeOf('function');
   });
 

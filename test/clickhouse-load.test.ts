@@ -6,7 +6,15 @@ import { endpoints } from '../src/registry.ts';
 import { contractCatalog } from '../src/cluster/catalog.ts';
 import { firstDifference } from './helpers/answers.ts';
 import { aea } from './helpers/cli.ts';
-import { everyReportCases, page, reportPaths, rowsOf, sampleScopes, stream, type Scopes } from './helpers/every-report.ts';
+import {
+  everyReportCases,
+  page,
+  reportPaths,
+  rowsOf,
+  sampleScopes,
+  stream,
+  type Scopes,
+} from './helpers/every-report.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 /**
@@ -54,10 +62,12 @@ describe('aea clickhouse load into chdb, and the engine reading the loaded table
       const want = await page(duck, c);
       if (rowsOf(want as Record<string, unknown>) === 0) problems.push(`${c.path}: no rows in the sample`);
       const got = await page(loaded, c);
-      if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${c.path} page differs at ${firstDifference(got, want) ?? 'its bytes only'}`);
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        problems.push(`${c.path} page differs at ${firstDifference(got, want) ?? 'its bytes only'}`);
       if (endpoints.some((e) => e.path === `${c.path}/stream`)) {
         const [gotStream, wantStream] = [await stream(loaded, c), await stream(duck, c)];
-        if (JSON.stringify(gotStream) !== JSON.stringify(wantStream)) problems.push(`${c.path} stream differs at ${firstDifference(gotStream, wantStream) ?? 'its bytes only'}`);
+        if (JSON.stringify(gotStream) !== JSON.stringify(wantStream))
+          problems.push(`${c.path} stream differs at ${firstDifference(gotStream, wantStream) ?? 'its bytes only'}`);
       }
     }
     expect(problems).toEqual([]);
@@ -69,13 +79,25 @@ describe('aea clickhouse load into chdb, and the engine reading the loaded table
   });
 
   it('refuses names that are not plain identifiers with exit 2, and a database nothing was loaded into', async () => {
-    const bad = await aea(['clickhouse', 'load', sampleDir, '--url', `chdb:${dir}/chdb`, '--database', 'aea; DROP TABLE x']);
+    const bad = await aea([
+      'clickhouse',
+      'load',
+      sampleDir,
+      '--url',
+      `chdb:${dir}/chdb`,
+      '--database',
+      'aea; DROP TABLE x',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/database: .*must be a plain identifier/);
     const cluster = await aea(['clickhouse', 'schema', sampleDir, '--print', '--cluster', 'a-b']);
     expect(cluster.code).toBe(2);
     expect(cluster.stderr).toMatch(/cluster: .*must be a plain identifier/);
-    expect((await aea(['clickhouse', 'load', sampleDir, '--url', `chdb:${dir}/chdb`, '--cluster', 'aea'])).stderr).toMatch(/--cluster needs a ClickHouse server/);
-    await expect(openEngine({ data: sampleDir, backend: 'clickhouse', clickhouseUrl: `chdb:${dir}/chdb?database=nothing` })).rejects.toThrow(/has no dataset in database nothing: load one with `aea clickhouse load/);
+    expect(
+      (await aea(['clickhouse', 'load', sampleDir, '--url', `chdb:${dir}/chdb`, '--cluster', 'aea'])).stderr,
+    ).toMatch(/--cluster needs a ClickHouse server/);
+    await expect(
+      openEngine({ data: sampleDir, backend: 'clickhouse', clickhouseUrl: `chdb:${dir}/chdb?database=nothing` }),
+    ).rejects.toThrow(/has no dataset in database nothing: load one with `aea clickhouse load/);
   }, 120_000);
 });

@@ -25,7 +25,14 @@ interface Faces {
   readonly cli: { code?: number; stdout?: string; stderr?: string; threw?: string };
   readonly http: { status: number; body: string };
 }
-let result: { all: number; partial: number; ofDown: number; perQuery: Outcome; reports: Record<'down' | 'live', Outcome>; faces: Record<'down' | 'gone', Faces> };
+let result: {
+  all: number;
+  partial: number;
+  ofDown: number;
+  perQuery: Outcome;
+  reports: Record<'down' | 'live', Outcome>;
+  faces: Record<'down' | 'gone', Faces>;
+};
 
 beforeAll(async () => {
   result = await inClusterFolder('shard-down-child.ts', config);
@@ -54,7 +61,10 @@ describe('a shard down: ClickHouse answers partially when told to skip it; the e
     const { cli, http } = result.faces.down;
     expect(cli.threw).toBeUndefined();
     expect(cli.code).toBe(1);
-    expect(JSON.parse(cli.stdout!)).toEqual({ detail: expect.stringContaining('A shard of the ClickHouse cluster cannot be reached'), code: 'unavailable' });
+    expect(JSON.parse(cli.stdout!)).toEqual({
+      detail: expect.stringContaining('A shard of the ClickHouse cluster cannot be reached'),
+      code: 'unavailable',
+    });
     expect(cli.stderr).toMatch(/^aea: .*All connection tries failed.*127\.0\.0\.1:1/s);
     expect(cli.stderr).not.toMatch(/\n\s+at /);
     expect(http.status).toBe(503);

@@ -21,7 +21,14 @@ let ids: Awaited<ReturnType<typeof sampleIds>>;
 let key: string;
 let state: string;
 
-const body = () => ({ category_id: ids.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', group_by: ['topic'], limit: 50 });
+const body = () => ({
+  category_id: ids.category,
+  start_date: '2026-01-01',
+  end_date: '2026-10-31',
+  scope: 'all',
+  group_by: ['topic'],
+  limit: 50,
+});
 
 beforeAll(async () => {
   state = join(await tempDir('aea-csv-formula-'), 'state.duckdb');
@@ -30,7 +37,10 @@ beforeAll(async () => {
   const page = (await engine.org(ids.org).report('visibility')(body())) as { data: { topic: { id: string } }[] };
   const topic = page.data[0]!.topic.id;
   const [prompt] = await query(engine, sql`SELECT id FROM prompts WHERE topic_id = ${topic} ORDER BY id LIMIT 1`);
-  await engine.org(ids.org).resources.updatePrompts!({ params: { category_id: ids.category }, body: { prompts: [{ id: prompt!.id, topic: { id: topic, name: attack } }] } });
+  await engine.org(ids.org).resources.updatePrompts!({
+    params: { category_id: ids.category },
+    body: { prompts: [{ id: prompt!.id, topic: { id: topic, name: attack } }] },
+  });
   server = await startServer(engine, { rateLimit: false });
   key = await server.key(ids.org);
 });
@@ -57,7 +67,10 @@ describe('CSV for spreadsheets', () => {
   });
 
   it('leaves numbers alone, negative ones included: only text cells are guarded', async () => {
-    const csv = (await engine.org(ids.org).report('visibility')({ ...body(), start_date: '2026-06-01', group_by: [] }, { format: 'csv', compare: 'previous_period' })) as string;
+    const csv = (await engine.org(ids.org).report('visibility')(
+      { ...body(), start_date: '2026-06-01', group_by: [] },
+      { format: 'csv', compare: 'previous_period' },
+    )) as string;
     const [header, ...lines] = csv.trim().split('\n');
     const changes = header!.split(',').flatMap((name, i) => (name.endsWith('_change') ? [i] : []));
     const values = lines.flatMap((l) => changes.map((i) => l.split(',')[i]!)).filter((v) => v !== '');
@@ -80,7 +93,20 @@ describe('CSV for spreadsheets', () => {
 
   it('CLI: guarded by default, raw with --csv-raw', async () => {
     await engine.close();
-    const args = ['query', '/v2/reports/visibility', '--data', sampleDir, '--state', state, '--org', ids.org, '--body', JSON.stringify(body()), '--format', 'csv'];
+    const args = [
+      'query',
+      '/v2/reports/visibility',
+      '--data',
+      sampleDir,
+      '--state',
+      state,
+      '--org',
+      ids.org,
+      '--body',
+      JSON.stringify(body()),
+      '--format',
+      'csv',
+    ];
     const guarded = await aeaInProcess(args);
     expect(guarded.code).toBe(0);
     expect(guarded.stdout).toContain(quotedCell(`'${attack}`));

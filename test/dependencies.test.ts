@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /**
  * Every package a module the package ships names (the TypeScript under src/, which the build compiles;
@@ -13,7 +16,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { de
  */
 function importedPackages(): Set<string> {
   const found = new Set<string>();
-  const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts'));
+  const files = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true }).filter(
+    (e) => e.isFile() && e.name.endsWith('.ts'),
+  );
   for (const f of files) {
     const text = readFileSync(join(f.parentPath, f.name), 'utf8');
     for (const m of text.matchAll(/(?:from\s+|import\(\s*|require(?:\.resolve)?\(\s*|\)\(\s*)'([^'.][^']*)'/g)) {

@@ -44,14 +44,26 @@ const unfill = () => {
 describe('the disk fills during a write', () => {
   it('answers 503 without changing anything, and writes again once there is room; the store reopens whole', async () => {
     const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-    const list = (await (await fetch(`${server.url}/v1/org/categories/${category}/prompts?limit=1`, { headers })).json()) as { data: { id: string; prompt: string }[] };
+    const list = (await (
+      await fetch(`${server.url}/v1/org/categories/${category}/prompts?limit=1`, { headers })
+    ).json()) as { data: { id: string; prompt: string }[] };
     const { id, prompt } = list.data[0]!;
-    const patch = (text: string) => fetch(`${server.url}/v1/org/categories/${category}/prompts`, { method: 'PATCH', headers, body: JSON.stringify({ prompts: [{ id, prompt: text }] }) });
+    const patch = (text: string) =>
+      fetch(`${server.url}/v1/org/categories/${category}/prompts`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ prompts: [{ id, prompt: text }] }),
+      });
     fill();
     const refused = await patch(`${prompt} ${'x'.repeat(3500)}`);
     expect(refused.status).toBe(503);
-    expect(await refused.json()).toMatchObject({ code: 'unavailable', detail: expect.stringContaining('nothing was changed') });
-    const after = (await (await fetch(`${server.url}/v1/org/categories/${category}/prompts?limit=1`, { headers })).json()) as typeof list;
+    expect(await refused.json()).toMatchObject({
+      code: 'unavailable',
+      detail: expect.stringContaining('nothing was changed'),
+    });
+    const after = (await (
+      await fetch(`${server.url}/v1/org/categories/${category}/prompts?limit=1`, { headers })
+    ).json()) as typeof list;
     expect(after.data[0]!.prompt).toBe(prompt);
     unfill();
     expect((await patch(`${prompt} (edited)`)).status).toBe(200);
@@ -59,7 +71,9 @@ describe('the disk fills during a write', () => {
     await engine.close();
     engine = await openEngine({ data: sampleDir, state: join(mount, 'state.duckdb') });
     server = await startServer(engine);
-    const reopened = (await engine.org((await engine.listOrganizations())[0]!.id).resources.prompts({ params: { category_id: category }, query: { limit: '1' } })) as typeof list;
+    const reopened = (await engine
+      .org((await engine.listOrganizations())[0]!.id)
+      .resources.prompts({ params: { category_id: category }, query: { limit: '1' } })) as typeof list;
     expect(reopened.data[0]!.prompt).toBe(`${prompt} (edited)`);
   });
 });

@@ -10,9 +10,32 @@ describe('docs', () => {
 
   it('defines every metric the seed names', () => {
     const names = metrics.map((m) => m.name).join(' | ');
-    for (const m of ['visibility_score', 'share_of_voice', 'average_position', 'rank', 'mentions_count', 'executions', 'count (citations)', 'citation_share',
-      'first_cited_at', 'position1_percentage', 'visibility_rank', 'channel count', 'videos', 'channel citation_share', 'fact-check occurrence', 'accuracy',
-      'bot count', 'bot citations, indexing, training', 'last_visit', 'visits', 'positive_sentiment', 'total_fanouts', 'fanouts_per_execution', 'query_variations']) {
+    for (const m of [
+      'visibility_score',
+      'share_of_voice',
+      'average_position',
+      'rank',
+      'mentions_count',
+      'executions',
+      'count (citations)',
+      'citation_share',
+      'first_cited_at',
+      'position1_percentage',
+      'visibility_rank',
+      'channel count',
+      'videos',
+      'channel citation_share',
+      'fact-check occurrence',
+      'accuracy',
+      'bot count',
+      'bot citations, indexing, training',
+      'last_visit',
+      'visits',
+      'positive_sentiment',
+      'total_fanouts',
+      'fanouts_per_execution',
+      'query_variations',
+    ]) {
       expect(names).toContain(m);
     }
   });

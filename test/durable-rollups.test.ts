@@ -24,14 +24,22 @@ type Ids = Awaited<ReturnType<typeof sampleIds>> & { domain: string };
 let dir: string;
 let ids: Ids;
 
-const open = (data: string, state: string | undefined, extra: Partial<EngineOptions> = {}) => openEngine({ data, ...(state ? { state } : {}), cursorSecret: 'same', ...extra });
+const open = (data: string, state: string | undefined, extra: Partial<EngineOptions> = {}) =>
+  openEngine({ data, ...(state ? { state } : {}), cursorSecret: 'same', ...extra });
 
 beforeAll(async () => {
   dir = await tempDir('aea-durable-');
   const engine = await open(sampleDir, undefined, { rollups: false });
   try {
     const base = await sampleIds(engine);
-    ids = { ...base, domain: String((await query(engine, sql`SELECT name FROM domains WHERE organization_id = ${base.org} ORDER BY name LIMIT 1`))[0]!.name) };
+    ids = {
+      ...base,
+      domain: String(
+        (
+          await query(engine, sql`SELECT name FROM domains WHERE organization_id = ${base.org} ORDER BY name LIMIT 1`)
+        )[0]!.name,
+      ),
+    };
   } finally {
     await engine.close();
   }
@@ -43,7 +51,8 @@ async function warmAll(engine: Engine): Promise<void> {
   for (const def of rollupCatalog) await engine.core.rollups.warm(def, scopesOf(def));
 }
 
-const allCurrent = (engine: Engine) => rollupCatalog.every((def) => scopesOf(def).every((s) => engine.core.rollups.isCurrent(def, s)));
+const allCurrent = (engine: Engine) =>
+  rollupCatalog.every((def) => scopesOf(def).every((s) => engine.core.rollups.isCurrent(def, s)));
 
 /** The last day of the sample is in every window but one, so an appended day is read. */
 const windows = [
@@ -68,12 +77,30 @@ type Request = ReturnType<typeof requestArb> extends fc.Arbitrary<infer R> ? R :
 async function answerText(engine: Engine, r: Request): Promise<string> {
   const org = engine.org(ids.org);
   const window = { start_date: r.window[0], end_date: r.window[1] };
-  if (r.kind === 'referrals') return JSON.stringify(await org.report('referrals')({ domain: ids.domain, ...window, metrics: ['visits'], dimensions: ['date'], date_interval: r.interval }));
-  const body: Body = { category_id: r.sibling ? ids.sibling : ids.category, ...window, ...(r.kind === 'visibility' ? { group_by: r.groupBy, interval: r.interval } : {}) };
+  if (r.kind === 'referrals')
+    return JSON.stringify(
+      await org.report('referrals')({
+        domain: ids.domain,
+        ...window,
+        metrics: ['visits'],
+        dimensions: ['date'],
+        date_interval: r.interval,
+      }),
+    );
+  const body: Body = {
+    category_id: r.sibling ? ids.sibling : ids.category,
+    ...window,
+    ...(r.kind === 'visibility' ? { group_by: r.groupBy, interval: r.interval } : {}),
+  };
   return JSON.stringify(await allPages(org, r.kind, body, 50));
 }
 
-const explainedRollups = async (engine: Engine, body: Body) => ((await engine.org(ids.org).report('visibility')(body, { explain: true })) as { explain: { rollups: { chosen: string[] } } }).explain.rollups.chosen;
+const explainedRollups = async (engine: Engine, body: Body) =>
+  (
+    (await engine.org(ids.org).report('visibility')(body, { explain: true })) as {
+      explain: { rollups: { chosen: string[] } };
+    }
+  ).explain.rollups.chosen;
 
 async function sameAsFacts(withRollups: Engine, facts: Engine, numRuns: number): Promise<void> {
   await fc.assert(
@@ -105,7 +132,12 @@ describe('durable rollups', () => {
       expect(allCurrent(second)).toBe(true);
       expect(second.core.rollups.counts).toMatchObject({ built: 0, refreshed: 0 });
       expect(second.core.rollups.counts.loaded).toBeGreaterThanOrEqual(rollupCatalog.length);
-      const body = { category_id: ids.category, start_date: '2026-01-01', end_date: '2026-11-15', group_by: ['date', 'model'] };
+      const body = {
+        category_id: ids.category,
+        start_date: '2026-01-01',
+        end_date: '2026-11-15',
+        group_by: ['date', 'model'],
+      };
       expect(await explainedRollups(second, body)).toContain(visibilityDaily.name);
       expect(await explainedRollups(facts, body)).toEqual([]);
       await sameAsFacts(second, facts, 30);
@@ -120,7 +152,16 @@ describe('durable rollups', () => {
     const first = await open(sampleDir, state);
     try {
       await warmAll(first);
-      await first.org(ids.org).call('PATCH', `/v1/org/categories/${ids.category}/prompts/status`, { body: { prompt_ids: [(await query(first, sql`SELECT id FROM prompts WHERE category_id = ${ids.category} ORDER BY id LIMIT 1`))[0]!.id], status: 'deleted' } });
+      await first.org(ids.org).call('PATCH', `/v1/org/categories/${ids.category}/prompts/status`, {
+        body: {
+          prompt_ids: [
+            (
+              await query(first, sql`SELECT id FROM prompts WHERE category_id = ${ids.category} ORDER BY id LIMIT 1`)
+            )[0]!.id,
+          ],
+          status: 'deleted',
+        },
+      });
     } finally {
       await first.close();
     }
@@ -143,13 +184,23 @@ describe('durable rollups', () => {
     try {
       await third.core.rollups.restored();
       expect(allCurrent(third)).toBe(true);
-      texts = await Promise.all(windows.map((w) => answerText(third, { kind: 'citations', window: w, groupBy: [], interval: 'day', sibling: false })));
+      texts = await Promise.all(
+        windows.map((w) =>
+          answerText(third, { kind: 'citations', window: w, groupBy: [], interval: 'day', sibling: false }),
+        ),
+      );
     } finally {
       await third.close();
     }
     const factsOnly = await open(sampleDir, state, { rollups: false, rollupStore: false });
     try {
-      expect(await Promise.all(windows.map((w) => answerText(factsOnly, { kind: 'citations', window: w, groupBy: [], interval: 'day', sibling: false })))).toEqual(texts);
+      expect(
+        await Promise.all(
+          windows.map((w) =>
+            answerText(factsOnly, { kind: 'citations', window: w, groupBy: [], interval: 'day', sibling: false }),
+          ),
+        ),
+      ).toEqual(texts);
     } finally {
       await factsOnly.close();
     }
@@ -164,7 +215,9 @@ describe('durable rollups', () => {
     } finally {
       await first.close();
     }
-    const [visibility] = entryOf(store, visibilityDaily.name).filter((f) => existsSync(join(store, f, 'mentions.parquet')));
+    const [visibility] = entryOf(store, visibilityDaily.name).filter((f) =>
+      existsSync(join(store, f, 'mentions.parquet')),
+    );
     const mentions = join(store, visibility!, 'mentions.parquet');
     const bytes = await readFile(mentions);
     bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
@@ -179,7 +232,9 @@ describe('durable rollups', () => {
     const facts = await open(sampleDir, undefined, { rollups: false });
     try {
       await second.core.rollups.restored();
-      const damaged = [visibilityDaily, citationsDaily].map((def) => scopesOf(def).filter((s) => !second.core.rollups.isCurrent(def, s)).length);
+      const damaged = [visibilityDaily, citationsDaily].map(
+        (def) => scopesOf(def).filter((s) => !second.core.rollups.isCurrent(def, s)).length,
+      );
       expect(damaged).toEqual([1, 1]);
       expect(second.core.rollups.counts.built).toBe(0);
       expect(existsSync(join(store, visibility!))).toBe(false);
@@ -233,7 +288,13 @@ describe('durable rollups', () => {
       for (const def of rollupCatalog) {
         for (const table of Object.keys(def.tables)) {
           const name = `rollup_${def.name}_${table}`;
-          const text = async (engine: Engine) => JSON.stringify(await engine.core.pool.use(async (c) => (await c.runAndReadAll(`SELECT * FROM "${name}" ORDER BY ALL`)).getRowsJS()), (_, v) => (typeof v === 'bigint' ? String(v) : v));
+          const text = async (engine: Engine) =>
+            JSON.stringify(
+              await engine.core.pool.use(async (c) =>
+                (await c.runAndReadAll(`SELECT * FROM "${name}" ORDER BY ALL`)).getRowsJS(),
+              ),
+              (_, v) => (typeof v === 'bigint' ? String(v) : v),
+            );
           expect(await text(refreshed), name).toBe(await text(full));
         }
       }

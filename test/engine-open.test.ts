@@ -22,7 +22,10 @@ async function rewrite(file: string, select: string): Promise<void> {
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   const tmp = `${file}.tmp`;
-  await conn.run(`COPY (${select.replace('$src', `read_parquet($src)`)}) TO $dst (FORMAT parquet)`, { src: file, dst: tmp });
+  await conn.run(`COPY (${select.replace('$src', `read_parquet($src)`)}) TO $dst (FORMAT parquet)`, {
+    src: file,
+    dst: tmp,
+  });
   conn.closeSync();
   db.closeSync();
   await rm(file);
@@ -33,7 +36,10 @@ async function rewrite(file: string, select: string): Promise<void> {
 async function titlePageOffset(file: string): Promise<number> {
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
-  const reader = await conn.runAndReadAll(`SELECT data_page_offset FROM parquet_metadata($file) WHERE path_in_schema = 'title' LIMIT 1`, { file });
+  const reader = await conn.runAndReadAll(
+    `SELECT data_page_offset FROM parquet_metadata($file) WHERE path_in_schema = 'title' LIMIT 1`,
+    { file },
+  );
   conn.closeSync();
   db.closeSync();
   return Number(reader.getRowsJS()[0]![0]);
@@ -125,7 +131,9 @@ describe('opening a dataset', () => {
     await h.write(page, 0, 286, offset + 64);
     await h.close();
     const error = await openError({ data: dir, verify: 'full' });
-    expect(error.message).toBe(`cannot read ${file} (table "citations"): its content does not match the hash dataset.json records; the file is damaged or was replaced`);
+    expect(error.message).toBe(
+      `cannot read ${file} (table "citations"): its content does not match the hash dataset.json records; the file is damaged or was replaced`,
+    );
     expect(error.file).toBe(file);
     // Without the hashes the damaged page decodes to other values, and nothing at open can tell.
     const manifest = join(dir, 'dataset.json');
@@ -135,28 +143,38 @@ describe('opening a dataset', () => {
 
     const extra = await copySample('extra-part');
     await cp(join(extra, 'citations', 'part-0001.parquet'), join(extra, 'citations', 'part-9999.parquet'));
-    expect((await openError({ data: extra, verify: 'full' })).message).toContain('part-9999.parquet is not recorded in dataset.json');
+    expect((await openError({ data: extra, verify: 'full' })).message).toContain(
+      'part-9999.parquet is not recorded in dataset.json',
+    );
     const missing = await copySample('missing-part');
     await rm(join(missing, 'citations', 'part-0001.parquet'));
-    expect((await openError({ data: missing, verify: 'full' })).message).toContain('part-0001.parquet is recorded in dataset.json but missing');
+    expect((await openError({ data: missing, verify: 'full' })).message).toContain(
+      'part-0001.parquet is recorded in dataset.json but missing',
+    );
   });
 
   it('fails at open under verify full when a table dataset.json records is missing, and always when its folder is a dangling link or a loop', async () => {
     const gone = await copySample('missing-table');
     await rm(join(gone, 'citations'), { recursive: true });
     const error = await openError({ data: gone, verify: 'full' });
-    expect(error.message).toBe(`missing table "citations": dataset.json records 9 files of it (citations/part-0000.parquet), but neither ${join(gone, 'citations.parquet')} nor a folder ${join(gone, 'citations')}/ is there`);
+    expect(error.message).toBe(
+      `missing table "citations": dataset.json records 9 files of it (citations/part-0000.parquet), but neither ${join(gone, 'citations.parquet')} nor a folder ${join(gone, 'citations')}/ is there`,
+    );
     const footer = await openEngine({ data: gone });
     expect(footer.core.missingTables.has('citations')).toBe(true);
     await footer.close();
 
     await symlink(join(gone, 'nowhere'), join(gone, 'citations'));
     for (const verify of ['footer', 'full'] as const) {
-      expect((await openError({ data: gone, verify })).message).toBe(`table "citations": ${join(gone, 'citations')} is a symbolic link to nothing (dangling)`);
+      expect((await openError({ data: gone, verify })).message).toBe(
+        `table "citations": ${join(gone, 'citations')} is a symbolic link to nothing (dangling)`,
+      );
     }
     await rm(join(gone, 'citations'));
     await symlink(join(gone, 'citations'), join(gone, 'citations'));
-    expect((await openError({ data: gone, verify: 'full' })).message).toBe(`table "citations": ${join(gone, 'citations')} is a loop of symbolic links`);
+    expect((await openError({ data: gone, verify: 'full' })).message).toBe(
+      `table "citations": ${join(gone, 'citations')} is a loop of symbolic links`,
+    );
     await rm(gone, { recursive: true });
   });
 

@@ -28,8 +28,28 @@ beforeAll(async () => {
 });
 
 /** A stream of about 100,000 rows: long enough to be stopped midway. */
-const big = () => ({ category_id: category, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] });
-const args = (format: string, out?: string) => ['query', '/v2/reports/visibility/stream', '--data', sampleDir, '--org', org, '--state', join(dir, 'state.duckdb'), '--body', JSON.stringify(big()), '--format', format, ...(out ? ['--out', out] : [])];
+const big = () => ({
+  category_id: category,
+  start_date: '2025-10-01',
+  end_date: '2026-11-15',
+  scope: 'all',
+  group_by: ['prompt', 'date'],
+});
+const args = (format: string, out?: string) => [
+  'query',
+  '/v2/reports/visibility/stream',
+  '--data',
+  sampleDir,
+  '--org',
+  org,
+  '--state',
+  join(dir, 'state.duckdb'),
+  '--body',
+  JSON.stringify(big()),
+  '--format',
+  format,
+  ...(out ? ['--out', out] : []),
+];
 const ours = (folder: string) => readdirSync(folder).filter((n) => /^\.?aea-|^chdb-node-/.test(n));
 
 async function until(check: () => boolean, ms = 60_000): Promise<void> {
@@ -47,8 +67,13 @@ async function interrupted(format: string, signal: NodeJS.Signals, started: (tmp
   mkdirSync(tmp);
   mkdirSync(folder);
   const out = join(folder, `export.${format}`);
-  const child = spawn(process.execPath, [aeaBin, ...args(format, out)], { env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, sig) => resolve(code ?? (sig ? -1 : null))));
+  const child = spawn(process.execPath, [aeaBin, ...args(format, out)], {
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, sig) => resolve(code ?? (sig ? -1 : null))),
+  );
   await until(() => started(tmp, folder) || child.exitCode !== null);
   expect(child.exitCode, 'the export was still running when stopped').toBeNull();
   child.kill(signal);
@@ -58,7 +83,10 @@ async function interrupted(format: string, signal: NodeJS.Signals, started: (tmp
 
 describe('an interrupted export', () => {
   it('Parquet stopped by SIGINT or SIGTERM: no --out file, no temporary folder or file left, the signal’s exit code', async () => {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const r = await interrupted('parquet', signal, (tmp) => ours(tmp).some((n) => n.startsWith('aea-parquet-')));
       expect(r.code).toBe(code);
       expect(existsSync(r.out)).toBe(false);
@@ -67,7 +95,9 @@ describe('an interrupted export', () => {
   });
 
   it('Arrow stopped by SIGINT midway: no --out file, nothing left beside it', async () => {
-    const r = await interrupted('arrow', 'SIGINT', (_, folder) => readdirSync(folder).some((n) => n.startsWith('.aea-out-') && statSync(join(folder, n)).size > 1 << 16));
+    const r = await interrupted('arrow', 'SIGINT', (_, folder) =>
+      readdirSync(folder).some((n) => n.startsWith('.aea-out-') && statSync(join(folder, n)).size > 1 << 16),
+    );
     expect(r.code).toBe(130);
     expect(existsSync(r.out)).toBe(false);
     expect(r.left).toEqual({ tmp: [], folder: [] });
@@ -77,7 +107,14 @@ describe('an interrupted export', () => {
     const out = join(dir, 'kept.csv');
     writeFileSync(out, 'an earlier export\n');
     const failed = await new Promise<number>((resolve) =>
-      execFile(process.execPath, [aeaBin, ...args('csv', out).map((a) => (a === JSON.stringify(big()) ? JSON.stringify({ ...big(), limit: 0 }) : a))], (error) => resolve(error ? Number(error.code) : 0)),
+      execFile(
+        process.execPath,
+        [
+          aeaBin,
+          ...args('csv', out).map((a) => (a === JSON.stringify(big()) ? JSON.stringify({ ...big(), limit: 0 }) : a)),
+        ],
+        (error) => resolve(error ? Number(error.code) : 0),
+      ),
     );
     expect(failed).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('an earlier export\n');
@@ -88,7 +125,12 @@ describe('an interrupted export', () => {
 describe('Arrow on standard output', () => {
   it('a whole stream ends with the end-of-stream marker; one cut between batches reads as fewer rows, without it', async () => {
     const bytes = await new Promise<Buffer>((resolve, reject) =>
-      execFile(process.execPath, [aeaBin, ...args('arrow')], { encoding: 'buffer', maxBuffer: 1 << 28 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      execFile(
+        process.execPath,
+        [aeaBin, ...args('arrow')],
+        { encoding: 'buffer', maxBuffer: 1 << 28 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
     );
     expect(isCompleteArrowStream(bytes)).toBe(true);
     const reader = RecordBatchReader.from(bytes);
@@ -115,7 +157,15 @@ describe('the sweep at start', () => {
       const child = spawn(process.execPath, ['-e', '0']);
       child.on('exit', () => resolve(child.pid!));
     });
-    const names = [`aea-parquet-${dead}-abc123`, `aea-chdb-${dead}-x`, `.aea-out-${dead}-ff-export.parquet`, `${tempPrefix('parquet')}live`, 'aea-parquet-notapid', 'chdb-node-other', 'unrelated'];
+    const names = [
+      `aea-parquet-${dead}-abc123`,
+      `aea-chdb-${dead}-x`,
+      `.aea-out-${dead}-ff-export.parquet`,
+      `${tempPrefix('parquet')}live`,
+      'aea-parquet-notapid',
+      'chdb-node-other',
+      'unrelated',
+    ];
     for (const n of names) mkdirSync(join(folder, n));
     expect(sweepStaleTemp(folder).sort()).toEqual(names.slice(0, 3).sort());
     expect(readdirSync(folder).sort()).toEqual(names.slice(3).sort());
@@ -127,9 +177,26 @@ async function serveExporting(name: string) {
   const tmp = join(dir, `serve-${name}`);
   mkdirSync(tmp);
   const state = join(dir, `serve-${name}.state.duckdb`);
-  const created = await aeaInProcess(['keys', 'create', '--org', org, '--name', `export ${name}`, '--expires', '2099-01-31', '--data', sampleDir, '--state', state]);
+  const created = await aeaInProcess([
+    'keys',
+    'create',
+    '--org',
+    org,
+    '--name',
+    `export ${name}`,
+    '--expires',
+    '2099-01-31',
+    '--data',
+    sampleDir,
+    '--state',
+    state,
+  ]);
   const key = (JSON.parse(created.stdout.slice(0, created.stdout.lastIndexOf('}') + 1)) as { key: string }).key;
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--quiet', '--rate-limit', '0'], { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--quiet', '--rate-limit', '0'],
+    { env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -139,7 +206,11 @@ async function serveExporting(name: string) {
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
   });
-  const request = fetch(`${address}/v2/reports/visibility/stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/vnd.apache.parquet' }, body: JSON.stringify(big()) }).then(
+  const request = fetch(`${address}/v2/reports/visibility/stream`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/vnd.apache.parquet' },
+    body: JSON.stringify(big()),
+  }).then(
     (r) => r.arrayBuffer().then(() => r.status),
     () => 'cut',
   );
@@ -167,4 +238,3 @@ describe('a server stopped during an export', () => {
     expect(ours(s.tmp)).toEqual([]);
   });
 });
-

@@ -36,12 +36,51 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  { name: 'visibility', fixture: 'more', dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['model', 'date'], ['date', 'topic']), interval: intervals, scope: fc.constantFrom('all', 'owned') }), ratios: ['visibility_score', 'share_of_voice', 'average_position'] },
-  { name: 'citations', fixture: 'more', dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model']), interval: intervals }) },
-  { name: 'queryFanouts', fixture: 'more', dated: fc.record({ group_by: fc.constantFrom(['prompt', 'date'], ['date', 'model'], ['date']), interval: intervals }), ratios: ['fanouts_per_execution'] },
-  { name: 'factcheck', fixture: 'more', dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model']), interval: intervals }), ratios: ['accuracy'] },
-  { name: 'sentiment', fixture: 'more', dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model']), interval: intervals, asset: fc.constantFrom('Acme', 'Brandy') }), ratios: ['positive_sentiment', 'negative_sentiment'] },
-  { name: 'shoppingProducts', fixture: 'shopping', dated: fc.record({ group_by: fc.constant(['date']), interval: intervals }) },
+  {
+    name: 'visibility',
+    fixture: 'more',
+    dated: fc.record({
+      group_by: fc.constantFrom(['date'], ['date', 'model'], ['model', 'date'], ['date', 'topic']),
+      interval: intervals,
+      scope: fc.constantFrom('all', 'owned'),
+    }),
+    ratios: ['visibility_score', 'share_of_voice', 'average_position'],
+  },
+  {
+    name: 'citations',
+    fixture: 'more',
+    dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model']), interval: intervals }),
+  },
+  {
+    name: 'queryFanouts',
+    fixture: 'more',
+    dated: fc.record({
+      group_by: fc.constantFrom(['prompt', 'date'], ['date', 'model'], ['date']),
+      interval: intervals,
+    }),
+    ratios: ['fanouts_per_execution'],
+  },
+  {
+    name: 'factcheck',
+    fixture: 'more',
+    dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model']), interval: intervals }),
+    ratios: ['accuracy'],
+  },
+  {
+    name: 'sentiment',
+    fixture: 'more',
+    dated: fc.record({
+      group_by: fc.constantFrom(['date'], ['date', 'model']),
+      interval: intervals,
+      asset: fc.constantFrom('Acme', 'Brandy'),
+    }),
+    ratios: ['positive_sentiment', 'negative_sentiment'],
+  },
+  {
+    name: 'shoppingProducts',
+    fixture: 'shopping',
+    dated: fc.record({ group_by: fc.constant(['date']), interval: intervals }),
+  },
 ];
 
 async function stream(engine: Engine, name: string, body: Json, options: Json = {}): Promise<Json[]> {
@@ -57,12 +96,16 @@ async function stream(engine: Engine, name: string, body: Json, options: Json = 
 const dayMs = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayOf = (text: string) => Date.parse(`${text}T00:00:00Z`);
-const windowDay = fc.integer({ min: dayOf('2026-02-01') / dayMs, max: dayOf('2026-12-20') / dayMs }).map((d) => isoDay(d * dayMs));
+const windowDay = fc
+  .integer({ min: dayOf('2026-02-01') / dayMs, max: dayOf('2026-12-20') / dayMs })
+  .map((d) => isoDay(d * dayMs));
 const comparedField = /_(previous|change|change_pct)$/;
-const withoutCompared = (r: Json) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !comparedField.test(k))));
+const withoutCompared = (r: Json) =>
+  JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !comparedField.test(k))));
 
 /** A row's identity: its fields that are neither numbers nor NULL (metrics, parts and places are numbers). */
-const keyOf = (r: Json) => JSON.stringify(Object.entries(r).filter(([k, v]) => !comparedField.test(k) && v !== null && typeof v !== 'number'));
+const keyOf = (r: Json) =>
+  JSON.stringify(Object.entries(r).filter(([k, v]) => !comparedField.test(k) && v !== null && typeof v !== 'number'));
 
 function multisetContains(whole: readonly string[], part: readonly string[]): boolean {
   const left = new Map<string, number>();
@@ -84,7 +127,12 @@ describe('fill with compare', () => {
         fc.constantFrom('previous_period', 'previous_year'),
         async ([i, extra], start, days, compare) => {
           const c = cases[i]!;
-          const body = { category_id: ids.cat1, start_date: start, end_date: isoDay(dayOf(start) + (days - 1) * dayMs), ...extra };
+          const body = {
+            category_id: ids.cat1,
+            start_date: start,
+            end_date: isoDay(dayOf(start) + (days - 1) * dayMs),
+            ...extra,
+          };
           const filled = await stream(engines[c.fixture], c.name, body, { fill: 'zero' });
           const both = await stream(engines[c.fixture], c.name, body, { fill: 'zero', compare });
           expect(both.length).toBeGreaterThanOrEqual(filled.length);
@@ -96,7 +144,15 @@ describe('fill with compare', () => {
   }, 240_000);
 
   it('v2 visibility by date × model with a model filter: fill + compare keeps the filled rows (fixed example)', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-06-01', end_date: '2026-07-26', group_by: ['date', 'model'], interval: 'week', scope: 'all', filter: { field: 'model', op: 'in', value: ['ChatGPT', 'Perplexity'] } };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-06-01',
+      end_date: '2026-07-26',
+      group_by: ['date', 'model'],
+      interval: 'week',
+      scope: 'all',
+      filter: { field: 'model', op: 'in', value: ['ChatGPT', 'Perplexity'] },
+    };
     const plain = await stream(engines.more, 'visibility', body);
     const filled = await stream(engines.more, 'visibility', body, { fill: 'zero' });
     const both = await stream(engines.more, 'visibility', body, { fill: 'zero', compare: 'previous_period' });
@@ -117,7 +173,12 @@ describe('components with compare', () => {
         fc.integer({ min: 1, max: 200 }),
         async ([i, extra], start, days, back) => {
           const c = withParts[i]!;
-          const body = { category_id: ids.cat1, start_date: start, end_date: isoDay(dayOf(start) + (days - 1) * dayMs), ...extra };
+          const body = {
+            category_id: ids.cat1,
+            start_date: start,
+            end_date: isoDay(dayOf(start) + (days - 1) * dayMs),
+            ...extra,
+          };
           const compare = `${isoDay(dayOf(start) - back * dayMs)}..${isoDay(dayOf(start) - back * dayMs + (days - 1) * dayMs)}`;
           const plain = await stream(engines[c.fixture], c.name, body, { components: true });
           const both = await stream(engines[c.fixture], c.name, body, { components: true, compare });
@@ -125,7 +186,10 @@ describe('components with compare', () => {
           const partsByKey = new Map(plain.map((r) => [keyOf(r), parts.map((p) => r[p])]));
           for (const r of both) {
             const expected = partsByKey.get(keyOf(r)) ?? parts.map(() => null);
-            expect(parts.map((p) => r[p]), `${c.name} ${keyOf(r)}`).toEqual(expected);
+            expect(
+              parts.map((p) => r[p]),
+              `${c.name} ${keyOf(r)}`,
+            ).toEqual(expected);
           }
         },
       ),

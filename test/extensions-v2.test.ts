@@ -21,7 +21,10 @@ beforeAll(async () => {
   engines.more = await openFixture(moreV2Fixture(), { cursorSecret: 'cmp', clock });
   // Two of its clusters' themes (Materials, Durability) are not among the category's themes: their ids are NULL.
   const claims = claimsFixture();
-  const renamed = { ...claims, claim_clusters: claims.claim_clusters.map((c, i) => (i === 5 ? { ...c, theme: 'Durability' } : c)) };
+  const renamed = {
+    ...claims,
+    claim_clusters: claims.claim_clusters.map((c, i) => (i === 5 ? { ...c, theme: 'Durability' } : c)),
+  };
   engines.shopping = await openFixture({ ...shoppingFixture(), ...renamed }, { cursorSecret: 'cmp', clock });
   // Its searching answers all produced fan-outs, as the contract says (the fan-outs' parts rely on it; more-v2's break it).
   engines.tabular = await openFixture(tabularFixture(), { cursorSecret: 'cmp', clock });
@@ -60,40 +63,71 @@ const cases: readonly Case[] = [
   {
     name: 'citations',
     fixture: 'more',
-    body: fc.record({ group_by: groupsOf(['page', 'date', 'model', 'region']), interval: intervals, metrics: fc.constant(['count', 'citation_share', 'rank']), scope: fc.constantFrom('all', 'owned') }),
+    body: fc.record({
+      group_by: groupsOf(['page', 'date', 'model', 'region']),
+      interval: intervals,
+      metrics: fc.constant(['count', 'citation_share', 'rank']),
+      scope: fc.constantFrom('all', 'owned'),
+    }),
     metrics: (b) => ['count', 'citation_share', ...(b.metrics?.includes('first_cited_at') ? ['first_cited_at'] : [])],
     places: ['rank'],
     described: [],
     counts: ['count'],
     dated: fc.oneof(
-      fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['model', 'date']), interval: intervals, scope: fc.constantFrom('all', 'owned') }),
-      fc.record({ group_by: fc.constant(['date', 'page']), interval: intervals, metrics: fc.constant(['count', 'citation_share', 'rank', 'first_cited_at']) }),
+      fc.record({
+        group_by: fc.constantFrom(['date'], ['date', 'model'], ['model', 'date']),
+        interval: intervals,
+        scope: fc.constantFrom('all', 'owned'),
+      }),
+      fc.record({
+        group_by: fc.constant(['date', 'page']),
+        interval: intervals,
+        metrics: fc.constant(['count', 'citation_share', 'rank', 'first_cited_at']),
+      }),
     ),
   },
   {
     name: 'queryFanouts',
     fixture: 'more',
-    body: fc.record({ group_by: fc.constantFrom(['prompt'], ['prompt', 'date'], ['date', 'model'], ['prompt', 'query'], ['region']), interval: intervals }),
-    metrics: (b) => (b.group_by.includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations']),
+    body: fc.record({
+      group_by: fc.constantFrom(['prompt'], ['prompt', 'date'], ['date', 'model'], ['prompt', 'query'], ['region']),
+      interval: intervals,
+    }),
+    metrics: (b) =>
+      b.group_by.includes('query')
+        ? ['total_fanouts', 'fanouts_per_execution']
+        : ['total_fanouts', 'fanouts_per_execution', 'query_variations'],
     places: ['rank'],
     described: [],
     counts: ['total_fanouts', 'query_variations'],
-    dated: fc.record({ group_by: fc.constantFrom(['prompt', 'date'], ['date', 'model'], ['date'], ['date', 'region']), interval: intervals }),
+    dated: fc.record({
+      group_by: fc.constantFrom(['prompt', 'date'], ['date', 'model'], ['date'], ['date', 'region']),
+      interval: intervals,
+    }),
   },
   {
     name: 'factcheck',
     fixture: 'more',
-    body: fc.record({ group_by: fc.constantFrom([], ['date'], ['model'], ['date', 'model'], ['theme', 'date'], ['citation']), interval: intervals }),
+    body: fc.record({
+      group_by: fc.constantFrom([], ['date'], ['model'], ['date', 'model'], ['theme', 'date'], ['citation']),
+      interval: intervals,
+    }),
     metrics: () => ['accuracy', 'accurate', 'inaccurate'],
     places: [],
     described: [],
     counts: ['accurate', 'inaccurate'],
-    dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['theme', 'date']), interval: intervals }),
+    dated: fc.record({
+      group_by: fc.constantFrom(['date'], ['date', 'model'], ['theme', 'date']),
+      interval: intervals,
+    }),
   },
   {
     name: 'factcheck',
     fixture: 'shopping',
-    body: fc.record({ group_by: fc.constantFrom(['theme'], ['theme', 'date'], ['date', 'theme']), interval: intervals }),
+    body: fc.record({
+      group_by: fc.constantFrom(['theme'], ['theme', 'date'], ['date', 'theme']),
+      interval: intervals,
+    }),
     metrics: () => ['accuracy', 'accurate', 'inaccurate'],
     places: [],
     described: [],
@@ -103,27 +137,44 @@ const cases: readonly Case[] = [
   {
     name: 'sentiment',
     fixture: 'more',
-    body: fc.record({ group_by: groupsOf(['date', 'model', 'theme', 'topic']), interval: intervals, asset: fc.constantFrom('Acme', 'Brandy') }),
+    body: fc.record({
+      group_by: groupsOf(['date', 'model', 'theme', 'topic']),
+      interval: intervals,
+      asset: fc.constantFrom('Acme', 'Brandy'),
+    }),
     metrics: () => ['positive_sentiment', 'negative_sentiment'],
     places: ['rank'],
     described: [],
-    dated: fc.record({ group_by: fc.constantFrom(['date'], ['date', 'model'], ['topic', 'date']), interval: intervals, asset: fc.constantFrom('Acme', 'Brandy') }),
+    dated: fc.record({
+      group_by: fc.constantFrom(['date'], ['date', 'model'], ['topic', 'date']),
+      interval: intervals,
+      asset: fc.constantFrom('Acme', 'Brandy'),
+    }),
   },
   {
     name: 'videoplatformChannels',
     fixture: 'more',
-    body: fc.record({ group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']), interval: fc.constantFrom(undefined, 'week', 'month') }),
+    body: fc.record({
+      group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']),
+      interval: fc.constantFrom(undefined, 'week', 'month'),
+    }),
     metrics: () => ['count', 'videos', 'citation_share'],
     places: ['rank'],
     described: [],
     counts: ['count', 'videos'],
-    dated: fc.record({ group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']), interval: intervals }),
+    dated: fc.record({
+      group_by: fc.constantFrom(['channel'], ['channel', 'model'], ['source_type']),
+      interval: intervals,
+    }),
     unitOf: (r, b) => JSON.stringify(b.group_by[0] === 'source_type' ? [r.source_type] : [r.name, r.handle, r.url]),
   },
   {
     name: 'videoplatformVideos',
     fixture: 'more',
-    body: fc.record({ group_by: fc.constantFrom(['video'], ['video', 'source_type']), interval: fc.constantFrom(undefined, 'month') }),
+    body: fc.record({
+      group_by: fc.constantFrom(['video'], ['video', 'source_type']),
+      interval: fc.constantFrom(undefined, 'month'),
+    }),
     metrics: () => ['count', 'citation_share'],
     places: ['rank'],
     // A video is its id: its title, link and channel are those of its citations in each window.
@@ -135,15 +186,21 @@ const cases: readonly Case[] = [
   {
     name: 'shoppingProducts',
     fixture: 'shopping',
-    body: fc.oneof(
-      fc.record({ group_by: groupsOf(['date', 'topic'], 1), interval: intervals }),
-      fc.record({ include_merchants: fc.constant(true) }),
-      fc.record({ target_product: fc.constantFrom(...productIds), competitor_limit: fc.integer({ min: 1, max: 3 }) }),
-    ).map((b) => ({ ...b, metrics: ['visibility_score', 'average_position', 'visibility_rank', 'product_rating'] })),
+    body: fc
+      .oneof(
+        fc.record({ group_by: groupsOf(['date', 'topic'], 1), interval: intervals }),
+        fc.record({ include_merchants: fc.constant(true) }),
+        fc.record({ target_product: fc.constantFrom(...productIds), competitor_limit: fc.integer({ min: 1, max: 3 }) }),
+      )
+      .map((b) => ({ ...b, metrics: ['visibility_score', 'average_position', 'visibility_rank', 'product_rating'] })),
     metrics: () => ['visibility_score', 'average_position'],
     places: ['visibility_rank'],
     described: ['product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
-    dated: fc.record({ group_by: fc.constant(['date']), interval: intervals, metrics: fc.constant(['visibility_score', 'average_position', 'visibility_rank', 'product_rating']) }),
+    dated: fc.record({
+      group_by: fc.constant(['date']),
+      interval: intervals,
+      metrics: fc.constant(['visibility_score', 'average_position', 'visibility_rank', 'product_rating']),
+    }),
     unitOf: (r) => JSON.stringify(r.product),
   },
   {
@@ -166,18 +223,32 @@ function buckets(start: string, end: string, interval: string): string[] {
   const out = new Set<string>();
   for (let ms = dayOf(start); ms <= dayOf(end); ms += dayMs) {
     const d = new Date(ms);
-    out.add(interval === 'day' ? isoDay(ms) : interval === 'week' ? isoDay(ms - ((d.getUTCDay() + 6) % 7) * dayMs) : `${isoDay(ms).slice(0, 7)}-01`);
+    out.add(
+      interval === 'day'
+        ? isoDay(ms)
+        : interval === 'week'
+          ? isoDay(ms - ((d.getUTCDay() + 6) % 7) * dayMs)
+          : `${isoDay(ms).slice(0, 7)}-01`,
+    );
   }
   return [...out].sort();
 }
 
 /** Every page of a request, as one head (the first page's info) and the rows. */
-async function pages(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
+async function pages(
+  engine: Engine,
+  name: string,
+  body: Json,
+  options: Json = {},
+): Promise<{ head: Json; rows: Json[] }> {
   const rows: Json[] = [];
   let head: Json | undefined;
   let cursor: string | null = null;
   do {
-    const page = (await (engine.org(ids.org1).reports as Json)[name]({ ...body, ...(cursor ? { cursor } : {}) }, options)) as Json;
+    const page = (await (engine.org(ids.org1).reports as Json)[name](
+      { ...body, ...(cursor ? { cursor } : {}) },
+      options,
+    )) as Json;
     head ??= page.info;
     rows.push(...page.data);
     cursor = page.info.next_cursor;
@@ -185,13 +256,20 @@ async function pages(engine: Engine, name: string, body: Json, options: Json = {
   return { head: head!, rows };
 }
 
-async function stream(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
+async function stream(
+  engine: Engine,
+  name: string,
+  body: Json,
+  options: Json = {},
+): Promise<{ head: Json; rows: Json[] }> {
   const events: Json[] = [];
   for await (const e of (engine.org(ids.org1).reports as Json)[`${name}Stream`](body, options)) events.push(e.data);
   return { head: events[0]!, rows: events.slice(1) };
 }
 
-const windowDay = fc.integer({ min: dayOf('2026-02-01') / dayMs, max: dayOf('2026-12-20') / dayMs }).map((d) => isoDay(d * dayMs));
+const windowDay = fc
+  .integer({ min: dayOf('2026-02-01') / dayMs, max: dayOf('2026-12-20') / dayMs })
+  .map((d) => isoDay(d * dayMs));
 
 describe('fill on the v2 reports', () => {
   const dated = cases.filter((c) => c.dated);
@@ -218,7 +296,20 @@ describe('fill on the v2 reports', () => {
           for (const [k, r] of seen) {
             for (const b of buckets(start, end, body.interval)) {
               if (has.has(`${k}|${b}`)) continue;
-              expected.push(Object.fromEntries(Object.entries(r).map(([f, v]) => [f, f === 'date' ? b : (c.counts ?? []).includes(f) ? 0 : [...metrics, ...c.places].includes(f) ? null : v])));
+              expected.push(
+                Object.fromEntries(
+                  Object.entries(r).map(([f, v]) => [
+                    f,
+                    f === 'date'
+                      ? b
+                      : (c.counts ?? []).includes(f)
+                        ? 0
+                        : [...metrics, ...c.places].includes(f)
+                          ? null
+                          : v,
+                  ]),
+                ),
+              );
             }
           }
           // The plain rows keep their order: they are the filled answer without the added rows.
@@ -249,16 +340,33 @@ describe('fill on the v2 reports', () => {
   }, 240_000);
 
   it('pages over the filled answer, combines with compare, and refuses requests without the date', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31', group_by: ['date', 'model'], interval: 'month' };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-05-01',
+      end_date: '2026-08-31',
+      group_by: ['date', 'model'],
+      interval: 'month',
+    };
     const whole = await stream(engines.more, 'citations', body, { fill: 'zero' });
     const paged = await pages(engines.more, 'citations', { ...body, limit: 4 }, { fill: 'zero' });
     expect(paged.rows).toEqual(whole.rows);
     expect(paged.head.total_results).toBe(whole.rows.length);
     const both = await stream(engines.more, 'citations', body, { fill: 'zero', compare: 'previous_period' });
-    expect(both.rows.slice(0, whole.rows.length).map((r) => ({ ...Object.fromEntries(Object.entries(r).filter(([k]) => !/_(previous|change|change_pct)$/.test(k))) }))).toEqual(whole.rows);
-    const refusal = await (engines.more.org(ids.org1).reports as Json).citations({ ...body, group_by: ['model'] }, { fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+    expect(
+      both.rows.slice(0, whole.rows.length).map((r) => ({
+        ...Object.fromEntries(Object.entries(r).filter(([k]) => !/_(previous|change|change_pct)$/.test(k))),
+      })),
+    ).toEqual(whole.rows);
+    const refusal = await (engines.more.org(ids.org1).reports as Json)
+      .citations({ ...body, group_by: ['model'] }, { fill: 'zero' })
+      .catch((e: ValidationError) => e.body().detail);
     expect(refusal).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
-    const channels = await (engines.more.org(ids.org1).reports as Json).videoplatformChannels({ category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31' }, { fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+    const channels = await (engines.more.org(ids.org1).reports as Json)
+      .videoplatformChannels(
+        { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31' },
+        { fill: 'zero' },
+      )
+      .catch((e: ValidationError) => e.body().detail);
     expect(channels).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('interval') }]);
   });
 });
@@ -275,13 +383,21 @@ describe('compare on the v2 reports', () => {
         async ([i, extra], start, days, kind, back) => {
           const c = cases[i]!;
           const end = isoDay(dayOf(start) + (days - 1) * dayMs);
-          const body: Json = { category_id: ids.cat1, start_date: start, end_date: end, ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)) };
+          const body: Json = {
+            category_id: ids.cat1,
+            start_date: start,
+            end_date: end,
+            ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)),
+          };
           const [prevStart, prevEnd] =
             kind === 'previous_period'
               ? [isoDay(dayOf(start) - days * dayMs), isoDay(dayOf(start) - dayMs)]
               : kind === 'previous_year'
                 ? [`${Number(start.slice(0, 4)) - 1}${start.slice(4)}`, `${Number(end.slice(0, 4)) - 1}${end.slice(4)}`]
-                : [isoDay(dayOf(start) - back * dayMs), isoDay(dayOf(start) - back * dayMs + Math.max(0, days - 3) * dayMs)];
+                : [
+                    isoDay(dayOf(start) - back * dayMs),
+                    isoDay(dayOf(start) - back * dayMs + Math.max(0, days - 3) * dayMs),
+                  ];
           const compare = kind === 'custom' ? `${prevStart}..${prevEnd}` : kind;
           const engine = engines[c.fixture];
           const read = c.paged ? pages : stream;
@@ -292,24 +408,58 @@ describe('compare on the v2 reports', () => {
 
           const metrics = c.metrics(body);
           const interval = body.interval as string | undefined;
-          const dated = interval !== undefined && (c.name.startsWith('videoplatform') || (body.group_by as string[] | undefined)?.includes('date'));
-          const [curBuckets, prevBuckets] = [buckets(start, end, interval ?? 'day'), buckets(prevStart, prevEnd, interval ?? 'day')];
-          const notKeys = new Set([...metrics, ...c.places, ...c.described, ...metrics.flatMap((m) => [`${m}_previous`, `${m}_change`, `${m}_change_pct`])]);
-          const keyOf = (r: Json, list: string[]) => JSON.stringify(Object.entries(r).filter(([k]) => !notKeys.has(k)).map(([k, v]) => [k, dated && k === 'date' ? list.indexOf(v) : v]));
+          const dated =
+            interval !== undefined &&
+            (c.name.startsWith('videoplatform') || (body.group_by as string[] | undefined)?.includes('date'));
+          const [curBuckets, prevBuckets] = [
+            buckets(start, end, interval ?? 'day'),
+            buckets(prevStart, prevEnd, interval ?? 'day'),
+          ];
+          const notKeys = new Set([
+            ...metrics,
+            ...c.places,
+            ...c.described,
+            ...metrics.flatMap((m) => [`${m}_previous`, `${m}_change`, `${m}_change_pct`]),
+          ]);
+          const keyOf = (r: Json, list: string[]) =>
+            JSON.stringify(
+              Object.entries(r)
+                .filter(([k]) => !notKeys.has(k))
+                .map(([k, v]) => [k, dated && k === 'date' ? list.indexOf(v) : v]),
+            );
           const prevBy = new Map(previous.rows.map((r) => [keyOf(r, prevBuckets), r]));
           expect(prevBy.size).toBe(previous.rows.length);
           const change = (x: any, y: any) => (x === null || y === null ? null : x - y);
           const withPrevious = (r: Json, p: Json | undefined) => ({
             ...r,
-            ...Object.fromEntries(metrics.flatMap((m) => [[`${m}_previous`, p?.[m] ?? null], [`${m}_change`, change(r[m], p?.[m] ?? null)], [`${m}_change_pct`, r[m] === null || p === undefined || p[m] === null || p[m] === 0 ? null : (r[m] - p[m]) / p[m]]])),
+            ...Object.fromEntries(
+              metrics.flatMap((m) => [
+                [`${m}_previous`, p?.[m] ?? null],
+                [`${m}_change`, change(r[m], p?.[m] ?? null)],
+                [
+                  `${m}_change_pct`,
+                  r[m] === null || p === undefined || p[m] === null || p[m] === 0 ? null : (r[m] - p[m]) / p[m],
+                ],
+              ]),
+            ),
           });
           const seen = new Set(current.rows.map((r) => keyOf(r, curBuckets)));
           const expected = current.rows.map((r) => withPrevious(r, prevBy.get(keyOf(r, curBuckets))));
-          const only = previous.rows.filter((r) => !seen.has(keyOf(r, prevBuckets)) && (!dated || prevBuckets.indexOf(r.date) < curBuckets.length));
-          const moved = only.map((r) => ({ ...r, ...(dated ? { date: curBuckets[prevBuckets.indexOf(r.date)] } : {}), ...Object.fromEntries([...metrics, ...c.places].map((m) => [m, null])) }));
+          const only = previous.rows.filter(
+            (r) => !seen.has(keyOf(r, prevBuckets)) && (!dated || prevBuckets.indexOf(r.date) < curBuckets.length),
+          );
+          const moved = only.map((r) => ({
+            ...r,
+            ...(dated ? { date: curBuckets[prevBuckets.indexOf(r.date)] } : {}),
+            ...Object.fromEntries([...metrics, ...c.places].map((m) => [m, null])),
+          }));
           expect(compared.rows.slice(0, current.rows.length)).toEqual(expected);
           const tail = compared.rows.slice(current.rows.length);
-          expect(tail.map((r) => JSON.stringify(r)).sort()).toEqual(moved.map((r) => JSON.stringify(withPrevious(r, r && prevBy.get(keyOf(only[moved.indexOf(r)]!, prevBuckets))))).sort());
+          expect(tail.map((r) => JSON.stringify(r)).sort()).toEqual(
+            moved
+              .map((r) => JSON.stringify(withPrevious(r, r && prevBy.get(keyOf(only[moved.indexOf(r)]!, prevBuckets)))))
+              .sort(),
+          );
           expect(compared.head.total_results).toBeGreaterThanOrEqual(current.head.total_results);
         },
       ),
@@ -318,7 +468,13 @@ describe('compare on the v2 reports', () => {
   }, 240_000);
 
   it('pages over the compared answer: the pages joined are the stream', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31', group_by: ['date', 'model'], interval: 'month' };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-05-01',
+      end_date: '2026-08-31',
+      group_by: ['date', 'model'],
+      interval: 'month',
+    };
     const whole = await stream(engines.more, 'citations', body, { compare: 'previous_period' });
     const paged = await pages(engines.more, 'citations', { ...body, limit: 3 }, { compare: 'previous_period' });
     expect(paged.head.compare).toEqual({ start_date: '2025-12-29', end_date: '2026-04-30' });
@@ -333,60 +489,126 @@ describe('compare on the v2 reports', () => {
         (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
       );
     const window = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30' };
-    expect(await refusal(engines.shopping, 'factcheckClaims', window, { compare: 'previous_period' })).toMatchObject([{ loc: ['query', 'compare'], msg: expect.stringContaining('group_by') }]);
-    expect(await refusal(engines.more, 'promptAnswers', window, { compare: 'previous_period' })).toMatchObject([{ loc: ['query', 'compare'] }]);
+    expect(await refusal(engines.shopping, 'factcheckClaims', window, { compare: 'previous_period' })).toMatchObject([
+      { loc: ['query', 'compare'], msg: expect.stringContaining('group_by') },
+    ]);
+    expect(await refusal(engines.more, 'promptAnswers', window, { compare: 'previous_period' })).toMatchObject([
+      { loc: ['query', 'compare'] },
+    ]);
     for (const bad of ['2026-05-01T10:00:00..2026-05-20', '2026-05-20..2026-05-01', '2020-01-01..2026-01-01']) {
-      expect(await refusal(engines.more, 'citations', window, { compare: bad }), bad).toMatchObject([{ loc: ['query', 'compare'] }]);
+      expect(await refusal(engines.more, 'citations', window, { compare: bad }), bad).toMatchObject([
+        { loc: ['query', 'compare'] },
+      ]);
     }
   });
 
   it('explain shows the compared statement without reading data', async () => {
-    const explained = (await (engines.shopping.org(ids.org1).reports as Json).shoppingProducts({ category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30', target_product: productIds[0] }, { compare: 'previous_year', explain: true })) as Json;
+    const explained = (await (engines.shopping.org(ids.org1).reports as Json).shoppingProducts(
+      { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30', target_product: productIds[0] },
+      { compare: 'previous_year', explain: true },
+    )) as Json;
     expect(explained.explain.statements.at(-1).sql).toMatch(/cmp_then/);
     expect(explained.explain.plan.compared).toEqual({ startDate: '2025-05-01', endDate: '2025-06-30' });
   });
 });
 
-
 describe('components on the v2 reports', () => {
   const ratioCases = [
-    { name: 'factcheck', fixture: 'more' as const, ratios: ['accuracy'], groups: [[], ['model'], ['theme']], extra: {}, percent: false },
-    { name: 'queryFanouts', fixture: 'tabular' as const, ratios: ['fanouts_per_execution'], groups: [['prompt'], ['model'], ['region']], extra: { metrics: ['total_fanouts', 'fanouts_per_execution'] }, percent: false },
-    { name: 'sentiment', fixture: 'more' as const, ratios: ['positive_sentiment', 'negative_sentiment'], groups: [[], ['model'], ['topic']], extra: { asset: 'Acme' }, percent: true },
-    { name: 'shoppingProducts', fixture: 'shopping' as const, ratios: ['average_position', 'position1_percentage', 'position_above3_percentage'], groups: [[]], extra: { metrics: ['average_position', 'position1_percentage', 'position_above3_percentage', 'product_rating'] }, percent: false },
+    {
+      name: 'factcheck',
+      fixture: 'more' as const,
+      ratios: ['accuracy'],
+      groups: [[], ['model'], ['theme']],
+      extra: {},
+      percent: false,
+    },
+    {
+      name: 'queryFanouts',
+      fixture: 'tabular' as const,
+      ratios: ['fanouts_per_execution'],
+      groups: [['prompt'], ['model'], ['region']],
+      extra: { metrics: ['total_fanouts', 'fanouts_per_execution'] },
+      percent: false,
+    },
+    {
+      name: 'sentiment',
+      fixture: 'more' as const,
+      ratios: ['positive_sentiment', 'negative_sentiment'],
+      groups: [[], ['model'], ['topic']],
+      extra: { asset: 'Acme' },
+      percent: true,
+    },
+    {
+      name: 'shoppingProducts',
+      fixture: 'shopping' as const,
+      ratios: ['average_position', 'position1_percentage', 'position_above3_percentage'],
+      groups: [[]],
+      extra: { metrics: ['average_position', 'position1_percentage', 'position_above3_percentage', 'product_rating'] },
+      percent: false,
+    },
   ];
   const quotient = (percent: boolean, n: number, d: number) => (percent ? (100 * n) / d : n / d);
 
   it('summing the parts of daily rows reproduces the window’s parts, and each ratio is its parts’ quotient', async () => {
     const tried = new Set<string>();
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: ratioCases.length - 1 }), fc.nat(2), windowDay, fc.integer({ min: 1, max: 120 }), async (i, g, start, days) => {
-        const c = ratioCases[i]!;
-        const groups = c.groups[g % c.groups.length]!;
-        const window = { category_id: ids.cat1, start_date: start, end_date: isoDay(dayOf(start) + (days - 1) * dayMs), ...c.extra };
-        const engine = engines[c.fixture];
-        const whole = await stream(engine, c.name, { ...window, group_by: groups }, { components: true });
-        const daily = await stream(engine, c.name, { ...window, group_by: [...groups, 'date'], interval: 'day' }, { components: true });
-        const parts = c.ratios.flatMap((m) => [`${m}_numerator`, `${m}_denominator`]);
-        const keyOf = (r: Json) => JSON.stringify(Object.entries(r).filter(([k]) => !['date', 'rank', 'visibility_rank', ...c.ratios, ...parts].includes(k) && typeof r[k] !== 'number'));
-        const sums = new Map<string, number[]>();
-        for (const r of daily.rows) {
-          sums.set(keyOf(r), (sums.get(keyOf(r)) ?? parts.map(() => 0)).map((s, q) => s + r[parts[q]!]));
-          c.ratios.forEach((m, q) => {
-            if (r[parts[2 * q + 1]!] > 0) expect(r[m], m).toBeCloseTo(quotient(c.percent, r[parts[2 * q]!], r[parts[2 * q + 1]!]), 12);
-          });
-        }
-        expect(whole.rows.length).toBe(sums.size);
-        if (whole.rows.some((r) => r[parts[1]!] > 0)) tried.add(c.name);
-        for (const r of whole.rows) {
-          const summed = sums.get(keyOf(r))!;
-          expect(parts.map((p) => r[p]), 'the window’s parts are the sums of the days’').toEqual(summed);
-          c.ratios.forEach((m, q) => {
-            if (summed[2 * q + 1]! > 0) expect(r[m], m).toBeCloseTo(quotient(c.percent, summed[2 * q]!, summed[2 * q + 1]!), 12);
-            if (!c.percent && summed[2 * q + 1]! > 0) expect(r[m], m).toBe(summed[2 * q]! / summed[2 * q + 1]!);
-          });
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: ratioCases.length - 1 }),
+        fc.nat(2),
+        windowDay,
+        fc.integer({ min: 1, max: 120 }),
+        async (i, g, start, days) => {
+          const c = ratioCases[i]!;
+          const groups = c.groups[g % c.groups.length]!;
+          const window = {
+            category_id: ids.cat1,
+            start_date: start,
+            end_date: isoDay(dayOf(start) + (days - 1) * dayMs),
+            ...c.extra,
+          };
+          const engine = engines[c.fixture];
+          const whole = await stream(engine, c.name, { ...window, group_by: groups }, { components: true });
+          const daily = await stream(
+            engine,
+            c.name,
+            { ...window, group_by: [...groups, 'date'], interval: 'day' },
+            { components: true },
+          );
+          const parts = c.ratios.flatMap((m) => [`${m}_numerator`, `${m}_denominator`]);
+          const keyOf = (r: Json) =>
+            JSON.stringify(
+              Object.entries(r).filter(
+                ([k]) =>
+                  !['date', 'rank', 'visibility_rank', ...c.ratios, ...parts].includes(k) && typeof r[k] !== 'number',
+              ),
+            );
+          const sums = new Map<string, number[]>();
+          for (const r of daily.rows) {
+            sums.set(
+              keyOf(r),
+              (sums.get(keyOf(r)) ?? parts.map(() => 0)).map((s, q) => s + r[parts[q]!]),
+            );
+            c.ratios.forEach((m, q) => {
+              if (r[parts[2 * q + 1]!] > 0)
+                expect(r[m], m).toBeCloseTo(quotient(c.percent, r[parts[2 * q]!], r[parts[2 * q + 1]!]), 12);
+            });
+          }
+          expect(whole.rows.length).toBe(sums.size);
+          if (whole.rows.some((r) => r[parts[1]!] > 0)) tried.add(c.name);
+          for (const r of whole.rows) {
+            const summed = sums.get(keyOf(r))!;
+            expect(
+              parts.map((p) => r[p]),
+              'the window’s parts are the sums of the days’',
+            ).toEqual(summed);
+            c.ratios.forEach((m, q) => {
+              if (summed[2 * q + 1]! > 0)
+                expect(r[m], m).toBeCloseTo(quotient(c.percent, summed[2 * q]!, summed[2 * q + 1]!), 12);
+              if (!c.percent && summed[2 * q + 1]! > 0) expect(r[m], m).toBe(summed[2 * q]! / summed[2 * q + 1]!);
+            });
+          }
+        },
+      ),
       { numRuns: 40 },
     );
     expect([...tried].sort()).toEqual(ratioCases.map((c) => c.name).sort());
@@ -394,13 +616,21 @@ describe('components on the v2 reports', () => {
 
   it('claim sections carry accuracy’s parts; compare and fill keep them as places and counts', async () => {
     const window = { category_id: ids.cat1, start_date: '2026-01-01', end_date: '2026-12-31' };
-    const sections = (await (engines.shopping.org(ids.org1).reports as Json).factcheckClaims({ ...window, group_by: ['model'] }, { components: true })) as Json;
+    const sections = (await (engines.shopping.org(ids.org1).reports as Json).factcheckClaims(
+      { ...window, group_by: ['model'] },
+      { components: true },
+    )) as Json;
     expect(sections.data.length).toBeGreaterThan(0);
     for (const s of sections.data) {
       expect(s.accuracy_numerator).toBe(s.accurate);
       expect(s.accuracy_denominator).toBe(s.accurate + s.inaccurate);
     }
-    const filled = await stream(engines.more, 'factcheck', { ...window, group_by: ['date', 'model'], interval: 'month' }, { components: true, fill: 'zero' });
+    const filled = await stream(
+      engines.more,
+      'factcheck',
+      { ...window, group_by: ['date', 'model'], interval: 'month' },
+      { components: true, fill: 'zero' },
+    );
     // null-rule: accuracy-without-claims (a filled section has no claims: accuracy is null over 0 / 0)
     const zero = filled.rows.filter((r) => r.accuracy === null);
     expect(zero.length).toBeGreaterThan(0);
@@ -416,13 +646,26 @@ describe('components on the v2 reports', () => {
     const window = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30' };
     const cases: [Engine, string, Json, string][] = [
       [engines.more, 'queryFanouts', { ...window, group_by: ['prompt', 'query'] }, 'query'],
-      [engines.more, 'sentiment', { ...window, asset: 'Acme', metrics: ['occurrence'], group_by: ['theme'] }, 'occurrence'],
-      [engines.shopping, 'shoppingProducts', { ...window, group_by: ['date'], metrics: ['visibility_score'] }, 'visibility_score'],
+      [
+        engines.more,
+        'sentiment',
+        { ...window, asset: 'Acme', metrics: ['occurrence'], group_by: ['theme'] },
+        'occurrence',
+      ],
+      [
+        engines.shopping,
+        'shoppingProducts',
+        { ...window, group_by: ['date'], metrics: ['visibility_score'] },
+        'visibility_score',
+      ],
       [engines.shopping, 'factcheckClaims', window, 'section'],
       [engines.more, 'citations', window, 'does not apply'],
       [engines.more, 'videoplatformChannels', window, 'does not apply'],
     ];
-    for (const [engine, name, body, says] of cases) expect(await refusal(engine, name, body), name).toMatchObject([{ loc: ['query', 'components'], msg: expect.stringContaining(says) }]);
+    for (const [engine, name, body, says] of cases)
+      expect(await refusal(engine, name, body), name).toMatchObject([
+        { loc: ['query', 'components'], msg: expect.stringContaining(says) },
+      ]);
   });
 });
 
@@ -430,7 +673,9 @@ describe('fill on the claims report', () => {
   it('is refused, saying the report has no dates, with or without a section', async () => {
     const window = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-06-30' };
     for (const body of [window, { ...window, group_by: ['model'] }]) {
-      const detail = await (engines.shopping.org(ids.org1).reports as Json).factcheckClaims(body, { fill: 'zero' }).catch((e: ValidationError) => e.body().detail);
+      const detail = await (engines.shopping.org(ids.org1).reports as Json)
+        .factcheckClaims(body, { fill: 'zero' })
+        .catch((e: ValidationError) => e.body().detail);
       expect(detail).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('no dates') }]);
     }
   });

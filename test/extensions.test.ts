@@ -24,14 +24,32 @@ const requests: [string, Json][] = [
   ['visibility', { ...window, group_by: ['date'], interval: 'month', limit: 5 }],
   ['visibilityStream', { ...window, group_by: ['model'] }],
   ['citations', { ...window, limit: 5 }],
-  ['visibilityV1', { ...v1Window, metrics: ['visibility_score', 'executions'], dimensions: ['model', 'date'], date_interval: 'month' }],
+  [
+    'visibilityV1',
+    { ...v1Window, metrics: ['visibility_score', 'executions'], dimensions: ['model', 'date'], date_interval: 'month' },
+  ],
   ['citationsV1Stream', { ...v1Window, metrics: ['count'], dimensions: ['hostname'] }],
-  ['referrals', { domain: domains.own, start_date: '2026-02-01', end_date: '2026-12-01', metrics: ['visits'], dimensions: ['date'], date_interval: 'month' }],
+  [
+    'referrals',
+    {
+      domain: domains.own,
+      start_date: '2026-02-01',
+      end_date: '2026-12-01',
+      metrics: ['visits'],
+      dimensions: ['date'],
+      date_interval: 'month',
+    },
+  ],
   ['promptAnswersV1', { ...v1Window, pagination: { limit: 3, offset: 0 } }],
 ];
 
 /** A report's answer through the library: a page, or a stream's events. */
-async function answer(engine: Engine, name: string, body: Json, options: Json = {}): Promise<{ head: Json; rows: Json[] }> {
+async function answer(
+  engine: Engine,
+  name: string,
+  body: Json,
+  options: Json = {},
+): Promise<{ head: Json; rows: Json[] }> {
   const org = engine.org(ids.org1);
   if (!name.endsWith('Stream')) {
     const page = (await org.report(name)(body, options)) as Json;
@@ -42,7 +60,8 @@ async function answer(engine: Engine, name: string, body: Json, options: Json = 
   return { head: events[0]!, rows: events.slice(1) };
 }
 
-const fingerprintOf = async (engine: Engine, name: string, body: Json) => (await answer(engine, name, body)).head.fingerprint as string;
+const fingerprintOf = async (engine: Engine, name: string, body: Json) =>
+  (await answer(engine, name, body)).head.fingerprint as string;
 
 let engine: Engine;
 beforeAll(async () => {
@@ -63,19 +82,29 @@ describe('fingerprint', () => {
     expect(await fingerprintOf(engine, 'visibility', Object.fromEntries(Object.entries(body).reverse()))).toBe(fp);
     expect(await fingerprintOf(engine, 'visibility', { ...body, limit: 4 })).not.toBe(fp);
     expect(await fingerprintOf(engine, 'visibility', { ...body, interval: 'week' })).not.toBe(fp);
-    const arrowHead = (await engine.org(ids.org1).report('visibility')(body, { format: 'arrow' })).schema.metadata.get('aea:head')!;
+    const arrowHead = (await engine.org(ids.org1).report('visibility')(body, { format: 'arrow' })).schema.metadata.get(
+      'aea:head',
+    )!;
     expect(JSON.parse(arrowHead).fingerprint).not.toBe(fp);
     const withoutRollups = await openFixture(fixture, { cursorSecret: 'extensions', rollups: false });
     try {
-      expect(JSON.stringify(await answer(withoutRollups, 'visibility', body))).toBe(JSON.stringify(await answer(engine, 'visibility', body)));
+      expect(JSON.stringify(await answer(withoutRollups, 'visibility', body))).toBe(
+        JSON.stringify(await answer(engine, 'visibility', body)),
+      );
     } finally {
       await withoutRollups.close();
     }
   });
 
   it('is the same over the same rows stored in another order, and changes when a row changes', async () => {
-    const reordered = await openFixture({ ...fixture, executions: [...fixture.executions!].reverse(), mentions: [...fixture.mentions!].reverse() }, { cursorSecret: 'extensions' });
-    const changed = await openFixture({ ...fixture, mentions: fixture.mentions!.slice(1) }, { cursorSecret: 'extensions' });
+    const reordered = await openFixture(
+      { ...fixture, executions: [...fixture.executions!].reverse(), mentions: [...fixture.mentions!].reverse() },
+      { cursorSecret: 'extensions' },
+    );
+    const changed = await openFixture(
+      { ...fixture, mentions: fixture.mentions!.slice(1) },
+      { cursorSecret: 'extensions' },
+    );
     try {
       for (const [name, body] of requests) {
         const a = await answer(engine, name, body);
@@ -107,27 +136,50 @@ describe('explain', () => {
   it('its SQL, run by hand, gives the report’s answer', async () => {
     const body = requests[0]![1];
     const page = (await engine.org(ids.org1).report('visibility')(body)) as Json;
-    const statement = ((await engine.org(ids.org1).report('visibility')(body, { explain: true })) as Json).explain.statements.at(-1);
-    const rows = await engine.core.pool.use(async (conn) => (await conn.runAndReadAll(statement.sql, statement.params)).getRowObjectsJS());
+    const statement = (
+      (await engine.org(ids.org1).report('visibility')(body, { explain: true })) as Json
+    ).explain.statements.at(-1);
+    const rows = await engine.core.pool.use(async (conn) =>
+      (await conn.runAndReadAll(statement.sql, statement.params)).getRowObjectsJS(),
+    );
     expect(Number(rows[0]!.head_total)).toBe(page.info.total_results);
-    const data = rows.slice(1).map((r) => ({ date: String(r.date_value ?? r.k_date ?? ''), name: r.asset_name, visibility_score: r.visibility_score, rank: Number(r.rank) }));
-    expect(data.map(({ name, visibility_score, rank }) => ({ name, visibility_score, rank }))).toEqual(page.data.map((r: Json) => ({ name: r.asset.name, visibility_score: r.visibility_score, rank: r.rank })));
+    const data = rows.slice(1).map((r) => ({
+      date: String(r.date_value ?? r.k_date ?? ''),
+      name: r.asset_name,
+      visibility_score: r.visibility_score,
+      rank: Number(r.rank),
+    }));
+    expect(data.map(({ name, visibility_score, rank }) => ({ name, visibility_score, rank }))).toEqual(
+      page.data.map((r: Json) => ({ name: r.asset.name, visibility_score: r.visibility_score, rank: r.rank })),
+    );
 
     const v1Body = requests[3]![1];
     const v1 = (await engine.org(ids.org1).report('visibilityV1')(v1Body)) as Json;
-    const v1Statement = ((await engine.org(ids.org1).report('visibilityV1')(v1Body, { explain: true })) as Json).explain.statements[0];
-    const v1Rows = await engine.core.pool.use(async (conn) => (await conn.runAndReadAll(v1Statement.sql, v1Statement.params)).getRowObjectsJS());
+    const v1Statement = ((await engine.org(ids.org1).report('visibilityV1')(v1Body, { explain: true })) as Json).explain
+      .statements[0];
+    const v1Rows = await engine.core.pool.use(async (conn) =>
+      (await conn.runAndReadAll(v1Statement.sql, v1Statement.params)).getRowObjectsJS(),
+    );
     // A large range sends repeated text as codes into dictionaries that the head row carries as JSON.
-    const decode = (column: string, v: unknown) => (v1Rows[0]![`dict_${column}`] ? (JSON.parse(String(v1Rows[0]![`dict_${column}`])) as string[])[Number(v)] : v);
-    expect(v1Rows.slice(1).map((r) => ({ metrics: [r.m0, Number(r.m1)], dimensions: [decode('d0', r.d0), decode('d1', r.d1)] }))).toEqual(v1.data);
+    const decode = (column: string, v: unknown) =>
+      v1Rows[0]![`dict_${column}`] ? (JSON.parse(String(v1Rows[0]![`dict_${column}`])) as string[])[Number(v)] : v;
+    expect(
+      v1Rows
+        .slice(1)
+        .map((r) => ({ metrics: [r.m0, Number(r.m1)], dimensions: [decode('d0', r.d0), decode('d1', r.d1)] })),
+    ).toEqual(v1.data);
   });
 
   it('refuses a bad value and a table format, naming the query parameter', async () => {
     const body = requests[0]![1];
-    const refused = (options: Json) => engine.org(ids.org1).report('visibility')(body, options as never).then(
-      () => null,
-      (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
-    );
+    const refused = (options: Json) =>
+      engine
+        .org(ids.org1)
+        .report('visibility')(body, options as never)
+        .then(
+          () => null,
+          (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
+        );
     expect(await refused({ explain: 'maybe' })).toMatchObject([{ loc: ['query', 'explain'] }]);
     expect(await refused({ explain: true, format: 'csv' })).toMatchObject([{ loc: ['query', 'explain'] }]);
   });
@@ -139,7 +191,14 @@ describe('on a dataset folder', () => {
   let sample: Awaited<ReturnType<typeof sampleIds>>;
   let server: TestServer;
   let key: string;
-  const body = () => ({ category_id: sample.category, start_date: '2026-01-01', end_date: '2026-10-31', scope: 'all', limit: 5 }) as const;
+  const body = () =>
+    ({
+      category_id: sample.category,
+      start_date: '2026-01-01',
+      end_date: '2026-10-31',
+      scope: 'all',
+      limit: 5,
+    }) as const;
   beforeAll(async () => {
     dir = join(await tempDir('aea-ext-'), 'data');
     await cp(sampleDir, dir, { recursive: true, dereference: true });
@@ -157,14 +216,24 @@ describe('on a dataset folder', () => {
     const first = await post(`${server.url}/v2/reports/visibility`, body(), { 'x-api-key': key });
     const json = (await first.json()) as Json;
     expect(first.headers.get('etag')).toBe(`"${json.info.fingerprint}"`);
-    const again = await post(`${server.url}/v2/reports/visibility`, body(), { 'x-api-key': key, 'if-none-match': first.headers.get('etag')! });
+    const again = await post(`${server.url}/v2/reports/visibility`, body(), {
+      'x-api-key': key,
+      'if-none-match': first.headers.get('etag')!,
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
-    const other = await post(`${server.url}/v2/reports/visibility`, { ...body(), limit: 4 }, { 'x-api-key': key, 'if-none-match': first.headers.get('etag')! });
+    const other = await post(
+      `${server.url}/v2/reports/visibility`,
+      { ...body(), limit: 4 },
+      { 'x-api-key': key, 'if-none-match': first.headers.get('etag')! },
+    );
     expect(other.status).toBe(200);
     const csv = await post(`${server.url}/v2/reports/visibility`, body(), { 'x-api-key': key, accept: 'text/csv' });
     expect(csv.headers.get('etag')).not.toBe(first.headers.get('etag'));
-    const stream = await post(`${server.url}/v2/reports/visibility/stream`, body(), { 'x-api-key': key, 'if-none-match': '*' });
+    const stream = await post(`${server.url}/v2/reports/visibility/stream`, body(), {
+      'x-api-key': key,
+      'if-none-match': '*',
+    });
     expect(stream.status).toBe(304);
   });
 
@@ -177,47 +246,134 @@ describe('on a dataset folder', () => {
     expect(((await bad.json()) as Json).detail[0].loc).toEqual(['query', 'explain']);
     const unknown = await post(`${server.url}/v2/reports/visibility?explian=true`, body(), { 'x-api-key': key });
     expect(unknown.status).toBe(422);
-    expect(((await unknown.json()) as Json).detail[0]).toMatchObject({ type: 'extra_forbidden', loc: ['query', 'explian'] });
+    expect(((await unknown.json()) as Json).detail[0]).toMatchObject({
+      type: 'extra_forbidden',
+      loc: ['query', 'explian'],
+    });
     const { scope: _scope, limit: _limit, ...window } = body();
-    const notHere = await post(`${server.url}/v2/prompts/answers?compare=previous_period`, window, { 'x-api-key': key });
+    const notHere = await post(`${server.url}/v2/prompts/answers?compare=previous_period`, window, {
+      'x-api-key': key,
+    });
     expect(notHere.status).toBe(422);
-    expect(((await notHere.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'compare'], msg: expect.stringContaining('does not apply') });
+    expect(((await notHere.json()) as Json).detail[0]).toMatchObject({
+      loc: ['query', 'compare'],
+      msg: expect.stringContaining('does not apply'),
+    });
     const noDate = await post(`${server.url}/v2/reports/visibility?fill=zero`, body(), { 'x-api-key': key });
     expect(noDate.status).toBe(422);
-    expect(((await noDate.json()) as Json).detail[0]).toMatchObject({ loc: ['query', 'fill'], msg: expect.stringContaining('date') });
-    const csv = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), { 'x-api-key': key, accept: 'text/csv' });
+    expect(((await noDate.json()) as Json).detail[0]).toMatchObject({
+      loc: ['query', 'fill'],
+      msg: expect.stringContaining('date'),
+    });
+    const csv = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), {
+      'x-api-key': key,
+      accept: 'text/csv',
+    });
     expect(csv.status).toBe(422);
   });
 
   it('the CLI takes --explain and prints the same explain', async () => {
-    const out = await aeaInProcess(['query', '/v2/reports/visibility', '--data', dir, '--org', sample.org, '--body', JSON.stringify(body()), '--explain', '--state', join(dir, '..', 'cli.state.duckdb')]);
+    const out = await aeaInProcess([
+      'query',
+      '/v2/reports/visibility',
+      '--data',
+      dir,
+      '--org',
+      sample.org,
+      '--body',
+      JSON.stringify(body()),
+      '--explain',
+      '--state',
+      join(dir, '..', 'cli.state.duckdb'),
+    ]);
     expect(out.code).toBe(0);
     const printed = JSON.parse(out.stdout) as Json;
     expect(printed.explain.request).toEqual(body());
-    expect(printed.explain.statements[0].sql).toBe(((await folder.org(sample.org).reports.visibility(body(), { explain: true })) as Json).explain.statements[0].sql);
+    expect(printed.explain.statements[0].sql).toBe(
+      ((await folder.org(sample.org).reports.visibility(body(), { explain: true })) as Json).explain.statements[0].sql,
+    );
   });
 
   it('fill, compare and components answer the same through HTTP, the CLI and the library', async () => {
-    const v1 = { category_id: sample.category, start_date: '2026-08-01', end_date: '2026-10-01', metrics: ['visibility_score', 'executions'], dimensions: ['model', 'date'], date_interval: 'week' };
-    const v2 = { category_id: sample.category, start_date: '2026-08-01', end_date: '2026-10-01', group_by: ['date'], interval: 'week' };
+    const v1 = {
+      category_id: sample.category,
+      start_date: '2026-08-01',
+      end_date: '2026-10-01',
+      metrics: ['visibility_score', 'executions'],
+      dimensions: ['model', 'date'],
+      date_interval: 'week',
+    };
+    const v2 = {
+      category_id: sample.category,
+      start_date: '2026-08-01',
+      end_date: '2026-10-01',
+      group_by: ['date'],
+      interval: 'week',
+    };
     const cases: [string, string, Json, Json, string[]][] = [
       ['/v1/reports/visibility', 'fill=zero', v1, { fill: 'zero' }, ['--fill', 'zero']],
-      ['/v1/reports/visibility', 'compare=previous_period', v1, { compare: 'previous_period' }, ['--compare', 'previous_period']],
+      [
+        '/v1/reports/visibility',
+        'compare=previous_period',
+        v1,
+        { compare: 'previous_period' },
+        ['--compare', 'previous_period'],
+      ],
       ['/v1/reports/visibility', 'components=true', v1, { components: true }, ['--components']],
-      ['/v1/reports/visibility', 'fill=zero&compare=previous_year&components=true', v1, { fill: 'zero', compare: 'previous_year', components: true }, ['--fill', 'zero', '--compare', 'previous_year', '--components']],
-      ['/v2/reports/query-fanouts', 'fill=zero&compare=previous_period&components=true', { ...v2, group_by: ['date', 'model'], metrics: ['total_fanouts', 'fanouts_per_execution'] }, { fill: 'zero', compare: 'previous_period', components: true }, ['--fill', 'zero', '--compare', 'previous_period', '--components']],
-      ['/v2/reports/citations', 'compare=2026-06-01..2026-07-31', v2, { compare: '2026-06-01..2026-07-31' }, ['--compare', '2026-06-01..2026-07-31']],
+      [
+        '/v1/reports/visibility',
+        'fill=zero&compare=previous_year&components=true',
+        v1,
+        { fill: 'zero', compare: 'previous_year', components: true },
+        ['--fill', 'zero', '--compare', 'previous_year', '--components'],
+      ],
+      [
+        '/v2/reports/query-fanouts',
+        'fill=zero&compare=previous_period&components=true',
+        { ...v2, group_by: ['date', 'model'], metrics: ['total_fanouts', 'fanouts_per_execution'] },
+        { fill: 'zero', compare: 'previous_period', components: true },
+        ['--fill', 'zero', '--compare', 'previous_period', '--components'],
+      ],
+      [
+        '/v2/reports/citations',
+        'compare=2026-06-01..2026-07-31',
+        v2,
+        { compare: '2026-06-01..2026-07-31' },
+        ['--compare', '2026-06-01..2026-07-31'],
+      ],
     ];
-    const names: Json = { '/v1/reports/visibility': 'visibilityV1', '/v2/reports/query-fanouts': 'queryFanouts', '/v2/reports/citations': 'citations' };
+    const names: Json = {
+      '/v1/reports/visibility': 'visibilityV1',
+      '/v2/reports/query-fanouts': 'queryFanouts',
+      '/v2/reports/citations': 'citations',
+    };
     for (const [path, query, request, options, flags] of cases) {
       const library = JSON.stringify(await folder.org(sample.org).report(names[path])(request, options));
       const http = await post(`${server.url}${path}?${query}`, request, { 'x-api-key': key });
       expect(http.status, query).toBe(200);
       expect(await http.text(), query).toBe(library);
-      const cli = await aeaInProcess(['query', path, '--data', dir, '--org', sample.org, '--body', JSON.stringify(request), ...flags, '--state', join(dir, '..', 'cli.state.duckdb')]);
+      const cli = await aeaInProcess([
+        'query',
+        path,
+        '--data',
+        dir,
+        '--org',
+        sample.org,
+        '--body',
+        JSON.stringify(request),
+        ...flags,
+        '--state',
+        join(dir, '..', 'cli.state.duckdb'),
+      ]);
       expect(cli.code, cli.stdout).toBe(0);
       // A v2 page's cursor and fingerprint name the key the cursor is signed with, which is the CLI's own.
-      const unkeyed = (text: string) => (path.startsWith('/v2/') ? JSON.stringify({ ...JSON.parse(text), info: { ...JSON.parse(text).info, fingerprint: null, next_cursor: null } }) : text);
+      const unkeyed = (text: string) =>
+        path.startsWith('/v2/')
+          ? JSON.stringify({
+              ...JSON.parse(text),
+              info: { ...JSON.parse(text).info, fingerprint: null, next_cursor: null },
+            })
+          : text;
       expect(unkeyed(cli.stdout.trim()), query).toBe(unkeyed(library));
       expect(JSON.parse(library).data.length, `${path}?${query}`).toBeGreaterThan(0);
     }
@@ -225,9 +381,19 @@ describe('on a dataset folder', () => {
 
   it('a prompt edit changes the fingerprint', async () => {
     const before = (await folder.org(sample.org).reports.visibility(body())) as Json;
-    const [prompt] = (await folder.org(sample.org).resources.prompts({ params: { category_id: sample.category }, query: { limit: '1' } })).data as Json[];
-    const edit = (topic: string) => folder.org(sample.org).resources.updatePrompts({ params: { category_id: sample.category }, body: { prompts: [{ id: prompt!.id, topic }] } });
-    expect(((await folder.org(sample.org).reports.visibility(body())) as Json).info.fingerprint).toBe(before.info.fingerprint);
+    const [prompt] = (
+      await folder
+        .org(sample.org)
+        .resources.prompts({ params: { category_id: sample.category }, query: { limit: '1' } })
+    ).data as Json[];
+    const edit = (topic: string) =>
+      folder.org(sample.org).resources.updatePrompts({
+        params: { category_id: sample.category },
+        body: { prompts: [{ id: prompt!.id, topic }] },
+      });
+    expect(((await folder.org(sample.org).reports.visibility(body())) as Json).info.fingerprint).toBe(
+      before.info.fingerprint,
+    );
     await edit('Moved by the fingerprint test');
     const after = (await folder.org(sample.org).reports.visibility(body())) as Json;
     expect(after.info.fingerprint).not.toBe(before.info.fingerprint);
@@ -236,7 +402,9 @@ describe('on a dataset folder', () => {
   it('explain reads no fact data: it answers when the fact files’ pages are unreadable, and the report does not', async () => {
     for (const table of ['executions', 'mentions']) {
       const tableDir = join(dir, table);
-      const files = (await stat(tableDir).catch(() => null))?.isDirectory() ? (await readdir(tableDir)).map((f) => join(tableDir, f)) : [join(dir, `${table}.parquet`)];
+      const files = (await stat(tableDir).catch(() => null))?.isDirectory()
+        ? (await readdir(tableDir)).map((f) => join(tableDir, f))
+        : [join(dir, `${table}.parquet`)];
       for (const file of files) {
         const { size } = await stat(file);
         const handle = await open(file, 'r+');

@@ -30,21 +30,32 @@ const pools: Record<string, { exact: string[]; text: string[] }> = {
 };
 
 /** A top-level and of single-field leaves, one per field, with each field's own operators. */
-const claimFilter: fc.Arbitrary<FilterNode | null> = fc.subarray(Object.keys(claimFilterFields), { maxLength: 3 }).chain((fields) =>
-  fc
-    .tuple(
-      ...fields.map((field) =>
-        fc.constantFrom(...claimFilterFields[field]!.ops).chain((op: FilterOp) => {
-          const pool = pools[field]!;
-          const value = op === 'in' || op === 'not_in' ? fc.uniqueArray(fc.constantFrom(...pool.exact), { minLength: 1, maxLength: 3 }) : op === 'is' || op === 'not_is' ? fc.constantFrom(...pool.exact) : fc.constantFrom(...pool.text);
-          return value.map((v) => ({ kind: 'leaf', field, op, value: v }) as FilterNode);
-        }),
-      ),
-    )
-    .map((leaves) => and(leaves)),
-);
+const claimFilter: fc.Arbitrary<FilterNode | null> = fc
+  .subarray(Object.keys(claimFilterFields), { maxLength: 3 })
+  .chain((fields) =>
+    fc
+      .tuple(
+        ...fields.map((field) =>
+          fc.constantFrom(...claimFilterFields[field]!.ops).chain((op: FilterOp) => {
+            const pool = pools[field]!;
+            const value =
+              op === 'in' || op === 'not_in'
+                ? fc.uniqueArray(fc.constantFrom(...pool.exact), { minLength: 1, maxLength: 3 })
+                : op === 'is' || op === 'not_is'
+                  ? fc.constantFrom(...pool.exact)
+                  : fc.constantFrom(...pool.text);
+            return value.map((v) => ({ kind: 'leaf', field, op, value: v }) as FilterNode);
+          }),
+        ),
+      )
+      .map((leaves) => and(leaves)),
+  );
 
-const usesTag = (f: FilterNode | null) => !!f && (f.kind === 'leaf' ? f.field === 'tag' : f.kind === 'and' && f.children.some((c) => c.kind === 'leaf' && c.field === 'tag'));
+const usesTag = (f: FilterNode | null) =>
+  !!f &&
+  (f.kind === 'leaf'
+    ? f.field === 'tag'
+    : f.kind === 'and' && f.children.some((c) => c.kind === 'leaf' && c.field === 'tag'));
 
 async function everything(body: Record<string, unknown>, limit = 100) {
   return (await allPages(org(), 'factcheckClaims', body, limit)).flatMap((p) => p.data);
@@ -110,8 +121,16 @@ describe('the model-sectioning guard', () => {
   it('refuses group_by [model] over more than 2000 inaccurate clusters in scope, with a clear message', async () => {
     const big = await openFixture(manyClustersFixture(2001));
     try {
-      const body = { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-05-31', group_by: ['model'] } as const;
-      const error = await big.org(ids.org1).reports.factcheckClaims(body).catch((e: unknown) => e);
+      const body = {
+        category_id: ids.cat1,
+        start_date: '2026-05-01',
+        end_date: '2026-05-31',
+        group_by: ['model'],
+      } as const;
+      const error = await big
+        .org(ids.org1)
+        .reports.factcheckClaims(body)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).detail).toEqual([
         {
@@ -119,7 +138,10 @@ describe('the model-sectioning guard', () => {
           loc: ['body', 'group_by'],
           msg: 'Value error, group_by [model] is not available over more than 2000 inaccurate claim clusters (this scope has 2001); narrow the dates or the filter, or use the flat list',
           input: ['model'],
-          ctx: { error: 'group_by [model] is not available over more than 2000 inaccurate claim clusters (this scope has 2001); narrow the dates or the filter, or use the flat list' },
+          ctx: {
+            error:
+              'group_by [model] is not available over more than 2000 inaccurate claim clusters (this scope has 2001); narrow the dates or the filter, or use the flat list',
+          },
         },
       ]);
       const flat = await big.org(ids.org1).reports.factcheckClaims({ ...body, group_by: [] });
@@ -127,7 +149,9 @@ describe('the model-sectioning guard', () => {
       const byRegion = await big.org(ids.org1).reports.factcheckClaims({ ...body, group_by: ['region'], limit: 1 });
       expect(byRegion.data).toHaveLength(1);
       const models = [...new Set(manyClustersFixture(3).executions!.map((e) => e.model_id))];
-      const narrowed = await big.org(ids.org1).reports.factcheckClaims({ ...body, filter: { field: 'model', op: 'is', value: models[0] } });
+      const narrowed = await big
+        .org(ids.org1)
+        .reports.factcheckClaims({ ...body, filter: { field: 'model', op: 'is', value: models[0] } });
       expect((narrowed.data as { claims: unknown[] }[])[0]!.claims.length).toBeLessThanOrEqual(2000);
     } finally {
       big.close();
@@ -136,16 +160,30 @@ describe('the model-sectioning guard', () => {
 });
 
 describe('pages and streams', () => {
-  const bodies = [{ ...base }, { ...base, include: ['theme', 'reasoning', 'models'], max_results: 3 }, { ...base, filter: { field: 'topic', op: 'not_is', value: 'Boots' } }];
-  it.each(bodies)('every flat page walked equals one big page equals the stream, one result per claim (%#)', async (body) => {
-    const { max_results: cap, ...rest } = body as typeof body & { max_results?: number };
-    const small = await everything(rest, 1);
-    const big = await everything(rest, 100);
-    expect(small).toEqual(big);
-    const events = await streamEvents(org(), 'factcheckClaims', { ...body, limit: 1, cursor: 'ignored-by-the-stream' });
-    expect(events[0]).toMatchObject({ event: 'summary', data: { next_cursor: null, count: cap ? Math.min(cap, big.length) : big.length } });
-    expect(events.slice(1).map((e) => e.data)).toEqual(cap ? big.slice(0, cap) : big);
-  });
+  const bodies = [
+    { ...base },
+    { ...base, include: ['theme', 'reasoning', 'models'], max_results: 3 },
+    { ...base, filter: { field: 'topic', op: 'not_is', value: 'Boots' } },
+  ];
+  it.each(bodies)(
+    'every flat page walked equals one big page equals the stream, one result per claim (%#)',
+    async (body) => {
+      const { max_results: cap, ...rest } = body as typeof body & { max_results?: number };
+      const small = await everything(rest, 1);
+      const big = await everything(rest, 100);
+      expect(small).toEqual(big);
+      const events = await streamEvents(org(), 'factcheckClaims', {
+        ...body,
+        limit: 1,
+        cursor: 'ignored-by-the-stream',
+      });
+      expect(events[0]).toMatchObject({
+        event: 'summary',
+        data: { next_cursor: null, count: cap ? Math.min(cap, big.length) : big.length },
+      });
+      expect(events.slice(1).map((e) => e.data)).toEqual(cap ? big.slice(0, cap) : big);
+    },
+  );
 
   it('sections page by section', async () => {
     const small = await everything({ ...base, group_by: ['persona'], include: ['models', 'evidence'] }, 1);
@@ -155,17 +193,40 @@ describe('pages and streams', () => {
 
 describe('info block and tenancy', () => {
   it('has the fields the public docs show, default page size 25', async () => {
-    const page = await org().reports.factcheckClaims({ ...base, include: ['models', 'theme'], filter: { and: [{ field: 'topic', op: 'not_in', value: ['Tents 50%_off'] }] } });
-    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'group_by', 'start_date', 'end_date', 'filter', 'include', 'fingerprint']);
-    expect(page.info).toMatchObject({ group_by: [], include: ['theme', 'models'], filter: { field: 'topic', op: 'not_in', value: ['Tents 50%_off'] } });
+    const page = await org().reports.factcheckClaims({
+      ...base,
+      include: ['models', 'theme'],
+      filter: { and: [{ field: 'topic', op: 'not_in', value: ['Tents 50%_off'] }] },
+    });
+    expect(Object.keys(page.info)).toEqual([
+      'total_results',
+      'count',
+      'next_cursor',
+      'models',
+      'group_by',
+      'start_date',
+      'end_date',
+      'filter',
+      'include',
+      'fingerprint',
+    ]);
+    expect(page.info).toMatchObject({
+      group_by: [],
+      include: ['theme', 'models'],
+      filter: { field: 'topic', op: 'not_in', value: ['Tents 50%_off'] },
+    });
     expect(Object.keys(page.data[0]!)).toEqual(['cluster_id', 'claim', 'occurrence', 'theme', 'models']);
     const many = await engine.org(ids.org1).reports.factcheckClaims({ ...base });
     expect(many.info.count).toBeLessThanOrEqual(25);
   });
 
   it('refuses another organization’s category', async () => {
-    await expect(org().reports.factcheckClaims({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
-    const own = await engine.org(ids.org2).reports.factcheckClaims({ ...base, category_id: ids.cat2, include: ['evidence'] });
+    await expect(org().reports.factcheckClaims({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    const own = await engine
+      .org(ids.org2)
+      .reports.factcheckClaims({ ...base, category_id: ids.cat2, include: ['evidence'] });
     expect((own.data as { claim: string }[]).map((c) => c.claim)).toEqual(['Lendco has no fees']);
   });
 });

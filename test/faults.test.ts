@@ -18,7 +18,15 @@ describe('faults', () => {
     const dir = join(root, 'broken');
     await cp(sampleDir, dir, { recursive: true });
     await writeFile(join(dir, 'assets.parquet'), 'not parquet at all');
-    const out = await aeaInProcess(['serve', '--data', dir, '--port', '0', '--state', join(root, 'broken.state.duckdb')]);
+    const out = await aeaInProcess([
+      'serve',
+      '--data',
+      dir,
+      '--port',
+      '0',
+      '--state',
+      join(root, 'broken.state.duckdb'),
+    ]);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain(`cannot read ${join(dir, 'assets.parquet')}`);
   });

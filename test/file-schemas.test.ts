@@ -19,12 +19,24 @@ beforeAll(async () => {
   dir = await tempDir('aea-file-schemas-');
   db = await DuckDBInstance.create(':memory:');
   conn = await db.connect();
-  await copy(`SELECT 1::INTEGER AS n, 'a' AS s, ['x'] AS tags, {'k': 1} AS st, DATE '2026-03-08' AS d`, 'nested-a.parquet');
-  await copy(`SELECT 2::INTEGER AS n, 'b' AS s, ['y', 'z'] AS tags, {'k': 2} AS st, DATE '2026-03-09' AS d`, 'nested-b.parquet');
-  await copy(`SELECT 3::BIGINT AS n, NULL::VARCHAR AS s, [1, 2] AS tags, {'k': 'w'} AS st, TIMESTAMPTZ '2026-03-08 02:30:00+00' AS d`, 'nested-other.parquet');
+  await copy(
+    `SELECT 1::INTEGER AS n, 'a' AS s, ['x'] AS tags, {'k': 1} AS st, DATE '2026-03-08' AS d`,
+    'nested-a.parquet',
+  );
+  await copy(
+    `SELECT 2::INTEGER AS n, 'b' AS s, ['y', 'z'] AS tags, {'k': 2} AS st, DATE '2026-03-09' AS d`,
+    'nested-b.parquet',
+  );
+  await copy(
+    `SELECT 3::BIGINT AS n, NULL::VARCHAR AS s, [1, 2] AS tags, {'k': 'w'} AS st, TIMESTAMPTZ '2026-03-08 02:30:00+00' AS d`,
+    'nested-other.parquet',
+  );
   await copy(`SELECT [[1]] AS a, ['p'] AS b`, 'lists-1.parquet');
   await copy(`SELECT [['q']] AS a, [2] AS b`, 'lists-2.parquet');
-  await copy(`SELECT 1.5::FLOAT AS f, 12::UTINYINT AS u, 'x'::BLOB AS b, uuid() AS id, 1.25::DECIMAL(9, 2) AS dec, '' AS empty`, 'flat.parquet');
+  await copy(
+    `SELECT 1.5::FLOAT AS f, 12::UTINYINT AS u, 'x'::BLOB AS b, uuid() AS id, 1.25::DECIMAL(9, 2) AS dec, '' AS empty`,
+    'flat.parquet',
+  );
   await writeFile(file('broken.parquet'), 'not parquet');
 });
 
@@ -35,7 +47,9 @@ afterAll(() => {
 
 describe('describeFiles: every file in one statement', () => {
   it('gives each file the columns DuckDB’s own DESCRIBE gives, flat, nested and differing files alike', async () => {
-    const files = ['nested-a', 'nested-b', 'nested-other', 'lists-1', 'lists-2', 'flat'].map((n) => file(`${n}.parquet`));
+    const files = ['nested-a', 'nested-b', 'nested-other', 'lists-1', 'lists-2', 'flat'].map((n) =>
+      file(`${n}.parquet`),
+    );
     const described = await describeFiles(conn, files);
     for (const f of files) expect(asObject(described.get(f)), f).toEqual(asObject(await describeFile(conn, f)));
     expect(asObject(described.get(file('lists-1.parquet')))).toEqual({ a: 'INTEGER[][]', b: 'VARCHAR[]' });

@@ -23,8 +23,18 @@ beforeAll(async () => {
 afterAll(() => engine.close());
 
 const reports = {
-  bots: { table: 'bot_events' as const, metrics: ['count', 'training', 'last_visit'], counts: 2, others: ['hour', 'host', 'path', 'bot_name', 'bot_provider', 'bot_type'] },
-  referrals: { table: 'referral_visits' as const, metrics: ['visits', 'last_visit'], counts: 1, others: ['hour', 'host', 'path', 'referral_source', 'referral_type'] },
+  bots: {
+    table: 'bot_events' as const,
+    metrics: ['count', 'training', 'last_visit'],
+    counts: 2,
+    others: ['hour', 'host', 'path', 'bot_name', 'bot_provider', 'bot_type'],
+  },
+  referrals: {
+    table: 'referral_visits' as const,
+    metrics: ['visits', 'last_visit'],
+    counts: 1,
+    others: ['hour', 'host', 'path', 'referral_source', 'referral_type'],
+  },
 };
 /** Three days across the US spring-forward, a day and a half across the EU one, ten hours across a month's end. */
 const windows = [
@@ -34,12 +44,22 @@ const windows = [
 ] as const;
 const zones = ['UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata'] as const;
 const hourMs = 3_600_000;
-const at = (text: string, zone: string) => fromZonedTime(text.length === 10 ? `${text}T00:00:00` : `${text.replace(' ', 'T')}:00`, zone).getTime();
+const at = (text: string, zone: string) =>
+  fromZonedTime(text.length === 10 ? `${text}T00:00:00` : `${text.replace(' ', 'T')}:00`, zone).getTime();
 
 /** The labels of the window's buckets, each with the hour of day (in the zone) it starts at. */
-function windowBuckets(interval: string, zone: string, start: number, end: number, anchor: string): Map<string, string> {
+function windowBuckets(
+  interval: string,
+  zone: string,
+  start: number,
+  end: number,
+  anchor: string,
+): Map<string, string> {
   const out = new Map<string, string>();
-  const instants = [...Array.from({ length: Math.ceil((end - start) / hourMs) }, (_, i) => start + i * hourMs), end - 1];
+  const instants = [
+    ...Array.from({ length: Math.ceil((end - start) / hourMs) }, (_, i) => start + i * hourMs),
+    end - 1,
+  ];
   for (const ms of instants) {
     const b = bucketOf(interval, zone, new Date(ms), anchor);
     if (!out.has(b.label)) out.set(b.label, formatInTimeZone(new Date(ms), zone, 'HH'));
@@ -47,14 +67,41 @@ function windowBuckets(interval: string, zone: string, start: number, end: numbe
   return out;
 }
 
-async function check(name: keyof typeof reports, dims: string[], interval: string, zone: string, window: readonly [string, string]): Promise<Row[]> {
+async function check(
+  name: keyof typeof reports,
+  dims: string[],
+  interval: string,
+  zone: string,
+  window: readonly [string, string],
+): Promise<Row[]> {
   const r = reports[name];
-  const body = { domain: domains.own, start_date: window[0], end_date: window[1], metrics: r.metrics, dimensions: dims, date_interval: interval, pagination: { limit: 50_000 }, ...(name === 'referrals' ? { timezone: zone } : {}) };
+  const body = {
+    domain: domains.own,
+    start_date: window[0],
+    end_date: window[1],
+    metrics: r.metrics,
+    dimensions: dims,
+    date_interval: interval,
+    pagination: { limit: 50_000 },
+    ...(name === 'referrals' ? { timezone: zone } : {}),
+  };
   const filled = ((await engine.org(ids.org1).report(name)(body, { fill: 'zero' })) as { data: Row[] }).data;
   const start = at(window[0], zone);
   const end = at(window[1], zone);
   const anchor = formatInTimeZone(start, zone, 'yyyy-MM-dd');
-  const plain = referenceTraffic(fixture, { table: r.table, daily: false, zone, domain: domains.own, start, end, metrics: r.metrics, dimensions: dims, filters: [], interval, anchor });
+  const plain = referenceTraffic(fixture, {
+    table: r.table,
+    daily: false,
+    zone,
+    domain: domains.own,
+    start,
+    end,
+    metrics: r.metrics,
+    dimensions: dims,
+    filters: [],
+    interval,
+    anchor,
+  });
   const d = dims.indexOf('date');
   const h = interval === 'hour' ? dims.indexOf('hour') : -1;
   const free = dims.map((_, i) => i).filter((i) => i !== d && i !== h);
@@ -70,7 +117,11 @@ async function check(name: keyof typeof reports, dims: string[], interval: strin
   const got = new Map(filled.map((row) => [JSON.stringify(row.dimensions), row.metrics]));
   expect(got.size, 'one row per key').toBe(filled.length);
   expect(got).toEqual(expected);
-  if (h >= 0) for (const row of filled) expect(row.dimensions[h], 'the hour of an hour bucket is the bucket’s').toBe(String(row.dimensions[d]).slice(11, 13));
+  if (h >= 0)
+    for (const row of filled)
+      expect(row.dimensions[h], 'the hour of an hour bucket is the bucket’s').toBe(
+        String(row.dimensions[d]).slice(11, 13),
+      );
   return filled;
 }
 
@@ -85,7 +136,11 @@ describe('fill=zero with the hour dimension', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('bots' as const, 'referrals' as const).chain((name) =>
-          fc.record({ name: fc.constant(name), others: fc.shuffledSubarray(reports[name].others, { maxLength: 2 }), datePlace: fc.nat(2) }),
+          fc.record({
+            name: fc.constant(name),
+            others: fc.shuffledSubarray(reports[name].others, { maxLength: 2 }),
+            datePlace: fc.nat(2),
+          }),
         ),
         fc.constantFrom('hour', 'day', 'week', 'month'),
         fc.constantFrom(...zones),
@@ -102,9 +157,20 @@ describe('fill=zero with the hour dimension', () => {
 
   it('compare by date × hour across a window shifted by hours: every row’s hour is the bucket’s it shows', async () => {
     for (const compare of ['previous_period', '2026-03-06 05:00..2026-03-09 05:00']) {
-      const body = { domain: domains.own, start_date: '2026-03-07', end_date: '2026-03-10', metrics: ['visits'], dimensions: ['date', 'hour'], date_interval: 'hour', timezone: 'UTC', pagination: { limit: 50_000 } };
+      const body = {
+        domain: domains.own,
+        start_date: '2026-03-07',
+        end_date: '2026-03-10',
+        metrics: ['visits'],
+        dimensions: ['date', 'hour'],
+        date_interval: 'hour',
+        timezone: 'UTC',
+        pagination: { limit: 50_000 },
+      };
       for (const fill of [{}, { fill: 'zero' as const }]) {
-        const rows = ((await engine.org(ids.org1).report('referrals')(body, { compare, ...fill })) as unknown as { data: Row[] }).data;
+        const rows = (
+          (await engine.org(ids.org1).report('referrals')(body, { compare, ...fill })) as unknown as { data: Row[] }
+        ).data;
         expect(rows.length).toBeGreaterThan(0);
         for (const row of rows) expect(row.dimensions[1]).toBe(String(row.dimensions[0]).slice(11, 13));
       }

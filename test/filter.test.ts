@@ -34,9 +34,12 @@ describe('filter compiler', () => {
     await fc.assert(
       fc.asyncProperty(filterArbitrary(promptFilterFields, pools, 3), async (node) => {
         const p = compileFilter(node, promptFilterFields, scope);
-        const q = render(sql`SELECT count(*) FILTER (WHERE ${p}), count(*) FILTER (WHERE NOT (${p})), count(*) FILTER (WHERE (${p}) IS NULL), count(*)
+        const q =
+          render(sql`SELECT count(*) FILTER (WHERE ${p}), count(*) FILTER (WHERE NOT (${p})), count(*) FILTER (WHERE (${p}) IS NULL), count(*)
           FROM mentions f JOIN prompts p ON p.id = f.prompt_id WHERE f.category_id = ${ids.cat1}`);
-        const [row] = await engine.core.pool.use(async (c) => (await c.runAndReadAll(q.text, q.params as never)).getRowsJS());
+        const [row] = await engine.core.pool.use(async (c) =>
+          (await c.runAndReadAll(q.text, q.params as never)).getRowsJS(),
+        );
         const [yes, no, unknown, all] = row!.map(Number);
         expect(unknown).toBe(0);
         expect(yes! + no!).toBe(all);
@@ -80,28 +83,53 @@ describe('filter parsing and checking', () => {
     expect(parseError({ field: 'model', op: 'is', value: 'x', extra: 1 })).toEqual([
       { type: 'extra_forbidden', loc: ['body', 'filter', 'extra'], msg: 'Extra inputs are not permitted', input: 1 },
     ]);
-    expect(parseError({ and: [{ field: 'model', op: 'is', value: 'x' }], x: true })[0]!.loc).toEqual(['body', 'filter', 'x']);
-    expect(parseError({ or: [{ not: { field: 'a', op: 'is', value: 'x', bad: 2 } }] })[0]!.loc).toEqual(['body', 'filter', 'or', 0, 'not', 'bad']);
-    expect(parseError({ and: [{ or: [{ field: 'a', op: 'is', value: 1 }, { field: 'b', op: 'is', value: 2, deep: 3 }] }] })[0]!.loc).toEqual([
+    expect(parseError({ and: [{ field: 'model', op: 'is', value: 'x' }], x: true })[0]!.loc).toEqual([
       'body',
       'filter',
-      'and',
-      0,
-      'or',
-      1,
-      'deep',
+      'x',
     ]);
+    expect(parseError({ or: [{ not: { field: 'a', op: 'is', value: 'x', bad: 2 } }] })[0]!.loc).toEqual([
+      'body',
+      'filter',
+      'or',
+      0,
+      'not',
+      'bad',
+    ]);
+    expect(
+      parseError({
+        and: [
+          {
+            or: [
+              { field: 'a', op: 'is', value: 1 },
+              { field: 'b', op: 'is', value: 2, deep: 3 },
+            ],
+          },
+        ],
+      })[0]!.loc,
+    ).toEqual(['body', 'filter', 'and', 0, 'or', 1, 'deep']);
   });
 
   it('requires exactly one of and, or, not in a group, a non-empty list, and leaf keys', () => {
     expect(parseError({ and: [], or: [] })[0]).toMatchObject({ type: 'value_error', loc: ['body', 'filter'] });
     expect(parseError({ and: [] })[0]).toMatchObject({ type: 'too_short', loc: ['body', 'filter', 'and'] });
     expect(parseError({ and: {} })[0]).toMatchObject({ type: 'list_type', loc: ['body', 'filter', 'and'] });
-    expect(parseError({ field: 'model', op: 'is' })[0]).toMatchObject({ type: 'missing', loc: ['body', 'filter', 'value'] });
-    expect(parseError({ field: 'model', op: 'equals', value: 'x' })[0]).toMatchObject({ type: 'literal_error', loc: ['body', 'filter', 'op'] });
-    expect(parseError({})).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'missing', loc: ['body', 'filter', 'field'] })]));
+    expect(parseError({ field: 'model', op: 'is' })[0]).toMatchObject({
+      type: 'missing',
+      loc: ['body', 'filter', 'value'],
+    });
+    expect(parseError({ field: 'model', op: 'equals', value: 'x' })[0]).toMatchObject({
+      type: 'literal_error',
+      loc: ['body', 'filter', 'op'],
+    });
+    expect(parseError({})).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'missing', loc: ['body', 'filter', 'field'] })]),
+    );
     expect(parseError([1])[0]).toMatchObject({ type: 'model_attributes_type', loc: ['body', 'filter'] });
-    expect(parseError({ field: 'model', op: 'is', value: { x: 1 } })[0]).toMatchObject({ type: 'string_type', loc: ['body', 'filter', 'value'] });
+    expect(parseError({ field: 'model', op: 'is', value: { x: 1 } })[0]).toMatchObject({
+      type: 'string_type',
+      loc: ['body', 'filter', 'value'],
+    });
   });
 
   it('bounds depth and size', () => {
@@ -113,15 +141,26 @@ describe('filter parsing and checking', () => {
   });
 
   it('checks fields, operators and values against the report catalog', () => {
-    const check = (input: unknown) => checkFilter(parseFilter(input, ['body', 'filter']), promptFilterFields, ['body', 'filter']);
-    expect(check({ field: 'domain', op: 'is', value: 'x' })[0]).toMatchObject({ loc: ['body', 'filter', 'field'], type: 'value_error' });
+    const check = (input: unknown) =>
+      checkFilter(parseFilter(input, ['body', 'filter']), promptFilterFields, ['body', 'filter']);
+    expect(check({ field: 'domain', op: 'is', value: 'x' })[0]).toMatchObject({
+      loc: ['body', 'filter', 'field'],
+      type: 'value_error',
+    });
     expect(check({ field: 'model', op: 'contains_case_insensitive', value: 'x' })).toEqual([]);
-    expect(checkFilter(parseFilter({ field: 'model', op: 'contains', value: 'x' }, ['body', 'filter']), claimFilterFields, ['body', 'filter'])[0]).toMatchObject({ loc: ['body', 'filter', 'op'] });
+    expect(
+      checkFilter(parseFilter({ field: 'model', op: 'contains', value: 'x' }, ['body', 'filter']), claimFilterFields, [
+        'body',
+        'filter',
+      ])[0],
+    ).toMatchObject({ loc: ['body', 'filter', 'op'] });
     expect(check({ field: 'model', op: 'in', value: [] })[0]!.msg).toContain('non-empty list');
     expect(check({ field: 'model', op: 'in', value: 'x' })[0]!.msg).toContain('requires a list');
     expect(check({ field: 'model', op: 'is', value: ['x'] })[0]!.msg).toContain('single value');
     expect(check({ field: 'model', op: 'is', value: 3 })[0]).toMatchObject({ loc: ['body', 'filter', 'value'] });
-    expect(check({ and: [{ field: 'prompt', op: 'matches', value: '(a' }] })[0]).toMatchObject({ loc: ['body', 'filter', 'and', 0, 'value'] });
+    expect(check({ and: [{ field: 'prompt', op: 'matches', value: '(a' }] })[0]).toMatchObject({
+      loc: ['body', 'filter', 'and', 0, 'value'],
+    });
     expect(check({ field: 'prompt', op: 'matches', value: '(?=a)b' })[0]!.msg).toContain('look-around');
     expect(check({ field: 'prompt', op: 'matches', value: '(a+)+$' })).toEqual([]);
     expect(check({ not: { field: 'tag', op: 'not_in', value: ['alpha', ''] } })).toEqual([]);

@@ -37,7 +37,13 @@ afterAll(async () => {
   for (const e of engines) await e.close();
 });
 
-const big = () => ({ category_id: category, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] });
+const big = () => ({
+  category_id: category,
+  start_date: '2025-10-01',
+  end_date: '2026-11-15',
+  scope: 'all',
+  group_by: ['prompt', 'date'],
+});
 const stream = '/v2/reports/visibility/stream';
 
 describe('the first piece of a streamed answer', () => {
@@ -55,25 +61,43 @@ describe('the first piece of a streamed answer', () => {
 
   it('without a budget run out, the same stream is a 200 with every row', async () => {
     const { url, key } = await serving({});
-    const r = await post(`${url}${stream}`, { ...big(), max_results: 10 }, { 'x-api-key': key, accept: 'application/x-ndjson' });
+    const r = await post(
+      `${url}${stream}`,
+      { ...big(), max_results: 10 },
+      { 'x-api-key': key, accept: 'application/x-ndjson' },
+    );
     expect(r.status).toBe(200);
     expect((await r.text()).trim().split('\n')).toHaveLength(10);
   });
 
   it('a Parquet export past its temporary disk is a 413 export_too_large; past the process’s, a 503 temp_disk_busy', async () => {
     const small = await serving({ exportTempLimit: '64KiB' });
-    const r = await post(`${small.url}${stream}`, big(), { 'x-api-key': small.key, accept: 'application/vnd.apache.parquet' });
+    const r = await post(`${small.url}${stream}`, big(), {
+      'x-api-key': small.key,
+      accept: 'application/vnd.apache.parquet',
+    });
     expect(r.status).toBe(413);
     expect(await r.json()).toMatchObject({ code: 'export_too_large' });
     const busy = await serving({ tempLimit: '64KiB' });
-    const b = await post(`${busy.url}${stream}`, big(), { 'x-api-key': busy.key, accept: 'application/vnd.apache.parquet' });
+    const b = await post(`${busy.url}${stream}`, big(), {
+      'x-api-key': busy.key,
+      accept: 'application/vnd.apache.parquet',
+    });
     expect(b.status).toBe(503);
     expect(b.headers.get('retry-after')).toBe('5');
     expect(await b.json()).toMatchObject({ code: 'temp_disk_busy' });
     for (const e of [small.engine, busy.engine]) expect(e.core.tempDisk.used).toBe(0);
-    const fine = await post(`${small.url}${stream}`, { ...big(), max_results: 10 }, { 'x-api-key': small.key, accept: 'application/vnd.apache.parquet' });
+    const fine = await post(
+      `${small.url}${stream}`,
+      { ...big(), max_results: 10 },
+      { 'x-api-key': small.key, accept: 'application/vnd.apache.parquet' },
+    );
     expect(fine.status).toBe(200);
-    expect(Buffer.from(await fine.arrayBuffer()).subarray(0, 4).toString()).toBe('PAR1');
+    expect(
+      Buffer.from(await fine.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('PAR1');
   });
 });
 

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/library/engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { everyReportCases, endpointAt, page, reportPaths, sampleScopes, type Case, type Scopes } from './helpers/every-report.ts';
+import {
+  everyReportCases,
+  endpointAt,
+  page,
+  reportPaths,
+  sampleScopes,
+  type Case,
+  type Scopes,
+} from './helpers/every-report.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { duckdb, saved, type JsonRow } from './helpers/formats.ts';
 import { tempDir } from './helpers/tmp.ts';
@@ -54,14 +62,21 @@ function docTable(doc: string, heading: string): string[][] {
   const lines = doc.slice(from).split('\n').slice(1);
   const start = lines.findIndex((l) => l.startsWith('|'));
   const end = lines.findIndex((l, i) => i > start && !l.startsWith('|'));
-  return lines.slice(start + 2, end).map((l) => l.split('|').slice(1, -1).map((c) => c.trim().replaceAll('`', '')));
+  return lines.slice(start + 2, end).map((l) =>
+    l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim().replaceAll('`', '')),
+  );
 }
 
 /** What docs/formats.md says: each value type's Arrow and Parquet types, and the fields allowed more than one type. */
 function documented(): { parquetOf: Map<string, string>; several: Map<string, Set<string>> } {
   const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'formats.md'), 'utf8');
   const parquetOf = new Map(docTable(doc, '## Value types').map((r) => [r[3]!, r[4]!]));
-  const several = new Map(docTable(doc, '### Fields with more than one type').map((r) => [r[0]!, new Set(r[1]!.split(/;\s*/))]));
+  const several = new Map(
+    docTable(doc, '### Fields with more than one type').map((r) => [r[0]!, new Set(r[1]!.split(/;\s*/))]),
+  );
   return { parquetOf, several };
 }
 
@@ -69,18 +84,28 @@ function documented(): { parquetOf: Map<string, string>; several: Map<string, Se
 function parquetTypeOf(type: DataType, parquetOf: Map<string, string>): string {
   const t = type as DataType & { children?: Field[] };
   const text = String(type);
-  if (text.startsWith('Struct<')) return `STRUCT(${t.children!.map((f) => `${f.name} ${parquetTypeOf(f.type, parquetOf)}`).join(', ')})`;
+  if (text.startsWith('Struct<'))
+    return `STRUCT(${t.children!.map((f) => `${f.name} ${parquetTypeOf(f.type, parquetOf)}`).join(', ')})`;
   if (text.startsWith('List<')) return `${parquetTypeOf(t.children![0]!.type, parquetOf)}[]`;
   return parquetOf.get(text) ?? `(${text}: not in the value-type table)`;
 }
 
-async function schemas(name: string, c: Case): Promise<{ table: Table; arrow: [string, string][]; parquet: [string, string][] }> {
+async function schemas(
+  name: string,
+  c: Case,
+): Promise<{ table: Table; arrow: [string, string][]; parquet: [string, string][] }> {
   const call = engine.org(c.scope.org).report(endpointAt(c.path).name);
   const table = (await call(c.body, { format: 'arrow' })) as Table;
   const bytes = (await call(c.body, { format: 'parquet' })) as Uint8Array;
   const file = await saved(dir, `${name}.parquet`, bytes);
-  const described = await duckdb(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [file]);
-  return { table, arrow: arrowLeaves(table.schema.fields), parquet: described.rows.map((r) => [String(r.column_name), String(r.column_type)]) };
+  const described = await duckdb(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [
+    file,
+  ]);
+  return {
+    table,
+    arrow: arrowLeaves(table.schema.fields),
+    parquet: described.rows.map((r) => [String(r.column_name), String(r.column_type)]),
+  };
 }
 
 const text = (leaves: [string, string][]) => leaves.map(([k, v]) => `${k}: ${v}`).join('\n') + '\n';
@@ -111,21 +136,33 @@ describe('Arrow and Parquet schemas', () => {
     }
     expect(problems).toEqual([]);
     const conflicts = [...byLeaf].filter(([, types]) => types.size > 1);
-    expect(new Set(conflicts.map(([leaf]) => leaf)), 'the fields with more than one type are the ones docs/formats.md lists').toEqual(new Set(several.keys()));
+    expect(
+      new Set(conflicts.map(([leaf]) => leaf)),
+      'the fields with more than one type are the ones docs/formats.md lists',
+    ).toEqual(new Set(several.keys()));
     for (const [leaf, types] of several) expect(byLeaf.get(leaf), leaf).toEqual(types);
   }, 600_000);
 
   it('an integer column holds whole numbers in the JSON: nothing is truncated on the way to Int64', async () => {
     for (const [name, c] of named(everyReportCases(scopes))) {
       const json = (await page(engine, c)) as { info?: { query?: Record<string, string[]> }; data?: JsonRow[] };
-      const table = (await engine.org(c.scope.org).report(endpointAt(c.path).name)(c.body, { format: 'arrow' })) as Table;
-      const integers = arrowLeaves(table.schema.fields).filter(([, t]) => t === 'Int64').map(([leaf]) => leaf);
+      const table = (await engine.org(c.scope.org).report(endpointAt(c.path).name)(c.body, {
+        format: 'arrow',
+      })) as Table;
+      const integers = arrowLeaves(table.schema.fields)
+        .filter(([, t]) => t === 'Int64')
+        .map(([leaf]) => leaf);
       const query = json.info?.query ?? {};
       for (const row of json.data ?? []) {
         for (const leaf of integers) {
           const [head, rest] = leaf.split('.') as [string, string | undefined];
           const holder = row[head];
-          const v = rest === undefined ? holder : Array.isArray(holder) ? holder[query[head]!.indexOf(rest)] : (holder as JsonRow | null)?.[rest];
+          const v =
+            rest === undefined
+              ? holder
+              : Array.isArray(holder)
+                ? holder[query[head]!.indexOf(rest)]
+                : (holder as JsonRow | null)?.[rest];
           if (v !== null && v !== undefined) expect(Number.isInteger(v), `${name} ${leaf} = ${String(v)}`).toBe(true);
         }
       }

@@ -26,7 +26,12 @@ async function batchOf(query: string): Promise<ColumnBatch> {
 }
 
 /** A rows result over batches already read; `closed` counts how often its read was stopped or ended. */
-function rowsOf(shape: RowShape, head: Record<string, unknown>, batches: ColumnBatch[], framing: 'page' | 'stream' = 'page'): RowsResult & { closed: number; read_batches: number } {
+function rowsOf(
+  shape: RowShape,
+  head: Record<string, unknown>,
+  batches: ColumnBatch[],
+  framing: 'page' | 'stream' = 'page',
+): RowsResult & { closed: number; read_batches: number } {
   const result = {
     kind: 'rows' as const,
     framing,
@@ -51,12 +56,25 @@ function rowsOf(shape: RowShape, head: Record<string, unknown>, batches: ColumnB
 const shape: RowShape = {
   fields: [
     field('date', value('day', 'date')),
-    field('model', object([field('id', value('model_id', 'text')), field('name', value('model_name', 'text'))], 'model_id')),
+    field(
+      'model',
+      object([field('id', value('model_id', 'text')), field('name', value('model_name', 'text'))], 'model_id'),
+    ),
     field('n', value('n', 'integer')),
     field('score', value('score', 'float')),
     field('at', value('at', 'instant')),
     field('tags', value('tags', { list: 'text' }, 'json')),
-    field('merchants', value('merchants', { list: { struct: [{ name: 'name', type: 'text' }, { name: 'price', type: 'float' }] } })),
+    field(
+      'merchants',
+      value('merchants', {
+        list: {
+          struct: [
+            { name: 'name', type: 'text' },
+            { name: 'price', type: 'float' },
+          ],
+        },
+      }),
+    ),
     field('pair', array([field('visits', value('n', 'integer')), field('label', value('model_name', 'text'))])),
   ],
 };
@@ -104,7 +122,9 @@ describe('the encoders on edge values', () => {
     const dir = await tempDir();
     const batch = await batchOf(rows);
     const json = JSON.parse(await pageJson(rowsOf(shape, head, [batch]))) as { data: Record<string, unknown>[] };
-    expect(await ndjsonRows(await saved(dir, 'r.ndjson', await text(rowsOf(shape, head, [batch]), 'ndjson')))).toEqual(json.data);
+    expect(await ndjsonRows(await saved(dir, 'r.ndjson', await text(rowsOf(shape, head, [batch]), 'ndjson')))).toEqual(
+      json.data,
+    );
     const csv = await csvTable(await saved(dir, 'r.csv', await text(rowsOf(shape, head, [batch]), 'csv')));
     expect(csv.cells.map((r) => r[2])).toEqual(['GPT "4o", new', null, '', 'two\nlines']);
   });
@@ -151,10 +171,16 @@ describe('the encoders on edge values', () => {
   it('a result without rows: a CSV header, empty NDJSON, an Arrow schema with the head, a Parquet file with its columns', async () => {
     const dir = await tempDir();
     const empty = () => rowsOf(shape, head, []);
-    expect(await text(empty(), 'csv')).toBe('date,model.id,model.name,n,score,at,tags,merchants,pair.visits,pair.label\n');
+    expect(await text(empty(), 'csv')).toBe(
+      'date,model.id,model.name,n,score,at,tags,merchants,pair.visits,pair.label\n',
+    );
     expect(await text(empty(), 'ndjson')).toBe('');
     const table = tableFromIPC(await bytes(empty(), 'arrow'));
-    expect([table.numRows, table.schema.fields.length, JSON.parse(table.schema.metadata.get('aea:head')!)]).toEqual([0, 8, head]);
+    expect([table.numRows, table.schema.fields.length, JSON.parse(table.schema.metadata.get('aea:head')!)]).toEqual([
+      0,
+      8,
+      head,
+    ]);
     const library = await arrowTable(empty());
     expect([library.numRows, library.schema.fields.length]).toEqual([0, 8]);
     const parquet = await parquetRead(await saved(dir, 'empty.parquet', await bytes(empty(), 'parquet')));
@@ -162,12 +188,15 @@ describe('the encoders on edge values', () => {
   });
 
   it('encodes a large batch in slices of at most 2,048 rows, and stopping early stops the read', async () => {
-    const big = await batchOf(`SELECT i AS unit, DATE '2026-01-01' + (i % 30)::INTEGER AS day, 'm' || i AS model_id, 'name ' || i AS model_name, i::BIGINT AS n, i / 3 AS score, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_seconds(i) AS "at", '["t"]' AS tags, [] AS merchants FROM range(5000) r(i)`);
+    const big = await batchOf(
+      `SELECT i AS unit, DATE '2026-01-01' + (i % 30)::INTEGER AS day, 'm' || i AS model_id, 'name ' || i AS model_name, i::BIGINT AS n, i / 3 AS score, TIMESTAMPTZ '2026-01-01 00:00:00+00' + to_seconds(i) AS "at", '["t"]' AS tags, [] AS merchants FROM range(5000) r(i)`,
+    );
     const sizes: number[] = [];
     for await (const b of arrowBatches(rowsOf(shape, head, [big]))) sizes.push(b.numRows);
     expect(sizes).toEqual([2048, 2048, 904]);
     let pieces = 0;
-    for await (const piece of encodeRows(rowsOf(shape, head, [big]), 'csv')) pieces += (piece as string).split('\n').length - 1;
+    for await (const piece of encodeRows(rowsOf(shape, head, [big]), 'csv'))
+      pieces += (piece as string).split('\n').length - 1;
     expect(pieces).toBe(5001);
 
     const stream = rowsOf(shape, head, [big, big, big], 'stream');

@@ -48,15 +48,60 @@ afterAll(async () => {
 });
 
 const cases: { name: string; data: () => Engine; library: string; body: JsonRow }[] = [
-  { name: 'shopping page by week and topic', data: () => products, library: 'shoppingProducts', body: { ...window, group_by: ['date', 'topic'], interval: 'week', limit: 3 } },
-  { name: 'shopping page with merchants', data: () => products, library: 'shoppingProducts', body: { ...window, include_merchants: true, limit: 50 } },
-  { name: 'shopping stream capped mid-product', data: () => products, library: 'shoppingProductsStream', body: { ...window, group_by: ['topic'], max_results: 5 } },
-  { name: 'channels page crossed with models by month', data: () => channels, library: 'youtubeChannels', body: { ...window, group_by: ['channel', 'model'], interval: 'month', limit: 3 } },
-  { name: 'channels stream capped mid-channel', data: () => channels, library: 'youtubeChannelsStream', body: { ...window, group_by: ['channel', 'source_type'], max_results: 5 } },
-  { name: 'videos stream by source type', data: () => channels, library: 'youtubeVideosStream', body: { ...window, group_by: ['video', 'source_type'] } },
-  { name: 'claims page with every list', data: () => products, library: 'factcheckClaims', body: { ...window, include: ['theme', 'reasoning', 'models', 'evidence', 'citation_sources'], limit: 5 } },
-  { name: 'claims page sectioned by tag', data: () => products, library: 'factcheckClaims', body: { ...window, group_by: ['tag'], include: ['models', 'evidence'] } },
-  { name: 'claims stream', data: () => products, library: 'factcheckClaimsStream', body: { ...window, include: ['models'], max_results: 3 } },
+  {
+    name: 'shopping page by week and topic',
+    data: () => products,
+    library: 'shoppingProducts',
+    body: { ...window, group_by: ['date', 'topic'], interval: 'week', limit: 3 },
+  },
+  {
+    name: 'shopping page with merchants',
+    data: () => products,
+    library: 'shoppingProducts',
+    body: { ...window, include_merchants: true, limit: 50 },
+  },
+  {
+    name: 'shopping stream capped mid-product',
+    data: () => products,
+    library: 'shoppingProductsStream',
+    body: { ...window, group_by: ['topic'], max_results: 5 },
+  },
+  {
+    name: 'channels page crossed with models by month',
+    data: () => channels,
+    library: 'youtubeChannels',
+    body: { ...window, group_by: ['channel', 'model'], interval: 'month', limit: 3 },
+  },
+  {
+    name: 'channels stream capped mid-channel',
+    data: () => channels,
+    library: 'youtubeChannelsStream',
+    body: { ...window, group_by: ['channel', 'source_type'], max_results: 5 },
+  },
+  {
+    name: 'videos stream by source type',
+    data: () => channels,
+    library: 'youtubeVideosStream',
+    body: { ...window, group_by: ['video', 'source_type'] },
+  },
+  {
+    name: 'claims page with every list',
+    data: () => products,
+    library: 'factcheckClaims',
+    body: { ...window, include: ['theme', 'reasoning', 'models', 'evidence', 'citation_sources'], limit: 5 },
+  },
+  {
+    name: 'claims page sectioned by tag',
+    data: () => products,
+    library: 'factcheckClaims',
+    body: { ...window, group_by: ['tag'], include: ['models', 'evidence'] },
+  },
+  {
+    name: 'claims stream',
+    data: () => products,
+    library: 'factcheckClaimsStream',
+    body: { ...window, include: ['models'], max_results: 3 },
+  },
 ];
 
 describe('every format of the shopping, channels, videos and claims reports equals the JSON answer', () => {
@@ -66,7 +111,10 @@ describe('every format of the shopping, channels, videos and claims reports equa
   });
 
   it('types evidence instants as timestamps and claim lists as lists of structs', async () => {
-    const { outputs } = await libraryOutputs(products.org(ids.org1), 'factcheckClaims', { ...window, include: ['models', 'evidence'] });
+    const { outputs } = await libraryOutputs(products.org(ids.org1), 'factcheckClaims', {
+      ...window,
+      include: ['models', 'evidence'],
+    });
     expect((outputs.arrow as TypedRead).types).toMatchObject({
       occurrence: 'Float64',
       models: 'List<Struct<{id:Utf8, name:Utf8, occurrence:Float64}>>',

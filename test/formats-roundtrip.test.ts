@@ -7,7 +7,16 @@ import type { TableFormat } from '../src/formats/format-names.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { aeaInProcess } from './helpers/cli.ts';
 import { expectSameAnswer as sameAnswer, libraryOutputs as libraryOutputsOf } from './helpers/format-answers.ts';
-import { answerOf, csvTable, parquetRead, saved, writeDatasetFolder, type Answer, type JsonRow, type TypedRead } from './helpers/formats.ts';
+import {
+  answerOf,
+  csvTable,
+  parquetRead,
+  saved,
+  writeDatasetFolder,
+  type Answer,
+  type JsonRow,
+  type TypedRead,
+} from './helpers/formats.ts';
 import { post, startServer, type TestServer } from './helpers/server.ts';
 import { tempDir } from './helpers/tmp.ts';
 import { ids } from './fixtures/insights.ts';
@@ -30,16 +39,70 @@ interface Case {
 
 const window = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31' };
 const v1Window = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01' };
-const tabularBody = { ...v1Window, metrics: ['visibility_score', 'mentions_count', 'share_of_voice'], dimensions: ['model', 'persona', 'date', 'asset_name'], date_interval: 'month' };
+const tabularBody = {
+  ...v1Window,
+  metrics: ['visibility_score', 'mentions_count', 'share_of_voice'],
+  dimensions: ['model', 'persona', 'date', 'asset_name'],
+  date_interval: 'month',
+};
 
 const cases: Case[] = [
-  { name: 'v2 page (visibility)', path: '/v2/reports/visibility', library: 'visibility', body: { ...window, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all', group_by: ['persona', 'model', 'date'], interval: 'month', limit: 50 }, cli: true },
-  { name: 'v2 stream (visibility)', path: '/v2/reports/visibility/stream', library: 'visibilityStream', body: { ...window, scope: 'all', group_by: ['persona', 'date'], interval: 'week' }, cli: true },
-  { name: 'tabular page (v1 visibility)', path: '/v1/reports/visibility', library: 'visibilityV1', body: tabularBody, cli: true },
-  { name: 'tabular stream (v1 visibility)', path: '/v1/reports/visibility/stream', library: 'visibilityV1Stream', body: tabularBody, cli: true },
-  { name: 'prompt answers v2 page', path: '/v2/prompts/answers', library: 'promptAnswers', body: { ...window, limit: 50 } },
-  { name: 'prompt answers v2 stream', path: '/v2/prompts/answers/stream', library: 'promptAnswersStream', body: window, cli: true },
-  { name: 'prompt answers v1 page', path: '/v1/prompts/answers', library: 'promptAnswersV1', body: { ...v1Window, include: { themes: true } }, cli: true },
+  {
+    name: 'v2 page (visibility)',
+    path: '/v2/reports/visibility',
+    library: 'visibility',
+    body: {
+      ...window,
+      start_date: '2026-10-01',
+      end_date: '2026-10-31',
+      scope: 'all',
+      group_by: ['persona', 'model', 'date'],
+      interval: 'month',
+      limit: 50,
+    },
+    cli: true,
+  },
+  {
+    name: 'v2 stream (visibility)',
+    path: '/v2/reports/visibility/stream',
+    library: 'visibilityStream',
+    body: { ...window, scope: 'all', group_by: ['persona', 'date'], interval: 'week' },
+    cli: true,
+  },
+  {
+    name: 'tabular page (v1 visibility)',
+    path: '/v1/reports/visibility',
+    library: 'visibilityV1',
+    body: tabularBody,
+    cli: true,
+  },
+  {
+    name: 'tabular stream (v1 visibility)',
+    path: '/v1/reports/visibility/stream',
+    library: 'visibilityV1Stream',
+    body: tabularBody,
+    cli: true,
+  },
+  {
+    name: 'prompt answers v2 page',
+    path: '/v2/prompts/answers',
+    library: 'promptAnswers',
+    body: { ...window, limit: 50 },
+  },
+  {
+    name: 'prompt answers v2 stream',
+    path: '/v2/prompts/answers/stream',
+    library: 'promptAnswersStream',
+    body: window,
+    cli: true,
+  },
+  {
+    name: 'prompt answers v1 page',
+    path: '/v1/prompts/answers',
+    library: 'promptAnswersV1',
+    body: { ...v1Window, include: { themes: true } },
+    cli: true,
+  },
 ];
 
 const tableFormats: TableFormat[] = ['ndjson', 'csv', 'arrow', 'parquet'];
@@ -83,26 +146,56 @@ const withoutCursor = ({ next_cursor: _c, ...head }: JsonRow) => head;
 /** The typed columns a case must come in, as Arrow and as Parquet read by DuckDB. */
 const typesOf: Record<string, { arrow: Record<string, string>; parquet: Record<string, string> }> = {
   visibility: {
-    arrow: { persona: 'Struct<{id:Utf8, name:Utf8}>', date: 'Date32<DAY>', asset: 'Struct<{name:Utf8, owned:Bool}>', rank: 'Int64', visibility_score: 'Float64' },
-    parquet: { persona: 'STRUCT("id" VARCHAR, "name" VARCHAR)', date: 'DATE', rank: 'BIGINT', visibility_score: 'DOUBLE' },
+    arrow: {
+      persona: 'Struct<{id:Utf8, name:Utf8}>',
+      date: 'Date32<DAY>',
+      asset: 'Struct<{name:Utf8, owned:Bool}>',
+      rank: 'Int64',
+      visibility_score: 'Float64',
+    },
+    parquet: {
+      persona: 'STRUCT("id" VARCHAR, "name" VARCHAR)',
+      date: 'DATE',
+      rank: 'BIGINT',
+      visibility_score: 'DOUBLE',
+    },
   },
   visibilityV1: {
-    arrow: { metrics: 'Struct<{visibility_score:Float64, mentions_count:Int64, share_of_voice:Float64}>', dimensions: 'Struct<{model:Utf8, persona:Utf8, date:Date32<DAY>, asset_name:Utf8}>' },
-    parquet: { metrics: 'STRUCT("visibility_score" DOUBLE, "mentions_count" BIGINT, "share_of_voice" DOUBLE)', dimensions: 'STRUCT("model" VARCHAR, "persona" VARCHAR, "date" DATE, "asset_name" VARCHAR)' },
+    arrow: {
+      metrics: 'Struct<{visibility_score:Float64, mentions_count:Int64, share_of_voice:Float64}>',
+      dimensions: 'Struct<{model:Utf8, persona:Utf8, date:Date32<DAY>, asset_name:Utf8}>',
+    },
+    parquet: {
+      metrics: 'STRUCT("visibility_score" DOUBLE, "mentions_count" BIGINT, "share_of_voice" DOUBLE)',
+      dimensions: 'STRUCT("model" VARCHAR, "persona" VARCHAR, "date" DATE, "asset_name" VARCHAR)',
+    },
   },
   promptAnswersStream: {
-    arrow: { date: 'Timestamp<MILLISECOND, UTC>', model: 'Struct<{id:Utf8, name:Utf8}>', tags: 'List<Utf8>', mentions: 'List<Utf8>' },
+    arrow: {
+      date: 'Timestamp<MILLISECOND, UTC>',
+      model: 'Struct<{id:Utf8, name:Utf8}>',
+      tags: 'List<Utf8>',
+      mentions: 'List<Utf8>',
+    },
     parquet: { date: 'TIMESTAMP WITH TIME ZONE', tags: 'VARCHAR[]', citations: 'VARCHAR[]' },
   },
   promptAnswersV1: {
-    arrow: { created_at: 'Timestamp<MILLISECOND, UTC>', search_triggered: 'Bool', sentiment_themes: 'List<Struct<{name:Utf8, type:Utf8}>>' },
+    arrow: {
+      created_at: 'Timestamp<MILLISECOND, UTC>',
+      search_triggered: 'Bool',
+      sentiment_themes: 'List<Struct<{name:Utf8, type:Utf8}>>',
+    },
     parquet: { created_at: 'TIMESTAMP WITH TIME ZONE', sentiment_themes: 'STRUCT("name" VARCHAR, "type" VARCHAR)[]' },
   },
 };
 
 const libraryOutputs = (c: Case) => libraryOutputsOf(engine.org(ids.org1), c.library, c.body);
-const expectSameAnswer = (c: Case, answer: Answer, outputs: Record<TableFormat, Uint8Array | string | TypedRead>, headOf?: (h: JsonRow) => JsonRow) =>
-  sameAnswer(dir, c.library, answer, outputs, headOf);
+const expectSameAnswer = (
+  c: Case,
+  answer: Answer,
+  outputs: Record<TableFormat, Uint8Array | string | TypedRead>,
+  headOf?: (h: JsonRow) => JsonRow,
+) => sameAnswer(dir, c.library, answer, outputs, headOf);
 
 describe('every format equals the JSON answer, read back independently', () => {
   it.each(cases)('library: $name', async (c) => {
@@ -111,7 +204,9 @@ describe('every format equals the JSON answer, read back independently', () => {
     const types = typesOf[c.library];
     if (types) {
       expect((outputs.arrow as TypedRead).types).toMatchObject(types.arrow);
-      expect((await parquetRead(await saved(dir, `${c.library}-types.parquet`, outputs.parquet as Uint8Array))).types).toMatchObject(types.parquet);
+      expect(
+        (await parquetRead(await saved(dir, `${c.library}-types.parquet`, outputs.parquet as Uint8Array))).types,
+      ).toMatchObject(types.parquet);
     }
   });
 
@@ -131,7 +226,18 @@ describe('every format equals the JSON answer, read back independently', () => {
   });
 
   it.each(cases.filter((c) => c.cli))('CLI: $name', async (c) => {
-    const args = ['query', c.path, '--data', data, '--state', state, '--org', ids.org1, '--body', JSON.stringify(c.body)];
+    const args = [
+      'query',
+      c.path,
+      '--data',
+      data,
+      '--state',
+      state,
+      '--org',
+      ids.org1,
+      '--body',
+      JSON.stringify(c.body),
+    ];
     const json = await aeaInProcess(args);
     expect(json.code, json.stderr).toBe(0);
     const answer = answerOf(json.stdout, isStream(c));
@@ -157,8 +263,12 @@ describe('every format equals the JSON answer, read back independently', () => {
     const names = csv.cells.map((row) => row[csv.columns.indexOf('persona.name')]);
     expect(names).toContain(null);
     expect(names).toContain('');
-    expect((outputs.csv as string).split('\n')[0]).toBe('persona.id,persona.name,model.id,model.name,date,asset.name,asset.owned,rank,visibility_score,share_of_voice,average_position');
-    const arrowNames = (outputs.arrow as TypedRead).rows.map((r) => (r.persona as { name: string } | null)?.name ?? null);
+    expect((outputs.csv as string).split('\n')[0]).toBe(
+      'persona.id,persona.name,model.id,model.name,date,asset.name,asset.owned,rank,visibility_score,share_of_voice,average_position',
+    );
+    const arrowNames = (outputs.arrow as TypedRead).rows.map(
+      (r) => (r.persona as { name: string } | null)?.name ?? null,
+    );
     expect(arrowNames).toContain(null);
     expect(arrowNames).toContain('');
   });

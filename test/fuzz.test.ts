@@ -31,11 +31,15 @@ describe('fuzzing every endpoint over HTTP (a bounded sample; `npm run fuzz` run
       fc.asyncProperty(fuzzRequests(endpoints, hints), async (request) => {
         const outcome = await send(server.url, key, request);
         outcomes.push(outcome);
-        expect(outcome.problem?.slice(0, 300) ?? null, `${request.endpoint.method} ${request.path.slice(0, 120)}${request.query.slice(0, 120)} ${request.body?.slice(0, 200)}`).toBeNull();
+        expect(
+          outcome.problem?.slice(0, 300) ?? null,
+          `${request.endpoint.method} ${request.path.slice(0, 120)}${request.query.slice(0, 120)} ${request.body?.slice(0, 200)}`,
+        ).toBeNull();
       }),
       { numRuns: 200 },
     );
-    const byKind = (kind: string) => outcomes.filter((o) => o.request.kind === kind && o.request.endpoint.schemas.body).map((o) => o.status);
+    const byKind = (kind: string) =>
+      outcomes.filter((o) => o.request.kind === kind && o.request.endpoint.schemas.body).map((o) => o.status);
     expect(byKind('valid').some((s) => s === 200)).toBe(true);
     expect(byKind('garbage').every((s) => s >= 400)).toBe(true);
   });

@@ -13,7 +13,9 @@ async function fileDigests(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const table of tableNames) {
     for (const file of tableFiles(dir, table)) {
-      out[file.slice(dir.length)] = createHash('sha256').update(await readFile(file)).digest('hex');
+      out[file.slice(dir.length)] = createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex');
     }
   }
   return out;
@@ -60,20 +62,26 @@ describe('generator', () => {
     const engine = await openEngine({ data: sampleDir });
     try {
       const rows = async (sql: string) => engine.core.pool.use(async (c) => (await c.runAndReadAll(sql)).getRowsJS());
-      const dstDays = await rows(`SELECT DISTINCT day::VARCHAR FROM executions WHERE day IN ('2025-11-02', '2026-03-08', '2026-11-01') ORDER BY 1`);
+      const dstDays = await rows(
+        `SELECT DISTINCT day::VARCHAR FROM executions WHERE day IN ('2025-11-02', '2026-03-08', '2026-11-01') ORDER BY 1`,
+      );
       expect(dstDays.map((r) => r[0])).toEqual(['2025-11-02', '2026-03-08', '2026-11-01']);
-      const sourceTypes = await rows(`SELECT DISTINCT source_type FROM citations WHERE source_type IS NOT NULL ORDER BY 1`);
+      const sourceTypes = await rows(
+        `SELECT DISTINCT source_type FROM citations WHERE source_type IS NOT NULL ORDER BY 1`,
+      );
       expect(sourceTypes.map((r) => r[0])).toEqual(['channel', 'other', 'playlist', 'short', 'video']);
       const shoppingModels = await rows(`SELECT count(DISTINCT model_id) FROM shopping_results`);
       expect(Number(shoppingModels[0]![0])).toBe(1);
-      const [counts] = await rows(`SELECT (SELECT count(*) FROM models), (SELECT count(*) FROM regions), (SELECT count(*) FROM organizations),
+      const [counts] =
+        await rows(`SELECT (SELECT count(*) FROM models), (SELECT count(*) FROM regions), (SELECT count(*) FROM organizations),
         (SELECT count(*) FROM personas), (SELECT min(day) FROM executions)::VARCHAR, (SELECT max(day) FROM executions)::VARCHAR`);
       expect(Number(counts![0])).toBeGreaterThanOrEqual(6);
       expect(Number(counts![1])).toBeGreaterThanOrEqual(5);
       expect(Number(counts![2])).toBeGreaterThanOrEqual(3);
       expect(Number(counts![3])).toBeGreaterThan(0);
       expect(String(counts![4]) < '2025-11-01' && String(counts![5]) > '2026-11-01').toBe(true);
-      const shared = await rows(`SELECT name FROM (SELECT name, organization_id FROM categories UNION ALL SELECT name, organization_id FROM assets
+      const shared =
+        await rows(`SELECT name FROM (SELECT name, organization_id FROM categories UNION ALL SELECT name, organization_id FROM assets
         UNION ALL SELECT name, id FROM organizations) GROUP BY name HAVING count(DISTINCT organization_id) > 1`);
       expect(shared).toEqual([]);
       const minute = await rows(`SELECT count(*) FROM bot_events WHERE second(ts) <> 0`);

@@ -18,7 +18,10 @@ export default async function setup(): Promise<() => void> {
   return () => {
     const swept = sweepStaleTemp();
     const left = ours().filter((n) => !before.has(n));
-    if (swept.length > 0) process.stderr.write(`test teardown: swept ${swept.length} temporary paths of killed processes: ${swept.join(', ')}\n`);
+    if (swept.length > 0)
+      process.stderr.write(
+        `test teardown: swept ${swept.length} temporary paths of killed processes: ${swept.join(', ')}\n`,
+      );
     if (left.length === 0) return;
     const message = `the test run left ${left.length} temporary paths in ${tmpdir()}: ${left.join(', ')}`;
     // vitest reports an error thrown here but still exits 0, so the exit code is set as well.

@@ -37,30 +37,140 @@ const cases: { name: string; report: PagedReport<never, unknown>; body: Record<s
   {
     name: 'citations/pages-by-model-owned',
     report: as(citationsReport),
-    body: { ...dst, group_by: ['page', 'model'], scope: 'owned', metrics: ['rank', 'count', 'first_cited_at', 'citation_share'], filter: { field: 'analysis_type', op: 'is', value: 'all' }, limit: 4 },
+    body: {
+      ...dst,
+      group_by: ['page', 'model'],
+      scope: 'owned',
+      metrics: ['rank', 'count', 'first_cited_at', 'citation_share'],
+      filter: { field: 'analysis_type', op: 'is', value: 'all' },
+      limit: 4,
+    },
   },
   {
     name: 'citations/tagged-subdomains-by-week',
     report: as(citationsReport),
-    body: { ...window, group_by: ['date'], interval: 'week', limit: 3, filter: { and: [{ field: 'citation_tag', op: 'in', value: ['Press', moreIds.tags.foreign] }, { not: { field: 'domain', op: 'is', value: 'blog.acme.example' } }, { field: 'persona', op: 'not_is', value: '' }] } },
+    body: {
+      ...window,
+      group_by: ['date'],
+      interval: 'week',
+      limit: 3,
+      filter: {
+        and: [
+          { field: 'citation_tag', op: 'in', value: ['Press', moreIds.tags.foreign] },
+          { not: { field: 'domain', op: 'is', value: 'blog.acme.example' } },
+          { field: 'persona', op: 'not_is', value: '' },
+        ],
+      },
+    },
   },
   { name: 'sentiment/brand', report: as(sentimentReport), body: { ...window, asset: 'Acme' } },
   {
     name: 'sentiment/themes-compared-with-sites',
     report: as(sentimentReport),
-    body: { ...window, asset: 'Brandy', group_by: ['theme', 'tag'], metrics: ['positive_sentiment', 'occurrence'], include_cited_websites: true, comparison_start_date: '2026-07-01', comparison_end_date: '2026-10-31', limit: 3 },
+    body: {
+      ...window,
+      asset: 'Brandy',
+      group_by: ['theme', 'tag'],
+      metrics: ['positive_sentiment', 'occurrence'],
+      include_cited_websites: true,
+      comparison_start_date: '2026-07-01',
+      comparison_end_date: '2026-10-31',
+      limit: 3,
+    },
   },
-  { name: 'sentiment/citation-source', report: as(sentimentReport), body: { ...window, asset: ids.assets[2], source: 'citation', filter: { field: 'claim', op: 'in', value: ['soft', 'too pricey'] }, limit: 3 } },
+  {
+    name: 'sentiment/citation-source',
+    report: as(sentimentReport),
+    body: {
+      ...window,
+      asset: ids.assets[2],
+      source: 'citation',
+      filter: { field: 'claim', op: 'in', value: ['soft', 'too pricey'] },
+      limit: 3,
+    },
+  },
   { name: 'query-fanouts/prompts', report: as(queryFanoutsReport), body: { ...window } },
-  { name: 'query-fanouts/prompt-queries-share', report: as(queryFanoutsReport), body: { ...window, group_by: ['prompt', 'query'], metrics: ['share', 'total_fanouts', 'fanouts_per_execution'], limit: 4 } },
-  { name: 'query-fanouts/months-every-type', report: as(queryFanoutsReport), body: { ...dst, group_by: ['date', 'model'], interval: 'month', limit: 4, filter: { and: [{ field: 'analysis_type', op: 'in', value: ['all'] }, { field: 'topic', op: 'is', value: 'Tents 50%_off' }] } } },
+  {
+    name: 'query-fanouts/prompt-queries-share',
+    report: as(queryFanoutsReport),
+    body: {
+      ...window,
+      group_by: ['prompt', 'query'],
+      metrics: ['share', 'total_fanouts', 'fanouts_per_execution'],
+      limit: 4,
+    },
+  },
+  {
+    name: 'query-fanouts/months-every-type',
+    report: as(queryFanoutsReport),
+    body: {
+      ...dst,
+      group_by: ['date', 'model'],
+      interval: 'month',
+      limit: 4,
+      filter: {
+        and: [
+          { field: 'analysis_type', op: 'in', value: ['all'] },
+          { field: 'topic', op: 'is', value: 'Tents 50%_off' },
+        ],
+      },
+    },
+  },
   { name: 'factcheck/flat', report: as(factcheckReport), body: { ...window } },
-  { name: 'factcheck/theme-by-model', report: as(factcheckReport), body: { ...window, group_by: ['theme', 'model'], limit: 4, filter: { field: 'topic', op: 'not_in', value: ['Boots'] } } },
+  {
+    name: 'factcheck/theme-by-model',
+    report: as(factcheckReport),
+    body: {
+      ...window,
+      group_by: ['theme', 'model'],
+      limit: 4,
+      filter: { field: 'topic', op: 'not_in', value: ['Boots'] },
+    },
+  },
   { name: 'factcheck/citation', report: as(factcheckReport), body: { ...window, group_by: ['citation'], limit: 3 } },
-  { name: 'factcheck/tag-by-week', report: as(factcheckReport), body: { ...dst, group_by: ['tag', 'date'], interval: 'week', limit: 4 } },
-  { name: 'prompt-answers/cited-domain', report: as(promptAnswersReport), body: { ...window, limit: 2, include: ['run_id', 'date', 'model', 'persona', 'tags', 'mentions', 'citations', 'search_queries', 'analysis_types'], filter: { and: [{ field: 'domain', op: 'is', value: 'WWW.Acme.Example' }, { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] }] } } },
+  {
+    name: 'factcheck/tag-by-week',
+    report: as(factcheckReport),
+    body: { ...dst, group_by: ['tag', 'date'], interval: 'week', limit: 4 },
+  },
+  {
+    name: 'prompt-answers/cited-domain',
+    report: as(promptAnswersReport),
+    body: {
+      ...window,
+      limit: 2,
+      include: [
+        'run_id',
+        'date',
+        'model',
+        'persona',
+        'tags',
+        'mentions',
+        'citations',
+        'search_queries',
+        'analysis_types',
+      ],
+      filter: {
+        and: [
+          { field: 'domain', op: 'is', value: 'WWW.Acme.Example' },
+          { field: 'analysis_type', op: 'in', value: ['factcheck', 'sentiment'] },
+        ],
+      },
+    },
+  },
   { name: 'videos/video', report: as(videosReport), body: { ...window, limit: 3 } },
-  { name: 'videos/video-x-model-by-month', report: as(videosReport), body: { ...window, group_by: ['video', 'model'], interval: 'month', source_types: ['short'], limit: 2, filter: { field: 'channel', op: 'not_contains_case_insensitive', value: 'trail' } } },
+  {
+    name: 'videos/video-x-model-by-month',
+    report: as(videosReport),
+    body: {
+      ...window,
+      group_by: ['video', 'model'],
+      interval: 'month',
+      source_types: ['short'],
+      limit: 2,
+      filter: { field: 'channel', op: 'not_contains_case_insensitive', value: 'trail' },
+    },
+  },
 ];
 
 describe('golden plans, SQL and results of the v2 citations, sentiment, fan-outs, fact-check, answers and videos reports', () => {
@@ -71,16 +181,29 @@ describe('golden plans, SQL and results of the v2 citations, sentiment, fan-outs
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });
-    expectGolden(join(dir, `${name}.result.json`), JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n');
+    expectGolden(
+      join(dir, `${name}.result.json`),
+      JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n',
+    );
   });
 
   it('prompt-answers/v1', async () => {
-    const body = { ...window, start_date: '2026-03-08 01:59', end_date: '2026-04-20T03:30:00-04:00', include: { response: false, prompt: false, sentiment_themes: true, themes: true }, filters: [{ field: 'prompt_type', operator: 'is', value: 'sentiment' }], pagination: { limit: 2, offset: 1 } };
+    const body = {
+      ...window,
+      start_date: '2026-03-08 01:59',
+      end_date: '2026-04-20T03:30:00-04:00',
+      include: { response: false, prompt: false, sentiment_themes: true, themes: true },
+      filters: [{ field: 'prompt_type', operator: 'is', value: 'sentiment' }],
+      pagination: { limit: 2, offset: 1 },
+    };
     const plan = planAnswersV1(body as never, { organizationId: ids.org1, now });
     const query = render(pageQuery(compileAnswersV1(plan), pageRange(plan.pagination)));
     expectGolden(join(dir, 'prompt-answers/v1.plan.json'), JSON.stringify(plan, null, 2) + '\n');
     expectGolden(join(dir, 'prompt-answers/v1.sql'), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', '/v1/prompts/answers', { body });
-    expectGolden(join(dir, 'prompt-answers/v1.result.json'), JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n');
+    expectGolden(
+      join(dir, 'prompt-answers/v1.result.json'),
+      JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n',
+    );
   });
 });

@@ -39,17 +39,42 @@ const cases: GoldenCase[] = [
   {
     name: 'shopping/with-merchants',
     report: shopping,
-    body: { ...window, include_merchants: true, filter: { or: [{ field: 'merchant', op: 'is', value: 'REI' }, { field: 'brand', op: 'is', value: '' }] } },
+    body: {
+      ...window,
+      include_merchants: true,
+      filter: {
+        or: [
+          { field: 'merchant', op: 'is', value: 'REI' },
+          { field: 'brand', op: 'is', value: '' },
+        ],
+      },
+    },
   },
   {
     name: 'shopping/target-product-by-week',
     report: shopping,
-    body: { ...window, end_date: '2026-03-31', target_product: productIds[2], competitor_limit: 2, group_by: ['date'], interval: 'week', metrics: ['visibility_score', 'visibility_rank', 'position1_percentage'] },
+    body: {
+      ...window,
+      end_date: '2026-03-31',
+      target_product: productIds[2],
+      competitor_limit: 2,
+      group_by: ['date'],
+      interval: 'week',
+      metrics: ['visibility_score', 'visibility_rank', 'position1_percentage'],
+    },
   },
   { name: 'channels/channel', report: channels, body: { ...window, limit: 3 } },
   { name: 'channels/video-category', report: channels, body: { ...window, group_by: ['video_category'] } },
-  { name: 'channels/source-type-by-month', report: channels, body: { ...window, group_by: ['source_type'], interval: 'month', source_types: ['video', 'short'] } },
-  { name: 'channels/channel-x-video-category', report: channels, body: { ...window, group_by: ['channel', 'video_category'], limit: 2 } },
+  {
+    name: 'channels/source-type-by-month',
+    report: channels,
+    body: { ...window, group_by: ['source_type'], interval: 'month', source_types: ['video', 'short'] },
+  },
+  {
+    name: 'channels/channel-x-video-category',
+    report: channels,
+    body: { ...window, group_by: ['channel', 'video_category'], limit: 2 },
+  },
   {
     name: 'channels/channel-x-source-type-filtered',
     report: channels,
@@ -57,23 +82,54 @@ const cases: GoldenCase[] = [
       ...window,
       group_by: ['channel', 'source_type'],
       limit: 2,
-      filter: { and: [{ field: 'topic', op: 'is', value: 'Boots' }, { not: { field: 'channel', op: 'contains_case_insensitive', value: 'ZED' } }, { field: 'channel', op: 'in', value: ['@trailtalk', '@gearlab', '@zed_'] }] },
+      filter: {
+        and: [
+          { field: 'topic', op: 'is', value: 'Boots' },
+          { not: { field: 'channel', op: 'contains_case_insensitive', value: 'ZED' } },
+          { field: 'channel', op: 'in', value: ['@trailtalk', '@gearlab', '@zed_'] },
+        ],
+      },
     },
   },
   { name: 'channels/channel-x-model', report: channels, body: { ...window, group_by: ['channel', 'model'], limit: 1 } },
-  { name: 'claims/flat-with-sources', report: claims, body: { ...window, include: ['citation_sources', 'evidence'], limit: 3 } },
-  { name: 'claims/sectioned-by-tag', report: claims, body: { ...window, group_by: ['tag'], include: ['theme', 'models', 'evidence'], filter: { field: 'topic', op: 'not_is', value: 'Tents 50%_off' } } },
-  { name: 'claims/sectioned-by-theme', report: claims, body: { ...window, group_by: ['theme'], include: ['reasoning'] } },
+  {
+    name: 'claims/flat-with-sources',
+    report: claims,
+    body: { ...window, include: ['citation_sources', 'evidence'], limit: 3 },
+  },
+  {
+    name: 'claims/sectioned-by-tag',
+    report: claims,
+    body: {
+      ...window,
+      group_by: ['tag'],
+      include: ['theme', 'models', 'evidence'],
+      filter: { field: 'topic', op: 'not_is', value: 'Tents 50%_off' },
+    },
+  },
+  {
+    name: 'claims/sectioned-by-theme',
+    report: claims,
+    body: { ...window, group_by: ['theme'], include: ['reasoning'] },
+  },
 ];
 
 describe('golden plans, SQL and results of the shopping, channels and fact-check claims reports', () => {
   it.each(cases)('$name', async ({ name, report, body }) => {
-    const ctx = { organizationId: ids.org1, core: engine.core, now: new Date('2026-11-22T12:00:00Z'), cursors: new CursorCodec('golden') };
+    const ctx = {
+      organizationId: ids.org1,
+      core: engine.core,
+      now: new Date('2026-11-22T12:00:00Z'),
+      cursors: new CursorCodec('golden'),
+    };
     const prepared = prepare(report, body, 'page', ctx);
     const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });
-    expectGolden(join(dir, `${name}.result.json`), JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n');
+    expectGolden(
+      join(dir, `${name}.result.json`),
+      JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n',
+    );
   });
 });

@@ -29,7 +29,11 @@ const window = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '202
 
 export const cases: GoldenCase[] = [
   { name: 'visibility/owned-default', report: visibilityReport as never, body: window },
-  { name: 'visibility/all-by-model-and-week', report: visibilityReport as never, body: { ...window, scope: 'all', group_by: ['model', 'date'], interval: 'week', limit: 5 } },
+  {
+    name: 'visibility/all-by-model-and-week',
+    report: visibilityReport as never,
+    body: { ...window, scope: 'all', group_by: ['model', 'date'], interval: 'week', limit: 5 },
+  },
   {
     name: 'visibility/filtered-assets-sorted',
     report: visibilityReport as never,
@@ -39,20 +43,37 @@ export const cases: GoldenCase[] = [
       metrics: ['share_of_voice', 'average_position'],
       sort: { field: 'average_position', dir: 'desc' },
       assets: { op: 'not_in', value: ['Quiet'] },
-      filter: { and: [{ field: 'topic', op: 'is', value: 'Tents 50%_off' }, { not: { field: 'persona', op: 'in', value: ['Hiker', ''] } }] },
+      filter: {
+        and: [
+          { field: 'topic', op: 'is', value: 'Tents 50%_off' },
+          { not: { field: 'persona', op: 'in', value: ['Hiker', ''] } },
+        ],
+      },
     },
   },
-  { name: 'visibility/by-persona-with-nulls', report: visibilityReport as never, body: { ...window, scope: 'all', group_by: ['persona'], metrics: ['visibility_score'] } },
+  {
+    name: 'visibility/by-persona-with-nulls',
+    report: visibilityReport as never,
+    body: { ...window, scope: 'all', group_by: ['persona'], metrics: ['visibility_score'] },
+  },
 ];
 
 describe('golden plans, SQL and results', () => {
   it.each(cases)('$name', async ({ name, report, body }) => {
-    const ctx = { organizationId: ids.org1, core: engine.core, now: new Date('2026-11-22T12:00:00Z'), cursors: new CursorCodec('golden') };
+    const ctx = {
+      organizationId: ids.org1,
+      core: engine.core,
+      now: new Date('2026-11-22T12:00:00Z'),
+      cursors: new CursorCodec('golden'),
+    };
     const prepared = prepare(report, body, 'page', ctx);
     const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });
-    expectGolden(join(dir, `${name}.result.json`), JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n');
+    expectGolden(
+      join(dir, `${name}.result.json`),
+      JSON.stringify(JSON.parse(result.kind === 'json' ? result.json : '{}'), null, 2) + '\n',
+    );
   });
 });

@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-03-31', scope: 'all' };
-const visibility = (headers: Record<string, string>, b: unknown = body) => post(`${server.url}/v2/reports/visibility`, b, headers);
+const visibility = (headers: Record<string, string>, b: unknown = body) =>
+  post(`${server.url}/v2/reports/visibility`, b, headers);
 
 describe('authentication over HTTP', () => {
   it('answers with the X-API-Key header, and with a Bearer token', async () => {
@@ -33,7 +34,13 @@ describe('authentication over HTTP', () => {
   });
 
   it('refuses no key, a wrong key, a malformed Authorization header with 401 and one body shape', async () => {
-    for (const headers of [{}, { 'x-api-key': 'aea_wrong' }, { 'x-api-key': key1.slice(0, -1) + 'x' }, { authorization: `Basic ${key1}` }, { 'x-api-key': '' }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { 'x-api-key': 'aea_wrong' },
+      { 'x-api-key': key1.slice(0, -1) + 'x' },
+      { authorization: `Basic ${key1}` },
+      { 'x-api-key': '' },
+    ] as Record<string, string>[]) {
       const r = await visibility(headers);
       expect(r.status).toBe(401);
       expect(r.headers.get('content-type')).toContain('application/json');
@@ -66,7 +73,10 @@ describe('authentication over HTTP', () => {
     const foreign = await visibility({ 'x-api-key': key2 });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ code: 'forbidden' });
-    const unknown = await visibility({ 'x-api-key': key1 }, { ...body, category_id: '00000000-0000-4000-8000-00000000abcd' });
+    const unknown = await visibility(
+      { 'x-api-key': key1 },
+      { ...body, category_id: '00000000-0000-4000-8000-00000000abcd' },
+    );
     expect(unknown.status).toBe(404);
     const own = await visibility({ 'x-api-key': key2 }, { ...body, category_id: ids.cat2 });
     expect(own.status).toBe(200);
@@ -74,7 +84,9 @@ describe('authentication over HTTP', () => {
   });
 
   it('stores only a hash and a display prefix', async () => {
-    const rows = await engine.core.state.read(async (c) => (await c.runAndReadAll('SELECT * FROM state.api_keys')).getRowObjectsJS());
+    const rows = await engine.core.state.read(async (c) =>
+      (await c.runAndReadAll('SELECT * FROM state.api_keys')).getRowObjectsJS(),
+    );
     const text = JSON.stringify(rows);
     expect(text).not.toContain(key1);
     expect(text).not.toContain(key1.slice(12));
@@ -82,6 +94,7 @@ describe('authentication over HTTP', () => {
   });
 
   it('keeps the docs page, OpenAPI and health public', async () => {
-    for (const path of ['/openapi.json', '/docs', '/healthz']) expect((await fetch(`${server.url}${path}`)).status).toBe(200);
+    for (const path of ['/openapi.json', '/docs', '/healthz'])
+      expect((await fetch(`${server.url}${path}`)).status).toBe(200);
   });
 });

@@ -37,7 +37,10 @@ function expectedStatus(method: string, path: string): number {
 describe('the /docs examples ("Try it out")', () => {
   it('name the sample’s organization, category and objects', async () => {
     const [org] = await engine.listOrganizations();
-    expect(org).toMatchObject({ id: sampleIds.organization, categories: expect.arrayContaining([expect.objectContaining({ id: sampleIds.category })]) });
+    expect(org).toMatchObject({
+      id: sampleIds.organization,
+      categories: expect.arrayContaining([expect.objectContaining({ id: sampleIds.category })]),
+    });
   });
 
   it('run, as pre-filled, against the sample: every operation of the registry, with no 422', async () => {
@@ -46,12 +49,20 @@ describe('the /docs examples ("Try it out")', () => {
     for (const e of endpoints) {
       const operation = doc.paths[e.path]![e.method.toLowerCase()]!;
       const required = operation.parameters.filter((p) => p.required && p.in !== 'header');
-      expect(required.filter((p) => p.example === undefined).map((p) => p.name), `${e.method} ${e.path}`).toEqual([]);
+      expect(
+        required.filter((p) => p.example === undefined).map((p) => p.name),
+        `${e.method} ${e.path}`,
+      ).toEqual([]);
       const body = operation.requestBody?.content['application/json'].example;
       expect(e.schemas.body === undefined || body !== undefined, `${e.method} ${e.path}: a body example`).toBe(true);
       let path = e.path;
-      for (const p of operation.parameters.filter((p) => p.in === 'path')) path = path.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
-      const query = new URLSearchParams(operation.parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p): [string, string] => [p.name, String(p.example)]));
+      for (const p of operation.parameters.filter((p) => p.in === 'path'))
+        path = path.replace(`{${p.name}}`, encodeURIComponent(String(p.example)));
+      const query = new URLSearchParams(
+        operation.parameters
+          .filter((p) => p.in === 'query' && p.example !== undefined)
+          .map((p): [string, string] => [p.name, String(p.example)]),
+      );
       const response = await fetch(`${server.url}${path}${query.size ? `?${query}` : ''}`, {
         method: e.method,
         headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -60,7 +71,8 @@ describe('the /docs examples ("Try it out")', () => {
       const text = await response.text();
       statuses[`${e.method} ${e.path}`] = response.status;
       wanted[`${e.method} ${e.path}`] = expectedStatus(e.method, e.path);
-      if (response.status !== wanted[`${e.method} ${e.path}`]) statuses[`${e.method} ${e.path} body`] = text.slice(0, 300) as never;
+      if (response.status !== wanted[`${e.method} ${e.path}`])
+        statuses[`${e.method} ${e.path} body`] = text.slice(0, 300) as never;
     }
     expect(statuses).toEqual(wanted);
   }, 240_000);

@@ -18,16 +18,26 @@ afterAll(async () => {
   engine.close();
 });
 
-type OpenApi = { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>>; components: { securitySchemes: Record<string, unknown> } };
+type OpenApi = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>
+  >;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 describe('OpenAPI and the docs page', () => {
   it('serves an OpenAPI 3.1 document with every registered operation', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as OpenApi;
     expect(doc.openapi).toBe('3.1.0');
-    for (const e of endpoints) expect(doc.paths[e.path]?.[e.method.toLowerCase()], `${e.method} ${e.path}`).toBeDefined();
+    for (const e of endpoints)
+      expect(doc.paths[e.path]?.[e.method.toLowerCase()], `${e.method} ${e.path}`).toBeDefined();
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['APIKeyHeader', 'BearerAuth']);
     const visibility = doc.paths['/v2/reports/visibility']!.post!.requestBody!.content['application/json']!.schema;
-    expect(Object.keys(visibility.properties!)).toEqual(expect.arrayContaining(['category_id', 'start_date', 'end_date', 'filter', 'group_by', 'limit']));
+    expect(Object.keys(visibility.properties!)).toEqual(
+      expect.arrayContaining(['category_id', 'start_date', 'end_date', 'filter', 'group_by', 'limit']),
+    );
     expect(JSON.stringify(doc)).not.toContain('#/$defs/');
   });
 
@@ -36,7 +46,16 @@ describe('OpenAPI and the docs page', () => {
     try {
       browser = await chromium.launch({
         executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
       const page = await browser.newPage();
       const requested: string[] = [];

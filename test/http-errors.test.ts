@@ -53,21 +53,36 @@ describe('error bodies', () => {
     for (const [text, pos, error] of cases) {
       const r = await post(url('/v2/reports/visibility'), text, { 'x-api-key': key });
       expect(r.status, text).toBe(422);
-      expect(await r.json(), text).toEqual({ detail: [{ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error } }] });
+      expect(await r.json(), text).toEqual({
+        detail: [{ type: 'json_invalid', loc: ['body', pos], msg: 'JSON decode error', input: {}, ctx: { error } }],
+      });
     }
   });
 
   it('422 for an empty body, a JSON null, a non-object body and a non-JSON content type', async () => {
     for (const text of ['', 'null']) {
       const r = await post(url('/v2/reports/visibility'), text, { 'x-api-key': key });
-      expect(await r.json()).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+      expect(await r.json()).toEqual({
+        detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
+      });
     }
     const array = await post(url('/v2/reports/visibility'), '[1]', { 'x-api-key': key });
     expect(((await array.json()) as { detail: { type: string }[] }).detail[0]!.type).toBe('model_attributes_type');
-    const plain = await fetch(url('/v2/reports/visibility'), { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'text/plain' }, body: JSON.stringify(body) });
+    const plain = await fetch(url('/v2/reports/visibility'), {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'text/plain' },
+      body: JSON.stringify(body),
+    });
     expect(plain.status).toBe(422);
     expect(await plain.json()).toEqual({
-      detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: JSON.stringify(body) }],
+      detail: [
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: JSON.stringify(body),
+        },
+      ],
     });
   });
 
@@ -75,10 +90,16 @@ describe('error bodies', () => {
     const shapes = [
       await post(url('/v2/reports/visibility'), body),
       await post(url('/v2/reports/visibility'), { ...body, category_id: ids.cat2 }, { 'x-api-key': key }),
-      await post(url('/v2/reports/visibility'), { ...body, category_id: '00000000-0000-4000-8000-00000000ffff' }, { 'x-api-key': key }),
+      await post(
+        url('/v2/reports/visibility'),
+        { ...body, category_id: '00000000-0000-4000-8000-00000000ffff' },
+        { 'x-api-key': key },
+      ),
       await fetch(url('/v2/nothing-here'), { headers: { 'x-api-key': key } }),
       await fetch(url('/v2/reports/visibility'), { headers: { 'x-api-key': key } }),
-      await post(url('/v2/reports/visibility'), JSON.stringify({ ...body, cursor: 'x'.repeat(2 * 1024 * 1024) }), { 'x-api-key': key }),
+      await post(url('/v2/reports/visibility'), JSON.stringify({ ...body, cursor: 'x'.repeat(2 * 1024 * 1024) }), {
+        'x-api-key': key,
+      }),
     ];
     expect(shapes.map((r) => r.status)).toEqual([401, 403, 404, 404, 405, 413]);
     for (const r of shapes) {
@@ -90,7 +111,14 @@ describe('error bodies', () => {
   });
 
   it('never answers 500 to odd input', async () => {
-    const odd = ['{"category_id": NaN}', '{"category_id": "\\ud800"}', '{"filter": {"and": [{"or": [{"not": {"field": "model", "op": "matches", "value": "(?<=x)"}}]}]}}', '{"limit": 1e400}', '{"__proto__": {"x": 1}}', '{"constructor": {"prototype": {}}}'];
+    const odd = [
+      '{"category_id": NaN}',
+      '{"category_id": "\\ud800"}',
+      '{"filter": {"and": [{"or": [{"not": {"field": "model", "op": "matches", "value": "(?<=x)"}}]}]}}',
+      '{"limit": 1e400}',
+      '{"__proto__": {"x": 1}}',
+      '{"constructor": {"prototype": {}}}',
+    ];
     for (const text of odd) {
       const r = await post(url('/v2/reports/visibility'), text, { 'x-api-key': key });
       expect(r.status, text).toBe(422);

@@ -20,15 +20,32 @@ describe('the service as a plugin of another Fastify app', () => {
     await host.register(analyticsApi, { engine, prefix: '/analytics' });
     const address = await host.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const key = (await ApiKeys.of(engine.core.state).create({ organizationId: ids.org1, name: 'plugin', expiresOn: '2099-01-01', now: new Date() })).key;
+      const key = (
+        await ApiKeys.of(engine.core.state).create({
+          organizationId: ids.org1,
+          name: 'plugin',
+          expiresOn: '2099-01-01',
+          now: new Date(),
+        })
+      ).key;
       const body = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-03-31' };
-      const r = await fetch(`${address}/analytics/v2/reports/visibility`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${address}/analytics/v2/reports/visibility`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(r.status).toBe(200);
       expect(await (await fetch(`${address}/status`)).json()).toEqual({ host: true });
-      const echo = await fetch(`${address}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      const echo = await fetch(`${address}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
       expect(await echo.json()).toEqual({ a: 1 });
       expect((await fetch(`${address}/analytics/docs`)).status).toBe(200);
-      expect((await fetch(`${address}/analytics/v2/reports/visibility`, { headers: { 'x-api-key': key } })).status).toBe(405);
+      expect(
+        (await fetch(`${address}/analytics/v2/reports/visibility`, { headers: { 'x-api-key': key } })).status,
+      ).toBe(405);
     } finally {
       await host.close();
     }

@@ -39,7 +39,11 @@ describe('rate limits', () => {
     let remaining = 597;
     for (let batch = 0; batch < 597; batch += 50) {
       const n = Math.min(50, 597 - batch);
-      const responses = await Promise.all(Array.from({ length: n }, () => post(`${server.url}/v2/reports/visibility`, { ...good, limit: 0 }, { 'x-api-key': key })));
+      const responses = await Promise.all(
+        Array.from({ length: n }, () =>
+          post(`${server.url}/v2/reports/visibility`, { ...good, limit: 0 }, { 'x-api-key': key }),
+        ),
+      );
       for (const r of responses) {
         expect(r.status).toBe(422);
         expect(r.headers.get('x-ratelimit-limit')).toBe('600');
@@ -79,7 +83,8 @@ describe('rate limits', () => {
     const tiny = await startServer(engine, { rateLimit: { max: 2, windowSeconds: 3600 } });
     try {
       const codes = [];
-      for (let i = 0; i < 3; i++) codes.push((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
+      for (let i = 0; i < 3; i++)
+        codes.push((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
       expect(codes).toEqual([401, 401, 429]);
     } finally {
       await tiny.close();
@@ -96,7 +101,10 @@ describe('rate headers on unrouted paths', () => {
       const k = await tiny.key(ids.org1);
       const missing = await fetch(`${tiny.url}/v1/nothing-here`, { headers: { 'x-api-key': k } });
       expect(missing.status).toBe(404);
-      expect([missing.headers.get('x-ratelimit-limit'), missing.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
+      expect([missing.headers.get('x-ratelimit-limit'), missing.headers.get('x-ratelimit-remaining')]).toEqual([
+        '3',
+        '2',
+      ]);
       expect(Number(missing.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
       const wrongMethod = await fetch(`${tiny.url}/v2/reports/visibility`, { headers: { 'x-api-key': k } });
       expect(wrongMethod.status).toBe(405);
@@ -104,7 +112,11 @@ describe('rate headers on unrouted paths', () => {
       const anonymous = await fetch(`${tiny.url}/nowhere`);
       expect(anonymous.status).toBe(404);
       expect(anonymous.headers.get('x-ratelimit-remaining')).toBe('2');
-      expect((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': k })).headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(
+        (await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': k })).headers.get(
+          'x-ratelimit-remaining',
+        ),
+      ).toBe('0');
       const limited = await fetch(`${tiny.url}/v1/nothing-here`, { headers: { 'x-api-key': k } });
       expect(limited.status).toBe(429);
     } finally {
@@ -153,12 +165,14 @@ describe('the failed-authentication limit', () => {
     const off = await startServer(own, { rateLimit: false, failedAuthLimit: false });
     try {
       const codes = [];
-      for (let i = 0; i < 3; i++) codes.push((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
+      for (let i = 0; i < 3; i++)
+        codes.push((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
       expect(codes).toEqual([401, 401, 429]);
       const k = await tiny.key(ids.org1);
       expect((await post(`${tiny.url}/v2/reports/visibility`, good, { 'x-api-key': k })).status).toBe(200);
       const unlimited = [];
-      for (let i = 0; i < 3; i++) unlimited.push((await post(`${off.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
+      for (let i = 0; i < 3; i++)
+        unlimited.push((await post(`${off.url}/v2/reports/visibility`, good, { 'x-api-key': `aea_guess${i}` })).status);
       expect(unlimited).toEqual([401, 401, 401]);
     } finally {
       await tiny.close();

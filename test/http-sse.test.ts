@@ -25,7 +25,14 @@ afterAll(async () => {
   engine.close();
 });
 
-const big = () => ({ category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] }) as const;
+const big = () =>
+  ({
+    category_id: categoryId,
+    start_date: '2025-10-01',
+    end_date: '2026-11-15',
+    scope: 'all',
+    group_by: ['prompt', 'date'],
+  }) as const;
 
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -37,8 +44,17 @@ async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
 
 describe('SSE over HTTP', () => {
   it('frames one summary then one result per row, each data line JSON, equal to the library stream', async () => {
-    const body = { category_id: categoryId, start_date: '2026-06-01', end_date: '2026-06-30', scope: 'all', group_by: ['model'] } as const;
-    const r = await post(`${server.url}/v2/reports/visibility/stream`, body, { 'x-api-key': key, accept: 'text/event-stream' });
+    const body = {
+      category_id: categoryId,
+      start_date: '2026-06-01',
+      end_date: '2026-06-30',
+      scope: 'all',
+      group_by: ['model'],
+    } as const;
+    const r = await post(`${server.url}/v2/reports/visibility/stream`, body, {
+      'x-api-key': key,
+      accept: 'text/event-stream',
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(r.headers.get('cache-control')).toBe('no-cache');
@@ -48,12 +64,17 @@ describe('SSE over HTTP', () => {
     expect(events[0]!.event).toBe('summary');
     expect(events.slice(1).every((e) => e.event === 'result')).toBe(true);
     const library = [];
-    for await (const e of engine.org(orgId).reports.visibilityStream(body)) library.push({ event: e.event, data: e.data });
+    for await (const e of engine.org(orgId).reports.visibilityStream(body))
+      library.push({ event: e.event, data: e.data });
     expect(events.map((e) => ({ event: e.event, data: JSON.parse(e.data) }))).toEqual(library);
   });
 
   it('sends a 422 as JSON, not as a stream, when the body is invalid', async () => {
-    const r = await post(`${server.url}/v2/reports/visibility/stream`, { category_id: categoryId }, { 'x-api-key': key });
+    const r = await post(
+      `${server.url}/v2/reports/visibility/stream`,
+      { category_id: categoryId },
+      { 'x-api-key': key },
+    );
     expect(r.status).toBe(422);
     expect(r.headers.get('content-type')).toContain('application/json');
   });
@@ -74,7 +95,14 @@ describe('SSE over HTTP', () => {
   });
 
   it('stops a v1 tabular stream too when the client disconnects (regression: v1 streams once ignored disconnects)', async () => {
-    const body = { category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', metrics: ['count'], dimensions: ['url', 'date'], pagination: { limit: 50_000 } };
+    const body = {
+      category_id: categoryId,
+      start_date: '2025-10-01',
+      end_date: '2026-11-15',
+      metrics: ['count'],
+      dimensions: ['url', 'date'],
+      pagination: { limit: 50_000 },
+    };
     const r = await post(`${server.url}/v1/reports/citations/stream`, body, { 'x-api-key': key });
     const reader = r.body!.getReader();
     await reader.read();
@@ -90,21 +118,25 @@ describe('SSE over HTTP', () => {
     process.on('warning', onWarning);
     const body = JSON.stringify(big());
     const text = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/v2/reports/visibility/stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        let received = 0;
-        res.on('data', (c: Buffer) => {
-          chunks.push(c);
-          received += c.length;
-          if (received > 256 * 1024) {
-            received = 0;
-            res.pause();
-            setTimeout(() => res.resume(), 30);
-          }
-        });
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
-      });
+      const req = httpRequest(
+        `${server.url}/v2/reports/visibility/stream`,
+        { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let received = 0;
+          res.on('data', (c: Buffer) => {
+            chunks.push(c);
+            received += c.length;
+            if (received > 256 * 1024) {
+              received = 0;
+              res.pause();
+              setTimeout(() => res.resume(), 30);
+            }
+          });
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('error', reject);
+        },
+      );
       req.end(body);
     });
     const events = parseSse(text);

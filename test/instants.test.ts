@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { bucketKey, bucketLabel, wholeHourOffsets, zoneName, formatInstant, instantError, resolveInstant, type DateInterval } from '../src/query/instants.ts';
+import {
+  bucketKey,
+  bucketLabel,
+  wholeHourOffsets,
+  zoneName,
+  formatInstant,
+  instantError,
+  resolveInstant,
+  type DateInterval,
+} from '../src/query/instants.ts';
 import { join, render, sql } from '../src/query/sql.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { tabular } from './helpers/tabular.ts';
@@ -35,8 +44,19 @@ describe('request dates', () => {
   });
 
   it('refuses what is not a date, with the accepted forms in the message', () => {
-    for (const bad of ['2026-3-8', '2026-02-29', '2026-03-08T24:00', '2026-03-08 10', '2026-03-08Z', '08/03/2026', '2026-03-08T10:00:00+25:00', '']) {
-      expect(instantError(bad), bad).toMatch(/use YYYY-MM-DD, YYYY-MM-DD HH:MM, YYYY-MM-DD HH:MM:SS or an ISO 8601 timestamp/);
+    for (const bad of [
+      '2026-3-8',
+      '2026-02-29',
+      '2026-03-08T24:00',
+      '2026-03-08 10',
+      '2026-03-08Z',
+      '08/03/2026',
+      '2026-03-08T10:00:00+25:00',
+      '',
+    ]) {
+      expect(instantError(bad), bad).toMatch(
+        /use YYYY-MM-DD, YYYY-MM-DD HH:MM, YYYY-MM-DD HH:MM:SS or an ISO 8601 timestamp/,
+      );
     }
     expect(instantError('2028-02-29 23:59:59')).toBeNull();
   });
@@ -53,7 +73,8 @@ describe('request dates', () => {
     expect(zoneName('UTC')).toBe('UTC');
     expect(zoneName('Asia/Kolkata')).toBe('Asia/Kolkata');
     expect(zoneName('america/new_york')).toBe('america/new_york');
-    for (const bad of ['+05:30', 'Mars/Base', 'UTC+1', '', 'Europe/Berlin\u0000', '../etc']) expect(zoneName(bad), bad).toBeNull();
+    for (const bad of ['+05:30', 'Mars/Base', 'UTC+1', '', 'Europe/Berlin\u0000', '../etc'])
+      expect(zoneName(bad), bad).toBeNull();
   });
 });
 
@@ -120,31 +141,75 @@ describe('buckets in SQL', () => {
       return sql`SELECT ${bucketLabel(spec, key)} AS label`;
     });
     const q = render(join(selects, '\nUNION ALL\n'));
-    const labels = (await engine.core.pool.use((c) => c.runAndReadAll(q.text, q.params as never))).getRowsJS().map((r) => r[0]);
+    const labels = (await engine.core.pool.use((c) => c.runAndReadAll(q.text, q.params as never)))
+      .getRowsJS()
+      .map((r) => r[0]);
     expect(labels).toEqual(cases.map((c) => c[3]));
   });
 
   it('the two 01:00 hours of a fall-back night are two rows; the hour of the gap does not exist', async () => {
-    const body = { domain: domains.own, start_date: '2026-11-01 00:00', end_date: '2026-11-01 03:00', timezone: 'America/New_York', metrics: ['visits'], dimensions: ['date'], date_interval: 'hour', order_by: { date: 'asc' } };
+    const body = {
+      domain: domains.own,
+      start_date: '2026-11-01 00:00',
+      end_date: '2026-11-01 03:00',
+      timezone: 'America/New_York',
+      metrics: ['visits'],
+      dimensions: ['date'],
+      date_interval: 'hour',
+      order_by: { date: 'asc' },
+    };
     const fallBack = await tabular(engine.org(ids.org1), 'referrals', body);
-    expect(fallBack.data.map((r) => r.dimensions[0])).toEqual(expect.arrayContaining(['2026-11-01T01:00:00-04:00', '2026-11-01T01:00:00-05:00']));
-    expect(fallBack.data.map((r) => r.dimensions[0])).toEqual([...fallBack.data.map((r) => r.dimensions[0])].sort((a, b) => Date.parse(a!) - Date.parse(b!)));
-    const bots = await tabular(engine.org(ids.org1), 'bots', { domain: domains.own, start_date: '2026-03-08T06:00:00Z', end_date: '2026-03-08T08:00:00Z', metrics: ['count'], dimensions: ['date'], date_interval: 'hour' });
-    expect(bots.data.map((r) => r.dimensions[0]).sort()).toEqual(['2026-03-08T06:00:00+00:00', '2026-03-08T07:00:00+00:00']);
-    const insights = await tabular(engine.org(ids.org1), 'citationsV1', { category_id: ids.cat1, start_date: '2026-03-08', end_date: '2026-03-09', metrics: ['count'], dimensions: ['date'], date_interval: 'hour', order_by: { date: 'asc' } });
+    expect(fallBack.data.map((r) => r.dimensions[0])).toEqual(
+      expect.arrayContaining(['2026-11-01T01:00:00-04:00', '2026-11-01T01:00:00-05:00']),
+    );
+    expect(fallBack.data.map((r) => r.dimensions[0])).toEqual(
+      [...fallBack.data.map((r) => r.dimensions[0])].sort((a, b) => Date.parse(a!) - Date.parse(b!)),
+    );
+    const bots = await tabular(engine.org(ids.org1), 'bots', {
+      domain: domains.own,
+      start_date: '2026-03-08T06:00:00Z',
+      end_date: '2026-03-08T08:00:00Z',
+      metrics: ['count'],
+      dimensions: ['date'],
+      date_interval: 'hour',
+    });
+    expect(bots.data.map((r) => r.dimensions[0]).sort()).toEqual([
+      '2026-03-08T06:00:00+00:00',
+      '2026-03-08T07:00:00+00:00',
+    ]);
+    const insights = await tabular(engine.org(ids.org1), 'citationsV1', {
+      category_id: ids.cat1,
+      start_date: '2026-03-08',
+      end_date: '2026-03-09',
+      metrics: ['count'],
+      dimensions: ['date'],
+      date_interval: 'hour',
+      order_by: { date: 'asc' },
+    });
     expect(insights.data.map((r) => r.dimensions[0])).not.toContain('2026-03-08T02:00:00-05:00');
-    expect(insights.data.map((r) => r.dimensions[0])).toEqual(expect.arrayContaining(['2026-03-08T01:00:00-05:00', '2026-03-08T03:00:00-04:00']));
+    expect(insights.data.map((r) => r.dimensions[0])).toEqual(
+      expect.arrayContaining(['2026-03-08T01:00:00-05:00', '2026-03-08T03:00:00-04:00']),
+    );
   });
 
   it('v1 Insights quarters and relative weeks are ET calendar buckets', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-03-04', end_date: '2027-01-01', metrics: ['count'], dimensions: ['date'], order_by: { date: 'asc' } };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-03-04',
+      end_date: '2027-01-01',
+      metrics: ['count'],
+      dimensions: ['date'],
+      order_by: { date: 'asc' },
+    };
     const quarters = await tabular(engine.org(ids.org1), 'citationsV1', { ...body, date_interval: 'quarter' });
     expect(quarters.data.map((r) => r.dimensions[0])).toEqual(['2026-01-01', '2026-04-01', '2026-07-01', '2026-10-01']);
     const weeks = await tabular(engine.org(ids.org1), 'citationsV1', { ...body, date_interval: 'relative_week' });
     const starts = weeks.data.map((r) => r.dimensions[0]!);
     expect(starts[0]).toBe('2026-03-04');
-    for (const s of starts) expect((Date.parse(`${s}T00:00:00Z`) - Date.parse('2026-03-04T00:00:00Z')) % (7 * 86_400_000)).toBe(0);
-    const total = (await tabular(engine.org(ids.org1), 'citationsV1', { ...body, dimensions: [], order_by: null })).data[0]!.metrics[0];
+    for (const s of starts)
+      expect((Date.parse(`${s}T00:00:00Z`) - Date.parse('2026-03-04T00:00:00Z')) % (7 * 86_400_000)).toBe(0);
+    const total = (await tabular(engine.org(ids.org1), 'citationsV1', { ...body, dimensions: [], order_by: null }))
+      .data[0]!.metrics[0];
     expect(weeks.data.reduce((a, r) => a + r.metrics[0]!, 0)).toBe(total);
   });
 });
@@ -152,12 +217,26 @@ describe('buckets in SQL', () => {
 describe('whole-hour zones', () => {
   const year = [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-12-31T00:00:00Z')] as const;
   it('knows the zones whose local hours are UTC hours over a window, and those that are not', () => {
-    for (const zone of ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'America/Sao_Paulo']) expect(wholeHourOffsets(zone, ...year), zone).toBe(true);
-    for (const zone of ['Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'America/St_Johns', 'Australia/Adelaide']) expect(wholeHourOffsets(zone, ...year), zone).toBe(false);
+    for (const zone of ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'America/Sao_Paulo'])
+      expect(wholeHourOffsets(zone, ...year), zone).toBe(true);
+    for (const zone of [
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Australia/Lord_Howe',
+      'America/St_Johns',
+      'Australia/Adelaide',
+    ])
+      expect(wholeHourOffsets(zone, ...year), zone).toBe(false);
   });
   it('follows Lord Howe, whole hours in its summer (+11:00) and half hours in its winter (+10:30)', () => {
-    expect(wholeHourOffsets('Australia/Lord_Howe', Date.parse('2026-12-01T00:00:00Z'), Date.parse('2027-02-28T00:00:00Z'))).toBe(true);
-    expect(wholeHourOffsets('Australia/Lord_Howe', Date.parse('2026-06-01T00:00:00Z'), Date.parse('2026-08-01T00:00:00Z'))).toBe(false);
-    expect(wholeHourOffsets('Australia/Lord_Howe', Date.parse('2027-02-01T00:00:00Z'), Date.parse('2027-05-01T00:00:00Z'))).toBe(false);
+    expect(
+      wholeHourOffsets('Australia/Lord_Howe', Date.parse('2026-12-01T00:00:00Z'), Date.parse('2027-02-28T00:00:00Z')),
+    ).toBe(true);
+    expect(
+      wholeHourOffsets('Australia/Lord_Howe', Date.parse('2026-06-01T00:00:00Z'), Date.parse('2026-08-01T00:00:00Z')),
+    ).toBe(false);
+    expect(
+      wholeHourOffsets('Australia/Lord_Howe', Date.parse('2027-02-01T00:00:00Z'), Date.parse('2027-05-01T00:00:00Z')),
+    ).toBe(false);
   });
 });

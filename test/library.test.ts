@@ -8,7 +8,12 @@ describe('the library as the README shows it', () => {
     try {
       const [org] = await engine.listOrganizations();
       const acme = engine.org(org!.id);
-      const body = { category_id: org!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all' } as const;
+      const body = {
+        category_id: org!.categories[0]!.id,
+        start_date: '2026-10-01',
+        end_date: '2026-10-31',
+        scope: 'all',
+      } as const;
       const { info, data } = await acme.reports.visibility(body);
       expect(info.total_results).toBe(20);
       expect(data.length).toBe(10);

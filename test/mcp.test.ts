@@ -31,7 +31,18 @@ import { filterArbitrary } from './helpers/filter-arbitrary.ts';
  * `aea mcp` over stdio and `aea serve`'s /mcp over HTTP, each a real process driven by the SDK's client,
  * against the library over the same sample: the same rows and fingerprints, the same refusals.
  */
-type Answer = { rows: unknown[]; fingerprint: string | null; next_cursor: string | null; row_count: number; bounded_by: string | null; empty_reason?: { reason: string; unknown?: { closest: string[] }[]; span?: unknown }; window: unknown; filters: unknown; metric_definitions: unknown; info: Record<string, unknown> };
+type Answer = {
+  rows: unknown[];
+  fingerprint: string | null;
+  next_cursor: string | null;
+  row_count: number;
+  bounded_by: string | null;
+  empty_reason?: { reason: string; unknown?: { closest: string[] }[]; span?: unknown };
+  window: unknown;
+  filters: unknown;
+  metric_definitions: unknown;
+  info: Record<string, unknown>;
+};
 
 let library: Engine;
 let scopes: Scopes;
@@ -59,7 +70,24 @@ const refusal = async (client: Client, name: string, args: Record<string, unknow
 };
 
 async function startServe(state: string): Promise<{ child: ChildProcess; address: string }> {
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--quiet', '--mcp-allow-writes', '--rate-limit', '100000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      aeaBin,
+      'serve',
+      '--data',
+      sampleDir,
+      '--state',
+      state,
+      '--port',
+      '0',
+      '--quiet',
+      '--mcp-allow-writes',
+      '--rate-limit',
+      '100000',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -74,7 +102,9 @@ async function startServe(state: string): Promise<{ child: ChildProcess; address
 
 const httpClient = async (key: string) => {
   const client = new Client({ name: 'mcp-test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${address}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }),
+  );
   return client;
 };
 
@@ -89,7 +119,15 @@ beforeAll(async () => {
     scopes = await sampleScopes(keysEngine);
     orgA = scopes.insights.org;
     orgB = scopes.sentiment.org;
-    for (const org of [orgA, orgB]) keys[org] = (await ApiKeys.of(keysEngine.core.state).create({ organizationId: org, name: 'mcp test', expiresOn: '2099-12-31', now: new Date() })).key;
+    for (const org of [orgA, orgB])
+      keys[org] = (
+        await ApiKeys.of(keysEngine.core.state).create({
+          organizationId: org,
+          name: 'mcp test',
+          expiresOn: '2099-12-31',
+          now: new Date(),
+        })
+      ).key;
     await keysEngine.close();
   }
   await copyFile(serveState, join(dir, 'library.duckdb'));
@@ -100,7 +138,13 @@ beforeAll(async () => {
   const orgs = await library.listOrganizations();
   telehealth = orgs.find((o) => o.id === orgA)!.categories.find((c) => c.name === 'Telehealth Services')!.id;
   const stdio = new Client({ name: 'mcp-test', version: '1' });
-  const connecting = stdio.connect(new StdioClientTransport({ command: process.execPath, args: [aeaBin, 'mcp', '--data', sampleDir, '--org', orgA, '--state', join(dir, 'mcp.duckdb')], stderr: 'pipe' }));
+  const connecting = stdio.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [aeaBin, 'mcp', '--data', sampleDir, '--org', orgA, '--state', join(dir, 'mcp.duckdb')],
+      stderr: 'pipe',
+    }),
+  );
   ({ child: serveProcess, address } = await startServe(serveState));
   await connecting;
   clients.stdio = stdio;
@@ -120,10 +164,11 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 60_000);
 
-const both = () => [
-  ['stdio', clients.stdio!],
-  ['http', clients.http!],
-] as const;
+const both = () =>
+  [
+    ['stdio', clients.stdio!],
+    ['http', clients.http!],
+  ] as const;
 
 describe('listing', () => {
   it('states metric definitions in every report tool that has metrics, from src/model/metrics.ts', () => {
@@ -144,36 +189,87 @@ describe('listing', () => {
   });
 
   it('lists one tool per report and read resource, the resources and the prompts, on both transports', async () => {
-    const readTools = [...catalog.tools.values()].filter((t) => !t.write).map((t) => t.name).sort();
-    expect(readTools).toEqual(expect.arrayContaining(endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.name)));
-    expect(readTools).toEqual(expect.arrayContaining(['categories', 'prompts', 'searchKnowledgeBase', 'knowledgeBases']));
+    const readTools = [...catalog.tools.values()]
+      .filter((t) => !t.write)
+      .map((t) => t.name)
+      .sort();
+    expect(readTools).toEqual(
+      expect.arrayContaining(endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.name)),
+    );
+    expect(readTools).toEqual(
+      expect.arrayContaining(['categories', 'prompts', 'searchKnowledgeBase', 'knowledgeBases']),
+    );
     const [, stdio] = both()[0];
     const listed = (await stdio.listTools()).tools;
     expect(listed.map((t) => t.name).sort()).toEqual(readTools);
     const visibility = listed.find((t) => t.name === 'visibility')!;
-    expect(visibility.description).toContain('visibility_score = executions with a mentions row for the asset / executions in scope');
-    expect(Object.keys(visibility.inputSchema.properties!)).toEqual(expect.arrayContaining(['category_id', 'start_date', 'filter', 'group_by', 'fill', 'compare', 'components', 'explain', 'result_cursor', 'max_rows']));
+    expect(visibility.description).toContain(
+      'visibility_score = executions with a mentions row for the asset / executions in scope',
+    );
+    expect(Object.keys(visibility.inputSchema.properties!)).toEqual(
+      expect.arrayContaining([
+        'category_id',
+        'start_date',
+        'filter',
+        'group_by',
+        'fill',
+        'compare',
+        'components',
+        'explain',
+        'result_cursor',
+        'max_rows',
+      ]),
+    );
     // Over HTTP the server was started with --mcp-allow-writes: the write tools are listed there too.
     const overHttp = (await clients.http!.listTools()).tools.map((t) => t.name);
-    expect(overHttp).toEqual(expect.arrayContaining([...readTools, 'createPrompts', 'updatePromptStatus', 'createKnowledgeBaseDocument']));
+    expect(overHttp).toEqual(
+      expect.arrayContaining([...readTools, 'createPrompts', 'updatePromptStatus', 'createKnowledgeBaseDocument']),
+    );
     for (const [, client] of both()) {
-      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['aea://model/metrics', 'aea://model/dimensions', 'aea://org/categories']);
-      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['visibility_change', 'competitor_only_domains', 'top_cited_pages']);
+      expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+        'aea://model/metrics',
+        'aea://model/dimensions',
+        'aea://org/categories',
+      ]);
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+        'visibility_change',
+        'competitor_only_domains',
+        'top_cited_pages',
+      ]);
     }
-    const categories = JSON.parse(((await stdio.readResource({ uri: 'aea://org/categories' })).contents[0] as { text: string }).text) as { categories: { id: string }[] };
-    expect(categories.categories.map((c) => c.id).sort()).toEqual((await library.listOrganizations()).find((o) => o.id === orgA)!.categories.map((c) => c.id).sort());
-    const metrics = JSON.parse(((await clients.http!.readResource({ uri: 'aea://model/metrics' })).contents[0] as { text: string }).text) as { metrics: { name: string }[] };
+    const categories = JSON.parse(
+      ((await stdio.readResource({ uri: 'aea://org/categories' })).contents[0] as { text: string }).text,
+    ) as { categories: { id: string }[] };
+    expect(categories.categories.map((c) => c.id).sort()).toEqual(
+      (await library.listOrganizations())
+        .find((o) => o.id === orgA)!
+        .categories.map((c) => c.id)
+        .sort(),
+    );
+    const metrics = JSON.parse(
+      ((await clients.http!.readResource({ uri: 'aea://model/metrics' })).contents[0] as { text: string }).text,
+    ) as { metrics: { name: string }[] };
     expect(metrics.metrics.map((m) => m.name)).toContain('visibility_score');
-    const prompt = await stdio.getPrompt({ name: 'visibility_change', arguments: { category_id: scopes.insights.category } });
+    const prompt = await stdio.getPrompt({
+      name: 'visibility_change',
+      arguments: { category_id: scopes.insights.category },
+    });
     expect((prompt.messages[0]!.content as { text: string }).text).toContain('"compare": "previous_period"');
   });
 });
 
 /** The library's page for a case: the numbers and fingerprint every face must give. */
-const libraryPage = (c: Case) => library.org(c.scope.org).report(endpointAt(c.path).name)(c.body) as Promise<{ info: { fingerprint: string }; data?: unknown[]; sections?: unknown[] }>;
+const libraryPage = (c: Case) =>
+  library.org(c.scope.org).report(endpointAt(c.path).name)(c.body) as Promise<{
+    info: { fingerprint: string };
+    data?: unknown[];
+    sections?: unknown[];
+  }>;
 
 const pools = (names: Record<string, string[]>) =>
-  Object.fromEntries(Object.entries(names).map(([field, exact]) => [field, { exact: [...exact, 'nope'], text: ['', 'a', 'e', '%'] }]));
+  Object.fromEntries(
+    Object.entries(names).map(([field, exact]) => [field, { exact: [...exact, 'nope'], text: ['', 'a', 'e', '%'] }]),
+  );
 
 describe('every report tool against the library', () => {
   it('answers valid random requests with the library’s rows and fingerprint, over stdio and HTTP', async () => {
@@ -184,23 +280,46 @@ describe('every report tool against the library', () => {
       region: names(await vocab.regions!()),
       topic: names(await vocab.categoryTopics!({ params: { category_id: scopes.insights.category } })),
       tag: names(await vocab.categoryTags!({ params: { category_id: scopes.insights.category } })),
-      persona: names(((await vocab.categoryPersonas!({ params: { category_id: scopes.insights.category } })) as { data: unknown }).data),
+      persona: names(
+        ((await vocab.categoryPersonas!({ params: { category_id: scopes.insights.category } })) as { data: unknown })
+          .data,
+      ),
     });
-    const filterable = new Set(['/v2/reports/visibility', '/v2/reports/citations', '/v2/reports/query-fanouts', '/v2/reports/social/videoplatform/videos', '/v2/reports/social/videoplatform/channels', '/v2/reports/shopping/products']);
+    const filterable = new Set([
+      '/v2/reports/visibility',
+      '/v2/reports/citations',
+      '/v2/reports/query-fanouts',
+      '/v2/reports/social/videoplatform/videos',
+      '/v2/reports/social/videoplatform/channels',
+      '/v2/reports/shopping/products',
+    ]);
     const cases = everyReportCases(scopes);
-    expect(new Set(cases.map((c) => endpointAt(c.path).name))).toEqual(new Set(endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.name)));
-    const request = fc.record({ filter: fc.option(filterArbitrary(promptFilterFields, filterPools, 1), { nil: undefined }), maxRows: fc.integer({ min: 1, max: 60 }) });
+    expect(new Set(cases.map((c) => endpointAt(c.path).name))).toEqual(
+      new Set(endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.name)),
+    );
+    const request = fc.record({
+      filter: fc.option(filterArbitrary(promptFilterFields, filterPools, 1), { nil: undefined }),
+      maxRows: fc.integer({ min: 1, max: 60 }),
+    });
     let compared = 0;
     for (const base of cases) {
       const samples = fc.sample(request, { numRuns: filterable.has(base.path) ? 2 : 1, seed: compared + 7 });
       for (const r of samples) {
-        const c: Case = { ...base, body: { ...base.body, ...(filterable.has(base.path) && r.filter ? { filter: toWire(r.filter) } : {}) } };
+        const c: Case = {
+          ...base,
+          body: { ...base.body, ...(filterable.has(base.path) && r.filter ? { filter: toWire(r.filter) } : {}) },
+        };
         const maxRows = Math.min(r.maxRows, 50);
         const transports = c.scope.org === orgA ? [clients.stdio!, clients.http!] : [clients.httpB!];
-        const expected = await libraryPage(c).catch((error: { body(): unknown; status: number }) => ({ refused: { status: error.status, body: error.body() } }));
+        const expected = await libraryPage(c).catch((error: { body(): unknown; status: number }) => ({
+          refused: { status: error.status, body: error.body() },
+        }));
         if ('refused' in expected) {
           // A random filter the report does not take: the same refusal on every face.
-          for (const client of transports) expect((await refusal(client, endpointAt(c.path).name, { ...c.body, max_rows: maxRows })).data).toMatchObject(expected.refused);
+          for (const client of transports)
+            expect(
+              (await refusal(client, endpointAt(c.path).name, { ...c.body, max_rows: maxRows })).data,
+            ).toMatchObject(expected.refused);
           continue;
         }
         const rows = expected.data ?? expected.sections ?? [];
@@ -228,7 +347,10 @@ describe('every report tool against the library', () => {
       expect([...first.rows, ...second.rows, ...third.rows]).toEqual(expected.data);
       expect(third.bounded_by).toBeNull();
       const nextPage = await call(client, 'visibility', { result_cursor: third.next_cursor, max_rows: 5 });
-      const libraryNext = (await library.org(c.scope.org).report('visibility')({ ...c.body, cursor: (expected.info as unknown as { next_cursor: string }).next_cursor })) as { data: unknown[] };
+      const libraryNext = (await library.org(c.scope.org).report('visibility')({
+        ...c.body,
+        cursor: (expected.info as unknown as { next_cursor: string }).next_cursor,
+      })) as { data: unknown[] };
       expect(nextPage.rows).toEqual(libraryNext.data.slice(0, 5));
     }
   });
@@ -238,13 +360,17 @@ describe('extensions as arguments', () => {
   it('compare, fill and components change the answer as the library options do; explain answers the plan', async () => {
     const c = everyReportCases(scopes).find((x) => x.path === '/v2/reports/visibility')!;
     const options = { compare: 'previous_period', fill: 'zero', components: true } as const;
-    const expected = (await library.org(c.scope.org).report('visibility')(c.body, options)) as { info: { fingerprint: string }; data: unknown[] };
+    const expected = (await library.org(c.scope.org).report('visibility')(c.body, options)) as {
+      info: { fingerprint: string };
+      data: unknown[];
+    };
     for (const [, client] of both()) {
       const got = await call(client, 'visibility', { ...c.body, ...options, max_rows: 10 });
       expect(got.fingerprint).toBe(expected.info.fingerprint);
       expect(got.rows).toEqual(expected.data.slice(0, 10));
       expect(Object.keys(got.rows[0] as object).join()).toContain('_previous');
-      const explained = (await client.callTool({ name: 'visibility', arguments: { ...c.body, explain: true } })).structuredContent as Record<string, unknown>;
+      const explained = (await client.callTool({ name: 'visibility', arguments: { ...c.body, explain: true } }))
+        .structuredContent as Record<string, unknown>;
       expect(JSON.stringify(explained)).toContain('SELECT');
     }
   });
@@ -262,8 +388,12 @@ describe('refusals', () => {
     for (const [, client] of both()) {
       const error = await refusal(client, 'citations', bad);
       expect(error.data).toEqual({ status: 422, code: 'validation_error', body: expected });
-      expect(await refusal(client, 'citations', { ...c.body, unknown_argument: 1 })).toMatchObject({ data: { status: 422, body: { detail: [expect.objectContaining({ loc: ['body', 'unknown_argument'] })] } } });
-      expect(await refusal(client, 'citations', { ...c.body, max_rows: 0 })).toMatchObject({ data: { status: 422, body: { detail: [expect.objectContaining({ loc: ['arguments', 'max_rows'] })] } } });
+      expect(await refusal(client, 'citations', { ...c.body, unknown_argument: 1 })).toMatchObject({
+        data: { status: 422, body: { detail: [expect.objectContaining({ loc: ['body', 'unknown_argument'] })] } },
+      });
+      expect(await refusal(client, 'citations', { ...c.body, max_rows: 0 })).toMatchObject({
+        data: { status: 422, body: { detail: [expect.objectContaining({ loc: ['arguments', 'max_rows'] })] } },
+      });
     }
   });
 
@@ -280,15 +410,25 @@ describe('refusals', () => {
   });
 
   it('refuses write tools without --allow-writes, and honours dry_run with it', async () => {
-    const prompts = (await library.org(orgA).resources.prompts!({ params: { category_id: scopes.insights.category } })) as { data: { id: string; status: string }[] };
+    const prompts = (await library.org(orgA).resources.prompts!({
+      params: { category_id: scopes.insights.category },
+    })) as { data: { id: string; status: string }[] };
     const target = prompts.data[0]!;
-    const args = { category_id: scopes.insights.category, prompt_ids: [target.id], status: target.status === 'active' ? 'disabled' : 'active', dry_run: true };
+    const args = {
+      category_id: scopes.insights.category,
+      prompt_ids: [target.id],
+      status: target.status === 'active' ? 'disabled' : 'active',
+      dry_run: true,
+    };
     const refused = await refusal(clients.stdio!, 'updatePromptStatus', args);
     expect(refused.data).toEqual({ status: 403, code: 'writes_disabled' });
     expect(refused.message).toContain('--allow-writes');
-    const dry = (await clients.http!.callTool({ name: 'updatePromptStatus', arguments: args })).structuredContent as { dry_run: boolean };
+    const dry = (await clients.http!.callTool({ name: 'updatePromptStatus', arguments: args })).structuredContent as {
+      dry_run: boolean;
+    };
     expect(dry.dry_run).toBe(true);
-    const after = (await call(clients.http!, 'prompts', { category_id: scopes.insights.category, max_rows: 200 })).rows as { id: string; status: string }[];
+    const after = (await call(clients.http!, 'prompts', { category_id: scopes.insights.category, max_rows: 200 }))
+      .rows as { id: string; status: string }[];
     expect(after.find((p) => p.id === target.id)!.status).toBe(target.status);
   });
 });
@@ -296,18 +436,39 @@ describe('refusals', () => {
 describe('empty answers say why', () => {
   const window = { start_date: '2026-01-01', end_date: '2026-06-30' };
   it('names an unknown name with the closest known names', async () => {
-    const got = await call(clients.stdio!, 'visibility', { category_id: scopes.insights.category, ...window, filter: { field: 'model', op: 'is', value: 'ChatGTP' } });
+    const got = await call(clients.stdio!, 'visibility', {
+      category_id: scopes.insights.category,
+      ...window,
+      filter: { field: 'model', op: 'is', value: 'ChatGTP' },
+    });
     expect(got.rows).toEqual([]);
-    expect(got.empty_reason).toMatchObject({ reason: 'unknown_name', unknown: [{ argument: 'filter.model', value: 'ChatGTP', closest: expect.arrayContaining(['ChatGPT']) }] });
+    expect(got.empty_reason).toMatchObject({
+      reason: 'unknown_name',
+      unknown: [{ argument: 'filter.model', value: 'ChatGTP', closest: expect.arrayContaining(['ChatGPT']) }],
+    });
     expect(got.filters).toEqual({ filter: { field: 'model', op: 'is', value: 'ChatGTP' }, asset_filter: null });
   });
   it('says a window is outside the dataset’s span, with the span', async () => {
-    const got = await call(clients.http!, 'citations', { category_id: scopes.insights.category, start_date: '2020-01-01', end_date: '2020-03-31' });
-    expect(got.empty_reason).toMatchObject({ reason: 'outside_span', span: { first_day: expect.stringMatching(/^\d{4}-\d\d-\d\d$/), last_day: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) } });
+    const got = await call(clients.http!, 'citations', {
+      category_id: scopes.insights.category,
+      start_date: '2020-01-01',
+      end_date: '2020-03-31',
+    });
+    expect(got.empty_reason).toMatchObject({
+      reason: 'outside_span',
+      span: {
+        first_day: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+        last_day: expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+      },
+    });
     expect(got.window).toEqual({ start: '2020-01-01', end: '2020-03-31', as: 'answered' });
   });
   it('says the filters removed every row', async () => {
-    const got = await call(clients.stdio!, 'queryFanouts', { category_id: scopes.insights.category, ...window, filter: { field: 'prompt', op: 'contains', value: 'no prompt says this' } });
+    const got = await call(clients.stdio!, 'queryFanouts', {
+      category_id: scopes.insights.category,
+      ...window,
+      filter: { field: 'prompt', op: 'contains', value: 'no prompt says this' },
+    });
     expect(got.empty_reason?.reason).toBe('filtered_out');
   });
   it('says the window has no data for the report', async () => {
@@ -366,14 +527,31 @@ describe('aea mcp --key', () => {
   it('answers as the key’s organization, and refuses a key the store does not hold', async () => {
     const start = async (key: string) => {
       const client = new Client({ name: 'mcp-test', version: '1' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [aeaBin, 'mcp', '--data', sampleDir, '--key', key, '--state', keyedState], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [aeaBin, 'mcp', '--data', sampleDir, '--key', key, '--state', keyedState],
+          stderr: 'pipe',
+        }),
+      );
       return client;
     };
     const [keyed, forged] = await Promise.all([start(keys[orgB]!), start(`aea_${'x'.repeat(43)}`)]);
     try {
-      const categories = JSON.parse(((await keyed.readResource({ uri: 'aea://org/categories' })).contents[0] as { text: string }).text) as { categories: { id: string }[] };
+      const categories = JSON.parse(
+        ((await keyed.readResource({ uri: 'aea://org/categories' })).contents[0] as { text: string }).text,
+      ) as { categories: { id: string }[] };
       expect(categories.categories.map((c) => c.id)).toContain(scopes.sentiment.category);
-      expect((await call(keyed, 'sentiment', { category_id: scopes.sentiment.category, start_date: '2026-01-01', end_date: '2026-06-30', asset: scopes.sentiment.brand })).rows.length).toBeGreaterThan(0);
+      expect(
+        (
+          await call(keyed, 'sentiment', {
+            category_id: scopes.sentiment.category,
+            start_date: '2026-01-01',
+            end_date: '2026-06-30',
+            asset: scopes.sentiment.brand,
+          })
+        ).rows.length,
+      ).toBeGreaterThan(0);
       expect((await refusal(forged, 'categories', {})).data).toMatchObject({ status: 401 });
     } finally {
       await Promise.all([keyed.close(), forged.close()]);
@@ -386,8 +564,16 @@ describe('/mcp is a REST route like the others', () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     expect((await fetch(`${address}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) })).status).toBe(401);
-    const a = await fetch(`${address}/mcp`, { method: 'POST', headers: { ...headers, 'x-api-key': keys[orgA]! }, body: JSON.stringify(init) });
-    const b = await fetch(`${address}/mcp`, { method: 'POST', headers: { ...headers, 'x-api-key': keys[orgA]! }, body: JSON.stringify(init) });
+    const a = await fetch(`${address}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': keys[orgA]! },
+      body: JSON.stringify(init),
+    });
+    const b = await fetch(`${address}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': keys[orgA]! },
+      body: JSON.stringify(init),
+    });
     expect(a.status).toBe(200);
     expect(Number(b.headers.get('x-ratelimit-remaining'))).toBe(Number(a.headers.get('x-ratelimit-remaining')) - 1);
   });

@@ -15,12 +15,30 @@ import { evaluateFormula } from './reference/metric-formulas.ts';
  * the SQL each backend computes from a declaration equals the declaration evaluated in JS, bit for bit,
  * and every declared formula is the one some report computes.
  */
-const declared = metrics.flatMap((m) => Object.entries(m.formulas ?? {}).map(([column, formula]) => ({ entry: m.name, column, formula, formulas: m.formulas! })));
+const declared = metrics.flatMap((m) =>
+  Object.entries(m.formulas ?? {}).map(([column, formula]) => ({
+    entry: m.name,
+    column,
+    formula,
+    formulas: m.formulas!,
+  })),
+);
 
 const partsOf = (formulas: Readonly<Record<string, Formula>>): string[] =>
-  [...new Set(Object.values(formulas).flatMap((f) => ('complement' in f ? [...f.parts] : [...f.ratio]).flatMap(termParts)))].sort();
+  [
+    ...new Set(
+      Object.values(formulas).flatMap((f) => ('complement' in f ? [...f.parts] : [...f.ratio]).flatMap(termParts)),
+    ),
+  ].sort();
 
-const srcFiles = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(joinPath(dir, name)).isDirectory() ? srcFiles(joinPath(dir, name)) : name.endsWith('.ts') ? [joinPath(dir, name)] : []));
+const srcFiles = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) =>
+    statSync(joinPath(dir, name)).isDirectory()
+      ? srcFiles(joinPath(dir, name))
+      : name.endsWith('.ts')
+        ? [joinPath(dir, name)]
+        : [],
+  );
 
 let duck: Engine;
 let chdb: Engine;
@@ -36,48 +54,79 @@ afterAll(async () => {
 describe('metric formulas', () => {
   it('render as SQL over the parts a report binds', () => {
     const text = (entry: string, column: string, version?: 'v1' | 'v2') => {
-      const parts = Object.fromEntries(partsOf(metrics.find((m) => m.name === entry)!.formulas!).map((p) => [p, ident(p)]));
+      const parts = Object.fromEntries(
+        partsOf(metrics.find((m) => m.name === entry)!.formulas!).map((p) => [p, ident(p)]),
+      );
       return render(declaredMetric(entry, column).sql(parts, version)).text;
     };
     expect(text('visibility_score', 'visibility_score')).toBe('"mentioned" / NULLIF("executions", 0)');
-    expect(text('average_position', 'average_position', 'v1')).toBe('coalesce("position_sum" / NULLIF("mentions", 0), 0.0)');
+    expect(text('average_position', 'average_position', 'v1')).toBe(
+      'coalesce("position_sum" / NULLIF("mentions", 0), 0.0)',
+    );
     expect(text('average_position', 'average_position', 'v2')).toBe('"position_sum" / NULLIF("mentions", 0)');
-    expect(text('position1_percentage … position3_percentage, position_above3_percentage', 'position_above3_percentage')).toBe('("shown" - "at1" - "at2" - "at3") / "shown"');
-    expect(text('positive_sentiment, negative_sentiment', 'negative_sentiment')).toBe('100 - 100 * "positive" / "assessments"');
-    expect(render(declaredMetric('accuracy, accurate, inaccurate', 'accuracy').terms({ accurate: sql`a`, inaccurate: sql`i` }).denominator).text).toBe('a + i');
+    expect(
+      text('position1_percentage … position3_percentage, position_above3_percentage', 'position_above3_percentage'),
+    ).toBe('("shown" - "at1" - "at2" - "at3") / "shown"');
+    expect(text('positive_sentiment, negative_sentiment', 'negative_sentiment')).toBe(
+      '100 - 100 * "positive" / "assessments"',
+    );
+    expect(
+      render(
+        declaredMetric('accuracy, accurate, inaccurate', 'accuracy').terms({ accurate: sql`a`, inaccurate: sql`i` })
+          .denominator,
+      ).text,
+    ).toBe('a + i');
   });
 
   it('refuse a metric the model does not declare, and a part the report does not bind', () => {
     expect(() => declaredMetric('visibility_score', 'nope')).toThrow(/declares no formula for nope/);
-    expect(() => declaredMetric('visibility_score', 'visibility_score').sql({ mentioned: sql`m` })).toThrow(/'executions'/);
+    expect(() => declaredMetric('visibility_score', 'visibility_score').sql({ mentioned: sql`m` })).toThrow(
+      /'executions'/,
+    );
   });
 
   it('compute on DuckDB and chdb exactly what the declaration says, empty denominators included', async () => {
     const count = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 2_000_000 }));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...declared), fc.constantFrom('v1' as const, 'v2' as const), fc.array(count, { minLength: 8, maxLength: 8 }), async (d, version, values) => {
-        const names = partsOf(d.formulas);
-        const counts = Object.fromEntries(names.map((p, i) => [p, values[i]!]));
-        const expected = evaluateFormula(d.formulas, d.column, counts, version);
-        const ratio = 'complement' in d.formula ? d.formulas[d.formula.complement]! : d.formula;
-        const never = !('complement' in ratio) && (typeof ratio.empty === 'string' ? ratio.empty : ratio.empty[version]) === 'never';
-        // A formula whose denominator is never 0 in a report's rows is not asked to divide by 0.
-        fc.pre(!(never && expected === null));
-        const row = join(names.map((p) => sql`CAST(${counts[p]!} AS BIGINT) AS ${ident(p)}`), ', ');
-        const query = sql`SELECT ${declaredMetric(d.entry, d.column).sql(Object.fromEntries(names.map((p) => [p, ident(p)])), version)} AS v FROM (SELECT ${row}) AS counts`;
-        for (const engine of [duck, chdb]) {
-          const got = (await engine.core.backend.read(query)).columns.v![0];
-          expect(got === null || got === undefined ? null : Number(got), `${d.column} ${JSON.stringify(counts)} on ${engine === duck ? 'DuckDB' : 'chdb'}`).toBe(expected);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...declared),
+        fc.constantFrom('v1' as const, 'v2' as const),
+        fc.array(count, { minLength: 8, maxLength: 8 }),
+        async (d, version, values) => {
+          const names = partsOf(d.formulas);
+          const counts = Object.fromEntries(names.map((p, i) => [p, values[i]!]));
+          const expected = evaluateFormula(d.formulas, d.column, counts, version);
+          const ratio = 'complement' in d.formula ? d.formulas[d.formula.complement]! : d.formula;
+          const never =
+            !('complement' in ratio) &&
+            (typeof ratio.empty === 'string' ? ratio.empty : ratio.empty[version]) === 'never';
+          // A formula whose denominator is never 0 in a report's rows is not asked to divide by 0.
+          fc.pre(!(never && expected === null));
+          const row = join(
+            names.map((p) => sql`CAST(${counts[p]!} AS BIGINT) AS ${ident(p)}`),
+            ', ',
+          );
+          const query = sql`SELECT ${declaredMetric(d.entry, d.column).sql(Object.fromEntries(names.map((p) => [p, ident(p)])), version)} AS v FROM (SELECT ${row}) AS counts`;
+          for (const engine of [duck, chdb]) {
+            const got = (await engine.core.backend.read(query)).columns.v![0];
+            expect(
+              got === null || got === undefined ? null : Number(got),
+              `${d.column} ${JSON.stringify(counts)} on ${engine === duck ? 'DuckDB' : 'chdb'}`,
+            ).toBe(expected);
+          }
+        },
+      ),
       { numRuns: Number(process.env.AEA_PROPERTY_RUNS ?? 60) },
     );
   }, 120_000);
 
   it('is each the one some report computes', () => {
-    const source = srcFiles(new URL('../src/reports', import.meta.url).pathname).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const source = srcFiles(new URL('../src/reports', import.meta.url).pathname)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const named = (d: (typeof declared)[number]) => new RegExp(`declaredMetric\\(\\s*'${escaped(d.entry)}',\\s*('${escaped(d.column)}'|m),?\\s*\\)`);
+    const named = (d: (typeof declared)[number]) =>
+      new RegExp(`declaredMetric\\(\\s*'${escaped(d.entry)}',\\s*('${escaped(d.column)}'|m),?\\s*\\)`);
     const unused = declared.filter((d) => !named(d).test(source));
     expect(unused.map((d) => `${d.entry}: ${d.column}`)).toEqual([]);
   });

@@ -12,7 +12,12 @@ import { tempDir } from './helpers/tmp.ts';
 interface Cell {
   readonly id: string;
   readonly cell_type: string;
-  readonly outputs?: { output_type: string; name?: string; data?: Record<string, string | string[]>; text?: string | string[] }[];
+  readonly outputs?: {
+    output_type: string;
+    name?: string;
+    data?: Record<string, string | string[]>;
+    text?: string | string[];
+  }[];
 }
 
 const run = promisify(execFile);
@@ -24,29 +29,55 @@ let cells: Map<string, Cell>;
 
 /** Runs the notebook headlessly with Debian's jupyter-nbconvert and the kernel spec shipped beside it (`npx deno`), as the README says. */
 beforeAll(async () => {
-  if (!onPath('jupyter-nbconvert')) throw new Error('jupyter-nbconvert is missing: npm test installs it (npm run system-deps)');
+  if (!onPath('jupyter-nbconvert'))
+    throw new Error('jupyter-nbconvert is missing: npm test installs it (npm run system-deps)');
   const dir = await tempDir('aea-notebook-');
   const execute = async () => {
-    await run('jupyter', ['nbconvert', '--to', 'notebook', '--execute', notebook, '--ExecutePreprocessor.timeout=180', '--ExecutePreprocessor.iopub_timeout=60', '--ExecutePreprocessor.startup_timeout=120', '--output-dir', dir, '--output', 'executed'], {
-      env: { ...process.env, JUPYTER_PATH: kernels, JUPYTER_DATA_DIR: join(dir, 'data'), AEA_DATA: sampleDir },
-      timeout: 240_000,
-    });
+    await run(
+      'jupyter',
+      [
+        'nbconvert',
+        '--to',
+        'notebook',
+        '--execute',
+        notebook,
+        '--ExecutePreprocessor.timeout=180',
+        '--ExecutePreprocessor.iopub_timeout=60',
+        '--ExecutePreprocessor.startup_timeout=120',
+        '--output-dir',
+        dir,
+        '--output',
+        'executed',
+      ],
+      {
+        env: { ...process.env, JUPYTER_PATH: kernels, JUPYTER_DATA_DIR: join(dir, 'data'), AEA_DATA: sampleDir },
+        timeout: 240_000,
+      },
+    );
     return (JSON.parse(await readFile(join(dir, 'executed.ipynb'), 'utf8')) as { cells: Cell[] }).cells;
   };
   // TRICKY: under CPU load Deno's kernel can post a cell's display after reporting it idle, and nbconvert
   // then drops it (seen once in five full runs). A run that lost a display is run once more; a notebook
   // that fails, or loses one twice, still fails the tests below.
-  const displays = (c: Cell) => c.cell_type !== 'code' || !text((c as Cell & { source?: string | string[] }).source).includes('Deno.jupyter.display') || (c.outputs ?? []).some((o) => o.output_type === 'display_data');
+  const displays = (c: Cell) =>
+    c.cell_type !== 'code' ||
+    !text((c as Cell & { source?: string | string[] }).source).includes('Deno.jupyter.display') ||
+    (c.outputs ?? []).some((o) => o.output_type === 'display_data');
   let executed = await execute();
   if (!executed.every(displays)) executed = await execute();
   cells = new Map(executed.map((c) => [c.id, c]));
 }, 560_000);
 
-const result = (id: string, type = 'text/plain') => text(cells.get(id)!.outputs!.find((o) => o.data?.[type])?.data?.[type]);
+const result = (id: string, type = 'text/plain') =>
+  text(cells.get(id)!.outputs!.find((o) => o.data?.[type])?.data?.[type]);
 
 describe('examples/visibility.ipynb, executed by jupyter nbconvert with Deno’s kernel', () => {
   it('runs every cell without an error', () => {
-    const failures = [...cells.values()].flatMap((c) => (c.outputs ?? []).filter((o) => o.output_type === 'error' || o.name === 'stderr').map((o) => `${c.id}: ${JSON.stringify(o).slice(0, 300)}`));
+    const failures = [...cells.values()].flatMap((c) =>
+      (c.outputs ?? [])
+        .filter((o) => o.output_type === 'error' || o.name === 'stderr')
+        .map((o) => `${c.id}: ${JSON.stringify(o).slice(0, 300)}`),
+    );
     expect(failures).toEqual([]);
   });
 

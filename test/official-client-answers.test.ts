@@ -22,7 +22,9 @@ beforeAll(async () => {
   otherCategory = orgs[1]!.categories[0]!.id;
   server = await startServer(engine);
   client = new Profound({ apiKey: await server.key(orgId), baseURL: server.url, maxRetries: 0 });
-  const rows = await engine.core.pool.use((c) => c.runAndReadAll(`SELECT region_id FROM executions WHERE category_id = '${categoryId}' LIMIT 1`));
+  const rows = await engine.core.pool.use((c) =>
+    c.runAndReadAll(`SELECT region_id FROM executions WHERE category_id = '${categoryId}' LIMIT 1`),
+  );
   regionId = String(rows.getRowsJS()[0]![0]);
 });
 afterAll(async () => {
@@ -38,7 +40,15 @@ describe('client.prompts.answers (POST /v1/prompts/answers) from @profoundai/cli
     expect(response.info.total_rows).toBeGreaterThan(5);
     expect(response.data).toHaveLength(5);
     for (const row of response.data) {
-      expect(row).toMatchObject({ run_id: expect.any(String), created_at: expect.stringMatching(/^2026-10-0\dT/), model: expect.any(String), prompt: expect.any(String), mentions: expect.any(Array), citations: expect.any(Array), search_queries: expect.any(Array) });
+      expect(row).toMatchObject({
+        run_id: expect.any(String),
+        created_at: expect.stringMatching(/^2026-10-0\dT/),
+        model: expect.any(String),
+        prompt: expect.any(String),
+        mentions: expect.any(Array),
+        citations: expect.any(Array),
+        search_queries: expect.any(Array),
+      });
       expect(typeof row.search_triggered).toBe('boolean');
       expect(row.prompt_type).toBeUndefined();
     }
@@ -53,7 +63,12 @@ describe('client.prompts.answers (POST /v1/prompts/answers) from @profoundai/cli
     ];
     const all = await client.prompts.answers({ ...window(), filters });
     expect(all.info.total_rows).toBeGreaterThan(2);
-    const page = await client.prompts.answers({ ...window(), filters, include: { response: false, themes: true, mentions: true }, pagination: { limit: 2, offset: 1 } });
+    const page = await client.prompts.answers({
+      ...window(),
+      filters,
+      include: { response: false, themes: true, mentions: true },
+      pagination: { limit: 2, offset: 1 },
+    });
     expect(page.info.total_rows).toBe(all.info.total_rows);
     expect(page.data.map((r) => r.run_id)).toEqual(all.data.slice(1, 3).map((r) => r.run_id));
     expect(page.data[0]).not.toHaveProperty('response');
@@ -64,10 +79,18 @@ describe('client.prompts.answers (POST /v1/prompts/answers) from @profoundai/cli
   it('the v2 answers and their stream cross HTTP as the library returns them', async () => {
     const headers = { 'x-api-key': client.apiKey!, 'content-type': 'application/json' };
     const body = { ...window(), include: ['run_id', 'mentions'], max_results: 3 };
-    const page = await fetch(`${server.url}/v2/prompts/answers`, { method: 'POST', headers, body: JSON.stringify({ ...body, max_results: undefined, limit: 3 }) });
+    const page = await fetch(`${server.url}/v2/prompts/answers`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...body, max_results: undefined, limit: 3 }),
+    });
     expect(page.status).toBe(200);
     const json = (await page.json()) as { data: unknown[] };
-    const stream = await fetch(`${server.url}/v2/prompts/answers/stream`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const stream = await fetch(`${server.url}/v2/prompts/answers/stream`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const events = parseSse(await stream.text());
     expect(events.map((e) => e.event)).toEqual(['summary', 'result', 'result', 'result']);
@@ -75,9 +98,15 @@ describe('client.prompts.answers (POST /v1/prompts/answers) from @profoundai/cli
   });
 
   it('maps a bad filter value to UnprocessableEntityError and another organization’s category to PermissionDeniedError', async () => {
-    const invalid = await client.prompts.answers({ ...window(), filters: [{ field: 'model_id', operator: 'is', value: 'gpt' }] }).catch((e: unknown) => e);
+    const invalid = await client.prompts
+      .answers({ ...window(), filters: [{ field: 'model_id', operator: 'is', value: 'gpt' }] })
+      .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(UnprocessableEntityError);
-    expect((invalid as UnprocessableEntityError).error).toMatchObject({ detail: [{ type: 'uuid_parsing', loc: ['body', 'filters', 0, 'value'] }] });
-    expect(await client.prompts.answers({ ...window(), category_id: otherCategory }).catch((e: unknown) => e)).toBeInstanceOf(PermissionDeniedError);
+    expect((invalid as UnprocessableEntityError).error).toMatchObject({
+      detail: [{ type: 'uuid_parsing', loc: ['body', 'filters', 0, 'value'] }],
+    });
+    expect(
+      await client.prompts.answers({ ...window(), category_id: otherCategory }).catch((e: unknown) => e),
+    ).toBeInstanceOf(PermissionDeniedError);
   });
 });

@@ -16,7 +16,13 @@ let scopes: Scopes;
 beforeAll(async () => {
   const clock = () => new Date('2026-11-20T12:00:00Z');
   usual = await openEngine({ data: sampleDir, cursorSecret: 'one-shot', clock });
-  oneShot = await openEngine({ data: sampleDir, cursorSecret: 'one-shot', clock, rollups: false, smallTablesInMemory: false });
+  oneShot = await openEngine({
+    data: sampleDir,
+    cursorSecret: 'one-shot',
+    clock,
+    rollups: false,
+    smallTablesInMemory: false,
+  });
   scopes = await sampleScopes(usual);
 }, 120_000);
 afterAll(async () => {
@@ -26,7 +32,14 @@ afterAll(async () => {
 
 describe('the engine as aea query opens it', () => {
   it('reads the small tables from their files', async () => {
-    const kinds = async (engine: Engine) => (await engine.core.pool.use((c) => c.runAndReadAll(`SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('models', 'regions', 'page_analyses')`))).getRowsJS()[0]![0];
+    const kinds = async (engine: Engine) =>
+      (
+        await engine.core.pool.use((c) =>
+          c.runAndReadAll(
+            `SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('models', 'regions', 'page_analyses')`,
+          ),
+        )
+      ).getRowsJS()[0]![0];
     expect(Number(await kinds(usual))).toBe(3);
     expect(Number(await kinds(oneShot))).toBe(0);
   });
@@ -41,7 +54,9 @@ describe('the engine as aea query opens it', () => {
       await usual.core.rollups.settled();
     }
     const visibility = everyReportCases(scopes).find((c) => c.path === '/v2/reports/visibility')!;
-    const explained = (await usual.org(visibility.scope.org).report('visibility')(visibility.body as never, { explain: true })) as { explain: { rollups: { chosen: string[] } } };
+    const explained = (await usual.org(visibility.scope.org).report('visibility')(visibility.body as never, {
+      explain: true,
+    })) as { explain: { rollups: { chosen: string[] } } };
     expect(explained.explain.rollups.chosen).toEqual(['visibility_daily']);
   }, 300_000);
 });

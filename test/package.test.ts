@@ -12,7 +12,8 @@ import { tempDir } from './helpers/tmp.ts';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
-const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, maxBuffer: 16 * 1024 * 1024 });
+const npm = (args: string[], cwd: string) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd, maxBuffer: 16 * 1024 * 1024 });
 
 /** The README's app.mjs, run as written. */
 const readmeApp = /```js\n(\/\/ app\.mjs[\s\S]*?)```/.exec(readFileSync(join(root, 'README.md'), 'utf8'))![1]!;
@@ -102,7 +103,14 @@ beforeAll(async () => {
   await writeFile(join(project, 'drive.mjs'), drive);
   await writeFile(join(project, 'loaded.mjs'), loaded);
   await writeFile(join(project, 'consumer.ts'), consumer);
-  const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false };
+  const compilerOptions = {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+  };
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
 }, 300_000);
 
@@ -120,12 +128,23 @@ describe('the packed package, installed into another project', () => {
     expect(files).toContain('dist/knowledge/search-worker.js');
     expect(files).toContain('bin/aea.mjs');
     expect(files).toContain('dist/mcp/tool-manifest.json');
-    expect(files.filter((f) => !/^(dist\/.+\.(js|d\.ts)|dist\/mcp\/tool-manifest\.json|bin\/aea\.mjs|package\.json|README\.md)$/.test(f))).toEqual([]);
-    expect(readdirSync(join(project, 'node_modules', 'answer-engine-analytics')).sort()).toEqual(['README.md', 'bin', 'dist', 'package.json']);
+    expect(
+      files.filter(
+        (f) =>
+          !/^(dist\/.+\.(js|d\.ts)|dist\/mcp\/tool-manifest\.json|bin\/aea\.mjs|package\.json|README\.md)$/.test(f),
+      ),
+    ).toEqual([]);
+    expect(readdirSync(join(project, 'node_modules', 'answer-engine-analytics')).sort()).toEqual([
+      'README.md',
+      'bin',
+      'dist',
+      'package.json',
+    ]);
   });
 
   it('installs what src/ imports and no more: no chdb, no TypeScript loader, no test-only packages, within 150 MB', async () => {
-    for (const name of ['chdb', 'tsx', 'date-fns', 'date-fns-tz', 'typescript', 'vitest']) expect(existsSync(join(project, 'node_modules', name)), name).toBe(false);
+    for (const name of ['chdb', 'tsx', 'date-fns', 'date-fns-tz', 'typescript', 'vitest'])
+      expect(existsSync(join(project, 'node_modules', name)), name).toBe(false);
     const { stdout } = await run('du', ['-sk', join(project, 'node_modules')]);
     expect(Number(stdout.split('\t')[0]) / 1024).toBeLessThanOrEqual(150);
   });
@@ -133,10 +152,14 @@ describe('the packed package, installed into another project', () => {
   it('`aea sample --out DIR` writes the bundled sample: the same tables, byte for byte, as the repository’s', async () => {
     const { stdout } = await run(bin, ['sample', '--out', 'data/sample'], { cwd: project });
     expect(JSON.parse(stdout)).toMatchObject({ seed: 1, scale: 0.02 });
-    const tablesOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'dataset.json'), 'utf8')) as { files: Record<string, string> }).files;
+    const tablesOf = (dir: string) =>
+      (JSON.parse(readFileSync(join(dir, 'dataset.json'), 'utf8')) as { files: Record<string, string> }).files;
     expect(tablesOf(join(project, 'data', 'sample'))).toEqual(tablesOf(sampleDir));
     await writeFile(join(project, 'notes.txt'), 'mine');
-    expect(await refusal(run(bin, ['sample', '--out', '.'], { cwd: project }))).toMatchObject({ code: 1, stderr: expect.stringContaining('neither empty nor a dataset folder') });
+    expect(await refusal(run(bin, ['sample', '--out', '.'], { cwd: project }))).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('neither empty nor a dataset folder'),
+    });
   }, 120_000);
 
   it('runs the README’s app.mjs as written: a report, a key minted through the library, the embedded server', async () => {
@@ -149,8 +172,14 @@ describe('the packed package, installed into another project', () => {
     const answered = JSON.parse(stdout) as { reports: Record<string, string> };
     const pages = endpoints.filter((e) => e.group === 'reports' && !e.stream).map((e) => e.path);
     expect(answered.reports).toEqual(Object.fromEntries(pages.map((path) => [path, 'rows'])));
-    expect(answered).toMatchObject({ events: ['summary', expect.any(Number)], formats: { csv: 5, ndjson: 5, arrow: 5, parquet: true }, search: { library: 2, status: 200, same: true } });
-    expect(answered).toMatchObject({ chdb: expect.stringMatching(/^DatasetError: the chdb backend .* run `npm i chdb`/) });
+    expect(answered).toMatchObject({
+      events: ['summary', expect.any(Number)],
+      formats: { csv: 5, ndjson: 5, arrow: 5, parquet: true },
+      search: { library: 2, status: 200, same: true },
+    });
+    expect(answered).toMatchObject({
+      chdb: expect.stringMatching(/^DatasetError: the chdb backend .* run `npm i chdb`/),
+    });
   }, 120_000);
 
   it('type-checks a consumer file against the shipped declarations, and its types are not `any`', async () => {
@@ -168,8 +197,19 @@ describe('the packed package, installed into another project', () => {
   it('types every report: a typed consumer compiles under strict and noUncheckedIndexedAccess, each misuse in it an error', async () => {
     const typed = join(project, 'typed');
     await run('mkdir', ['-p', typed]);
-    await writeFile(join(typed, 'typed-consumer.ts'), await readFile(join(root, 'test', 'consumer', 'typed-consumer.ts'), 'utf8'));
-    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: false };
+    await writeFile(
+      join(typed, 'typed-consumer.ts'),
+      await readFile(join(root, 'test', 'consumer', 'typed-consumer.ts'), 'utf8'),
+    );
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      skipLibCheck: false,
+    };
     await writeFile(join(typed, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['typed-consumer.ts'] }));
     const result = await run(tsc, ['-p', '.'], { cwd: typed }).then(
       () => '',
@@ -180,23 +220,69 @@ describe('the packed package, installed into another project', () => {
 
   it('runs the packed `aea` bin with plain Node: help, orgs, a query, a knowledge-base search; chdb and the bench say what they need', async () => {
     expect((await run(bin, ['--help'])).stdout).toMatch(/^ {2}sample {7}write the bundled sample/m);
-    const orgs = JSON.parse((await run(bin, ['orgs', '--data', 'data/sample'], { cwd: project })).stdout) as { id: string; categories: { id: string }[] }[];
-    const body = JSON.stringify({ category_id: orgs[0]!.categories[0]!.id, start_date: '2026-10-01', end_date: '2026-10-31', limit: 1 });
-    const query = ['query', '/v2/reports/visibility', '--data', 'data/sample', '--org', orgs[0]!.id, '--body', body, '--state', 'cli.state.duckdb'];
+    const orgs = JSON.parse((await run(bin, ['orgs', '--data', 'data/sample'], { cwd: project })).stdout) as {
+      id: string;
+      categories: { id: string }[];
+    }[];
+    const body = JSON.stringify({
+      category_id: orgs[0]!.categories[0]!.id,
+      start_date: '2026-10-01',
+      end_date: '2026-10-31',
+      limit: 1,
+    });
+    const query = [
+      'query',
+      '/v2/reports/visibility',
+      '--data',
+      'data/sample',
+      '--org',
+      orgs[0]!.id,
+      '--body',
+      body,
+      '--state',
+      'cli.state.duckdb',
+    ];
     const { stdout } = await run(bin, query, { cwd: project });
     expect(JSON.parse(stdout).data).toHaveLength(1);
     // The bundled CLI (dist/aea/) starts the search worker that lives in dist/knowledge/.
     const scope = ['--data', 'data/sample', '--org', orgs[0]!.id, '--state', 'cli.state.duckdb'];
-    const kb = (JSON.parse((await run(bin, ['query', '/v1/knowledge-bases', ...scope], { cwd: project })).stdout) as { data: { id: string }[] }).data[0]!.id;
-    const searched = JSON.parse((await run(bin, ['query', `/v1/knowledge-bases/${kb}/search`, ...scope, '--body', JSON.stringify({ query: 'warranty', top_k: 2 })], { cwd: project })).stdout) as { data: unknown[] };
+    const kb = (
+      JSON.parse((await run(bin, ['query', '/v1/knowledge-bases', ...scope], { cwd: project })).stdout) as {
+        data: { id: string }[];
+      }
+    ).data[0]!.id;
+    const searched = JSON.parse(
+      (
+        await run(
+          bin,
+          [
+            'query',
+            `/v1/knowledge-bases/${kb}/search`,
+            ...scope,
+            '--body',
+            JSON.stringify({ query: 'warranty', top_k: 2 }),
+          ],
+          { cwd: project },
+        )
+      ).stdout,
+    ) as { data: unknown[] };
     expect(searched.data).toHaveLength(2);
-    expect(await refusal(run(bin, [...query, '--backend', 'chdb'], { cwd: project }))).toMatchObject({ code: 1, stderr: expect.stringContaining('run `npm i chdb`') });
-    expect(await refusal(run(bin, ['bench', '--usage']))).toMatchObject({ code: 1, stderr: expect.stringContaining('clone of the repository') });
+    expect(await refusal(run(bin, [...query, '--backend', 'chdb'], { cwd: project }))).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('run `npm i chdb`'),
+    });
+    expect(await refusal(run(bin, ['bench', '--usage']))).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('clone of the repository'),
+    });
   });
 
   it('loads only what a command needs: `aea --help` neither DuckDB nor Fastify, `aea orgs` no Fastify', async () => {
     const packages = async (args: string[]) => {
-      const { stderr } = await run(process.execPath, ['loaded.mjs'], { cwd: project, env: { ...process.env, AEA_ARGS: JSON.stringify(args) } });
+      const { stderr } = await run(process.execPath, ['loaded.mjs'], {
+        cwd: project,
+        env: { ...process.env, AEA_ARGS: JSON.stringify(args) },
+      });
       return JSON.parse(/^loaded (.*)$/m.exec(stderr)![1]!) as string[];
     };
     expect(await packages(['--help'])).toEqual([]);

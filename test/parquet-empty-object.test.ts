@@ -45,9 +45,21 @@ describe('Parquet export of rows holding an empty object', () => {
   it('answers 200 with the empty object left out of the file', async () => {
     const window = { category_id: org.categories[0]!.id, start_date: '2026-03-01', end_date: '2026-03-31' };
     const cases: [string, object, string[]][] = [
-      ['/v1/reports/citations/stream', { ...window, order_by: {}, metrics: ['share_of_voice', 'citation_share'] }, ['metrics']],
-      ['/v1/reports/visibility?compare=previous_period&components=true', { ...window, date_interval: 'hour', metrics: ['executions'] }, ['metrics']],
-      ['/v2/reports/bots?compare=previous_year', { domain: org.domains[0]!.name, metrics: ['last_visit'], start_date: '2026-03-01' }, ['metrics']],
+      [
+        '/v1/reports/citations/stream',
+        { ...window, order_by: {}, metrics: ['share_of_voice', 'citation_share'] },
+        ['metrics'],
+      ],
+      [
+        '/v1/reports/visibility?compare=previous_period&components=true',
+        { ...window, date_interval: 'hour', metrics: ['executions'] },
+        ['metrics'],
+      ],
+      [
+        '/v2/reports/bots?compare=previous_year',
+        { domain: org.domains[0]!.name, metrics: ['last_visit'], start_date: '2026-03-01' },
+        ['metrics'],
+      ],
     ];
     for (const [path, body, expected] of cases) {
       const url = `${server.url}${path}${path.includes('?') ? '&' : '?'}format=parquet`;

@@ -29,7 +29,8 @@ const patch = (body: unknown) => org().resources.updatePrompts({ params: { categ
 /** The category as the listing endpoints show it, in the reference model's shape. */
 async function observe() {
   const params = { category_id: ids.category };
-  const prompts = (await org().resources.prompts({ params, query: { status: 'active,disabled', limit: '1000' } })).data as Record<string, any>[];
+  const prompts = (await org().resources.prompts({ params, query: { status: 'active,disabled', limit: '1000' } }))
+    .data as Record<string, any>[];
   const topics = (await org().resources.categoryTopics({ params })) as unknown as NamedItem[];
   const tags = (await org().resources.categoryTags({ params })) as unknown as NamedItem[];
   const ids_ = (xs: { id: string }[]) => xs.map((x) => x.id);
@@ -74,7 +75,12 @@ function refs(items: () => NamedItem[], extra: fc.Arbitrary<unknown>[] = []) {
     item.chain((x) => cases(x.name).map((name) => ({ id: x.id, name }))),
   ].map((arbitrary) => ({ arbitrary, weight: 6 }));
   const wrong = {
-    arbitrary: fc.oneof(fc.constant(unknownId), fc.constant({ id: unknownId, name: 'Whatever' }), fc.constant('Atlantis'), item.map((x) => ({ id: x.id, name: `${x.name} (other)` }))),
+    arbitrary: fc.oneof(
+      fc.constant(unknownId),
+      fc.constant({ id: unknownId, name: 'Whatever' }),
+      fc.constant('Atlantis'),
+      item.map((x) => ({ id: x.id, name: `${x.name} (other)` })),
+    ),
     weight: 1,
   };
   return fc.oneof(...good, wrong, ...extra.map((arbitrary) => ({ arbitrary, weight: 3 })));
@@ -83,22 +89,40 @@ function refs(items: () => NamedItem[], extra: fc.Arbitrary<unknown>[] = []) {
 function entryArbitrary(): fc.Arbitrary<Entry> {
   // null-rule: prompt-update-null-unchanged (null fields and `asset: null` against the reference model)
   const nullable = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 8 });
-  const topic = refs(() => m0.topics, [
-    fc.constantFrom('Brand new topic', 'brand NEW topic', 'Another topic'),
-    fc.constantFrom(...m0.topics).chain((t) => fc.constantFrom('Renamed topic', t.name.toUpperCase(), m0.topics[0]!.name).map((name) => ({ id: t.id, name }))),
-  ]);
+  const topic = refs(
+    () => m0.topics,
+    [
+      fc.constantFrom('Brand new topic', 'brand NEW topic', 'Another topic'),
+      fc
+        .constantFrom(...m0.topics)
+        .chain((t) =>
+          fc
+            .constantFrom('Renamed topic', t.name.toUpperCase(), m0.topics[0]!.name)
+            .map((name) => ({ id: t.id, name })),
+        ),
+    ],
+  );
   const tag = refs(() => m0.tags, [fc.constantFrom('fresh tag', 'FRESH TAG', 'second tag')]);
   const persona = refs(() => m0.personas);
   const region = refs(() => m0.regions);
   const platform = refs(() => m0.platforms);
-  const asset = fc.oneof(fc.constant(null), refs(() => m0.assets, [fc.constant(ids.siblingAsset)]));
-  const id = fc.oneof({ arbitrary: fc.constantFrom(...m0.prompts.map((p) => p.id)), weight: 25 }, { arbitrary: fc.constantFrom(ids.siblingPrompt, ids.foreignPrompt, unknownId), weight: 1 });
+  const asset = fc.oneof(
+    fc.constant(null),
+    refs(() => m0.assets, [fc.constant(ids.siblingAsset)]),
+  );
+  const id = fc.oneof(
+    { arbitrary: fc.constantFrom(...m0.prompts.map((p) => p.id)), weight: 25 },
+    { arbitrary: fc.constantFrom(ids.siblingPrompt, ids.foreignPrompt, unknownId), weight: 1 },
+  );
   return fc.record(
     {
       id,
       prompt: nullable(fc.constantFrom('Which tent is lightest?', 'Best tent for rain?')),
       topic: nullable(topic),
-      language: fc.oneof({ arbitrary: fc.constantFrom('en-US', 'fr-FR'), weight: 15 }, { arbitrary: fc.constant('xx-XX'), weight: 1 }),
+      language: fc.oneof(
+        { arbitrary: fc.constantFrom('en-US', 'fr-FR'), weight: 15 },
+        { arbitrary: fc.constant('xx-XX'), weight: 1 },
+      ),
       analysis_types: fc.subarray(['sentiment', 'visibility', 'accuracy', 'visibility'], { minLength: 1 }),
       prompt_type: fc.constantFrom('visibility', 'sentiment'),
       asset,
@@ -111,7 +135,8 @@ function entryArbitrary(): fc.Arbitrary<Entry> {
   ) as fc.Arbitrary<Entry>;
 }
 
-const batchArbitrary = () => fc.record({ entries: fc.array(entryArbitrary(), { minLength: 1, maxLength: 4 }), dryRun: fc.boolean() });
+const batchArbitrary = () =>
+  fc.record({ entries: fc.array(entryArbitrary(), { minLength: 1, maxLength: 4 }), dryRun: fc.boolean() });
 const sortLocs = (locs: readonly (readonly (string | number)[])[]) => locs.map((l) => JSON.stringify(l)).sort();
 
 describe('PATCH /v1/org/categories/{id}/prompts against a reference model', () => {
@@ -149,9 +174,25 @@ describe('PATCH /v1/org/categories/{id}/prompts against a reference model', () =
   it('stamps updated_at on changed prompts only and reports an unchanged entry as {id}', async () => {
     await resetCategory(engine, ids.category);
     const [p, q] = m0.prompts;
-    const result = await patch({ prompts: [{ id: p!.id, prompt: 'A new text' }, { id: q!.id, language: q!.language }] });
-    expect(result).toEqual({ dry_run: false, updated: 1, topics_created: 0, tags_created: 0, prompts: [{ id: p!.id, prompt: { old: p!.prompt, new: 'A new text' } }, { id: q!.id }] });
-    const listed = (await org().resources.prompts({ params: { category_id: ids.category }, query: { status: ['active', 'disabled'] } })).data as Record<string, string>[];
+    const result = await patch({
+      prompts: [
+        { id: p!.id, prompt: 'A new text' },
+        { id: q!.id, language: q!.language },
+      ],
+    });
+    expect(result).toEqual({
+      dry_run: false,
+      updated: 1,
+      topics_created: 0,
+      tags_created: 0,
+      prompts: [{ id: p!.id, prompt: { old: p!.prompt, new: 'A new text' } }, { id: q!.id }],
+    });
+    const listed = (
+      await org().resources.prompts({
+        params: { category_id: ids.category },
+        query: { status: ['active', 'disabled'] },
+      })
+    ).data as Record<string, string>[];
     expect(listed.find((x) => x.id === p!.id)!.updated_at).toBe(now.toISOString());
     expect(listed.find((x) => x.id === q!.id)!.updated_at).not.toBe(now.toISOString());
   });
@@ -180,13 +221,24 @@ describe('dry runs on a state file', () => {
     let previews = 0;
     try {
       for (const { entries } of fc.sample(batchArbitrary(), { numRuns: 25, seed: 5 })) {
-        const r = await reopened.org(ids.org).resources.updatePrompts({ params: { category_id: ids.category }, body: { prompts: entries, dry_run: true } }).catch((e: unknown) => e);
+        const r = await reopened
+          .org(ids.org)
+          .resources.updatePrompts({ params: { category_id: ids.category }, body: { prompts: entries, dry_run: true } })
+          .catch((e: unknown) => e);
         if (!(r instanceof ValidationError)) previews++;
       }
-      await reopened.org(ids.org).resources.updatePromptStatus({ params: { category_id: ids.category }, body: { prompt_ids: [m0.prompts[0]!.id], status: 'deleted', dry_run: true } });
+      await reopened.org(ids.org).resources.updatePromptStatus({
+        params: { category_id: ids.category },
+        body: { prompt_ids: [m0.prompts[0]!.id], status: 'deleted', dry_run: true },
+      });
       await reopened.org(ids.org).resources.createPrompts({
         params: { category_id: ids.category },
-        body: { dry_run: true, prompts: [{ prompt: 'New?', language: 'en-US', topic: 'Brand new', platforms: ['ChatGPT'], regions: ['Canada'] }] },
+        body: {
+          dry_run: true,
+          prompts: [
+            { prompt: 'New?', language: 'en-US', topic: 'Brand new', platforms: ['ChatGPT'], regions: ['Canada'] },
+          ],
+        },
       });
     } finally {
       await reopened.close();

@@ -25,7 +25,17 @@ async function everything(body: Record<string, unknown>, limit = 50) {
 }
 
 /** group_by forms the docs allow: query only under prompt. */
-const groupings = [undefined, [], ['prompt'], ['prompt', 'query'], ['query', 'prompt'], ['model'], ['region', 'date'], ['date', 'prompt', 'query'], ['prompt', 'model']];
+const groupings = [
+  undefined,
+  [],
+  ['prompt'],
+  ['prompt', 'query'],
+  ['query', 'prompt'],
+  ['model'],
+  ['region', 'date'],
+  ['date', 'prompt', 'query'],
+  ['prompt', 'model'],
+];
 
 describe('v2 query fan-outs against the reference evaluator', () => {
   it('agrees for the allowed groupings, metric combinations, analysis types and filters', async () => {
@@ -33,7 +43,10 @@ describe('v2 query fan-outs against the reference evaluator', () => {
     const request = fc.record({
       filter: layeredFilter(promptFilterFields, {}, typeLeaf),
       group_by: fc.constantFrom(...groupings),
-      metrics: fc.option(fc.subarray(['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'], { minLength: 1 }), { nil: undefined }),
+      metrics: fc.option(
+        fc.subarray(['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'], { minLength: 1 }),
+        { nil: undefined },
+      ),
       interval: fc.constantFrom('day' as const, 'week' as const, 'month' as const),
       window: fc.constantFrom(...windows),
     });
@@ -60,7 +73,10 @@ describe('v2 query fan-outs against the reference evaluator', () => {
   });
 
   it('a query’s shares within its prompt sum to 1', async () => {
-    const rows = (await everything({ ...base, group_by: ['prompt', 'query'], metrics: ['share'] })) as { prompt_id: string; share: number }[];
+    const rows = (await everything({ ...base, group_by: ['prompt', 'query'], metrics: ['share'] })) as {
+      prompt_id: string;
+      share: number;
+    }[];
     const sums = new Map<string, number>();
     for (const r of rows) sums.set(r.prompt_id, (sums.get(r.prompt_id) ?? 0) + r.share);
     expect(sums.size).toBeGreaterThan(1);
@@ -70,14 +86,34 @@ describe('v2 query fan-outs against the reference evaluator', () => {
 
 describe('v2 query fan-outs agree with v1 for the same window', () => {
   it('total_fanouts and fanouts_per_execution per prompt', async () => {
-    const rows = (await everything({ ...base, start_date: '2026-03-01', end_date: '2026-08-31' })) as { prompt_id: string; prompt: string; total_fanouts: number; fanouts_per_execution: number }[];
-    const v1 = (await org().reports.queryFanoutsV1({ ...base, start_date: '2026-03-01', end_date: '2026-09-01', metrics: ['total_fanouts', 'fanouts_per_execution'], dimensions: ['prompt'], filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }] })).data as { metrics: number[]; dimensions: string[] }[];
-    expect(rows.map((r) => [r.prompt, r.total_fanouts, r.fanouts_per_execution])).toEqual(v1.map((r) => [r.dimensions[0], ...r.metrics]));
+    const rows = (await everything({ ...base, start_date: '2026-03-01', end_date: '2026-08-31' })) as {
+      prompt_id: string;
+      prompt: string;
+      total_fanouts: number;
+      fanouts_per_execution: number;
+    }[];
+    const v1 = (
+      await org().reports.queryFanoutsV1({
+        ...base,
+        start_date: '2026-03-01',
+        end_date: '2026-09-01',
+        metrics: ['total_fanouts', 'fanouts_per_execution'],
+        dimensions: ['prompt'],
+        filters: [{ field: 'analysis_type', operator: 'is', value: 'visibility' }],
+      })
+    ).data as { metrics: number[]; dimensions: string[] }[];
+    expect(rows.map((r) => [r.prompt, r.total_fanouts, r.fanouts_per_execution])).toEqual(
+      v1.map((r) => [r.dimensions[0], ...r.metrics]),
+    );
   });
 });
 
 describe('pages, streams, info', () => {
-  const bodies = [{ ...base }, { ...base, group_by: ['prompt', 'query'], metrics: ['share', 'total_fanouts'], max_results: 4 }, { ...base, group_by: ['date'], interval: 'month' }];
+  const bodies = [
+    { ...base },
+    { ...base, group_by: ['prompt', 'query'], metrics: ['share', 'total_fanouts'], max_results: 4 },
+    { ...base, group_by: ['date'], interval: 'month' },
+  ];
   it.each(bodies)('every page walked equals one big page equals the stream (%#)', async (body) => {
     const { max_results: cap, ...rest } = body as typeof body & { max_results?: number };
     const small = await everything(rest, 2);
@@ -91,9 +127,30 @@ describe('pages, streams, info', () => {
 
   it('info carries the coverage note with the searching runs, the default group_by, metrics and analysis type', async () => {
     const page = await org().reports.queryFanouts({ ...base, limit: 2 });
-    const searched = fixture.executions.filter((e) => e.category_id === ids.cat1 && e.search_triggered && String(e.day) >= base.start_date && fixture.prompts!.find((p) => p.id === e.prompt_id)!.analysis_types!.toString().includes('visibility')).length;
-    expect(page.info).toMatchObject({ group_by: ['prompt'], metrics: ['total_fanouts', 'fanouts_per_execution', 'query_variations'], analysis_types: ['visibility'], count: 2 });
+    const searched = fixture.executions.filter(
+      (e) =>
+        e.category_id === ids.cat1 &&
+        e.search_triggered &&
+        String(e.day) >= base.start_date &&
+        fixture
+          .prompts!.find((p) => p.id === e.prompt_id)!
+          .analysis_types!.toString()
+          .includes('visibility'),
+    ).length;
+    expect(page.info).toMatchObject({
+      group_by: ['prompt'],
+      metrics: ['total_fanouts', 'fanouts_per_execution', 'query_variations'],
+      analysis_types: ['visibility'],
+      count: 2,
+    });
     expect(page.info.coverage_note).toContain(`the ${searched} of `);
-    expect(Object.keys(page.data[0]!)).toEqual(['prompt', 'prompt_id', 'rank', 'total_fanouts', 'fanouts_per_execution', 'query_variations']);
+    expect(Object.keys(page.data[0]!)).toEqual([
+      'prompt',
+      'prompt_id',
+      'rank',
+      'total_fanouts',
+      'fanouts_per_execution',
+      'query_variations',
+    ]);
   });
 });

@@ -21,7 +21,11 @@ afterEach(() => {
 
 /** A real `aea serve` process over the sample, allowing 2 requests per key per hour. */
 async function serve(state: string): Promise<Served> {
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--rate-limit', '2', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [aeaBin, 'serve', '--data', sampleDir, '--state', state, '--port', '0', '--rate-limit', '2', '--quiet'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   running.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
@@ -52,12 +56,28 @@ describe('rate-limit windows across a restart', () => {
     const state = join(await tempDir(), 'state.duckdb');
     const setup = await openEngine({ data: sampleDir, state });
     const org = setup.organizations[0]!.id;
-    const make = async (name: string) => (await ApiKeys.of(setup.core.state).create({ organizationId: org, name, expiresOn: '2099-12-31', now: new Date() })).key;
-    const [limited, counted, crashed] = [await make('limited key'), await make('counted key'), await make('crashed key')];
+    const make = async (name: string) =>
+      (
+        await ApiKeys.of(setup.core.state).create({
+          organizationId: org,
+          name,
+          expiresOn: '2099-12-31',
+          now: new Date(),
+        })
+      ).key;
+    const [limited, counted, crashed] = [
+      await make('limited key'),
+      await make('counted key'),
+      await make('crashed key'),
+    ];
     await setup.close();
 
     const first = await serve(state);
-    expect((await Promise.all([models(first, limited), models(first, limited), models(first, limited)])).map((r) => r.status).sort()).toEqual([200, 200, 429]);
+    expect(
+      (await Promise.all([models(first, limited), models(first, limited), models(first, limited)]))
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual([200, 200, 429]);
     expect(await models(first, counted)).toEqual({ status: 200, remaining: '1' });
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);

@@ -30,7 +30,12 @@ const standIns: Record<string, string> = {
   engine: 'declare const engine: Engine;',
   acme: 'declare const acme: OrgScope;',
   body: "declare const body: { readonly category_id: string; readonly start_date: string; readonly end_date: string; readonly scope: 'all' };",
-  ...Object.fromEntries(['orgId', 'category_id', 'agent_id', 'id', 'start_date', 'end_date', 'knowledge_base_id'].map((n) => [n, `declare const ${n}: string;`])),
+  ...Object.fromEntries(
+    ['orgId', 'category_id', 'agent_id', 'id', 'start_date', 'end_date', 'knowledge_base_id'].map((n) => [
+      n,
+      `declare const ${n}: string;`,
+    ]),
+  ),
 };
 
 function declared(code: string): Set<string> {
@@ -43,7 +48,9 @@ function declared(code: string): Set<string> {
 
 function moduleOf(code: string): string {
   const own = declared(code);
-  const imports = code.includes("from 'answer-engine-analytics'") ? '' : "import { openEngine, type Engine, type OrgScope } from 'answer-engine-analytics';\n";
+  const imports = code.includes("from 'answer-engine-analytics'")
+    ? ''
+    : "import { openEngine, type Engine, type OrgScope } from 'answer-engine-analytics';\n";
   const prelude = Object.entries(standIns)
     .filter(([name]) => !own.has(name) && new RegExp(`\\b${name}\\b`).test(code))
     .map(([, line]) => line);

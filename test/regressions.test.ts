@@ -37,7 +37,11 @@ describe('regressions found by fuzzing', () => {
 
 describe('regressions found by the benchmark', () => {
   it('a process exits after closing the engine under running and queued queries (aea serve once hung on SIGTERM after a load run)', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./helpers/close-child.ts', import.meta.url)), sampleDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./helpers/close-child.ts', import.meta.url)), sampleDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => {

@@ -12,11 +12,21 @@ describe('typed report names', () => {
     const pages = reports.filter((e) => !e.stream).map((e) => e.name);
     const streams = reports.filter((e) => e.stream).map((e) => e.name);
     expect(Object.keys(typedReports).sort()).toEqual([...pages].sort());
-    expect(Object.entries(typedReports).filter(([, streamed]) => streamed).map(([name]) => `${name}Stream`).sort()).toEqual([...streams].sort());
+    expect(
+      Object.entries(typedReports)
+        .filter(([, streamed]) => streamed)
+        .map(([name]) => `${name}Stream`)
+        .sort(),
+    ).toEqual([...streams].sort());
   });
 
   it('name exactly the registry’s resource methods', () => {
-    expect([...resourceNames].sort()).toEqual(endpoints.filter((e) => e.group === 'resources').map((e) => e.name).sort());
+    expect([...resourceNames].sort()).toEqual(
+      endpoints
+        .filter((e) => e.group === 'resources')
+        .map((e) => e.name)
+        .sort(),
+    );
   });
 });
 
@@ -33,7 +43,14 @@ describe('the untyped doors', () => {
     expect(scope.report('visibility')).toBe(scope.reports.visibility);
     expect(scope.stream('visibility')).toBe(scope.reports.visibilityStream);
     expect(scope.resource('models')).toBe(scope.resources.models);
-    for (const misuse of [() => scope.report('visibilty'), () => scope.report('visibilityStream'), () => scope.report('toString'), () => scope.stream('botsV1'), () => scope.stream('nope'), () => scope.resource('constructor')]) {
+    for (const misuse of [
+      () => scope.report('visibilty'),
+      () => scope.report('visibilityStream'),
+      () => scope.report('toString'),
+      () => scope.stream('botsV1'),
+      () => scope.stream('nope'),
+      () => scope.resource('constructor'),
+    ]) {
       expect(misuse).toThrow(NotFoundError);
     }
     const models = await scope.resource('models')();

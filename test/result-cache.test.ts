@@ -40,7 +40,10 @@ describe('ResultCache: a byte bound, least recently used dropped first', () => {
     expect(planMemory('256MiB', 4).resultCache).toBe(32 * 2 ** 20);
     expect(planMemory('4GiB', 16, 0).resultCache).toBe(0);
     expect(planMemory('4GiB', 16, '0MiB').resultCache).toBe(0);
-    expect(planMemory('4GiB', 16, '128MiB')).toMatchObject({ resultCache: 128 * 2 ** 20, database: 4 * 2 ** 30 - 16 * 4 * 2 ** 20 - 128 * 2 ** 20 });
+    expect(planMemory('4GiB', 16, '128MiB')).toMatchObject({
+      resultCache: 128 * 2 ** 20,
+      database: 4 * 2 ** 30 - 16 * 4 * 2 ** 20 - 128 * 2 ** 20,
+    });
     expect(() => planMemory('256MiB', 16, '200MiB')).toThrow(/result cache of 200 MiB/);
   });
 });
@@ -52,7 +55,10 @@ const reads: [string, Body][] = [
   ['visibility', { category_id: ids.cat1, ...window, group_by: ['topic', 'date'], interval: 'month' }],
   ['queryFanouts', { category_id: ids.cat1, ...window, group_by: ['prompt'] }],
   ['citations', { category_id: ids.cat1, ...window, group_by: ['topic'] }],
-  ['visibilityV1', { category_id: ids.cat1, ...window, metrics: ['visibility_score', 'executions'], dimensions: ['tag'] }],
+  [
+    'visibilityV1',
+    { category_id: ids.cat1, ...window, metrics: ['visibility_score', 'executions'], dimensions: ['tag'] },
+  ],
 ];
 const edits: Body[] = [
   { id: ids.prompts[0], tags: [ids.tags[1]] },
@@ -68,7 +74,10 @@ let kept: Engine;
 let unkept: Engine;
 beforeAll(async () => {
   const clock = () => new Date('2026-11-20T12:00:00Z');
-  [kept, unkept] = await Promise.all([openFixture(moreV2Fixture(), { cursorSecret: 'same', clock }), openFixture(moreV2Fixture(), { cursorSecret: 'same', clock, resultCache: 0 })]);
+  [kept, unkept] = await Promise.all([
+    openFixture(moreV2Fixture(), { cursorSecret: 'same', clock }),
+    openFixture(moreV2Fixture(), { cursorSecret: 'same', clock, resultCache: 0 }),
+  ]);
 });
 afterAll(async () => {
   await kept?.close();
@@ -77,18 +86,25 @@ afterAll(async () => {
 
 describe('the result cache never serves an answer an edit changed', () => {
   it('answers as an engine without it, across any interleaving of prompt edits and repeated reads', async () => {
-    const step = fc.oneof({ arbitrary: fc.nat(reads.length - 1).map((read) => ({ read })), weight: 3 }, fc.nat(edits.length - 1).map((edit) => ({ edit })));
+    const step = fc.oneof(
+      { arbitrary: fc.nat(reads.length - 1).map((read) => ({ read })), weight: 3 },
+      fc.nat(edits.length - 1).map((edit) => ({ edit })),
+    );
     const last = new Map<number, string>();
     let changes = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 14 }), async (steps) => {
         for (const s of steps) {
           if ('edit' in s) {
-            for (const engine of [kept, unkept]) await engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, { body: { prompts: [edits[s.edit]] } });
+            for (const engine of [kept, unkept])
+              await engine
+                .org(ids.org1)
+                .call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, { body: { prompts: [edits[s.edit]] } });
             continue;
           }
           const [name, body] = reads[s.read]!;
-          const answer = async (engine: Engine) => JSON.stringify(await engine.org(ids.org1).report(name as 'visibility')(body as never));
+          const answer = async (engine: Engine) =>
+            JSON.stringify(await engine.org(ids.org1).report(name as 'visibility')(body as never));
           const expected = await answer(unkept);
           expect(await answer(kept)).toBe(expected);
           if (last.has(s.read) && last.get(s.read) !== expected) changes++;
@@ -112,7 +128,9 @@ describe('the result cache never serves an answer an edit changed', () => {
     await kept.org(ids.org1).report('visibility')(body as never);
     expect(kept.core.results.size).toBe(size + 1);
     const hits = kept.core.results.hits;
-    expect(await kept.org(ids.org1).report('visibility')(body as never)).toEqual(await unkept.org(ids.org1).report('visibility')(body as never));
+    expect(await kept.org(ids.org1).report('visibility')(body as never)).toEqual(
+      await unkept.org(ids.org1).report('visibility')(body as never),
+    );
     expect(kept.core.results.hits).toBe(hits + 1);
   });
 });

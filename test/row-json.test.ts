@@ -20,12 +20,25 @@ async function batchOf(query: string): Promise<ColumnBatch> {
 const shape: RowShape = {
   fields: [
     field('date', value('day', 'date')),
-    field('model', object([field('id', value('model_id', 'text')), field('name', value('model_name', 'text'))], 'model_id')),
+    field(
+      'model',
+      object([field('id', value('model_id', 'text')), field('name', value('model_name', 'text'))], 'model_id'),
+    ),
     field('n', value('n', 'integer')),
     field('score', value('score', 'float')),
     field('owned', value('owned', 'boolean')),
     field('at', value('at', 'instant')),
-    field('merchants', value('merchants', { list: { struct: [{ name: 'name', type: 'text' }, { name: 'price', type: 'float' }] } })),
+    field(
+      'merchants',
+      value('merchants', {
+        list: {
+          struct: [
+            { name: 'name', type: 'text' },
+            { name: 'price', type: 'float' },
+          ],
+        },
+      }),
+    ),
     field('pair', array([field('visits', value('n', 'integer')), field('label', value('model_name', 'text'))])),
   ],
 };
@@ -39,9 +52,15 @@ describe('rows as JSON from typed columns', () => {
     ) t(day, model_id, model_name, n, score, owned, "at", merchants)`);
     const write = rowWriter(shape)(batch);
     const texts = [0, 1, 2].map(write);
-    expect(texts[0]).toBe('{"date":"2026-03-08","model":{"id":"m1","name":"GPT \\"4o\\""},"n":12,"score":0.30000000000000004,"owned":true,"at":"2026-03-08T07:30:00Z","merchants":[{"name":"A","price":1.5}],"pair":[12,"GPT \\"4o\\""]}');
-    expect(texts[1]).toBe('{"date":"2026-03-09","model":null,"n":null,"score":null,"owned":null,"at":null,"merchants":[],"pair":[null,null]}');
-    expect(texts[2]).toBe('{"date":null,"model":{"id":"m2","name":""},"n":9007199254740991,"score":0,"owned":false,"at":"2026-11-01T05:59:59Z","merchants":null,"pair":[9007199254740991,""]}');
+    expect(texts[0]).toBe(
+      '{"date":"2026-03-08","model":{"id":"m1","name":"GPT \\"4o\\""},"n":12,"score":0.30000000000000004,"owned":true,"at":"2026-03-08T07:30:00Z","merchants":[{"name":"A","price":1.5}],"pair":[12,"GPT \\"4o\\""]}',
+    );
+    expect(texts[1]).toBe(
+      '{"date":"2026-03-09","model":null,"n":null,"score":null,"owned":null,"at":null,"merchants":[],"pair":[null,null]}',
+    );
+    expect(texts[2]).toBe(
+      '{"date":null,"model":{"id":"m2","name":""},"n":9007199254740991,"score":0,"owned":false,"at":"2026-11-01T05:59:59Z","merchants":null,"pair":[9007199254740991,""]}',
+    );
     const read = rowReader(shape)(batch);
     expect([0, 1, 2].map(read)).toEqual(texts.map((t) => JSON.parse(t)));
   });

@@ -4,7 +4,8 @@ import { generatorFingerprint } from '../src/generate/sample.ts';
 
 describe('the bundled sample', () => {
   it('has one fingerprint under every loader, so tests and the CLI never take turns rebuilding it', () => {
-    const script = "import('tsx/esm/api').then((m) => { m.register(); return import('./src/generate/sample.ts'); }).then((s) => process.stdout.write(s.generatorFingerprint()))";
+    const script =
+      "import('tsx/esm/api').then((m) => { m.register(); return import('./src/generate/sample.ts'); }).then((s) => process.stdout.write(s.generatorFingerprint()))";
     expect(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })).toBe(generatorFingerprint());
   });
 });

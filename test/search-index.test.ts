@@ -10,7 +10,11 @@ import type { IndexedDocument, SearchHit, SearchQuery } from '../src/knowledge/s
  * exactly as it did, scores to 9 significant digits, ties by path, after any sequence of adds and removals.
  */
 class MiniSearchReference {
-  private readonly index = new MiniSearch<IndexedDocument>({ idField: 'path', fields: ['text'], storeFields: ['folder', 'tags'] });
+  private readonly index = new MiniSearch<IndexedDocument>({
+    idField: 'path',
+    fields: ['text'],
+    storeFields: ['folder', 'tags'],
+  });
 
   add(docs: readonly IndexedDocument[]): void {
     for (const doc of docs) this.index.add(doc);
@@ -27,7 +31,9 @@ class MiniSearchReference {
     const filter =
       folder === null && tags === null
         ? undefined
-        : (r: SearchResult) => (folder === null || inFolder(String(r.folder), folder)) && (tags === null || (r.tags as string[]).some((t) => tags.has(t)));
+        : (r: SearchResult) =>
+            (folder === null || inFolder(String(r.folder), folder)) &&
+            (tags === null || (r.tags as string[]).some((t) => tags.has(t)));
     return this.index
       .search(q.query, { combineWith: 'OR', filter })
       .map((r) => ({ path: String(r.id), score: Number(r.score.toPrecision(9)) }))
@@ -37,22 +43,79 @@ class MiniSearchReference {
 }
 
 // Words that stress the tokenizer and lower-casing: case, accents, ß, CJK, emoji, Greek final sigma, Turkish dotted I, apostrophes.
-const vocabulary = ['Apple', 'apple', 'APPLE', 'pear', 'café', 'CAFÉ', 'straße', 'STRASSE', '東京', '数据', '🍎', '🙂x', 'ΟΔΟΣ', 'οδος', 'İstanbul', 'istanbul', "l'eau", 'naïve', 'w17', 'w170', 'x'];
-const separators = [' ', ' ', ' ', '\n', '\n\n', ', ', '. ', '!', ' — ', '\u00a0', '\u3000', '…', '(', ')', '-', "'", '"', '\r\n'];
-const text = fc.array(fc.tuple(fc.constantFrom(...vocabulary), fc.constantFrom(...separators)), { maxLength: 40 }).chain((pairs) =>
-  fc.constantFrom('', '.', ' ', '¿').map((lead) => lead + pairs.map(([w, s]) => w + s).join('')),
-);
+const vocabulary = [
+  'Apple',
+  'apple',
+  'APPLE',
+  'pear',
+  'café',
+  'CAFÉ',
+  'straße',
+  'STRASSE',
+  '東京',
+  '数据',
+  '🍎',
+  '🙂x',
+  'ΟΔΟΣ',
+  'οδος',
+  'İstanbul',
+  'istanbul',
+  "l'eau",
+  'naïve',
+  'w17',
+  'w170',
+  'x',
+];
+const separators = [
+  ' ',
+  ' ',
+  ' ',
+  '\n',
+  '\n\n',
+  ', ',
+  '. ',
+  '!',
+  ' — ',
+  '\u00a0',
+  '\u3000',
+  '…',
+  '(',
+  ')',
+  '-',
+  "'",
+  '"',
+  '\r\n',
+];
+const text = fc
+  .array(fc.tuple(fc.constantFrom(...vocabulary), fc.constantFrom(...separators)), { maxLength: 40 })
+  .chain((pairs) => fc.constantFrom('', '.', ' ', '¿').map((lead) => lead + pairs.map(([w, s]) => w + s).join('')));
 const folders = ['', 'a', 'a/b', 'ab', 'c'];
 const tagNames = ['t1', 't2', 't3'];
-const doc = fc.record({ n: fc.integer({ min: 0, max: 11 }), folder: fc.constantFrom(...folders), tags: fc.subarray(tagNames), text });
-const toDoc = (d: { n: number; folder: string; tags: string[]; text: string }): IndexedDocument => ({ path: `${d.folder ? `${d.folder}/` : ''}doc-${d.n}.md`, folder: d.folder, tags: d.tags, text: d.text });
+const doc = fc.record({
+  n: fc.integer({ min: 0, max: 11 }),
+  folder: fc.constantFrom(...folders),
+  tags: fc.subarray(tagNames),
+  text,
+});
+const toDoc = (d: { n: number; folder: string; tags: string[]; text: string }): IndexedDocument => ({
+  path: `${d.folder ? `${d.folder}/` : ''}doc-${d.n}.md`,
+  folder: d.folder,
+  tags: d.tags,
+  text: d.text,
+});
 const query = fc.record({
-  query: fc.array(fc.constantFrom(...vocabulary, 'missing', '...', 'APPLE'), { minLength: 1, maxLength: 5 }).chain((ws) => fc.constantFrom(' ', ', ', '  ').map((s) => ws.join(s))),
+  query: fc
+    .array(fc.constantFrom(...vocabulary, 'missing', '...', 'APPLE'), { minLength: 1, maxLength: 5 })
+    .chain((ws) => fc.constantFrom(' ', ', ', '  ').map((s) => ws.join(s))),
   topK: fc.integer({ min: 1, max: 12 }),
   folder: fc.constantFrom(null, ...folders.filter((f) => f !== '')),
   tags: fc.constantFrom(null, [], ['t1'], ['t2', 't3']),
 });
-const step = fc.oneof(fc.record({ op: fc.constant('add' as const), doc }), fc.record({ op: fc.constant('remove' as const), n: fc.integer({ min: 0, max: 11 }) }), fc.record({ op: fc.constant('search' as const), q: query }));
+const step = fc.oneof(
+  fc.record({ op: fc.constant('add' as const), doc }),
+  fc.record({ op: fc.constant('remove' as const), n: fc.integer({ min: 0, max: 11 }) }),
+  fc.record({ op: fc.constant('search' as const), q: query }),
+);
 
 describe('search index', () => {
   it('answers as MiniSearch did after any sequence of adds, removals and searches (ranking, scores to 9 digits, ties by path)', () => {
@@ -98,9 +161,13 @@ describe('search index', () => {
       { path: 'c/d.md', score: 1.00144978 },
       { path: 'a.md', score: 0.824944129 },
     ]);
-    expect(index.search({ query: 'APPLE apple', topK: 1, folder: null, tags: null })).toEqual([{ path: 'a.md', score: 1.64988826 }]);
+    expect(index.search({ query: 'APPLE apple', topK: 1, folder: null, tags: null })).toEqual([
+      { path: 'a.md', score: 1.64988826 },
+    ]);
     expect(index.search({ query: 'pear', topK: 10, folder: 'c', tags: null }).map((h) => h.path)).toEqual(['c/d.md']);
-    expect(index.search({ query: 'pear apple', topK: 10, folder: null, tags: ['t1'] }).map((h) => h.path)).toEqual(['a.md']);
+    expect(index.search({ query: 'pear apple', topK: 10, folder: null, tags: ['t1'] }).map((h) => h.path)).toEqual([
+      'a.md',
+    ]);
     index.remove([{ path: 'b.md', folder: '', tags: [], text: 'pear and apple' }]);
     expect(index.size).toBe(2);
     expect(index.search({ query: 'and', topK: 10, folder: null, tags: null })).toEqual([]);
@@ -120,11 +187,22 @@ describe('search index', () => {
       index.add([doc]);
     }
     expect(index.allocated).toEqual(first);
-    expect(index.search({ query: 'v1000 v999', topK: 5, folder: null, tags: null }).map((h) => h.path)).toEqual(['a.md']);
+    expect(index.search({ query: 'v1000 v999', topK: 5, folder: null, tags: null }).map((h) => h.path)).toEqual([
+      'a.md',
+    ]);
   });
 
   it('splits words on Unicode spaces, newlines and punctuation, and lower-cases them', () => {
-    expect(words("¿Qué? L'été\u00a0à Straße—東京…🍎, İ")).toEqual(['qué', 'l', 'été', 'à', 'straße', '東京', '🍎', 'i̇']);
+    expect(words("¿Qué? L'été\u00a0à Straße—東京…🍎, İ")).toEqual([
+      'qué',
+      'l',
+      'été',
+      'à',
+      'straße',
+      '東京',
+      '🍎',
+      'i̇',
+    ]);
     expect(words('...')).toEqual([]);
   });
 });

@@ -18,19 +18,32 @@ import { streamEvents } from './helpers/walk.ts';
 import { ids } from './fixtures/insights.ts';
 import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
-const { fixture, engines, acrossEdit, readsV2, readsV1, v2Text, v1Text } = rollupPair(sentimentDaily, [ids.cat1], { v2: sentimentReport, v2Name: 'sentiment', v1: sentimentV1Report, v1Name: 'sentimentV1' });
+const { fixture, engines, acrossEdit, readsV2, readsV1, v2Text, v1Text } = rollupPair(sentimentDaily, [ids.cat1], {
+  v2: sentimentReport,
+  v2Name: 'sentiment',
+  v1: sentimentV1Report,
+  v1Name: 'sentimentV1',
+});
 const windows = rollupWindows;
 
 describe('the sentiment daily rollup, v2', () => {
   it('answers every request it serves exactly as the facts do (pages and date streams), and serves just those', async () => {
     const used = new Set<boolean>();
     const request = fc.record({
-      filter: fc.option(layeredFilter({ model: promptFilterFields.model!, topic: promptFilterFields.topic! }, { theme: sentimentCatalog.theme! }), { nil: undefined, freq: 2 }),
+      filter: fc.option(
+        layeredFilter(
+          { model: promptFilterFields.model!, topic: promptFilterFields.topic! },
+          { theme: sentimentCatalog.theme! },
+        ),
+        { nil: undefined, freq: 2 },
+      ),
       source: fc.constantFrom('asset', 'asset', 'asset', 'citation'),
       group_by: fc.uniqueArray(fc.constantFrom('date', 'model', 'competitor', 'theme', 'region'), { maxLength: 2 }),
       interval: fc.constantFrom('day', 'week', 'month'),
       asset: fc.constantFrom('Acme', 'Zeta', ids.assets[1]!),
-      comparison: fc.option(fc.constantFrom(['2026-02-20', '2026-05-31'], ['2026-08-01', '2026-12-31']), { nil: undefined }),
+      comparison: fc.option(fc.constantFrom(['2026-02-20', '2026-05-31'], ['2026-08-01', '2026-12-31']), {
+        nil: undefined,
+      }),
       occurrence: fc.boolean(),
       window: fc.constantFrom(...windows),
     });
@@ -52,13 +65,18 @@ describe('the sentiment daily rollup, v2', () => {
           ...(comparison ? { comparison_start_date: comparison[0], comparison_end_date: comparison[1] } : {}),
           filter: r.filter ? toWire(r.filter) : null,
         };
-        const servable = r.source === 'asset' && !groupBy.some((d) => d === 'theme' || d === 'region') && !/"field":"(topic|theme)"/.test(filterText);
+        const servable =
+          r.source === 'asset' &&
+          !groupBy.some((d) => d === 'theme' || d === 'region') &&
+          !/"field":"(topic|theme)"/.test(filterText);
         const reads = await readsV2(engines.withRollups, body);
         expect(reads).toBe(servable);
         used.add(reads);
         expect(await v2Text(engines.withRollups, body)).toBe(await v2Text(engines.factsOnly, body));
         if (reads && groupBy.includes('date')) {
-          expect(await streamEvents(engines.withRollups.org(ids.org1), 'sentiment', body)).toEqual(await streamEvents(engines.factsOnly.org(ids.org1), 'sentiment', body));
+          expect(await streamEvents(engines.withRollups.org(ids.org1), 'sentiment', body)).toEqual(
+            await streamEvents(engines.factsOnly.org(ids.org1), 'sentiment', body),
+          );
         }
       }),
       { numRuns: 60 },
@@ -81,11 +99,27 @@ describe('the sentiment daily rollup, v1', () => {
         ['2026-11-01T04:00:00Z', '2026-11-02T05:00:00Z', true],
         ['2026-03-08T06:00:00Z', '2026-03-09', false],
       ),
-      filters: fc.subarray([filterOf('model_id', ids.models[0]!), filterOf('asset_id', ids.assets[0]!), filterOf('asset_name', 'Zeta'), filterOf('topic_id', ids.topics[0]!)], { maxLength: 2 }),
+      filters: fc.subarray(
+        [
+          filterOf('model_id', ids.models[0]!),
+          filterOf('asset_id', ids.assets[0]!),
+          filterOf('asset_name', 'Zeta'),
+          filterOf('topic_id', ids.topics[0]!),
+        ],
+        { maxLength: 2 },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const body = { category_id: ids.cat1, start_date: r.window[0] as string, end_date: r.window[1] as string, metrics: r.metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters };
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0] as string,
+          end_date: r.window[1] as string,
+          metrics: r.metrics,
+          dimensions: r.dimensions,
+          date_interval: r.interval,
+          filters: r.filters,
+        };
         const servable =
           r.window[2] &&
           !(r.dimensions.includes('date') && r.interval === 'hour') &&
@@ -104,10 +138,28 @@ describe('the sentiment daily rollup, v1', () => {
 
 describe('the sentiment daily rollup across prompt edits', () => {
   it('is not read once a prompt changes, and answers as the facts do once rebuilt', async () => {
-    const v2 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['model'] };
-    const v1 = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['positive', 'occurrences'], dimensions: ['asset_name'] };
-    const carrying = fixture.prompts!.filter((p) => p.category_id === ids.cat1 && (p.analysis_types as string[]).includes('sentiment'));
-    const { before, after } = await acrossEdit(v2, v1, (engine) => engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, { body: { prompts: [{ id: carrying[0]!.id, analysis_types: ['visibility'] }] } }));
+    const v2 = {
+      category_id: ids.cat1,
+      start_date: '2026-02-20',
+      end_date: '2026-12-31',
+      asset: 'Acme',
+      group_by: ['model'],
+    };
+    const v1 = {
+      category_id: ids.cat1,
+      start_date: '2026-02-20',
+      end_date: '2027-01-01',
+      metrics: ['positive', 'occurrences'],
+      dimensions: ['asset_name'],
+    };
+    const carrying = fixture.prompts!.filter(
+      (p) => p.category_id === ids.cat1 && (p.analysis_types as string[]).includes('sentiment'),
+    );
+    const { before, after } = await acrossEdit(v2, v1, (engine) =>
+      engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
+        body: { prompts: [{ id: carrying[0]!.id, analysis_types: ['visibility'] }] },
+      }),
+    );
     expect(after).not.toEqual(before);
   });
 });
@@ -116,13 +168,46 @@ describe('golden SQL of sentiment rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
     const ctx = engines.withRollups.org(ids.org1).context();
-    const v2 = await prepareRead(sentimentReport, { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', asset: 'Acme', group_by: ['competitor'], comparison_start_date: '2026-01-01', comparison_end_date: '2026-02-19', filter: { field: 'model', op: 'is', value: 'ChatGPT' } }, 'page', ctx);
+    const v2 = await prepareRead(
+      sentimentReport,
+      {
+        category_id: ids.cat1,
+        start_date: '2026-02-20',
+        end_date: '2026-12-31',
+        asset: 'Acme',
+        group_by: ['competitor'],
+        comparison_start_date: '2026-01-01',
+        comparison_end_date: '2026-02-19',
+        filter: { field: 'model', op: 'is', value: 'ChatGPT' },
+      },
+      'page',
+      ctx,
+    );
     const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
     expect(q2.text).toContain('rollup_sentiment_daily');
-    expectGolden(join(dir, 'sentiment', 'rollup-competitors-compared.sql'), `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`);
-    const v1 = await prepareTabular(sentimentV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['positive', 'negative', 'occurrences'], dimensions: ['asset_name', 'date'], date_interval: 'week', pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    expectGolden(
+      join(dir, 'sentiment', 'rollup-competitors-compared.sql'),
+      `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`,
+    );
+    const v1 = await prepareTabular(
+      sentimentV1Report,
+      {
+        category_id: ids.cat1,
+        start_date: '2026-03-01',
+        end_date: '2026-12-01',
+        metrics: ['positive', 'negative', 'occurrences'],
+        dimensions: ['asset_name', 'date'],
+        date_interval: 'week',
+        pagination: { limit: 8, offset: 0 },
+      },
+      'page',
+      ctx,
+    );
     const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
     expect(q1.text).toContain('rollup_sentiment_daily');
-    expectGolden(join(dir, 'sentiment-v1', 'rollup-brands-by-week.sql'), `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`);
+    expectGolden(
+      join(dir, 'sentiment-v1', 'rollup-brands-by-week.sql'),
+      `${q1.text}\n-- params: ${JSON.stringify(q1.params)}\n`,
+    );
   });
 });

@@ -38,7 +38,10 @@ describe('v2 sentiment against the reference evaluator', () => {
       group_by: fc.uniqueArray(fc.constantFrom(...dims), { maxLength: 2 }),
       interval: fc.constantFrom('day' as const, 'month' as const),
       asset: fc.constantFrom('Acme', 'Zeta', ids.assets[1]!),
-      comparison: fc.option(fc.constantFrom<[string, string]>(['2026-02-20', '2026-05-31'], ['2026-08-01', '2026-12-31']), { nil: undefined }),
+      comparison: fc.option(
+        fc.constantFrom<[string, string]>(['2026-02-20', '2026-05-31'], ['2026-08-01', '2026-12-31']),
+        { nil: undefined },
+      ),
       occurrence: fc.boolean(),
       sites: fc.boolean(),
       window: fc.constantFrom(...windows),
@@ -57,13 +60,19 @@ describe('v2 sentiment against the reference evaluator', () => {
           source: r.source,
           group_by: groupBy,
           interval: r.interval,
-          ...(r.occurrence && (byAssessment || rowFiltered) ? { metrics: ['occurrence', 'positive_sentiment', 'negative_sentiment'] } : {}),
+          ...(r.occurrence && (byAssessment || rowFiltered)
+            ? { metrics: ['occurrence', 'positive_sentiment', 'negative_sentiment'] }
+            : {}),
           ...(comparison ? { comparison } : {}),
           ...(r.sites && byAssessment ? { include_cited_websites: true } : {}),
           ...(r.filter ? { filter: r.filter } : {}),
         };
         const { comparison: c, ...rest } = q;
-        const body = { ...rest, ...(c ? { comparison_start_date: c[0], comparison_end_date: c[1] } : {}), filter: r.filter ? toWire(r.filter) : null };
+        const body = {
+          ...rest,
+          ...(c ? { comparison_start_date: c[0], comparison_end_date: c[1] } : {}),
+          filter: r.filter ? toWire(r.filter) : null,
+        };
         const expected = referenceSentiment(fixture, q);
         if (expected.length > 0) nonEmpty++;
         expect(await everything(body)).toEqual(expected);
@@ -89,10 +98,16 @@ describe('v2 sentiment against the reference evaluator', () => {
   });
 
   it('positive and negative sum to 100 on every row, previous blocks included', async () => {
-    const rows = await everything({ ...base, group_by: ['theme', 'model'], comparison_start_date: '2026-02-20', comparison_end_date: '2026-06-30' });
+    const rows = await everything({
+      ...base,
+      group_by: ['theme', 'model'],
+      comparison_start_date: '2026-02-20',
+      comparison_end_date: '2026-06-30',
+    });
     expect(rows.length).toBeGreaterThan(5);
     for (const r of rows) {
-      for (const m of [r, r.previous].filter(Boolean) as Record<string, number>[]) expect(m.positive_sentiment! + m.negative_sentiment!).toBe(100);
+      for (const m of [r, r.previous].filter(Boolean) as Record<string, number>[])
+        expect(m.positive_sentiment! + m.negative_sentiment!).toBe(100);
     }
   });
 });
@@ -115,15 +130,48 @@ describe('pages, streams, info', () => {
   });
 
   it('echoes the brand by name, the source and the comparison period', async () => {
-    const page = await org().reports.sentiment({ ...base, asset: ids.assets[0]!, comparison_start_date: '2026-01-01', comparison_end_date: '2026-01-31' });
-    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'asset', 'source', 'models', 'metrics', 'group_by', 'start_date', 'end_date', 'comparison_start_date', 'comparison_end_date', 'filter', 'fingerprint']);
-    expect(page.info).toMatchObject({ asset: 'Acme', source: 'asset', metrics: ['positive_sentiment', 'negative_sentiment'], comparison_start_date: '2026-01-01' });
+    const page = await org().reports.sentiment({
+      ...base,
+      asset: ids.assets[0]!,
+      comparison_start_date: '2026-01-01',
+      comparison_end_date: '2026-01-31',
+    });
+    expect(Object.keys(page.info)).toEqual([
+      'total_results',
+      'count',
+      'next_cursor',
+      'asset',
+      'source',
+      'models',
+      'metrics',
+      'group_by',
+      'start_date',
+      'end_date',
+      'comparison_start_date',
+      'comparison_end_date',
+      'filter',
+      'fingerprint',
+    ]);
+    expect(page.info).toMatchObject({
+      asset: 'Acme',
+      source: 'asset',
+      metrics: ['positive_sentiment', 'negative_sentiment'],
+      comparison_start_date: '2026-01-01',
+    });
     // null-rule: comparison-previous-null
-    expect(page.data[0]).toEqual({ rank: 1, positive_sentiment: expect.any(Number), negative_sentiment: expect.any(Number), previous: null });
+    expect(page.data[0]).toEqual({
+      rank: 1,
+      positive_sentiment: expect.any(Number),
+      negative_sentiment: expect.any(Number),
+      previous: null,
+    });
   });
 
   it('a brand the category does not track is a 422 on asset, before any row is read or streamed', async () => {
-    for (const run of [() => org().reports.sentiment({ ...base, asset: 'Lendco' }), () => streamEvents(org(), 'sentiment', { ...base, asset: 'Nope' })]) {
+    for (const run of [
+      () => org().reports.sentiment({ ...base, asset: 'Lendco' }),
+      () => streamEvents(org(), 'sentiment', { ...base, asset: 'Nope' }),
+    ]) {
       const error = await (run() as Promise<unknown>).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'asset'] });

@@ -85,7 +85,11 @@ afterAll(async () => {
 describe('a request’s statement is interrupted', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer(engine, { endpoints: [...registry, endless('endless', 'heavy')], timeBudgetMs: 0, heavyPerKey: 0 });
+    server = await startServer(engine, {
+      endpoints: [...registry, endless('endless', 'heavy')],
+      timeBudgetMs: 0,
+      heavyPerKey: 0,
+    });
   });
   afterAll(() => server.close());
 
@@ -93,7 +97,10 @@ describe('a request’s statement is interrupted', () => {
     const key = await server.key(orgId);
     outcomes.length = 0;
     started = 0;
-    const req = httpRequest(`${server.url}/test/endless`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' } });
+    const req = httpRequest(`${server.url}/test/endless`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    });
     req.on('error', () => undefined);
     req.end('{}');
     await waitFor(() => started === 1 && engine.core.pool.active === 1, 'the statement to start');
@@ -112,7 +119,8 @@ describe('a request’s statement is interrupted', () => {
       expect(r.headers.get('x-should-retry')).toBe('false');
       expect(r.headers.get('content-type')).toContain('application/json');
       expect(await r.json()).toEqual({
-        detail: 'The request ran longer than its time budget of 0.3 s and was stopped; narrow it (a shorter window, fewer dimensions, a smaller page)',
+        detail:
+          'The request ran longer than its time budget of 0.3 s and was stopped; narrow it (a shorter window, fewer dimensions, a smaller page)',
         code: 'time_budget_exceeded',
       });
       expect(outcomes).toHaveLength(1);
@@ -124,7 +132,9 @@ describe('a request’s statement is interrupted', () => {
   });
 
   it('in the library too: a budget or the caller’s signal interrupts the statement and rejects with its reason', async () => {
-    await expect(withBudget(200, undefined, (signal) => engine.core.pool.read(endlessSql, [], signal))).rejects.toBeInstanceOf(TimeBudgetError);
+    await expect(
+      withBudget(200, undefined, (signal) => engine.core.pool.read(endlessSql, [], signal)),
+    ).rejects.toBeInstanceOf(TimeBudgetError);
     const caller = new AbortController();
     const call = withBudget(0, caller.signal, (signal) => engine.core.pool.read(endlessSql, [], signal));
     await waitFor(() => engine.core.pool.active === 1, 'the statement to start');
@@ -137,17 +147,29 @@ describe('a request’s statement is interrupted', () => {
 
 describe('sharing', () => {
   it('caps a key’s concurrent heavy requests with 429 too_many_heavy_requests; other keys and light requests go on', async () => {
-    const server = await startServer(engine, { endpoints: [...registry, endless('heavy', 'heavy')], timeBudgetMs: 0, heavyPerKey: 1 });
+    const server = await startServer(engine, {
+      endpoints: [...registry, endless('heavy', 'heavy')],
+      timeBudgetMs: 0,
+      heavyPerKey: 1,
+    });
     const key = await server.key(orgId);
     started = 0;
     const first = new AbortController();
-    const running = fetch(`${server.url}/test/heavy`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}', signal: first.signal }).catch(() => undefined);
+    const running = fetch(`${server.url}/test/heavy`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: '{}',
+      signal: first.signal,
+    }).catch(() => undefined);
     try {
       await waitFor(() => started === 1 && engine.core.pool.active === 1, 'the first statement to start');
       const second = await post(`${server.url}/test/heavy`, {}, { 'x-api-key': key });
       expect(second.status).toBe(429);
       expect(second.headers.get('retry-after')).toBe('1');
-      expect(await second.json()).toEqual({ detail: 'At most 1 reports may run at once per API key; retry when one has finished', code: 'too_many_heavy_requests' });
+      expect(await second.json()).toEqual({
+        detail: 'At most 1 reports may run at once per API key; retry when one has finished',
+        code: 'too_many_heavy_requests',
+      });
       const light = await fetch(`${server.url}/v1/org/models`, { headers: { 'x-api-key': key } });
       expect(light.status).toBe(200);
     } finally {
@@ -159,17 +181,34 @@ describe('sharing', () => {
   });
 
   it('serves listings, key checks, /docs and /openapi.json while every heavy connection is busy', async () => {
-    const server = await startServer(engine, { endpoints: [...registry, endless('busy', 'heavy')], timeBudgetMs: 0, heavyPerKey: 0 });
+    const server = await startServer(engine, {
+      endpoints: [...registry, endless('busy', 'heavy')],
+      timeBudgetMs: 0,
+      heavyPerKey: 0,
+    });
     const key = await server.key(orgId);
     started = 0;
     const stop = new AbortController();
     const busy = Array.from({ length: engine.core.pool.size }, () =>
-      fetch(`${server.url}/test/busy`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}', signal: stop.signal }).catch(() => undefined),
+      fetch(`${server.url}/test/busy`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: '{}',
+        signal: stop.signal,
+      }).catch(() => undefined),
     );
     try {
-      await waitFor(() => started === engine.core.pool.size && engine.core.pool.active === 2, 'both heavy connections to be busy');
+      await waitFor(
+        () => started === engine.core.pool.size && engine.core.pool.active === 2,
+        'both heavy connections to be busy',
+      );
       const fresh = await server.key(orgId);
-      for (const path of ['/v1/org/models', '/v1/org/regions', `/v1/org/categories/${category}/tags`, `/v1/org/categories/${category}/prompts?limit=1`]) {
+      for (const path of [
+        '/v1/org/models',
+        '/v1/org/regions',
+        `/v1/org/categories/${category}/tags`,
+        `/v1/org/categories/${category}/prompts?limit=1`,
+      ]) {
         const r = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': fresh } });
         expect(r.status, path).toBe(200);
       }
@@ -191,7 +230,12 @@ describe('the global stream bound', () => {
     const open = async (key: string) => {
       const stop = new AbortController();
       stops.push(stop);
-      return fetch(`${server.url}/test/forever-stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}', signal: stop.signal });
+      return fetch(`${server.url}/test/forever-stream`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: '{}',
+        signal: stop.signal,
+      });
     };
     try {
       const a = await open(await server.key(orgId));
@@ -201,7 +245,10 @@ describe('the global stream bound', () => {
       const c = await open(await server.key(orgId));
       expect(c.status).toBe(503);
       expect(c.headers.get('retry-after')).toBe('5');
-      expect(await c.json()).toEqual({ detail: 'The server has 2 streams open, its limit; retry shortly', code: 'server_busy' });
+      expect(await c.json()).toEqual({
+        detail: 'The server has 2 streams open, its limit; retry shortly',
+        code: 'server_busy',
+      });
       const library = engine.org(orgId).stream('visibility')({});
       await expect(library[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(ServerBusyError);
     } finally {
@@ -219,7 +266,12 @@ describe('the memory budget', () => {
       const limit = (await budgeted.core.pool.read(`SELECT current_setting('memory_limit')`, [])).getRows()[0]![0];
       const mib = (2 ** 30 - 4 * streamBufferBytes - defaultResultCacheBytes) / 2 ** 20;
       expect(String(limit)).toBe(`${mib.toFixed(1)} MiB`);
-      expect(budgeted.core.limits.memory).toEqual({ budget: 2 ** 30, streamReserve: 4 * streamBufferBytes, resultCache: defaultResultCacheBytes, database: 2 ** 30 - 4 * streamBufferBytes - defaultResultCacheBytes });
+      expect(budgeted.core.limits.memory).toEqual({
+        budget: 2 ** 30,
+        streamReserve: 4 * streamBufferBytes,
+        resultCache: defaultResultCacheBytes,
+        database: 2 ** 30 - 4 * streamBufferBytes - defaultResultCacheBytes,
+      });
     } finally {
       await budgeted.close();
     }
@@ -228,7 +280,12 @@ describe('the memory budget', () => {
   it('hands freed memory back soon: DuckDB flushes its allocator past a small peak, in the background', async () => {
     const engine = await openEngine({ data: sampleDir });
     try {
-      const [threshold, background] = (await engine.core.pool.read(`SELECT current_setting('allocator_flush_threshold'), current_setting('allocator_background_threads')`, [])).getRows()[0]!;
+      const [threshold, background] = (
+        await engine.core.pool.read(
+          `SELECT current_setting('allocator_flush_threshold'), current_setting('allocator_background_threads')`,
+          [],
+        )
+      ).getRows()[0]!;
       expect([String(threshold), background]).toEqual(['16.0 MiB', true]);
     } finally {
       await engine.close();
@@ -237,12 +294,23 @@ describe('the memory budget', () => {
 
   it('answers 503 unavailable, not a 500, when a statement outgrows DuckDB’s share', async () => {
     const small = await openEngine({ data: sampleDir, memoryLimit: 68 * 2 ** 20, maxStreams: 1 });
-    const hungry: Endpoint = { ...endless('hungry', 'heavy'), handle: async (_input, ctx) => jsonResult((await ctx.core.pool.read(`SELECT list(i::VARCHAR || ' padding') FROM range(50000000) t(i)`, [], ctx.signal)).getRows().length) };
+    const hungry: Endpoint = {
+      ...endless('hungry', 'heavy'),
+      handle: async (_input, ctx) =>
+        jsonResult(
+          (
+            await ctx.core.pool.read(`SELECT list(i::VARCHAR || ' padding') FROM range(50000000) t(i)`, [], ctx.signal)
+          ).getRows().length,
+        ),
+    };
     const server = await startServer(small, { endpoints: [hungry] });
     try {
       const r = await post(`${server.url}/test/hungry`, {}, { 'x-api-key': await server.key(orgId) });
       expect(r.status).toBe(503);
-      expect(await r.json()).toMatchObject({ code: 'unavailable', detail: expect.stringContaining('more memory than the server’s budget') });
+      expect(await r.json()).toMatchObject({
+        code: 'unavailable',
+        detail: expect.stringContaining('more memory than the server’s budget'),
+      });
     } finally {
       await server.close();
       await small.close();
@@ -250,10 +318,16 @@ describe('the memory budget', () => {
   });
 
   it('refuses a budget that leaves DuckDB too little, or that it cannot read', async () => {
-    await expect(openEngine({ data: sampleDir, memoryLimit: '100MB', maxStreams: 16 })).rejects.toThrow(/leaves DuckDB .* once 16 stream buffers/);
-    await expect(openEngine({ data: sampleDir, memoryLimit: 'lots' })).rejects.toThrow(/cannot read the memory size 'lots'/);
+    await expect(openEngine({ data: sampleDir, memoryLimit: '100MB', maxStreams: 16 })).rejects.toThrow(
+      /leaves DuckDB .* once 16 stream buffers/,
+    );
+    await expect(openEngine({ data: sampleDir, memoryLimit: 'lots' })).rejects.toThrow(
+      /cannot read the memory size 'lots'/,
+    );
     const cli = await aeaInProcess(['serve', '--data', sampleDir, '--memory-limit', '100MB']);
     expect(cli.code).toBe(1);
-    expect(cli.stderr).toMatch(/^aea: --memory-limit: a memory budget of 95 MiB leaves DuckDB 31 MiB once 16 stream buffers of 4 MiB are reserved/);
+    expect(cli.stderr).toMatch(
+      /^aea: --memory-limit: a memory budget of 95 MiB leaves DuckDB 31 MiB once 16 stream buffers of 4 MiB are reserved/,
+    );
   });
 });

@@ -16,8 +16,11 @@ import { ids } from './fixtures/insights.ts';
 import { productIds, shoppingFixture } from './fixtures/shopping.ts';
 
 const base = shoppingFixture();
-const answers = [...new Set(base.shopping_results.filter((r) => r.category_id === ids.cat1).map((r) => r.execution_id as string))];
-const twinOf = (id: string) => `00000000-0000-4000-8000-${(0x900000 + answers.indexOf(id)).toString(16).padStart(12, '0')}`;
+const answers = [
+  ...new Set(base.shopping_results.filter((r) => r.category_id === ids.cat1).map((r) => r.execution_id as string)),
+];
+const twinOf = (id: string) =>
+  `00000000-0000-4000-8000-${(0x900000 + answers.indexOf(id)).toString(16).padStart(12, '0')}`;
 /** Every other shopping answer gets a twin on the same day (other positions), so days hold several answers. */
 const fixture = {
   ...base,
@@ -25,13 +28,20 @@ const fixture = {
     ...base.shopping_results,
     ...base.shopping_results
       .filter((r) => answers.indexOf(r.execution_id as string) % 2 === 0)
-      .map((r) => ({ ...r, execution_id: twinOf(r.execution_id as string), position: ((r.position as number) % 4) + 1 })),
+      .map((r) => ({
+        ...r,
+        execution_id: twinOf(r.execution_id as string),
+        position: ((r.position as number) % 4) + 1,
+      })),
   ],
 };
 let withRollups: Engine;
 let factsOnly: Engine;
 beforeAll(async () => {
-  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
+  [withRollups, factsOnly] = await Promise.all([
+    openFixture(fixture, { cursorSecret: 'same' }),
+    openFixture(fixture, { cursorSecret: 'same', rollups: false }),
+  ]);
   await withRollups.core.rollups.warm(shoppingDaily, [ids.cat1]);
 });
 afterAll(() => {
@@ -41,9 +51,15 @@ afterAll(() => {
 
 type Body = Record<string, unknown>;
 const reads = async (engine: Engine, body: Body) =>
-  render(pageQuery((await prepareRead(shoppingProductsReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text.includes('rollup_shopping_daily');
+  render(
+    pageQuery((await prepareRead(shoppingProductsReport, body, 'page', engine.org(ids.org1).context())).compiled, {
+      after: 0,
+      upTo: 1,
+    }),
+  ).text.includes('rollup_shopping_daily');
 /** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
-const pagesText = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), 'shoppingProducts', body, 3));
+const pagesText = async (engine: Engine, body: Body) =>
+  JSON.stringify(await allPages(engine.org(ids.org1), 'shoppingProducts', body, 3));
 
 const filters: (FilterNode | undefined)[] = [
   undefined,
@@ -61,8 +77,26 @@ describe('the shopping daily rollup', () => {
       interval: fc.constantFrom('day', 'week', 'month'),
       mode: fc.constantFrom('plain', 'plain', 'merchants', 'target'),
       target: fc.constantFrom('Brandy Hike', productIds[0]!, 'Never Shown'),
-      metrics: fc.option(fc.subarray(['visibility_score', 'average_position', 'visibility_rank', 'position1_percentage', 'position_above3_percentage', 'product_rating'], { minLength: 1 }), { nil: undefined }),
-      window: fc.constantFrom(['2026-02-20', '2026-12-31'], ['2026-03-08', '2026-03-09'], ['2026-04-01', '2026-06-30'], ['2026-10-31', '2026-11-02']),
+      metrics: fc.option(
+        fc.subarray(
+          [
+            'visibility_score',
+            'average_position',
+            'visibility_rank',
+            'position1_percentage',
+            'position_above3_percentage',
+            'product_rating',
+          ],
+          { minLength: 1 },
+        ),
+        { nil: undefined },
+      ),
+      window: fc.constantFrom(
+        ['2026-02-20', '2026-12-31'],
+        ['2026-03-08', '2026-03-09'],
+        ['2026-04-01', '2026-06-30'],
+        ['2026-10-31', '2026-11-02'],
+      ),
     });
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
@@ -81,7 +115,10 @@ describe('the shopping daily rollup', () => {
         expect(read).toBe(servable);
         used.add(read);
         expect(await pagesText(withRollups, body)).toBe(await pagesText(factsOnly, body));
-        if (read) expect(await streamEvents(withRollups.org(ids.org1), 'shoppingProducts', body)).toEqual(await streamEvents(factsOnly.org(ids.org1), 'shoppingProducts', body));
+        if (read)
+          expect(await streamEvents(withRollups.org(ids.org1), 'shoppingProducts', body)).toEqual(
+            await streamEvents(factsOnly.org(ids.org1), 'shoppingProducts', body),
+          );
       }),
       { numRuns: 60 },
     );
@@ -92,10 +129,18 @@ describe('the shopping daily rollup', () => {
     const engine = await openFixture(fixture, { cursorSecret: 'same' });
     try {
       await engine.core.rollups.warm(shoppingDaily, [ids.cat1]);
-      const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date'], interval: 'month' };
+      const body = {
+        category_id: ids.cat1,
+        start_date: '2026-02-20',
+        end_date: '2026-12-31',
+        group_by: ['date'],
+        interval: 'month',
+      };
       expect(await reads(engine, body)).toBe(true);
       const before = await pagesText(engine, body);
-      await engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts/status`, { body: { prompt_ids: [ids.prompts[0]], status: 'deleted' } });
+      await engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts/status`, {
+        body: { prompt_ids: [ids.prompts[0]], status: 'deleted' },
+      });
       expect(await reads(engine, body)).toBe(false);
       const facts = await pagesText(engine, body);
       expect(facts).not.toBe(before);
@@ -108,10 +153,20 @@ describe('the shopping daily rollup', () => {
   });
 
   it('golden SQL of a rollup read', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['date'], interval: 'week', limit: 5 };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-02-20',
+      end_date: '2026-12-31',
+      group_by: ['date'],
+      interval: 'week',
+      limit: 5,
+    };
     const prepared = await prepareRead(shoppingProductsReport, body, 'page', withRollups.org(ids.org1).context());
     const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     expect(query.text).toContain('rollup_shopping_daily');
-    expectGolden(join(fileURLToPath(new URL('./golden', import.meta.url)), 'shopping', 'rollup-by-week.sql'), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
+    expectGolden(
+      join(fileURLToPath(new URL('./golden', import.meta.url)), 'shopping', 'rollup-by-week.sql'),
+      `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`,
+    );
   });
 });

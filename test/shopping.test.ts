@@ -53,7 +53,9 @@ describe('v2 shopping products against the reference evaluator', () => {
           category_id: ids.cat1,
           start_date: r.window[0]!,
           end_date: r.window[1]!,
-          ...(r.mode !== 'merchants' ? { group_by: [...r.group_by], interval: r.interval } : { include_merchants: true }),
+          ...(r.mode !== 'merchants'
+            ? { group_by: [...r.group_by], interval: r.interval }
+            : { include_merchants: true }),
           ...(r.mode === 'target' ? { target_product: r.target, competitor_limit: r.competitors } : {}),
           ...(r.filter ? { filter: r.filter } : {}),
         };
@@ -70,7 +72,12 @@ describe('v2 shopping products against the reference evaluator', () => {
     const { data } = await org().reports.shoppingProducts({ ...base, group_by: ['topic'], limit: 50 });
     expect(data.length).toBeGreaterThan(3);
     for (const row of data) {
-      expect(row.position1_percentage! + row.position2_percentage! + row.position3_percentage! + row.position_above3_percentage!).toBeCloseTo(1, 12);
+      expect(
+        row.position1_percentage! +
+          row.position2_percentage! +
+          row.position3_percentage! +
+          row.position_above3_percentage!,
+      ).toBeCloseTo(1, 12);
       expect(row.visibility_score).toBeGreaterThan(0);
       expect(row.visibility_score).toBeLessThanOrEqual(1);
     }
@@ -87,7 +94,12 @@ describe('modes', () => {
   });
 
   it('target_product gives that product first, then the best products of other brands', async () => {
-    const page = await org().reports.shoppingProducts({ ...base, target_product: 'Acme Rain', competitor_limit: 2, metrics: ['visibility_rank'] });
+    const page = await org().reports.shoppingProducts({
+      ...base,
+      target_product: 'Acme Rain',
+      competitor_limit: 2,
+      metrics: ['visibility_rank'],
+    });
     const data = page.data as { product: { name: string; brand: string } }[];
     expect(data[0]!.product.name).toBe('Acme Rain');
     expect(data.slice(1).every((r) => r.product.brand !== 'Acme')).toBe(true);
@@ -96,9 +108,20 @@ describe('modes', () => {
 
   it('include_merchants adds merchants, url and images, and drops the position metrics by default', async () => {
     const page = await org().reports.shoppingProducts({ ...base, include_merchants: true, limit: 50 });
-    expect(page.info).toMatchObject({ include_merchants: true, metrics: ['visibility_score', 'average_position', 'visibility_rank', 'product_rating', 'product_num_reviews'] });
-    const plain = (page.data as Record<string, unknown>[]).find((r) => (r.product as { name: string }).name === 'Plain Boot')!;
-    expect(plain).toMatchObject({ product: { name: 'Plain Boot', brand: '' }, product_rating: null, product_num_reviews: null, merchants: [], product_image_urls: [] });
+    expect(page.info).toMatchObject({
+      include_merchants: true,
+      metrics: ['visibility_score', 'average_position', 'visibility_rank', 'product_rating', 'product_num_reviews'],
+    });
+    const plain = (page.data as Record<string, unknown>[]).find(
+      (r) => (r.product as { name: string }).name === 'Plain Boot',
+    )!;
+    expect(plain).toMatchObject({
+      product: { name: 'Plain Boot', brand: '' },
+      product_rating: null,
+      product_num_reviews: null,
+      merchants: [],
+      product_image_urls: [],
+    });
     expect(Object.keys(plain)).not.toContain('position1_percentage');
   });
 });
@@ -126,12 +149,37 @@ describe('pages and streams', () => {
 
 describe('info block and tenancy', () => {
   it('has exactly the seed’s fields', async () => {
-    const filter = { and: [{ field: 'brand', op: 'in', value: ['Acme', 'Brandy'] }, { and: [{ field: 'region', op: 'is', value: 'Germany' }] }] };
-    const page = await org().reports.shoppingProducts({ ...base, filter, metrics: ['product_rating', 'visibility_score'] });
-    expect(Object.keys(page.info)).toEqual(['total_results', 'count', 'next_cursor', 'models', 'start_date', 'end_date', 'filter', 'include_merchants', 'metrics', 'fingerprint']);
+    const filter = {
+      and: [
+        { field: 'brand', op: 'in', value: ['Acme', 'Brandy'] },
+        { and: [{ field: 'region', op: 'is', value: 'Germany' }] },
+      ],
+    };
+    const page = await org().reports.shoppingProducts({
+      ...base,
+      filter,
+      metrics: ['product_rating', 'visibility_score'],
+    });
+    expect(Object.keys(page.info)).toEqual([
+      'total_results',
+      'count',
+      'next_cursor',
+      'models',
+      'start_date',
+      'end_date',
+      'filter',
+      'include_merchants',
+      'metrics',
+      'fingerprint',
+    ]);
     expect(page.info).toMatchObject({
       models: ['ChatGPT'],
-      filter: { and: [{ field: 'brand', op: 'in', value: ['Acme', 'Brandy'] }, { field: 'region', op: 'is', value: 'Germany' }] },
+      filter: {
+        and: [
+          { field: 'brand', op: 'in', value: ['Acme', 'Brandy'] },
+          { field: 'region', op: 'is', value: 'Germany' },
+        ],
+      },
       include_merchants: false,
       metrics: ['product_rating', 'visibility_score'],
     });
@@ -139,7 +187,9 @@ describe('info block and tenancy', () => {
   });
 
   it('refuses another organization’s category and never shows its products', async () => {
-    await expect(org().reports.shoppingProducts({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(org().reports.shoppingProducts({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
     const own = await engine.org(ids.org2).reports.shoppingProducts({ ...base, category_id: ids.cat2 });
     expect((own.data as { product: { name: string } }[]).map((r) => r.product.name)).toEqual(['Lendco Card']);
   });

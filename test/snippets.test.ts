@@ -6,7 +6,10 @@ import { bestSection } from '../src/resources/knowledge-bases/snippets.ts';
 type Section = { section: number; body: string };
 
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-const terms = (text: string) => tokenize(text).map((t) => t.toLowerCase()).filter((t) => t !== '');
+const terms = (text: string) =>
+  tokenize(text)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t !== '');
 
 /**
  * The rule, with every section tokenized (MiniSearch's tokenizer, as the index's words were first defined):
@@ -21,24 +24,49 @@ function reference(query: string, sections: readonly Section[], prefilter = fals
     if (prefilter && best && ![...wanted].some((w) => lower.includes(w))) continue;
     const found = terms(s.body).filter((t) => wanted.has(t));
     const distinct = new Set(found).size;
-    if (!best || distinct > best.distinct || (distinct === best.distinct && found.length > best.hits)) best = { ...s, distinct, hits: found.length };
+    if (!best || distinct > best.distinct || (distinct === best.distinct && found.length > best.hits))
+      best = { ...s, distinct, hits: found.length };
   }
   return best && { section: best.section, body: best.body };
 }
 
 // Words that are substrings of one another, case and sigma forms, astral letters and an astral separator (U+10100).
-const vocabulary = ['w17', 'w170', 'W17', 'xw17', 'café', 'CAFÉ', 'ΟΔΟΣ', 'οδος', 'οδοσ', 'İstanbul', 'i̇stanbul', '🍎', '🍎🍎', '東京', 'a', 'ab', 'straße'];
+const vocabulary = [
+  'w17',
+  'w170',
+  'W17',
+  'xw17',
+  'café',
+  'CAFÉ',
+  'ΟΔΟΣ',
+  'οδος',
+  'οδοσ',
+  'İstanbul',
+  'i̇stanbul',
+  '🍎',
+  '🍎🍎',
+  '東京',
+  'a',
+  'ab',
+  'straße',
+];
 const separators = [' ', '. ', ', ', '\n', "'", '𐄀', '\u00a0', '-', ''];
-const body = fc.array(fc.tuple(fc.constantFrom(...vocabulary), fc.constantFrom(...separators)), { maxLength: 12 }).map((pairs) => pairs.map(([w, s]) => w + s).join(''));
+const body = fc
+  .array(fc.tuple(fc.constantFrom(...vocabulary), fc.constantFrom(...separators)), { maxLength: 12 })
+  .map((pairs) => pairs.map(([w, s]) => w + s).join(''));
 
 describe('best section', () => {
   it('chooses the section the rule chooses with every section tokenized, for any sections and query', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(body, { maxLength: 8 }), fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 3 }), async (bodies, query) => {
-        const sections = bodies.map((b, i) => ({ section: i + 1, body: b }));
-        const q = query.join(' ');
-        expect(await bestSection(q, sections)).toEqual(reference(q, sections));
-      }),
+      fc.asyncProperty(
+        fc.array(body, { maxLength: 8 }),
+        fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 3 }),
+        async (bodies, query) => {
+          const sections = bodies.map((b, i) => ({ section: i + 1, body: b }));
+          const q = query.join(' ');
+          expect(await bestSection(q, sections)).toEqual(reference(q, sections));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

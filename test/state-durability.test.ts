@@ -25,18 +25,29 @@ describe('kill during write', () => {
       await child.waitFor((l) => l === 'committed 1');
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 150));
       await child.kill();
-      const acknowledged = Math.max(...child.lines.filter((l) => l.startsWith('committed ')).map((l) => Number(l.split(' ')[1])));
+      const acknowledged = Math.max(
+        ...child.lines.filter((l) => l.startsWith('committed ')).map((l) => Number(l.split(' ')[1])),
+      );
 
       const engine = await openEngine({ data: sampleDir, state, threads: 1, connections: 2 });
       try {
-        const prompts = await query(engine, sql`SELECT prompt, tag_ids, topic_id FROM prompts WHERE category_id = ${ids.category}`);
+        const prompts = await query(
+          engine,
+          sql`SELECT prompt, tag_ids, topic_id FROM prompts WHERE category_id = ${ids.category}`,
+        );
         const batches = new Set(prompts.map((p) => String(p.prompt)));
         expect(batches.size, `trial ${n}: prompts from different batches`).toBe(1);
         const k = Number([...batches][0]!.replace('batch ', ''));
         expect(k).toBeGreaterThanOrEqual(acknowledged);
         expect(k).toBeLessThanOrEqual(acknowledged + 1);
-        const tags = await query(engine, sql`SELECT id, name FROM tags WHERE category_id = ${ids.category} AND name LIKE 'crash tag %' ORDER BY name`);
-        const topics = await query(engine, sql`SELECT id, name FROM topics WHERE category_id = ${ids.category} AND name LIKE 'crash topic %'`);
+        const tags = await query(
+          engine,
+          sql`SELECT id, name FROM tags WHERE category_id = ${ids.category} AND name LIKE 'crash tag %' ORDER BY name`,
+        );
+        const topics = await query(
+          engine,
+          sql`SELECT id, name FROM topics WHERE category_id = ${ids.category} AND name LIKE 'crash topic %'`,
+        );
         expect(tags.length).toBe(k);
         expect(topics.length).toBe(k);
         const tagK = tags.find((t) => t.name === `crash tag ${k}`)!;

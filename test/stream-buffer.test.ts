@@ -28,7 +28,14 @@ afterAll(async () => {
   await engine.close();
 });
 
-const big = () => ({ category_id: categoryId, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['prompt', 'date'] }) as const;
+const big = () =>
+  ({
+    category_id: categoryId,
+    start_date: '2025-10-01',
+    end_date: '2026-11-15',
+    scope: 'all',
+    group_by: ['prompt', 'date'],
+  }) as const;
 const buffered = () => engine.core.stats.bufferedRows;
 
 async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
@@ -63,12 +70,16 @@ describe('a stream holds a fixed buffer, whatever the result and however slow th
 
   it('an HTTP reader that stops reading holds the server at one chunk, and disconnecting frees it', async () => {
     let received = 0;
-    const req = httpRequest(`${server.url}/v2/reports/visibility/stream`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' } }, (res) => {
-      res.on('data', (c: Buffer) => {
-        received += c.length;
-        res.pause();
-      });
-    });
+    const req = httpRequest(
+      `${server.url}/v2/reports/visibility/stream`,
+      { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' } },
+      (res) => {
+        res.on('data', (c: Buffer) => {
+          received += c.length;
+          res.pause();
+        });
+      },
+    );
     req.on('error', () => undefined);
     req.end(JSON.stringify(big()));
     await waitFor(() => received > 0 && engine.core.stats.activeStreams === 1 && buffered() > 0);

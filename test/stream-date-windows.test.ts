@@ -16,7 +16,11 @@ const dayOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 const next = (day: string) => isoDay(dayOf(day) + dayMs);
 /** The first day of the bucket holding `day`, independently of the engine: ISO weeks start on Monday. */
 const bucketStart = (interval: 'day' | 'week' | 'month', day: string) =>
-  interval === 'day' ? day : interval === 'week' ? isoDay(dayOf(day) - ((new Date(dayOf(day)).getUTCDay() + 6) % 7) * dayMs) : `${day.slice(0, 7)}-01`;
+  interval === 'day'
+    ? day
+    : interval === 'week'
+      ? isoDay(dayOf(day) - ((new Date(dayOf(day)).getUTCDay() + 6) % 7) * dayMs)
+      : `${day.slice(0, 7)}-01`;
 
 describe('the windows a stream leading with the date is read in', () => {
   it('a fixed example: weeks from a Wednesday, each window after the first starting on a Monday', () => {
@@ -26,7 +30,8 @@ describe('the windows a stream leading with the date is read in', () => {
       { start: '2026-04-06', end: '2026-05-03' },
       { start: '2026-05-04', end: '2026-05-20' },
     ]);
-    for (const w of bucketWindows('2026-03-04', '2026-05-20', 'week', 7, 31).slice(1)) expect(new Date(dayOf(w.start)).getUTCDay(), w.start).toBe(1);
+    for (const w of bucketWindows('2026-03-04', '2026-05-20', 'week', 7, 31).slice(1))
+      expect(new Date(dayOf(w.start)).getUTCDay(), w.start).toBe(1);
     expect(bucketWindows('2026-01-15', '2026-04-10', 'month', 7, 31)).toEqual([
       { start: '2026-01-15', end: '2026-01-31' },
       { start: '2026-02-01', end: '2026-02-28' },
@@ -38,7 +43,9 @@ describe('the windows a stream leading with the date is read in', () => {
   it('cover the window exactly, in order, and never split a bucket: every window after the first starts a bucket', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: dayOf('2024-01-01') / dayMs, max: dayOf('2027-12-31') / dayMs }).map((d) => isoDay(d * dayMs)),
+        fc
+          .integer({ min: dayOf('2024-01-01') / dayMs, max: dayOf('2027-12-31') / dayMs })
+          .map((d) => isoDay(d * dayMs)),
         fc.integer({ min: 1, max: 500 }),
         fc.constantFrom('day' as const, 'week' as const, 'month' as const),
         fc.integer({ min: 1, max: 14 }),
@@ -53,7 +60,9 @@ describe('the windows a stream leading with the date is read in', () => {
             if (i === 0) return;
             expect(w.start, 'consecutive').toBe(next(windows[i - 1]!.end));
             expect(bucketStart(interval, w.start), 'a window after the first starts its bucket').toBe(w.start);
-            expect(bucketStart(interval, windows[i - 1]!.end), 'no bucket in two windows').not.toBe(bucketStart(interval, w.start));
+            expect(bucketStart(interval, windows[i - 1]!.end), 'no bucket in two windows').not.toBe(
+              bucketStart(interval, w.start),
+            );
           });
         },
       ),
@@ -75,7 +84,10 @@ let sample: Engine;
 let sampleOrg: string;
 let sampleCategory: string;
 beforeAll(async () => {
-  engine = await openFixture(tabularFixture(), { cursorSecret: 'windows', clock: () => new Date('2026-12-01T00:00:00Z') });
+  engine = await openFixture(tabularFixture(), {
+    cursorSecret: 'windows',
+    clock: () => new Date('2026-12-01T00:00:00Z'),
+  });
   sample = await openEngine({ data: sampleDir, threads: 1, connections: 2 });
   const [first] = await sample.listOrganizations();
   sampleOrg = first!.id;
@@ -90,7 +102,11 @@ async function pages(name: string, body: Json, on = engine, org = ids.org1): Pro
   const rows: Json[] = [];
   let cursor: string | null = null;
   do {
-    const page = (await (on.org(org).reports as Json)[name]({ ...body, limit: 50, ...(cursor ? { cursor } : {}) })) as Json;
+    const page = (await (on.org(org).reports as Json)[name]({
+      ...body,
+      limit: 50,
+      ...(cursor ? { cursor } : {}),
+    })) as Json;
     rows.push(...page.data);
     cursor = page.info.next_cursor;
   } while (cursor);
@@ -99,7 +115,8 @@ async function pages(name: string, body: Json, on = engine, org = ids.org1): Pro
 
 async function streamed(name: string, body: Json, on = engine, org = ids.org1): Promise<Json[]> {
   const rows: Json[] = [];
-  for await (const e of (on.org(org).reports as Json)[`${name}Stream`](body)) if (e.event === 'result') rows.push(e.data);
+  for await (const e of (on.org(org).reports as Json)[`${name}Stream`](body))
+    if (e.event === 'result') rows.push(e.data);
   return rows;
 }
 
@@ -128,7 +145,14 @@ describe('a stream leading with the date gives its pages’ rows over the sample
     it(`by ${interval}, from each day of a week`, async () => {
       for (let k = 0; k < (interval === 'day' ? 2 : 7); k++) {
         const start = isoDay(dayOf('2026-03-02') + k * dayMs);
-        const body = { category_id: sampleCategory, start_date: start, end_date: '2026-06-30', interval, scope: 'all', group_by: ['date'] };
+        const body = {
+          category_id: sampleCategory,
+          start_date: start,
+          end_date: '2026-06-30',
+          interval,
+          scope: 'all',
+          group_by: ['date'],
+        };
         const whole = await streamed('visibility', body, sample, sampleOrg);
         expect(whole.length).toBeGreaterThan(0);
         const keys = whole.map((r) => JSON.stringify([r.date, r.asset.name]));

@@ -6,7 +6,17 @@ import { etZone } from '../src/query/instants.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { rounded, tabular } from './helpers/tabular.ts';
 import { ids } from './fixtures/insights.ts';
-import { bots, domains, pages, queries, referralSources, tabularFixture, tabularIds, trafficHosts, trafficPaths } from './fixtures/tabular.ts';
+import {
+  bots,
+  domains,
+  pages,
+  queries,
+  referralSources,
+  tabularFixture,
+  tabularIds,
+  trafficHosts,
+  trafficPaths,
+} from './fixtures/tabular.ts';
 import { referenceCitations, referenceSentiment, referenceTraffic, type FlatRef } from './reference/tabular.ts';
 
 const fixture = tabularFixture();
@@ -18,7 +28,14 @@ afterAll(() => engine.close());
 const org = () => engine.org(ids.org1);
 
 const idOps = ['is', 'not_is', 'in', 'not_in'] as const;
-const textOps = [...idOps, 'contains', 'not_contains', 'matches', 'contains_case_insensitive', 'not_contains_case_insensitive'] as const;
+const textOps = [
+  ...idOps,
+  'contains',
+  'not_contains',
+  'matches',
+  'contains_case_insensitive',
+  'not_contains_case_insensitive',
+] as const;
 const patterns = ['^w', 'e+', 'm$', '^$', '[0-9]', 'a|o', 'B', '%'];
 
 interface Pool {
@@ -39,13 +56,26 @@ const insightsPools: Record<string, Pool> = {
   tag_name: { ops: textOps, exact: ['alpha', 'beta', '', 'gamma'], text: ['a', 'ALPHA', ''] },
   persona_id: { ops: idOps, exact: [...ids.personas, ids.foreign.persona] },
   prompt_id: { ops: idOps, exact: [...ids.prompts] },
-  prompt: { ops: textOps, exact: ['Cheap boots', 'Best boots for rain?'], text: ["'", '%', '_', 'boots', 'BOOTS', '100%'] },
-  analysis_type: { ops: textOps, exact: ['visibility', 'sentiment', 'accuracy'], text: ['vis', 'SENT', 'i'], alias: 'prompt_type' },
+  prompt: {
+    ops: textOps,
+    exact: ['Cheap boots', 'Best boots for rain?'],
+    text: ["'", '%', '_', 'boots', 'BOOTS', '100%'],
+  },
+  analysis_type: {
+    ops: textOps,
+    exact: ['visibility', 'sentiment', 'accuracy'],
+    text: ['vis', 'SENT', 'i'],
+    alias: 'prompt_type',
+  },
 };
 
 const citationPools: Record<string, Pool> = {
   ...insightsPools,
-  hostname: { ops: textOps, exact: [...new Set(pages.map((p) => p.hostname))], text: ['example', 'EXAMPLE', '.', 'www'] },
+  hostname: {
+    ops: textOps,
+    exact: [...new Set(pages.map((p) => p.hostname))],
+    text: ['example', 'EXAMPLE', '.', 'www'],
+  },
   path: { ops: textOps, exact: ['', '/boots', '/50%_off'], text: ['%', '_', 'boots', 'B', ''] },
   url: { ops: textOps, exact: pages.map((p) => p.url), text: ['https', 'RIVAL', '/t/'] },
   root_domain: { ops: textOps, exact: ['example.com', 'rival.com', 'nope.com'], text: ['.com', 'Site'] },
@@ -54,7 +84,19 @@ const citationPools: Record<string, Pool> = {
 };
 
 const sentimentPools: Record<string, Pool> = {
-  ...Object.fromEntries(['region_id', 'region_name', 'topic_id', 'topic_name', 'model_id', 'tag_id', 'tag_name', 'prompt', 'persona_id'].map((k) => [k, insightsPools[k]!])),
+  ...Object.fromEntries(
+    [
+      'region_id',
+      'region_name',
+      'topic_id',
+      'topic_name',
+      'model_id',
+      'tag_id',
+      'tag_name',
+      'prompt',
+      'persona_id',
+    ].map((k) => [k, insightsPools[k]!]),
+  ),
   asset_id: { ops: idOps, exact: [...ids.assets, ids.foreign.asset] },
   asset_name: { ops: textOps, exact: ['Acme', 'Brandy', 'Zeta'], text: ['a', 'ACME', 'y'] },
   theme: { ops: textOps, exact: ['Comfort', 'Price'], text: ['o', 'PRICE', 'c'] },
@@ -64,14 +106,16 @@ const sentimentPools: Record<string, Pool> = {
 function flatFilter(pools: Record<string, Pool>): fc.Arbitrary<FlatRef & { sent: string }> {
   return fc.constantFrom(...Object.keys(pools)).chain((field) => {
     const pool = pools[field]!;
-    return fc.record({ op: fc.constantFrom(...pool.ops), alias: fc.boolean(), list: fc.boolean() }).chain(({ op, alias, list }) => {
-      const exact = fc.constantFrom(...pool.exact);
-      const text = pool.text ? fc.constantFrom(...pool.text) : exact;
-      const one = op === 'matches' ? fc.constantFrom(...patterns) : op.includes('contains') ? text : exact;
-      const many = fc.uniqueArray(one, { minLength: 1, maxLength: 3 });
-      const value = op === 'in' || op === 'not_in' || (list && field !== 'mentioned') ? many : one;
-      return value.map((v) => ({ field, operator: op, value: v, sent: alias && pool.alias ? pool.alias : field }));
-    });
+    return fc
+      .record({ op: fc.constantFrom(...pool.ops), alias: fc.boolean(), list: fc.boolean() })
+      .chain(({ op, alias, list }) => {
+        const exact = fc.constantFrom(...pool.exact);
+        const text = pool.text ? fc.constantFrom(...pool.text) : exact;
+        const one = op === 'matches' ? fc.constantFrom(...patterns) : op.includes('contains') ? text : exact;
+        const many = fc.uniqueArray(one, { minLength: 1, maxLength: 3 });
+        const value = op === 'in' || op === 'not_in' || (list && field !== 'mentioned') ? many : one;
+        return value.map((v) => ({ field, operator: op, value: v, sent: alias && pool.alias ? pool.alias : field }));
+      });
   });
 }
 
@@ -103,28 +147,57 @@ function instant(text: string, zone: string = etZone): number {
 describe('flat filters on v1 citations against the reference evaluator', () => {
   it('agrees for every operator, aliases, lists, NULLs, case-insensitive and regex matching', async () => {
     let nonEmpty = 0;
-    const dims = ['hostname', 'path', 'date', 'region', 'topic', 'topic_id', 'model', 'tag', 'prompt', 'prompt_id', 'url', 'root_domain', 'persona', 'citation_category'];
+    const dims = [
+      'hostname',
+      'path',
+      'date',
+      'region',
+      'topic',
+      'topic_id',
+      'model',
+      'tag',
+      'prompt',
+      'prompt_id',
+      'url',
+      'root_domain',
+      'persona',
+      'citation_category',
+    ];
     await fc.assert(
-      fc.asyncProperty(insightsQuery(citationPools, dims), fc.constantFrom<string[]>(['count'], ['citation_share', 'count'], ['first_cited_at', 'share_of_voice']), async (r, metrics) => {
-        // A filter on a page field needs that dimension.
-        const needed = r.filters.map((f) => f.field).filter((f) => ['hostname', 'path', 'url', 'root_domain'].includes(f));
-        const dimensions = [...new Set([...r.dimensions, ...needed])];
-        const body = {
-          category_id: ids.cat1,
-          start_date: r.window[0],
-          end_date: r.window[1],
-          metrics,
-          dimensions,
-          date_interval: r.interval,
-          filters: r.filters.map((f) => ({ field: f.sent, operator: f.operator, value: f.value })),
-        };
-        const start = instant(r.window[0]);
-        const expected = referenceCitations(fixture, ids.cat1, { start, end: instant(r.window[1]), metrics, dimensions, filters: r.filters, interval: r.interval, anchor: formatInTimeZone(start, etZone, 'yyyy-MM-dd') });
-        if (expected.length > 0) nonEmpty++;
-        const got = await tabular(org(), 'citationsV1', body);
-        expect(rounded(got.data)).toEqual(rounded(expected));
-        expect(got.info.total_rows).toBe(expected.length);
-      }),
+      fc.asyncProperty(
+        insightsQuery(citationPools, dims),
+        fc.constantFrom<string[]>(['count'], ['citation_share', 'count'], ['first_cited_at', 'share_of_voice']),
+        async (r, metrics) => {
+          // A filter on a page field needs that dimension.
+          const needed = r.filters
+            .map((f) => f.field)
+            .filter((f) => ['hostname', 'path', 'url', 'root_domain'].includes(f));
+          const dimensions = [...new Set([...r.dimensions, ...needed])];
+          const body = {
+            category_id: ids.cat1,
+            start_date: r.window[0],
+            end_date: r.window[1],
+            metrics,
+            dimensions,
+            date_interval: r.interval,
+            filters: r.filters.map((f) => ({ field: f.sent, operator: f.operator, value: f.value })),
+          };
+          const start = instant(r.window[0]);
+          const expected = referenceCitations(fixture, ids.cat1, {
+            start,
+            end: instant(r.window[1]),
+            metrics,
+            dimensions,
+            filters: r.filters,
+            interval: r.interval,
+            anchor: formatInTimeZone(start, etZone, 'yyyy-MM-dd'),
+          });
+          if (expected.length > 0) nonEmpty++;
+          const got = await tabular(org(), 'citationsV1', body);
+          expect(rounded(got.data)).toEqual(rounded(expected));
+          expect(got.info.total_rows).toBe(expected.length);
+        },
+      ),
       { numRuns: 70 },
     );
     expect(nonEmpty).toBeGreaterThan(30);
@@ -133,13 +206,43 @@ describe('flat filters on v1 citations against the reference evaluator', () => {
 
 describe('flat filters on v1 sentiment against the reference evaluator', () => {
   it('agrees for asset, theme and prompt-level filters', async () => {
-    const dims = ['theme', 'date', 'region', 'topic', 'topic_id', 'model', 'asset_id', 'asset_name', 'tag', 'prompt', 'prompt_id', 'sentiment_type', 'persona'];
+    const dims = [
+      'theme',
+      'date',
+      'region',
+      'topic',
+      'topic_id',
+      'model',
+      'asset_id',
+      'asset_name',
+      'tag',
+      'prompt',
+      'prompt_id',
+      'sentiment_type',
+      'persona',
+    ];
     await fc.assert(
       fc.asyncProperty(insightsQuery(sentimentPools, dims), async (r) => {
         const metrics = ['occurrences', 'positive', 'negative'];
-        const body = { category_id: ids.cat1, start_date: r.window[0], end_date: r.window[1], metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters.map((f) => ({ field: f.sent, operator: f.operator, value: f.value })) };
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0],
+          end_date: r.window[1],
+          metrics,
+          dimensions: r.dimensions,
+          date_interval: r.interval,
+          filters: r.filters.map((f) => ({ field: f.sent, operator: f.operator, value: f.value })),
+        };
         const start = instant(r.window[0]);
-        const expected = referenceSentiment(fixture, ids.cat1, { start, end: instant(r.window[1]), metrics, dimensions: r.dimensions, filters: r.filters, interval: r.interval, anchor: formatInTimeZone(start, etZone, 'yyyy-MM-dd') });
+        const expected = referenceSentiment(fixture, ids.cat1, {
+          start,
+          end: instant(r.window[1]),
+          metrics,
+          dimensions: r.dimensions,
+          filters: r.filters,
+          interval: r.interval,
+          anchor: formatInTimeZone(start, etZone, 'yyyy-MM-dd'),
+        });
         expect((await tabular(org(), 'sentimentV1', body)).data).toEqual(expected);
       }),
       { numRuns: 40 },
@@ -156,7 +259,11 @@ const trafficPools = (bots_: boolean): Record<string, Pool> => ({
         bot_type: { ops: textOps, exact: ['ai_assistant', 'index', 'ai_training', 'ai_agent'], text: ['ai_', 'AGENT'] },
       }
     : {
-        referral_source: { ops: textOps, exact: [...new Set(referralSources.map((s) => s.referral_source))], text: ['open', 'NONE', 'i'] },
+        referral_source: {
+          ops: textOps,
+          exact: [...new Set(referralSources.map((s) => s.referral_source))],
+          text: ['open', 'NONE', 'i'],
+        },
         referral_type: { ops: textOps, exact: ['referer', 'utm', 'internal', 'none'], text: ['r', 'UTM'] },
       }),
 });
@@ -178,7 +285,12 @@ describe('traffic reports against the reference evaluator', () => {
           fc.record({
             kind: fc.constant(kind),
             filters: fc.array(flatFilter(trafficPools(kind === 'bots')), { maxLength: 2 }),
-            dimensions: fc.subarray(kind === 'bots' ? ['date', 'hour', 'host', 'path', 'bot_name', 'bot_provider', 'bot_type'] : ['date', 'hour', 'host', 'path', 'referral_source', 'referral_type'], { maxLength: 2 }),
+            dimensions: fc.subarray(
+              kind === 'bots'
+                ? ['date', 'hour', 'host', 'path', 'bot_name', 'bot_provider', 'bot_type']
+                : ['date', 'hour', 'host', 'path', 'referral_source', 'referral_type'],
+              { maxLength: 2 },
+            ),
             interval: fc.constantFrom(...intervals),
             window: fc.constantFrom(...trafficWindows),
             zone: fc.constantFrom(...zones),
@@ -189,7 +301,9 @@ describe('traffic reports against the reference evaluator', () => {
         async (r) => {
           const bots_ = r.kind === 'bots';
           const zone = bots_ ? 'UTC' : r.zone;
-          const metrics = bots_ ? ['count', 'citations', 'indexing', 'training', 'last_visit'] : ['visits', 'last_visit'];
+          const metrics = bots_
+            ? ['count', 'citations', 'indexing', 'training', 'last_visit']
+            : ['visits', 'last_visit'];
           const body = {
             domain: domains.own,
             start_date: r.window[0],
@@ -241,7 +355,15 @@ describe('traffic reports against the reference evaluator', () => {
         async (r) => {
           const bots_ = r.kind === 'botsV1';
           const metrics = bots_ ? ['count', 'training', 'last_visit'] : ['visits', 'last_visit'];
-          const body = { domain: domains.own, start_date: r.window[0], end_date: r.window[1], metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value })) };
+          const body = {
+            domain: domains.own,
+            start_date: r.window[0],
+            end_date: r.window[1],
+            metrics,
+            dimensions: r.dimensions,
+            date_interval: r.interval,
+            filters: r.filters.map((f) => ({ field: f.field, operator: f.operator, value: f.value })),
+          };
           const got = await tabular(org(), r.kind, body);
           const expected = referenceTraffic(fixture, {
             table: bots_ ? 'bot_events' : 'referral_visits',
@@ -267,16 +389,42 @@ describe('traffic reports against the reference evaluator', () => {
 
 describe('the NULL rule through flat filters', () => {
   it('persona_id: is never matches a missing persona, not_is is its exact negation', async () => {
-    const body = (filters: unknown[]) => ({ category_id: ids.cat1, start_date: '2026-02-01', end_date: '2027-01-01', metrics: ['count'], filters });
+    const body = (filters: unknown[]) => ({
+      category_id: ids.cat1,
+      start_date: '2026-02-01',
+      end_date: '2027-01-01',
+      metrics: ['count'],
+      filters,
+    });
     const total = (await tabular(org(), 'citationsV1', body([]))).data[0]!.metrics[0]!;
     for (const persona of [ids.personas[0]!, ids.personas[1]!]) {
-      const yes = (await tabular(org(), 'citationsV1', body([{ field: 'persona_id', operator: 'is', value: persona }]))).data[0]!.metrics[0]!;
-      const no = (await tabular(org(), 'citationsV1', body([{ field: 'persona_id', operator: 'not_is', value: persona }]))).data[0]!.metrics[0]!;
+      const yes = (await tabular(org(), 'citationsV1', body([{ field: 'persona_id', operator: 'is', value: persona }])))
+        .data[0]!.metrics[0]!;
+      const no = (
+        await tabular(org(), 'citationsV1', body([{ field: 'persona_id', operator: 'not_is', value: persona }]))
+      ).data[0]!.metrics[0]!;
       expect(yes + no).toBe(total);
     }
-    const both = (await tabular(org(), 'citationsV1', body([{ field: 'persona_id', operator: 'in', value: ids.personas.slice(0, 2) }]))).data[0]!.metrics[0]!;
-    const none = (await tabular(org(), 'citationsV1', body([{ field: 'persona_id', operator: 'not_in', value: ids.personas.slice(0, 2) }]))).data[0]!.metrics[0]!;
-    const missing = fixture.citations.filter((c) => c.category_id === ids.cat1 && c.persona_id === null && Date.parse(String(c.executed_at)) >= Date.parse('2026-02-01T05:00:00Z')).length;
+    const both = (
+      await tabular(
+        org(),
+        'citationsV1',
+        body([{ field: 'persona_id', operator: 'in', value: ids.personas.slice(0, 2) }]),
+      )
+    ).data[0]!.metrics[0]!;
+    const none = (
+      await tabular(
+        org(),
+        'citationsV1',
+        body([{ field: 'persona_id', operator: 'not_in', value: ids.personas.slice(0, 2) }]),
+      )
+    ).data[0]!.metrics[0]!;
+    const missing = fixture.citations.filter(
+      (c) =>
+        c.category_id === ids.cat1 &&
+        c.persona_id === null &&
+        Date.parse(String(c.executed_at)) >= Date.parse('2026-02-01T05:00:00Z'),
+    ).length;
     expect(none).toBe(missing);
     expect(both + none).toBe(total);
     const byPersona = await tabular(org(), 'citationsV1', { ...body([]), dimensions: ['persona'] });
@@ -284,9 +432,18 @@ describe('the NULL rule through flat filters', () => {
   });
 
   it('mentioned: pages without an analysis by end_date are in neither value, and the share denominator keeps them', async () => {
-    const window = { category_id: ids.cat1, start_date: '2026-02-01', end_date: '2026-11-01', dimensions: ['url'], metrics: ['count', 'citation_share'] };
+    const window = {
+      category_id: ids.cat1,
+      start_date: '2026-02-01',
+      end_date: '2026-11-01',
+      dimensions: ['url'],
+      metrics: ['count', 'citation_share'],
+    };
     const all = await tabular(org(), 'citationsV1', window);
-    const yes = await tabular(org(), 'citationsV1', { ...window, filters: [{ field: 'mentioned', operator: 'is', value: true }] });
+    const yes = await tabular(org(), 'citationsV1', {
+      ...window,
+      filters: [{ field: 'mentioned', operator: 'is', value: true }],
+    });
     const no = await tabular(org(), 'citationsV1', { ...window, filters: [{ field: 'mentioned', value: false }] });
     const unanalysed = [pages[5]!.url, pages[6]!.url];
     const urls = (r: typeof all) => r.data.map((x) => x.dimensions[0]);

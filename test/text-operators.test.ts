@@ -9,8 +9,16 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const base = { category_id: ids.cat1, start_date: '2026-01-01', end_date: '2026-12-31', scope: 'all', limit: 50, group_by: ['model', 'topic'] } as const;
-const data = async (filter: unknown) => ((await engine.org(ids.org1).reports.visibility({ ...base, filter })) as { data: unknown[] }).data;
+const base = {
+  category_id: ids.cat1,
+  start_date: '2026-01-01',
+  end_date: '2026-12-31',
+  scope: 'all',
+  limit: 50,
+  group_by: ['model', 'topic'],
+} as const;
+const data = async (filter: unknown) =>
+  ((await engine.org(ids.org1).reports.visibility({ ...base, filter })) as { data: unknown[] }).data;
 
 describe('text operators on the name of every prompt-level dimension (v2)', () => {
   // [field, a substring in other letter case, the names of the category that contain it ignoring case]
@@ -34,7 +42,11 @@ describe('text operators on the name of every prompt-level dimension (v2)', () =
 
   it('contains is case-sensitive and matches reads the name with RE2', async () => {
     expect(await data({ field: 'model', op: 'contains', value: 'chat' })).toEqual([]);
-    expect(await data({ field: 'topic', op: 'matches', value: '^Tents [0-9]+%' })).toEqual(await data({ field: 'topic', op: 'is', value: 'Tents 50%_off' }));
-    expect(await data({ field: 'tag', op: 'contains', value: 'et' })).toEqual(await data({ field: 'tag', op: 'in', value: ['beta'] }));
+    expect(await data({ field: 'topic', op: 'matches', value: '^Tents [0-9]+%' })).toEqual(
+      await data({ field: 'topic', op: 'is', value: 'Tents 50%_off' }),
+    );
+    expect(await data({ field: 'tag', op: 'contains', value: 'et' })).toEqual(
+      await data({ field: 'tag', op: 'in', value: ['beta'] }),
+    );
   });
 });

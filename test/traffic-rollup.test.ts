@@ -26,7 +26,12 @@ afterAll(() => {
   factsOnly.close();
 });
 
-const reports = { bots: botsV2Report, referrals: referralsV2Report, botsV1: botsV1Report, referralsV1: referralsV1Report } as const;
+const reports = {
+  bots: botsV2Report,
+  referrals: referralsV2Report,
+  botsV1: botsV1Report,
+  referralsV1: referralsV1Report,
+} as const;
 type Kind = keyof typeof reports;
 
 const readsRollup = async (kind: Kind, body: object) => {
@@ -64,9 +69,14 @@ describe('the traffic hourly rollup', () => {
         async (r) => {
           const v1 = r.kind.endsWith('V1');
           const botsKind = r.kind.startsWith('bots');
-          const metrics = botsKind ? ['count', 'citations', 'indexing', 'training', 'last_visit'] : ['visits', 'last_visit'];
+          const metrics = botsKind
+            ? ['count', 'citations', 'indexing', 'training', 'last_visit']
+            : ['visits', 'last_visit'];
           const dimensions = v1 ? r.dimensions.filter((d) => d !== 'hour') : r.dimensions;
-          const filters = [...(r.path ? [{ field: 'path', operator: 'not_is', value: r.path }] : []), ...(botsKind && r.bot ? [{ field: 'bot_name', operator: 'is', value: r.bot }] : [])];
+          const filters = [
+            ...(r.path ? [{ field: 'path', operator: 'not_is', value: r.path }] : []),
+            ...(botsKind && r.bot ? [{ field: 'bot_name', operator: 'is', value: r.bot }] : []),
+          ];
           const body = {
             domain: domains.own,
             start_date: r.window[0],
@@ -78,7 +88,9 @@ describe('the traffic hourly rollup', () => {
             ...(r.kind === 'referrals' ? { timezone: r.zone, ...(r.view ? { view_id: r.view } : {}) } : {}),
           };
           used.add(await readsRollup(r.kind, body));
-          expect(await tabular(withRollup.org(ids.org1), r.kind, body)).toEqual(await tabular(factsOnly.org(ids.org1), r.kind, body));
+          expect(await tabular(withRollup.org(ids.org1), r.kind, body)).toEqual(
+            await tabular(factsOnly.org(ids.org1), r.kind, body),
+          );
         },
       ),
       { numRuns: 120 },
@@ -87,7 +99,14 @@ describe('the traffic hourly rollup', () => {
   });
 
   it('is read for whole-hour windows and zones, and never for half-hour zones, minute windows or minute timestamps', async () => {
-    const body = { domain: domains.own, start_date: '2026-02-01', end_date: '2026-12-01', metrics: ['visits'], dimensions: ['date'], date_interval: 'hour' };
+    const body = {
+      domain: domains.own,
+      start_date: '2026-02-01',
+      end_date: '2026-12-01',
+      metrics: ['visits'],
+      dimensions: ['date'],
+      date_interval: 'hour',
+    };
     expect(await readsRollup('referrals', { ...body, timezone: 'Europe/Berlin' })).toBe(true);
     expect(await readsRollup('referrals', { ...body, timezone: 'Asia/Kolkata' })).toBe(false);
     expect(await readsRollup('referrals', { ...body, dimensions: ['path'], timezone: 'Asia/Kolkata' })).toBe(false);

@@ -46,11 +46,19 @@ describe('what a 422 echoes of its input', () => {
 
   it('HTTP: an over-long knowledge-base text is a 422 naming the field, without echoing the 500 KB text', async () => {
     const text = 'A'.repeat(maxTextLength + 1);
-    const r = await post(`${server.url}/v1/knowledge-bases/${kb}/documents`, { name: 'too-long.md', text }, { 'x-api-key': key });
+    const r = await post(
+      `${server.url}/v1/knowledge-bases/${kb}/documents`,
+      { name: 'too-long.md', text },
+      { 'x-api-key': key },
+    );
     expect(r.status).toBe(422);
     const raw = await r.text();
     expect(raw.length).toBeLessThan(4 * maxEchoedInputChars);
     const body = JSON.parse(raw) as { detail: { loc: unknown[]; type: string; input: string }[] };
-    expect(body.detail[0]).toMatchObject({ loc: ['body', 'text'], type: 'string_too_long', input: `${'A'.repeat(maxEchoedInputChars)}…` });
+    expect(body.detail[0]).toMatchObject({
+      loc: ['body', 'text'],
+      type: 'string_too_long',
+      input: `${'A'.repeat(maxEchoedInputChars)}…`,
+    });
   });
 });

@@ -26,7 +26,12 @@ async function everything(body: Record<string, unknown>, limit = 50) {
 }
 
 /** An exact channel selection, its own clause of the top-level and. */
-const exact = fc.option(fc.uniqueArray(fc.constantFrom('@trailtalk', '@boots', '@zed_', '@gearlab', '@nope'), { minLength: 1, maxLength: 3 }).map((value) => ({ kind: 'leaf', field: 'channel', op: 'in', value }) as FilterNode), { nil: undefined, freq: 2 });
+const exact = fc.option(
+  fc
+    .uniqueArray(fc.constantFrom('@trailtalk', '@boots', '@zed_', '@gearlab', '@nope'), { minLength: 1, maxLength: 3 })
+    .map((value) => ({ kind: 'leaf', field: 'channel', op: 'in', value }) as FilterNode),
+  { nil: undefined, freq: 2 },
+);
 const channelText = { channel: { ...channelField, ops: channelField.ops.filter((o) => o !== 'is' && o !== 'in') } };
 
 describe('v2 video-platform videos against the reference evaluator', () => {
@@ -34,7 +39,12 @@ describe('v2 video-platform videos against the reference evaluator', () => {
     let nonEmpty = 0;
     const request = fc.record({
       filter: layeredFilter(channelPromptFields, channelText, exact),
-      group_by: fc.constantFrom<string[] | undefined>(undefined, ['video'], ['video', 'model'], ['source_type', 'video']),
+      group_by: fc.constantFrom<string[] | undefined>(
+        undefined,
+        ['video'],
+        ['video', 'model'],
+        ['source_type', 'video'],
+      ),
       source_types: fc.option(fc.subarray(['video', 'short', 'video'], { minLength: 1 }), { nil: undefined }),
       interval: fc.constantFrom(undefined, 'week' as const, 'month' as const),
       window: fc.constantFrom(...windows),
@@ -64,7 +74,12 @@ describe('v2 video-platform videos against the reference evaluator', () => {
     const data = page.data as { rank: number }[];
     expect(new Set(data.map((r) => r.rank))).toEqual(new Set([1, 2]));
     expect(data.length).toBeGreaterThan(2);
-    expect(page.info).toMatchObject({ count: data.length, limit: 2, group_by: ['video', 'model'], source_types: ['video', 'short'] });
+    expect(page.info).toMatchObject({
+      count: data.length,
+      limit: 2,
+      group_by: ['video', 'model'],
+      source_types: ['video', 'short'],
+    });
   });
 });
 
@@ -84,11 +99,18 @@ describe('pages, streams and the videoplatform alias', () => {
   it('the videoplatform path is the same report, cursors included; channel, playlist and other source types are refused', async () => {
     const first = await org().reports.youtubeVideos({ ...base, limit: 2 });
     expect(await org().reports.videoplatformVideos({ ...base, limit: 2 })).toEqual(first);
-    const next = await org().call('POST', '/v2/reports/social/videoplatform/videos', { body: { ...base, limit: 2, cursor: first.info.next_cursor } });
+    const next = await org().call('POST', '/v2/reports/social/videoplatform/videos', {
+      body: { ...base, limit: 2, cursor: first.info.next_cursor },
+    });
     expect(next.kind).toBe('json');
     const events = await streamEvents(org(), 'videoplatformVideos', { ...base, max_results: 1 });
     expect(events.map((e) => e.event)).toEqual(['summary', 'result']);
-    const error = await org().reports.youtubeVideos({ ...base, source_types: ['video', 'playlist'] }).catch((e: unknown) => e);
-    expect((error as ValidationError).detail[0]).toMatchObject({ type: 'value_error', loc: ['body', 'source_types', 1] });
+    const error = await org()
+      .reports.youtubeVideos({ ...base, source_types: ['video', 'playlist'] })
+      .catch((e: unknown) => e);
+    expect((error as ValidationError).detail[0]).toMatchObject({
+      type: 'value_error',
+      loc: ['body', 'source_types', 1],
+    });
   });
 });

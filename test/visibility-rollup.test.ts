@@ -31,9 +31,16 @@ afterAll(() => {
 });
 
 const base = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31' };
-const sqlOf = async (engine: Engine, body: object) => render(pageQuery((await prepareRead(visibilityReport, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text;
+const sqlOf = async (engine: Engine, body: object) =>
+  render(
+    pageQuery((await prepareRead(visibilityReport, body, 'page', engine.org(ids.org1).context())).compiled, {
+      after: 0,
+      upTo: 1,
+    }),
+  ).text;
 const readsRollup = async (engine: Engine, body: object) => (await sqlOf(engine, body)).includes('rollup_visibility_');
-const everything = async (engine: Engine, body: object) => (await allPages(engine.org(ids.org1), 'visibility', body as Record<string, unknown>, 50)).flatMap((p) => p.data);
+const everything = async (engine: Engine, body: object) =>
+  (await allPages(engine.org(ids.org1), 'visibility', body as Record<string, unknown>, 50)).flatMap((p) => p.data);
 
 describe('the visibility daily rollup', () => {
   it('answer requests grouped and filtered by the keys each keeps exactly as the facts and the reference do', async () => {
@@ -44,17 +51,43 @@ describe('the visibility daily rollup', () => {
     };
     const request = fc.constantFrom(...visibilityRollups.map((r) => r.keeps)).chain((keeps) =>
       fc.record({
-        filter: fc.option(filterArbitrary(promptFilterFields, Object.fromEntries(Object.entries(pools).filter(([f]) => (keeps as readonly string[]).includes(f))), 2), { nil: undefined }),
+        filter: fc.option(
+          filterArbitrary(
+            promptFilterFields,
+            Object.fromEntries(Object.entries(pools).filter(([f]) => (keeps as readonly string[]).includes(f))),
+            2,
+          ),
+          { nil: undefined },
+        ),
         group_by: fc.subarray([...keeps]),
         interval: fc.constantFrom('day' as const, 'week' as const, 'month' as const),
         scope: fc.constantFrom('owned' as const, 'all' as const),
-        sort: fc.option(fc.record({ field: fc.constantFrom('visibility_score', 'share_of_voice', 'average_position'), dir: fc.constantFrom('asc' as const, 'desc' as const) }), { nil: undefined }),
-        window: fc.constantFrom(['2026-02-20', '2026-12-31'], ['2026-03-08', '2026-03-08'], ['2026-11-01', '2026-11-02'], ['2026-04-01', '2026-05-15']),
+        sort: fc.option(
+          fc.record({
+            field: fc.constantFrom('visibility_score', 'share_of_voice', 'average_position'),
+            dir: fc.constantFrom('asc' as const, 'desc' as const),
+          }),
+          { nil: undefined },
+        ),
+        window: fc.constantFrom(
+          ['2026-02-20', '2026-12-31'],
+          ['2026-03-08', '2026-03-08'],
+          ['2026-11-01', '2026-11-02'],
+          ['2026-04-01', '2026-05-15'],
+        ),
       }),
     );
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const q: VisibilityQuery = { category_id: ids.cat1, start_date: r.window[0], end_date: r.window[1], group_by: [...r.group_by], interval: r.interval, scope: r.scope, ...(r.sort ? { sort: r.sort } : {}) };
+        const q: VisibilityQuery = {
+          category_id: ids.cat1,
+          start_date: r.window[0],
+          end_date: r.window[1],
+          group_by: [...r.group_by],
+          interval: r.interval,
+          scope: r.scope,
+          ...(r.sort ? { sort: r.sort } : {}),
+        };
         const body = { ...q, ...(r.filter ? { filter: toWire(r.filter) } : {}) };
         const filterFields = r.filter ? JSON.stringify(toWire(r.filter)) : '';
         // Models in scope come from a rollup that keeps the model and the filter's keys: with a topic filter there is none.
@@ -72,7 +105,15 @@ describe('the visibility daily rollup', () => {
       { ...base, group_by: ['date', 'persona'] },
       { ...base, group_by: ['topic', 'model'] },
       { ...base, group_by: ['date', 'prompt'] },
-      { ...base, filter: { or: [{ field: 'model', op: 'is', value: 'ChatGPT' }, { field: 'tag', op: 'in', value: ['alpha'] }] } },
+      {
+        ...base,
+        filter: {
+          or: [
+            { field: 'model', op: 'is', value: 'ChatGPT' },
+            { field: 'tag', op: 'in', value: ['alpha'] },
+          ],
+        },
+      },
     ]) {
       expect(await readsRollup(withRollups, body)).toBe(false);
     }
@@ -84,12 +125,28 @@ describe('the visibility daily rollup', () => {
     try {
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
       const body = { ...base, scope: 'all' as const, group_by: ['model'] };
-      const edited = { ...fixture, prompts: fixture.prompts!.map((p) => (p.id === ids.prompts[0] ? { ...p, analysis_types: ['sentiment'] } : p.id === ids.prompts[2] ? { ...p, analysis_types: ['sentiment', 'visibility'] } : p)) };
+      const edited = {
+        ...fixture,
+        prompts: fixture.prompts!.map((p) =>
+          p.id === ids.prompts[0]
+            ? { ...p, analysis_types: ['sentiment'] }
+            : p.id === ids.prompts[2]
+              ? { ...p, analysis_types: ['sentiment', 'visibility'] }
+              : p,
+        ),
+      };
       expect(await everything(engine, body)).toEqual(referenceVisibility(fixture, body as VisibilityQuery));
-      await engine.core.state.transaction(async (conn) => {
-        await conn.run(`UPDATE state.prompts SET analysis_types = ['sentiment'] WHERE id = $id`, { id: ids.prompts[0]! });
-        await conn.run(`UPDATE state.prompts SET analysis_types = ['sentiment', 'visibility'] WHERE id = $id`, { id: ids.prompts[2]! });
-      }, { promptsOf: ids.cat1 });
+      await engine.core.state.transaction(
+        async (conn) => {
+          await conn.run(`UPDATE state.prompts SET analysis_types = ['sentiment'] WHERE id = $id`, {
+            id: ids.prompts[0]!,
+          });
+          await conn.run(`UPDATE state.prompts SET analysis_types = ['sentiment', 'visibility'] WHERE id = $id`, {
+            id: ids.prompts[2]!,
+          });
+        },
+        { promptsOf: ids.cat1 },
+      );
       expect(await readsRollup(engine, body)).toBe(false);
       expect(await everything(engine, body)).toEqual(referenceVisibility(edited, body as VisibilityQuery));
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
@@ -107,17 +164,23 @@ describe('the visibility daily rollup', () => {
       const body = { ...base, scope: 'all' as const, group_by: ['model'] };
       expect(await readsRollup(engine, body)).toBe(true);
       const path = `/v1/org/categories/${ids.cat1}/prompts`;
-      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] } });
+      await engine
+        .org(ids.org1)
+        .call('PATCH', path, { body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] } });
       expect(await readsRollup(engine, body)).toBe(false);
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
       expect(await readsRollup(engine, body)).toBe(true);
-      await engine.org(ids.org1).call('PATCH', `${path}/status`, { body: { prompt_ids: [ids.prompts[2]], status: 'deleted' } });
+      await engine
+        .org(ids.org1)
+        .call('PATCH', `${path}/status`, { body: { prompt_ids: [ids.prompts[2]], status: 'deleted' } });
       expect(await readsRollup(engine, body)).toBe(false);
       const fromFacts = await everything(engine, body);
       await engine.core.rollups.warm(visibilityDaily, [ids.cat1]);
       expect(await readsRollup(engine, body)).toBe(true);
       expect(await everything(engine, body)).toEqual(fromFacts);
-      await engine.org(ids.org1).call('PATCH', path, { body: { prompts: [{ id: ids.prompts[1], analysis_types: ['sentiment'] }], dry_run: true } });
+      await engine.org(ids.org1).call('PATCH', path, {
+        body: { prompts: [{ id: ids.prompts[1], analysis_types: ['sentiment'] }], dry_run: true },
+      });
       expect(await readsRollup(engine, body)).toBe(true);
     } finally {
       engine.close();
@@ -140,11 +203,26 @@ describe('the visibility daily rollup', () => {
   });
 
   it('golden SQL of a rollup read', () => {
-    const ctx = { organizationId: ids.org1, core: withRollups.core, now: new Date('2026-11-22T12:00:00Z'), cursors: new CursorCodec('golden') };
-    const body = { ...base, scope: 'all', group_by: ['model', 'date'], interval: 'week', filter: { field: 'model', op: 'not_in', value: ['Perplexity'] }, limit: 5 };
+    const ctx = {
+      organizationId: ids.org1,
+      core: withRollups.core,
+      now: new Date('2026-11-22T12:00:00Z'),
+      cursors: new CursorCodec('golden'),
+    };
+    const body = {
+      ...base,
+      scope: 'all',
+      group_by: ['model', 'date'],
+      interval: 'week',
+      filter: { field: 'model', op: 'not_in', value: ['Perplexity'] },
+      limit: 5,
+    };
     const prepared = prepare(visibilityReport, body, 'page', ctx, new Set([visibilityDaily.name]));
     const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
     const dir = fileURLToPath(new URL('./golden/visibility', import.meta.url));
-    expectGolden(join(dir, 'rollup-by-model-and-week.sql'), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
+    expectGolden(
+      join(dir, 'rollup-by-model-and-week.sql'),
+      `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`,
+    );
   });
 });

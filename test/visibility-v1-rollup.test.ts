@@ -17,7 +17,10 @@ const fixture = insightsFixture();
 let withRollups: Engine;
 let factsOnly: Engine;
 beforeAll(async () => {
-  [withRollups, factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
+  [withRollups, factsOnly] = await Promise.all([
+    openFixture(fixture, { cursorSecret: 'same' }),
+    openFixture(fixture, { cursorSecret: 'same', rollups: false }),
+  ]);
   for (const r of visibilityRollups) await withRollups.core.rollups.warm(r.def, [ids.cat1, ids.cat2]);
 });
 afterAll(() => {
@@ -31,7 +34,8 @@ const reads = async (engine: Engine, body: Body) => {
   return render(pageQuery(prepared.compiled, pageRange(prepared.plan.pagination))).text.includes('rollup_visibility_');
 };
 /** The whole answer as JSON text: the rollup's must be the facts' to the byte, floats included. */
-const text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), 'visibilityV1', body));
+const text = async (engine: Engine, body: Body) =>
+  JSON.stringify(await tabular(engine.org(ids.org1), 'visibilityV1', body));
 
 const is = (field: string, value: string) => ({ field, operator: 'is', value });
 const kept = new Set(['date', 'model', 'region', 'topic', 'topic_id']);
@@ -41,8 +45,13 @@ describe('v1 visibility over the visibility rollups', () => {
   it('answers every request it serves exactly as the facts do, and serves just the per-brand ones on whole ET days', async () => {
     const used = new Set<boolean>();
     const request = fc.record({
-      dimensions: fc.subarray(['asset_name', 'asset_id', 'date', 'model', 'region', 'topic', 'topic_id', 'prompt', 'persona'], { maxLength: 3 }),
-      metrics: fc.subarray(['share_of_voice', 'mentions_count', 'visibility_score', 'executions', 'average_position'], { minLength: 1 }),
+      dimensions: fc.subarray(
+        ['asset_name', 'asset_id', 'date', 'model', 'region', 'topic', 'topic_id', 'prompt', 'persona'],
+        { maxLength: 3 },
+      ),
+      metrics: fc.subarray(['share_of_voice', 'mentions_count', 'visibility_score', 'executions', 'average_position'], {
+        minLength: 1,
+      }),
       interval: fc.constantFrom('hour', 'day', 'week', 'month', 'relative_week'),
       window: fc.constantFrom(
         ['2026-02-20', '2027-01-01', true],
@@ -51,15 +60,34 @@ describe('v1 visibility over the visibility rollups', () => {
         ['2026-03-08T06:00:00Z', '2026-03-09', false],
       ),
       filters: fc.subarray(
-        [is('model_id', ids.models[0]!), is('region_name', 'United States'), is('topic_id', ids.topics[0]!), is('asset_name', 'Acme'), { field: 'asset_name', operator: 'not_in', value: ['Zeta'] }, is('prompt_id', ids.prompts[0]!)],
+        [
+          is('model_id', ids.models[0]!),
+          is('region_name', 'United States'),
+          is('topic_id', ids.topics[0]!),
+          is('asset_name', 'Acme'),
+          { field: 'asset_name', operator: 'not_in', value: ['Zeta'] },
+          is('prompt_id', ids.prompts[0]!),
+        ],
         { maxLength: 2 },
       ),
     });
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const body = { category_id: ids.cat1, start_date: r.window[0] as string, end_date: r.window[1] as string, metrics: r.metrics, dimensions: r.dimensions, date_interval: r.interval, filters: r.filters };
-        const answerKeys = [...r.dimensions.filter((d) => !d.startsWith('asset_')), ...r.filters.map((f) => f.field).filter((f) => f !== 'asset_name')];
-        const one = (keys: string[]) => !(keys.includes('model') || keys.includes('model_id')) || !keys.some((k) => k.startsWith('topic'));
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0] as string,
+          end_date: r.window[1] as string,
+          metrics: r.metrics,
+          dimensions: r.dimensions,
+          date_interval: r.interval,
+          filters: r.filters,
+        };
+        const answerKeys = [
+          ...r.dimensions.filter((d) => !d.startsWith('asset_')),
+          ...r.filters.map((f) => f.field).filter((f) => f !== 'asset_name'),
+        ];
+        const one = (keys: string[]) =>
+          !(keys.includes('model') || keys.includes('model_id')) || !keys.some((k) => k.startsWith('topic'));
         const servable =
           r.window[2] === true &&
           r.dimensions.some((d) => d.startsWith('asset_')) &&
@@ -78,19 +106,35 @@ describe('v1 visibility over the visibility rollups', () => {
   });
 
   it('streams the same rows as the facts', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['visibility_score', 'average_position'], dimensions: ['date', 'asset_name', 'model'] };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-02-20',
+      end_date: '2027-01-01',
+      metrics: ['visibility_score', 'average_position'],
+      dimensions: ['date', 'asset_name', 'model'],
+    };
     expect(await reads(withRollups, body)).toBe(true);
-    expect(await streamed(withRollups.org(ids.org1), 'visibilityV1', body)).toEqual(await streamed(factsOnly.org(ids.org1), 'visibilityV1', body));
+    expect(await streamed(withRollups.org(ids.org1), 'visibilityV1', body)).toEqual(
+      await streamed(factsOnly.org(ids.org1), 'visibilityV1', body),
+    );
   });
 
   it('is not read once a prompt changes, and answers as the facts do once rebuilt', async () => {
     const engine = await openFixture(fixture, { cursorSecret: 'same' });
     try {
       for (const r of visibilityRollups) await engine.core.rollups.warm(r.def, [ids.cat1]);
-      const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2027-01-01', metrics: ['visibility_score', 'mentions_count', 'executions'], dimensions: ['asset_name', 'topic'] };
+      const body = {
+        category_id: ids.cat1,
+        start_date: '2026-02-20',
+        end_date: '2027-01-01',
+        metrics: ['visibility_score', 'mentions_count', 'executions'],
+        dimensions: ['asset_name', 'topic'],
+      };
       expect(await reads(engine, body)).toBe(true);
       const before = await text(engine, body);
-      await engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, { body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] } });
+      await engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
+        body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] },
+      });
       expect(await reads(engine, body)).toBe(false);
       const facts = await text(engine, body);
       expect(facts).not.toBe(before);
@@ -104,9 +148,30 @@ describe('v1 visibility over the visibility rollups', () => {
 
   it('golden SQL of a rollup read', async () => {
     const ctx = withRollups.org(ids.org1).context();
-    const prepared = await prepareTabular(visibilityV1Report, { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-12-01', metrics: ['visibility_score', 'share_of_voice', 'average_position'], dimensions: ['asset_name', 'date', 'region'], date_interval: 'week', filters: [is('topic_name', 'Boots')], pagination: { limit: 8, offset: 0 } }, 'page', ctx);
+    const prepared = await prepareTabular(
+      visibilityV1Report,
+      {
+        category_id: ids.cat1,
+        start_date: '2026-03-01',
+        end_date: '2026-12-01',
+        metrics: ['visibility_score', 'share_of_voice', 'average_position'],
+        dimensions: ['asset_name', 'date', 'region'],
+        date_interval: 'week',
+        filters: [is('topic_name', 'Boots')],
+        pagination: { limit: 8, offset: 0 },
+      },
+      'page',
+      ctx,
+    );
     const q = render(pageQuery(prepared.compiled, pageRange(prepared.plan.pagination)));
     expect(q.text).toContain('rollup_visibility_region_topic');
-    expectGolden(join(fileURLToPath(new URL('./golden', import.meta.url)), 'visibility-v1', 'rollup-brands-by-week-and-region.sql'), `${q.text}\n-- params: ${JSON.stringify(q.params)}\n`);
+    expectGolden(
+      join(
+        fileURLToPath(new URL('./golden', import.meta.url)),
+        'visibility-v1',
+        'rollup-brands-by-week-and-region.sql',
+      ),
+      `${q.text}\n-- params: ${JSON.stringify(q.params)}\n`,
+    );
   });
 });

@@ -24,8 +24,14 @@ const pools = {
   model: { exact: [...ids.models, 'ChatGPT', 'Perplexity', '', 'nope'], text: ['', 'a', 'GPT', 'p'] },
   region: { exact: [...ids.regions, 'Germany', 'United States', 'Nowhere'], text: ['', 'a', 'STATES', 'e'] },
   persona: { exact: [...ids.personas, 'Hiker', '', ids.foreign.persona, 'Borrower'], text: ['', 'H', 'k'] },
-  topic: { exact: [...ids.topics, 'Boots', 'Tents 50%_off', ids.foreign.topic], text: ['%', '_', 'boots', 'Tents', ''] },
-  prompt: { exact: [...ids.prompts, 'Cheap boots', ids.foreign.prompt], text: ["'", '%', '_', 'boots', 'BOOTS', '100%'] },
+  topic: {
+    exact: [...ids.topics, 'Boots', 'Tents 50%_off', ids.foreign.topic],
+    text: ['%', '_', 'boots', 'Tents', ''],
+  },
+  prompt: {
+    exact: [...ids.prompts, 'Cheap boots', ids.foreign.prompt],
+    text: ["'", '%', '_', 'boots', 'BOOTS', '100%'],
+  },
   tag: { exact: [...ids.tags, 'alpha', 'beta', '', ids.foreign.tag, 'gamma'], text: ['a'] },
 };
 
@@ -40,12 +46,34 @@ describe('v2 visibility against the reference evaluator', () => {
     const request = fc.record(
       {
         filter: filterArbitrary(promptFilterFields, pools, 3),
-        group_by: fc.subarray<NonNullable<VisibilityQuery['group_by']>[number]>(['date', 'model', 'topic', 'region', 'prompt', 'persona'], { maxLength: 2 }),
+        group_by: fc.subarray<NonNullable<VisibilityQuery['group_by']>[number]>(
+          ['date', 'model', 'topic', 'region', 'prompt', 'persona'],
+          { maxLength: 2 },
+        ),
         interval: fc.constantFrom('day' as const, 'week' as const, 'month' as const),
         scope: fc.constantFrom('owned' as const, 'all' as const),
-        sort: fc.option(fc.record({ field: fc.constantFrom('visibility_score', 'share_of_voice', 'average_position'), dir: fc.constantFrom('asc' as const, 'desc' as const) }), { nil: undefined }),
-        assets: fc.option(fc.constantFrom<VisibilityQuery['assets']>('Acme', ['Brandy', 'Zeta'], { op: 'not_in', value: ['Acme'] }, { op: 'is', value: ids.assets[1]! }), { nil: undefined }),
-        window: fc.constantFrom(['2026-02-20', '2026-12-31'], ['2026-03-08', '2026-03-08'], ['2026-11-01', '2026-11-02'], ['2026-04-01', '2026-05-15']),
+        sort: fc.option(
+          fc.record({
+            field: fc.constantFrom('visibility_score', 'share_of_voice', 'average_position'),
+            dir: fc.constantFrom('asc' as const, 'desc' as const),
+          }),
+          { nil: undefined },
+        ),
+        assets: fc.option(
+          fc.constantFrom<VisibilityQuery['assets']>(
+            'Acme',
+            ['Brandy', 'Zeta'],
+            { op: 'not_in', value: ['Acme'] },
+            { op: 'is', value: ids.assets[1]! },
+          ),
+          { nil: undefined },
+        ),
+        window: fc.constantFrom(
+          ['2026-02-20', '2026-12-31'],
+          ['2026-03-08', '2026-03-08'],
+          ['2026-11-01', '2026-11-02'],
+          ['2026-04-01', '2026-05-15'],
+        ),
       },
       { requiredKeys: ['filter', 'group_by', 'interval', 'scope', 'window'] },
     );
@@ -112,7 +140,9 @@ describe('pages and streams', () => {
       [cursor, { ...base, scope: 'all', end_date: '2026-12-30' }],
       ['not-a-cursor', { ...base }],
     ] as const) {
-      const error = await org().reports.visibility({ ...body, cursor: bad }).catch((e: unknown) => e);
+      const error = await org()
+        .reports.visibility({ ...body, cursor: bad })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).detail[0]!.loc).toEqual(['body', 'cursor']);
     }
@@ -123,8 +153,19 @@ describe('pages and streams', () => {
 
 describe('ET days across DST', () => {
   it('counts an answer in the ET day of its instant, on both DST days', async () => {
-    const day = async (d: string) => (await org().reports.visibility({ category_id: ids.cat1, start_date: d, end_date: d, scope: 'all', group_by: ['date'], filter: null })).data;
-    const expectedDays = (d: string) => fixture.executions.filter((e) => e.category_id === ids.cat1 && e.day === d).length;
+    const day = async (d: string) =>
+      (
+        await org().reports.visibility({
+          category_id: ids.cat1,
+          start_date: d,
+          end_date: d,
+          scope: 'all',
+          group_by: ['date'],
+          filter: null,
+        })
+      ).data;
+    const expectedDays = (d: string) =>
+      fixture.executions.filter((e) => e.category_id === ids.cat1 && e.day === d).length;
     expect(expectedDays('2026-03-08')).toBeGreaterThan(0);
     for (const d of ['2026-03-08', '2026-03-09', '2026-11-01', '2026-11-02']) {
       const rows = await day(d);
@@ -134,9 +175,30 @@ describe('ET days across DST', () => {
 
   it('buckets weeks from Monday and months from the 1st in ET, starting before start_date', async () => {
     const cases: VisibilityQuery[] = [
-      { category_id: ids.cat1, start_date: '2026-03-04', end_date: '2026-03-10', scope: 'owned', group_by: ['date'], interval: 'week' },
-      { category_id: ids.cat1, start_date: '2026-10-31', end_date: '2026-11-02', scope: 'owned', group_by: ['date'], interval: 'month' },
-      { category_id: ids.cat1, start_date: '2026-11-01', end_date: '2026-11-01', scope: 'all', group_by: ['date'], interval: 'week' },
+      {
+        category_id: ids.cat1,
+        start_date: '2026-03-04',
+        end_date: '2026-03-10',
+        scope: 'owned',
+        group_by: ['date'],
+        interval: 'week',
+      },
+      {
+        category_id: ids.cat1,
+        start_date: '2026-10-31',
+        end_date: '2026-11-02',
+        scope: 'owned',
+        group_by: ['date'],
+        interval: 'month',
+      },
+      {
+        category_id: ids.cat1,
+        start_date: '2026-11-01',
+        end_date: '2026-11-01',
+        scope: 'all',
+        group_by: ['date'],
+        interval: 'week',
+      },
     ];
     const weeks = (await org().reports.visibility(cases[0]!)).data;
     expect(weeks.map((r) => r.date)).toEqual(['2026-03-02', '2026-03-09']);
@@ -145,14 +207,19 @@ describe('ET days across DST', () => {
     expect(months.every((r) => String(r.date).endsWith('-01'))).toBe(true);
     const fallBack = (await org().reports.visibility(cases[2]!)).data;
     expect(new Set(fallBack.map((r) => r.date))).toEqual(new Set(['2026-10-26']));
-    for (const q of cases) expect((await allPages(org(), 'visibility', q as never, 50)).flatMap((p) => p.data)).toEqual(referenceVisibility(fixture, q));
+    for (const q of cases)
+      expect((await allPages(org(), 'visibility', q as never, 50)).flatMap((p) => p.data)).toEqual(
+        referenceVisibility(fixture, q),
+      );
   });
 });
 
 describe('tenancy', () => {
   it('refuses another organization’s category with 403 and an unknown one with 404, before reading', async () => {
     await expect(org().reports.visibility({ ...base, category_id: ids.cat2 })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(org().reports.visibility({ ...base, category_id: '00000000-0000-4000-8000-00000000ffff' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      org().reports.visibility({ ...base, category_id: '00000000-0000-4000-8000-00000000ffff' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     const own = await engine.org(ids.org2).reports.visibility({ ...base, category_id: ids.cat2, scope: 'all' });
     expect(JSON.stringify(own)).not.toContain('Acme');
   });
@@ -160,16 +227,37 @@ describe('tenancy', () => {
 
 describe('the info block', () => {
   it('echoes exactly the seed’s fields, with the normalized filter and asset filter', async () => {
-    const filter = { and: [{ and: [{ field: 'model', op: 'is', value: 'ChatGPT' }] }, { not: { not: { field: 'tag', op: 'in', value: ['alpha'] } } }] };
+    const filter = {
+      and: [
+        { and: [{ field: 'model', op: 'is', value: 'ChatGPT' }] },
+        { not: { not: { field: 'tag', op: 'in', value: ['alpha'] } } },
+      ],
+    };
     const r = await org().reports.visibility({ ...base, assets: ['Acme', 'Zeta'], filter });
-    expect(Object.keys(r.info)).toEqual(['total_results', 'count', 'next_cursor', 'scope', 'models', 'start_date', 'end_date', 'asset_filter', 'filter', 'fingerprint']);
+    expect(Object.keys(r.info)).toEqual([
+      'total_results',
+      'count',
+      'next_cursor',
+      'scope',
+      'models',
+      'start_date',
+      'end_date',
+      'asset_filter',
+      'filter',
+      'fingerprint',
+    ]);
     expect(r.info).toMatchObject({
       scope: 'owned',
       models: ['ChatGPT'],
       start_date: base.start_date,
       end_date: base.end_date,
       asset_filter: { op: 'in', value: ['Acme', 'Zeta'] },
-      filter: { and: [{ field: 'model', op: 'is', value: 'ChatGPT' }, { field: 'tag', op: 'in', value: ['alpha'] }] },
+      filter: {
+        and: [
+          { field: 'model', op: 'is', value: 'ChatGPT' },
+          { field: 'tag', op: 'in', value: ['alpha'] },
+        ],
+      },
     });
     const plain = await org().reports.visibility(base);
     expect(plain.info).toMatchObject({ asset_filter: null, filter: null, scope: 'owned' });

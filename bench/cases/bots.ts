@@ -16,18 +16,58 @@ type Query = Omit<TrafficQuery, 'table' | 'view'>;
 
 function requests(view: 'daily' | 'hourly') {
   const request = (spec: Parameters<typeof make>[0], query: Query, extra: Record<string, unknown> = {}) =>
-    make({ ...spec, body: { ...trafficBody(query), ...extra } }, (e) => trafficFloor({ table: 'bot_events', view, ...query }, e));
-  const byBot: Query = { dimensions: ['bot_name'], metrics: ['count', 'citations', 'indexing', 'training', 'last_visit'] };
+    make({ ...spec, body: { ...trafficBody(query), ...extra } }, (e) =>
+      trafficFloor({ table: 'bot_events', view, ...query }, e),
+    );
+  const byBot: Query = {
+    dimensions: ['bot_name'],
+    metrics: ['count', 'citations', 'indexing', 'training', 'last_visit'],
+  };
   const days: Query = { dimensions: ['date', 'path', 'bot_name'], metrics: ['count', 'last_visit'] };
   const finest: Query = { ...days, interval: view === 'hourly' ? 'hour' : 'day' };
   const grain = view === 'hourly' ? 'hour' : 'day';
-  const weekly: Query = { dimensions: ['date', 'bot_name'], interval: 'week', metrics: ['count', 'citations'], where: `f.bot_provider IN ('openai', 'anthropic')`, orderBy: [['date', 'asc'], ['count', 'desc']] };
+  const weekly: Query = {
+    dimensions: ['date', 'bot_name'],
+    interval: 'week',
+    metrics: ['count', 'citations'],
+    where: `f.bot_provider IN ('openai', 'anthropic')`,
+    orderBy: [
+      ['date', 'asc'],
+      ['count', 'desc'],
+    ],
+  };
   return [
-    ...windowDays.map((d) => request({ id: `window-${d}`, label: `${d} d by bot`, days: d, windowSeries: true }, byBot)),
-    request({ id: 'day-path-bot-90-1k', label: '90 d by day × path × bot, 1,000-row page', days: 90 }, days, { pagination: { limit: 1000 } }),
-    request({ id: `${grain}-path-bot-365`, label: `365 d by ${grain} × path × bot, page 1 of 100 rows`, days: 365 }, finest, { pagination: { limit: 100 } }),
-    request({ id: `${grain}-path-bot-365-p50`, label: `365 d by ${grain} × path × bot, page 50 of 100 rows`, days: 365, page: 50, firstPageOf: `${grain}-path-bot-365` }, finest, { pagination: { limit: 100 } }),
-    request({ id: `${grain}-path-bot-365-all`, label: `365 d by ${grain} × path × bot, one page of up to 50,000 rows`, days: 365 }, finest, { pagination: { limit: 50_000 } }),
+    ...windowDays.map((d) =>
+      request({ id: `window-${d}`, label: `${d} d by bot`, days: d, windowSeries: true }, byBot),
+    ),
+    request({ id: 'day-path-bot-90-1k', label: '90 d by day × path × bot, 1,000-row page', days: 90 }, days, {
+      pagination: { limit: 1000 },
+    }),
+    request(
+      { id: `${grain}-path-bot-365`, label: `365 d by ${grain} × path × bot, page 1 of 100 rows`, days: 365 },
+      finest,
+      { pagination: { limit: 100 } },
+    ),
+    request(
+      {
+        id: `${grain}-path-bot-365-p50`,
+        label: `365 d by ${grain} × path × bot, page 50 of 100 rows`,
+        days: 365,
+        page: 50,
+        firstPageOf: `${grain}-path-bot-365`,
+      },
+      finest,
+      { pagination: { limit: 100 } },
+    ),
+    request(
+      {
+        id: `${grain}-path-bot-365-all`,
+        label: `365 d by ${grain} × path × bot, one page of up to 50,000 rows`,
+        days: 365,
+      },
+      finest,
+      { pagination: { limit: 50_000 } },
+    ),
     request({ id: 'week-bot-filter-90', label: '90 d by week × bot, two providers', days: 90 }, weekly, {
       filters: [{ field: 'bot_provider', operator: 'in', value: ['openai', 'anthropic'] }],
       order_by: { date: 'asc', count: 'desc' },

@@ -22,10 +22,16 @@ interface Shape {
 }
 
 function floorSql(s: Shape): string {
-  const period = s.interval ? `, ${s.interval === 'day' ? 'f.day' : `CAST(date_trunc('week', f.day) AS DATE)`} AS period` : '';
+  const period = s.interval
+    ? `, ${s.interval === 'day' ? 'f.day' : `CAST(date_trunc('week', f.day) AS DATE)`} AS period`
+    : '';
   const byPeriod = s.interval ? 'period, ' : '';
   const cross = s.cross === 'model' ? 'model_id, ' : s.cross === 'source_type' ? 'source_type, ' : '';
-  const order = [...(s.interval ? ['x.period'] : []), 'x.n DESC', ...(s.cross === 'model' ? ['mo.name', 'x.model_id'] : s.cross ? ['x.source_type'] : [])];
+  const order = [
+    ...(s.interval ? ['x.period'] : []),
+    'x.n DESC',
+    ...(s.cross === 'model' ? ['mo.name', 'x.model_id'] : s.cross ? ['x.source_type'] : []),
+  ];
   return `WITH p AS (SELECT id FROM prompts WHERE category_id = $category),
 c AS (
   SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, f.model_id, f.source_type${period}
@@ -75,12 +81,39 @@ export const channelsCase: ReportCase = {
   pageBody: pagedPageBody(channelsReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, channels, page 1`, days: d, windowSeries: true }, floor({}))),
-    make({ id: 'channel-model-30', label: '30 d by channel × model', days: 30, body: { group_by: ['channel', 'model'] } }, floor({ cross: 'model' })),
-    make({ id: 'channel-type-90', label: '90 d by channel × source type, 50 channels', days: 90, body: { group_by: ['channel', 'source_type'], limit: 50 } }, floor({ cross: 'source_type' })),
-    make({ id: 'week-models-90', label: '90 d weekly, two models', days: 90, body: { interval: 'week', filter: twoModels } }, floor({ interval: 'week', where: inTwoModels })),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, channels, page 1`, days: d, windowSeries: true }, floor({})),
+    ),
     make(
-      { id: 'stream-day-model-365', label: 'stream: 365 d by channel × model × day', days: 365, stream: true, body: { group_by: ['channel', 'model'], interval: 'day' } },
+      { id: 'channel-model-30', label: '30 d by channel × model', days: 30, body: { group_by: ['channel', 'model'] } },
+      floor({ cross: 'model' }),
+    ),
+    make(
+      {
+        id: 'channel-type-90',
+        label: '90 d by channel × source type, 50 channels',
+        days: 90,
+        body: { group_by: ['channel', 'source_type'], limit: 50 },
+      },
+      floor({ cross: 'source_type' }),
+    ),
+    make(
+      {
+        id: 'week-models-90',
+        label: '90 d weekly, two models',
+        days: 90,
+        body: { interval: 'week', filter: twoModels },
+      },
+      floor({ interval: 'week', where: inTwoModels }),
+    ),
+    make(
+      {
+        id: 'stream-day-model-365',
+        label: 'stream: 365 d by channel × model × day',
+        days: 365,
+        stream: true,
+        body: { group_by: ['channel', 'model'], interval: 'day' },
+      },
       floor({ cross: 'model', interval: 'day' }),
     ),
   ],

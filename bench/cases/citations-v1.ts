@@ -29,7 +29,8 @@ function floorSql(s: Shape): string {
   const ks = dims.map((_, i) => `k${i}`);
   const answers = ks.filter((_, i) => answerLevel.includes(s.dimensions[i]!));
   const same = (a: string, b: string) => answers.map((k) => ` AND ${a}.${k} IS NOT DISTINCT FROM ${b}.${k}`).join('');
-  const list = (cols: readonly string[], alias?: string) => cols.map((k) => `${alias ? `${alias}.` : ''}${k}, `).join('');
+  const list = (cols: readonly string[], alias?: string) =>
+    cols.map((k) => `${alias ? `${alias}.` : ''}${k}, `).join('');
   return `WITH p AS (SELECT id, topic_id FROM prompts WHERE category_id = $category),
 base AS (
   SELECT ${dims.map((d, i) => `${d.key} AS k${i}, `).join('')}f.model_id, ${s.hit ?? 'TRUE'} AS hit
@@ -65,10 +66,29 @@ export const citationsV1Case: ReportCase = {
   setup: warmCategoryRollups(citationsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => request({ id: `window-${d}`, label: `${d} d by root domain`, days: d, windowSeries: true }, { dimensions: ['root_domain'] })),
-    request({ id: 'url-date-90-1k', label: '90 d by URL × day, 1,000-row page 1', days: 90 }, urlDays, { pagination: { limit: 1000 } }),
-    request({ id: 'url-date-90-1k-p50', label: '90 d by URL × day, 1,000-row page 50', days: 90, page: 50, firstPageOf: 'url-date-90-1k' }, urlDays, { pagination: { limit: 1000 } }),
-    request({ id: 'url-date-90-50k', label: '90 d by URL × day, 50,000-row page', days: 90 }, urlDays, { pagination: { limit: 50_000 } }),
+    ...windowDays.map((d) =>
+      request(
+        { id: `window-${d}`, label: `${d} d by root domain`, days: d, windowSeries: true },
+        { dimensions: ['root_domain'] },
+      ),
+    ),
+    request({ id: 'url-date-90-1k', label: '90 d by URL × day, 1,000-row page 1', days: 90 }, urlDays, {
+      pagination: { limit: 1000 },
+    }),
+    request(
+      {
+        id: 'url-date-90-1k-p50',
+        label: '90 d by URL × day, 1,000-row page 50',
+        days: 90,
+        page: 50,
+        firstPageOf: 'url-date-90-1k',
+      },
+      urlDays,
+      { pagination: { limit: 1000 } },
+    ),
+    request({ id: 'url-date-90-50k', label: '90 d by URL × day, 50,000-row page', days: 90 }, urlDays, {
+      pagination: { limit: 50_000 },
+    }),
     request(
       { id: 'model-domain-filter-30', label: '30 d by model × root domain, two regions, earned media', days: 30 },
       {

@@ -5,7 +5,18 @@ import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../li
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
-import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, partitionBy, sameKeys, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import {
+  keyCols,
+  keyFields,
+  keyOrder,
+  keyOutputs,
+  keys,
+  nameJoins,
+  partitionBy,
+  sameKeys,
+  selectKeys,
+  type FloorKey,
+} from '../lib/v2-keys.ts';
 import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
@@ -53,7 +64,13 @@ rows AS (
 )`;
 }
 
-const row = (s: Shape) => (r: Row) => ({ ...keyFields(s.by ?? [], r), [s.page ? 'page' : 'domain']: r.entity, rank: r.rank, count: r.count, citation_share: r.share });
+const row = (s: Shape) => (r: Row) => ({
+  ...keyFields(s.by ?? [], r),
+  [s.page ? 'page' : 'domain']: r.entity,
+  rank: r.rank,
+  count: r.count,
+  citation_share: r.share,
+});
 
 const floor = (s: Shape) => (e: Envelope) => v2Floor(floorSql(s), { ...e, head: modelsHead('c') }, row(s));
 
@@ -75,16 +92,49 @@ export const citationsCase: ReportCase = {
   setup: warmCategoryRollups(citationsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, domains, page 1`, days: d, windowSeries: true }, floor({}))),
-    make({ id: 'page-30', label: '30 d, pages, page 1', days: 30, body: { group_by: ['page'] } }, floor({ page: true })),
-    make({ id: 'page-30-p50', label: '30 d, pages, page 50', days: 30, page: 50, firstPageOf: 'page-30', body: { group_by: ['page'] } }, floor({ page: true })),
-    make({ id: 'model-30', label: '30 d, domains by model', days: 30, body: { group_by: ['model'] } }, floor({ by: [keys.model] })),
-    make({ id: 'date-7', label: '7 d, domains by day, 50 rows', days: 7, body: { group_by: ['date'], limit: 50 } }, floor({ by: [keys.day] })),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, domains, page 1`, days: d, windowSeries: true }, floor({})),
+    ),
+    make(
+      { id: 'page-30', label: '30 d, pages, page 1', days: 30, body: { group_by: ['page'] } },
+      floor({ page: true }),
+    ),
+    make(
+      {
+        id: 'page-30-p50',
+        label: '30 d, pages, page 50',
+        days: 30,
+        page: 50,
+        firstPageOf: 'page-30',
+        body: { group_by: ['page'] },
+      },
+      floor({ page: true }),
+    ),
+    make(
+      { id: 'model-30', label: '30 d, domains by model', days: 30, body: { group_by: ['model'] } },
+      floor({ by: [keys.model] }),
+    ),
+    make(
+      { id: 'date-7', label: '7 d, domains by day, 50 rows', days: 7, body: { group_by: ['date'], limit: 50 } },
+      floor({ by: [keys.day] }),
+    ),
     make({ id: 'owned-90', label: '90 d, owned domains', days: 90, body: { scope: 'owned' } }, floor({ owned: true })),
     make(
       { id: 'filter-90', label: '90 d, two models, earned media', days: 90, body: { filter: earnedMedia } },
-      floor({ answers: `\n    AND f.model_id IN (SELECT id FROM models WHERE name IN ('ChatGPT', 'Perplexity'))`, cited: `f.citation_category = 'earned_media'` }),
+      floor({
+        answers: `\n    AND f.model_id IN (SELECT id FROM models WHERE name IN ('ChatGPT', 'Perplexity'))`,
+        cited: `f.citation_category = 'earned_media'`,
+      }),
     ),
-    make({ id: 'stream-page-date-90', label: 'stream: 90 d, pages by day', days: 90, stream: true, body: { group_by: ['page', 'date'] } }, floor({ page: true, by: [keys.day] })),
+    make(
+      {
+        id: 'stream-page-date-90',
+        label: 'stream: 90 d, pages by day',
+        days: 90,
+        stream: true,
+        body: { group_by: ['page', 'date'] },
+      },
+      floor({ page: true, by: [keys.day] }),
+    ),
   ],
 };

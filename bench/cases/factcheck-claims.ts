@@ -64,7 +64,12 @@ const row = (s: Shape) => (r: Row) =>
         total_claims: r.total_claims,
         claims: r.claims,
       }
-    : { cluster_id: r.cluster_id, claim: r.claim, occurrence: r.occurrence, ...(s.details ? { theme: r.theme, reasoning: r.reasoning } : {}) };
+    : {
+        cluster_id: r.cluster_id,
+        claim: r.claim,
+        occurrence: r.occurrence,
+        ...(s.details ? { theme: r.theme, reasoning: r.reasoning } : {}),
+      };
 
 const floor = (s: Shape) => (e: Envelope) => v2Floor(floorSql(s), { ...e, head: modelsHead('e') }, row(s));
 
@@ -81,11 +86,25 @@ export const factcheckClaimsCase: ReportCase = {
   pageBody: pagedPageBody(factcheckClaimsReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, claims, page 1`, days: d, windowSeries: true }, floor({}))),
-    make({ id: 'details-30', label: '30 d with theme and reasoning', days: 30, body: { include: ['theme', 'reasoning'] } }, floor({ details: true })),
-    make({ id: 'models-30', label: '30 d, two models', days: 30, body: { filter: twoModels } }, floor({ where: inTwoModels })),
-    make({ id: 'topic-30', label: '30 d by topic', days: 30, body: { group_by: ['topic'] } }, floor({ section: keys.topic })),
-    make({ id: 'model-90', label: '90 d by model', days: 90, body: { group_by: ['model'] } }, floor({ section: keys.model })),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, claims, page 1`, days: d, windowSeries: true }, floor({})),
+    ),
+    make(
+      { id: 'details-30', label: '30 d with theme and reasoning', days: 30, body: { include: ['theme', 'reasoning'] } },
+      floor({ details: true }),
+    ),
+    make(
+      { id: 'models-30', label: '30 d, two models', days: 30, body: { filter: twoModels } },
+      floor({ where: inTwoModels }),
+    ),
+    make(
+      { id: 'topic-30', label: '30 d by topic', days: 30, body: { group_by: ['topic'] } },
+      floor({ section: keys.topic }),
+    ),
+    make(
+      { id: 'model-90', label: '90 d by model', days: 90, body: { group_by: ['model'] } },
+      floor({ section: keys.model }),
+    ),
     make({ id: 'stream-365', label: 'stream: 365 d, every claim', days: 365, stream: true }, floor({})),
   ],
 };

@@ -4,7 +4,16 @@ import { modelsHead, namedValues, ref, v2Floor, type Envelope, type Row } from '
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
-import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import {
+  keyCols,
+  keyFields,
+  keyOrder,
+  keyOutputs,
+  keys,
+  nameJoins,
+  selectKeys,
+  type FloorKey,
+} from '../lib/v2-keys.ts';
 
 /**
  * v2 fact-check scores: the window series (one row), by model, by week × topic, by theme with a model
@@ -33,14 +42,18 @@ e AS (SELECT f.model_id FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${s
 o AS (
   SELECT ${selectKeys(ks)}f.accurate
   FROM claim_occurrences f JOIN p ON p.id = f.prompt_id${ks.includes(theme) ? ' JOIN claim_clusters cc ON cc.id = f.cluster_id' : ''}${
-    cited ? `\n  JOIN (SELECT DISTINCT execution_id, url FROM citations WHERE category_id = $category AND day BETWEEN $start::DATE AND $end::DATE) ct ON ct.execution_id = f.execution_id` : ''
+    cited
+      ? `\n  JOIN (SELECT DISTINCT execution_id, url FROM citations WHERE category_id = $category AND day BETWEEN $start::DATE AND $end::DATE) ct ON ct.execution_id = f.execution_id`
+      : ''
   }
   WHERE ${scope}
 ),
 s AS (SELECT ${keyCols(ks)}count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o ${ks.length ? 'GROUP BY ALL' : 'HAVING count(*) > 0'}),
 rows AS (
   SELECT row_number() OVER (ORDER BY ${order.join(', ')}) AS ord, 0 AS seq, ${keyOutputs(ks, 'r')}r.accurate, r.inaccurate${
-    ks.includes(theme) ? ', (SELECT min(id) FROM themes t WHERE t.category_id = $category AND t.name = r.k_theme) AS theme_id' : ''
+    ks.includes(theme)
+      ? ', (SELECT min(id) FROM themes t WHERE t.category_id = $category AND t.name = r.k_theme) AS theme_id'
+      : ''
   }${cited ? ', cat.category AS citation_category' : ''}
   FROM s r
   ${nameJoins(ks, 'r')}${
@@ -73,19 +86,62 @@ export const factcheckCase: ReportCase = {
   pageBody: pagedPageBody(factcheckReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, all answers`, days: d, windowSeries: true }, floor({ by: [] }))),
-    make({ id: 'model-30', label: '30 d by model', days: 30, body: { group_by: ['model'] } }, floor({ by: [keys.model] })),
-    make({ id: 'week-topic-90', label: '90 d by week × topic, 50 rows', days: 90, body: { group_by: ['date', 'topic'], interval: 'week', limit: 50 } }, floor({ by: [keys.week, keys.topic] })),
-    make(
-      { id: 'theme-models-30', label: '30 d by theme, two models', days: 30, body: { group_by: ['theme'], filter: { field: 'model', op: 'in', value: ['ChatGPT', 'Perplexity'] } } },
-      floor({ by: [theme], where: `\n    AND f.model_id IN (SELECT id FROM models WHERE name IN ('ChatGPT', 'Perplexity'))` }),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, all answers`, days: d, windowSeries: true }, floor({ by: [] })),
     ),
-    make({ id: 'citation-30', label: '30 d by cited page', days: 30, body: { group_by: ['citation'] } }, floor({ by: [citation] })),
-    make({ id: 'date-prompt-90', label: '90 d by day × prompt, page 1', days: 90, body: { group_by: ['date', 'prompt'] } }, floor({ by: [keys.day, keys.prompt] })),
     make(
-      { id: 'date-prompt-90-p50', label: '90 d by day × prompt, page 50', days: 90, page: 50, firstPageOf: 'date-prompt-90', body: { group_by: ['date', 'prompt'] } },
+      { id: 'model-30', label: '30 d by model', days: 30, body: { group_by: ['model'] } },
+      floor({ by: [keys.model] }),
+    ),
+    make(
+      {
+        id: 'week-topic-90',
+        label: '90 d by week × topic, 50 rows',
+        days: 90,
+        body: { group_by: ['date', 'topic'], interval: 'week', limit: 50 },
+      },
+      floor({ by: [keys.week, keys.topic] }),
+    ),
+    make(
+      {
+        id: 'theme-models-30',
+        label: '30 d by theme, two models',
+        days: 30,
+        body: { group_by: ['theme'], filter: { field: 'model', op: 'in', value: ['ChatGPT', 'Perplexity'] } },
+      },
+      floor({
+        by: [theme],
+        where: `\n    AND f.model_id IN (SELECT id FROM models WHERE name IN ('ChatGPT', 'Perplexity'))`,
+      }),
+    ),
+    make(
+      { id: 'citation-30', label: '30 d by cited page', days: 30, body: { group_by: ['citation'] } },
+      floor({ by: [citation] }),
+    ),
+    make(
+      { id: 'date-prompt-90', label: '90 d by day × prompt, page 1', days: 90, body: { group_by: ['date', 'prompt'] } },
       floor({ by: [keys.day, keys.prompt] }),
     ),
-    make({ id: 'stream-date-prompt-365', label: 'stream: 365 d by day × prompt', days: 365, stream: true, body: { group_by: ['date', 'prompt'] } }, floor({ by: [keys.day, keys.prompt] })),
+    make(
+      {
+        id: 'date-prompt-90-p50',
+        label: '90 d by day × prompt, page 50',
+        days: 90,
+        page: 50,
+        firstPageOf: 'date-prompt-90',
+        body: { group_by: ['date', 'prompt'] },
+      },
+      floor({ by: [keys.day, keys.prompt] }),
+    ),
+    make(
+      {
+        id: 'stream-date-prompt-365',
+        label: 'stream: 365 d by day × prompt',
+        days: 365,
+        stream: true,
+        body: { group_by: ['date', 'prompt'] },
+      },
+      floor({ by: [keys.day, keys.prompt] }),
+    ),
   ],
 };

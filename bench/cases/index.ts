@@ -16,4 +16,22 @@ import { videosCase } from './videos.ts';
 import { visibilityV1Case } from './visibility-v1.ts';
 
 /** Every report the bench knows: one case module each. */
-export const reportCases: readonly ReportCase[] = [visibilityCase, shoppingCase, channelsCase, videosCase, factcheckClaimsCase, citationsCase, sentimentCase, queryFanoutsCase, factcheckCase, promptAnswersCase, citationsV1Case, visibilityV1Case, botsV1Case, botsV2Case, referralsV1Case, referralsV2Case, rawLogsCase];
+export const reportCases: readonly ReportCase[] = [
+  visibilityCase,
+  shoppingCase,
+  channelsCase,
+  videosCase,
+  factcheckClaimsCase,
+  citationsCase,
+  sentimentCase,
+  queryFanoutsCase,
+  factcheckCase,
+  promptAnswersCase,
+  citationsV1Case,
+  visibilityV1Case,
+  botsV1Case,
+  botsV2Case,
+  referralsV1Case,
+  referralsV2Case,
+  rawLogsCase,
+];

@@ -13,7 +13,23 @@ import { v2Shape } from '../lib/v2-case.ts';
  * URLs, search queries) for the page's answers only, reading only the window's days of those facts.
  */
 
-const fields = ['run_id', 'date', 'model', 'topic', 'topic_id', 'persona', 'region', 'tags', 'prompt', 'prompt_id', 'response', 'mentions', 'citations', 'search_queries', 'analysis_types'];
+const fields = [
+  'run_id',
+  'date',
+  'model',
+  'topic',
+  'topic_id',
+  'persona',
+  'region',
+  'tags',
+  'prompt',
+  'prompt_id',
+  'response',
+  'mentions',
+  'citations',
+  'search_queries',
+  'analysis_types',
+];
 
 function floorSql(e: Envelope, where: string): string {
   const window = `category_id = $category AND day BETWEEN $start::DATE AND $end::DATE`;
@@ -72,17 +88,44 @@ export const promptAnswersCase: ReportCase = {
   pageBody: pagedPageBody(promptAnswersReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, every field, page 1`, days: d, windowSeries: true }, floor())),
-    make({ id: 'all-30-p50', label: '30 d, every field, page 50', days: 30, page: 50, firstPageOf: 'window-30' }, floor()),
-    make({ id: 'few-30', label: '30 d, four fields, 50 rows', days: 30, body: { include: few, limit: 50 } }, floor(few)),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, every field, page 1`, days: d, windowSeries: true }, floor()),
+    ),
     make(
-      { id: 'model-30', label: '30 d, one model', days: 30, body: { filter: { field: 'model', op: 'is', value: 'ChatGPT' } } },
+      { id: 'all-30-p50', label: '30 d, every field, page 50', days: 30, page: 50, firstPageOf: 'window-30' },
+      floor(),
+    ),
+    make(
+      { id: 'few-30', label: '30 d, four fields, 50 rows', days: 30, body: { include: few, limit: 50 } },
+      floor(few),
+    ),
+    make(
+      {
+        id: 'model-30',
+        label: '30 d, one model',
+        days: 30,
+        body: { filter: { field: 'model', op: 'is', value: 'ChatGPT' } },
+      },
       floor(fields, `\n    AND f.model_id = (SELECT id FROM models WHERE name = 'ChatGPT')`),
     ),
     make(
-      { id: 'sentiment-90', label: '90 d, sentiment prompts', days: 90, body: { filter: { field: 'analysis_type', op: 'is', value: 'sentiment' } } },
+      {
+        id: 'sentiment-90',
+        label: '90 d, sentiment prompts',
+        days: 90,
+        body: { filter: { field: 'analysis_type', op: 'is', value: 'sentiment' } },
+      },
       floor(fields, `\n    AND list_contains(p.analysis_types, 'sentiment')`),
     ),
-    make({ id: 'stream-365', label: 'stream: 365 d, six fields, 50,000 answers', days: 365, stream: true, body: { include: streamed, max_results: 50_000 } }, floor(streamed)),
+    make(
+      {
+        id: 'stream-365',
+        label: 'stream: 365 d, six fields, 50,000 answers',
+        days: 365,
+        stream: true,
+        body: { include: streamed, max_results: 50_000 },
+      },
+      floor(streamed),
+    ),
   ],
 };

@@ -5,7 +5,17 @@ import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../li
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
-import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, sameKeys, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import {
+  keyCols,
+  keyFields,
+  keyOrder,
+  keyOutputs,
+  keys,
+  nameJoins,
+  sameKeys,
+  selectKeys,
+  type FloorKey,
+} from '../lib/v2-keys.ts';
 import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
@@ -82,24 +92,69 @@ export const queryFanoutsCase: ReportCase = {
   setup: warmCategoryRollups(fanoutsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d by prompt, page 1`, days: d, windowSeries: true }, floor({ by: [keys.prompt] }))),
+    ...windowDays.map((d) =>
+      make(
+        { id: `window-${d}`, label: `${d} d by prompt, page 1`, days: d, windowSeries: true },
+        floor({ by: [keys.prompt] }),
+      ),
+    ),
     make(
-      { id: 'prompt-query-30', label: '30 d by prompt × query, shares', days: 30, body: { group_by: ['prompt', 'query'], metrics: ['total_fanouts', 'share'] } },
+      {
+        id: 'prompt-query-30',
+        label: '30 d by prompt × query, shares',
+        days: 30,
+        body: { group_by: ['prompt', 'query'], metrics: ['total_fanouts', 'share'] },
+      },
       floor({ by: [keys.prompt, query], share: true }),
     ),
-    make({ id: 'model-30', label: '30 d by model', days: 30, body: { group_by: ['model'] } }, floor({ by: [keys.model] })),
-    make({ id: 'week-model-90', label: '90 d by week × model, 50 rows', days: 90, body: { group_by: ['date', 'model'], interval: 'week', limit: 50 } }, floor({ by: [keys.week, keys.model] })),
     make(
-      { id: 'prompt-region-30', label: '30 d by prompt, one region', days: 30, body: { filter: { field: 'region', op: 'is', value: 'United States' } } },
-      floor({ by: [keys.prompt], where: `\n    AND f.region_id = (SELECT id FROM regions WHERE name = 'United States')` }),
+      { id: 'model-30', label: '30 d by model', days: 30, body: { group_by: ['model'] } },
+      floor({ by: [keys.model] }),
     ),
-    make({ id: 'date-prompt-30', label: '30 d by day × prompt, page 1', days: 30, body: { group_by: ['date', 'prompt'] } }, floor({ by: [keys.day, keys.prompt] })),
     make(
-      { id: 'date-prompt-30-p50', label: '30 d by day × prompt, page 50', days: 30, page: 50, firstPageOf: 'date-prompt-30', body: { group_by: ['date', 'prompt'] } },
+      {
+        id: 'week-model-90',
+        label: '90 d by week × model, 50 rows',
+        days: 90,
+        body: { group_by: ['date', 'model'], interval: 'week', limit: 50 },
+      },
+      floor({ by: [keys.week, keys.model] }),
+    ),
+    make(
+      {
+        id: 'prompt-region-30',
+        label: '30 d by prompt, one region',
+        days: 30,
+        body: { filter: { field: 'region', op: 'is', value: 'United States' } },
+      },
+      floor({
+        by: [keys.prompt],
+        where: `\n    AND f.region_id = (SELECT id FROM regions WHERE name = 'United States')`,
+      }),
+    ),
+    make(
+      { id: 'date-prompt-30', label: '30 d by day × prompt, page 1', days: 30, body: { group_by: ['date', 'prompt'] } },
       floor({ by: [keys.day, keys.prompt] }),
     ),
     make(
-      { id: 'stream-prompt-query-date-365', label: 'stream: 365 d by prompt × query × day', days: 365, stream: true, body: { group_by: ['prompt', 'query', 'date'] } },
+      {
+        id: 'date-prompt-30-p50',
+        label: '30 d by day × prompt, page 50',
+        days: 30,
+        page: 50,
+        firstPageOf: 'date-prompt-30',
+        body: { group_by: ['date', 'prompt'] },
+      },
+      floor({ by: [keys.day, keys.prompt] }),
+    ),
+    make(
+      {
+        id: 'stream-prompt-query-date-365',
+        label: 'stream: 365 d by prompt × query × day',
+        days: 365,
+        stream: true,
+        body: { group_by: ['prompt', 'query', 'date'] },
+      },
       floor({ by: [keys.prompt, query, keys.day] }),
     ),
   ],

@@ -17,27 +17,67 @@ type Query = Omit<TrafficQuery, 'table' | 'view'>;
 
 function requests(view: 'daily' | 'hourly') {
   const request = (spec: Parameters<typeof make>[0], query: Query, extra: Record<string, unknown> = {}) =>
-    make({ ...spec, body: { ...trafficBody(query), ...extra } }, (e) => trafficFloor({ table: 'referral_visits', view, ...query }, e));
+    make({ ...spec, body: { ...trafficBody(query), ...extra } }, (e) =>
+      trafficFloor({ table: 'referral_visits', view, ...query }, e),
+    );
   const bySource: Query = { dimensions: ['referral_source'], metrics: ['visits', 'last_visit'] };
   const days: Query = { dimensions: ['date', 'path', 'referral_source'], metrics: ['visits', 'last_visit'] };
   const grain = view === 'hourly' ? 'hour' : 'day';
   const finest: Query = { ...days, interval: grain };
-  const answerEngines: Query = { dimensions: ['date', 'referral_source'], interval: 'week', metrics: ['visits'], where: `f.referral_source NOT IN ('none', 'internal')` };
+  const answerEngines: Query = {
+    dimensions: ['date', 'referral_source'],
+    interval: 'week',
+    metrics: ['visits'],
+    where: `f.referral_source NOT IN ('none', 'internal')`,
+  };
   const berlin: Query = { dimensions: ['hour', 'referral_source'], metrics: ['visits'], zone: 'Europe/Berlin' };
   return [
-    ...windowDays.map((d) => request({ id: `window-${d}`, label: `${d} d by source`, days: d, windowSeries: true }, bySource)),
-    request({ id: 'day-path-source-90-1k', label: '90 d by day × path × source, 1,000-row page', days: 90 }, days, { pagination: { limit: 1000 } }),
-    request({ id: `${grain}-path-source-365`, label: `365 d by ${grain} × path × source, page 1 of 100 rows`, days: 365 }, finest, { pagination: { limit: 100 } }),
+    ...windowDays.map((d) =>
+      request({ id: `window-${d}`, label: `${d} d by source`, days: d, windowSeries: true }, bySource),
+    ),
+    request({ id: 'day-path-source-90-1k', label: '90 d by day × path × source, 1,000-row page', days: 90 }, days, {
+      pagination: { limit: 1000 },
+    }),
     request(
-      { id: `${grain}-path-source-365-p50`, label: `365 d by ${grain} × path × source, page 50 of 100 rows`, days: 365, page: 50, firstPageOf: `${grain}-path-source-365` },
+      { id: `${grain}-path-source-365`, label: `365 d by ${grain} × path × source, page 1 of 100 rows`, days: 365 },
       finest,
       { pagination: { limit: 100 } },
     ),
-    request({ id: `${grain}-path-source-365-all`, label: `365 d by ${grain} × path × source, one page of up to 50,000 rows`, days: 365 }, finest, { pagination: { limit: 50_000 } }),
-    request({ id: 'week-source-filter-90', label: '90 d by week × source, answer engines only', days: 90 }, answerEngines, {
-      filters: [{ field: 'referral_source', operator: 'not_in', value: ['none', 'internal'] }],
-    }),
-    ...(view === 'hourly' ? [request({ id: 'hour-of-day-berlin-30', label: '30 d by hour of day (Europe/Berlin) × source', days: 30 }, berlin)] : []),
+    request(
+      {
+        id: `${grain}-path-source-365-p50`,
+        label: `365 d by ${grain} × path × source, page 50 of 100 rows`,
+        days: 365,
+        page: 50,
+        firstPageOf: `${grain}-path-source-365`,
+      },
+      finest,
+      { pagination: { limit: 100 } },
+    ),
+    request(
+      {
+        id: `${grain}-path-source-365-all`,
+        label: `365 d by ${grain} × path × source, one page of up to 50,000 rows`,
+        days: 365,
+      },
+      finest,
+      { pagination: { limit: 50_000 } },
+    ),
+    request(
+      { id: 'week-source-filter-90', label: '90 d by week × source, answer engines only', days: 90 },
+      answerEngines,
+      {
+        filters: [{ field: 'referral_source', operator: 'not_in', value: ['none', 'internal'] }],
+      },
+    ),
+    ...(view === 'hourly'
+      ? [
+          request(
+            { id: 'hour-of-day-berlin-30', label: '30 d by hour of day (Europe/Berlin) × source', days: 30 },
+            berlin,
+          ),
+        ]
+      : []),
   ];
 }
 

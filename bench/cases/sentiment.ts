@@ -5,7 +5,16 @@ import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../li
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, v2Window, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
-import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import {
+  keyCols,
+  keyFields,
+  keyOrder,
+  keyOutputs,
+  keys,
+  nameJoins,
+  selectKeys,
+  type FloorKey,
+} from '../lib/v2-keys.ts';
 import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
@@ -82,15 +91,41 @@ export const sentimentCase: ReportCase = {
   categories: 'SELECT DISTINCT category_id FROM sentiments',
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, the brand`, days: d, windowSeries: true }, floor({}))),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, the brand`, days: d, windowSeries: true }, floor({})),
+    ),
     make({ id: 'theme-30', label: '30 d by theme', days: 30, body: { group_by: ['theme'] } }, floor({ by: [theme] })),
-    make({ id: 'competitor-30', label: '30 d by competitor', days: 30, body: { group_by: ['competitor'], limit: 50 } }, floor({ by: [competitor] })),
-    make({ id: 'model-regions-90', label: '90 d by model, two regions', days: 90, body: { group_by: ['model'], filter: twoRegions } }, floor({ by: [keys.model], where: inTwoRegions })),
-    make({ id: 'date-prompt-90', label: '90 d by day × prompt, page 1', days: 90, body: { group_by: ['date', 'prompt'] } }, floor({ by: [keys.day, keys.prompt] })),
     make(
-      { id: 'date-prompt-90-p50', label: '90 d by day × prompt, page 50', days: 90, page: 50, firstPageOf: 'date-prompt-90', body: { group_by: ['date', 'prompt'] } },
+      { id: 'competitor-30', label: '30 d by competitor', days: 30, body: { group_by: ['competitor'], limit: 50 } },
+      floor({ by: [competitor] }),
+    ),
+    make(
+      {
+        id: 'model-regions-90',
+        label: '90 d by model, two regions',
+        days: 90,
+        body: { group_by: ['model'], filter: twoRegions },
+      },
+      floor({ by: [keys.model], where: inTwoRegions }),
+    ),
+    make(
+      { id: 'date-prompt-90', label: '90 d by day × prompt, page 1', days: 90, body: { group_by: ['date', 'prompt'] } },
       floor({ by: [keys.day, keys.prompt] }),
     ),
-    make({ id: 'stream-run-365', label: 'stream: 365 d by run', days: 365, stream: true, body: { group_by: ['run'] } }, floor({ runs: true })),
+    make(
+      {
+        id: 'date-prompt-90-p50',
+        label: '90 d by day × prompt, page 50',
+        days: 90,
+        page: 50,
+        firstPageOf: 'date-prompt-90',
+        body: { group_by: ['date', 'prompt'] },
+      },
+      floor({ by: [keys.day, keys.prompt] }),
+    ),
+    make(
+      { id: 'stream-run-365', label: 'stream: 365 d by run', days: 365, stream: true, body: { group_by: ['run'] } },
+      floor({ runs: true }),
+    ),
   ],
 };

@@ -5,7 +5,18 @@ import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../li
 import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
-import { keyCols, keyFields, keyOrder, keyOutputs, keys, nameJoins, partitionBy, sameKeys, selectKeys, type FloorKey } from '../lib/v2-keys.ts';
+import {
+  keyCols,
+  keyFields,
+  keyOrder,
+  keyOutputs,
+  keys,
+  nameJoins,
+  partitionBy,
+  sameKeys,
+  selectKeys,
+  type FloorKey,
+} from '../lib/v2-keys.ts';
 import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
@@ -19,7 +30,9 @@ import { warmCategoryRollups } from '../lib/warm-rollups.ts';
  */
 
 function floorSql(ks: readonly FloorKey[], where: string): string {
-  const metrics = (x: string) => `${x}.shown / ${x}.executions AS visibility_score, ${x}.pos / ${x}.shown AS average_position,
+  const metrics = (
+    x: string,
+  ) => `${x}.shown / ${x}.executions AS visibility_score, ${x}.pos / ${x}.shown AS average_position,
          ${x}.at1 / ${x}.shown AS p1, ${x}.at2 / ${x}.shown AS p2, ${x}.at3 / ${x}.shown AS p3, (${x}.shown - ${x}.at1 - ${x}.at2 - ${x}.at3) / ${x}.shown AS p4`;
   const head = `WITH p AS (SELECT id, topic_id FROM prompts WHERE category_id = $category),
 pr AS (SELECT id, name, brand, rating, num_reviews FROM products WHERE category_id = $category),
@@ -79,7 +92,10 @@ const row = (ks: readonly FloorKey[]) => (r: Row) => ({
   product_num_reviews: r.num_reviews,
 });
 
-const floor = (ks: readonly FloorKey[], where = '') => (e: Envelope) => v2Floor(floorSql(ks, where), { ...e, head: modelsHead('(SELECT model_id FROM e WHERE ours)') }, row(ks));
+const floor =
+  (ks: readonly FloorKey[], where = '') =>
+  (e: Envelope) =>
+    v2Floor(floorSql(ks, where), { ...e, head: modelsHead('(SELECT model_id FROM e WHERE ours)') }, row(ks));
 
 const make = requestMaker(v2Shape(10));
 const unitedStates = { field: 'region', op: 'is', value: 'United States' };
@@ -96,10 +112,37 @@ export const shoppingCase: ReportCase = {
   categories: 'SELECT DISTINCT category_id FROM shopping_results',
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, products, page 1`, days: d, windowSeries: true }, floor([]))),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, products, page 1`, days: d, windowSeries: true }, floor([])),
+    ),
     make({ id: 'date-30', label: '30 d by day', days: 30, body: { group_by: ['date'] } }, floor([keys.day])),
-    make({ id: 'week-365', label: '365 d by week, 50 products', days: 365, body: { group_by: ['date'], interval: 'week', limit: 50 } }, floor([keys.week])),
-    make({ id: 'topic-region-90', label: '90 d by topic, one region', days: 90, body: { group_by: ['topic'], filter: unitedStates } }, floor([keys.topic], inUnitedStates)),
-    make({ id: 'stream-date-prompt-365', label: 'stream: 365 d by day × prompt', days: 365, stream: true, body: { group_by: ['date', 'prompt'] } }, floor([keys.day, keys.prompt])),
+    make(
+      {
+        id: 'week-365',
+        label: '365 d by week, 50 products',
+        days: 365,
+        body: { group_by: ['date'], interval: 'week', limit: 50 },
+      },
+      floor([keys.week]),
+    ),
+    make(
+      {
+        id: 'topic-region-90',
+        label: '90 d by topic, one region',
+        days: 90,
+        body: { group_by: ['topic'], filter: unitedStates },
+      },
+      floor([keys.topic], inUnitedStates),
+    ),
+    make(
+      {
+        id: 'stream-date-prompt-365',
+        label: 'stream: 365 d by day × prompt',
+        days: 365,
+        stream: true,
+        body: { group_by: ['date', 'prompt'] },
+      },
+      floor([keys.day, keys.prompt]),
+    ),
   ],
 };

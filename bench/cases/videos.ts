@@ -70,12 +70,23 @@ export const videosCase: ReportCase = {
   pageBody: pagedPageBody(videosReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => make({ id: `window-${d}`, label: `${d} d, videos, page 1`, days: d, windowSeries: true }, floor({}))),
+    ...windowDays.map((d) =>
+      make({ id: `window-${d}`, label: `${d} d, videos, page 1`, days: d, windowSeries: true }, floor({})),
+    ),
     make({ id: 'page1-90', label: '90 d, videos, page 1', days: 90 }, floor({})),
     make({ id: 'page50-90', label: '90 d, videos, page 50', days: 90, page: 50, firstPageOf: 'page1-90' }, floor({})),
-    make({ id: 'video-model-30', label: '30 d by video × model', days: 30, body: { group_by: ['video', 'model'] } }, floor({ byModel: true })),
     make(
-      { id: 'stream-video-model-day-365', label: 'stream: 365 d by video × model × day', days: 365, stream: true, body: { group_by: ['video', 'model'], interval: 'day' } },
+      { id: 'video-model-30', label: '30 d by video × model', days: 30, body: { group_by: ['video', 'model'] } },
+      floor({ byModel: true }),
+    ),
+    make(
+      {
+        id: 'stream-video-model-day-365',
+        label: 'stream: 365 d by video × model × day',
+        days: 365,
+        stream: true,
+        body: { group_by: ['video', 'model'], interval: 'day' },
+      },
       floor({ byModel: true, daily: true }),
     ),
   ],

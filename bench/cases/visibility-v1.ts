@@ -31,7 +31,9 @@ function floorSql(s: Shape): string {
   const same = (a: string, b: string) => ks.map((k) => ` AND ${a}.${k} IS NOT DISTINCT FROM ${b}.${k}`).join('');
   const select = answerDims.map((d, i) => `${v1Dimensions[d]!.key} AS a${i}, `).join('');
   const where = `f.category_id = $category AND f.day BETWEEN $start::DATE AND $end::DATE${s.scope ?? ''}`;
-  const out = s.dimensions.map((d, i) => (d === 'asset_name' ? `b.id AS k${i}` : `ge.a${answerDims.indexOf(d)} AS k${i}`));
+  const out = s.dimensions.map((d, i) =>
+    d === 'asset_name' ? `b.id AS k${i}` : `ge.a${answerDims.indexOf(d)} AS k${i}`,
+  );
   const dims = s.dimensions.map((d) => (d === 'asset_name' ? brand : v1Dimensions[d]!));
   return `WITH p AS (SELECT id, topic_id FROM prompts WHERE category_id = $category AND list_contains(analysis_types, 'visibility')),
 ge AS (SELECT ${select}count(*) AS executions FROM executions f JOIN p ON p.id = f.prompt_id WHERE ${where} ${ks.length ? 'GROUP BY ALL' : 'HAVING count(*) > 0'}),
@@ -67,20 +69,46 @@ export const visibilityV1Case: ReportCase = {
   pageBody: tabularPageBody,
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
-    ...windowDays.map((d) => request({ id: `window-${d}`, label: `${d} d by brand`, days: d, windowSeries: true }, { dimensions: ['asset_name'] })),
-    request({ id: 'date-model-brand-30-1k', label: '30 d by day × model × brand, 1,000-row page', days: 30 }, { dimensions: ['date', 'model', 'asset_name'] }, { pagination: { limit: 1000 } }),
-    request({ id: 'prompt-date-brand-60-1k', label: '60 d by prompt × day × brand, 1,000-row page 1', days: 60 }, promptDays, { pagination: { limit: 1000 } }),
+    ...windowDays.map((d) =>
+      request(
+        { id: `window-${d}`, label: `${d} d by brand`, days: d, windowSeries: true },
+        { dimensions: ['asset_name'] },
+      ),
+    ),
     request(
-      { id: 'prompt-date-brand-60-1k-p50', label: '60 d by prompt × day × brand, 1,000-row page 50', days: 60, page: 50, firstPageOf: 'prompt-date-brand-60-1k' },
+      { id: 'date-model-brand-30-1k', label: '30 d by day × model × brand, 1,000-row page', days: 30 },
+      { dimensions: ['date', 'model', 'asset_name'] },
+      { pagination: { limit: 1000 } },
+    ),
+    request(
+      { id: 'prompt-date-brand-60-1k', label: '60 d by prompt × day × brand, 1,000-row page 1', days: 60 },
       promptDays,
       { pagination: { limit: 1000 } },
     ),
-    request({ id: 'prompt-date-brand-60-50k', label: '60 d by prompt × day × brand, 50,000-row page', days: 60 }, promptDays, { pagination: { limit: 50_000 } }),
+    request(
+      {
+        id: 'prompt-date-brand-60-1k-p50',
+        label: '60 d by prompt × day × brand, 1,000-row page 50',
+        days: 60,
+        page: 50,
+        firstPageOf: 'prompt-date-brand-60-1k',
+      },
+      promptDays,
+      { pagination: { limit: 1000 } },
+    ),
+    request(
+      { id: 'prompt-date-brand-60-50k', label: '60 d by prompt × day × brand, 50,000-row page', days: 60 },
+      promptDays,
+      { pagination: { limit: 50_000 } },
+    ),
     request(
       { id: 'owned-region-90', label: '90 d, own brands together, one region', days: 90 },
       { dimensions: [], scope: `\n    AND f.region_id = (SELECT id FROM regions WHERE name = 'United States')` },
       { filters: [{ field: 'region_name', operator: 'is', value: 'United States' }] },
     ),
-    request({ id: 'stream-prompt-date-brand-60', label: 'stream: 60 d by prompt × day × brand', days: 60, stream: true }, promptDays),
+    request(
+      { id: 'stream-prompt-date-brand-60', label: 'stream: 60 d by prompt × day × brand', days: 60, stream: true },
+      promptDays,
+    ),
   ],
 };

@@ -40,9 +40,23 @@ function floorSql(groups: readonly Key[], where: string, mode: 'page' | 'stream'
   const keySelect = groups.map((g) => `${g.expr} AS k_${g.dim}, `).join('');
   const keyList = k.map((c) => `${c}, `).join('');
   const on = (a: string, b: string) => k.map((c) => ` AND ${a}.${c} IS NOT DISTINCT FROM ${b}.${c}`).join('');
-  const joins = groups.filter((g) => g.table).map((g) => `LEFT JOIN ${g.table!.name} n_${g.dim} ON n_${g.dim}.id = r.k_${g.dim}`).join('\n');
-  const outKeys = groups.map((g) => (g.table ? `r.k_${g.dim}, n_${g.dim}.${g.table.column} AS name_${g.dim}, ` : `strftime(r.k_${g.dim}, '%Y-%m-%d') AS k_${g.dim}, `)).join('');
-  const order = [...groups.map((g) => (g.table ? `n_${g.dim}.${g.table.column} NULLS LAST, r.k_${g.dim} NULLS LAST` : `r.k_${g.dim}`)), 'r.rank'].join(', ');
+  const joins = groups
+    .filter((g) => g.table)
+    .map((g) => `LEFT JOIN ${g.table!.name} n_${g.dim} ON n_${g.dim}.id = r.k_${g.dim}`)
+    .join('\n');
+  const outKeys = groups
+    .map((g) =>
+      g.table
+        ? `r.k_${g.dim}, n_${g.dim}.${g.table.column} AS name_${g.dim}, `
+        : `strftime(r.k_${g.dim}, '%Y-%m-%d') AS k_${g.dim}, `,
+    )
+    .join('');
+  const order = [
+    ...groups.map((g) =>
+      g.table ? `n_${g.dim}.${g.table.column} NULLS LAST, r.k_${g.dim} NULLS LAST` : `r.k_${g.dim}`,
+    ),
+    'r.rank',
+  ].join(', ');
   const body = `WITH p AS (
   SELECT id, topic_id FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, 'visibility')
 ),
@@ -104,7 +118,12 @@ function floorRow(groups: readonly Key[], r: Record<string, unknown>): Record<st
 function floor(groups: readonly Key[], where: string, kind: 'page' | 'stream', page: number): OldFloor {
   return {
     sql: floorSql(groups, where, kind),
-    params: (p: IterationParams): DuckDBValue[] => [p.categoryId, p.startDate, p.endDate, ...(kind === 'page' ? [(page - 1) * pageSize] : [])],
+    params: (p: IterationParams): DuckDBValue[] => [
+      p.categoryId,
+      p.startDate,
+      p.endDate,
+      ...(kind === 'page' ? [(page - 1) * pageSize] : []),
+    ],
     answer: (rows) => {
       if (kind === 'stream') return rows.map((r) => floorRow(groups, r));
       const [head, ...data] = rows;
@@ -118,20 +137,40 @@ const pageAnswer = (json: unknown) => {
   return { total: info.total_results, models: info.models, rows: data };
 };
 
-const windowBody = (p: IterationParams) => ({ category_id: p.categoryId, start_date: p.startDate, end_date: p.endDate, scope: 'all' });
+const windowBody = (p: IterationParams) => ({
+  category_id: p.categoryId,
+  start_date: p.startDate,
+  end_date: p.endDate,
+  scope: 'all',
+});
 
 const regionsAndModels = {
-  wire: { and: [{ field: 'region', op: 'in', value: ['United States', 'Canada'] }, { field: 'model', op: 'not_in', value: ['Grok'] }] },
+  wire: {
+    and: [
+      { field: 'region', op: 'in', value: ['United States', 'Canada'] },
+      { field: 'model', op: 'not_in', value: ['Grok'] },
+    ],
+  },
   sql: `\n    AND f.region_id IN (SELECT id FROM regions WHERE name IN ('United States', 'Canada'))\n    AND f.model_id NOT IN (SELECT id FROM models WHERE name = 'Grok')`,
 };
-const oneRegion = { wire: { field: 'region', op: 'is', value: 'United States' }, sql: `\n    AND f.region_id = (SELECT id FROM regions WHERE name = 'United States')` };
+const oneRegion = {
+  wire: { field: 'region', op: 'is', value: 'United States' },
+  sql: `\n    AND f.region_id = (SELECT id FROM regions WHERE name = 'United States')`,
+};
 
 function request(
   id: string,
   label: string,
   windowDays: number,
   groups: readonly Key[],
-  options: { interval?: 'week'; filter?: { wire: unknown; sql: string }; page?: number; firstPageOf?: string; stream?: boolean; windowSeries?: boolean } = {},
+  options: {
+    interval?: 'week';
+    filter?: { wire: unknown; sql: string };
+    page?: number;
+    firstPageOf?: string;
+    stream?: boolean;
+    windowSeries?: boolean;
+  } = {},
 ): BenchRequest {
   const kind = options.stream ? 'stream' : 'page';
   return {
@@ -163,7 +202,8 @@ export const visibilityCase: ReportCase = {
   plan: pagedPlanProbe(visibilityReport),
   pageBody: pagedPageBody(visibilityReport),
   setup: async (engine, dataset) => {
-    for (const r of visibilityRollups) await engine.core.rollups.warm(r.def, [...new Set(dataset.categories.map((c) => c.categoryId))]);
+    for (const r of visibilityRollups)
+      await engine.core.rollups.warm(r.def, [...new Set(dataset.categories.map((c) => c.categoryId))]);
   },
   inputRows: {
     sql: `SELECT (SELECT count(*) FROM executions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE)
@@ -171,11 +211,18 @@ export const visibilityCase: ReportCase = {
     params: (p) => [p.categoryId, p.startDate, p.endDate],
   },
   requests: () => [
-    ...[1, 7, 30, 90, 365].map((d) => request(`window-${d}`, `${d} d, all brands, page 1`, d, [], { windowSeries: true })),
+    ...[1, 7, 30, 90, 365].map((d) =>
+      request(`window-${d}`, `${d} d, all brands, page 1`, d, [], { windowSeries: true }),
+    ),
     request('date-30', '30 d by day', 30, [keys.day]),
     request('date-model-30', '30 d by day × model, page 1', 30, [keys.day, keys.model]),
-    request('date-model-30-p50', '30 d by day × model, page 50', 30, [keys.day, keys.model], { page: 50, firstPageOf: 'date-model-30' }),
-    request('model-filter-90', '90 d by model, region and model filter', 90, [keys.model], { filter: regionsAndModels }),
+    request('date-model-30-p50', '30 d by day × model, page 50', 30, [keys.day, keys.model], {
+      page: 50,
+      firstPageOf: 'date-model-30',
+    }),
+    request('model-filter-90', '90 d by model, region and model filter', 90, [keys.model], {
+      filter: regionsAndModels,
+    }),
     request('week-365', '365 d by week', 365, [keys.week], { interval: 'week' }),
     request('topic-filter-365', '365 d by topic, one region', 365, [keys.topic], { filter: oneRegion }),
     request('stream-date-model-365', 'stream: 365 d by day × model', 365, [keys.day, keys.model], { stream: true }),

@@ -3,7 +3,8 @@ import { videoPage, videoRollups, videoStream } from './video-platform.ts';
 
 /** Video-platform channels (see video-platform.ts): source types video, short, channel and playlist. */
 const sources = ['video', 'short', 'channel', 'playlist'];
-const twoModels = (env: FloorEnv) => ` AND model IN (${['ChatGPT', 'Perplexity'].map((n) => `'${env.dims.models[env.dims.modelCode.get(n)!]!.id}'`).join(', ')})`;
+const twoModels = (env: FloorEnv) =>
+  ` AND model IN (${['ChatGPT', 'Perplexity'].map((n) => `'${env.dims.models[env.dims.modelCode.get(n)!]!.id}'`).join(', ')})`;
 
 export const channelsFloors: ReportFloors = {
   report: 'channels',

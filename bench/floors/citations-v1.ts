@@ -64,8 +64,14 @@ const rowJson = (count: number, sh: number, dims: string) => `{"metrics":[${coun
 function domainFloor(byModel: boolean, filters?: (env: FloorEnv) => { answers: string; cited: string }) {
   return page(async (env, p) => {
     const f = filters?.(env) ?? { answers: '', cited: '' };
-    const [dm, mm, nn] = await env.db.columns(`SELECT enum_code(domain), enum_code(model), sum(n)::INTEGER FROM floor_cit1_domains WHERE ${window}${f.answers}${f.cited} GROUP BY ALL`, params(p));
-    const [tm, tn] = await env.db.columns(`SELECT enum_code(model), sum(n)::INTEGER FROM floor_cit1_answers WHERE ${window}${f.answers} GROUP BY ALL`, params(p));
+    const [dm, mm, nn] = await env.db.columns(
+      `SELECT enum_code(domain), enum_code(model), sum(n)::INTEGER FROM floor_cit1_domains WHERE ${window}${f.answers}${f.cited} GROUP BY ALL`,
+      params(p),
+    );
+    const [tm, tn] = await env.db.columns(
+      `SELECT enum_code(model), sum(n)::INTEGER FROM floor_cit1_answers WHERE ${window}${f.answers} GROUP BY ALL`,
+      params(p),
+    );
     const totals = new Map<number, number>();
     tm!.forEach((m, i) => totals.set(m as number, tn![i] as number));
     const rows = new Map<string, Row>();
@@ -83,7 +89,10 @@ function domainFloor(byModel: boolean, filters?: (env: FloorEnv) => { answers: s
     const list = [...rows.values()].sort(
       (a, b) =>
         b.count - a.count ||
-        (byModel ? compareText(models[a.dims[0]!]!.name, models[b.dims[0]!]!.name) || compareText(models[a.dims[0]!]!.id, models[b.dims[0]!]!.id) : 0) ||
+        (byModel
+          ? compareText(models[a.dims[0]!]!.name, models[b.dims[0]!]!.name) ||
+            compareText(models[a.dims[0]!]!.id, models[b.dims[0]!]!.id)
+          : 0) ||
         a.dims[a.dims.length - 1]! - b.dims[b.dims.length - 1]!,
     );
     const out = list.map((r) => {
@@ -99,17 +108,24 @@ function domainFloor(byModel: boolean, filters?: (env: FloorEnv) => { answers: s
  * the total: one aggregate (the per-model shares listed, sorted and added in SQL) and a top-N. For a small
  * first page the shares of only its rows are added in JS instead (`smallPageSql`).
  */
-const urlDateSql = (limit: string) => `WITH t AS (SELECT d, model, sum(n) AS tot FROM floor_cit1_answers WHERE ${window} GROUP BY ALL),
+const urlDateSql = (
+  limit: string,
+) => `WITH t AS (SELECT d, model, sum(n) AS tot FROM floor_cit1_answers WHERE ${window} GROUP BY ALL),
 k AS (SELECT d, count(*) AS models FROM t GROUP BY d),
 g AS (SELECT r.url, r.d, sum(r.n)::INTEGER AS cnt, list_sum(list_sort(list(r.n / t.tot))) AS shares FROM floor_cit1_urls r JOIN t USING (d, model) WHERE r.category_id = $1 AND r.d >= $2 AND r.d < $3 GROUP BY ALL)
 SELECT enum_code(g.url), g.d, g.cnt, g.shares / k.models, (SELECT count(*)::INTEGER FROM g) FROM g JOIN k USING (d) ORDER BY g.cnt DESC, g.url, g.d ${limit}`;
 
-const smallPageSql = (limit: number) => `WITH g AS (SELECT url, d, sum(n)::INTEGER AS cnt, list(enum_code(model)) AS models, list(n) AS ns FROM floor_cit1_urls WHERE ${window} GROUP BY ALL)
+const smallPageSql = (
+  limit: number,
+) => `WITH g AS (SELECT url, d, sum(n)::INTEGER AS cnt, list(enum_code(model)) AS models, list(n) AS ns FROM floor_cit1_urls WHERE ${window} GROUP BY ALL)
 SELECT enum_code(url), d, cnt, models, ns, (SELECT count(*)::INTEGER FROM g) FROM g ORDER BY cnt DESC, url, d LIMIT ${limit}`;
 
 /** Per day, each model's citations and the number of models with citations that day. */
 async function dayTotals(env: FloorEnv, p: IterationParams) {
-  const [d, m, n] = await env.db.columns(`SELECT d, enum_code(model), sum(n)::INTEGER FROM floor_cit1_answers WHERE ${window} GROUP BY ALL`, params(p));
+  const [d, m, n] = await env.db.columns(
+    `SELECT d, enum_code(model), sum(n)::INTEGER FROM floor_cit1_answers WHERE ${window} GROUP BY ALL`,
+    params(p),
+  );
   const totals = new Map<number, number>();
   const models = new Map<number, number>();
   for (let i = 0; i < d!.length; i++) {
@@ -123,7 +139,12 @@ async function dayTotals(env: FloorEnv, p: IterationParams) {
 async function withShares(env: FloorEnv, p: IterationParams, c: unknown[][]): Promise<unknown[][]> {
   const { totals, models } = await dayTotals(env, p);
   const [u, d, cnt, ms, ns, total] = c as [number[], number[], number[], number[][], number[][], number[]];
-  const shares = d.map((day, i) => share(ms[i]!.map((m, k) => ns[i]![k]! / totals.get(day * 256 + m)!), models.get(day)!));
+  const shares = d.map((day, i) =>
+    share(
+      ms[i]!.map((m, k) => ns[i]![k]! / totals.get(day * 256 + m)!),
+      models.get(day)!,
+    ),
+  );
   return [u, d, cnt, shares, total];
 }
 
@@ -142,7 +163,8 @@ function urlDateFloor(limit: number, pageNo: number) {
     const c = small ? await withShares(env, p, read) : read;
     const out: string[] = [];
     urlDateRows(c, await urlJson(env), out);
-    const total = c[0]!.length > 0 ? (c[4]![0] as number) : ((await env.db.columns(countSql, params(p)))[0]![0] as number);
+    const total =
+      c[0]!.length > 0 ? (c[4]![0] as number) : ((await env.db.columns(countSql, params(p)))[0]![0] as number);
     return tabularPage(total, out);
   });
 }

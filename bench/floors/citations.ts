@@ -66,14 +66,26 @@ interface Row {
 const window = 'category_id = $1 AND d BETWEEN $2 AND $3';
 
 /** Rows of partitions in order, ranked within each, for days [from, to]. */
-async function rankedRows(env: FloorEnv, p: IterationParams, s: Spec, from: number, to: number): Promise<{ parts: Map<number, Row[]>; models: Set<number> }> {
+async function rankedRows(
+  env: FloorEnv,
+  p: IterationParams,
+  s: Spec,
+  from: number,
+  to: number,
+): Promise<{ parts: Map<number, Row[]>; models: Set<number> }> {
   const answers = s.answers?.(env) ?? '';
   const part = s.partition === 'model' ? 'enum_code(model)' : s.partition === 'date' ? 'd' : '0';
   const table = s.unit === 'domain' ? 'floor_cit2_domains' : 'floor_cit2_urls';
   const owned = s.owned ? `bool_or(ccat = 'owned')` : 'false';
   const bind = [p.categoryId, from, to];
-  const [rp, ru, rm, rn, ro] = await env.db.columns(`SELECT ${part}, enum_code(unit), enum_code(model), sum(n)::INTEGER, ${owned} FROM ${table} WHERE ${window}${answers}${s.cited ?? ''} GROUP BY ALL`, bind);
-  const [tp, tm, tn] = await env.db.columns(`SELECT ${part}, enum_code(model), sum(n)::INTEGER FROM floor_cit2_answers WHERE ${window}${answers} GROUP BY ALL`, bind);
+  const [rp, ru, rm, rn, ro] = await env.db.columns(
+    `SELECT ${part}, enum_code(unit), enum_code(model), sum(n)::INTEGER, ${owned} FROM ${table} WHERE ${window}${answers}${s.cited ?? ''} GROUP BY ALL`,
+    bind,
+  );
+  const [tp, tm, tn] = await env.db.columns(
+    `SELECT ${part}, enum_code(model), sum(n)::INTEGER FROM floor_cit2_answers WHERE ${window}${answers} GROUP BY ALL`,
+    bind,
+  );
   const totals = new Map<number, number>();
   const modelsIn = new Map<number, number>();
   const models = new Set<number>();
@@ -87,7 +99,11 @@ async function rankedRows(env: FloorEnv, p: IterationParams, s: Spec, from: numb
     // Partitions (days, model codes) and unit codes are small integers: one number keys the row.
     const key = (rp![i] as number) * 2 ** 24 + (ru![i] as number);
     let r = byKey.get(key);
-    if (!r) byKey.set(key, (r = { part: rp![i] as number, unit: ru![i] as number, count: 0, shares: [], owned: false, share: 0 }));
+    if (!r)
+      byKey.set(
+        key,
+        (r = { part: rp![i] as number, unit: ru![i] as number, count: 0, shares: [], owned: false, share: 0 }),
+      );
     r.count += rn![i] as number;
     r.shares.push((rn![i] as number) / totals.get((rp![i] as number) * 256 + (rm![i] as number))!);
     r.owned ||= ro![i] as boolean;
@@ -115,14 +131,30 @@ function partitionOrder(env: FloorEnv, s: Spec, parts: Iterable<number>): number
   return list.sort((a, b) => compareText(m[a]!.name, m[b]!.name) || compareText(m[a]!.id, m[b]!.id));
 }
 
-function rowsOf(env: FloorEnv, s: Spec, units: readonly string[], parts: Map<number, Row[]>, out: string[], from = 0, to = Infinity): number {
+function rowsOf(
+  env: FloorEnv,
+  s: Spec,
+  units: readonly string[],
+  parts: Map<number, Row[]>,
+  out: string[],
+  from = 0,
+  to = Infinity,
+): number {
   const field = s.unit === 'domain' ? '"domain"' : '"page"';
   let at = 0;
   for (const part of partitionOrder(env, s, parts.keys())) {
-    const prefix = s.partition === 'model' ? `"model":${refJson(env.dims.models[part]!.id, env.dims.models[part]!.name)},` : s.partition === 'date' ? `"date":"${dayLabel(part)}",` : '';
+    const prefix =
+      s.partition === 'model'
+        ? `"model":${refJson(env.dims.models[part]!.id, env.dims.models[part]!.name)},`
+        : s.partition === 'date'
+          ? `"date":"${dayLabel(part)}",`
+          : '';
     parts.get(part)!.forEach((r, i) => {
       if (s.owned && !r.owned) return;
-      if (at >= from && at < to) out.push(`{${prefix}${field}:${str(units[r.unit]!)},"rank":${i + 1},"count":${r.count},"citation_share":${num(r.share)}}`);
+      if (at >= from && at < to)
+        out.push(
+          `{${prefix}${field}:${str(units[r.unit]!)},"rank":${i + 1},"count":${r.count},"citation_share":${num(r.share)}}`,
+        );
       at++;
     });
   }
@@ -148,7 +180,10 @@ function pageFloor(s: Spec) {
  * per-model shares listed, sorted and added, over the day's models; rank by count, share, then the unit
  * (codes in text order); rows by day, then rank; with the window's row count and models.
  */
-const byDaySql = (table: string, limit: string) => `WITH t AS (SELECT d, model, sum(n) AS tot FROM floor_cit2_answers WHERE ${window} GROUP BY ALL),
+const byDaySql = (
+  table: string,
+  limit: string,
+) => `WITH t AS (SELECT d, model, sum(n) AS tot FROM floor_cit2_answers WHERE ${window} GROUP BY ALL),
 k AS (SELECT d, count(*) AS models FROM t GROUP BY d),
 g AS (SELECT r.d, r.unit, sum(r.n)::INTEGER AS cnt, list_sum(list_sort(list(r.n / t.tot))) / any_value(k.models) AS share
   FROM ${table} r JOIN t USING (d, model) JOIN k USING (d) WHERE r.category_id = $1 AND r.d BETWEEN $2 AND $3 GROUP BY r.d, r.unit)
@@ -160,11 +195,14 @@ function byDayRows(s: Spec, units: readonly string[], c: unknown[][]): string[] 
   const [d, u, cnt, share, rank] = c as number[][];
   const field = s.unit === 'domain' ? '"domain"' : '"page"';
   const out: string[] = new Array(d!.length);
-  for (let i = 0; i < out.length; i++) out[i] = `{"date":"${dayLabel(d![i]!)}",${field}:${units[u![i]!]},"rank":${rank![i]},"count":${cnt![i]},"citation_share":${num(share![i]!)}}`;
+  for (let i = 0; i < out.length; i++)
+    out[i] =
+      `{"date":"${dayLabel(d![i]!)}",${field}:${units[u![i]!]},"rank":${rank![i]},"count":${cnt![i]},"citation_share":${num(share![i]!)}}`;
   return out;
 }
 
-const unitJson = (env: FloorEnv, s: Spec) => env.dims.memo(`${unitEnum(s)}-json`, async () => (await env.dims.values(unitEnum(s))).map(str));
+const unitJson = (env: FloorEnv, s: Spec) =>
+  env.dims.memo(`${unitEnum(s)}-json`, async () => (await env.dims.values(unitEnum(s))).map(str));
 const tableOf = (s: Spec) => (s.unit === 'domain' ? 'floor_cit2_domains' : 'floor_cit2_urls');
 
 function byDayPage(s: Spec) {
@@ -193,7 +231,8 @@ function streamFloor(s: Spec, sliceDays: number) {
   });
 }
 
-const twoModels = (env: FloorEnv) => ` AND model IN (${['ChatGPT', 'Perplexity'].map((n) => `'${env.dims.models[env.dims.modelCode.get(n)!]!.id}'`).join(', ')})`;
+const twoModels = (env: FloorEnv) =>
+  ` AND model IN (${['ChatGPT', 'Perplexity'].map((n) => `'${env.dims.models[env.dims.modelCode.get(n)!]!.id}'`).join(', ')})`;
 
 export const citationsFloors: ReportFloors = {
   report: 'citations',

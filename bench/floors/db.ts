@@ -1,4 +1,9 @@
-import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import {
+  JSDuckDBValueConverter,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 
 /** Columns of a result as JS arrays (`getColumnsJS`): strings, numbers, booleans, lists; no row objects. */
 export type Columns = unknown[][];
@@ -26,7 +31,9 @@ export class FloorDb {
     const stmt = await this.prepared(sql);
     stmt.bind(params as DuckDBValue[]);
     const reader = await stmt.runAndReadAll();
-    return reader.currentRowCount === 0 ? Array.from({ length: reader.columnCount }, () => []) : (reader.getColumnsJS() as Columns);
+    return reader.currentRowCount === 0
+      ? Array.from({ length: reader.columnCount }, () => [])
+      : (reader.getColumnsJS() as Columns);
   }
 
   /** The statement's result a chunk (≤ 2,048 rows) at a time, each as columns: DuckDB stops producing while the reader waits. */

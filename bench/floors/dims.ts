@@ -35,12 +35,14 @@ const base: readonly EnumName[] = ['floor_model', 'floor_region', 'floor_asset']
 export async function createEnums(db: FloorDb, names: readonly EnumName[] = []): Promise<void> {
   const [existing] = await db.columns(`SELECT type_name FROM duckdb_types() WHERE type_name LIKE 'floor_%'`);
   for (const name of new Set([...base, ...names])) {
-    if (!existing!.includes(name)) await db.exec(`CREATE TYPE ${name} AS ENUM (SELECT v FROM (${enums[name]}) t(v) WHERE v IS NOT NULL ORDER BY v)`);
+    if (!existing!.includes(name))
+      await db.exec(`CREATE TYPE ${name} AS ENUM (SELECT v FROM (${enums[name]}) t(v) WHERE v IS NOT NULL ORDER BY v)`);
   }
 }
 
 /** The enums a piece of SQL names. */
-export const enumsIn = (sql: string): EnumName[] => (Object.keys(enums) as EnumName[]).filter((n) => new RegExp(`\\b${n}\\b`).test(sql));
+export const enumsIn = (sql: string): EnumName[] =>
+  (Object.keys(enums) as EnumName[]).filter((n) => new RegExp(`\\b${n}\\b`).test(sql));
 
 /** The values of an enum by code. */
 export async function enumValues(db: FloorDb, name: EnumName): Promise<string[]> {
@@ -87,8 +89,15 @@ export async function loadDims(db: FloorDb): Promise<Dims> {
   };
   const models = await named('SELECT m.id, m.name FROM models m ORDER BY enum_code(m.id::floor_model)');
   const regions = await named('SELECT r.id, r.name FROM regions r ORDER BY enum_code(r.id::floor_region)');
-  const [ai, an, ao, ac] = await db.columns('SELECT id, name, is_owned, category_id FROM assets ORDER BY enum_code(id::floor_asset)');
-  const assets: Brand[] = ai!.map((id, code) => ({ id: id as string, name: an![code] as string, owned: ao![code] as boolean, code }));
+  const [ai, an, ao, ac] = await db.columns(
+    'SELECT id, name, is_owned, category_id FROM assets ORDER BY enum_code(id::floor_asset)',
+  );
+  const assets: Brand[] = ai!.map((id, code) => ({
+    id: id as string,
+    name: an![code] as string,
+    owned: ao![code] as boolean,
+    code,
+  }));
   const brands = new Map<string, Brand[]>();
   ac!.forEach((c, code) => brands.set(c as string, [...(brands.get(c as string) ?? []), assets[code]!]));
   for (const list of brands.values()) list.sort(byNameThenId);

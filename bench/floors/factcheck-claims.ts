@@ -21,7 +21,9 @@ interface Cluster {
 
 const clusters = (env: FloorEnv) =>
   env.dims.memo('clusters', async () => {
-    const [code, id, claim, theme, reasoning] = await env.db.columns('SELECT enum_code(id::floor_cluster), id, claim, theme, reasoning FROM claim_clusters');
+    const [code, id, claim, theme, reasoning] = await env.db.columns(
+      'SELECT enum_code(id::floor_cluster), id, claim, theme, reasoning FROM claim_clusters',
+    );
     const out = new Map<number, Cluster>();
     code!.forEach((c, i) =>
       out.set(c as number, {
@@ -44,8 +46,14 @@ interface ClaimSpec {
 async function claims(env: FloorEnv, p: IterationParams, s: ClaimSpec) {
   const where = s.filter?.(env) ?? '';
   const key = s.section?.sql ?? '0';
-  const [am, ak, an] = await env.db.columns(`SELECT enum_code(model), ${key}, sum(n)::INTEGER FROM floor_fc_answers WHERE ${window}${where} GROUP BY ALL`, windowParams(p));
-  const [ok, oc, oa, oi] = await env.db.columns(`SELECT ${key}, enum_code(cluster), sum(acc)::INTEGER, sum(inacc)::INTEGER FROM floor_fc_occ WHERE ${window}${where} GROUP BY ALL`, windowParams(p));
+  const [am, ak, an] = await env.db.columns(
+    `SELECT enum_code(model), ${key}, sum(n)::INTEGER FROM floor_fc_answers WHERE ${window}${where} GROUP BY ALL`,
+    windowParams(p),
+  );
+  const [ok, oc, oa, oi] = await env.db.columns(
+    `SELECT ${key}, enum_code(cluster), sum(acc)::INTEGER, sum(inacc)::INTEGER FROM floor_fc_occ WHERE ${window}${where} GROUP BY ALL`,
+    windowParams(p),
+  );
   const answers = new Map<number | null, number>();
   ak!.forEach((k, i) => answers.set(k as number | null, (answers.get(k as number | null) ?? 0) + (an![i] as number)));
   const sections = new Map<number | null, { acc: number; inacc: number; claims: { cluster: number; n: number }[] }>();

@@ -18,7 +18,8 @@ export const factcheckRollups: FloorRollup[] = [
   },
   {
     name: 'floor_fc_occ',
-    grain: 'category × day × model × prompt (× its topic when built) × claim cluster (× the category’s theme of its theme name)',
+    grain:
+      'category × day × model × prompt (× its topic when built) × claim cluster (× the category’s theme of its theme name)',
     measures: 'accurate and inaccurate occurrences',
     source: 'claim_occurrences of the prompts carrying the accuracy type',
     sql: `SELECT ${keys}, f.cluster_id::floor_cluster AS cluster, TRY_CAST(t.id AS floor_theme) AS theme,
@@ -49,4 +50,5 @@ FROM claim_occurrences f ${accuracyPrompts} JOIN pages g ON g.execution_id = f.e
 
 export const window = 'category_id = $1 AND d BETWEEN $2 AND $3';
 
-export const twoModels = (env: FloorEnv) => ` AND model IN (${['ChatGPT', 'Perplexity'].map((n) => `'${env.dims.models[env.dims.modelCode.get(n)!]!.id}'`).join(', ')})`;
+export const twoModels = (env: FloorEnv) =>
+  ` AND model IN (${['ChatGPT', 'Perplexity'].map((n) => `'${env.dims.models[env.dims.modelCode.get(n)!]!.id}'`).join(', ')})`;

@@ -11,7 +11,8 @@ import { daySlices, pageDays, windowParams } from './window.ts';
  * answer citing it, pages by occurrences descending, then URL.
  */
 
-const scoreJson = (prefix: string, acc: number, inacc: number) => `{${prefix}"accuracy":${num(acc + inacc === 0 ? null : acc / (acc + inacc))},"accurate":${acc},"inaccurate":${inacc}}`;
+const scoreJson = (prefix: string, acc: number, inacc: number) =>
+  `{${prefix}"accuracy":${num(acc + inacc === 0 ? null : acc / (acc + inacc))},"accurate":${acc},"inaccurate":${inacc}}`;
 
 interface ScoreSpec {
   readonly keys: readonly KeyDef[];
@@ -26,7 +27,10 @@ const scoreTable = (s: ScoreSpec) => (s.keys.some((k) => k.field === 'theme') ? 
 /** Score rows of the groups with occurrences over days [from, to], in order. */
 async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, ks: readonly Key[], from: number, to: number) {
   const sel = [...s.keys.map((k) => k.sql), 'sum(acc)::INTEGER', 'sum(inacc)::INTEGER'];
-  const c = await env.db.columns(`SELECT ${sel.join(', ')} FROM ${scoreTable(s)} WHERE ${window}${s.filter?.(env) ?? ''} GROUP BY ALL`, [p.categoryId, from, to]);
+  const c = await env.db.columns(
+    `SELECT ${sel.join(', ')} FROM ${scoreTable(s)} WHERE ${window}${s.filter?.(env) ?? ''} GROUP BY ALL`,
+    [p.categoryId, from, to],
+  );
   const k = ks.length;
   const groups = new Map<string, { vals: (number | null)[]; acc: number; inacc: number }>();
   for (let i = 0; i < c[k]!.length; i++) {
@@ -39,12 +43,16 @@ async function scores(env: FloorEnv, p: IterationParams, s: ScoreSpec, ks: reado
       g.inacc += c[k + 1]![i] as number;
     } else groups.set(groupKey(vals), { vals, acc: c[k]![i] as number, inacc: c[k + 1]![i] as number });
   }
-  const json = (g: { vals: (number | null)[]; acc: number; inacc: number }) => scoreJson(ks.map((key, i) => `${key.part(g.vals[i]!)},`).join(''), g.acc, g.inacc);
+  const json = (g: { vals: (number | null)[]; acc: number; inacc: number }) =>
+    scoreJson(ks.map((key, i) => `${key.part(g.vals[i]!)},`).join(''), g.acc, g.inacc);
   return { groups: [...groups.values()].sort(byKeys(ks)), json };
 }
 
 async function scoreModels(env: FloorEnv, p: IterationParams, filter: string) {
-  const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fc_answers WHERE ${window}${filter}`, windowParams(p));
+  const [m] = await env.db.columns(
+    `SELECT DISTINCT enum_code(model) FROM floor_fc_answers WHERE ${window}${filter}`,
+    windowParams(p),
+  );
   return (m as number[]).map((x) => env.dims.models[x]!.name).sort();
 }
 
@@ -61,7 +69,12 @@ function scoresPage(s: ScoreSpec) {
     }
     // Groups led by the day: count each day's groups, then aggregate only the page's days.
     const distinct = s.keys.map((x, i) => `${x.sql} AS k${i}`).join(', ');
-    const days = await pageDays(env, `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${scoreTable(s)} WHERE ${window}${s.filter?.(env) ?? ''}) GROUP BY k0 ORDER BY k0`, [p.categoryId, from, to], { start: offset, end: offset + limit });
+    const days = await pageDays(
+      env,
+      `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${scoreTable(s)} WHERE ${window}${s.filter?.(env) ?? ''}) GROUP BY k0 ORDER BY k0`,
+      [p.categoryId, from, to],
+      { start: offset, end: offset + limit },
+    );
     if (days.from === null) return v2Page(days.total, models, []);
     const { groups, json } = await scores(env, p, s, ks, days.from, days.to);
     return v2Page(days.total, models, groups.slice(offset - days.before, offset + limit - days.before).map(json));
@@ -86,13 +99,29 @@ const citationPage = page(async (env, p) => {
     `SELECT enum_code(url), ccat, sum(acc)::INTEGER AS a, sum(inacc)::INTEGER AS i FROM floor_fc_pages WHERE ${window} GROUP BY url, ccat ORDER BY a + i DESC, url LIMIT 10`,
     windowParams(p),
   );
-  const [total] = await env.db.columns(`SELECT count(DISTINCT url)::INTEGER FROM floor_fc_pages WHERE ${window}`, windowParams(p));
+  const [total] = await env.db.columns(
+    `SELECT count(DISTINCT url)::INTEGER FROM floor_fc_pages WHERE ${window}`,
+    windowParams(p),
+  );
   const urls = await env.dims.values('floor_url');
-  const rows = u!.map((x, i) => scoreJson(`"citation":{"url":${str(urls[x as number]!)},"citation_category":${str(cat![i] as string)}},`, acc![i] as number, inacc![i] as number));
+  const rows = u!.map((x, i) =>
+    scoreJson(
+      `"citation":{"url":${str(urls[x as number]!)},"citation_category":${str(cat![i] as string)}},`,
+      acc![i] as number,
+      inacc![i] as number,
+    ),
+  );
   return v2Page(total![0] as number, await scoreModels(env, p, ''), rows);
 });
 
-const theme: KeyDef = { field: 'theme', sql: 'enum_code(theme)', kind: 'ref', enumName: 'floor_theme', names: 'SELECT id, name FROM themes WHERE category_id = $1', column: 'theme' };
+const theme: KeyDef = {
+  field: 'theme',
+  sql: 'enum_code(theme)',
+  kind: 'ref',
+  enumName: 'floor_theme',
+  names: 'SELECT id, name FROM themes WHERE category_id = $1',
+  column: 'theme',
+};
 const { day, week } = dateKeys;
 const { model, topic, prompt } = refKeys;
 const windows = [1, 7, 30, 90, 365];

@@ -29,7 +29,10 @@ async function open(dir: string): Promise<{ envs: FloorEnv[]; close(): void }> {
     const files = existsSync(join(dir, `${t}.parquet`)) ? join(dir, `${t}.parquet`) : join(dir, t, '*.parquet');
     await setup.exec(`CREATE VIEW ${t} AS SELECT * FROM read_parquet('${files.replace(/'/g, "''")}')`);
   }
-  await buildRollups(setup, { ...visibilityFloors, rollups: visibilityFloors.rollups!.filter((r) => r.name.endsWith('_dm')) });
+  await buildRollups(setup, {
+    ...visibilityFloors,
+    rollups: visibilityFloors.rollups!.filter((r) => r.name.endsWith('_dm')),
+  });
   const dims: Dims = await loadDims(setup);
   const envs = conns.map((c) => ({ db: new FloorDb(c), dims }));
   return {
@@ -44,7 +47,9 @@ async function open(dir: string): Promise<{ envs: FloorEnv[]; close(): void }> {
 
 const secret = randomBytes(32);
 const cursor = (offset: number, body: string) => {
-  const head = Buffer.from(JSON.stringify({ o: offset, q: createHash('sha256').update(body).digest('base64url').slice(0, 22) })).toString('base64url');
+  const head = Buffer.from(
+    JSON.stringify({ o: offset, q: createHash('sha256').update(body).digest('base64url').slice(0, 22) }),
+  ).toString('base64url');
   return `${head}.${createHmac('sha256', secret).update(head).digest('base64url').slice(0, 22)}`;
 };
 
@@ -61,19 +66,32 @@ async function main(): Promise<void> {
     req.on('end', () => {
       void (async () => {
         if (req.method !== 'POST' || req.url !== '/v2/reports/visibility' || req.headers['x-api-key'] !== key) {
-          res.writeHead(req.headers['x-api-key'] !== key ? 401 : 404, { 'content-type': 'application/json' }).end('{"detail":"no","code":"not_found"}');
+          res
+            .writeHead(req.headers['x-api-key'] !== key ? 401 : 404, { 'content-type': 'application/json' })
+            .end('{"detail":"no","code":"not_found"}');
           return;
         }
         const text = Buffer.concat(chunks).toString('utf8');
         const body = JSON.parse(text) as { category_id: string; start_date: string; end_date: string };
         const env = await borrow();
         try {
-          const page = await visibilityWindowPage(env, { organizationId: '', categoryId: body.category_id, startDate: body.start_date, endDate: body.end_date, asset: '', domain: '' });
+          const page = await visibilityWindowPage(env, {
+            organizationId: '',
+            categoryId: body.category_id,
+            startDate: body.start_date,
+            endDate: body.end_date,
+            asset: '',
+            domain: '',
+          });
           const next = page.total > page.rows.length ? str(cursor(page.rows.length, text)) : 'null';
           const json = `{"info":{"total_results":${page.total},"count":${page.rows.length},"next_cursor":${next},"scope":"all","models":${JSON.stringify(page.models)},"start_date":${str(body.start_date)},"end_date":${str(body.end_date)},"asset_filter":null,"filter":null},"data":[${page.rows.join(',')}]}`;
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+          res
+            .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) })
+            .end(json);
         } catch (e) {
-          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: String(e), code: 'internal' }));
+          res
+            .writeHead(500, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ detail: String(e), code: 'internal' }));
         } finally {
           release(env);
         }
@@ -82,7 +100,9 @@ async function main(): Promise<void> {
   });
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
-    process.stdout.write(`floor server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+    process.stdout.write(
+      `floor server listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`,
+    );
   });
   process.on('SIGTERM', () => {
     // Idle keep-alive sockets would hold close() open: end them, then the DuckDB instance, then the process.

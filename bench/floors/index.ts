@@ -16,7 +16,25 @@ import { visibilityFloors } from './visibility.ts';
 import { visibilityV1Floors } from './visibility-v1.ts';
 
 /** The expert floors of every report the bench knows, by report name (bench/cases). */
-export const reportFloors: readonly ReportFloors[] = [visibilityFloors, botsV1Floors, botsV2Floors, referralsV1Floors, referralsV2Floors, rawLogsFloors, citationsV1Floors, visibilityV1Floors, citationsFloors, shoppingFloors, channelsFloors, videosFloors, factcheckClaimsFloors, factcheckFloors, sentimentFloors, queryFanoutsFloors, promptAnswersFloors];
+export const reportFloors: readonly ReportFloors[] = [
+  visibilityFloors,
+  botsV1Floors,
+  botsV2Floors,
+  referralsV1Floors,
+  referralsV2Floors,
+  rawLogsFloors,
+  citationsV1Floors,
+  visibilityV1Floors,
+  citationsFloors,
+  shoppingFloors,
+  channelsFloors,
+  videosFloors,
+  factcheckClaimsFloors,
+  factcheckFloors,
+  sentimentFloors,
+  queryFanoutsFloors,
+  promptAnswersFloors,
+];
 
 export function floorsOf(report: string): ReportFloors {
   const found = reportFloors.find((f) => f.report === report);

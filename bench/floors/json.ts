@@ -13,11 +13,14 @@ export const num = (x: number | null): string => (x === null || !Number.isFinite
 
 /** `{"id":…,"name":…}` of a dimension value, or `null`. */
 export const refJson = (id: string | null | undefined, name: string | null | undefined): string =>
-  id === null || id === undefined ? 'null' : `{"id":${str(id)},"name":${name === null || name === undefined ? 'null' : str(name)}}`;
+  id === null || id === undefined
+    ? 'null'
+    : `{"id":${str(id)},"name":${name === null || name === undefined ? 'null' : str(name)}}`;
 
 /** The v2 compared answer `{total, models, rows}` around rows already written as JSON. */
 export const v2Page = (total: number, models: readonly string[], rows: readonly string[]): Json =>
   new Json(`{"total":${total},"models":${JSON.stringify(models)},"rows":[${rows.join(',')}]}`);
 
 /** The tabular compared answer `{total, rows}` around rows already written as JSON. */
-export const tabularPage = (total: number, rows: readonly string[]): Json => new Json(`{"total":${total},"rows":[${rows.join(',')}]}`);
+export const tabularPage = (total: number, rows: readonly string[]): Json =>
+  new Json(`{"total":${total},"rows":[${rows.join(',')}]}`);

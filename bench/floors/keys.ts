@@ -45,7 +45,13 @@ export async function resolveKeys(env: FloorEnv, p: IterationParams, defs: reado
 async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promise<Key> {
   const field = str(def.field);
   if (def.kind === 'date') {
-    return { def, part: (d) => `${field}:"${dayLabel(d!)}"`, compare: (a, b) => a! - b!, ord: (d) => d ?? Number.MAX_SAFE_INTEGER, id: () => '' };
+    return {
+      def,
+      part: (d) => `${field}:"${dayLabel(d!)}"`,
+      compare: (a, b) => a! - b!,
+      ord: (d) => d ?? Number.MAX_SAFE_INTEGER,
+      id: () => '',
+    };
   }
   if (def.kind === 'text') {
     const values = await env.dims.values(def.enumName!);
@@ -62,7 +68,10 @@ async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promi
   if (typeof def.names === 'function') {
     for (const x of def.names(env)) byCode.set(ids.indexOf(x.id), x);
   } else {
-    const [code, id, name] = await env.db.columns(`SELECT enum_code(TRY_CAST(t.id AS ${def.enumName})), t.id, t.name FROM (${def.names}) t(id, name)`, [p.categoryId]);
+    const [code, id, name] = await env.db.columns(
+      `SELECT enum_code(TRY_CAST(t.id AS ${def.enumName})), t.id, t.name FROM (${def.names}) t(id, name)`,
+      [p.categoryId],
+    );
     code!.forEach((c, i) => byCode.set(c as number, { id: id![i] as string, name: name![i] as string }));
   }
   const parts = new Map<number, string>();
@@ -83,7 +92,12 @@ async function resolveKey(env: FloorEnv, p: IterationParams, def: KeyDef): Promi
       if (s === undefined) {
         const x = byCode.get(code);
         const id = x?.id ?? ids[code]!;
-        parts.set(code, (s = def.flat ? `${field}:${x?.name === undefined ? 'null' : str(x.name)},${str(`${def.field}_id`)}:${str(id)}` : `${field}:${refJson(id, x?.name)}`));
+        parts.set(
+          code,
+          (s = def.flat
+            ? `${field}:${x?.name === undefined ? 'null' : str(x.name)},${str(`${def.field}_id`)}:${str(id)}`
+            : `${field}:${refJson(id, x?.name)}`),
+        );
       }
       return s;
     },
@@ -104,8 +118,7 @@ export const groupKey = (vals: readonly (number | null)[]) => vals.join(',');
 
 /** Orders groups by their keys in order. */
 export const byKeys =
-  (keys: readonly Key[]) =>
-  (a: { vals: readonly (number | null)[] }, b: { vals: readonly (number | null)[] }) => {
+  (keys: readonly Key[]) => (a: { vals: readonly (number | null)[] }, b: { vals: readonly (number | null)[] }) => {
     for (let i = 0; i < keys.length; i++) {
       const c = keys[i]!.ord(a.vals[i]!) - keys[i]!.ord(b.vals[i]!);
       if (c !== 0) return c;
@@ -114,22 +127,63 @@ export const byKeys =
   };
 
 /** ` AND col IN ('a', 'b')` for ids the floor itself read or resolved (never request text). */
-export const inList = (column: string, ids: readonly string[]) => ` AND ${column} IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`;
+export const inList = (column: string, ids: readonly string[]) =>
+  ` AND ${column} IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ')})`;
 
 /** Date keys over a rollup's day number `d`. */
 export const dateKeys = {
   day: { field: 'date', sql: 'd', kind: 'date', bucketEnd: (d: number) => d },
   week: { field: 'date', sql: '(d - (d + 3) % 7)', kind: 'date', bucketEnd: (d: number) => d + 6 },
-  month: { field: 'date', sql: `(date_trunc('month', DATE '1970-01-01' + d) - DATE '1970-01-01')::INTEGER`, kind: 'date', bucketEnd: monthEnd },
+  month: {
+    field: 'date',
+    sql: `(date_trunc('month', DATE '1970-01-01' + d) - DATE '1970-01-01')::INTEGER`,
+    kind: 'date',
+    bucketEnd: monthEnd,
+  },
 } satisfies Record<string, KeyDef>;
 
 /** `{id, name}` keys over a rollup's enum columns. */
 export const refKeys = {
-  model: { field: 'model', sql: 'enum_code(model)', kind: 'ref', enumName: 'floor_model', names: (env) => env.dims.models, column: 'model' },
-  region: { field: 'region', sql: 'enum_code(region)', kind: 'ref', enumName: 'floor_region', names: (env) => env.dims.regions, column: 'region' },
-  topic: { field: 'topic', sql: 'enum_code(topic)', kind: 'ref', enumName: 'floor_topic', names: 'SELECT id, name FROM topics WHERE category_id = $1', column: 'topic' },
-  prompt: { field: 'prompt', sql: 'enum_code(prompt)', kind: 'ref', enumName: 'floor_prompt', names: 'SELECT id, prompt FROM prompts WHERE category_id = $1', column: 'prompt' },
-  persona: { field: 'persona', sql: 'enum_code(persona)', kind: 'ref', enumName: 'floor_persona', names: 'SELECT id, name FROM personas WHERE category_id = $1', column: 'persona' },
+  model: {
+    field: 'model',
+    sql: 'enum_code(model)',
+    kind: 'ref',
+    enumName: 'floor_model',
+    names: (env) => env.dims.models,
+    column: 'model',
+  },
+  region: {
+    field: 'region',
+    sql: 'enum_code(region)',
+    kind: 'ref',
+    enumName: 'floor_region',
+    names: (env) => env.dims.regions,
+    column: 'region',
+  },
+  topic: {
+    field: 'topic',
+    sql: 'enum_code(topic)',
+    kind: 'ref',
+    enumName: 'floor_topic',
+    names: 'SELECT id, name FROM topics WHERE category_id = $1',
+    column: 'topic',
+  },
+  prompt: {
+    field: 'prompt',
+    sql: 'enum_code(prompt)',
+    kind: 'ref',
+    enumName: 'floor_prompt',
+    names: 'SELECT id, prompt FROM prompts WHERE category_id = $1',
+    column: 'prompt',
+  },
+  persona: {
+    field: 'persona',
+    sql: 'enum_code(persona)',
+    kind: 'ref',
+    enumName: 'floor_persona',
+    names: 'SELECT id, name FROM personas WHERE category_id = $1',
+    column: 'persona',
+  },
 } satisfies Record<string, KeyDef>;
 
 /**
@@ -137,7 +191,12 @@ export const refKeys = {
  * report's measure, as a number that sorts best first: e.g. −count), then the other keys' names and ids.
  * Returns them in row order, each with its rank and its key fields as JSON (each followed by a comma).
  */
-export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: readonly Key[], groups: G[], first: (g: G) => number, slice = { start: 0, end: Number.POSITIVE_INFINITY }): { g: G; rank: number; prefix: string }[] {
+export function rankWithinDate<G extends { vals: (number | null)[] }>(
+  keys: readonly Key[],
+  groups: G[],
+  first: (g: G) => number,
+  slice = { start: 0, end: Number.POSITIVE_INFINITY },
+): { g: G; rank: number; prefix: string }[] {
   const d = keys.findIndex((k) => k.def.kind === 'date');
   const others = keys.map((_, i) => i).filter((i) => i !== d);
   // TRICKY: each group's sort key is computed once into one flat array (date, the measure, then the other
@@ -174,4 +233,5 @@ export function rankWithinDate<G extends { vals: (number | null)[] }>(keys: read
 }
 
 /** ` AND col IN ('…'::UUID, …)` for run ids the floor itself read. */
-export const uuidList = (column: string, ids: readonly string[]) => ` AND ${column} IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'::UUID`).join(', ')})`;
+export const uuidList = (column: string, ids: readonly string[]) =>
+  ` AND ${column} IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'::UUID`).join(', ')})`;

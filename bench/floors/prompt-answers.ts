@@ -22,7 +22,8 @@ const rollups: FloorRollup[] = [
   {
     name: 'floor_pa_index',
     grain: 'answer (execution)',
-    measures: 'its instant, model, region, persona and prompt, and its brands mentioned, cited URLs and search queries by position (as codes; no text)',
+    measures:
+      'its instant, model, region, persona and prompt, and its brands mentioned, cited URLs and search queries by position (as codes; no text)',
     source: 'executions of every prompt, with their mentions, citations and fanouts',
     sql: `SELECT f.category_id, ${daySql('f.day')} AS d, epoch(f.executed_at) AS instant, f.id AS run, f.model_id::floor_model AS model, f.region_id::floor_region AS region,
   TRY_CAST(f.persona_id AS floor_persona) AS persona, f.prompt_id::floor_prompt AS prompt, m.codes AS mentions, c.codes AS citations, q.codes AS queries
@@ -34,8 +35,39 @@ ORDER BY category_id, d, instant`,
   },
 ];
 
-type Field = 'run_id' | 'date' | 'model' | 'topic' | 'topic_id' | 'persona' | 'region' | 'tags' | 'prompt' | 'prompt_id' | 'response' | 'mentions' | 'citations' | 'search_queries' | 'analysis_types';
-const allFields: readonly Field[] = ['run_id', 'date', 'model', 'topic', 'topic_id', 'persona', 'region', 'tags', 'prompt', 'prompt_id', 'response', 'mentions', 'citations', 'search_queries', 'analysis_types'];
+type Field =
+  | 'run_id'
+  | 'date'
+  | 'model'
+  | 'topic'
+  | 'topic_id'
+  | 'persona'
+  | 'region'
+  | 'tags'
+  | 'prompt'
+  | 'prompt_id'
+  | 'response'
+  | 'mentions'
+  | 'citations'
+  | 'search_queries'
+  | 'analysis_types';
+const allFields: readonly Field[] = [
+  'run_id',
+  'date',
+  'model',
+  'topic',
+  'topic_id',
+  'persona',
+  'region',
+  'tags',
+  'prompt',
+  'prompt_id',
+  'response',
+  'mentions',
+  'citations',
+  'search_queries',
+  'analysis_types',
+];
 
 interface Answer {
   readonly run: string;
@@ -47,7 +79,14 @@ interface Answer {
   readonly d: number;
   readonly lists: readonly (number[] | null)[];
   /** Persona name, prompt text, topic id and name, tag names, analysis types: read with the page's answers. */
-  readonly details?: { persona: string | null; text: string; topicId: string; topic: string | null; tags: string[]; types: string[] };
+  readonly details?: {
+    persona: string | null;
+    text: string;
+    topicId: string;
+    topic: string | null;
+    tags: string[];
+    types: string[];
+  };
 }
 
 type List = 'mentions' | 'citations' | 'search_queries';
@@ -56,10 +95,27 @@ const listColumn: Record<List, string> = { mentions: 'mentions', citations: 'cit
 const index = 'category_id = $1 AND d BETWEEN $2 AND $3';
 /** The index columns a request reads: the lists only when its fields show them. */
 const answerCols = (fields: readonly Field[], t = '') =>
-  [`${t}run::VARCHAR`, `${t}instant`, `enum_code(${t}model)`, `enum_code(${t}region)`, `enum_code(${t}persona)`, `enum_code(${t}prompt)`, `${t}d`, ...(Object.keys(listColumn) as List[]).map((l) => (fields.includes(l) ? `${t}${listColumn[l]}` : 'NULL'))].join(', ');
+  [
+    `${t}run::VARCHAR`,
+    `${t}instant`,
+    `enum_code(${t}model)`,
+    `enum_code(${t}region)`,
+    `enum_code(${t}persona)`,
+    `enum_code(${t}prompt)`,
+    `${t}d`,
+    ...(Object.keys(listColumn) as List[]).map((l) => (fields.includes(l) ? `${t}${listColumn[l]}` : 'NULL')),
+  ].join(', ');
 
 function answersOf(c: unknown[][], withDetails = false): Answer[] {
-  const [run, instant, model, region, persona, prompt, d] = c as [string[], number[], number[], number[], (number | null)[], number[], number[]];
+  const [run, instant, model, region, persona, prompt, d] = c as [
+    string[],
+    number[],
+    number[],
+    number[],
+    (number | null)[],
+    number[],
+    number[],
+  ];
   const detail = (i: number) => ({
     persona: c[10]![i] as string | null,
     text: c[11]![i] as string,
@@ -85,7 +141,12 @@ function answersOf(c: unknown[][], withDetails = false): Answer[] {
  * A page's answers in one statement: a top-N over the index, joined to the current prompt, topic, tags
  * and persona of those answers only, with the window's count and models beside them.
  */
-const pageSql = (fields: readonly Field[], where: string, limit: number, offset: number) => `SELECT ${answerCols(fields, 'pg.')},
+const pageSql = (
+  fields: readonly Field[],
+  where: string,
+  limit: number,
+  offset: number,
+) => `SELECT ${answerCols(fields, 'pg.')},
   pe.name, pr.prompt, pr.topic_id, tp.name, (SELECT list(t.name ORDER BY t.name) FROM tags t WHERE list_contains(pr.tag_ids, t.id)), pr.analysis_types,
   (SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}), (SELECT list(DISTINCT enum_code(model)) FROM floor_pa_index WHERE ${where})
 FROM (SELECT * FROM floor_pa_index WHERE ${where} ORDER BY instant DESC, run LIMIT ${limit} OFFSET ${offset}) pg
@@ -93,7 +154,12 @@ LEFT JOIN prompts pr ON pr.id = pg.prompt::VARCHAR LEFT JOIN topics tp ON tp.id 
 ORDER BY pg.instant DESC, pg.run`;
 
 /** Writes the rows of some answers with the fields asked for, reading only what those fields need. */
-async function rowsOf(env: FloorEnv, p: IterationParams, answers: readonly Answer[], fields: readonly Field[]): Promise<string[]> {
+async function rowsOf(
+  env: FloorEnv,
+  p: IterationParams,
+  answers: readonly Answer[],
+  fields: readonly Field[],
+): Promise<string[]> {
   if (answers.length === 0) return [];
   const runs = answers.map((a) => a.run);
   const from = Math.min(...answers.map((a) => a.d));
@@ -103,11 +169,15 @@ async function rowsOf(env: FloorEnv, p: IterationParams, answers: readonly Answe
   const brands = env.dims.assets.map((a) => str(a.name));
   const urls = need('citations') ? await texts('floor_url') : [];
   const queries = need('search_queries') ? await texts('floor_query') : [];
-  const list = (codes: number[] | null, values: readonly string[]) => `[${(codes ?? []).map((c) => values[c]).join(',')}]`;
+  const list = (codes: number[] | null, values: readonly string[]) =>
+    `[${(codes ?? []).map((c) => values[c]).join(',')}]`;
   const responses = new Map<string, string>();
   if (need('response')) {
     const ids = uuidList('id', runs);
-    const [r, text] = await env.db.columns(`SELECT id::VARCHAR, response FROM executions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE${ids}`, [p.categoryId, dayLabel(from), dayLabel(to)]);
+    const [r, text] = await env.db.columns(
+      `SELECT id::VARCHAR, response FROM executions WHERE category_id = $1 AND day BETWEEN $2::DATE AND $3::DATE${ids}`,
+      [p.categoryId, dayLabel(from), dayLabel(to)],
+    );
     r!.forEach((x, i) => responses.set(x as string, str(text![i] as string)));
   }
   const prompts = (await env.dims.values('floor_prompt')) as string[];
@@ -151,8 +221,15 @@ function pageFloor(s: Spec) {
       c[0]!.length > 0
         ? [c[16]![0] as number, c[17]![0] as number[]]
         : [
-            (await env.db.columns(`SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}`, windowParams(p)))[0]![0] as number,
-            (await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_pa_index WHERE ${where}`, windowParams(p)))[0] as number[],
+            (
+              await env.db.columns(`SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}`, windowParams(p))
+            )[0]![0] as number,
+            (
+              await env.db.columns(
+                `SELECT DISTINCT enum_code(model) FROM floor_pa_index WHERE ${where}`,
+                windowParams(p),
+              )
+            )[0] as number[],
           ];
     const rows = await rowsOf(env, p, answersOf(c, true), fields);
     return v2Page(total, models.map((x) => env.dims.models[x]!.name).sort(), rows);
@@ -167,7 +244,10 @@ function streamFloor(s: Spec, cap: number, sliceDays: number) {
     for (let to = dayNumber(p.endDate); to >= start && sent < cap; to -= sliceDays) {
       const from = Math.max(start, to - sliceDays + 1);
       const bind: DuckDBValue[] = [p.categoryId, from, to, cap - sent];
-      const c = await env.db.columns(`SELECT ${answerCols(s.fields ?? allFields)} FROM floor_pa_index WHERE ${index} ORDER BY instant DESC, run LIMIT $4`, bind);
+      const c = await env.db.columns(
+        `SELECT ${answerCols(s.fields ?? allFields)} FROM floor_pa_index WHERE ${index} ORDER BY instant DESC, run LIMIT $4`,
+        bind,
+      );
       const rows = await rowsOf(env, p, answersOf(c), s.fields ?? allFields);
       sent += rows.length;
       yield rows;
@@ -176,7 +256,8 @@ function streamFloor(s: Spec, cap: number, sliceDays: number) {
 }
 
 const chatGpt = (env: FloorEnv) => ` AND model = '${env.dims.models[env.dims.modelCode.get('ChatGPT')!]!.id}'`;
-const sentimentPrompts = () => ` AND prompt IN (SELECT id FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, 'sentiment'))`;
+const sentimentPrompts = () =>
+  ` AND prompt IN (SELECT id FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, 'sentiment'))`;
 
 export const promptAnswersFloors: ReportFloors = {
   report: 'prompt-answers',

@@ -25,7 +25,8 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_fan_day_queries',
-    readBy: 'requests without a model or region key or filter (window series, prompt × query, date × prompt), stream-prompt-query-date-365',
+    readBy:
+      'requests without a model or region key or filter (window series, prompt × query, date × prompt), stream-prompt-query-date-365',
     grain: 'category × day × prompt × query',
     measures: 'fan-outs',
     source: 'fanouts of the prompts carrying the visibility type',
@@ -33,7 +34,8 @@ const rollups: FloorRollup[] = [
   },
   {
     name: 'floor_fan_day_searching',
-    readBy: 'requests without a model or region key or filter (window series, prompt × query, date × prompt), stream-prompt-query-date-365',
+    readBy:
+      'requests without a model or region key or filter (window series, prompt × query, date × prompt), stream-prompt-query-date-365',
     grain: 'category × day × prompt',
     measures: 'answers that searched the web',
     source: 'executions of the prompts carrying the visibility type',
@@ -93,7 +95,15 @@ FROM q ${searching}`;
 }
 
 /** Rows over days [from, to], in order (and for pages, the models of the scope). */
-async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number, to: number, withModels: boolean, slice: { start: number; end: number }): Promise<{ total: number; rows: string[]; models: number[] }> {
+async function fanouts(
+  env: FloorEnv,
+  p: IterationParams,
+  s: Spec,
+  from: number,
+  to: number,
+  withModels: boolean,
+  slice: { start: number; end: number },
+): Promise<{ total: number; rows: string[]; models: number[] }> {
   const keys = await resolveKeys(env, p, s.keys);
   const where = `${window}${s.filter?.(env) ?? ''}`;
   const bind = [p.categoryId, from, to];
@@ -102,7 +112,13 @@ async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number,
   const k = keys.length;
   const groups: Group[] = [];
   for (let i = 0; i < c[k]!.length; i++) {
-    groups.push({ vals: keys.map((_, j) => c[j]![i] as number | null), n: c[k]![i] as number, variations: c[k + 1]![i] as number, fanouts: c[k + 2]![i] as number, searching: c[k + 3]![i] as number });
+    groups.push({
+      vals: keys.map((_, j) => c[j]![i] as number | null),
+      n: c[k]![i] as number,
+      variations: c[k + 1]![i] as number,
+      fanouts: c[k + 2]![i] as number,
+      searching: c[k + 3]![i] as number,
+    });
   }
   const models = withModels ? await modelsOf(env, where, bind, (c[k + 4]?.[0] as number[] | undefined) ?? null) : [];
   const metric = {
@@ -110,14 +126,25 @@ async function fanouts(env: FloorEnv, p: IterationParams, s: Spec, from: number,
     query_variations: (g: Group) => `"query_variations":${g.variations}`,
     share: (g: Group) => `"share":${num(g.n / g.fanouts)}`,
   };
-  const rows = rankWithinDate(keys, groups, (g) => -g.n, slice).map(({ g, rank, prefix }) => `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`);
+  const rows = rankWithinDate(keys, groups, (g) => -g.n, slice).map(
+    ({ g, rank, prefix }) =>
+      `{${prefix}"rank":${rank},"total_fanouts":${g.n}${metrics.map((m) => `,${metric[m](g)}`).join('')}}`,
+  );
   return { total: groups.length, rows, models };
 }
 
 /** The models column came with the rows; a window without fan-outs has no rows to carry it. */
-async function modelsOf(env: FloorEnv, where: string, bind: readonly unknown[], fromRows: number[] | null): Promise<number[]> {
+async function modelsOf(
+  env: FloorEnv,
+  where: string,
+  bind: readonly unknown[],
+  fromRows: number[] | null,
+): Promise<number[]> {
   if (fromRows) return fromRows;
-  const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_fan_answers WHERE ${where}`, bind as never);
+  const [m] = await env.db.columns(
+    `SELECT DISTINCT enum_code(model) FROM floor_fan_answers WHERE ${where}`,
+    bind as never,
+  );
   return m as number[];
 }
 
@@ -134,10 +161,20 @@ function pageFloor(s: Spec) {
     // Groups led by the day: count each day's groups, then aggregate and rank only the page's days.
     const where = `${window}${s.filter?.(env) ?? ''}`;
     const distinct = s.keys.map((x, i) => `${x.sql} AS k${i}`).join(', ');
-    const days = await pageDays(env, `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${byDayOf(s) ? 'floor_fan_day_queries' : 'floor_fan_queries'} WHERE ${where}) GROUP BY k0 ORDER BY k0`, [p.categoryId, from, to], slice);
-    const models = (await modelsOf(env, where, [p.categoryId, from, to], null)).map((m) => env.dims.models[m]!.name).sort();
+    const days = await pageDays(
+      env,
+      `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${byDayOf(s) ? 'floor_fan_day_queries' : 'floor_fan_queries'} WHERE ${where}) GROUP BY k0 ORDER BY k0`,
+      [p.categoryId, from, to],
+      slice,
+    );
+    const models = (await modelsOf(env, where, [p.categoryId, from, to], null))
+      .map((m) => env.dims.models[m]!.name)
+      .sort();
     if (days.from === null) return v2Page(days.total, models, []);
-    const { rows } = await fanouts(env, p, s, days.from, days.to, false, { start: offset - days.before, end: offset + limit - days.before });
+    const { rows } = await fanouts(env, p, s, days.from, days.to, false, {
+      start: offset - days.before,
+      end: offset + limit - days.before,
+    });
     return v2Page(days.total, models, rows);
   });
 }
@@ -159,11 +196,16 @@ function promptQueryDayStream(sliceDays: number) {
     const [pk, qk, dk] = await resolveKeys(env, p, [prompt, query, dateKeys.day]);
     const [, start, end] = windowParams(p) as [string, number, number];
     for (const [from, to] of daySlices(start, end, sliceDays)) {
-      const [pc, qc, d, n, searching, rank] = (await env.db.columns(promptQueryDaySql, [p.categoryId, from, to])) as number[][];
+      const [pc, qc, d, n, searching, rank] = (await env.db.columns(promptQueryDaySql, [
+        p.categoryId,
+        from,
+        to,
+      ])) as number[][];
       const rows: string[] = new Array(pc!.length);
       for (let i = 0; i < rows.length; i++) {
         const fpe = searching![i] === 0 ? 'null' : num(n![i]! / searching![i]!);
-        rows[i] = `{${pk!.part(pc![i]!)},${qk!.part(qc![i]!)},${dk!.part(d![i]!)},"rank":${rank![i]},"total_fanouts":${n![i]},"fanouts_per_execution":${fpe}}`;
+        rows[i] =
+          `{${pk!.part(pc![i]!)},${qk!.part(qc![i]!)},${dk!.part(d![i]!)},"rank":${rank![i]},"total_fanouts":${n![i]},"fanouts_per_execution":${fpe}}`;
       }
       yield rows;
     }
@@ -171,8 +213,15 @@ function promptQueryDayStream(sliceDays: number) {
 }
 
 const prompt: KeyDef = { ...refKeys.prompt, flat: true };
-const query: KeyDef = { field: 'query', sql: 'enum_code(query)', kind: 'text', enumName: 'floor_query', column: 'query' };
-const unitedStates = (env: FloorEnv) => ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
+const query: KeyDef = {
+  field: 'query',
+  sql: 'enum_code(query)',
+  kind: 'text',
+  enumName: 'floor_query',
+  column: 'query',
+};
+const unitedStates = (env: FloorEnv) =>
+  ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
 const { day, week } = dateKeys;
 
 export const queryFanoutsFloors: ReportFloors = {

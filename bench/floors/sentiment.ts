@@ -71,18 +71,31 @@ function pageFloor(s: Spec) {
     const keys = await resolveKeys(env, p, s.keys);
     // The models of the rows' assessments: the brand's, or with competitors the other brands'.
     const models = async () => {
-      const [m] = await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_sent_dmr WHERE ${where} AND asset ${s.competitors ? '<>' : '='} '${brand.id}'`, windowParams(p));
+      const [m] = await env.db.columns(
+        `SELECT DISTINCT enum_code(model) FROM floor_sent_dmr WHERE ${where} AND asset ${s.competitors ? '<>' : '='} '${brand.id}'`,
+        windowParams(p),
+      );
       return (m as number[]).map((x) => env.dims.models[x]!.name).sort();
     };
     if (s.competitors) {
-      const [a, pos, n] = await env.db.columns(`SELECT enum_code(asset), sum(pos)::INTEGER, sum(n)::INTEGER FROM floor_sent_dmr WHERE ${where} AND asset <> '${brand.id}' GROUP BY ALL`, windowParams(p));
+      const [a, pos, n] = await env.db.columns(
+        `SELECT enum_code(asset), sum(pos)::INTEGER, sum(n)::INTEGER FROM floor_sent_dmr WHERE ${where} AND asset <> '${brand.id}' GROUP BY ALL`,
+        windowParams(p),
+      );
       const brands = env.dims.brands(p.categoryId);
       const order = new Map(brands.map((b, i) => [b.code, i]));
       const rows = a!
         .map((code, i) => ({ code: code as number, pos: pos![i] as number, n: n![i] as number }))
         .filter((r) => order.has(r.code))
         .sort((x, y) => y.n - x.n || order.get(x.code)! - order.get(y.code)!)
-        .map((r, i) => scoreJson(`"competitor":${refJson(env.dims.assets[r.code]!.id, env.dims.assets[r.code]!.name)},`, i + 1, r.pos, r.n));
+        .map((r, i) =>
+          scoreJson(
+            `"competitor":${refJson(env.dims.assets[r.code]!.id, env.dims.assets[r.code]!.name)},`,
+            i + 1,
+            r.pos,
+            r.n,
+          ),
+        );
       return v2Page(rows.length, await models(), rows.slice(0, limit));
     }
     const k = keys.length;
@@ -93,15 +106,27 @@ function pageFloor(s: Spec) {
     if (s.keys[0] === dateKeys.day) {
       // Groups led by the day: count each day's groups, then aggregate and rank only the page's days.
       const distinct = s.keys.map((x, i) => `${x.sql} AS k${i}`).join(', ');
-      const days = await pageDays(env, `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}') GROUP BY k0 ORDER BY k0`, bind, slice);
+      const days = await pageDays(
+        env,
+        `SELECT k0, count(*)::INTEGER FROM (SELECT DISTINCT ${distinct} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}') GROUP BY k0 ORDER BY k0`,
+        bind,
+        slice,
+      );
       if (days.from === null) return v2Page(days.total, await models(), []);
-      [total, bind, slice] = [days.total, [p.categoryId, days.from, days.to], { start: offset - days.before, end: offset + limit - days.before }];
+      [total, bind, slice] = [
+        days.total,
+        [p.categoryId, days.from, days.to],
+        { start: offset - days.before, end: offset + limit - days.before },
+      ];
     }
-    const c = await env.db.columns(`SELECT ${[...s.keys.map((x) => x.sql), 'sum(pos)::INTEGER', 'sum(n)::INTEGER'].join(', ')} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}' GROUP BY ALL`, bind);
+    const c = await env.db.columns(
+      `SELECT ${[...s.keys.map((x) => x.sql), 'sum(pos)::INTEGER', 'sum(n)::INTEGER'].join(', ')} FROM ${s.table} WHERE ${where} AND asset = '${brand.id}' GROUP BY ALL`,
+      bind,
+    );
     const groups = new Map<string, { vals: (number | null)[]; pos: number; n: number }>();
     for (let i = 0; i < c[k]!.length; i++) {
-    // An aggregate without keys answers one row of NULLs over no input.
-    if (c[k + 1]![i] === null) continue;
+      // An aggregate without keys answers one row of NULLs over no input.
+      if (c[k + 1]![i] === null) continue;
       const vals = keys.map((_, j) => c[j]![i] as number | null);
       const g = groups.get(groupKey(vals));
       if (g) {
@@ -109,7 +134,9 @@ function pageFloor(s: Spec) {
         g.n += c[k + 1]![i] as number;
       } else groups.set(groupKey(vals), { vals, pos: c[k]![i] as number, n: c[k + 1]![i] as number });
     }
-    const rows = rankWithinDate(keys, [...groups.values()], (g) => -g.n, slice).map(({ g, rank, prefix }) => scoreJson(prefix, rank, g.pos, g.n));
+    const rows = rankWithinDate(keys, [...groups.values()], (g) => -g.n, slice).map(({ g, rank, prefix }) =>
+      scoreJson(prefix, rank, g.pos, g.n),
+    );
     return v2Page(total ?? groups.size, await models(), rows);
   });
 }
@@ -129,14 +156,24 @@ const runStream = stream(async function* (env, p) {
   }
 });
 
-const theme: KeyDef = { field: 'theme', sql: 'enum_code(theme)', kind: 'ref', enumName: 'floor_theme', names: 'SELECT id, name FROM themes WHERE category_id = $1', column: 'theme' };
-const twoRegions = (env: FloorEnv) => ` AND region IN (${['United States', 'Canada'].map((n) => `'${env.dims.regions[env.dims.regionCode.get(n)!]!.id}'`).join(', ')})`;
+const theme: KeyDef = {
+  field: 'theme',
+  sql: 'enum_code(theme)',
+  kind: 'ref',
+  enumName: 'floor_theme',
+  names: 'SELECT id, name FROM themes WHERE category_id = $1',
+  column: 'theme',
+};
+const twoRegions = (env: FloorEnv) =>
+  ` AND region IN (${['United States', 'Canada'].map((n) => `'${env.dims.regions[env.dims.regionCode.get(n)!]!.id}'`).join(', ')})`;
 
 export const sentimentFloors: ReportFloors = {
   report: 'sentiment',
   rollups,
   floors: () => ({
-    ...Object.fromEntries([1, 7, 30, 90, 365].map((d) => [`window-${d}`, pageFloor({ table: 'floor_sent_dmr', keys: [] })])),
+    ...Object.fromEntries(
+      [1, 7, 30, 90, 365].map((d) => [`window-${d}`, pageFloor({ table: 'floor_sent_dmr', keys: [] })]),
+    ),
     'theme-30': pageFloor({ table: 'floor_sent_dmr', keys: [theme] }),
     'competitor-30': pageFloor({ table: 'floor_sent_dmr', keys: [], competitors: true, limit: 50 }),
     'model-regions-90': pageFloor({ table: 'floor_sent_dmr', keys: [refKeys.model], filter: twoRegions }),
@@ -145,4 +182,3 @@ export const sentimentFloors: ReportFloors = {
     'stream-run-365': runStream,
   }),
 };
-

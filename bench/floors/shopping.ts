@@ -45,7 +45,9 @@ interface Product {
 
 const products = (env: FloorEnv) =>
   env.dims.memo('products', async () => {
-    const [code, id, name, brand, rating, reviews] = await env.db.columns('SELECT enum_code(id::floor_product), id, name, brand, rating, num_reviews FROM products');
+    const [code, id, name, brand, rating, reviews] = await env.db.columns(
+      'SELECT enum_code(id::floor_product), id, name, brand, rating, num_reviews FROM products',
+    );
     const out = new Map<number, Product>();
     code!.forEach((c, i) =>
       out.set(c as number, {
@@ -79,7 +81,13 @@ const pageSize = 10;
 
 /** Orders a bucket's cells: visibility descending, average position ascending, name, id; and numbers them. */
 function rank(cells: Cell[], answers: number, catalog: Map<number, Product>): Cell[] {
-  cells.sort((a, b) => b.n / answers - a.n / answers || a.pos / a.n - b.pos / b.n || compareText(catalog.get(a.product)!.name, catalog.get(b.product)!.name) || compareText(catalog.get(a.product)!.id, catalog.get(b.product)!.id));
+  cells.sort(
+    (a, b) =>
+      b.n / answers - a.n / answers ||
+      a.pos / a.n - b.pos / b.n ||
+      compareText(catalog.get(a.product)!.name, catalog.get(b.product)!.name) ||
+      compareText(catalog.get(a.product)!.id, catalog.get(b.product)!.id),
+  );
   cells.forEach((c, i) => (c.rank = i + 1));
   return cells;
 }
@@ -99,8 +107,14 @@ async function shopping(env: FloorEnv, p: IterationParams, s: Spec) {
   const where = s.where?.(env) ?? '';
   const k = ks.length;
   const sel = s.keys.map((x) => x.sql);
-  const a = await env.db.columns(`SELECT ${[...sel, 'enum_code(model)', 'sum(n)::INTEGER'].join(', ')} FROM floor_shop_answers WHERE ${window}${where} GROUP BY ALL`, windowParams(p));
-  const r = await env.db.columns(`SELECT ${[...sel, 'enum_code(product)', 'sum(n)::INTEGER', 'sum(pos)', 'sum(p1)::INTEGER', 'sum(p2)::INTEGER', 'sum(p3)::INTEGER'].join(', ')} FROM floor_shop_results WHERE ${window}${where} GROUP BY ALL`, windowParams(p));
+  const a = await env.db.columns(
+    `SELECT ${[...sel, 'enum_code(model)', 'sum(n)::INTEGER'].join(', ')} FROM floor_shop_answers WHERE ${window}${where} GROUP BY ALL`,
+    windowParams(p),
+  );
+  const r = await env.db.columns(
+    `SELECT ${[...sel, 'enum_code(product)', 'sum(n)::INTEGER', 'sum(pos)', 'sum(p1)::INTEGER', 'sum(p2)::INTEGER', 'sum(p3)::INTEGER'].join(', ')} FROM floor_shop_results WHERE ${window}${where} GROUP BY ALL`,
+    windowParams(p),
+  );
   const buckets = new Map<string, Bucket>();
   const bucket = (vals: (number | null)[]) => {
     const key = groupKey(vals);
@@ -115,7 +129,15 @@ async function shopping(env: FloorEnv, p: IterationParams, s: Spec) {
   }
   const whole = new Map<number, Cell>();
   for (let i = 0; i < r[k]!.length; i++) {
-    const cell = { product: r[k]![i] as number, n: r[k + 1]![i] as number, pos: r[k + 2]![i] as number, p1: r[k + 3]![i] as number, p2: r[k + 4]![i] as number, p3: r[k + 5]![i] as number, rank: 0 };
+    const cell = {
+      product: r[k]![i] as number,
+      n: r[k + 1]![i] as number,
+      pos: r[k + 2]![i] as number,
+      p1: r[k + 3]![i] as number,
+      p2: r[k + 4]![i] as number,
+      p3: r[k + 5]![i] as number,
+      rank: 0,
+    };
     bucket(ks.map((_, j) => r[j]![i] as number)).cells.push(cell);
     const w = whole.get(cell.product);
     if (w) {
@@ -144,7 +166,8 @@ function productCells(ks: readonly Key[], buckets: Map<string, Bucket>, catalog:
       byProduct.set(cell.product, list);
     }
   }
-  return (product: number) => (byProduct.get(product) ?? []).map((x) => cellJson(catalog.get(product)!, x.prefix, x.cell, x.answers));
+  return (product: number) =>
+    (byProduct.get(product) ?? []).map((x) => cellJson(catalog.get(product)!, x.prefix, x.cell, x.answers));
 }
 
 function pageFloor(s: Spec) {
@@ -152,10 +175,13 @@ function pageFloor(s: Spec) {
   return page(async (env, p) => {
     const { ks, buckets, ranked, answers, models, catalog } = await shopping(env, p, s);
     const onPage = ranked.slice(0, limit);
-    const rows = ks.length === 0 ? onPage.map((c) => cellJson(catalog.get(c.product)!, '', c, answers)) : (() => {
-      const rowsOf = productCells(ks, buckets, catalog);
-      return onPage.flatMap((c) => rowsOf(c.product));
-    })();
+    const rows =
+      ks.length === 0
+        ? onPage.map((c) => cellJson(catalog.get(c.product)!, '', c, answers))
+        : (() => {
+            const rowsOf = productCells(ks, buckets, catalog);
+            return onPage.flatMap((c) => rowsOf(c.product));
+          })();
     return v2Page(ranked.length, models, rows);
   });
 }
@@ -169,7 +195,8 @@ function streamFloor(s: Spec) {
   });
 }
 
-const unitedStates = (env: FloorEnv) => ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
+const unitedStates = (env: FloorEnv) =>
+  ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
 
 export const shoppingFloors: ReportFloors = {
   report: 'shopping',

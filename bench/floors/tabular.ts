@@ -36,7 +36,10 @@ export interface TabularSpec {
 }
 
 /** The default order: the first metric descending, then every dimension ascending (integer keys sort as their labels). */
-export const defaultOrder = (dimensions: number) => ['m0 DESC', ...Array.from({ length: dimensions }, (_, i) => `k${i}`)];
+export const defaultOrder = (dimensions: number) => [
+  'm0 DESC',
+  ...Array.from({ length: dimensions }, (_, i) => `k${i}`),
+];
 
 function pageSql(s: TabularSpec): string {
   const keys = s.dimensions.map((d, i) => `${d.sql} AS k${i}`);
@@ -62,7 +65,8 @@ export function tabularFloor(s: TabularSpec): PageFloor {
     const c = await env.db.columns(sqlText, s.params(p));
     const k = s.dimensions.length;
     const n = c[0]!.length;
-    const total = n > 0 ? (c[c.length - 1]![0] as number) : ((await env.db.columns(countSql, s.params(p)))[0]![0] as number);
+    const total =
+      n > 0 ? (c[c.length - 1]![0] as number) : ((await env.db.columns(countSql, s.params(p)))[0]![0] as number);
     const rows: string[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const metrics = s.metrics.map((_, j) => c[k + j]![i]).join(',');

@@ -48,4 +48,3 @@ export const trafficRollups = {
     sql: `SELECT domain, ${nyDay('ts')} AS d, path::floor_path AS path, referral_source::floor_source AS source, count(*)::INTEGER AS n, max(epoch(ts))::INTEGER AS last FROM referral_visits GROUP BY ALL ORDER BY domain, d`,
   },
 } satisfies Record<string, FloorRollup>;
-

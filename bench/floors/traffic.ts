@@ -29,7 +29,8 @@ const cached = (key: string, make: () => string) => {
   if (s === undefined) labels.set(key, (s = make()));
   return s;
 };
-const hourLabel = (h: number) => cached(`h${h}`, () => `"${new Date(h * 3_600_000).toISOString().slice(0, 13)}:00:00+00:00"`);
+const hourLabel = (h: number) =>
+  cached(`h${h}`, () => `"${new Date(h * 3_600_000).toISOString().slice(0, 13)}:00:00+00:00"`);
 const minuteLabel = (m: number) => `"${new Date(m * 60_000).toISOString().slice(0, 16)}:00Z"`;
 const dayJson = (d: number) => `"${dayLabel(d)}"`;
 
@@ -43,7 +44,10 @@ const dims = {
   utcDay: { sql: 'h // 24', label: constant(dayJson) },
   utcWeek: { sql: '(h // 24 - (h // 24 + 3) % 7)', label: constant(dayJson) },
   minute: { sql: 'm', label: constant(minuteLabel) },
-  berlinHour: { sql: `hour(timezone('Europe/Berlin', to_timestamp(h * 3600)))`, label: constant((v) => cached(`hd${v}`, () => `"${String(v).padStart(2, '0')}"`)) },
+  berlinHour: {
+    sql: `hour(timezone('Europe/Berlin', to_timestamp(h * 3600)))`,
+    label: constant((v) => cached(`hd${v}`, () => `"${String(v).padStart(2, '0')}"`)),
+  },
 } satisfies Record<string, Dimension>;
 
 const metric = {
@@ -58,7 +62,9 @@ const metric = {
 function zoneMidnightHour(day: string, timeZone: string): number {
   const utc = Date.parse(`${day}T00:00:00Z`);
   const offset = (at: number) => {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(at).find((x) => x.type === 'timeZoneName')!.value;
+    const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((x) => x.type === 'timeZoneName')!.value;
     const m = /GMT(?:([+-])(\d{2}):(\d{2}))?/.exec(name)!;
     return m[1] ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
   };
@@ -108,47 +114,79 @@ const byWindow = (f: () => PageFloor) => Object.fromEntries(windows.map((d) => [
 const providers = ` AND provider IN ('openai', 'anthropic')`;
 
 function bots(view: 'daily' | 'hourly'): ReportFloors {
-  const [table, grain] = view === 'daily' ? (['floor_bots_day', 'day'] as const) : (['floor_bots_hour', 'hour'] as const);
+  const [table, grain] =
+    view === 'daily' ? (['floor_bots_day', 'day'] as const) : (['floor_bots_hour', 'hour'] as const);
   const day = view === 'daily' ? dims.nyDay : dims.utcDay;
   const finest = view === 'daily' ? dims.nyDay : dims.utcHour;
   const week = view === 'daily' ? dims.nyWeek : dims.utcWeek;
   const at = (q: Query) => floorOf(table, grain, q);
-  const paths = (limit: number, pageNo = 1) => at({ dimensions: [finest, dims.path, dims.bot], metrics: [metric.count, metric.last], limit, page: pageNo });
+  const paths = (limit: number, pageNo = 1) =>
+    at({ dimensions: [finest, dims.path, dims.bot], metrics: [metric.count, metric.last], limit, page: pageNo });
   const g = view === 'daily' ? 'day' : 'hour';
   return {
     report: view === 'daily' ? 'bots-v1' : 'bots-v2',
     rollups: [view === 'daily' ? trafficRollups.botsDay : trafficRollups.botsHour],
     floors: () => ({
-      ...byWindow(() => at({ dimensions: [dims.bot], metrics: [metric.count, metric.citations, metric.indexing, metric.training, metric.last] })),
-      'day-path-bot-90-1k': at({ dimensions: [day, dims.path, dims.bot], metrics: [metric.count, metric.last], limit: 1000 }),
+      ...byWindow(() =>
+        at({
+          dimensions: [dims.bot],
+          metrics: [metric.count, metric.citations, metric.indexing, metric.training, metric.last],
+        }),
+      ),
+      'day-path-bot-90-1k': at({
+        dimensions: [day, dims.path, dims.bot],
+        metrics: [metric.count, metric.last],
+        limit: 1000,
+      }),
       [`${g}-path-bot-365`]: paths(100),
       [`${g}-path-bot-365-p50`]: paths(100, 50),
       [`${g}-path-bot-365-all`]: paths(50_000),
-      'week-bot-filter-90': at({ dimensions: [week, dims.bot], metrics: [metric.count, metric.citations], where: providers, orderBy: ['k0', 'm0 DESC', 'k0', 'k1'] }),
+      'week-bot-filter-90': at({
+        dimensions: [week, dims.bot],
+        metrics: [metric.count, metric.citations],
+        where: providers,
+        orderBy: ['k0', 'm0 DESC', 'k0', 'k1'],
+      }),
     }),
   };
 }
 
 function referrals(view: 'daily' | 'hourly'): ReportFloors {
-  const [table, grain] = view === 'daily' ? (['floor_referrals_day', 'day'] as const) : (['floor_referrals_hour', 'hour'] as const);
+  const [table, grain] =
+    view === 'daily' ? (['floor_referrals_day', 'day'] as const) : (['floor_referrals_hour', 'hour'] as const);
   const day = view === 'daily' ? dims.nyDay : dims.utcDay;
   const finest = view === 'daily' ? dims.nyDay : dims.utcHour;
   const week = view === 'daily' ? dims.nyWeek : dims.utcWeek;
   const at = (q: Query) => floorOf(table, grain, q);
-  const paths = (limit: number, pageNo = 1) => at({ dimensions: [finest, dims.path, dims.source], metrics: [metric.count, metric.last], limit, page: pageNo });
+  const paths = (limit: number, pageNo = 1) =>
+    at({ dimensions: [finest, dims.path, dims.source], metrics: [metric.count, metric.last], limit, page: pageNo });
   const g = view === 'daily' ? 'day' : 'hour';
   // TRICKY: the zone's hour of day is computed once per (UTC hour, source), after a first aggregation.
-  const berlin = floorOf(table, 'hour', { dimensions: [dims.berlinHour, dims.source], metrics: [metric.count] }, 'Europe/Berlin', `(SELECT h, source, sum(n) AS n FROM ${table} WHERE domain = $1 AND h >= $2 AND h < $3 GROUP BY ALL)`);
+  const berlin = floorOf(
+    table,
+    'hour',
+    { dimensions: [dims.berlinHour, dims.source], metrics: [metric.count] },
+    'Europe/Berlin',
+    `(SELECT h, source, sum(n) AS n FROM ${table} WHERE domain = $1 AND h >= $2 AND h < $3 GROUP BY ALL)`,
+  );
   return {
     report: view === 'daily' ? 'referrals-v1' : 'referrals-v2',
     rollups: [view === 'daily' ? trafficRollups.referralsDay : trafficRollups.referralsHour],
     floors: () => ({
       ...byWindow(() => at({ dimensions: [dims.source], metrics: [metric.count, metric.last] })),
-      'day-path-source-90-1k': at({ dimensions: [day, dims.path, dims.source], metrics: [metric.count, metric.last], limit: 1000 }),
+      'day-path-source-90-1k': at({
+        dimensions: [day, dims.path, dims.source],
+        metrics: [metric.count, metric.last],
+        limit: 1000,
+      }),
       [`${g}-path-source-365`]: paths(100),
       [`${g}-path-source-365-p50`]: paths(100, 50),
       [`${g}-path-source-365-all`]: paths(50_000),
-      'week-source-filter-90': at({ dimensions: [week, dims.source], metrics: [metric.count], where: ` AND source NOT IN ('none', 'internal')` }),
+      'week-source-filter-90': at({
+        dimensions: [week, dims.source],
+        metrics: [metric.count],
+        where: ` AND source NOT IN ('none', 'internal')`,
+      }),
       ...(view === 'hourly' ? { 'hour-of-day-berlin-30': berlin } : {}),
     }),
   };
@@ -164,7 +202,14 @@ export const rawLogsFloors: ReportFloors = {
   rollups: [trafficRollups.botsHour, trafficRollups.botMinutes],
   floors: () => {
     const visits = (limit: number, pageNo = 1) =>
-      floorOf('floor_bot_minutes', 'minute', { dimensions: [dims.minute, dims.path, dims.bot], metrics: [{ sql: 'n' }], orderBy: ['k0 DESC', 'k1', 'k2'], limit, page: pageNo, atGrain: true });
+      floorOf('floor_bot_minutes', 'minute', {
+        dimensions: [dims.minute, dims.path, dims.bot],
+        metrics: [{ sql: 'n' }],
+        orderBy: ['k0 DESC', 'k1', 'k2'],
+        limit,
+        page: pageNo,
+        atGrain: true,
+      });
     return {
       ...byWindow(() => floorOf('floor_bots_hour', 'hour', { dimensions: [dims.path], metrics: [metric.count] })),
       'visits-90-1k': visits(1000),

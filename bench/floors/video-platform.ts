@@ -51,16 +51,32 @@ interface Unit {
 const units = (env: FloorEnv, kind: 'channel' | 'video') =>
   env.dims.memo(`yt-${kind}`, async () => {
     const out = new Map<number, Unit>();
-    const [cc, ct, ch, cu] = await env.db.columns('SELECT enum_code(channel), title, handle, url FROM floor_yt_channels');
+    const [cc, ct, ch, cu] = await env.db.columns(
+      'SELECT enum_code(channel), title, handle, url FROM floor_yt_channels',
+    );
     const ids = await env.dims.values(kind === 'channel' ? 'floor_channel' : 'floor_video');
     if (kind === 'channel') {
-      cc!.forEach((c, i) => out.set(c as number, { id: ids[c as number]!, title: ct![i] as string, head: `"name":${str(ct![i] as string)},"handle":${str(ch![i] as string)},"url":${str(cu![i] as string)}` }));
+      cc!.forEach((c, i) =>
+        out.set(c as number, {
+          id: ids[c as number]!,
+          title: ct![i] as string,
+          head: `"name":${str(ct![i] as string)},"handle":${str(ch![i] as string)},"url":${str(cu![i] as string)}`,
+        }),
+      );
       return out;
     }
-    const channels = new Map(cc!.map((c, i) => [c as number, `"channel":${str(ct![i] as string)},"handle":${str(ch![i] as string)}`]));
-    const [vc, vt, vcat, vch] = await env.db.columns('SELECT enum_code(video), title, category, enum_code(channel) FROM floor_yt_videos');
+    const channels = new Map(
+      cc!.map((c, i) => [c as number, `"channel":${str(ct![i] as string)},"handle":${str(ch![i] as string)}`]),
+    );
+    const [vc, vt, vcat, vch] = await env.db.columns(
+      'SELECT enum_code(video), title, category, enum_code(channel) FROM floor_yt_videos',
+    );
     vc!.forEach((c, i) =>
-      out.set(c as number, { id: ids[c as number]!, title: vt![i] as string, head: `"name":${str(vt![i] as string)},"video_id":${str(ids[c as number]!)},"url":%URL%,${channels.get(vch![i] as number)},"video_category":${str((vcat![i] as string | null) ?? '')}` }),
+      out.set(c as number, {
+        id: ids[c as number]!,
+        title: vt![i] as string,
+        head: `"name":${str(vt![i] as string)},"video_id":${str(ids[c as number]!)},"url":%URL%,${channels.get(vch![i] as number)},"video_category":${str((vcat![i] as string | null) ?? '')}`,
+      }),
     );
     return out;
   });
@@ -78,19 +94,29 @@ export interface VideoSpec {
 
 const window = 'category_id = $1 AND d BETWEEN $2 AND $3';
 const periodSql = (s: VideoSpec) => (s.interval === 'week' ? '(d - (d + 3) % 7)' : s.interval === 'day' ? 'd' : '0');
-const crossSql = (s: VideoSpec) => (s.cross === 'model' ? 'enum_code(model)' : s.cross === 'source_type' ? 'source' : "''");
-const scope = (env: FloorEnv, s: VideoSpec) => `${window} AND source IN (${s.sources.map((x) => `'${x}'`).join(', ')})${s.filter?.(env) ?? ''}`;
+const crossSql = (s: VideoSpec) =>
+  s.cross === 'model' ? 'enum_code(model)' : s.cross === 'source_type' ? 'source' : "''";
+const scope = (env: FloorEnv, s: VideoSpec) =>
+  `${window} AND source IN (${s.sources.map((x) => `'${x}'`).join(', ')})${s.filter?.(env) ?? ''}`;
 
 /** The window's units in rank order, the per-period denominators and the models of the scope. */
 async function ranking(env: FloorEnv, p: IterationParams, s: VideoSpec) {
-  const [uc, un] = await env.db.columns(`SELECT enum_code(${s.unit}), sum(n)::INTEGER FROM floor_yt_cites WHERE ${scope(env, s)} GROUP BY ALL`, windowParams(p));
+  const [uc, un] = await env.db.columns(
+    `SELECT enum_code(${s.unit}), sum(n)::INTEGER FROM floor_yt_cites WHERE ${scope(env, s)} GROUP BY ALL`,
+    windowParams(p),
+  );
   const catalog = await units(env, s.unit);
-  const ranked = uc!.map((c, i) => ({ code: c as number, count: un![i] as number })).sort((a, b) => {
-    const x = catalog.get(a.code)!;
-    const y = catalog.get(b.code)!;
-    return b.count - a.count || compareText(x.title, y.title) || compareText(x.id, y.id);
-  });
-  const [tp, tm, tn] = await env.db.columns(`SELECT ${periodSql(s)}, enum_code(model), sum(n)::INTEGER FROM floor_yt_cites WHERE ${scope(env, s)} GROUP BY ALL`, windowParams(p));
+  const ranked = uc!
+    .map((c, i) => ({ code: c as number, count: un![i] as number }))
+    .sort((a, b) => {
+      const x = catalog.get(a.code)!;
+      const y = catalog.get(b.code)!;
+      return b.count - a.count || compareText(x.title, y.title) || compareText(x.id, y.id);
+    });
+  const [tp, tm, tn] = await env.db.columns(
+    `SELECT ${periodSql(s)}, enum_code(model), sum(n)::INTEGER FROM floor_yt_cites WHERE ${scope(env, s)} GROUP BY ALL`,
+    windowParams(p),
+  );
   const totals = new Map<number, number>();
   tp!.forEach((x, i) => totals.set(x as number, (totals.get(x as number) ?? 0) + (tn![i] as number)));
   const models = [...new Set(tm as number[])].map((m) => env.dims.models[m]!.name).sort();
@@ -106,10 +132,20 @@ interface Cell {
 }
 
 /** The cells of some units (all of the scope's when `units` is null), by unit. */
-async function cellsOf(env: FloorEnv, p: IterationParams, s: VideoSpec, units: readonly number[] | null): Promise<Map<number, Cell[]>> {
+async function cellsOf(
+  env: FloorEnv,
+  p: IterationParams,
+  s: VideoSpec,
+  units: readonly number[] | null,
+): Promise<Map<number, Cell[]>> {
   const ids = await env.dims.values(s.unit === 'channel' ? 'floor_channel' : 'floor_video');
   const measure = s.unit === 'channel' ? 'count(DISTINCT video)::INTEGER' : 'min(enum_code(url))::INTEGER';
-  const bound = units ? inList(s.unit, units.map((code) => ids[code]!)) : '';
+  const bound = units
+    ? inList(
+        s.unit,
+        units.map((code) => ids[code]!),
+      )
+    : '';
   const [u, per, cross, n, extra] = await env.db.columns(
     `SELECT enum_code(${s.unit}), ${periodSql(s)}, ${crossSql(s)}, sum(n)::INTEGER, ${measure} FROM floor_yt_cites WHERE ${scope(env, s)}${bound} GROUP BY ALL`,
     windowParams(p),
@@ -126,20 +162,37 @@ async function cellsOf(env: FloorEnv, p: IterationParams, s: VideoSpec, units: r
 }
 
 /** The rows of some ranked units (their 1-based ranks given), in order: periods ascending, count descending, the crossed value by name. */
-async function unitRows(env: FloorEnv, s: VideoSpec, list: readonly { code: number; rank: number }[], cells: Map<number, Cell[]>, totals: Map<number, number>, catalog: Map<number, Unit>): Promise<string[]> {
+async function unitRows(
+  env: FloorEnv,
+  s: VideoSpec,
+  list: readonly { code: number; rank: number }[],
+  cells: Map<number, Cell[]>,
+  totals: Map<number, number>,
+  catalog: Map<number, Unit>,
+): Promise<string[]> {
   const models = env.dims.models;
   const urls = s.unit === 'video' ? await env.dims.values('floor_url') : [];
   const crossName = (v: unknown) => (s.cross === 'model' ? models[v as number]!.name : (v as string));
   const out: string[] = [];
   for (const { code, rank } of list) {
-    const own = (cells.get(code) ?? []).sort((a, b) => a.per - b.per || b.n - a.n || compareText(crossName(a.cross), crossName(b.cross)));
+    const own = (cells.get(code) ?? []).sort(
+      (a, b) => a.per - b.per || b.n - a.n || compareText(crossName(a.cross), crossName(b.cross)),
+    );
     const unit = catalog.get(code)!;
-    const head = s.unit === 'video' ? unit.head.replace('%URL%', str(urls[Math.min(...own.map((c) => c.extra))]!)) : unit.head;
+    const head =
+      s.unit === 'video' ? unit.head.replace('%URL%', str(urls[Math.min(...own.map((c) => c.extra))]!)) : unit.head;
     for (const c of own) {
-      const cross = s.cross === 'model' ? `"model":${str(crossName(c.cross))},` : s.cross === 'source_type' ? `"source_type":${str(c.cross as string)},` : '';
+      const cross =
+        s.cross === 'model'
+          ? `"model":${str(crossName(c.cross))},`
+          : s.cross === 'source_type'
+            ? `"source_type":${str(c.cross as string)},`
+            : '';
       const date = s.interval ? `"date":"${dayLabel(c.per)}",` : '';
       const videos = s.unit === 'channel' ? `"videos":${c.extra},` : '';
-      out.push(`{${head},"rank":${rank},${cross}${date}"count":${c.n},${videos}"citation_share":${num(c.n / totals.get(c.per)!)}}`);
+      out.push(
+        `{${head},"rank":${rank},${cross}${date}"count":${c.n},${videos}"citation_share":${num(c.n / totals.get(c.per)!)}}`,
+      );
     }
   }
   return out;
@@ -151,7 +204,14 @@ export function videoPage(s: VideoSpec): PageFloor {
     const { ranked, totals, models, catalog } = await ranking(env, p, s);
     const offset = ((s.page ?? 1) - 1) * limit;
     const onPage = ranked.slice(offset, offset + limit).map((x, i) => ({ code: x.code, rank: offset + i + 1 }));
-    const cells = onPage.length ? await cellsOf(env, p, s, onPage.map((x) => x.code)) : new Map<number, Cell[]>();
+    const cells = onPage.length
+      ? await cellsOf(
+          env,
+          p,
+          s,
+          onPage.map((x) => x.code),
+        )
+      : new Map<number, Cell[]>();
     return v2Page(ranked.length, models, await unitRows(env, s, onPage, cells, totals, catalog));
   });
 }
@@ -165,7 +225,14 @@ export function videoStream(s: VideoSpec, slice: number): StreamFloor {
     const { ranked, totals, catalog } = await ranking(env, p, s);
     const cells = await cellsOf(env, p, s, null);
     for (let at = 0; at < ranked.length; at += slice) {
-      yield await unitRows(env, s, ranked.slice(at, at + slice).map((x, i) => ({ code: x.code, rank: at + i + 1 })), cells, totals, catalog);
+      yield await unitRows(
+        env,
+        s,
+        ranked.slice(at, at + slice).map((x, i) => ({ code: x.code, rank: at + i + 1 })),
+        cells,
+        totals,
+        catalog,
+      );
     }
   });
 }

@@ -8,10 +8,27 @@ import type { FloorRollup } from './types.ts';
 export const visibilityPrompts = `JOIN prompts p ON p.id = f.prompt_id AND list_contains(p.analysis_types, 'visibility')`;
 
 export const grains = {
-  dm: { cols: { model: 'f.model_id::floor_model' }, label: 'model', readBy: 'visibility window series, date-30, date-model-30(-p50), week-365, stream-date-model-365; visibility-v1 window series, date-model-brand-30-1k' },
-  dmr: { cols: { model: 'f.model_id::floor_model', region: 'f.region_id::floor_region' }, label: 'model × region', readBy: 'visibility model-filter-90 (and its models for topic-filter-365); visibility-v1 owned-region-90' },
-  drt: { cols: { region: 'f.region_id::floor_region', topic: 'p.topic_id::floor_topic' }, label: 'region × topic (the prompt’s topic when built)', readBy: 'visibility topic-filter-365' },
-  dp: { cols: { prompt: 'f.prompt_id::floor_prompt' }, label: 'prompt', readBy: 'visibility stream-date-prompt-30; visibility-v1 prompt × date × brand pages and stream' },
+  dm: {
+    cols: { model: 'f.model_id::floor_model' },
+    label: 'model',
+    readBy:
+      'visibility window series, date-30, date-model-30(-p50), week-365, stream-date-model-365; visibility-v1 window series, date-model-brand-30-1k',
+  },
+  dmr: {
+    cols: { model: 'f.model_id::floor_model', region: 'f.region_id::floor_region' },
+    label: 'model × region',
+    readBy: 'visibility model-filter-90 (and its models for topic-filter-365); visibility-v1 owned-region-90',
+  },
+  drt: {
+    cols: { region: 'f.region_id::floor_region', topic: 'p.topic_id::floor_topic' },
+    label: 'region × topic (the prompt’s topic when built)',
+    readBy: 'visibility topic-filter-365',
+  },
+  dp: {
+    cols: { prompt: 'f.prompt_id::floor_prompt' },
+    label: 'prompt',
+    readBy: 'visibility stream-date-prompt-30; visibility-v1 prompt × date × brand pages and stream',
+  },
 } as const;
 export type Grain = keyof typeof grains;
 
@@ -40,4 +57,3 @@ export function visibilityRollups(grain: Grain): FloorRollup[] {
     },
   ];
 }
-

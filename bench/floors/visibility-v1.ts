@@ -27,21 +27,39 @@ FROM mentions f ${visibilityPrompts} JOIN assets a ON a.id = f.asset_id AND a.is
 const window = 'category_id = $1 AND d >= $2 AND d < $3';
 const params = (p: IterationParams) => [p.categoryId, dayNumber(p.startDate), dayNumber(addDays(p.endDate, 1))];
 
-const metrics = (n: number, ex: number, tot: number, pos: number | null) => `${num(n / ex)},${tot === 0 ? 0 : num(n / tot)},${n},${ex},${num(n === 0 || pos === null ? 0 : pos / n)}`;
+const metrics = (n: number, ex: number, tot: number, pos: number | null) =>
+  `${num(n / ex)},${tot === 0 ? 0 : num(n / tot)},${n},${ex},${num(n === 0 || pos === null ? 0 : pos / n)}`;
 
 /** One row per brand: by brand only (the window series), or by day × model × brand. */
 function dayModelFloor(byDayModel: boolean, limit: number) {
   return page(async (env, p) => {
     const keys = byDayModel ? 'd, enum_code(model)' : '0, 0';
-    const [ed, em, en] = await env.db.columns(`SELECT ${keys}, sum(n)::INTEGER FROM floor_vis_answers_dm WHERE ${window} GROUP BY ALL`, params(p));
-    const [md, mm, ma, mn, mp] = await env.db.columns(`SELECT ${keys}, enum_code(asset), sum(n)::INTEGER, sum(pos) FROM floor_vis_mentions_dm WHERE ${window} GROUP BY ALL`, params(p));
+    const [ed, em, en] = await env.db.columns(
+      `SELECT ${keys}, sum(n)::INTEGER FROM floor_vis_answers_dm WHERE ${window} GROUP BY ALL`,
+      params(p),
+    );
+    const [md, mm, ma, mn, mp] = await env.db.columns(
+      `SELECT ${keys}, enum_code(asset), sum(n)::INTEGER, sum(pos) FROM floor_vis_mentions_dm WHERE ${window} GROUP BY ALL`,
+      params(p),
+    );
     const key = (d: number, m: number) => (byDayModel ? d * 256 + m : 0);
-    const groups = new Map<number, { d: number; m: number; ex: number; tot: number; n: Map<number, number>; pos: Map<number, number> }>();
+    const groups = new Map<
+      number,
+      { d: number; m: number; ex: number; tot: number; n: Map<number, number>; pos: Map<number, number> }
+    >();
     for (let i = 0; i < ed!.length; i++) {
       const k = key(ed![i] as number, em![i] as number);
       const g = groups.get(k);
       if (g) g.ex += en![i] as number;
-      else groups.set(k, { d: ed![i] as number, m: em![i] as number, ex: en![i] as number, tot: 0, n: new Map(), pos: new Map() });
+      else
+        groups.set(k, {
+          d: ed![i] as number,
+          m: em![i] as number,
+          ex: en![i] as number,
+          tot: 0,
+          n: new Map(),
+          pos: new Map(),
+        });
     }
     for (let i = 0; i < md!.length; i++) {
       const g = groups.get(key(md![i] as number, mm![i] as number))!;
@@ -56,7 +74,11 @@ function dayModelFloor(byDayModel: boolean, limit: number) {
     rows.sort(
       (x, y) =>
         y.n / y.g.ex - x.n / x.g.ex ||
-        (byDayModel ? x.g.d - y.g.d || compareText(models[x.g.m]!.name, models[y.g.m]!.name) || compareText(models[x.g.m]!.id, models[y.g.m]!.id) : 0) ||
+        (byDayModel
+          ? x.g.d - y.g.d ||
+            compareText(models[x.g.m]!.name, models[y.g.m]!.name) ||
+            compareText(models[x.g.m]!.id, models[y.g.m]!.id)
+          : 0) ||
         x.bi - y.bi,
     );
     const out = rows.slice(0, limit).map(({ g, b, n }) => {
@@ -72,7 +94,9 @@ function dayModelFloor(byDayModel: boolean, limit: number) {
  * top-N by visibility, then the prompt's text, the day and the brand's name (ranks of the category's
  * prompts and brands by name, read per request).
  */
-const promptDaySql = (limit: string) => `WITH e AS (SELECT prompt, d, sum(n) AS ex FROM floor_vis_answers_dp WHERE ${window} GROUP BY ALL),
+const promptDaySql = (
+  limit: string,
+) => `WITH e AS (SELECT prompt, d, sum(n) AS ex FROM floor_vis_answers_dp WHERE ${window} GROUP BY ALL),
 m AS (SELECT prompt, d, asset, sum(n) AS n, sum(pos) AS pos FROM floor_vis_mentions_dp WHERE ${window} GROUP BY ALL),
 t AS (SELECT prompt, d, sum(n) AS tot FROM m GROUP BY ALL),
 pr AS (SELECT TRY_CAST(id AS floor_prompt) AS prompt, row_number() OVER (ORDER BY prompt, id) AS prank FROM prompts WHERE category_id = $1),
@@ -82,7 +106,10 @@ FROM e JOIN pr USING (prompt) CROSS JOIN b LEFT JOIN m USING (prompt, d, asset) 
 ORDER BY coalesce(m.n, 0) / e.ex DESC, pr.prank, e.d, b.brank ${limit}`;
 
 async function promptNames(env: FloorEnv, p: IterationParams): Promise<Map<number, string>> {
-  const [code, text] = await env.db.columns('SELECT enum_code(TRY_CAST(id AS floor_prompt)), prompt FROM prompts WHERE category_id = $1', [p.categoryId]);
+  const [code, text] = await env.db.columns(
+    'SELECT enum_code(TRY_CAST(id AS floor_prompt)), prompt FROM prompts WHERE category_id = $1',
+    [p.categoryId],
+  );
   return new Map(code!.map((c, i) => [c as number, str(text![i] as string)]));
 }
 
@@ -91,7 +118,8 @@ function promptRows(env: FloorEnv, c: unknown[][], prompts: Map<number, string>,
   const names = new Map(brands.map((b) => [b.code, str(b.name)]));
   const out: string[] = new Array(pc!.length);
   for (let i = 0; i < pc!.length; i++) {
-    out[i] = `{"metrics":[${metrics(n![i]!, ex![i]!, tot![i]!, pos![i]!)}],"dimensions":[${prompts.get(pc![i]!)},"${dayLabel(d![i]!)}",${names.get(a![i]!)}]}`;
+    out[i] =
+      `{"metrics":[${metrics(n![i]!, ex![i]!, tot![i]!, pos![i]!)}],"dimensions":[${prompts.get(pc![i]!)},"${dayLabel(d![i]!)}",${names.get(a![i]!)}]}`;
   }
   return out;
 }
@@ -102,7 +130,14 @@ function promptDayFloor(limit: number, pageNo: number) {
     const c = await env.db.columns(sqlText, params(p));
     const brands = env.dims.brands(p.categoryId);
     const groups =
-      c[0]!.length > 0 ? (c[7]![0] as number) : ((await env.db.columns(`SELECT count(*)::INTEGER FROM (SELECT DISTINCT prompt, d FROM floor_vis_answers_dp WHERE ${window})`, params(p)))[0]![0] as number);
+      c[0]!.length > 0
+        ? (c[7]![0] as number)
+        : ((
+            await env.db.columns(
+              `SELECT count(*)::INTEGER FROM (SELECT DISTINCT prompt, d FROM floor_vis_answers_dp WHERE ${window})`,
+              params(p),
+            )
+          )[0]![0] as number);
     return tabularPage(groups * brands.length, promptRows(env, c, await promptNames(env, p), brands));
   });
 }
@@ -110,7 +145,8 @@ function promptDayFloor(limit: number, pageNo: number) {
 const promptDayStream = stream(async function* (env, p) {
   const prompts = await promptNames(env, p);
   const brands = env.dims.brands(p.categoryId);
-  for await (const { columns } of env.db.chunks(promptDaySql(''), params(p))) yield promptRows(env, columns, prompts, brands);
+  for await (const { columns } of env.db.chunks(promptDaySql(''), params(p)))
+    yield promptRows(env, columns, prompts, brands);
 });
 
 /** The organization's own brands taken together, in one region. */
@@ -121,12 +157,18 @@ const ownedFloor = page(async (env, p) => {
     .filter((b) => b.owned)
     .map((b) => `'${b.id}'`)
     .join(', ');
-  const [ex] = await env.db.columns(`SELECT sum(n)::INTEGER FROM floor_vis_answers_dmr WHERE ${window}${region}`, params(p));
+  const [ex] = await env.db.columns(
+    `SELECT sum(n)::INTEGER FROM floor_vis_answers_dmr WHERE ${window}${region}`,
+    params(p),
+  );
   const [all, n, pos] = await env.db.columns(
     `SELECT sum(n)::INTEGER, (sum(n) FILTER (asset IN (${owned || 'NULL'})))::INTEGER, sum(pos) FILTER (asset IN (${owned || 'NULL'})) FROM floor_vis_mentions_dmr WHERE ${window}${region}`,
     params(p),
   );
-  const [mentioning] = await env.db.columns(`SELECT sum(n)::INTEGER FROM floor_vis_owned_dmr WHERE ${window}${region}`, params(p));
+  const [mentioning] = await env.db.columns(
+    `SELECT sum(n)::INTEGER FROM floor_vis_owned_dmr WHERE ${window}${region}`,
+    params(p),
+  );
   const answers = (ex![0] as number | null) ?? 0;
   if (answers === 0) return tabularPage(0, []);
   const mentions = (n![0] as number | null) ?? 0;

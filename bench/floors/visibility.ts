@@ -32,12 +32,21 @@ const pageSize = 10;
 const window = 'category_id = $1 AND d BETWEEN $2 AND $3';
 
 /** Answers per group of the window, the groups in row order, and (for pages) the models with answers. */
-async function answerGroups(env: FloorEnv, p: IterationParams, spec: Spec, keys: readonly Key[], withModels: boolean): Promise<{ groups: Group[]; models: string[] }> {
+async function answerGroups(
+  env: FloorEnv,
+  p: IterationParams,
+  spec: Spec,
+  keys: readonly Key[],
+  withModels: boolean,
+): Promise<{ groups: Group[]; models: string[] }> {
   const where = spec.where?.(env) ?? '';
   const k = keys.length;
   const hasModel = 'model' in grains[spec.grain].cols;
   const cols = [...spec.keys.map((x) => x.sql), ...(hasModel ? ['enum_code(model)'] : []), 'sum(n)::INTEGER'];
-  const c = await env.db.columns(`SELECT ${cols.join(', ')} FROM floor_vis_answers_${spec.grain} WHERE ${window}${where} GROUP BY ALL`, windowParams(p));
+  const c = await env.db.columns(
+    `SELECT ${cols.join(', ')} FROM floor_vis_answers_${spec.grain} WHERE ${window}${where} GROUP BY ALL`,
+    windowParams(p),
+  );
   const n = c[c.length - 1] as number[];
   const byKey = new Map<string, Group>();
   for (let i = 0; i < n.length; i++) {
@@ -50,15 +59,35 @@ async function answerGroups(env: FloorEnv, p: IterationParams, spec: Spec, keys:
   const groups = [...byKey.values()].sort(byKeys(keys));
   for (const g of groups) g.prefix = keys.map((key, i) => `${key.part(g.vals[i]!)},`).join('');
   let codes: number[] = [];
-  if (withModels) codes = hasModel ? (c[k] as number[]) : ((await env.db.columns(`SELECT DISTINCT enum_code(model) FROM floor_vis_answers_dmr WHERE ${window}${where}`, windowParams(p)))[0] as number[]);
+  if (withModels)
+    codes = hasModel
+      ? (c[k] as number[])
+      : ((
+          await env.db.columns(
+            `SELECT DISTINCT enum_code(model) FROM floor_vis_answers_dmr WHERE ${window}${where}`,
+            windowParams(p),
+          )
+        )[0] as number[]);
   const models = [...new Set(codes)].map((code) => env.dims.models[code]!.name).sort();
   return { groups, models };
 }
 
 /** Mentions (count, position sum) per group key and brand over days [from, to], bounded to some groups' key values when given. */
-async function mentionsOf(env: FloorEnv, spec: Spec, keys: readonly Key[], p: IterationParams, groups: readonly Group[] | null, from: number, to: number) {
+async function mentionsOf(
+  env: FloorEnv,
+  spec: Spec,
+  keys: readonly Key[],
+  p: IterationParams,
+  groups: readonly Group[] | null,
+  from: number,
+  to: number,
+) {
   const bounds = groups
-    ? keys.map((key, i) => (key.def.column ? inList(key.def.column, [...new Set(groups.map((g) => key.id(g.vals[i]!)))]) : '')).join('')
+    ? keys
+        .map((key, i) =>
+          key.def.column ? inList(key.def.column, [...new Set(groups.map((g) => key.id(g.vals[i]!)))]) : '',
+        )
+        .join('')
     : '';
   const k = keys.length;
   const c = await env.db.columns(
@@ -85,7 +114,14 @@ const brandPart = (b: Brand) => {
 };
 
 /** A group's rows from rank `from` to `to` (0-based, exclusive): brands by mentions descending, then name, then id. */
-function groupRows(brands: readonly Brand[], g: Group, m: { n: Map<number, number>; pos: Map<number, number> } | undefined, from: number, to: number, out: string[]): void {
+function groupRows(
+  brands: readonly Brand[],
+  g: Group,
+  m: { n: Map<number, number>; pos: Map<number, number> } | undefined,
+  from: number,
+  to: number,
+  out: string[],
+): void {
   const n = brands.map((b) => m?.n.get(b.code) ?? 0);
   const order = brands.map((_, i) => i).sort((a, b) => n[b]! - n[a]! || a - b);
   const total = n.reduce((s, x) => s + x, 0);
@@ -94,7 +130,9 @@ function groupRows(brands: readonly Brand[], g: Group, m: { n: Map<number, numbe
     const b = brands[i]!;
     const mentions = n[i]!;
     const avg = mentions === 0 ? null : m!.pos.get(b.code)! / mentions;
-    out.push(`{${g.prefix}${brandPart(b)},"rank":${r + 1},"visibility_score":${num(mentions / g.n)},"share_of_voice":${total === 0 ? 0 : num(mentions / total)},"average_position":${num(avg)}}`);
+    out.push(
+      `{${g.prefix}${brandPart(b)},"rank":${r + 1},"visibility_score":${num(mentions / g.n)},"share_of_voice":${total === 0 ? 0 : num(mentions / total)},"average_position":${num(avg)}}`,
+    );
   }
 }
 
@@ -130,7 +168,14 @@ async function visibilityPage(env: FloorEnv, p: IterationParams, spec: Spec, pag
     const mentions = await mentionsOf(env, spec, keys, p, onPage, from, to);
     onPage.forEach((g, i) => {
       const at = (first + i) * b;
-      groupRows(brands, g, mentions.get(groupKey(g.vals)), Math.max(0, offset - at), Math.min(b, offset + pageSize - at), rows);
+      groupRows(
+        brands,
+        g,
+        mentions.get(groupKey(g.vals)),
+        Math.max(0, offset - at),
+        Math.min(b, offset + pageSize - at),
+        rows,
+      );
     });
   }
   return { total: groups.length * b, models, rows };
@@ -144,7 +189,8 @@ function pageFloor(spec: Spec, pageNo: number) {
 }
 
 /** Page 1 of a window, ungrouped, scope all (the HTTP floor server's request). */
-export const visibilityWindowPage = (env: FloorEnv, p: IterationParams) => visibilityPage(env, p, { grain: 'dm', keys: [] }, 1);
+export const visibilityWindowPage = (env: FloorEnv, p: IterationParams) =>
+  visibilityPage(env, p, { grain: 'dm', keys: [] }, 1);
 
 /** Every row: the groups first (the summary's count), then the mentions one slice of days at a time. */
 function streamFloor(spec: Spec, sliceDays: number) {
@@ -168,8 +214,12 @@ function streamFloor(spec: Spec, sliceDays: number) {
 }
 
 const regionsAndModels = (env: FloorEnv) =>
-  `${inList('region', ['United States', 'Canada'].map((n) => env.dims.regions[env.dims.regionCode.get(n)!]!.id))} AND model <> '${env.dims.models[env.dims.modelCode.get('Grok')!]!.id}'`;
-const unitedStates = (env: FloorEnv) => ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
+  `${inList(
+    'region',
+    ['United States', 'Canada'].map((n) => env.dims.regions[env.dims.regionCode.get(n)!]!.id),
+  )} AND model <> '${env.dims.models[env.dims.modelCode.get('Grok')!]!.id}'`;
+const unitedStates = (env: FloorEnv) =>
+  ` AND region = '${env.dims.regions[env.dims.regionCode.get('United States')!]!.id}'`;
 const { day, week } = dateKeys;
 const { model, topic, prompt } = refKeys;
 

@@ -3,7 +3,11 @@ import type { IterationParams } from '../lib/case.ts';
 import { dayNumber } from './days.ts';
 
 /** `$1` category, `$2` first day, `$3` last day (inclusive, ET) as day numbers: a v2 Insights window over a rollup's `d`. */
-export const windowParams = (p: IterationParams): DuckDBValue[] => [p.categoryId, dayNumber(p.startDate), dayNumber(p.endDate)];
+export const windowParams = (p: IterationParams): DuckDBValue[] => [
+  p.categoryId,
+  dayNumber(p.startDate),
+  dayNumber(p.endDate),
+];
 
 /** Consecutive slices of at most `days` days covering the day numbers [start, end], in order. */
 export function* daySlices(start: number, end: number, days: number): Generator<[number, number]> {
@@ -15,7 +19,12 @@ export function* daySlices(start: number, end: number, days: number): Generator<
  * small statement over the distinct keys, `countSql` answering `d, n` by day), then only those days are
  * aggregated and ranked. `before` is the groups of the days ahead of `from`; null when the page is past the end.
  */
-export async function pageDays(env: { db: { columns(sql: string, bind: readonly DuckDBValue[]): Promise<unknown[][]> } }, countSql: string, bind: readonly DuckDBValue[], slice: { start: number; end: number }): Promise<{ total: number; from: number; to: number; before: number } | { total: number; from: null }> {
+export async function pageDays(
+  env: { db: { columns(sql: string, bind: readonly DuckDBValue[]): Promise<unknown[][]> } },
+  countSql: string,
+  bind: readonly DuckDBValue[],
+  slice: { start: number; end: number },
+): Promise<{ total: number; from: number; to: number; before: number } | { total: number; from: null }> {
   const [d, n] = (await env.db.columns(countSql, bind)) as [number[], number[]];
   let total = 0;
   let from: number | null = null;

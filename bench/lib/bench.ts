@@ -44,7 +44,12 @@ export interface ScaleResult {
   readonly commit: string;
   readonly machine: Machine;
   readonly scale: number;
-  readonly dataset: { readonly dir: string; readonly generated: boolean; readonly executions: number; readonly mentions: number };
+  readonly dataset: {
+    readonly dir: string;
+    readonly generated: boolean;
+    readonly executions: number;
+    readonly mentions: number;
+  };
   readonly options: {
     readonly iterations: number;
     readonly warmup: number;
@@ -90,8 +95,14 @@ export const defaultOptions: BenchOptions = {
 
 export async function runBench(options: BenchOptions): Promise<ScaleResult[]> {
   const unknown = options.only.filter((r) => !reportCases.some((c) => c.report === r));
-  if (unknown.length > 0) throw new UsageError(`no bench case for report(s) ${unknown.join(', ')}; known: ${reportCases.map((c) => c.report).join(', ')}`);
-  const targets = options.data.length > 0 ? options.data.map((dir) => ({ scale: NaN, dir })) : options.scales.map((scale) => ({ scale, dir: undefined }));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `no bench case for report(s) ${unknown.join(', ')}; known: ${reportCases.map((c) => c.report).join(', ')}`,
+    );
+  const targets =
+    options.data.length > 0
+      ? options.data.map((dir) => ({ scale: NaN, dir }))
+      : options.scales.map((scale) => ({ scale, dir: undefined }));
   const results: ScaleResult[] = [];
   for (const target of targets) results.push(await benchDataset(target.scale, target.dir, options));
   return results;
@@ -108,7 +119,9 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
   const floorSetupMs: Record<string, number> = {};
   try {
     dataset = { ...found, categories: benchCategories(await engine.listOrganizations()) };
-    duckdb = await engine.core.pool.use(async (conn) => String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]));
+    duckdb = await engine.core.pool.use(async (conn) =>
+      String((await conn.runAndReadAll('SELECT version()')).getRows()[0]![0]),
+    );
     const wanted = (r: BenchRequest) => options.requests.length === 0 || options.requests.includes(r.id);
     for (const rc of reportCases.filter((c) => options.only.length === 0 || options.only.includes(c.report))) {
       options.log(`report ${rc.report}`);
@@ -134,7 +147,12 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
     commit: commit(),
     machine: machine(duckdb),
     scale: found.scale,
-    dataset: { dir: found.dir, generated: found.generated, executions: found.rows.executions ?? 0, mentions: found.rows.mentions ?? 0 },
+    dataset: {
+      dir: found.dir,
+      generated: found.generated,
+      executions: found.rows.executions ?? 0,
+      mentions: found.rows.mentions ?? 0,
+    },
     options: {
       iterations: options.iterations,
       warmup: options.warmup,

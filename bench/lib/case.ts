@@ -79,7 +79,10 @@ export interface ReportCase {
   /** Readies the engine before timing (builds the report's rollups), timed and reported apart. */
   setup?(engine: Engine, dataset: BenchDataset): Promise<void>;
   /** Counts the fact rows a request's window reads, for rows per second. */
-  readonly inputRows?: { readonly sql: string; params(p: IterationParams): DuckDBValue[] | Record<string, DuckDBValue> };
+  readonly inputRows?: {
+    readonly sql: string;
+    params(p: IterationParams): DuckDBValue[] | Record<string, DuckDBValue>;
+  };
   /**
    * The categories whose data the report reads (one `category_id` column), when not all have it (shopping
    * answers come from some categories only); iterations rotate over these.

@@ -35,18 +35,35 @@ interface Manifest {
 export const defaultDataDir = (scale: number) => resolve('bench', 'data', `scale-${scale}`);
 
 const readManifest = (dir: string): Manifest | undefined =>
-  existsSync(join(dir, manifestFileName)) ? (JSON.parse(readFileSync(join(dir, manifestFileName), 'utf8')) as Manifest) : undefined;
+  existsSync(join(dir, manifestFileName))
+    ? (JSON.parse(readFileSync(join(dir, manifestFileName), 'utf8')) as Manifest)
+    : undefined;
 
 /**
  * The dataset to bench: `--data DIR` as given, or bench/data/scale-S, generated when missing or made by
  * another generator (a dataset written without a fingerprint, e.g. by bench:generate, is reused as is).
  */
-export async function resolveDataset(scale: number, dataDir: string | undefined, quiet: boolean): Promise<Omit<BenchDataset, 'categories'>> {
+export async function resolveDataset(
+  scale: number,
+  dataDir: string | undefined,
+  quiet: boolean,
+): Promise<Omit<BenchDataset, 'categories'>> {
   const dir = resolve(dataDir ?? defaultDataDir(scale));
   let manifest = readManifest(dir);
   let generated = false;
-  if (dataDir === undefined && (!manifest || manifest.scale !== scale || (manifest.fingerprint !== null && manifest.fingerprint !== generatorFingerprint()))) {
-    await generateDataset({ out: dir, scale, seed: 1, fingerprint: generatorFingerprint(), progress: quiet ? silentProgress : stderrProgress(`generate scale ${scale}`) });
+  if (
+    dataDir === undefined &&
+    (!manifest ||
+      manifest.scale !== scale ||
+      (manifest.fingerprint !== null && manifest.fingerprint !== generatorFingerprint()))
+  ) {
+    await generateDataset({
+      out: dir,
+      scale,
+      seed: 1,
+      fingerprint: generatorFingerprint(),
+      progress: quiet ? silentProgress : stderrProgress(`generate scale ${scale}`),
+    });
     manifest = readManifest(dir);
     generated = true;
   }
@@ -65,10 +82,19 @@ export function addDays(day: string, n: number): string {
  * a day at a time, so every iteration is a query DuckDB has not just answered.
  */
 export function iterationParams(dataset: BenchDataset, days: number, i: number): IterationParams {
-  const c = dataset.categories[((i % dataset.categories.length) + dataset.categories.length) % dataset.categories.length]!;
+  const c =
+    dataset.categories[((i % dataset.categories.length) + dataset.categories.length) % dataset.categories.length]!;
   const room = Math.max(1, Math.min(30, daysBetween(dataset.firstDay, dataset.lastDay) + 2 - days));
   const end = addDays(dataset.lastDay, -(((i % room) + room) % room));
-  return { organizationId: c.organizationId, categoryId: c.categoryId, asset: c.asset, domain: c.domain, startDate: addDays(end, -(days - 1)), endDate: end };
+  return {
+    organizationId: c.organizationId,
+    categoryId: c.categoryId,
+    asset: c.asset,
+    domain: c.domain,
+    startDate: addDays(end, -(days - 1)),
+    endDate: end,
+  };
 }
 
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+const daysBetween = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);

@@ -28,7 +28,11 @@ function named(sqlText: string, all: Record<string, DuckDBValue>): Record<string
 
 /** A floor's SQL with the named values it uses, bound per iteration. */
 export function namedFloor(sqlText: string, answer: (rows: Row[]) => Answer, offset = 0): OldFloor {
-  return { sql: sqlText, params: (p) => named(sqlText, values(p, offset)), answer: (rows) => answer(rows.map(plainRow)) };
+  return {
+    sql: sqlText,
+    params: (p) => named(sqlText, values(p, offset)),
+    answer: (rows) => answer(rows.map(plainRow)),
+  };
 }
 
 /** Named values for any SQL over an iteration (inputRows counts). */
@@ -38,7 +42,8 @@ export const namedValues = (sqlText: string, p: IterationParams) => named(sqlTex
 export function plain(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v);
   if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === 'object' && !(v instanceof Date)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  if (v !== null && typeof v === 'object' && !(v instanceof Date))
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 }
 
@@ -97,4 +102,5 @@ export function v2Answer(kind: 'page' | 'stream') {
 }
 
 /** `, (SELECT list of distinct model names in relation) AS models`: the v2 info block's models. */
-export const modelsHead = (relation: string) => `, (SELECT coalesce(list(DISTINCT mo.name ORDER BY mo.name), []) FROM ${relation} x JOIN models mo ON mo.id = x.model_id) AS models`;
+export const modelsHead = (relation: string) =>
+  `, (SELECT coalesce(list(DISTINCT mo.name ORDER BY mo.name), []) FROM ${relation} x JOIN models mo ON mo.id = x.model_id) AS models`;

@@ -45,17 +45,34 @@ export interface HttpOptions {
 }
 
 /** The requests the load cycles through, for the categories of one organization. */
-function mix(dataset: BenchDataset, organizationId: string): { label: string; path: string; body: Record<string, unknown> }[] {
-  const params = dataset.categories.map((_, i) => iterationParams(dataset, 30, i)).filter((p) => p.organizationId === organizationId);
+function mix(
+  dataset: BenchDataset,
+  organizationId: string,
+): { label: string; path: string; body: Record<string, unknown> }[] {
+  const params = dataset.categories
+    .map((_, i) => iterationParams(dataset, 30, i))
+    .filter((p) => p.organizationId === organizationId);
   const week = (p: IterationParams) => ({ ...p, startDate: addDays(p.endDate, -6) });
   return params.flatMap((p) => [
     { label: 'v2 visibility, 30 d', path: '/v2/reports/visibility', body: { ...v2Window(p) } },
     { label: 'v2 citations, 30 d', path: '/v2/reports/citations', body: { ...v2Window(p) } },
     { label: 'v2 sentiment, 30 d', path: '/v2/reports/sentiment', body: { ...v2Window(p), asset: p.asset } },
     { label: 'v2 query fan-outs, 30 d', path: '/v2/reports/query-fanouts', body: { ...v2Window(p) } },
-    { label: 'v2 prompt answers, 7 d', path: '/v2/prompts/answers', body: { ...v2Window(week(p)), include: ['run_id', 'date', 'model', 'prompt', 'mentions'] } },
-    { label: 'v1 citations, 30 d by domain', path: '/v1/reports/citations', body: { ...v1Window(p), metrics: ['count', 'citation_share'], dimensions: ['root_domain'] } },
-    { label: 'v2 bots, 30 d by bot', path: '/v2/reports/bots', body: { ...trafficWindow(p), metrics: ['count', 'citations'], dimensions: ['bot_name'] } },
+    {
+      label: 'v2 prompt answers, 7 d',
+      path: '/v2/prompts/answers',
+      body: { ...v2Window(week(p)), include: ['run_id', 'date', 'model', 'prompt', 'mentions'] },
+    },
+    {
+      label: 'v1 citations, 30 d by domain',
+      path: '/v1/reports/citations',
+      body: { ...v1Window(p), metrics: ['count', 'citation_share'], dimensions: ['root_domain'] },
+    },
+    {
+      label: 'v2 bots, 30 d by bot',
+      path: '/v2/reports/bots',
+      body: { ...trafficWindow(p), metrics: ['count', 'citations'], dimensions: ['bot_name'] },
+    },
   ]);
 }
 
@@ -65,7 +82,9 @@ export async function runHttpLoad(dataset: BenchDataset, options: HttpOptions): 
   const key = server.keys.get(organizationId)![0]!;
   try {
     const { url, startMs: serverStartMs } = server;
-    options.log(`  aea serve (pid ${server.pid}, rate limit disabled) listening on ${url} after ${serverStartMs.toFixed(0)} ms`);
+    options.log(
+      `  aea serve (pid ${server.pid}, rate limit disabled) listening on ${url} after ${serverStartMs.toFixed(0)} ms`,
+    );
     const requests = mix(dataset, organizationId);
     const load = (connections: number, seconds: number) =>
       autocannon({
@@ -73,7 +92,12 @@ export async function runHttpLoad(dataset: BenchDataset, options: HttpOptions): 
         connections,
         duration: seconds,
         timeout: 60,
-        requests: requests.map((r) => ({ method: 'POST', path: r.path, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(r.body) })),
+        requests: requests.map((r) => ({
+          method: 'POST',
+          path: r.path,
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(r.body),
+        })),
       });
     if (options.warmupSeconds > 0) await load(4, options.warmupSeconds);
     const levels: HttpLevel[] = [];
@@ -99,7 +123,13 @@ export async function runHttpLoad(dataset: BenchDataset, options: HttpOptions): 
       );
       levels.push(level);
     }
-    return { rateLimit: false, serverStartMs, warmupSeconds: options.warmupSeconds, mix: [...new Set(requests.map((r) => r.label))], levels };
+    return {
+      rateLimit: false,
+      serverStartMs,
+      warmupSeconds: options.warmupSeconds,
+      mix: [...new Set(requests.map((r) => r.label))],
+      levels,
+    };
   } finally {
     await server.stop();
   }

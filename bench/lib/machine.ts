@@ -22,8 +22,13 @@ export function machine(duckdbVersion: string): Machine {
 /** The commit the numbers belong to; `+dirty` when the work tree has uncommitted changes. */
 export function commit(): string {
   try {
-    const head = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    const dirty = execSync('git status --porcelain --untracked-files=no', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+    const head = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+    const dirty =
+      execSync('git status --porcelain --untracked-files=no', { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() !== '';
     return dirty ? `${head}+dirty` : head;
   } catch {
     return 'unknown';

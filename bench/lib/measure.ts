@@ -16,7 +16,13 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export function stats(samples: readonly number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, p50: round(percentile(s, 50)), p95: round(percentile(s, 95)), min: round(s[0] ?? NaN), max: round(s[s.length - 1] ?? NaN) };
+  return {
+    n: s.length,
+    p50: round(percentile(s, 50)),
+    p95: round(percentile(s, 95)),
+    min: round(s[0] ?? NaN),
+    max: round(s[s.length - 1] ?? NaN),
+  };
 }
 
 export const round = (x: number, digits = 3) => (Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x);

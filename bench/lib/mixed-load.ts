@@ -43,7 +43,13 @@ const dimensions = ['date', 'model', 'topic', 'region', 'prompt', 'persona'];
 
 function latencies(samples: readonly { ms: number; ok: boolean }[]): Latencies {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  return { n: sorted.length, p50Ms: round(percentile(sorted, 50), 1), p99Ms: round(percentile(sorted, 99), 1), maxMs: round(sorted[sorted.length - 1] ?? NaN, 1), errors: samples.filter((s) => !s.ok).length };
+  return {
+    n: sorted.length,
+    p50Ms: round(percentile(sorted, 50), 1),
+    p99Ms: round(percentile(sorted, 99), 1),
+    maxMs: round(sorted[sorted.length - 1] ?? NaN, 1),
+    errors: samples.filter((s) => !s.ok).length,
+  };
 }
 
 /**
@@ -51,7 +57,14 @@ function latencies(samples: readonly { ms: number; ok: boolean }[]): Latencies {
  * loop: a request that stalls does not hold back the next ones, so a stall counts once per request it
  * delays, not once (no coordinated omission).
  */
-async function loop(url: string, key: string, path: string, until: Promise<unknown>, everyMs: number, min = 0): Promise<{ ms: number; ok: boolean }[]> {
+async function loop(
+  url: string,
+  key: string,
+  path: string,
+  until: Promise<unknown>,
+  everyMs: number,
+  min = 0,
+): Promise<{ ms: number; ok: boolean }[]> {
   let done = false;
   void until.finally(() => (done = true));
   const one = async () => {
@@ -72,14 +85,25 @@ async function loop(url: string, key: string, path: string, until: Promise<unkno
   return Promise.all(sent);
 }
 
-export async function mixedLoad(dataset: BenchDataset, served: Served, heavy: number, log: (line: string) => void): Promise<MixedLoad> {
+export async function mixedLoad(
+  dataset: BenchDataset,
+  served: Served,
+  heavy: number,
+  log: (line: string) => void,
+): Promise<MixedLoad> {
   const nextKey = keyTaker();
   const light = dataset.categories[0]!;
   const lightKey = nextKey(served, light.organizationId);
   const baseline = await loop(served.url, lightKey, lightPath, Promise.resolve(), lightEveryMs, 60);
   const requests = Array.from({ length: heavy }, (_, i) => {
     const c = dataset.categories[(i + 1) % dataset.categories.length]!;
-    const body = { category_id: c.categoryId, start_date: addDays(dataset.lastDay, -1095), end_date: dataset.lastDay, scope: 'all', group_by: dimensions };
+    const body = {
+      category_id: c.categoryId,
+      start_date: addDays(dataset.lastDay, -1095),
+      end_date: dataset.lastDay,
+      scope: 'all',
+      group_by: dimensions,
+    };
     return { key: nextKey(served, c.organizationId), body };
   });
   const heavyRuns = Promise.all(
@@ -100,8 +124,16 @@ export async function mixedLoad(dataset: BenchDataset, served: Served, heavy: nu
     }),
   );
   const during = await loop(served.url, lightKey, lightPath, heavyRuns, lightEveryMs);
-  const result = { heavyLabel: `v2 visibility, 1,096 days, group_by ${dimensions.join(' × ')}, scope all`, heavy: await heavyRuns, lightPath, baseline: latencies(baseline), light: latencies(during) };
-  log(`  mixed load: ${heavy} heavy (${result.heavy.map((h) => `${h.status} in ${(h.ms / 1000).toFixed(1)} s`).join(', ')}); ${lightPath} p50 ${result.light.p50Ms} ms, p99 ${result.light.p99Ms} ms (baseline p99 ${result.baseline.p99Ms} ms)`);
+  const result = {
+    heavyLabel: `v2 visibility, 1,096 days, group_by ${dimensions.join(' × ')}, scope all`,
+    heavy: await heavyRuns,
+    lightPath,
+    baseline: latencies(baseline),
+    light: latencies(during),
+  };
+  log(
+    `  mixed load: ${heavy} heavy (${result.heavy.map((h) => `${h.status} in ${(h.ms / 1000).toFixed(1)} s`).join(', ')}); ${lightPath} p50 ${result.light.p50Ms} ms, p99 ${result.light.p99Ms} ms (baseline p99 ${result.baseline.p99Ms} ms)`,
+  );
   return result;
 }
 
@@ -111,7 +143,10 @@ export async function patchRun(dataset: BenchDataset, served: Served, log: (line
   const prompts = await served.prompts(c.categoryId, 50);
   const perPrompt = Math.min(maxRefsPerPrompt, Math.ceil(1000 / Math.max(1, prompts.length)));
   let n = 0;
-  const entries = prompts.map((id) => ({ id, tags: Array.from({ length: perPrompt }, () => (n < 1000 ? `bench tag ${n++}` : null)).filter((t) => t !== null) }));
+  const entries = prompts.map((id) => ({
+    id,
+    tags: Array.from({ length: perPrompt }, () => (n < 1000 ? `bench tag ${n++}` : null)).filter((t) => t !== null),
+  }));
   const patch = (async () => {
     const start = performance.now();
     const res = await fetch(`${served.url}/v1/org/categories/${c.categoryId}/prompts`, {
@@ -126,6 +161,8 @@ export async function patchRun(dataset: BenchDataset, served: Served, log: (line
   const probe = await loop(served.url, key, '/healthz', patch, 10, 1);
   const r = await patch;
   const result = { prompts: entries.length, newTags: n, ...r, probe: latencies(probe) };
-  log(`  PATCH ${n} new tags on ${entries.length} prompts: ${r.status} in ${r.ms} ms (${r.tagsCreated ?? '–'} created); /healthz max ${result.probe.maxMs} ms meanwhile`);
+  log(
+    `  PATCH ${n} new tags on ${entries.length} prompts: ${r.status} in ${r.ms} ms (${r.tagsCreated ?? '–'} created); /healthz max ${result.probe.maxMs} ms meanwhile`,
+  );
   return result;
 }

@@ -102,13 +102,20 @@ export function requestBase({ rc, request }: RequestRun) {
   };
 }
 
-export function bodyAt({ engine, dataset, rc, request }: RequestRun, i: number): { p: IterationParams; body: Record<string, unknown> } {
+export function bodyAt(
+  { engine, dataset, rc, request }: RequestRun,
+  i: number,
+): { p: IterationParams; body: Record<string, unknown> } {
   const p = iterationParams(dataset, request.windowDays, i);
   const body = request.body(p);
   return { p, body: (request.page ?? 1) > 1 ? rc.pageBody(engine.org(p.organizationId), body, request.page!) : body };
 }
 
-export async function readFloor(stmt: DuckDBPreparedStatement, request: BenchRequest, p: IterationParams): Promise<Record<string, unknown>[]> {
+export async function readFloor(
+  stmt: DuckDBPreparedStatement,
+  request: BenchRequest,
+  p: IterationParams,
+): Promise<Record<string, unknown>[]> {
   stmt.bind(request.oldFloor.params(p));
   return (await stmt.runAndReadAll()).getRowObjectsJS() as Record<string, unknown>[];
 }
@@ -131,7 +138,8 @@ export async function interleave(
   after: (i: number) => void,
   budget?: { readonly ms: number; readonly min: number },
 ): Promise<void> {
-  const spent = () => (samples.get('engine') ?? []).reduce((a, b) => a + b, 0) + (samples.get('floor') ?? []).reduce((a, b) => a + b, 0);
+  const spent = () =>
+    (samples.get('engine') ?? []).reduce((a, b) => a + b, 0) + (samples.get('floor') ?? []).reduce((a, b) => a + b, 0);
   for (let i = from; i < from + count; i++) {
     if (budget && i >= budget.min && spent() > budget.ms) break;
     for (let k = 0; k < sides.length; k++) {
@@ -145,7 +153,12 @@ export async function interleave(
 }
 
 /** The figures every request reports: engine and floor latency, their ratio, planning time, input rows/s. */
-export async function commonFigures(run: RequestRun, samples: Map<string, number[]>): Promise<Pick<RequestResult, 'engine' | 'floor' | 'ratio' | 'oldFloor' | 'oldRatio' | 'plan' | 'inputRowsPerSecond'>> {
+export async function commonFigures(
+  run: RequestRun,
+  samples: Map<string, number[]>,
+): Promise<
+  Pick<RequestResult, 'engine' | 'floor' | 'ratio' | 'oldFloor' | 'oldRatio' | 'plan' | 'inputRowsPerSecond'>
+> {
   const engine = stats(samples.get('engine')!);
   const floor = stats(samples.get('floor')!);
   const oldFloor = samples.has('old floor') ? stats(samples.get('old floor')!) : null;
@@ -176,7 +189,10 @@ async function planStats(run: RequestRun): Promise<Stats> {
 }
 
 /** The timed-run budget of a request (see RunOptions.requestBudgetSeconds). */
-export const requestBudget = (options: RunOptions) => ({ ms: options.requestBudgetSeconds * 1000, min: options.minIterations });
+export const requestBudget = (options: RunOptions) => ({
+  ms: options.requestBudgetSeconds * 1000,
+  min: options.minIterations,
+});
 
 /** The mean count of fact rows in the timed iterations' windows, when the report says how to count them. */
 async function countInputRows({ conn, dataset, rc, request, options }: RequestRun): Promise<number | null> {

@@ -62,10 +62,22 @@ export function requestMaker(shape: ReportShape) {
 export const windowDays = [1, 7, 30, 90, 365] as const;
 
 /** v2 windows are inclusive ET dates. */
-export const v2Window = (p: IterationParams): Body => ({ category_id: p.categoryId, start_date: p.startDate, end_date: p.endDate });
+export const v2Window = (p: IterationParams): Body => ({
+  category_id: p.categoryId,
+  start_date: p.startDate,
+  end_date: p.endDate,
+});
 
 /** v1 Insights windows are `[start_date, end_date)`: the same days end the day after. */
-export const v1Window = (p: IterationParams): Body => ({ category_id: p.categoryId, start_date: p.startDate, end_date: addDays(p.endDate, 1) });
+export const v1Window = (p: IterationParams): Body => ({
+  category_id: p.categoryId,
+  start_date: p.startDate,
+  end_date: addDays(p.endDate, 1),
+});
 
 /** Traffic windows name a domain of the organization, `[start_date, end_date)`. */
-export const trafficWindow = (p: IterationParams): Body => ({ domain: p.domain, start_date: p.startDate, end_date: addDays(p.endDate, 1) });
+export const trafficWindow = (p: IterationParams): Body => ({
+  domain: p.domain,
+  start_date: p.startDate,
+  end_date: addDays(p.endDate, 1),
+});

@@ -25,7 +25,8 @@ export function writeResults(results: readonly ScaleResult[]): string[] {
   mkdirSync(resultsDir, { recursive: true });
   const written = results.map((r) => {
     const file = join(resultsDir, `${r.date}-${r.scale}.json`);
-    const recorded = r.options.only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ScaleResult) : null;
+    const recorded =
+      r.options.only && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ScaleResult) : null;
     writeFileSync(file, `${JSON.stringify(recorded ? mergeRerun(recorded, r) : r, null, 2)}\n`);
     return file;
   });
@@ -50,7 +51,8 @@ export function mergeRerun(recorded: ScaleResult, rerun: ScaleResult): ScaleResu
   const reports: ScaleResult['reports'][number][] = [];
   for (const r of recorded.reports) {
     if (!rerunReports.has(r.report)) reports.push(r);
-    else if (!reports.some((x) => x.report === r.report)) reports.push(...rerun.reports.filter((x) => x.report === r.report));
+    else if (!reports.some((x) => x.report === r.report))
+      reports.push(...rerun.reports.filter((x) => x.report === r.report));
   }
   reports.push(...rerun.reports.filter((x) => !reports.includes(x)));
   return {

@@ -10,9 +10,33 @@ export const analysisStart = '<!-- analysis: written by hand, kept when the benc
 export const analysisEnd = '<!-- /analysis -->';
 
 const peerNames = (run: ScaleResult) => [...new Set(run.reports.flatMap((r) => Object.keys(r.peers)))].sort();
-const sideColors: Record<string, string> = { engine: '#d62728', floor: '#1f77b4', arquero: '#2ca02c', polars: '#9467bd' };
+const sideColors: Record<string, string> = {
+  engine: '#d62728',
+  floor: '#1f77b4',
+  arquero: '#2ca02c',
+  polars: '#9467bd',
+};
 
-const palette = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173', '#3182bd', '#e6550d', '#31a354'];
+const palette = [
+  '#d62728',
+  '#1f77b4',
+  '#2ca02c',
+  '#9467bd',
+  '#ff7f0e',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+  '#393b79',
+  '#637939',
+  '#8c6d31',
+  '#843c39',
+  '#7b4173',
+  '#3182bd',
+  '#e6550d',
+  '#31a354',
+];
 
 /** The charts of a run, each a file in bench/results: `[file, svg]`. */
 export function charts(run: ScaleResult): [string, string][] {
@@ -21,23 +45,48 @@ export function charts(run: ScaleResult): [string, string][] {
   if (latency) out.push([chartFile(run.scale), latency]);
   const reports = windowReports(run);
   if (reports.length > 1) {
-    out.push([`reports-scale-${run.scale}.svg`, byReportChart(run, reports, 'every report: engine p50 by window', 'engine p50 ms (log scale)', (r) => r.engine.p50)]);
-    out.push([`ratio-scale-${run.scale}.svg`, byReportChart(run, reports, 'every report: engine p50 / floor p50 by window', 'engine / floor (log scale)', (r) => r.ratio)]);
+    out.push([
+      `reports-scale-${run.scale}.svg`,
+      byReportChart(
+        run,
+        reports,
+        'every report: engine p50 by window',
+        'engine p50 ms (log scale)',
+        (r) => r.engine.p50,
+      ),
+    ]);
+    out.push([
+      `ratio-scale-${run.scale}.svg`,
+      byReportChart(
+        run,
+        reports,
+        'every report: engine p50 / floor p50 by window',
+        'engine / floor (log scale)',
+        (r) => r.ratio,
+      ),
+    ]);
   }
   return out;
 }
 
 export const chartFile = (scale: number) => `latency-scale-${scale}.svg`;
 
-const windowReports = (run: ScaleResult) => [...new Set(run.reports.filter((r) => r.windowSeries).map((r) => r.report))];
+const windowReports = (run: ScaleResult) => [
+  ...new Set(run.reports.filter((r) => r.windowSeries).map((r) => r.report)),
+];
 
 /** Latency by window for engine, floor and peers: the window series of the report that has peers (visibility). */
 export function latencyChart(run: ScaleResult): string | null {
-  const report = run.reports.find((r) => r.windowSeries && Object.keys(r.peers).length > 0)?.report ?? run.reports.find((r) => r.windowSeries)?.report;
-  const series = run.reports.filter((r) => r.windowSeries && r.report === report).sort((a, b) => a.windowDays - b.windowDays);
+  const report =
+    run.reports.find((r) => r.windowSeries && Object.keys(r.peers).length > 0)?.report ??
+    run.reports.find((r) => r.windowSeries)?.report;
+  const series = run.reports
+    .filter((r) => r.windowSeries && r.report === report)
+    .sort((a, b) => a.windowDays - b.windowDays);
   if (series.length === 0) return null;
   const sides = ['engine', 'floor', ...peerNames(run)];
-  const pick = (r: RequestResult, side: string) => (side === 'engine' ? r.engine.p50 : side === 'floor' ? r.floor.p50 : (r.peers[side]?.p50 ?? null));
+  const pick = (r: RequestResult, side: string) =>
+    side === 'engine' ? r.engine.p50 : side === 'floor' ? r.floor.p50 : (r.peers[side]?.p50 ?? null);
   return lineChartSvg(
     `${report}: p50 latency by window, scale ${run.scale} (${run.commit}, ${run.date})`,
     series.map((r) => `${r.windowDays} d`),
@@ -46,7 +95,13 @@ export function latencyChart(run: ScaleResult): string | null {
   );
 }
 
-function byReportChart(run: ScaleResult, reports: readonly string[], title: string, yLabel: string, value: (r: RequestResult) => number): string {
+function byReportChart(
+  run: ScaleResult,
+  reports: readonly string[],
+  title: string,
+  yLabel: string,
+  value: (r: RequestResult) => number,
+): string {
   const days = [...new Set(run.reports.filter((r) => r.windowSeries).map((r) => r.windowDays))].sort((a, b) => a - b);
   return lineChartSvg(
     `${title}, scale ${run.scale} (${run.commit})`,
@@ -67,8 +122,10 @@ function byReportChart(run: ScaleResult, reports: readonly string[], title: stri
 const hasExpert = (r: RequestResult) => 'oldFloor' in (r as object);
 const expertOf = (r: RequestResult) => (hasExpert(r) ? { floor: r.floor, ratio: r.ratio } : null);
 /** The first round's floor: run beside the expert one, or the only floor of an older run. */
-const oldOf = (r: RequestResult) => (hasExpert(r) ? (r.oldFloor ? { floor: r.oldFloor, ratio: r.oldRatio! } : null) : { floor: r.floor, ratio: r.ratio });
-const ratio = (x: number | undefined | null) => (x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(2));
+const oldOf = (r: RequestResult) =>
+  hasExpert(r) ? (r.oldFloor ? { floor: r.oldFloor, ratio: r.oldRatio! } : null) : { floor: r.floor, ratio: r.ratio };
+const ratio = (x: number | undefined | null) =>
+  x === undefined || x === null || !Number.isFinite(x) ? '–' : x.toFixed(2);
 
 function pageTable(run: ScaleResult): string[] {
   const peers = peerNames(run);
@@ -81,7 +138,9 @@ function pageTable(run: ScaleResult): string[] {
       const o = oldOf(r);
       return `| ${r.report} | ${r.label} | ${f1(r.engine.p50)} | ${f1(r.engine.p95)} | ${f1(e?.floor.p50)} | ${f1(e?.floor.p95)} | ${ratio(e?.ratio)} | ${f1(o?.floor.p50)} | ${ratio(o?.ratio)} | ${r.plan.p50.toFixed(3)} | ${peers
         .map((p) => (r.peers[p] ? `${f1(r.peers[p]!.p50)} (n=${r.peers[p]!.n})` : '–'))
-        .join(' | ')}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
+        .join(
+          ' | ',
+        )}${peers.length ? ' | ' : ''}${int(r.inputRowsPerSecond)} | ${int(r.resultRows)} | ${f1(r.maxStallMs)} | ${r.engine.n} | ${r.checked} |`;
     }),
   ];
 }
@@ -111,10 +170,16 @@ function scalingTable(runs: readonly ScaleResult[]): string[] {
   const one = runs.find((r) => r.scale === 1);
   const ten = runs.find((r) => r.scale === 10);
   if (!one || !ten) return ['Needs runs at scales 1 and 10.'];
-  const lines = ['| report | request | scale 1 p50 | scale 10 p50 | scale 10 / scale 1 | floor scale 1 | floor scale 10 |', '|---|---|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| report | request | scale 1 p50 | scale 10 p50 | scale 10 / scale 1 | floor scale 1 | floor scale 10 |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
   for (const a of one.reports.filter((r) => r.windowSeries && (r.windowDays === 30 || r.windowDays === 365))) {
     const b = ten.reports.find((r) => r.report === a.report && r.id === a.id);
-    if (b) lines.push(`| ${a.report} | ${a.label} | ${f1(a.engine.p50)} | ${f1(b.engine.p50)} | ${(b.engine.p50 / a.engine.p50).toFixed(2)} | ${f1(a.floor.p50)} | ${f1(b.floor.p50)} |`);
+    if (b)
+      lines.push(
+        `| ${a.report} | ${a.label} | ${f1(a.engine.p50)} | ${f1(b.engine.p50)} | ${(b.engine.p50 / a.engine.p50).toFixed(2)} | ${f1(a.floor.p50)} | ${f1(b.floor.p50)} |`,
+      );
   }
   return lines;
 }
@@ -126,7 +191,10 @@ function httpTable(http: HttpResult | null | undefined): string[] {
     '',
     '| connections | requests | req/s | p50 ms | p99 ms | max ms | errors | timeouts | non-2xx | server RSS at start | server RSS peak |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...http.levels.map((l) => `| ${l.connections} | ${int(l.requests)} | ${f1(l.requestsPerSecond)} | ${l.p50Ms} | ${l.p99Ms} | ${l.maxMs} | ${l.errors} | ${l.timeouts} | ${l.non2xx} | ${l.rssStartMiB.toFixed(0)} MiB | ${l.rssPeakMiB.toFixed(0)} MiB |`),
+    ...http.levels.map(
+      (l) =>
+        `| ${l.connections} | ${int(l.requests)} | ${f1(l.requestsPerSecond)} | ${l.p50Ms} | ${l.p99Ms} | ${l.maxMs} | ${l.errors} | ${l.timeouts} | ${l.non2xx} | ${l.rssStartMiB.toFixed(0)} MiB | ${l.rssPeakMiB.toFixed(0)} MiB |`,
+    ),
     '',
   ];
 }
@@ -144,14 +212,17 @@ function goalsTable(runs: readonly ScaleResult[]): string[] {
 /** bench/RESULTS.md from the latest run of each scale; the hand-written analysis is carried over. */
 export function renderResults(runs: readonly ScaleResult[], previous: string | null): string {
   const sorted = [...runs].sort((a, b) => a.scale - b.scale);
-  const kept = previous && previous.includes(analysisStart) && previous.includes(analysisEnd) ? previous.slice(previous.indexOf(analysisStart), previous.indexOf(analysisEnd) + analysisEnd.length) : `${analysisStart}\n${analysisEnd}`;
+  const kept =
+    previous && previous.includes(analysisStart) && previous.includes(analysisEnd)
+      ? previous.slice(previous.indexOf(analysisStart), previous.indexOf(analysisEnd) + analysisEnd.length)
+      : `${analysisStart}\n${analysisEnd}`;
   const goals = evaluateGoals(sorted);
   const out: string[] = [
     '# Benchmark results',
     '',
     'Written by `npm run bench` (or `npx aea bench`) from the latest `bench/results/<date>-<scale>.json` of each scale; only the analysis section is written by hand.',
     '',
-    'Every request runs the engine (the library call, returning the JSON body the REST service would send), the expert floor (bench/floors: the fewest, leanest DuckDB statements for the same answer, over the facts or a floor rollup, read as columns with the answer written as JSON in JS, all inside the timed span), the old floor (the first round\'s single hand-written statement, kept one round so the change of floor shows) and, for the window series, the peers, interleaved in a rotating order on fresh parameters each iteration (another category, the window moved a day), after a warm-up. Answers are compared on every page iteration and on the warm-up runs of streams; a difference stops the bench. Runs recorded before the expert floors show their floor as the old floor.',
+    "Every request runs the engine (the library call, returning the JSON body the REST service would send), the expert floor (bench/floors: the fewest, leanest DuckDB statements for the same answer, over the facts or a floor rollup, read as columns with the answer written as JSON in JS, all inside the timed span), the old floor (the first round's single hand-written statement, kept one round so the change of floor shows) and, for the window series, the peers, interleaved in a rotating order on fresh parameters each iteration (another category, the window moved a day), after a warm-up. Answers are compared on every page iteration and on the warm-up runs of streams; a difference stops the bench. Runs recorded before the expert floors show their floor as the old floor.",
     '',
     '**Noise.** The machine has 2 cores and other test suites ran on it during these runs, so absolute times are noisy; ratios from one interleaved run (engine/floor, engine/peer) are the trustworthy figures. Times in ms.',
     '',
@@ -175,16 +246,34 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
       `## Scale ${run.scale}`,
       '',
       `${run.date}, commit \`${run.commit}\`, ${run.machine.cpus}, ${run.machine.memory}, ${run.machine.os}, Node ${run.machine.node}, DuckDB ${run.machine.duckdb}. ` +
-        `Dataset: ${int(run.dataset.executions)} executions, ${int(run.dataset.mentions)} mentions; engine opened in ${f1(run.openMs)} ms${Object.entries(run.setupMs ?? {}).map(([r, ms]) => `, ${r} rollups built in ${f1(ms)} ms`).join('')}. ` +
+        `Dataset: ${int(run.dataset.executions)} executions, ${int(run.dataset.mentions)} mentions; engine opened in ${f1(run.openMs)} ms${Object.entries(
+          run.setupMs ?? {},
+        )
+          .map(([r, ms]) => `, ${r} rollups built in ${f1(ms)} ms`)
+          .join('')}. ` +
         `${run.options.iterations} timed runs per side after ${run.options.warmup} warm-up runs` +
-        (run.options.requestBudgetSeconds ? `, fewer (at least ${run.options.minIterations}) once a request's engine and floor runs pass ${run.options.requestBudgetSeconds} s (column runs)` : '') +
+        (run.options.requestBudgetSeconds
+          ? `, fewer (at least ${run.options.minIterations}) once a request's engine and floor runs pass ${run.options.requestBudgetSeconds} s (column runs)`
+          : '') +
         ` (peers: at least 3, then until ${run.options.peerBudgetSeconds} s).` +
-        (run.reruns ?? []).map((r) => ` Rerun on ${r.date} at commit \`${r.commit}\`: ${r.reports.join(', ')}.`).join(''),
+        (run.reruns ?? [])
+          .map((r) => ` Rerun on ${r.date} at commit \`${r.commit}\`: ${r.reports.join(', ')}.`)
+          .join(''),
       '',
     );
     for (const [file] of charts(run)) out.push(`![${file.replace(/\.svg$/, '')}](results/${file})`, '');
     out.push(...pageTable(run), ...streamTable(run), '', ...httpTable(run.http), ...serverSection(run.server));
   }
-  out.push('## Scaling: a fixed window at scales 1 and 10', '', ...scalingTable(sorted), '', ...floorRollupsSection(sorted), '## Analysis', '', kept, '');
+  out.push(
+    '## Scaling: a fixed window at scales 1 and 10',
+    '',
+    ...scalingTable(sorted),
+    '',
+    ...floorRollupsSection(sorted),
+    '## Analysis',
+    '',
+    kept,
+    '',
+  );
   return out.join('\n');
 }

@@ -5,14 +5,15 @@ import type { ServerRuns } from './server-runs.ts';
 
 /** The parts of bench/RESULTS.md added with issues 13 and 14: the server runs and the floor rollups. */
 
-
 export function serverSection(s: ServerRuns | null | undefined): string[] {
   if (!s) return [];
   const h = s.visibilityHttp;
-  const side = (name: string, x: typeof h.engine) => `| ${name} | ${int(x.requests)} | ${f1(x.requestsPerSecond)} | ${x.p50Ms} | ${x.p99Ms} | ${x.errors} | ${x.rssPeakMiB.toFixed(0)} MiB |`;
+  const side = (name: string, x: typeof h.engine) =>
+    `| ${name} | ${int(x.requests)} | ${f1(x.requestsPerSecond)} | ${x.p50Ms} | ${x.p99Ms} | ${x.errors} | ${x.rssPeakMiB.toFixed(0)} MiB |`;
   const r = s.slowReaders;
   const m = s.mixed;
-  const lat = (name: string, l: typeof m.light) => `| ${name} | ${l.n} | ${f1(l.p50Ms)} | ${f1(l.p99Ms)} | ${f1(l.maxMs)} | ${l.errors} |`;
+  const lat = (name: string, l: typeof m.light) =>
+    `| ${name} | ${l.n} | ${f1(l.p50Ms)} | ${f1(l.p99Ms)} | ${f1(l.maxMs)} | ${l.errors} |`;
   return [
     `**Server runs** (\`aea serve\`, rate limit off, a fresh server per part). ${h.label} at ${h.connections} connections for ${h.seconds} s, cycling the organization's categories, against \`aea serve\` and against a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms; both answered the same bodies first):`,
     '',
@@ -41,12 +42,16 @@ export function floorRollupsSection(runs: readonly ScaleResult[]): string[] {
   return [
     '## Floor rollups',
     '',
-    'The expert floors (bench/floors) read these pre-aggregated tables, built on the engine\'s DuckDB instance before any timing (the engine\'s own rollups are built before timing too) and dropped after the report. Every measure is a count or a sum, at a grain holding every key the requests group or filter by, so answers re-aggregate exactly; keys are stored as DuckDB ENUMs over the dimension\'s ids (read as small integer codes) and days as day numbers. Dimensions nobody edits (models, regions, brands, products, clusters, channels, videos) are read once; editable ones (prompts, topics, tags, personas) per request. The engine may keep the same rollups; where a key comes from an editable row (a prompt\'s topic) the rollup must be rebuilt when it changes.',
+    "The expert floors (bench/floors) read these pre-aggregated tables, built on the engine's DuckDB instance before any timing (the engine's own rollups are built before timing too) and dropped after the report. Every measure is a count or a sum, at a grain holding every key the requests group or filter by, so answers re-aggregate exactly; keys are stored as DuckDB ENUMs over the dimension's ids (read as small integer codes) and days as day numbers. Dimensions nobody edits (models, regions, brands, products, clusters, channels, videos) are read once; editable ones (prompts, topics, tags, personas) per request. The engine may keep the same rollups; where a key comes from an editable row (a prompt's topic) the rollup must be rebuilt when it changes.",
     '',
     '| report | rollup | grain | measures | source | read by | built in (ms, with its enums) |',
     '|---|---|---|---|---|---|---:|',
-    ...reportFloors.flatMap((f) => (f.rollups ?? []).map((r) => `| ${f.report} | \`${r.name}\` | ${r.grain} | ${r.measures} | ${r.source} | ${r.readBy ?? 'every request'} | ${f1(setup(f.report))} |`)),
+    ...reportFloors.flatMap((f) =>
+      (f.rollups ?? []).map(
+        (r) =>
+          `| ${f.report} | \`${r.name}\` | ${r.grain} | ${r.measures} | ${r.source} | ${r.readBy ?? 'every request'} | ${f1(setup(f.report))} |`,
+      ),
+    ),
     '',
   ];
 }
-

@@ -1,13 +1,27 @@
 import type { Answer, PeerSide } from './case.ts';
 import { Json } from '../floors/json.ts';
 import { round, StallMonitor, stats, timed } from './measure.ts';
-import { bodyAt, check, commonFigures, interleave, requestBudget, readFloor, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+import {
+  bodyAt,
+  check,
+  commonFigures,
+  interleave,
+  requestBudget,
+  readFloor,
+  requestBase,
+  type RequestResult,
+  type RequestRun,
+  type Side,
+} from './request-run.ts';
 
 /**
  * A page request: engine, expert floor, old floor and peers interleaved, answers compared on every
  * iteration. The floor's time includes serializing its answer to JSON, as the engine's includes its body.
  */
-export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSide; loadMs: number }>): Promise<RequestResult> {
+export async function runPage(
+  run: RequestRun,
+  peers: Map<string, { side: PeerSide; loadMs: number }>,
+): Promise<RequestResult> {
   const { engine, conn, rc, request, options, env } = run;
   if (run.floor.kind !== 'page') throw new Error(`${rc.report} ${request.id}: the floor is not a page floor`);
   const floor = run.floor;
@@ -23,7 +37,8 @@ export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSi
   };
   const compare = (i: number) => {
     for (const [name, answer] of answers) {
-      if (name !== 'engine') check(`${rc.report} ${request.id} iteration ${i}: engine vs ${name}`, answers.get('engine'), answer);
+      if (name !== 'engine')
+        check(`${rc.report} ${request.id} iteration ${i}: engine vs ${name}`, answers.get('engine'), answer);
     }
     answers.clear();
     checked++;
@@ -93,7 +108,9 @@ export async function runPage(run: RequestRun, peers: Map<string, { side: PeerSi
     resultRows,
     maxStallMs: round(stall.maxMs, 1),
     stream: null,
-    peers: Object.fromEntries((request.peers ?? []).map((p) => [p.name, { ...stats(samples.get(p.name)!), loadMs: peers.get(p.name)!.loadMs }])),
+    peers: Object.fromEntries(
+      (request.peers ?? []).map((p) => [p.name, { ...stats(samples.get(p.name)!), loadMs: peers.get(p.name)!.loadMs }]),
+    ),
     checked,
   };
 }

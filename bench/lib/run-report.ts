@@ -22,7 +22,13 @@ export interface ReportRun {
  * Runs every request of one report: its floor rollups built first, then warm-up, then engine, expert
  * floor, old floor and peers interleaved on fresh parameters.
  */
-export async function runReport(engine: Engine, all: BenchDataset, rc: ReportCase, options: RunOptions, only?: (r: BenchRequest) => boolean): Promise<ReportRun> {
+export async function runReport(
+  engine: Engine,
+  all: BenchDataset,
+  rc: ReportCase,
+  options: RunOptions,
+  only?: (r: BenchRequest) => boolean,
+): Promise<ReportRun> {
   const peersOf = (r: BenchRequest) => (options.peers ? (r.peers ?? []) : []);
   const conn = await engine.core.pool.instance.connect();
   const db = new FloorDb(conn);
@@ -60,7 +66,9 @@ export async function runReport(engine: Engine, all: BenchDataset, rc: ReportCas
 }
 
 function summaryLine(r: RequestResult): string {
-  const peers = Object.entries(r.peers).map(([n, s]) => ` ${n} ${s.p50.toFixed(1)}`).join('');
+  const peers = Object.entries(r.peers)
+    .map(([n, s]) => ` ${n} ${s.p50.toFixed(1)}`)
+    .join('');
   const s = r.stream;
   const stream = s
     ? ` first row ${s.firstRowMs.p50.toFixed(1)} ms (floor ${s.floorFirstRowMs.p50.toFixed(1)}), ${Math.round(s.rowsPerSecond).toLocaleString('en-US')} rows/s (floor ${Math.round(s.floorRowsPerSecond).toLocaleString('en-US')}), rss +${s.rssGrowthMiB.toFixed(0)} MiB`

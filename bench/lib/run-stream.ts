@@ -1,7 +1,17 @@
 import { JSDuckDBValueConverter } from '@duckdb/node-api';
 import type { Answer } from './case.ts';
 import { collectGarbage, round, RssPeak, StallMonitor, stats, timed } from './measure.ts';
-import { bodyAt, check, commonFigures, interleave, requestBudget, requestBase, type RequestResult, type RequestRun, type Side } from './request-run.ts';
+import {
+  bodyAt,
+  check,
+  commonFigures,
+  interleave,
+  requestBudget,
+  requestBase,
+  type RequestResult,
+  type RequestRun,
+  type Side,
+} from './request-run.ts';
 
 /**
  * A stream request: engine, expert floor and old floor interleaved; the first result row (not the summary),
@@ -102,7 +112,10 @@ export async function runStream(run: RequestRun): Promise<RequestResult> {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
         count += chunk.rowCount;
-        if (keep) kept.push(...chunk.convertRows(JSDuckDBValueConverter).map((v) => Object.fromEntries(names.map((n, k) => [n, v[k]]))));
+        if (keep)
+          kept.push(
+            ...chunk.convertRows(JSDuckDBValueConverter).map((v) => Object.fromEntries(names.map((n, k) => [n, v[k]]))),
+          );
         else chunk.getRows();
       }
     });

@@ -41,14 +41,19 @@ export function listen(child: ChildProcess): Promise<string> {
       out += d.toString();
       const m = /on (http:\/\/[^;\s]+)/.exec(out);
       if (!m) return;
-      if (!out.includes('(rate limit off)')) reject(new Error(`aea serve did not turn the rate limit off: ${out.trim()}`));
+      if (!out.includes('(rate limit off)'))
+        reject(new Error(`aea serve did not turn the rate limit off: ${out.trim()}`));
       resolve(m[1]!);
     });
     child.on('exit', (code) => reject(new Error(`aea serve exited with ${code} before listening`)));
   });
 }
 
-export async function serve(dataset: BenchDataset, perOrganization: number, categorySql: readonly string[] = []): Promise<Served> {
+export async function serve(
+  dataset: BenchDataset,
+  perOrganization: number,
+  categorySql: readonly string[] = [],
+): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'aea-bench-serve-'));
   const state = join(dir, 'state.duckdb');
   const organizations = [...new Set(dataset.categories.map((c) => c.organizationId))];
@@ -60,19 +65,48 @@ export async function serve(dataset: BenchDataset, perOrganization: number, cate
     const store = ApiKeys.of(engine.core.state);
     for (const organizationId of organizations) {
       const list: string[] = [];
-      for (let i = 0; i < perOrganization; i++) list.push((await store.create({ organizationId, name: `bench ${i}`, expiresOn: '2099-12-31', now: new Date() })).key);
+      for (let i = 0; i < perOrganization; i++)
+        list.push(
+          (await store.create({ organizationId, name: `bench ${i}`, expiresOn: '2099-12-31', now: new Date() })).key,
+        );
       keys.set(organizationId, list);
     }
     await engine.core.pool.use(async (conn) => {
-      const rows = (await conn.runAndReadAll('SELECT category_id, id FROM prompts ORDER BY category_id, id')).getRowsJS();
+      const rows = (
+        await conn.runAndReadAll('SELECT category_id, id FROM prompts ORDER BY category_id, id')
+      ).getRowsJS();
       for (const [c, id] of rows) promptIds.set(String(c), [...(promptIds.get(String(c)) ?? []), String(id)]);
-      for (const q of categorySql) categories.set(q, (await conn.runAndReadAll(q)).getRowsJS().map((r) => String(r[0])));
+      for (const q of categorySql)
+        categories.set(
+          q,
+          (await conn.runAndReadAll(q)).getRowsJS().map((r) => String(r[0])),
+        );
     });
   } finally {
     await engine.close();
   }
   const started = performance.now();
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', dataset.dir, '--state', state, '--port', '0', '--rate-limit', '0', '--heavy-per-key', '0', '--result-cache', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      aeaBin,
+      'serve',
+      '--data',
+      dataset.dir,
+      '--state',
+      state,
+      '--port',
+      '0',
+      '--rate-limit',
+      '0',
+      '--heavy-per-key',
+      '0',
+      '--result-cache',
+      '0',
+      '--quiet',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let url: string;
   try {
     url = await listen(child);

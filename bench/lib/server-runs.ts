@@ -49,8 +49,15 @@ export const defaultServerRunOptions: Omit<ServerRunOptions, 'log'> = {
 
 const keysPerOrganization = 8;
 
-async function withServer<T>(dataset: BenchDataset, fn: (served: Awaited<ReturnType<typeof serve>>) => Promise<T>): Promise<T> {
-  const served = await serve(dataset, keysPerOrganization, reportCases.flatMap((c) => (c.categories ? [c.categories] : [])));
+async function withServer<T>(
+  dataset: BenchDataset,
+  fn: (served: Awaited<ReturnType<typeof serve>>) => Promise<T>,
+): Promise<T> {
+  const served = await serve(
+    dataset,
+    keysPerOrganization,
+    reportCases.flatMap((c) => (c.categories ? [c.categories] : [])),
+  );
   try {
     return await fn(served);
   } finally {
@@ -61,15 +68,24 @@ async function withServer<T>(dataset: BenchDataset, fn: (served: Awaited<ReturnT
 export async function runServerRuns(dataset: BenchDataset, o: ServerRunOptions): Promise<ServerRuns> {
   const log = o.log;
   log('server runs: aea serve with the rate limit disabled (--rate-limit 0), a fresh server per part');
-  const http = await withServer(dataset, (s) => visibilityHttp(dataset, s, { connections: o.connections, seconds: o.seconds, warmupSeconds: o.warmupSeconds, log }));
+  const http = await withServer(dataset, (s) =>
+    visibilityHttp(dataset, s, { connections: o.connections, seconds: o.seconds, warmupSeconds: o.warmupSeconds, log }),
+  );
   const slow = { bytesPerSecond: o.bytesPerSecond, seconds: o.slowSeconds, settleSeconds: o.settleSeconds, log };
   const streams = await withServer(dataset, (s) =>
-    slowStreams(dataset, s, (report) => {
-      const sql = reportCases.find((c) => c.report === report)?.categories;
-      return sql ? (s.categories.get(sql) ?? null) : null;
-    }, slow),
+    slowStreams(
+      dataset,
+      s,
+      (report) => {
+        const sql = reportCases.find((c) => c.report === report)?.categories;
+        return sql ? (s.categories.get(sql) ?? null) : null;
+      },
+      slow,
+    ),
   );
-  const readers = await withServer(dataset, (s) => slowReaders(dataset, s, o.readers, { ...slow, seconds: o.slowSeconds * 2, afterSeconds: o.afterSeconds }));
+  const readers = await withServer(dataset, (s) =>
+    slowReaders(dataset, s, o.readers, { ...slow, seconds: o.slowSeconds * 2, afterSeconds: o.afterSeconds }),
+  );
   const mixed = await withServer(dataset, (s) => mixedLoad(dataset, s, o.heavy, log));
   const patch = await withServer(dataset, (s) => patchRun(dataset, s, log));
   return { visibilityHttp: http, slowStreams: streams, slowReaders: readers, mixed, patch };

@@ -52,19 +52,39 @@ export interface SlowOptions {
 export type CategoriesOf = (report: string) => readonly string[] | null;
 
 /** An iteration's parameters on categories with the report's data, and the key of their organization. */
-export function paramsFor(dataset: BenchDataset, served: Served, days: number, i: number, categories: readonly string[] | null): { p: IterationParams; key: string } {
+export function paramsFor(
+  dataset: BenchDataset,
+  served: Served,
+  days: number,
+  i: number,
+  categories: readonly string[] | null,
+): { p: IterationParams; key: string } {
   const usable = categories ? dataset.categories.filter((c) => categories.includes(c.categoryId)) : dataset.categories;
   const p = iterationParams({ ...dataset, categories: usable.length ? usable : dataset.categories }, days, i);
   return { p, key: served.keys.get(p.organizationId)![0]! };
 }
 
-export async function slowStreams(dataset: BenchDataset, served: Served, categoriesOf: CategoriesOf, o: SlowOptions): Promise<SlowStream[]> {
+export async function slowStreams(
+  dataset: BenchDataset,
+  served: Served,
+  categoriesOf: CategoriesOf,
+  o: SlowOptions,
+): Promise<SlowStream[]> {
   const out: SlowStream[] = [];
   for (const rc of reportCases) {
     for (const r of rc.requests(dataset).filter((x) => x.kind === 'stream')) {
       const { p, key } = paramsFor(dataset, served, r.windowDays, 0, categoriesOf(rc.report));
       const base = served.rssMiB();
-      const { value, peakMiB } = await withPeak(served.rssMiB, () => slowRead({ url: served.url, key, path: rc.streamPath!, body: r.body(p), bytesPerSecond: o.bytesPerSecond, seconds: o.seconds }));
+      const { value, peakMiB } = await withPeak(served.rssMiB, () =>
+        slowRead({
+          url: served.url,
+          key,
+          path: rc.streamPath!,
+          body: r.body(p),
+          bytesPerSecond: o.bytesPerSecond,
+          seconds: o.seconds,
+        }),
+      );
       await sleep(o.settleSeconds * 1000);
       const result: SlowStream = {
         report: rc.report,
@@ -79,7 +99,9 @@ export async function slowStreams(dataset: BenchDataset, served: Served, categor
         rssGrowthMiB: round(peakMiB - base, 1),
         rssAfterMiB: round(served.rssMiB(), 1),
       };
-      o.log(`  slow reader ${rc.report} ${r.id}: ${result.status}, first row ${result.firstRowMs ?? '–'} ms, ${result.bytes} B in ${result.seconds} s, server RSS ${result.rssBaseMiB.toFixed(0)} → ${result.rssPeakMiB.toFixed(0)} MiB`);
+      o.log(
+        `  slow reader ${rc.report} ${r.id}: ${result.status}, first row ${result.firstRowMs ?? '–'} ms, ${result.bytes} B in ${result.seconds} s, server RSS ${result.rssBaseMiB.toFixed(0)} → ${result.rssPeakMiB.toFixed(0)} MiB`,
+      );
       out.push(result);
     }
   }
@@ -101,16 +123,35 @@ export function keyTaker(): (served: Served, organizationId: string) => string {
 /** The issue's stream: every answer of a year, every field, which the engine once buffered whole for a slow reader. */
 const answersPath = '/v2/prompts/answers/stream';
 
-export async function slowReaders(dataset: BenchDataset, served: Served, readers: number, o: SlowOptions & { readonly afterSeconds: number }): Promise<SlowReaders> {
+export async function slowReaders(
+  dataset: BenchDataset,
+  served: Served,
+  readers: number,
+  o: SlowOptions & { readonly afterSeconds: number },
+): Promise<SlowReaders> {
   const nextKey = keyTaker();
   const clients = Array.from({ length: readers }, (_, i) => {
     const c = dataset.categories[i % dataset.categories.length]!;
     const p = iterationParams({ ...dataset, categories: [c] }, 365, 0);
-    return { key: nextKey(served, c.organizationId), body: { category_id: p.categoryId, start_date: p.startDate, end_date: p.endDate } };
+    return {
+      key: nextKey(served, c.organizationId),
+      body: { category_id: p.categoryId, start_date: p.startDate, end_date: p.endDate },
+    };
   });
   const base = served.rssMiB();
   const { value, peakMiB } = await withPeak(served.rssMiB, () =>
-    Promise.all(clients.map((c) => slowRead({ url: served.url, key: c.key, path: answersPath, body: c.body, bytesPerSecond: o.bytesPerSecond, seconds: o.seconds }))),
+    Promise.all(
+      clients.map((c) =>
+        slowRead({
+          url: served.url,
+          key: c.key,
+          path: answersPath,
+          body: c.body,
+          bytesPerSecond: o.bytesPerSecond,
+          seconds: o.seconds,
+        }),
+      ),
+    ),
   );
   await sleep(o.afterSeconds * 1000);
   const result: SlowReaders = {
@@ -127,6 +168,8 @@ export async function slowReaders(dataset: BenchDataset, served: Served, readers
     afterSeconds: o.afterSeconds,
     rssAfterMiB: round(served.rssMiB(), 1),
   };
-  o.log(`  ${readers} slow readers: statuses ${result.statuses.join(',')}, server RSS ${result.rssBaseMiB.toFixed(0)} → peak ${result.rssPeakMiB.toFixed(0)} → ${result.rssAfterMiB.toFixed(0)} MiB ${o.afterSeconds} s after`);
+  o.log(
+    `  ${readers} slow readers: statuses ${result.statuses.join(',')}, server RSS ${result.rssBaseMiB.toFixed(0)} → peak ${result.rssPeakMiB.toFixed(0)} → ${result.rssAfterMiB.toFixed(0)} MiB ${o.afterSeconds} s after`,
+  );
   return result;
 }

@@ -1,5 +1,10 @@
 import { pageQuery } from '../../src/reports/rows-query.ts';
-import { pageRange, prepareTabular, type TabularReport, type TabularShape } from '../../src/reports/tabular/tabular-report.ts';
+import {
+  pageRange,
+  prepareTabular,
+  type TabularReport,
+  type TabularShape,
+} from '../../src/reports/tabular/tabular-report.ts';
 import { render } from '../../src/query/sql.ts';
 import type { Answer, OldFloor, ReportCase } from './case.ts';
 import { envelopeSql, namedFloor, type Envelope, type Row } from './floor.ts';
@@ -13,11 +18,13 @@ const pagination = (b: Body) => (b.pagination ?? {}) as { limit?: number; offset
 
 export const tabularShape = (window: ReportShape['window']): ReportShape => ({
   window,
-  answer: (kind) => (json: unknown): Answer => {
-    if (kind === 'stream') return json;
-    const { info, data } = json as { info: { total_rows: number }; data: unknown[] };
-    return { total: info.total_rows, rows: data };
-  },
+  answer:
+    (kind) =>
+    (json: unknown): Answer => {
+      if (kind === 'stream') return json;
+      const { info, data } = json as { info: { total_rows: number }; data: unknown[] };
+      return { total: info.total_rows, rows: data };
+    },
   limit: (b) => pagination(b).limit ?? defaultLimit,
   groupFields: ['dimensions'],
   filterFields: ['filters', 'metric_filters'],

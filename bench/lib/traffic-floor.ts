@@ -38,8 +38,13 @@ export function trafficFloor(q: TrafficQuery, e: Envelope): OldFloor {
   const day = `CAST(timezone(${z}, f.ts) AS DATE)`;
   const interval = q.interval ?? 'day';
   const hourly = q.view === 'hourly' && interval === 'hour';
-  const dateKey = hourly ? `date_trunc('hour', f.ts)` : interval === 'day' ? day : `CAST(date_trunc('${interval}', ${day}) AS DATE)`;
-  const keyOf = (d: string) => (d === 'date' ? dateKey : d === 'hour' ? `hour(timezone(${z}, f.ts))` : d === 'timestamp' ? 'f.ts' : `f.${d}`);
+  const dateKey = hourly
+    ? `date_trunc('hour', f.ts)`
+    : interval === 'day'
+      ? day
+      : `CAST(date_trunc('${interval}', ${day}) AS DATE)`;
+  const keyOf = (d: string) =>
+    d === 'date' ? dateKey : d === 'hour' ? `hour(timezone(${z}, f.ts))` : d === 'timestamp' ? 'f.ts' : `f.${d}`;
   // A UTC hour shows its own offset, +00:00; the bench asks for hours only in UTC.
   const labelOf = (d: string, k: string) =>
     d === 'date'
@@ -54,7 +59,11 @@ export function trafficFloor(q: TrafficQuery, e: Envelope): OldFloor {
   const dims = q.dimensions.map((d, i) => ({ d, k: `k${i}` }));
   const orderBy = q.orderBy ?? [[q.metrics[0]!, 'desc'] as const];
   const order = [
-    ...orderBy.map(([key, dir]) => (q.metrics.includes(key) ? `m${q.metrics.indexOf(key)}` : `k${q.dimensions.indexOf(key)}`) + ` ${dir.toUpperCase()} NULLS LAST`),
+    ...orderBy.map(
+      ([key, dir]) =>
+        (q.metrics.includes(key) ? `m${q.metrics.indexOf(key)}` : `k${q.dimensions.indexOf(key)}`) +
+        ` ${dir.toUpperCase()} NULLS LAST`,
+    ),
     ...dims.map((x) => `${x.k} ASC NULLS LAST`),
   ];
   const ctes = `WITH g AS (
@@ -74,7 +83,12 @@ rows AS (
 
 /** The request body of a traffic query (its filters, as wire filters, are the caller's). */
 export function trafficBody(q: Omit<TrafficQuery, 'table' | 'view'>): Record<string, unknown> {
-  return { metrics: q.metrics, dimensions: q.dimensions, ...(q.interval ? { date_interval: q.interval } : {}), ...(q.zone ? { timezone: q.zone } : {}) };
+  return {
+    metrics: q.metrics,
+    dimensions: q.dimensions,
+    ...(q.interval ? { date_interval: q.interval } : {}),
+    ...(q.zone ? { timezone: q.zone } : {}),
+  };
 }
 
 /** The domain's visits in the window, for rows per second. */

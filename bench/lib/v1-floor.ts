@@ -29,8 +29,11 @@ export const v1Dimensions: Record<string, V1Dimension> = {
 
 /** `rows` over `g`: ord by the first metric descending (or `order`), then the dimensions; labels `d0…` as text. */
 export function v1Rows(dims: readonly V1Dimension[], metrics: number, order = 'g.m0 DESC NULLS LAST'): string {
-  const label = (d: V1Dimension, i: number) => (d.date ? `strftime(g.k${i}, '%Y-%m-%d')` : d.table ? `n${i}.${d.table[1]}` : `g.k${i}`);
-  const sort = dims.flatMap((d, i) => (d.table ? [`${label(d, i)} ASC NULLS LAST`, `g.k${i} ASC NULLS LAST`] : [`g.k${i} ASC NULLS LAST`]));
+  const label = (d: V1Dimension, i: number) =>
+    d.date ? `strftime(g.k${i}, '%Y-%m-%d')` : d.table ? `n${i}.${d.table[1]}` : `g.k${i}`;
+  const sort = dims.flatMap((d, i) =>
+    d.table ? [`${label(d, i)} ASC NULLS LAST`, `g.k${i} ASC NULLS LAST`] : [`g.k${i} ASC NULLS LAST`],
+  );
   return `rows AS (
   SELECT row_number() OVER (ORDER BY ${[order, ...sort].join(', ')}) AS ord, 0 AS seq,
          ${[...dims.map((d, i) => `CAST(${label(d, i)} AS VARCHAR) AS d${i}`), ...Array.from({ length: metrics }, (_, j) => `g.m${j}`)].join(', ')}

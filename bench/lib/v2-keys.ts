@@ -33,10 +33,12 @@ export const selectKeys = (ks: readonly FloorKey[]) => ks.map((k) => `${k.expr} 
 export const keyCols = (ks: readonly FloorKey[], alias?: string) => ks.map((k) => `${col(k, alias)}, `).join('');
 
 /** `PARTITION BY k_a, k_b ` for a window, or nothing. */
-export const partitionBy = (ks: readonly FloorKey[], alias?: string) => (ks.length ? `PARTITION BY ${ks.map((k) => col(k, alias)).join(', ')} ` : '');
+export const partitionBy = (ks: readonly FloorKey[], alias?: string) =>
+  ks.length ? `PARTITION BY ${ks.map((k) => col(k, alias)).join(', ')} ` : '';
 
 /** NULL-safe equality of two relations' keys, each term led by ` AND `. */
-export const sameKeys = (ks: readonly FloorKey[], a: string, b: string) => ks.map((k) => ` AND ${col(k, a)} IS NOT DISTINCT FROM ${col(k, b)}`).join('');
+export const sameKeys = (ks: readonly FloorKey[], a: string, b: string) =>
+  ks.map((k) => ` AND ${col(k, a)} IS NOT DISTINCT FROM ${col(k, b)}`).join('');
 
 /** LEFT JOINs bringing the names of `alias`'s keys as `n_<name>`. */
 export const nameJoins = (ks: readonly FloorKey[], alias: string) =>
@@ -49,15 +51,27 @@ export const nameJoins = (ks: readonly FloorKey[], alias: string) =>
 export const keyOutputs = (ks: readonly FloorKey[], alias: string) =>
   ks
     .map((k) =>
-      k.table ? `${col(k, alias)}, n_${k.name}.${k.table.column} AS name_${k.name}, ` : k.text ? `${col(k, alias)}, ` : `strftime(${col(k, alias)}, '%Y-%m-%d') AS k_${k.name}, `,
+      k.table
+        ? `${col(k, alias)}, n_${k.name}.${k.table.column} AS name_${k.name}, `
+        : k.text
+          ? `${col(k, alias)}, `
+          : `strftime(${col(k, alias)}, '%Y-%m-%d') AS k_${k.name}, `,
     )
     .join('');
 
 /** Ascending sort terms of the keys (after nameJoins). */
 export const keyOrder = (ks: readonly FloorKey[], alias: string) =>
-  ks.flatMap((k) => (k.table ? [`n_${k.name}.${k.table.column} NULLS LAST`, `${col(k, alias)} NULLS LAST`] : k.text ? [`${col(k, alias)} NULLS LAST`] : [col(k, alias)]));
+  ks.flatMap((k) =>
+    k.table
+      ? [`n_${k.name}.${k.table.column} NULLS LAST`, `${col(k, alias)} NULLS LAST`]
+      : k.text
+        ? [`${col(k, alias)} NULLS LAST`]
+        : [col(k, alias)],
+  );
 
 /** The row fields of the keys, as the engine shows them. */
 export function keyFields(ks: readonly FloorKey[], r: Row): Row {
-  return Object.fromEntries(ks.map((k) => [k.name, k.table ? ref(r[`k_${k.name}`], r[`name_${k.name}`]) : r[`k_${k.name}`]]));
+  return Object.fromEntries(
+    ks.map((k) => [k.name, k.table ? ref(r[`k_${k.name}`], r[`name_${k.name}`]) : r[`k_${k.name}`]]),
+  );
 }

@@ -26,19 +26,37 @@ export const arqueroVisibility: Peer = {
     const prompts = load('prompts', ['id', 'category_id', 'analysis_types'], []);
     const assets = load('assets', ['id', 'category_id', 'name', 'is_owned'], []);
     const models = load('models', ['id', 'name'], []);
-    const executions = load('executions', ['category_id', 'day', 'prompt_id', 'model_id'], ['category_id', 'prompt_id', 'model_id']);
-    const mentions = load('mentions', ['category_id', 'day', 'prompt_id', 'asset_id', 'position'], ['category_id', 'prompt_id', 'asset_id']);
+    const executions = load(
+      'executions',
+      ['category_id', 'day', 'prompt_id', 'model_id'],
+      ['category_id', 'prompt_id', 'model_id'],
+    );
+    const mentions = load(
+      'mentions',
+      ['category_id', 'day', 'prompt_id', 'asset_id', 'position'],
+      ['category_id', 'prompt_id', 'asset_id'],
+    );
     return {
       async run(p) {
         const $ = { cat: p.categoryId, start: ms(p.startDate), end: ms(p.endDate) };
         const tracked = prompts
-          .filter(aq.escape((d: { category_id: string; analysis_types: string[] }) => d.category_id === $.cat && Array.from(d.analysis_types).includes('visibility')))
+          .filter(
+            aq.escape(
+              (d: { category_id: string; analysis_types: string[] }) =>
+                d.category_id === $.cat && Array.from(d.analysis_types).includes('visibility'),
+            ),
+          )
           .select({ id: 'prompt_id' });
-        const inWindow = (d: { category_id: string; day: number }, q: typeof $) => d.category_id === q.cat && d.day >= q.start && d.day <= q.end;
+        const inWindow = (d: { category_id: string; day: number }, q: typeof $) =>
+          d.category_id === q.cat && d.day >= q.start && d.day <= q.end;
         const answered = executions.params($).filter(inWindow).semijoin(tracked, 'prompt_id');
         const total = answered.numRows();
         if (total === 0) return { total: 0, models: [], rows: [] };
-        const modelNames = answered.select('model_id').dedupe().join(models.rename({ id: 'model_id' }), 'model_id').array('name') as string[];
+        const modelNames = answered
+          .select('model_id')
+          .dedupe()
+          .join(models.rename({ id: 'model_id' }), 'model_id')
+          .array('name') as string[];
         const counts = mentions
           .params($)
           .filter(inWindow)

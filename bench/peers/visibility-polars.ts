@@ -15,12 +15,28 @@ export const polarsVisibility: Peer = {
     const scan = (table: string) => pl.scanParquet(parquetSource(dataset.dir, table));
     return {
       async run(p) {
-        const inWindow = pl.col('category_id').eq(pl.lit(p.categoryId)).and(pl.col('day').gtEq(day(p.startDate))).and(pl.col('day').ltEq(day(p.endDate)));
+        const inWindow = pl
+          .col('category_id')
+          .eq(pl.lit(p.categoryId))
+          .and(pl.col('day').gtEq(day(p.startDate)))
+          .and(pl.col('day').ltEq(day(p.endDate)));
         const prompts = scan('prompts')
-          .filter(pl.col('category_id').eq(pl.lit(p.categoryId)).and(pl.col('analysis_types').lst.contains(pl.lit('visibility'))))
+          .filter(
+            pl
+              .col('category_id')
+              .eq(pl.lit(p.categoryId))
+              .and(pl.col('analysis_types').lst.contains(pl.lit('visibility'))),
+          )
           .select(pl.col('id').alias('prompt_id'));
-        const executions = scan('executions').filter(inWindow).select('prompt_id', 'model_id').join(prompts, { on: 'prompt_id', how: 'semi' });
-        const byModel = await executions.groupBy('model_id').agg(pl.len().alias('n')).join(scan('models').select(pl.col('id').alias('model_id'), 'name'), { on: 'model_id' }).collect();
+        const executions = scan('executions')
+          .filter(inWindow)
+          .select('prompt_id', 'model_id')
+          .join(prompts, { on: 'prompt_id', how: 'semi' });
+        const byModel = await executions
+          .groupBy('model_id')
+          .agg(pl.len().alias('n'))
+          .join(scan('models').select(pl.col('id').alias('model_id'), 'name'), { on: 'model_id' })
+          .collect();
         const total = Number(byModel.getColumn('n').sum() ?? 0);
         if (total === 0) return { total: 0, models: [], rows: [] };
         const mentions = scan('mentions')
@@ -36,20 +52,31 @@ export const polarsVisibility: Peer = {
           .withColumns(pl.col('n').fillNull(0).cast(pl.Float64).alias('n'))
           .withColumns(
             pl.col('n').div(pl.lit(total)).alias('visibility_score'),
-            pl.when(pl.col('n').sum().eq(0)).then(pl.lit(0.0)).otherwise(pl.col('n').div(pl.col('n').sum())).alias('share_of_voice'),
-            pl.when(pl.col('n').eq(0)).then(pl.lit(null)).otherwise(pl.col('pos').cast(pl.Float64).div(pl.col('n'))).alias('average_position'),
+            pl
+              .when(pl.col('n').sum().eq(0))
+              .then(pl.lit(0.0))
+              .otherwise(pl.col('n').div(pl.col('n').sum()))
+              .alias('share_of_voice'),
+            pl
+              .when(pl.col('n').eq(0))
+              .then(pl.lit(null))
+              .otherwise(pl.col('pos').cast(pl.Float64).div(pl.col('n')))
+              .alias('average_position'),
           )
           // nodejs-polars 0.24 (the last whose binding supports Node 20) sorts several keys in one direction only.
           .withColumns(pl.col('visibility_score').mul(-1).alias('best_first'))
           .sort(['best_first', 'name', 'id'])
           .collect();
-        const rows = ranked.head(pageSize).toRecords().map((r, i) => ({
-          asset: { name: r.name, owned: r.is_owned },
-          rank: i + 1,
-          visibility_score: r.visibility_score,
-          share_of_voice: r.share_of_voice,
-          average_position: r.average_position ?? null,
-        }));
+        const rows = ranked
+          .head(pageSize)
+          .toRecords()
+          .map((r, i) => ({
+            asset: { name: r.name, owned: r.is_owned },
+            rank: i + 1,
+            visibility_score: r.visibility_score,
+            share_of_voice: r.share_of_voice,
+            average_position: r.average_position ?? null,
+          }));
         const models = (byModel.getColumn('name').toArray() as string[]).sort();
         return { total: ranked.height, models, rows };
       },

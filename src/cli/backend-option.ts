@@ -19,7 +19,8 @@ export function backendOf(values: Record<string, unknown>): { backend?: BackendN
     if (url) throw new UsageError('--clickhouse-url goes with --backend clickhouse');
     return {};
   }
-  if (typeof backend !== 'string' || !(backendNames as readonly string[]).includes(backend)) throw new UsageError(`--backend must be one of ${backendNames.join(', ')}, got ${String(backend)}`);
+  if (typeof backend !== 'string' || !(backendNames as readonly string[]).includes(backend))
+    throw new UsageError(`--backend must be one of ${backendNames.join(', ')}, got ${String(backend)}`);
   if (backend === 'clickhouse' && !url) throw new UsageError('--backend clickhouse needs --clickhouse-url URL');
   if (backend !== 'clickhouse' && url) throw new UsageError('--clickhouse-url goes with --backend clickhouse');
   return { backend: backend as BackendName, ...(url ? { clickhouseUrl: url } : {}) };

@@ -42,8 +42,12 @@ export async function openOutput(io: CliIo, out: string | undefined, format: str
     };
   }
   const stdout = io.stdout;
-  if (binary && (!stdout || stdout.isTTY)) throw new UsageError(`${format} is binary: give --out FILE, or redirect standard output to a file or a pipe`);
-  return { write: stdout ? (chunk) => stdout.write(chunk) : async (chunk) => io.out(String(chunk)), close: async () => undefined };
+  if (binary && (!stdout || stdout.isTTY))
+    throw new UsageError(`${format} is binary: give --out FILE, or redirect standard output to a file or a pipe`);
+  return {
+    write: stdout ? (chunk) => stdout.write(chunk) : async (chunk) => io.out(String(chunk)),
+    close: async () => undefined,
+  };
 }
 
 export interface ExportProgress {
@@ -52,7 +56,8 @@ export interface ExportProgress {
   stop(): void;
 }
 
-const sizeText = (n: number) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / (1 << 20)).toFixed(1)} MiB`);
+const sizeText = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / (1 << 20)).toFixed(1)} MiB`;
 
 /**
  * Rows and bytes written so far, redrawn on stderr while an export runs, when stderr is a terminal and
@@ -62,7 +67,12 @@ export function exportProgress(io: CliIo, label: string, toTerminal: boolean): E
   if (!io.stderrIsTTY || toTerminal) return { rows() {}, bytes() {}, stop() {} };
   // Required here: only an export to a terminal draws a bar.
   const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
-  const bar = new cliProgress.SingleBar({ format: `${label} | {value} rows | {size} | {duration_formatted}`, stream: process.stderr, hideCursor: true, fps: 5 });
+  const bar = new cliProgress.SingleBar({
+    format: `${label} | {value} rows | {size} | {duration_formatted}`,
+    stream: process.stderr,
+    hideCursor: true,
+    fps: 5,
+  });
   let rows = 0;
   let bytes = 0;
   bar.start(0, 0, { size: sizeText(0) });

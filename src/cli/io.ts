@@ -26,7 +26,10 @@ export const processIo: CliIo = {
   },
   stdout: {
     isTTY: process.stdout.isTTY === true,
-    write: (chunk) => new Promise((resolve, reject) => void process.stdout.write(chunk, (error) => (error ? reject(error) : resolve()))),
+    write: (chunk) =>
+      new Promise(
+        (resolve, reject) => void process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())),
+      ),
   },
   stderrIsTTY: process.stderr.isTTY === true,
   stopped: () =>

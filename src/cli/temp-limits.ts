@@ -4,7 +4,10 @@ import { UsageError } from './args.ts';
 /** `--export-temp-limit` and `--temp-limit` as engine options; a size that does not read is a usage error. */
 export function tempLimits(values: Record<string, unknown>): { exportTempLimit?: string; tempLimit?: string } {
   const out: { exportTempLimit?: string; tempLimit?: string } = {};
-  for (const [flag, key] of [['export-temp-limit', 'exportTempLimit'], ['temp-limit', 'tempLimit']] as const) {
+  for (const [flag, key] of [
+    ['export-temp-limit', 'exportTempLimit'],
+    ['temp-limit', 'tempLimit'],
+  ] as const) {
     const v = values[flag];
     if (typeof v !== 'string') continue;
     try {

@@ -38,14 +38,18 @@ const typeOf = (c: ColumnDef): string => {
   return c.nullable && !type.startsWith('Array') ? `Nullable(${type})` : type;
 };
 
-const has = (columns: Record<string, ColumnDef>, names: readonly string[]) => names.every((n) => n in columns && !columns[n]!.nullable);
+const has = (columns: Record<string, ColumnDef>, names: readonly string[]) =>
+  names.every((n) => n in columns && !columns[n]!.nullable);
 
 /**
  * The sort key: Insights facts by tenant, category and the New York day the v2 windows filter on
  * (then the instant, which the v1 windows filter on); traffic by tenant, domain and instant, as the
  * traffic reports filter; every other table by the contract's sort order (its non-null columns).
  */
-function placementOf(columns: Record<string, ColumnDef>, sort: readonly string[]): Pick<CatalogTable, 'orderBy' | 'placement'> {
+function placementOf(
+  columns: Record<string, ColumnDef>,
+  sort: readonly string[],
+): Pick<CatalogTable, 'orderBy' | 'placement'> {
   const insights = ['organization_id', 'category_id', 'day', 'executed_at'];
   const traffic = ['organization_id', 'domain', 'ts'];
   if (has(columns, insights)) return { orderBy: insights, placement: 'sharded' };
@@ -59,7 +63,10 @@ const column = (type: ColumnType, nullable = false): ColumnDef => ({ type, nulla
  * The state store's derived views (src/state/derived-views.ts), which the reports read as tables: the
  * loader writes them from the dataset's knowledge base as it is when loaded.
  */
-const derived: Record<(typeof derivedStateViews)[number], { columns: Record<string, ColumnDef>; sort: readonly string[] }> = {
+const derived: Record<
+  (typeof derivedStateViews)[number],
+  { columns: Record<string, ColumnDef>; sort: readonly string[] }
+> = {
   kb_sections: {
     columns: {
       organization_id: column('VARCHAR'),
@@ -102,6 +109,12 @@ export function contractCatalog(): Catalog {
       ...tableNames.map((t) => tableOf(t, tables[t].columns as Record<string, ColumnDef>, tables[t].sort)),
       ...derivedStateViews.map((v) => tableOf(v, derived[v].columns, derived[v].sort)),
     ],
-    unions: [{ name: 'request_log', of: ['bot_events', 'referral_visits'], columns: ['organization_id', 'domain_id', 'domain', 'ts', 'host', 'path'] }],
+    unions: [
+      {
+        name: 'request_log',
+        of: ['bot_events', 'referral_visits'],
+        columns: ['organization_id', 'domain_id', 'domain', 'ts', 'host', 'path'],
+      },
+    ],
   };
 }

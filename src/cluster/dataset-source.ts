@@ -14,7 +14,8 @@ const isDerived = (table: string) => (derivedStateViews as readonly string[]).in
  * (knowledge-base sections and claim evidence) computed by the engine's DuckDB and written to `scratch`.
  */
 export function datasetSource(dir: string, pool: DuckDBPool, scratch: string): DatasetSource {
-  const count = async (from: string) => Number((await pool.use((c) => c.runAndReadAll(`SELECT count(*) FROM ${from}`))).getRowsJS()[0]![0]);
+  const count = async (from: string) =>
+    Number((await pool.use((c) => c.runAndReadAll(`SELECT count(*) FROM ${from}`))).getRowsJS()[0]![0]);
   return {
     async files(table) {
       if (!isDerived(table)) return findTableFiles(dir, table as TableName);

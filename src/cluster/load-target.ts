@@ -34,9 +34,17 @@ export async function openTarget(target: TargetUrl, cluster?: string): Promise<L
   const settings = cluster ? { insert_distributed_sync: 1 as const } : {};
   return {
     execute: async (query) => void (await client.command({ query })),
-    insertFile: async (table, file) => void (await client.insert({ table, values: createReadStream(file), format: 'Parquet', clickhouse_settings: settings })),
+    insertFile: async (table, file) =>
+      void (await client.insert({
+        table,
+        values: createReadStream(file),
+        format: 'Parquet',
+        clickhouse_settings: settings,
+      })),
     count: async (table) => {
-      const rows = await (await client.query({ query: `SELECT count() AS n FROM ${table}`, format: 'JSONEachRow' })).json<{ n: string | number }>();
+      const rows = await (
+        await client.query({ query: `SELECT count() AS n FROM ${table}`, format: 'JSONEachRow' })
+      ).json<{ n: string | number }>();
       return Number(rows[0]?.n ?? 0);
     },
     close: () => client.close(),
@@ -51,7 +59,8 @@ function chdbTarget(path: string): LoadTarget {
   const chdb = acquireChdb(path);
   return {
     execute: async (statement) => void (await chdb.run(statement)),
-    insertFile: async (table, file) => void (await chdb.run(`INSERT INTO ${table} FROM INFILE ${clickhouseLiteral(file)} FORMAT Parquet`)),
+    insertFile: async (table, file) =>
+      void (await chdb.run(`INSERT INTO ${table} FROM INFILE ${clickhouseLiteral(file)} FORMAT Parquet`)),
     count: async (table) => Number((await chdb.run(`SELECT count() AS n FROM ${table}`)).columns.n![0]),
     close: async () => chdb.release(),
   };

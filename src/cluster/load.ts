@@ -20,18 +20,27 @@ export interface LoadOptions extends SchemaOptions {
  * then checks every table's rows on the target against the dataset's. A table that already holds
  * rows is refused before any row is loaded, so running a load twice never doubles a table.
  */
-export async function loadDataset(catalog: Catalog, source: DatasetSource, target: LoadTarget, options: LoadOptions): Promise<void> {
+export async function loadDataset(
+  catalog: Catalog,
+  source: DatasetSource,
+  target: LoadTarget,
+  options: LoadOptions,
+): Promise<void> {
   for (const statement of schemaStatements(catalog, options)) await target.execute(statement);
   const qualified = (table: string) => `${options.database}.${table}`;
   const full: string[] = [];
   for (const t of catalog.tables) if ((await target.count(qualified(t.name))) > 0) full.push(t.name);
   if (full.length > 0) {
-    throw new DatasetError(`the database ${options.database} already holds rows in ${full.length} table${full.length === 1 ? '' : 's'} (${full.slice(0, 4).join(', ')}${full.length > 4 ? ', …' : ''}): load into an empty database (--database), or drop those tables first`);
+    throw new DatasetError(
+      `the database ${options.database} already holds rows in ${full.length} table${full.length === 1 ? '' : 's'} (${full.slice(0, 4).join(', ')}${full.length > 4 ? ', …' : ''}): load into an empty database (--database), or drop those tables first`,
+    );
   }
   for (const t of catalog.tables) {
     const files = await source.files(t.name);
     for (const file of files ?? []) await target.insertFile(qualified(t.name), file);
-    options.progress(`${t.name}: ${await target.count(qualified(t.name))} rows loaded${files ? ` from ${files.length} file${files.length === 1 ? '' : 's'}` : ' (not in the dataset: empty)'}`);
+    options.progress(
+      `${t.name}: ${await target.count(qualified(t.name))} rows loaded${files ? ` from ${files.length} file${files.length === 1 ? '' : 's'}` : ' (not in the dataset: empty)'}`,
+    );
   }
   const wrong: string[] = [];
   for (const t of catalog.tables) {

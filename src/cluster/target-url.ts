@@ -23,7 +23,8 @@ export function parseTargetUrl(url: string, database?: string): TargetUrl {
   } catch {
     throw new DatasetError(`--url must be http(s)://host:port[/database] or chdb:PATH, got ${url}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new DatasetError(`--url must be http(s)://host:port[/database] or chdb:PATH, got ${url}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new DatasetError(`--url must be http(s)://host:port[/database] or chdb:PATH, got ${url}`);
   const fromPath = decodeURIComponent(parsed.pathname.slice(1)) || undefined;
   return { kind: 'http', url, database: checkIdentifier(database ?? fromPath ?? 'default', 'database') };
 }

@@ -1,5 +1,18 @@
 import type { DuckDBConnection, DuckDBType, DuckDBValue } from '@duckdb/node-api';
-import { DuckDBDataChunk, DuckDBDateValue, DuckDBTimestampTZValue, BIGINT, BOOLEAN, DATE, DOUBLE, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, listValue } from './duckdb-api.ts';
+import {
+  DuckDBDataChunk,
+  DuckDBDateValue,
+  DuckDBTimestampTZValue,
+  BIGINT,
+  BOOLEAN,
+  DATE,
+  DOUBLE,
+  INTEGER,
+  LIST,
+  TIMESTAMPTZ,
+  VARCHAR,
+  listValue,
+} from './duckdb-api.ts';
 import { DataType, type Table as ArrowTable } from 'apache-arrow';
 import { DatasetError } from '../errors.ts';
 import type { ColumnDef, ColumnType } from '../model/column.ts';
@@ -27,7 +40,12 @@ type Convert = (value: unknown) => DuckDBValue;
 
 /** Plain, large, view and dictionary-encoded strings (what `tableFromJSON` and `tableFromArrays` make). */
 function isText(type: DataType): boolean {
-  return DataType.isUtf8(type) || DataType.isLargeUtf8(type) || DataType.isUtf8View(type) || (DataType.isDictionary(type) && isText(type.dictionary));
+  return (
+    DataType.isUtf8(type) ||
+    DataType.isLargeUtf8(type) ||
+    DataType.isUtf8View(type) ||
+    (DataType.isDictionary(type) && isText(type.dictionary))
+  );
 }
 
 const millis = (value: unknown) => Number(value instanceof Date ? value.getTime() : value);
@@ -45,7 +63,9 @@ function whole(contract: 'INTEGER' | 'BIGINT'): (value: unknown) => bigint {
 /** Integer widths that always fit the contract type, so their values need no check. */
 function alwaysFits(contract: 'INTEGER' | 'BIGINT', arrow: DataType): boolean {
   if (!DataType.isInt(arrow)) return false;
-  return contract === 'BIGINT' ? arrow.isSigned || arrow.bitWidth < 64 : arrow.bitWidth < 32 || (arrow.isSigned && arrow.bitWidth === 32);
+  return contract === 'BIGINT'
+    ? arrow.isSigned || arrow.bitWidth < 64
+    : arrow.bitWidth < 32 || (arrow.isSigned && arrow.bitWidth === 32);
 }
 
 /** How a column of this Arrow type becomes the contract type, or undefined when it cannot. */
@@ -75,9 +95,12 @@ function converter(column: ColumnDef, arrow: DataType): Convert | undefined {
         return new DuckDBDateValue(ms / msPerDay);
       };
     case 'TIMESTAMPTZ':
-      return DataType.isTimestamp(arrow) || DataType.isDate(arrow) ? (v) => new DuckDBTimestampTZValue(BigInt(Math.round(millis(v))) * 1000n) : undefined;
+      return DataType.isTimestamp(arrow) || DataType.isDate(arrow)
+        ? (v) => new DuckDBTimestampTZValue(BigInt(Math.round(millis(v))) * 1000n)
+        : undefined;
     case 'VARCHAR[]':
-      if (!(DataType.isList(arrow) || DataType.isLargeList(arrow)) || !isText(arrow.children[0]!.type)) return undefined;
+      if (!(DataType.isList(arrow) || DataType.isLargeList(arrow)) || !isText(arrow.children[0]!.type))
+        return undefined;
       return (v) => listValue(Array.from(v as Iterable<unknown>, (x) => (x === null ? null : String(x))));
   }
 }
@@ -92,11 +115,18 @@ export async function loadArrowTable(conn: DuckDBConnection, table: TableName, a
   const columns = Object.entries(tables[table].columns as Record<string, ColumnDef>);
   const readers = columns.map(([name, column]) => {
     const field = arrow.schema.fields.find((f) => f.name === name);
-    if (!field) throw new DatasetError(`Arrow table "${table}" is missing column "${name}" (${column.type})`, undefined, name);
+    if (!field)
+      throw new DatasetError(`Arrow table "${table}" is missing column "${name}" (${column.type})`, undefined, name);
     const vector = arrow.getChild(name)!;
     // An all-null column leaves nothing to infer its type from: tableFromArrays makes it Float64.
-    const convert = converter(column, field.type) ?? (column.nullable && vector.nullCount === vector.length ? () => null : undefined);
-    if (!convert) throw new DatasetError(`Arrow table "${table}": column "${name}" has type ${field.type}, expected ${column.type}`, undefined, name);
+    const convert =
+      converter(column, field.type) ?? (column.nullable && vector.nullCount === vector.length ? () => null : undefined);
+    if (!convert)
+      throw new DatasetError(
+        `Arrow table "${table}": column "${name}" has type ${field.type}, expected ${column.type}`,
+        undefined,
+        name,
+      );
     return { name, convert, vector };
   });
   const staging = `arrow_${table}`;
@@ -116,7 +146,11 @@ export async function loadArrowTable(conn: DuckDBConnection, table: TableName, a
           values[r] = value === null || value === undefined ? null : convert(value);
         } catch (error) {
           if (!(error instanceof Misfit)) throw error;
-          throw new DatasetError(`Arrow table "${table}": column "${name}" row ${offset + r}: ${error.message}`, undefined, name);
+          throw new DatasetError(
+            `Arrow table "${table}": column "${name}" row ${offset + r}: ${error.message}`,
+            undefined,
+            name,
+          );
         }
       }
       chunk.setColumnValues(i, values);

@@ -5,7 +5,11 @@ import { TimeBudgetError } from '../errors.ts';
  * (0: no budget). Whatever `fn` rejects with once that signal has aborted (DuckDB's "Interrupted!"
  * included), the caller gets the abort's reason: a TimeBudgetError, or the caller's own reason.
  */
-export async function withBudget<T>(budgetMs: number, outer: AbortSignal | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withBudget<T>(
+  budgetMs: number,
+  outer: AbortSignal | undefined,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const forward = () => controller.abort(outer!.reason);
   if (outer?.aborted) forward();

@@ -12,7 +12,11 @@ interface Session {
   readonly path: string;
   query(query: string, format?: string): string;
   queryAsync(query: string, opts?: { format?: string }): Promise<{ text(): string }>;
-  queryBindAsync(query: string, params: object, opts?: { format?: string; signal?: AbortSignal }): Promise<{ text(): string }>;
+  queryBindAsync(
+    query: string,
+    params: object,
+    opts?: { format?: string; signal?: AbortSignal },
+  ): Promise<{ text(): string }>;
   close(): void;
 }
 
@@ -23,7 +27,9 @@ export function requireOptional<T>(name: string, what: string): T {
   try {
     return createRequire(import.meta.url)(name) as T;
   } catch (error) {
-    throw new DatasetError(`${what} needs the optional package ${name}: run \`npm i ${name}\` (${(error as Error).message.split('\n')[0]})`);
+    throw new DatasetError(
+      `${what} needs the optional package ${name}: run \`npm i ${name}\` (${(error as Error).message.split('\n')[0]})`,
+    );
   }
 }
 
@@ -34,7 +40,16 @@ const loadChdb = () => requireOptional<ChdbModule>('chdb', 'the chdb backend (Cl
  * of its own, and the loader) shares it and queues its statements on it. `path` is the persistent
  * directory when one was asked for, undefined for chdb's temporary one.
  */
-let shared: { session: Session; path: string | undefined; users: number; queue: Promise<unknown>; killer?: Session; scratch?: string } | undefined;
+let shared:
+  | {
+      session: Session;
+      path: string | undefined;
+      users: number;
+      queue: Promise<unknown>;
+      killer?: Session;
+      scratch?: string;
+    }
+  | undefined;
 
 /** How often a cancel asks again while its statement has not ended (it may not have reached chdb yet). */
 const cancelRetryMs = 50;
@@ -63,7 +78,10 @@ export async function runningStatements(): Promise<number> {
   const chdb = shared;
   if (!chdb) return 0;
   chdb.killer ??= new (loadChdb().Session)(chdb.session.path);
-  const answer = await chdb.killer.queryAsync(`SELECT count() FROM system.processes WHERE startsWith(Settings['log_comment'], 'aea-') AND is_cancelled = 0`, { format: 'CSV' });
+  const answer = await chdb.killer.queryAsync(
+    `SELECT count() FROM system.processes WHERE startsWith(Settings['log_comment'], 'aea-') AND is_cancelled = 0`,
+    { format: 'CSV' },
+  );
   return Number(answer.text().trim());
 }
 
@@ -90,19 +108,28 @@ export interface ChdbHandle {
 export function acquireChdb(path?: string, maxMemoryBytes = 0): ChdbHandle {
   const wanted = path === undefined ? undefined : resolve(path);
   if (shared && wanted !== undefined && shared.path !== wanted) {
-    throw new DatasetError(`chdb holds one data directory per process, and this process already uses ${shared.path ?? 'a temporary one'}: cannot also open ${wanted}`);
+    throw new DatasetError(
+      `chdb holds one data directory per process, and this process already uses ${shared.path ?? 'a temporary one'}: cannot also open ${wanted}`,
+    );
   }
   if (!shared) {
     // chdb's own temporary directory (chdb-node-*) carries no owner, so a killed process's could never be
     // told from a running one's: ours is named by this PID and swept like every other (temp-paths.ts).
     const scratch = wanted === undefined ? tempFolderSync('chdbdata') : undefined;
-    shared = { session: new (loadChdb().Session)(wanted ?? scratch), path: wanted, users: 0, queue: Promise.resolve(), ...(scratch ? { scratch } : {}) };
+    shared = {
+      session: new (loadChdb().Session)(wanted ?? scratch),
+      path: wanted,
+      users: 0,
+      queue: Promise.resolve(),
+      ...(scratch ? { scratch } : {}),
+    };
   }
   const chdb = shared;
   // Again for every user: the session's settings are its defaults, which another user may have changed since it opened.
   // Queued: a statement of another user may be running, and chdb runs one at a time.
   chdb.queue = chdb.queue.then(() => {
-    for (const [name, value] of Object.entries(clickhouseSettings)) chdb.session.query(`SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`);
+    for (const [name, value] of Object.entries(clickhouseSettings))
+      chdb.session.query(`SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`);
   });
   chdb.users++;
   let released = false;
@@ -114,7 +141,9 @@ export function acquireChdb(path?: string, maxMemoryBytes = 0): ChdbHandle {
         if (database) chdb.session.query(`USE ${database}`);
         const tag = `aea-${randomUUID()}`;
         // Per statement: users of the shared session may have different budgets.
-        chdb.session.query(`SET max_memory_usage = ${Math.max(0, Math.floor(maxMemoryBytes))}, log_comment = '${tag}', optimize_move_to_prewhere = ${prewhere ? 1 : 0}`);
+        chdb.session.query(
+          `SET max_memory_usage = ${Math.max(0, Math.floor(maxMemoryBytes))}, log_comment = '${tag}', optimize_move_to_prewhere = ${prewhere ? 1 : 0}`,
+        );
         const ended = { done: false };
         let cancelled: Promise<void> | undefined;
         const cancel = () => {

@@ -38,7 +38,9 @@ const asInstant: Convert = (v) => (typeof v === 'string' ? new Date(`${v.replace
 
 /** How a column of a ClickHouse type becomes what DuckDB's client gives: days and instants as Dates. */
 function converter(type: string): Convert | undefined {
-  const inner = type.replace(/^(?:Nullable|LowCardinality)\((.*)\)$/, '$1').replace(/^(?:Nullable|LowCardinality)\((.*)\)$/, '$1');
+  const inner = type
+    .replace(/^(?:Nullable|LowCardinality)\((.*)\)$/, '$1')
+    .replace(/^(?:Nullable|LowCardinality)\((.*)\)$/, '$1');
   if (inner === 'Date' || inner === 'Date32') return asDay;
   if (inner.startsWith('DateTime')) return asInstant;
   const list = /^Array\((.*)\)$/.exec(inner);

@@ -51,7 +51,9 @@ function globOf(files: readonly string[]): string | undefined {
   const dir = dirname(files[0]!);
   if (files.some((f) => dirname(f) !== dir)) return undefined;
   const all = readdirSync(dir).filter((f) => f.endsWith('.parquet'));
-  return all.length === files.length && files.every((f) => all.includes(basename(f))) ? join(dir, '*.parquet') : undefined;
+  return all.length === files.length && files.every((f) => all.includes(basename(f)))
+    ? join(dir, '*.parquet')
+    : undefined;
 }
 
 /**
@@ -84,7 +86,11 @@ const quotedName = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceA
  */
 function parquetSource(source: string, found: ReadonlyMap<string, string>): string {
   if (![...found.values()].some((t) => bare(t) === 'UUID')) return `file(${clickhouseLiteral(source)}, Parquet)`;
-  const structure = [...found].map(([name, type]) => `${quotedName(name)} ${bare(type) === 'UUID' ? type.replace('UUID', 'FixedString(16)') : type}`).join(', ');
+  const structure = [...found]
+    .map(
+      ([name, type]) => `${quotedName(name)} ${bare(type) === 'UUID' ? type.replace('UUID', 'FixedString(16)') : type}`,
+    )
+    .join(', ');
   return `file(${clickhouseLiteral(source)}, Parquet, ${clickhouseLiteral(structure)})`;
 }
 
@@ -92,12 +98,23 @@ function parquetSource(source: string, found: ReadonlyMap<string, string>): stri
  * The statements that (re)create the views the reports read, in the current database: the dataset's
  * tables (`state` false), or the state store's tables and derived views, copied to `dir` under `tag`.
  */
-export async function clickhouseTables(copies: TableCopies, describe: Describe, dir: string, tag: string, state = false): Promise<string[]> {
+export async function clickhouseTables(
+  copies: TableCopies,
+  describe: Describe,
+  dir: string,
+  tag: string,
+  state = false,
+): Promise<string[]> {
   const out: string[] = [];
   const view = async (name: string, source: string, table?: TableName) => {
-    if (!table) return void out.push(`CREATE OR REPLACE VIEW "${name}" AS SELECT * FROM file(${clickhouseLiteral(source)}, Parquet)`);
+    if (!table)
+      return void out.push(
+        `CREATE OR REPLACE VIEW "${name}" AS SELECT * FROM file(${clickhouseLiteral(source)}, Parquet)`,
+      );
     const found = await describe(source);
-    out.push(`CREATE OR REPLACE VIEW "${name}" AS SELECT ${projection(table, found)} FROM ${parquetSource(source, found)}`);
+    out.push(
+      `CREATE OR REPLACE VIEW "${name}" AS SELECT ${projection(table, found)} FROM ${parquetSource(source, found)}`,
+    );
   };
   const copied = async (relation: string) => {
     const file = join(dir, `${tag}-${relation}.parquet`);

@@ -19,7 +19,9 @@ export function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk): Co
 export function concatBatches(batches: readonly ColumnBatch[]): ColumnBatch {
   if (batches.length === 1) return batches[0]!;
   const names = [...new Set(batches.flatMap((b) => Object.keys(b.columns)))];
-  const columns = Object.fromEntries(names.map((n) => [n, batches.flatMap((b) => b.columns[n] ?? new Array<null>(b.length).fill(null))]));
+  const columns = Object.fromEntries(
+    names.map((n) => [n, batches.flatMap((b) => b.columns[n] ?? new Array<null>(b.length).fill(null))]),
+  );
   return { length: batches.reduce((sum, b) => sum + b.length, 0), columns };
 }
 
@@ -27,5 +29,8 @@ export function concatBatches(batches: readonly ColumnBatch[]): ColumnBatch {
 export function sliceBatch(batch: ColumnBatch, from: number, to = batch.length): ColumnBatch {
   const end = Math.min(to, batch.length);
   if (from === 0 && end === batch.length) return batch;
-  return { length: Math.max(0, end - from), columns: Object.fromEntries(Object.entries(batch.columns).map(([n, v]) => [n, v.slice(from, end)])) };
+  return {
+    length: Math.max(0, end - from),
+    columns: Object.fromEntries(Object.entries(batch.columns).map(([n, v]) => [n, v.slice(from, end)])),
+  };
 }

@@ -7,13 +7,16 @@ import { manifestFileName } from '../model/layout.ts';
 import { stateTables, type StateStore } from '../state/store.ts';
 
 /** Where a registered table's rows come from: Parquet files, or an Arrow table read through its view (in the contract's types). */
-export type TableSource = { readonly table: string; readonly files: readonly string[] } | { readonly table: string; readonly relation: string };
+export type TableSource =
+  | { readonly table: string; readonly files: readonly string[] }
+  | { readonly table: string; readonly relation: string };
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 // TRICKY: a sum of row hashes does not depend on the order rows are stored in (unlike a hash of the
 // bytes), and unlike a XOR two equal rows do not cancel out.
-const contentSql = (relation: string) => `SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR FROM ${relation} t`;
+const contentSql = (relation: string) =>
+  `SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR FROM ${relation} t`;
 
 /**
  * The identity of what reports read: the dataset's content and the state store's. Files are known by
@@ -52,7 +55,10 @@ export class DatasetVersion {
     const out = new Map<string, { path: string; id: string }[]>();
     for (const source of this.sources) {
       if ('relation' in source) return null;
-      out.set(source.table, source.files.map((path) => ({ path, id: this.fileIdentity(path, manifest) })));
+      out.set(
+        source.table,
+        source.files.map((path) => ({ path, id: this.fileIdentity(path, manifest) })),
+      );
     }
     return out;
   }

@@ -65,7 +65,9 @@ export function findTableFiles(dir: string, table: TableName): string[] | undefi
   }
   if (existsSync(single)) return [single];
   if (!hasFolder) return undefined;
-  const parts = readdirSync(folder).filter((f) => f.endsWith('.parquet')).sort();
+  const parts = readdirSync(folder)
+    .filter((f) => f.endsWith('.parquet'))
+    .sort();
   if (parts.length === 0) throw new DatasetError(`table "${table}" has no Parquet files in ${folder}/`, folder);
   return parts.map((f) => join(folder, f));
 }
@@ -81,7 +83,9 @@ function brokenLink(path: string): string | undefined {
     statSync(path);
     return undefined;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a loop of symbolic links' : 'a symbolic link to nothing (dangling)';
+    return (error as NodeJS.ErrnoException).code === 'ELOOP'
+      ? 'a loop of symbolic links'
+      : 'a symbolic link to nothing (dangling)';
   }
 }
 
@@ -96,13 +100,27 @@ export const missingTableMessage = (dir: string, table: TableName) =>
   `missing table "${table}": expected ${resolve(dir, `${table}.parquet`)} or a folder ${resolve(dir, table)}/ of Parquet files`;
 
 /** Every problem of one file's columns: missing, of a wrong type, or holding values their contract type cannot. */
-export async function checkFileColumns(conn: DuckDBConnection, table: TableName, file: string, known?: FileColumns): Promise<{ columns: ColumnSource[]; problems: DatasetProblem[] }> {
-  const problem = (message: string, column?: string): DatasetProblem => ({ severity: 'error', table, file, column, message });
+export async function checkFileColumns(
+  conn: DuckDBConnection,
+  table: TableName,
+  file: string,
+  known?: FileColumns,
+): Promise<{ columns: ColumnSource[]; problems: DatasetProblem[] }> {
+  const problem = (message: string, column?: string): DatasetProblem => ({
+    severity: 'error',
+    table,
+    file,
+    column,
+    message,
+  });
   let described: FileColumns;
   try {
     described = known ?? (await describeFile(conn, file));
   } catch (error) {
-    return { columns: [], problems: [problem(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`)] };
+    return {
+      columns: [],
+      problems: [problem(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`)],
+    };
   }
   const columns: ColumnSource[] = [];
   const problems: DatasetProblem[] = [];
@@ -116,20 +134,33 @@ export async function checkFileColumns(conn: DuckDBConnection, table: TableName,
     const base = found.replace(/\(.*\)$/, '');
     if (acceptedIfFits[column.type]?.includes(base)) narrowed.push({ name, type: column.type });
     else if (!accepted[column.type].includes(base)) {
-      problems.push(problem(`${file}: column "${name}" of table "${table}" has type ${found}, expected ${column.type}`, name));
+      problems.push(
+        problem(`${file}: column "${name}" of table "${table}" has type ${found}, expected ${column.type}`, name),
+      );
       continue;
     }
     columns.push({ name, cast: base !== column.type });
   }
-  if (narrowed.length > 0) problems.push(...(await misfits(conn, file, narrowed)).map(({ name, type, found, example }) => problem(`${file}: column "${name}" of table "${table}" is ${found}; its value ${example} does not fit ${type}`, name)));
+  if (narrowed.length > 0)
+    problems.push(
+      ...(await misfits(conn, file, narrowed)).map(({ name, type, found, example }) =>
+        problem(
+          `${file}: column "${name}" of table "${table}" is ${found}; its value ${example} does not fit ${type}`,
+          name,
+        ),
+      ),
+    );
   return { columns, problems };
 }
 
 /** Columns of a wider number type holding a value their contract's integer type cannot (3e9, 1.5). */
 async function misfits(conn: DuckDBConnection, file: string, columns: readonly { name: string; type: ColumnType }[]) {
   // TRICKY: TRY_CAST rounds 1.5 to 2, so a value fits only when the cast exists and equals it.
-  const bad = (c: { name: string; type: ColumnType }) => `"${c.name}" IS NOT NULL AND (TRY_CAST("${c.name}" AS ${c.type}) IS NULL OR TRY_CAST("${c.name}" AS ${c.type}) <> "${c.name}")`;
-  const select = columns.map((c) => `CAST(any_value("${c.name}") FILTER (WHERE ${bad(c)}) AS VARCHAR), any_value(typeof("${c.name}"))`).join(', ');
+  const bad = (c: { name: string; type: ColumnType }) =>
+    `"${c.name}" IS NOT NULL AND (TRY_CAST("${c.name}" AS ${c.type}) IS NULL OR TRY_CAST("${c.name}" AS ${c.type}) <> "${c.name}")`;
+  const select = columns
+    .map((c) => `CAST(any_value("${c.name}") FILTER (WHERE ${bad(c)}) AS VARCHAR), any_value(typeof("${c.name}"))`)
+    .join(', ');
   const row = (await conn.runAndReadAll(`SELECT ${select} FROM read_parquet($file)`, { file })).getRowsJS()[0]!;
   return columns
     .map((c, i) => ({ ...c, example: row[2 * i], found: String(row[2 * i + 1]) }))
@@ -138,7 +169,12 @@ async function misfits(conn: DuckDBConnection, file: string, columns: readonly {
 }
 
 /** Reads every file's footer, checks its columns and types against the contract, and fails on the first problem. */
-export async function inspectFiles(conn: DuckDBConnection, table: TableName, files: readonly string[], described?: ReadonlyMap<string, FileColumns>): Promise<TableSource> {
+export async function inspectFiles(
+  conn: DuckDBConnection,
+  table: TableName,
+  files: readonly string[],
+  described?: ReadonlyMap<string, FileColumns>,
+): Promise<TableSource> {
   let casts: ColumnSource[] | undefined;
   for (const file of files) {
     const { columns, problems } = await checkFileColumns(conn, table, file, described?.get(file));
@@ -161,6 +197,8 @@ export function projection(table: TableName, columns: readonly ColumnSource[]): 
 
 /** A table the dataset leaves out: no rows, the contract's columns and types. */
 export function emptyRelation(table: TableName): string {
-  const columns = Object.entries(tables[table].columns as Record<string, ColumnDef>).map(([name, c]) => `CAST(NULL AS ${c.type}) AS "${name}"`);
+  const columns = Object.entries(tables[table].columns as Record<string, ColumnDef>).map(
+    ([name, c]) => `CAST(NULL AS ${c.type}) AS "${name}"`,
+  );
   return `SELECT ${columns.join(', ')} WHERE false`;
 }

@@ -6,6 +6,23 @@ import type * as Api from '@duckdb/node-api';
 const api = createRequire(import.meta.url)('@duckdb/node-api') as typeof Api;
 
 /** The values of @duckdb/node-api the engine uses; its types come from the package itself (`import type`). */
-export const { DuckDBInstance, JSDuckDBValueConverter, DuckDBDataChunk, DuckDBDateValue, DuckDBTimestampTZValue, BIGINT, BOOLEAN, DATE, DOUBLE, INTEGER, LIST, TIMESTAMPTZ, VARCHAR, STRUCT, listValue, structValue } = api;
+export const {
+  DuckDBInstance,
+  JSDuckDBValueConverter,
+  DuckDBDataChunk,
+  DuckDBDateValue,
+  DuckDBTimestampTZValue,
+  BIGINT,
+  BOOLEAN,
+  DATE,
+  DOUBLE,
+  INTEGER,
+  LIST,
+  TIMESTAMPTZ,
+  VARCHAR,
+  STRUCT,
+  listValue,
+  structValue,
+} = api;
 export type DuckDBInstance = Api.DuckDBInstance;
 export type DuckDBDataChunk = Api.DuckDBDataChunk;

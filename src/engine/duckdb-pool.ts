@@ -179,7 +179,8 @@ export class DuckDBPool {
   close(): Promise<void> | undefined {
     if (this.closed) return this.closing;
     this.closed = true;
-    for (const lane of Object.values(this.lanes)) for (const w of lane.waiting.splice(0)) w.reject(new Error('engine is closed'));
+    for (const lane of Object.values(this.lanes))
+      for (const w of lane.waiting.splice(0)) w.reject(new Error('engine is closed'));
     const closeAll = () => {
       for (const c of this.all) c.closeSync();
       this.instance.closeSync();

@@ -4,10 +4,18 @@ import { pathListLiteral } from './literal.ts';
 /** A file's columns as DuckDB reads them: name → DuckDB type. */
 export type FileColumns = ReadonlyMap<string, string>;
 
-type SchemaRow = { readonly name: string; readonly children: number; readonly duckdbType: string | null; readonly signature: string };
+type SchemaRow = {
+  readonly name: string;
+  readonly children: number;
+  readonly duckdbType: string | null;
+  readonly signature: string;
+};
 
 export const describeFile = async (conn: DuckDBConnection, file: string): Promise<FileColumns> => {
-  const reader = await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($file))`, { file });
+  const reader = await conn.runAndReadAll(
+    `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($file))`,
+    { file },
+  );
   return new Map(reader.getRowsJS().map((r) => [String(r[0]), String(r[1])]));
 };
 
@@ -33,7 +41,10 @@ function topLevel(rows: readonly SchemaRow[]): SchemaRow[] {
  * the footer leaves a list's type to the reader. A file missing from the answer (the statement failed:
  * one unreadable file fails it) is left to the caller's own DESCRIBE, which names the file.
  */
-export async function describeFiles(conn: DuckDBConnection, files: readonly string[]): Promise<Map<string, FileColumns>> {
+export async function describeFiles(
+  conn: DuckDBConnection,
+  files: readonly string[],
+): Promise<Map<string, FileColumns>> {
   const described = new Map<string, FileColumns>();
   if (files.length === 0) return described;
   let rows: unknown[][];
@@ -50,11 +61,22 @@ export async function describeFiles(conn: DuckDBConnection, files: readonly stri
   const byFile = new Map<string, { id: number; row: SchemaRow }[]>();
   for (const r of rows) {
     const list = byFile.get(String(r[0])) ?? byFile.set(String(r[0]), []).get(String(r[0]))!;
-    list.push({ id: Number(r[4]), row: { name: String(r[1]), children: Number(r[2] ?? 0), duckdbType: r[3] === null ? null : String(r[3]), signature: String(r[5]) } });
+    list.push({
+      id: Number(r[4]),
+      row: {
+        name: String(r[1]),
+        children: Number(r[2] ?? 0),
+        duckdbType: r[3] === null ? null : String(r[3]),
+        signature: String(r[5]),
+      },
+    });
   }
   const bySignature = new Map<string, FileColumns>();
   for (const file of files) {
-    const schema = byFile.get(file)?.sort((a, b) => a.id - b.id).map((e) => e.row);
+    const schema = byFile
+      .get(file)
+      ?.sort((a, b) => a.id - b.id)
+      .map((e) => e.row);
     if (!schema || schema.length === 0) continue;
     const top = topLevel(schema);
     const flat = top.every((c) => c.duckdbType !== null) && new Set(top.map((c) => c.name)).size === top.length;

@@ -26,8 +26,23 @@ export const tablesThatMayBeEmpty: readonly TableName[] = [
 
 /** Every Insights report scopes a category's prompts and names topics, brands, models and regions. */
 const insights: readonly TableName[] = ['categories', 'prompts', 'topics', 'assets', 'models', 'regions'];
-const answers: readonly TableName[] = [...insights, 'executions', 'mentions', 'citations', 'fanouts', 'sentiments', 'themes'];
-const claims: readonly TableName[] = [...insights, 'executions', 'citations', 'claim_occurrences', 'claim_clusters', 'themes'];
+const answers: readonly TableName[] = [
+  ...insights,
+  'executions',
+  'mentions',
+  'citations',
+  'fanouts',
+  'sentiments',
+  'themes',
+];
+const claims: readonly TableName[] = [
+  ...insights,
+  'executions',
+  'citations',
+  'claim_occurrences',
+  'claim_clusters',
+  'themes',
+];
 const videos: readonly TableName[] = [...insights, 'citations'];
 const promptSet: readonly TableName[] = ['categories', 'prompts', 'topics', 'assets', 'models', 'regions'];
 

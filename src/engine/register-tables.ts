@@ -12,12 +12,14 @@ import { smallTableBytes } from '../limits.ts';
 import { pathListLiteral } from './literal.ts';
 import { describeFiles, type FileColumns } from './file-schemas.ts';
 
-const isDimension = (table: TableName) => !(tables[table].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts');
+const isDimension = (table: TableName) =>
+  !(tables[table].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts');
 
 const bytesOf = (files: readonly string[]) => files.reduce((sum, f) => sum + statSync(f).size, 0);
 
 /** Editable tables are registered as `dataset_<table>`; the state store serves `<table>`. */
-const viewName = (table: TableName) => ((stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table);
+const viewName = (table: TableName) =>
+  (stateTables as readonly string[]).includes(table) ? `dataset_${table}` : table;
 
 const isArrow = (input: unknown) => input !== undefined && typeof input !== 'string' && !Array.isArray(input);
 
@@ -25,11 +27,21 @@ const isArrow = (input: unknown) => input !== undefined && typeof input !== 'str
 function filesOf(table: TableName, options: EngineOptions): string[] | undefined {
   const input = options.tables?.[table];
   if (isArrow(input)) return undefined;
-  return input === undefined ? (options.data ? findTableFiles(options.data, table) : undefined) : typeof input === 'string' ? [input] : [...(input as readonly string[])];
+  return input === undefined
+    ? options.data
+      ? findTableFiles(options.data, table)
+      : undefined
+    : typeof input === 'string'
+      ? [input]
+      : [...(input as readonly string[])];
 }
 
 /** Every Parquet file the tables read, described in one statement (see `describeFiles`). */
-export const describeDataset = (conn: DuckDBConnection, names: readonly TableName[], options: EngineOptions): Promise<Map<string, FileColumns>> =>
+export const describeDataset = (
+  conn: DuckDBConnection,
+  names: readonly TableName[],
+  options: EngineOptions,
+): Promise<Map<string, FileColumns>> =>
   describeFiles(
     conn,
     names.flatMap((t) => filesOf(t, options) ?? []),
@@ -39,7 +51,12 @@ export const describeDataset = (conn: DuckDBConnection, names: readonly TableNam
  * Registers one table as a view, saying where its rows come from; null when the dataset leaves it out
  * (then the view is empty). `described` holds files' columns read ahead; a file not in it is described here.
  */
-export async function registerTable(conn: DuckDBConnection, table: TableName, options: EngineOptions, described?: ReadonlyMap<string, FileColumns>): Promise<TableSource | null> {
+export async function registerTable(
+  conn: DuckDBConnection,
+  table: TableName,
+  options: EngineOptions,
+  described?: ReadonlyMap<string, FileColumns>,
+): Promise<TableSource | null> {
   const view = viewName(table);
   const input = options.tables?.[table];
   if (isArrow(input)) {
@@ -52,8 +69,14 @@ export async function registerTable(conn: DuckDBConnection, table: TableName, op
   }
   const files = filesOf(table, options);
   if (!files) {
-    if (table === 'organizations') throw new DatasetError(options.data ? missingTableMessage(options.data, table) : 'missing table "organizations": pass it in `tables` or give a `data` folder');
-    if (options.verify === 'full' && input === undefined && options.data) contentHashes(options.data).checkAbsent(table);
+    if (table === 'organizations')
+      throw new DatasetError(
+        options.data
+          ? missingTableMessage(options.data, table)
+          : 'missing table "organizations": pass it in `tables` or give a `data` folder',
+      );
+    if (options.verify === 'full' && input === undefined && options.data)
+      contentHashes(options.data).checkAbsent(table);
     await conn.run(`CREATE OR REPLACE VIEW "${view}" AS ${emptyRelation(table)}`);
     return null;
   }
@@ -65,15 +88,21 @@ export async function registerTable(conn: DuckDBConnection, table: TableName, op
   // A small dimension table is read once into memory: every report joins the dimensions several times,
   // and each read of a Parquet file, however small, costs about half a millisecond of opening and
   // decoding. Facts (ordered by time) are always read from their files.
-  const kind = options.smallTablesInMemory !== false && isDimension(table) && bytesOf(files) <= smallTableBytes ? 'TABLE' : 'VIEW';
-  await conn.run(`CREATE OR REPLACE ${kind} "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`);
+  const kind =
+    options.smallTablesInMemory !== false && isDimension(table) && bytesOf(files) <= smallTableBytes ? 'TABLE' : 'VIEW';
+  await conn.run(
+    `CREATE OR REPLACE ${kind} "${view}" AS SELECT ${projection(table, source.columns)} FROM read_parquet(${pathListLiteral(files)})`,
+  );
   return { table, files };
 }
 
 async function inspectTable(conn: DuckDBConnection, table: TableName, staging: string): Promise<string> {
   const reader = await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "${staging}")`);
   const types = new Map(reader.getRowsJS().map((r) => [String(r[0]), String(r[1])]));
-  const columns = [...types.keys()].map((name) => ({ name, cast: types.get(name) === 'VARCHAR' && isUuidColumn(table, name) }));
+  const columns = [...types.keys()].map((name) => ({
+    name,
+    cast: types.get(name) === 'VARCHAR' && isUuidColumn(table, name),
+  }));
   return projection(table, columns);
 }
 
@@ -87,8 +116,10 @@ async function readEveryValue(conn: DuckDBConnection, table: TableName, files: r
     try {
       await conn.run(`SELECT count(*), max(hash(COLUMNS(*))) FROM read_parquet(${pathListLiteral([file])})`);
     } catch (error) {
-      throw new DatasetError(`cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`, file);
+      throw new DatasetError(
+        `cannot read ${file} (table "${table}"): ${(error as Error).message.split('\n')[0]}`,
+        file,
+      );
     }
   }
 }
-

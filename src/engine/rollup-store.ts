@@ -96,7 +96,9 @@ export interface PendingRollup {
 
 export class RollupStoreFullError extends Error {
   constructor(limit: number, wanted: number) {
-    super(`the rollup store would hold ${wanted} bytes, past its limit of ${limit} bytes (rollupStoreLimit): this rollup answers from memory only`);
+    super(
+      `the rollup store would hold ${wanted} bytes, past its limit of ${limit} bytes (rollupStoreLimit): this rollup answers from memory only`,
+    );
   }
 }
 
@@ -123,7 +125,13 @@ export class RollupStore {
     if (!existsSync(dir)) return null;
     try {
       const meta = JSON.parse(await readFile(join(dir, metaFile), 'utf8')) as StoredRollup;
-      if (meta.format !== storeFormat || meta.rollup !== rollup || meta.scope !== scope || typeof meta.tables !== 'object') throw new Error('not this rollup');
+      if (
+        meta.format !== storeFormat ||
+        meta.rollup !== rollup ||
+        meta.scope !== scope ||
+        typeof meta.tables !== 'object'
+      )
+        throw new Error('not this rollup');
       return meta;
     } catch {
       await this.remove(rollup, scope);
@@ -136,7 +144,8 @@ export class RollupStore {
     const entry = meta.tables[table];
     const file = entry ? join(this.entryDir(meta.rollup, meta.scope), entry.file) : undefined;
     try {
-      if (!entry || !file || (await stat(file)).size !== entry.bytes || (await fileSha256(file)) !== entry.sha256) throw new Error('damaged');
+      if (!entry || !file || (await stat(file)).size !== entry.bytes || (await fileSha256(file)) !== entry.sha256)
+        throw new Error('damaged');
       return file;
     } catch {
       await this.remove(meta.rollup, meta.scope);
@@ -155,7 +164,10 @@ export class RollupStore {
     for (const folder of (await readdir(this.dir)).sort()) {
       if (folder.startsWith('.')) continue;
       try {
-        out.push({ folder, meta: JSON.parse(await readFile(join(this.dir, folder, metaFile), 'utf8')) as StoredRollup });
+        out.push({
+          folder,
+          meta: JSON.parse(await readFile(join(this.dir, folder, metaFile), 'utf8')) as StoredRollup,
+        });
       } catch {
         out.push({ folder, meta: null });
       }
@@ -182,7 +194,8 @@ export class RollupStore {
   private async sweep(): Promise<void> {
     for (const folder of await readdir(this.dir)) {
       const pid = Number(/^\.(?:pending|retired)-(\d+)-/.exec(folder)?.[1]);
-      if (pid && (pid === process.pid ? false : !isPidAlive(pid))) await rm(join(this.dir, folder), { recursive: true, force: true });
+      if (pid && (pid === process.pid ? false : !isPidAlive(pid)))
+        await rm(join(this.dir, folder), { recursive: true, force: true });
     }
   }
 

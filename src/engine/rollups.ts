@@ -3,7 +3,15 @@ import type { DuckDBPool } from './duckdb-pool.ts';
 import { engineVersion } from './engine-version.ts';
 import { tableNames } from '../model/tables.ts';
 import { pathListLiteral, pathLiteral } from './literal.ts';
-import { addedFiles, sha256, verdictOf, type RollupKey, type RollupStore, type StoredRollup, type Verdict } from './rollup-store.ts';
+import {
+  addedFiles,
+  sha256,
+  verdictOf,
+  type RollupKey,
+  type RollupStore,
+  type StoredRollup,
+  type Verdict,
+} from './rollup-store.ts';
 
 /**
  * A rollup: fact rows pre-aggregated per day or hour (and a few keys), built for one scope at a time.
@@ -52,7 +60,8 @@ export interface StoredStatus {
 }
 
 /** What a rollup of one scope was built from: the category's prompt version, or nothing that changes. */
-const versionOf = (def: RollupDef, versions: PromptVersions, scopeId: string) => (def.scope.kind === 'category' ? versions(scopeId) : 0);
+const versionOf = (def: RollupDef, versions: PromptVersions, scopeId: string) =>
+  def.scope.kind === 'category' ? versions(scopeId) : 0;
 
 /**
  * Builds rollups per scope (a category, an organization) on first use, in the background on a
@@ -91,7 +100,11 @@ export class Rollups {
 
   /** The same check as `current`, starting no build. */
   isCurrent(def: RollupDef, scopeId: string): boolean {
-    return this.enabled && !this.closed && this.built.get(`${def.name}|${scopeId}`) === versionOf(def, this.versions, scopeId);
+    return (
+      this.enabled &&
+      !this.closed &&
+      this.built.get(`${def.name}|${scopeId}`) === versionOf(def, this.versions, scopeId)
+    );
   }
 
   /**
@@ -134,7 +147,8 @@ export class Rollups {
     const key = `${def.name}|${scopeId}`;
     const running = this.building.get(key);
     // A read of the stored rollup under way may find none current: a build then follows it.
-    if (running) return mode === 'stored' ? running : running.then((o) => (o === 'none' ? this.build(def, scopeId, mode) : o));
+    if (running)
+      return mode === 'stored' ? running : running.then((o) => (o === 'none' ? this.build(def, scopeId, mode) : o));
     const job = this.rebuild(def, scopeId, mode).finally(() => this.building.delete(key));
     this.building.set(key, job);
     return job;
@@ -152,12 +166,28 @@ export class Rollups {
     for (const { folder, meta } of await durable.store.list()) {
       const def = meta ? byName.get(meta.rollup) : undefined;
       if (!meta || !def) {
-        out.push({ folder, rollup: meta?.rollup ?? null, scope: meta?.scope ?? null, state: meta ? 'unknown' : 'damaged', rows: 0, bytes: 0, builtAt: meta?.builtAt ?? null });
+        out.push({
+          folder,
+          rollup: meta?.rollup ?? null,
+          scope: meta?.scope ?? null,
+          state: meta ? 'unknown' : 'damaged',
+          rows: 0,
+          bytes: 0,
+          builtAt: meta?.builtAt ?? null,
+        });
         continue;
       }
       const key = await this.pool.use((conn) => this.keyOf(conn, def, meta.scope, durable));
       const tables = Object.values(meta.tables);
-      out.push({ folder, rollup: meta.rollup, scope: meta.scope, state: verdictOf(meta, key), rows: tables.reduce((n, t) => n + t.rows, 0), bytes: tables.reduce((n, t) => n + t.bytes, 0), builtAt: meta.builtAt });
+      out.push({
+        folder,
+        rollup: meta.rollup,
+        scope: meta.scope,
+        state: verdictOf(meta, key),
+        rows: tables.reduce((n, t) => n + t.rows, 0),
+        bytes: tables.reduce((n, t) => n + t.bytes, 0),
+        builtAt: meta.builtAt,
+      });
     }
     return out;
   }
@@ -182,7 +212,10 @@ export class Rollups {
       for (const [table, select] of Object.entries(def.tables)) {
         const name = rollupTable(def, table);
         if (this.created.has(name)) continue;
-        await conn.run(`CREATE TABLE IF NOT EXISTS "${name}" AS SELECT * FROM (${rollupSelect(def, select)}) LIMIT 0`, params);
+        await conn.run(
+          `CREATE TABLE IF NOT EXISTS "${name}" AS SELECT * FROM (${rollupSelect(def, select)}) LIMIT 0`,
+          params,
+        );
         this.created.add(name);
       }
       // TRICKY: the version is read before the build's snapshot, so an edit committed meanwhile leaves the
@@ -228,10 +261,22 @@ export class Rollups {
     }
   }
 
-  private async keyOf(conn: DuckDBConnection, def: RollupDef, scopeId: string, durable: DurableRollups): Promise<RollupKey> {
+  private async keyOf(
+    conn: DuckDBConnection,
+    def: RollupDef,
+    scopeId: string,
+    durable: DurableRollups,
+  ): Promise<RollupKey> {
     const prompts =
       def.scope.kind === 'category'
-        ? String((await conn.runAndReadAll(`WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(p)::HUGEINT), 0)::VARCHAR FROM p`, { scope: scopeId })).getRowsJS()[0]![0])
+        ? String(
+            (
+              await conn.runAndReadAll(
+                `WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(p)::HUGEINT), 0)::VARCHAR FROM p`,
+                { scope: scopeId },
+              )
+            ).getRowsJS()[0]![0],
+          )
         : null;
     const files: Record<string, string[]> = {};
     for (const table of tablesRead(def)) files[table] = (durable.files.get(table) ?? []).map((f) => f.id);
@@ -251,13 +296,18 @@ export class Rollups {
         const name = rollupTable(def, table);
         await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, { scope: stored.scope });
         // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
-        const inserted = await conn.run(`INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(file)})`);
-        if (Number(inserted.rowsChanged) !== stored.tables[table]!.rows) throw new Error(`${file} holds other rows than recorded`);
+        const inserted = await conn.run(
+          `INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(file)})`,
+        );
+        if (Number(inserted.rowsChanged) !== stored.tables[table]!.rows)
+          throw new Error(`${file} holds other rows than recorded`);
       }
       return true;
     } catch (error) {
       await this.durable!.store.remove(stored.rollup, stored.scope);
-      throw new DamagedRollupError(`the stored rollup ${stored.rollup} of ${stored.scope} could not be read (${String(error)}): it was removed`);
+      throw new DamagedRollupError(
+        `the stored rollup ${stored.rollup} of ${stored.scope} could not be read (${String(error)}): it was removed`,
+      );
     }
   }
 
@@ -265,7 +315,12 @@ export class Rollups {
    * Refolds the days the added files hold: each rollup row whose time key lies in their span (a day
    * more each side, for rollups keyed by a zone's day) is deleted and folded again from every file.
    */
-  private async refresh(conn: DuckDBConnection, def: RollupDef, scopeId: string, added: Record<string, string[]>): Promise<void> {
+  private async refresh(
+    conn: DuckDBConnection,
+    def: RollupDef,
+    scopeId: string,
+    added: Record<string, string[]>,
+  ): Promise<void> {
     const paths = Object.entries(added).flatMap(([table, ids]) => {
       const byId = new Map((this.durable!.files.get(table) ?? []).map((f) => [f.id, f.path]));
       return ids.map((id) => ({ table, path: byId.get(id)! }));
@@ -274,10 +329,20 @@ export class Rollups {
     let hi: string | null = null;
     for (const table of new Set(paths.map((p) => p.table))) {
       const files = paths.filter((p) => p.table === table).map((p) => p.path);
-      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${pathListLiteral(files)}))`)).getRowsJS().map((r) => String(r[0]));
+      const cols = (
+        await conn.runAndReadAll(
+          `SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet(${pathListLiteral(files)}))`,
+        )
+      )
+        .getRowsJS()
+        .map((r) => String(r[0]));
       const column = cols.includes('day') ? 'day' : cols.includes('ts') ? 'ts' : null;
       if (!column) throw new Error(`${table} has no time column: its added files cannot be refreshed by day`);
-      const [min = null, max = null] = (await conn.runAndReadAll(`SELECT strftime(min(${column})::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f'), strftime(max(${column})::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f') FROM read_parquet(${pathListLiteral(files)})`)).getRowsJS()[0]! as (string | null)[];
+      const [min = null, max = null] = (
+        await conn.runAndReadAll(
+          `SELECT strftime(min(${column})::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f'), strftime(max(${column})::TIMESTAMP, '%Y-%m-%d %H:%M:%S.%f') FROM read_parquet(${pathListLiteral(files)})`,
+        )
+      ).getRowsJS()[0]! as (string | null)[];
       if (min !== null && (lo === null || min < lo)) lo = min;
       if (max !== null && (hi === null || max > hi)) hi = max;
     }
@@ -289,7 +354,9 @@ export class Rollups {
     // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
     const nearby: string[] = [];
     for (const table of tablesRead(def)) {
-      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`)).getRowsJS().map((r) => String(r[0]));
+      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`))
+        .getRowsJS()
+        .map((r) => String(r[0]));
       const near = cols.includes('day')
         ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
         : cols.includes('ts')
@@ -299,14 +366,22 @@ export class Rollups {
     }
     for (const [table, select] of Object.entries(def.tables)) {
       const name = rollupTable(def, table);
-      const time = (await conn.runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`, { name })).getRowsJS()[0]?.[0];
+      const time = (
+        await conn.runAndReadAll(
+          `SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`,
+          { name },
+        )
+      ).getRowsJS()[0]?.[0];
       if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
       // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
       // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
       // before or after. Refolding more rows than the added files touch is exact: each is folded again.
       const span = `"${String(time)}" BETWEEN date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY`;
       await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${span}`, params);
-      await conn.run(`INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${span}`, params);
+      await conn.run(
+        `INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${span}`,
+        params,
+      );
     }
   }
 
@@ -319,7 +394,9 @@ export class Rollups {
       for (const table of Object.keys(def.tables)) {
         const name = rollupTable(def, table);
         // DuckDB binds no parameter in COPY: the scope id comes from the dataset, quoted as a literal.
-        const copied = await conn.run(`COPY (SELECT * FROM "${name}" WHERE ${scopeColumn(def)} = ${pathLiteral(key.scope)}) TO ${pathLiteral(pending.fileOf(table))} (FORMAT parquet, COMPRESSION zstd)`);
+        const copied = await conn.run(
+          `COPY (SELECT * FROM "${name}" WHERE ${scopeColumn(def)} = ${pathLiteral(key.scope)}) TO ${pathLiteral(pending.fileOf(table))} (FORMAT parquet, COMPRESSION zstd)`,
+        );
         rows[table] = Number(copied.rowsChanged);
       }
       await pending.commit(key, def.name, rows);
@@ -332,7 +409,9 @@ export class Rollups {
 
   /** Resolves when every build under way now has finished, built or failed. */
   settled(): Promise<void> {
-    return Promise.allSettled([...this.building.values(), ...(this.restoring ? [this.restoring] : [])]).then(() => undefined);
+    return Promise.allSettled([...this.building.values(), ...(this.restoring ? [this.restoring] : [])]).then(
+      () => undefined,
+    );
   }
 
   /**
@@ -351,12 +430,18 @@ export class Rollups {
 
 /** A table's SELECT for one scope; `ctes` first (named after the tables they stand in for). */
 function rollupSelect(def: RollupDef, select: string, ctes: readonly string[] = []): string {
-  const all = [...ctes, ...(def.scope.kind === 'category' ? [`p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts}))`] : [])];
+  const all = [
+    ...ctes,
+    ...(def.scope.kind === 'category'
+      ? [`p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts}))`]
+      : []),
+  ];
   return all.length === 0 ? select : `WITH ${all.join(', ')} ${select}`;
 }
 
 /** A hash of everything in a declaration that decides its rows. */
-export const definitionHash = (def: RollupDef) => sha256(JSON.stringify({ name: def.name, scope: def.scope, tables: def.tables }));
+export const definitionHash = (def: RollupDef) =>
+  sha256(JSON.stringify({ name: def.name, scope: def.scope, tables: def.tables }));
 
 class DamagedRollupError extends Error {}
 

@@ -37,7 +37,8 @@ export async function execute(conn: DuckDBConnection, fragment: Fragment): Promi
 }
 
 /** An instant as the API writes it: ISO 8601 in UTC with milliseconds. */
-export const isoOrNull = (v: unknown): string | null => (v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v));
+export const isoOrNull = (v: unknown): string | null =>
+  v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v);
 
 export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 

@@ -31,7 +31,10 @@ function onSignal(signal: (typeof signals)[number]): void {
   }
 }
 
-const handlers = Object.fromEntries(signals.map((s) => [s, () => onSignal(s)])) as Record<(typeof signals)[number], () => void>;
+const handlers = Object.fromEntries(signals.map((s) => [s, () => onSignal(s)])) as Record<
+  (typeof signals)[number],
+  () => void
+>;
 let installed = false;
 
 function install(): void {

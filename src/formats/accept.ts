@@ -28,7 +28,14 @@ function quality(ranges: readonly MediaRange[], mediaType: string): number {
   const [type, subtype] = mediaType.split('/');
   let best: { specificity: number; q: number } | undefined;
   for (const r of ranges) {
-    const specificity = r.type === type && r.subtype === subtype ? 2 : r.type === type && r.subtype === '*' ? 1 : r.type === '*' && r.subtype === '*' ? 0 : -1;
+    const specificity =
+      r.type === type && r.subtype === subtype
+        ? 2
+        : r.type === type && r.subtype === '*'
+          ? 1
+          : r.type === '*' && r.subtype === '*'
+            ? 0
+            : -1;
     if (specificity >= 0 && (!best || specificity > best.specificity)) best = { specificity, q: r.q };
   }
   return best?.q ?? 0;
@@ -58,6 +65,7 @@ export function negotiate(accept: string | undefined, stream: boolean): FormatNa
 export function accepts(accept: string | undefined, format: FormatName, stream: boolean): boolean {
   if (accept === undefined || accept.trim() === '') return true;
   const ranges = parseAccept(accept);
-  const mediaTypes = format === 'json' && stream ? ['text/event-stream', formats.json.mediaType] : [formats[format].mediaType];
+  const mediaTypes =
+    format === 'json' && stream ? ['text/event-stream', formats.json.mediaType] : [formats[format].mediaType];
   return mediaTypes.some((m) => quality(ranges, m) > 0);
 }

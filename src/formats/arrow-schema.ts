@@ -1,4 +1,16 @@
-import { Bool, DateDay, Field, Float64, Int64, List, Schema, Struct, TimestampMillisecond, Utf8, type DataType } from 'apache-arrow';
+import {
+  Bool,
+  DateDay,
+  Field,
+  Float64,
+  Int64,
+  List,
+  Schema,
+  Struct,
+  TimestampMillisecond,
+  Utf8,
+  type DataType,
+} from 'apache-arrow';
 import type { RowShape, ShapeNode, ValueType } from '../query/row-shape.ts';
 import { headKey } from './format-names.ts';
 import { tableShape } from './table-shape.ts';

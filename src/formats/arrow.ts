@@ -1,4 +1,15 @@
-import { AsyncByteQueue, makeBuilder, makeData, RecordBatch, RecordBatchStreamWriter, Struct, Table, type Data, type DataType, type Schema } from 'apache-arrow';
+import {
+  AsyncByteQueue,
+  makeBuilder,
+  makeData,
+  RecordBatch,
+  RecordBatchStreamWriter,
+  Struct,
+  Table,
+  type Data,
+  type DataType,
+  type Schema,
+} from 'apache-arrow';
 import { column, parsed } from '../query/row-json.ts';
 import type { ColumnBatch, ShapeNode, ValueType } from '../query/row-shape.ts';
 import type { RowsResult } from '../query/rows-result.ts';
@@ -15,7 +26,10 @@ function arrowValue(type: ValueType): (v: unknown) => unknown {
       return (v) => (isNull(v) ? null : (v as unknown[]).map(item));
     }
     const fields = type.struct.map((f) => [f.name, arrowValue(f.type)] as const);
-    return (v) => (isNull(v) ? null : Object.fromEntries(fields.map(([name, read]) => [name, read((v as Record<string, unknown>)[name])])));
+    return (v) =>
+      isNull(v)
+        ? null
+        : Object.fromEntries(fields.map(([name, read]) => [name, read((v as Record<string, unknown>)[name])]));
   }
   switch (type) {
     case 'text':
@@ -23,7 +37,8 @@ function arrowValue(type: ValueType): (v: unknown) => unknown {
     case 'boolean':
       return (v) => (isNull(v) ? null : Boolean(v));
     case 'integer':
-      return (v) => (typeof v === 'bigint' ? v : isNull(v) || !Number.isFinite(Number(v)) ? null : BigInt(Math.trunc(Number(v))));
+      return (v) =>
+        typeof v === 'bigint' ? v : isNull(v) || !Number.isFinite(Number(v)) ? null : BigInt(Math.trunc(Number(v)));
     case 'float':
       return (v) => (isNull(v) || !Number.isFinite(Number(v)) ? null : Number(v));
     case 'date':
@@ -77,7 +92,10 @@ async function* arrowParts(result: RowsResult): AsyncGenerator<Schema | RecordBa
       yield schema;
     } else if (part.batch.length > 0) {
       const children = build.map((b) => b(part.batch));
-      yield new RecordBatch(schema!, makeData({ type: new Struct(schema!.fields), length: part.batch.length, nullCount: 0, children }));
+      yield new RecordBatch(
+        schema!,
+        makeData({ type: new Struct(schema!.fields), length: part.batch.length, nullCount: 0, children }),
+      );
     }
   }
 }

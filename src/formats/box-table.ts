@@ -25,15 +25,27 @@ export async function boxTable(result: RowsResult): Promise<string> {
     if (!('batch' in part)) continue;
     const bound = readers.map((r) => r(part.batch));
     for (let i = 0; i < part.batch.length; i++, total++) {
-      if (rows.length < boxTableRows) rows.push(bound.map((cell) => cut((cell(i) ?? 'NULL').replace(/\r?\n|\r/g, '↵'))));
+      if (rows.length < boxTableRows)
+        rows.push(bound.map((cell) => cut((cell(i) ?? 'NULL').replace(/\r?\n|\r/g, '↵'))));
     }
   }
   const header = columns.map((c) => cut(c.path));
   const widths = header.map((h, j) => Math.max(width(h), ...rows.map((r) => width(r[j]!))));
-  const pad = (s: string, j: number, right: boolean) => (right ? ' '.repeat(widths[j]! - width(s)) + s : s + ' '.repeat(widths[j]! - width(s)));
+  const pad = (s: string, j: number, right: boolean) =>
+    right ? ' '.repeat(widths[j]! - width(s)) + s : s + ' '.repeat(widths[j]! - width(s));
   const rule = (l: string, m: string, r: string) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r;
-  const line = (cells: string[], right: (j: number) => boolean) => `│ ${cells.map((s, j) => pad(s, j, right(j))).join(' │ ')} │`;
-  const out = [rule('┌', '┬', '┐'), line(header, () => false), rule('├', '┼', '┤'), ...rows.map((r) => line(r, (j) => numeric[j]! && r[j] !== 'NULL')), rule('└', '┴', '┘')];
-  const shown = total > rows.length ? `${rows.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows shown (--format csv or ndjson for all)` : `${total.toLocaleString('en-US')} row${total === 1 ? '' : 's'}`;
+  const line = (cells: string[], right: (j: number) => boolean) =>
+    `│ ${cells.map((s, j) => pad(s, j, right(j))).join(' │ ')} │`;
+  const out = [
+    rule('┌', '┬', '┐'),
+    line(header, () => false),
+    rule('├', '┼', '┤'),
+    ...rows.map((r) => line(r, (j) => numeric[j]! && r[j] !== 'NULL')),
+    rule('└', '┴', '┘'),
+  ];
+  const shown =
+    total > rows.length
+      ? `${rows.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows shown (--format csv or ndjson for all)`
+      : `${total.toLocaleString('en-US')} row${total === 1 ? '' : 's'}`;
   return `${out.join('\n')}\n${shown}\n`;
 }

@@ -12,10 +12,12 @@ export function csvField(text: string | null): string {
   return text === '' || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const scalarText = (type: ScalarType) => (v: unknown): string | null => {
-  const s = scalarValue(type, v);
-  return s === null ? null : String(s);
-};
+const scalarText =
+  (type: ScalarType) =>
+  (v: unknown): string | null => {
+    const s = scalarValue(type, v);
+    return s === null ? null : String(s);
+  };
 
 /** What a spreadsheet reads as a formula (or a DDE call) at the start of a cell. */
 const formulaStart = /^[=+\-@\t\r]/;
@@ -36,10 +38,17 @@ export interface CsvOptions {
 
 function cellWriter(c: FlatColumn, options: CsvOptions): (batch: ColumnBatch) => (row: number) => string {
   const json = typeof c.type === 'string' ? undefined : valueText(c.type);
-  const plain = json ? (v: unknown) => (v === null || v === undefined ? null : json(v)) : scalarText(c.type as ScalarType);
+  const plain = json
+    ? (v: unknown) => (v === null || v === undefined ? null : json(v))
+    : scalarText(c.type as ScalarType);
   const text = c.type === 'text' && !options.raw ? (v: unknown) => spreadsheetText(plain(v)) : plain;
-  const dig = (v: unknown): unknown => (c.within ?? []).reduce((o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]), v);
-  const read = c.wire === 'json' ? (v: unknown) => text(dig(parsed(v))) : c.within ? (v: unknown) => text(dig(v)) : text;
+  const dig = (v: unknown): unknown =>
+    (c.within ?? []).reduce(
+      (o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]),
+      v,
+    );
+  const read =
+    c.wire === 'json' ? (v: unknown) => text(dig(parsed(v))) : c.within ? (v: unknown) => text(dig(v)) : text;
   return (batch) => {
     const values = column(batch, c.column);
     const guards = c.guards.map((g) => batch.columns[g] ?? []);

@@ -36,7 +36,10 @@ export function encodeRows(result: RowsResult, format: TableFormat, options: Enc
 }
 
 /** The refusal of a table format by an operation that answers no rows (a resource, an agent run). */
-export const jsonOnly = (path: string, format: FormatName) => new NotAcceptableError(`${path} answers JSON only; ${format} is offered by report endpoints (formats: ${formatNames.join(', ')})`);
+export const jsonOnly = (path: string, format: FormatName) =>
+  new NotAcceptableError(
+    `${path} answers JSON only; ${format} is offered by report endpoints (formats: ${formatNames.join(', ')})`,
+  );
 
 /** The rows a table format encodes; an answer without rows is refused. */
 export function rowsFor(result: EndpointResult, format: FormatName, path: string): RowsResult {

@@ -19,7 +19,8 @@ export type TableFormat = Exclude<FormatName, 'json'>;
 
 export const formatNames = Object.keys(formats) as FormatName[];
 
-export const isFormatName = (name: unknown): name is FormatName => typeof name === 'string' && Object.hasOwn(formats, name);
+export const isFormatName = (name: unknown): name is FormatName =>
+  typeof name === 'string' && Object.hasOwn(formats, name);
 
 /** The metadata key under which Arrow and Parquet carry the head (the page's `info`, the stream's `summary`), as JSON text. */
 export const headKey = 'aea:head';

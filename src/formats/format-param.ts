@@ -25,7 +25,9 @@ export function requestedFormat(query: unknown, accept: string | undefined, stre
   const { format } = parseWith(formatParam, { format: raw }, 'query');
   if (format === undefined) return negotiate(accept, stream);
   if (!accepts(accept, format, stream)) {
-    throw new NotAcceptableError(`format=${format} (${formats[format].mediaType}) and the Accept header (${accept}) disagree: drop one of them or make them agree`);
+    throw new NotAcceptableError(
+      `format=${format} (${formats[format].mediaType}) and the Accept header (${accept}) disagree: drop one of them or make them agree`,
+    );
   }
   return format;
 }

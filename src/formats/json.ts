@@ -93,7 +93,9 @@ export async function* streamEvents(result: RowsResult): AsyncGenerator<StreamEv
 }
 
 /** The same events as JS values, for the library's iterators. */
-export async function* streamObjects(result: RowsResult): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
+export async function* streamObjects(
+  result: RowsResult,
+): AsyncGenerator<{ event: string; data: Record<string, unknown> }> {
   const { head, batches, close } = await openRows(result);
   try {
     yield { event: 'summary', data: JSON.parse(JSON.stringify(head)) as Record<string, unknown> };
@@ -107,10 +109,14 @@ export async function* streamObjects(result: RowsResult): AsyncGenerator<{ event
   }
 }
 
-export type JsonResult = { readonly kind: 'json'; readonly status: number; readonly json: string } | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> };
+export type JsonResult =
+  | { readonly kind: 'json'; readonly status: number; readonly json: string }
+  | { readonly kind: 'stream'; readonly events: AsyncIterable<StreamEvent> };
 
 /** Any result of a JSON-speaking face as the body text and status, or the stream's events. */
 export async function encodeJson(result: EndpointResult): Promise<JsonResult> {
   if (result.kind !== 'rows') return result;
-  return result.framing === 'page' ? { kind: 'json', status: 200, json: await pageJson(result) } : { kind: 'stream', events: streamEvents(result) };
+  return result.framing === 'page'
+    ? { kind: 'json', status: 200, json: await pageJson(result) }
+    : { kind: 'stream', events: streamEvents(result) };
 }

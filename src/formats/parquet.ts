@@ -26,8 +26,12 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * list of such. Parquet has no empty group and DuckDB no `STRUCT()`, so these are left out of the file (read_json
  * skips keys it is not given); Arrow keeps them as empty structs.
  */
-const emptyType = (type: ValueType): boolean => typeof type !== 'string' && ('list' in type ? emptyType(type.list) : type.struct.every((f) => emptyType(f.type)));
-const emptyNode = (node: ShapeNode): boolean => (node.kind === 'value' ? emptyType(node.type) : (node.kind === 'object' ? node.fields : node.items).every((f) => emptyNode(f.node)));
+const emptyType = (type: ValueType): boolean =>
+  typeof type !== 'string' && ('list' in type ? emptyType(type.list) : type.struct.every((f) => emptyType(f.type)));
+const emptyNode = (node: ShapeNode): boolean =>
+  node.kind === 'value'
+    ? emptyType(node.type)
+    : (node.kind === 'object' ? node.fields : node.items).every((f) => emptyNode(f.node));
 
 /** The DuckDB type of a value, the same as its Arrow type: days DATE, instants TIMESTAMPTZ, lists, structs. */
 function duckdbType(type: ValueType): string {
@@ -38,7 +42,14 @@ function duckdbType(type: ValueType): string {
       .map((f) => `${quoted(f.name)} ${duckdbType(f.type)}`)
       .join(', ')})`;
   }
-  return { text: 'VARCHAR', integer: 'BIGINT', float: 'DOUBLE', boolean: 'BOOLEAN', date: 'DATE', instant: 'TIMESTAMPTZ' }[type];
+  return {
+    text: 'VARCHAR',
+    integer: 'BIGINT',
+    float: 'DOUBLE',
+    boolean: 'BOOLEAN',
+    date: 'DATE',
+    instant: 'TIMESTAMPTZ',
+  }[type];
 }
 
 function nodeDuckdbType(node: ShapeNode): string {
@@ -49,7 +60,9 @@ function nodeDuckdbType(node: ShapeNode): string {
 
 /** The `columns` argument of read_json: each top-level field's DuckDB type, fields without content left out. */
 function columnTypes(table: RowShape): Record<string, string> {
-  return Object.fromEntries(table.fields.filter((f) => !emptyNode(f.node)).map((f) => [f.name, nodeDuckdbType(f.node)]));
+  return Object.fromEntries(
+    table.fields.filter((f) => !emptyNode(f.node)).map((f) => [f.name, nodeDuckdbType(f.node)]),
+  );
 }
 
 /** A private DuckDB for callers without an engine: one thread, a small memory limit, spilling to `dir`; opened once per export. */
@@ -57,7 +70,9 @@ function privateLender(dir: string): DuckDBLender & { close(): Promise<void> } {
   let opened: Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> | undefined;
   return {
     async use(fn) {
-      opened ??= DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '256MB', temp_directory: dir }).then(async (instance) => ({ instance, conn: await instance.connect() }));
+      opened ??= DuckDBInstance.create(':memory:', { threads: '1', memory_limit: '256MB', temp_directory: dir }).then(
+        async (instance) => ({ instance, conn: await instance.connect() }),
+      );
       return fn((await opened).conn);
     },
     async close() {
@@ -78,7 +93,11 @@ function privateLender(dir: string): DuckDBLender & { close(): Promise<void> } {
  * 413 past one export's bound, a 503 past the process's). The bytes come only once the file is
  * complete: a Parquet footer is written last.
  */
-export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender, disk: TempDisk = defaultTempDisk): AsyncGenerator<Uint8Array> {
+export async function* parquetBytes(
+  result: RowsResult,
+  lender?: DuckDBLender,
+  disk: TempDisk = defaultTempDisk,
+): AsyncGenerator<Uint8Array> {
   const table = tableShape(result.shape);
   const write = rowWriter(table);
   const account = disk.account();
@@ -89,8 +108,13 @@ export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender, d
   const columnsType = STRUCT(Object.fromEntries(Object.keys(columns).map((k) => [k, VARCHAR])));
   // TRICKY: read_json with declared columns types every slice alike, so the parts share one schema and
   // an answer without rows still has its columns (read from an empty file).
-  const fromJson = (file: string) => sql(`SELECT * FROM read_json($1, format = 'newline_delimited', columns = $2)`, file);
-  const sql = (text: string, file: string) => ({ text, params: [file, structValue(columns)], types: { 1: VARCHAR, 2: columnsType } });
+  const fromJson = (file: string) =>
+    sql(`SELECT * FROM read_json($1, format = 'newline_delimited', columns = $2)`, file);
+  const sql = (text: string, file: string) => ({
+    text,
+    params: [file, structValue(columns)],
+    types: { 1: VARCHAR, 2: columnsType },
+  });
   try {
     const parts: string[] = [];
     let head: Record<string, unknown> = {};
@@ -108,7 +132,9 @@ export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender, d
       await writeFile(rowsFile, text);
       const partFile = join(dir, `part-${String(parts.length).padStart(8, '0')}.parquet`);
       const q = fromJson(rowsFile);
-      await duckdb.use((conn) => conn.run(`COPY (${q.text}) TO $3 (FORMAT parquet)`, [...q.params, partFile], { ...q.types, 3: VARCHAR }));
+      await duckdb.use((conn) =>
+        conn.run(`COPY (${q.text}) TO $3 (FORMAT parquet)`, [...q.params, partFile], { ...q.types, 3: VARCHAR }),
+      );
       await rm(rowsFile);
       account.give(bytes);
       account.take((await stat(partFile)).size);
@@ -116,7 +142,14 @@ export async function* parquetBytes(result: RowsResult, lender?: DuckDBLender, d
     }
     const parquetFile = join(dir, 'rows.parquet');
     if (parts.length === 0) await writeFile(rowsFile, '');
-    const source = parts.length === 0 ? fromJson(rowsFile) : { text: 'SELECT * FROM read_parquet($1::VARCHAR[])', params: [listValue(parts)], types: { 1: LIST(VARCHAR) } };
+    const source =
+      parts.length === 0
+        ? fromJson(rowsFile)
+        : {
+            text: 'SELECT * FROM read_parquet($1::VARCHAR[])',
+            params: [listValue(parts)],
+            types: { 1: LIST(VARCHAR) },
+          };
     await duckdb.use((conn) =>
       conn.run(
         `COPY (${source.text}) TO $${source.params.length + 1} (FORMAT parquet, ROW_GROUP_SIZE ${parquetRowGroupRows}, KV_METADATA {'${headKey}': $${source.params.length + 2}})`,

@@ -10,7 +10,12 @@ import { openRows } from './json.ts';
  * becomes `{visits, last_visit}`), so each column of a typed format has a name and one type.
  */
 export function tableShape(shape: RowShape): RowShape {
-  const node = (n: ShapeNode): ShapeNode => (n.kind === 'value' ? n : n.kind === 'object' ? { ...n, fields: n.fields.map(fieldOf) } : { kind: 'object', fields: n.items.map(fieldOf) });
+  const node = (n: ShapeNode): ShapeNode =>
+    n.kind === 'value'
+      ? n
+      : n.kind === 'object'
+        ? { ...n, fields: n.fields.map(fieldOf) }
+        : { kind: 'object', fields: n.items.map(fieldOf) };
   const fieldOf = (f: ShapeField): ShapeField => ({ name: f.name, node: node(f.node) });
   return { fields: shape.fields.map(fieldOf) };
 }
@@ -34,19 +39,33 @@ export interface FlatColumn {
  */
 export function flatColumns(shape: RowShape): FlatColumn[] {
   const out: FlatColumn[] = [];
-  const leaf = (path: string, node: Extract<ShapeNode, { kind: 'value' }>, guards: readonly string[], type: ValueType, within: readonly string[]): void => {
+  const leaf = (
+    path: string,
+    node: Extract<ShapeNode, { kind: 'value' }>,
+    guards: readonly string[],
+    type: ValueType,
+    within: readonly string[],
+  ): void => {
     if (typeof type !== 'string' && 'struct' in type) {
       for (const f of type.struct) leaf(`${path}.${f.name}`, node, guards, f.type, [...within, f.name]);
       return;
     }
-    out.push({ path, column: node.column, type, ...(node.wire ? { wire: node.wire } : {}), guards, ...(within.length > 0 ? { within } : {}) });
+    out.push({
+      path,
+      column: node.column,
+      type,
+      ...(node.wire ? { wire: node.wire } : {}),
+      guards,
+      ...(within.length > 0 ? { within } : {}),
+    });
   };
   const walk = (fields: readonly ShapeField[], prefix: string, guards: readonly string[]): void => {
     for (const f of fields) {
       const path = prefix + f.name;
       const node = f.node;
       if (node.kind === 'value') leaf(path, node, guards, node.type, []);
-      else if (node.kind === 'object') walk(node.fields, `${path}.`, node.nullWhen ? [...guards, node.nullWhen] : guards);
+      else if (node.kind === 'object')
+        walk(node.fields, `${path}.`, node.nullWhen ? [...guards, node.nullWhen] : guards);
       else walk(node.items, `${path}.`, guards);
     }
   };
@@ -61,7 +80,9 @@ export const sliceRows = 2048;
  * A rows result read as its head, then slices of at most `sliceRows` rows. Between slices the event loop
  * gets a turn. Stopping early (return) stops the read and interrupts its query.
  */
-export async function* slices(result: RowsResult): AsyncGenerator<{ head: Record<string, unknown> } | { batch: ColumnBatch }> {
+export async function* slices(
+  result: RowsResult,
+): AsyncGenerator<{ head: Record<string, unknown> } | { batch: ColumnBatch }> {
   const { head, batches, close } = await openRows(result);
   try {
     yield { head };
@@ -88,7 +109,11 @@ export function flatText(c: FlatColumn): (batch: ColumnBatch) => (row: number) =
     const s = scalarValue(c.type as ScalarType, v);
     return s === null ? null : String(s);
   };
-  const dig = (v: unknown): unknown => (c.within ?? []).reduce((o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]), v);
+  const dig = (v: unknown): unknown =>
+    (c.within ?? []).reduce(
+      (o, name) => (o === null || o === undefined ? null : (o as Record<string, unknown>)[name]),
+      v,
+    );
   const read = (v: unknown) => text(dig(c.wire === 'json' ? parsed(v) : v));
   return (batch) => {
     const values = column(batch, c.column);

@@ -14,7 +14,11 @@ const botsInput = {
   additionalProperties: false,
 };
 
-const visibilityBody = { category_id: '{{inputs.category_id}}', start_date: '{{inputs.start_date}}', end_date: '{{inputs.end_date}}' };
+const visibilityBody = {
+  category_id: '{{inputs.category_id}}',
+  start_date: '{{inputs.start_date}}',
+  end_date: '{{inputs.end_date}}',
+};
 
 /** JSON documents of the generated agents: input schemas and workflows whose steps are report requests. */
 export const agentTemplates = {
@@ -22,12 +26,29 @@ export const agentTemplates = {
   bots_input: JSON.stringify(botsInput),
   output_schema: JSON.stringify({ type: 'object', additionalProperties: { type: 'object' } }),
   visibility_workflow: JSON.stringify({
-    steps: [{ id: 'visibility', method: 'POST', path: '/v2/reports/visibility', body: { ...visibilityBody, scope: 'all', limit: 5 } }],
+    steps: [
+      {
+        id: 'visibility',
+        method: 'POST',
+        path: '/v2/reports/visibility',
+        body: { ...visibilityBody, scope: 'all', limit: 5 },
+      },
+    ],
   }),
   visibility_workflow_v2: JSON.stringify({
     steps: [
-      { id: 'visibility', method: 'POST', path: '/v2/reports/visibility', body: { ...visibilityBody, scope: 'all', limit: 10 } },
-      { id: 'by_model', method: 'POST', path: '/v2/reports/visibility', body: { ...visibilityBody, scope: 'owned', group_by: ['model'] } },
+      {
+        id: 'visibility',
+        method: 'POST',
+        path: '/v2/reports/visibility',
+        body: { ...visibilityBody, scope: 'all', limit: 10 },
+      },
+      {
+        id: 'by_model',
+        method: 'POST',
+        path: '/v2/reports/visibility',
+        body: { ...visibilityBody, scope: 'owned', group_by: ['model'] },
+      },
     ],
   }),
   bots_workflow: JSON.stringify({
@@ -36,7 +57,13 @@ export const agentTemplates = {
         id: 'bots',
         method: 'POST',
         path: '/v1/reports/bots',
-        body: { domain: '{{inputs.domain}}', start_date: '{{inputs.start_date}}', end_date: '{{inputs.end_date}}', metrics: ['count', 'citations'], dimensions: ['bot_name'] },
+        body: {
+          domain: '{{inputs.domain}}',
+          start_date: '{{inputs.start_date}}',
+          end_date: '{{inputs.end_date}}',
+          metrics: ['count', 'citations'],
+          dimensions: ['bot_name'],
+        },
       },
     ],
   }),

@@ -80,9 +80,24 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     progress.advance(0, 'dimensions');
     for (const sql of promptsSql) await exec(sql);
     progress.advance(0, 'prompts');
-    for (const sql of [...orgResourcesSql, ...traffic.pickTablesSql, facts.domainPoolSql, facts.channelPoolSql, facts.videoPoolSql]) await exec(sql);
-    for (const sql of [facts.productsSql, facts.productMerchantsSql, facts.claimClustersSql, ...knowledge.knowledgeBaseSql]) await exec(sql);
-    await exec(`CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`);
+    for (const sql of [
+      ...orgResourcesSql,
+      ...traffic.pickTablesSql,
+      facts.domainPoolSql,
+      facts.channelPoolSql,
+      facts.videoPoolSql,
+    ])
+      await exec(sql);
+    for (const sql of [
+      facts.productsSql,
+      facts.productMerchantsSql,
+      facts.claimClustersSql,
+      ...knowledge.knowledgeBaseSql,
+    ])
+      await exec(sql);
+    await exec(
+      `CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`,
+    );
     progress.advance(0, 'pools');
     for (const sql of facts.executionSlotsSql) await exec(sql);
     const drawn = await conn.runAndReadAll('SELECT count(*) FROM g_exec');
@@ -108,7 +123,14 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
         await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
         await mkdir(join(options.out, table), { recursive: true });
         const file = join(options.out, table, partFileName(cat));
-        const n = await copyTable(c, table, f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`, {}, file, 'in order');
+        const n = await copyTable(
+          c,
+          table,
+          f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`,
+          {},
+          file,
+          'in order',
+        );
         written(table, n, `category ${cat + 1}/${categoryCount}: ${table}`);
       };
       const p = { cat };
@@ -120,7 +142,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       await run(facts.citationsTempSql);
       await fact('citations');
       await run(facts.pageAnalysesSql);
-      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table);
+      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const)
+        await fact(table);
     };
     let nextCategory = 0;
     const worker = async () => {
@@ -137,8 +160,20 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
 
     for (let org = 0; org < vocab.orgs.length; org++) {
-      await part('bot_events', org, traffic.botEventsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: bot events`);
-      await part('referral_visits', org, traffic.referralVisitsSql, { org }, `organization ${org + 1}/${vocab.orgs.length}: referral visits`);
+      await part(
+        'bot_events',
+        org,
+        traffic.botEventsSql,
+        { org },
+        `organization ${org + 1}/${vocab.orgs.length}: bot events`,
+      );
+      await part(
+        'referral_visits',
+        org,
+        traffic.referralVisitsSql,
+        { org },
+        `organization ${org + 1}/${vocab.orgs.length}: referral visits`,
+      );
     }
 
     const sources: Partial<Record<TableName, { sql: string; params?: Params }>> = {
@@ -149,7 +184,11 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     };
     for (const table of singleFileTables) {
       const source = sources[table] ?? { sql: `SELECT * FROM ${table}` };
-      written(table, await copyTable(conn, table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`)), table);
+      written(
+        table,
+        await copyTable(conn, table, source.sql, source.params ?? {}, join(options.out, `${table}.parquet`)),
+        table,
+      );
     }
   } finally {
     conn.closeSync();
@@ -159,15 +198,27 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
   }
   const seconds = (performance.now() - started) / 1000;
   // The hashes let `verify: 'full'` refuse a file whose damaged bytes still decode.
-  const files = await hashDataset(options.out, tableNames.flatMap((t) => tableFiles(options.out, t)));
-  const manifest = { generator: 'answer-engine-analytics', fingerprint: options.fingerprint ?? null, seed: options.seed, scale: options.scale, window: { start: windowStart, days: windowDays }, rows, files };
+  const files = await hashDataset(
+    options.out,
+    tableNames.flatMap((t) => tableFiles(options.out, t)),
+  );
+  const manifest = {
+    generator: 'answer-engine-analytics',
+    fingerprint: options.fingerprint ?? null,
+    seed: options.seed,
+    scale: options.scale,
+    window: { start: windowStart, days: windowDays },
+    rows,
+    files,
+  };
   await writeFile(join(options.out, manifestFileName), JSON.stringify(manifest, null, 2) + '\n');
   return { out: options.out, seed: options.seed, scale: options.scale, rows, seconds };
 }
 
 function assertOptions(options: GenerateOptions): void {
   if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be an integer, got ${options.seed}`);
-  if (!(options.scale > 0 && options.scale <= 100)) throw new RangeError(`scale must be in (0, 100], got ${options.scale}`);
+  if (!(options.scale > 0 && options.scale <= 100))
+    throw new RangeError(`scale must be in (0, 100], got ${options.scale}`);
 }
 
 async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
@@ -175,10 +226,13 @@ async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promis
   for (const sql of setupSql) await conn.run(sql);
   for (const t of vocabTables()) {
     const columns = Object.keys(t.structure).join(', ');
-    await conn.run(`CREATE TABLE ${t.name} AS SELECT ${columns} FROM (SELECT unnest(json_transform($rows::JSON, $structure), recursive := true))`, {
-      rows: JSON.stringify(t.rows),
-      structure: JSON.stringify([t.structure]),
-    });
+    await conn.run(
+      `CREATE TABLE ${t.name} AS SELECT ${columns} FROM (SELECT unnest(json_transform($rows::JSON, $structure), recursive := true))`,
+      {
+        rows: JSON.stringify(t.rows),
+        structure: JSON.stringify([t.structure]),
+      },
+    );
   }
   await setLists(conn);
 }
@@ -198,7 +252,13 @@ async function setScalars(conn: DuckDBConnection, options: GenerateOptions): Pro
 }
 
 async function setLists(conn: DuckDBConnection): Promise<void> {
-  const kinds = [...new Set(vocabTables().find((t) => t.name === 'g_list')!.rows.map((r) => String(r.kind)))];
+  const kinds = [
+    ...new Set(
+      vocabTables()
+        .find((t) => t.name === 'g_list')!
+        .rows.map((r) => String(r.kind)),
+    ),
+  ];
   for (const kind of kinds) {
     await conn.run(`SET VARIABLE l_${kind} = (SELECT list(name ORDER BY i) FROM g_list WHERE kind = $kind)`, { kind });
   }
@@ -209,7 +269,14 @@ async function setLists(conn: DuckDBConnection): Promise<void> {
  * A source 'in order' reads one table already in that order through order-preserving clauses only
  * (SELECT, WHERE, CTEs of those: DuckDB keeps insertion order there), so it is written without a sort.
  */
-async function copyTable(conn: DuckDBConnection, table: TableName, sql: string, params: Params, file: string, source: 'in order' | 'unordered' = 'unordered'): Promise<number> {
+async function copyTable(
+  conn: DuckDBConnection,
+  table: TableName,
+  sql: string,
+  params: Params,
+  file: string,
+  source: 'in order' | 'unordered' = 'unordered',
+): Promise<number> {
   const def = tables[table];
   const defs: Record<string, ColumnDef> = def.columns;
   const columns = columnList(table);

@@ -44,7 +44,12 @@ export function stderrProgress(title: string): Progress {
   let total = 1;
   // The rate counts from the estimate (the writing starts there), so the setup's seconds without rows do not skew it.
   let since = performance.now();
-  const payload = (step: string) => ({ step, rows: millions(written), estimate: millions(total), left: timeLeft(written, total, performance.now() - since) });
+  const payload = (step: string) => ({
+    step,
+    rows: millions(written),
+    estimate: millions(total),
+    left: timeLeft(written, total, performance.now() - since),
+  });
   return {
     start: (estimatedRows) => {
       since = performance.now();

@@ -12,7 +12,18 @@ export const sampleSeed = 1;
 export const sampleScale = 0.02;
 
 // Paths from the package's source root, so they hold from this module and from the bundled CLI's chunks alike (scripts/bundle-cli.mjs).
-const sources = ['../model/tables', '../model/column', '../generate/dims-sql', '../generate/facts-sql', '../generate/knowledge-sql', '../generate/traffic-sql', '../generate/vocab', '../generate/vocab-tables', '../generate/agent-templates', '../generate/generate'];
+const sources = [
+  '../model/tables',
+  '../model/column',
+  '../generate/dims-sql',
+  '../generate/facts-sql',
+  '../generate/knowledge-sql',
+  '../generate/traffic-sql',
+  '../generate/vocab',
+  '../generate/vocab-tables',
+  '../generate/agent-templates',
+  '../generate/generate',
+];
 /** `.ts` when run from the sources, `.js` in the built package: the fingerprint reads the modules that run. */
 const extension = import.meta.url.slice(import.meta.url.lastIndexOf('.'));
 

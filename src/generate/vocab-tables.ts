@@ -12,7 +12,8 @@ const named = (catIdx: number, names: readonly string[]) => names.map((name, i) 
 export function vocabTables(): VocabTable[] {
   const categories = v.orgs.flatMap((org, orgIdx) => org.categories.map((c) => ({ org_idx: orgIdx, ...c })));
   const withIdx = categories.map((c, catIdx) => ({ ...c, cat_idx: catIdx }));
-  const perCategory = (pick: (c: v.CategoryVocab) => readonly string[]) => withIdx.flatMap((c) => named(c.cat_idx, pick(c)));
+  const perCategory = (pick: (c: v.CategoryVocab) => readonly string[]) =>
+    withIdx.flatMap((c) => named(c.cat_idx, pick(c)));
   const nameTable = { cat_idx: 'INTEGER', i: 'INTEGER', name: 'VARCHAR' };
   return [
     {
@@ -23,7 +24,13 @@ export function vocabTables(): VocabTable[] {
     {
       name: 'g_cat',
       structure: { cat_idx: 'INTEGER', org_idx: 'INTEGER', name: 'VARCHAR', noun: 'VARCHAR', shopping: 'BOOLEAN' },
-      rows: withIdx.map((c) => ({ cat_idx: c.cat_idx, org_idx: c.org_idx, name: c.name, noun: c.noun, shopping: c.shopping })),
+      rows: withIdx.map((c) => ({
+        cat_idx: c.cat_idx,
+        org_idx: c.org_idx,
+        name: c.name,
+        noun: c.noun,
+        shopping: c.shopping,
+      })),
     },
     { name: 'g_topic_name', structure: nameTable, rows: perCategory((c) => c.topics) },
     { name: 'g_tag_name', structure: nameTable, rows: perCategory((c) => c.tags) },
@@ -44,8 +51,16 @@ export function vocabTables(): VocabTable[] {
       name: 'g_site',
       structure: { name: 'VARCHAR', kind: 'VARCHAR', weight: 'DOUBLE' },
       rows: [
-        ...v.socialDomains.map((name) => ({ name, kind: 'social', weight: name === 'youtube.com' ? 9 : name === 'reddit.com' ? 6 : 1.5 })),
-        ...v.mediaDomains.map((name) => ({ name, kind: ['cnet.com', 'techradar.com', 'consumerreports.org'].includes(name) ? 'Review sites' : 'earned_media', weight: 2 })),
+        ...v.socialDomains.map((name) => ({
+          name,
+          kind: 'social',
+          weight: name === 'youtube.com' ? 9 : name === 'reddit.com' ? 6 : 1.5,
+        })),
+        ...v.mediaDomains.map((name) => ({
+          name,
+          kind: ['cnet.com', 'techradar.com', 'consumerreports.org'].includes(name) ? 'Review sites' : 'earned_media',
+          weight: 2,
+        })),
         ...v.institutionDomains.map((name) => ({ name, kind: 'earned_institutions', weight: 1 })),
         ...v.prWireDomains.map((name) => ({ name, kind: 'pr_wire', weight: 0.5 })),
         ...v.otherDomains.map((name) => ({ name, kind: 'other', weight: name === 'wikipedia.org' ? 3 : 1 })),

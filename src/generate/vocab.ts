@@ -26,7 +26,14 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Hiking Boots',
         noun: 'hiking boots',
         shopping: true,
-        topics: ['Waterproof hiking boots', 'Boot sizing and fit', 'Leichte Trailschuhe (Größe)', 'Winter hiking footwear', 'Boot durability', 'Budget hiking boots'],
+        topics: [
+          'Waterproof hiking boots',
+          'Boot sizing and fit',
+          'Leichte Trailschuhe (Größe)',
+          'Winter hiking footwear',
+          'Boot durability',
+          'Budget hiking boots',
+        ],
         tags: ['boots-core', 'boots-saisonnière', 'boots-comparison', 'boots-beginner'],
         personas: ['Weekend Hiker', 'Thru-Hiker Zoë', 'Trail Runner'],
         themes: ['Boot comfort', 'Boot price', 'Boot waterproofing', 'Boot support'],
@@ -53,7 +60,13 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Telehealth Services',
         noun: 'telehealth services',
         shopping: false,
-        topics: ['Online doctor visits', 'Telehealth insurance coverage', 'Mental health teletherapy 🧠', 'Virtual urgent care', 'Prescription refills online'],
+        topics: [
+          'Online doctor visits',
+          'Telehealth insurance coverage',
+          'Mental health teletherapy 🧠',
+          'Virtual urgent care',
+          'Prescription refills online',
+        ],
         tags: ['tele-core', 'tele-insurance', 'tele-mental-health', 'tele-urgent'],
         personas: ['Busy Parent', 'Rural Patient', 'Chronic Care Patient'],
         themes: ['Telehealth wait times', 'Telehealth cost', 'Doctor quality', 'App usability'],
@@ -63,7 +76,13 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Vitamin Supplements',
         noun: 'vitamin supplements',
         shopping: true,
-        topics: ['Vitamin D supplements 💊', 'Daily multivitamins', 'Omega-3 fish oil', 'Supplement safety', 'Vegan vitamins'],
+        topics: [
+          'Vitamin D supplements 💊',
+          'Daily multivitamins',
+          'Omega-3 fish oil',
+          'Supplement safety',
+          'Vegan vitamins',
+        ],
         tags: ['vitamins-core', 'vitamins-safety', 'vitamins-vegan'],
         personas: ['Fitness Enthusiast', 'Expecting Mother', 'Senior Wellness Seeker'],
         themes: ['Supplement purity', 'Supplement price', 'Supplement taste (味)', 'Supplement efficacy'],
@@ -80,7 +99,13 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Travel Credit Cards',
         noun: 'travel credit cards',
         shopping: false,
-        topics: ['Airline miles cards', 'No foreign fee cards', 'Card sign-up bonuses', 'Lounge access cards', 'Card annual fees'],
+        topics: [
+          'Airline miles cards',
+          'No foreign fee cards',
+          'Card sign-up bonuses',
+          'Lounge access cards',
+          'Card annual fees',
+        ],
         tags: ['cards-core', 'cards-rewards', 'cards-premium', 'cards-fees'],
         personas: ['Frequent Flyer', 'Points Maximizer', 'Student Traveler'],
         themes: ['Card rewards value', 'Card fees', 'Card customer service', 'Card approval'],
@@ -90,7 +115,13 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Home Mortgages',
         noun: 'mortgage lenders',
         shopping: false,
-        topics: ['First-time buyer mortgages', 'Mortgage refinancing', 'Fixed versus adjustable rates', 'Mortgage pre-approval', 'Jumbo loans'],
+        topics: [
+          'First-time buyer mortgages',
+          'Mortgage refinancing',
+          'Fixed versus adjustable rates',
+          'Mortgage pre-approval',
+          'Jumbo loans',
+        ],
         tags: ['mortgage-core', 'mortgage-refi', 'mortgage-rates'],
         personas: ['First-Time Buyer', 'Refinancing Homeowner', 'Real Estate Investor'],
         themes: ['Mortgage rates', 'Closing speed', 'Lender trust', 'Mortgage fees'],
@@ -100,7 +131,13 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Budgeting Apps',
         noun: 'budgeting apps',
         shopping: false,
-        topics: ['Zero-based budgeting apps', 'Couples budgeting', 'Expense tracking', 'Budget app security', 'Free budgeting tools'],
+        topics: [
+          'Zero-based budgeting apps',
+          'Couples budgeting',
+          'Expense tracking',
+          'Budget app security',
+          'Free budgeting tools',
+        ],
         tags: ['budget-core', 'budget-security', 'budget-free'],
         personas: ['Young Professional', 'Debt Payoff Planner', 'Freelancer Øyvind'],
         themes: ['Budget app ease', 'Budget app price', 'Bank syncing', 'Budget app privacy'],
@@ -117,7 +154,13 @@ export const orgs: readonly OrgVocab[] = [
         name: 'CRM Platforms',
         noun: 'CRM platforms',
         shopping: false,
-        topics: ['CRM for startups', 'CRM integrations', 'Sales pipeline tracking', 'CRM pricing tiers', 'CRM data migration'],
+        topics: [
+          'CRM for startups',
+          'CRM integrations',
+          'Sales pipeline tracking',
+          'CRM pricing tiers',
+          'CRM data migration',
+        ],
         tags: ['crm-core', 'crm-enterprise', 'crm-smb', 'crm-integrations'],
         personas: ['Sales Operations Lead', 'Startup Founder', 'IT Administrator'],
         themes: ['CRM usability', 'CRM pricing', 'CRM support', 'CRM reporting'],
@@ -127,10 +170,21 @@ export const orgs: readonly OrgVocab[] = [
         name: 'Project Management Tools',
         noun: 'project management tools',
         shopping: true,
-        topics: ['Agile boards アジャイル', 'ガントチャート (Gantt charts)', 'Remote team collaboration', 'Project tool pricing', 'Resource planning'],
+        topics: [
+          'Agile boards アジャイル',
+          'ガントチャート (Gantt charts)',
+          'Remote team collaboration',
+          'Project tool pricing',
+          'Resource planning',
+        ],
         tags: ['pm-core', 'pm-agile', 'pm-télétravail'],
         personas: ['Engineering Manager', 'Agency Producer', 'Operations Director'],
-        themes: ['Project tool speed', 'Project tool price', 'Project tool integrations', 'Project tool learning curve'],
+        themes: [
+          'Project tool speed',
+          'Project tool price',
+          'Project tool integrations',
+          'Project tool learning curve',
+        ],
         audiences: ['software teams', 'marketing agencies', 'construction firms', 'remote teams', 'freelancers'],
       },
     ],
@@ -138,8 +192,51 @@ export const orgs: readonly OrgVocab[] = [
 ];
 
 /** Syllables for brand, channel and product names; every generated name is unique across organizations. */
-export const syllablesA = ['Al', 'Bel', 'Cor', 'Dar', 'El', 'Fen', 'Gal', 'Hal', 'Ñix', 'Jor', 'Kel', 'Lum', 'Mar', 'Nor', 'Ørn', 'Pel', 'Quin', 'Ros', 'Sol', 'Tal', 'Über', 'Vor', 'Wen', 'Xan', 'Yor', 'Zel'];
-export const syllablesB = ['vex', 'tra', 'dyn', 'ora', 'ix', 'ion', 'ara', 'eon', 'ify', 'ly', 'ium', 'ova', 'ent', 'era', 'ano'];
+export const syllablesA = [
+  'Al',
+  'Bel',
+  'Cor',
+  'Dar',
+  'El',
+  'Fen',
+  'Gal',
+  'Hal',
+  'Ñix',
+  'Jor',
+  'Kel',
+  'Lum',
+  'Mar',
+  'Nor',
+  'Ørn',
+  'Pel',
+  'Quin',
+  'Ros',
+  'Sol',
+  'Tal',
+  'Über',
+  'Vor',
+  'Wen',
+  'Xan',
+  'Yor',
+  'Zel',
+];
+export const syllablesB = [
+  'vex',
+  'tra',
+  'dyn',
+  'ora',
+  'ix',
+  'ion',
+  'ara',
+  'eon',
+  'ify',
+  'ly',
+  'ium',
+  'ova',
+  'ent',
+  'era',
+  'ano',
+];
 
 export const models = [
   { name: 'ChatGPT', shopping: true, searchRate: 0.7 },
@@ -162,12 +259,38 @@ export const regions = [
 ];
 
 export const socialDomains = ['youtube.com', 'reddit.com', 'linkedin.com', 'x.com', 'quora.com', 'facebook.com'];
-export const mediaDomains = ['nytimes.com', 'wired.com', 'forbes.com', 'theverge.com', 'cnet.com', 'bbc.co.uk', 'techradar.com', 'consumerreports.org', 'wsj.com', 'businessinsider.com'];
-export const institutionDomains = ['nih.gov', 'cdc.gov', 'harvard.edu', 'stanford.edu', 'consumerfinance.gov', 'ftc.gov'];
+export const mediaDomains = [
+  'nytimes.com',
+  'wired.com',
+  'forbes.com',
+  'theverge.com',
+  'cnet.com',
+  'bbc.co.uk',
+  'techradar.com',
+  'consumerreports.org',
+  'wsj.com',
+  'businessinsider.com',
+];
+export const institutionDomains = [
+  'nih.gov',
+  'cdc.gov',
+  'harvard.edu',
+  'stanford.edu',
+  'consumerfinance.gov',
+  'ftc.gov',
+];
 export const prWireDomains = ['prnewswire.com', 'businesswire.com', 'globenewswire.com'];
 export const otherDomains = ['wikipedia.org', 'medium.com', 'substack.com', 'github.com', 'stackexchange.com'];
 
-export const videoCategories = ['Education', 'Science & Technology', 'Howto & Style', 'People & Blogs', 'Travel & Events', 'Sports', 'News & Politics'];
+export const videoCategories = [
+  'Education',
+  'Science & Technology',
+  'Howto & Style',
+  'People & Blogs',
+  'Travel & Events',
+  'Sports',
+  'News & Politics',
+];
 
 export const merchants = ['Amazon', 'Walmart', 'Target', 'Best Buy', 'REI', 'Müller', 'eBay'];
 
@@ -221,4 +344,17 @@ export const referralSources: readonly { source: string; weight: number }[] = [
   { source: 'other', weight: 6 },
 ];
 
-export const sitePaths = ['/', '/blog', '/pricing', '/products', '/docs/getting-started', '/docs/api', '/about', '/blog/buyers-guide', '/blog/comparison', '/support', '/careers', '/products/new'];
+export const sitePaths = [
+  '/',
+  '/blog',
+  '/pricing',
+  '/products',
+  '/docs/getting-started',
+  '/docs/api',
+  '/about',
+  '/blog/buyers-guide',
+  '/blog/comparison',
+  '/support',
+  '/careers',
+  '/products/new',
+];

@@ -43,7 +43,18 @@ export function registerBodyParsers(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, undefined);
     const deep = tooDeepAt(text, maxJsonDepth);
     if (deep >= 0) {
-      return done(new ValidationError([{ type: 'json_invalid', loc: ['body', [...text.slice(0, deep)].length], msg: 'JSON decode error', input: {}, ctx: { error: `Nesting deeper than ${maxJsonDepth} levels` } }]), undefined);
+      return done(
+        new ValidationError([
+          {
+            type: 'json_invalid',
+            loc: ['body', [...text.slice(0, deep)].length],
+            msg: 'JSON decode error',
+            input: {},
+            ctx: { error: `Nesting deeper than ${maxJsonDepth} levels` },
+          },
+        ]),
+        undefined,
+      );
     }
     try {
       return done(null, JSON.parse(text));
@@ -52,7 +63,18 @@ export function registerBodyParsers(app: FastifyInstance): void {
         return done(null, pythonJsonParse(text));
       } catch (error) {
         const e = error as JsonDecodeError;
-        return done(new ValidationError([{ type: 'json_invalid', loc: ['body', e.pos], msg: 'JSON decode error', input: {}, ctx: { error: e.reason } }]), undefined);
+        return done(
+          new ValidationError([
+            {
+              type: 'json_invalid',
+              loc: ['body', e.pos],
+              msg: 'JSON decode error',
+              input: {},
+              ctx: { error: e.reason },
+            },
+          ]),
+          undefined,
+        );
       }
     }
   });

@@ -10,7 +10,13 @@ import { endpointHandler } from './endpoint-handler.ts';
 import { registerDocsPage } from './docs-page.ts';
 import { openApiDocument } from './openapi.ts';
 import { defaultRateLimit, RateLimiter, type RateLimitOptions, type RateState } from './rate-limit.ts';
-import { defaultFailedAuthLimit, defaultFirstRowSeconds, defaultHeavyPerKey, defaultStreamSeconds, defaultStreamsPerKey } from '../limits.ts';
+import {
+  defaultFailedAuthLimit,
+  defaultFirstRowSeconds,
+  defaultHeavyPerKey,
+  defaultStreamSeconds,
+  defaultStreamsPerKey,
+} from '../limits.ts';
 import { KeyedSlots } from '../engine/slots.ts';
 import { RateWindowStore } from '../state/rate-windows.ts';
 import { registerMcpRoute } from '../mcp/http-route.ts';
@@ -76,19 +82,38 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   const engine = options.engine;
   const clock = options.clock ?? engine.core.clock;
   const keys = ApiKeys.of(engine.core.state);
-  const limiter = options.rateLimit === false ? undefined : await RateLimiter.open(options.rateLimit ?? defaultRateLimit, clock, new RateWindowStore(engine.core.state), 'key:');
-  const failedAuth = options.failedAuthLimit ?? (options.rateLimit === false ? defaultFailedAuthLimit : (options.rateLimit ?? defaultRateLimit));
-  const addressLimiter = failedAuth === false ? undefined : await RateLimiter.open(failedAuth, clock, new RateWindowStore(engine.core.state), 'addr:');
+  const limiter =
+    options.rateLimit === false
+      ? undefined
+      : await RateLimiter.open(
+          options.rateLimit ?? defaultRateLimit,
+          clock,
+          new RateWindowStore(engine.core.state),
+          'key:',
+        );
+  const failedAuth =
+    options.failedAuthLimit ??
+    (options.rateLimit === false ? defaultFailedAuthLimit : (options.rateLimit ?? defaultRateLimit));
+  const addressLimiter =
+    failedAuth === false
+      ? undefined
+      : await RateLimiter.open(failedAuth, clock, new RateWindowStore(engine.core.state), 'addr:');
   const endpoints = options.endpoints ?? registry;
   const openapi = JSON.stringify(openApiDocument(endpoints, { version }));
-  const streamLimits = { perKey: options.streams?.perKey ?? defaultStreamsPerKey, maxSeconds: options.streams?.maxSeconds ?? defaultStreamSeconds };
+  const streamLimits = {
+    perKey: options.streams?.perKey ?? defaultStreamsPerKey,
+    maxSeconds: options.streams?.maxSeconds ?? defaultStreamSeconds,
+  };
   const streamsOfKey = new KeyedSlots(streamLimits.perKey);
   const heavyOfKey = new KeyedSlots(options.heavyPerKey ?? defaultHeavyPerKey);
   const timeBudgetMs = options.timeBudgetMs ?? engine.core.limits.timeBudgetMs;
   // Verifying a key then never waits for DuckDB: the keys are in memory from the start.
   await keys.list();
-  for (const l of [limiter, addressLimiter]) if (l) app.addHook('onClose', async () => l.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')));
-
+  for (const l of [limiter, addressLimiter])
+    if (l)
+      app.addHook('onClose', async () =>
+        l.close().catch((error: unknown) => app.log.error({ err: error }, 'rate-limit windows not saved')),
+      );
 
   registerBodyParsers(app);
   app.decorateRequest('principal', undefined);
@@ -103,21 +128,37 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
     if (meter) {
       const rate = meter.hit(principal ? `key:${principal.keyId}` : `addr:${request.ip}`, now);
       request.rate = rate;
-      reply.header('x-ratelimit-limit', rate.limit).header('x-ratelimit-remaining', rate.remaining).header('x-ratelimit-reset', rate.reset);
-      if (rate.firstRefusal) await meter.flush().catch((error: unknown) => request.log.error({ err: error }, 'rate-limit windows not saved'));
+      reply
+        .header('x-ratelimit-limit', rate.limit)
+        .header('x-ratelimit-remaining', rate.remaining)
+        .header('x-ratelimit-reset', rate.reset);
+      if (rate.firstRefusal)
+        await meter
+          .flush()
+          .catch((error: unknown) => request.log.error({ err: error }, 'rate-limit windows not saved'));
       if (!rate.allowed) throw new RateLimitError(rate.retryAfter);
     }
     // An unrouted path is a 404 (or 405) whoever asks; it is metered and carries the rate headers like any other response.
     if (!request.routeOptions.url) return;
-    if (!principal) throw new AuthError(presented ? 'Invalid, expired or revoked API key' : 'Missing API key: send it in the X-API-Key header');
+    if (!principal)
+      throw new AuthError(
+        presented ? 'Invalid, expired or revoked API key' : 'Missing API key: send it in the X-API-Key header',
+      );
     request.principal = principal;
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof MissingTableError) reply.header('x-should-retry', 'false');
-    if (error instanceof EngineError) return reply.code(error.status).headers(error.headers()).type('application/json; charset=utf-8').send(error.body());
+    if (error instanceof EngineError)
+      return reply
+        .code(error.status)
+        .headers(error.headers())
+        .type('application/json; charset=utf-8')
+        .send(error.body());
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });
+      return reply
+        .code(413)
+        .send({ detail: `Request body is larger than ${bodyLimit} bytes`, code: 'payload_too_large' });
     }
     const unavailable = dataUnavailable(error);
     if (unavailable) {
@@ -134,21 +175,50 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const known = pathExists(path.slice(app.prefix.length));
-    return reply.code(known ? 405 : 404).send(known ? { detail: 'Method Not Allowed', code: 'method_not_allowed' } : { detail: 'Not Found', code: 'not_found' });
+    return reply
+      .code(known ? 405 : 404)
+      .send(
+        known
+          ? { detail: 'Method Not Allowed', code: 'method_not_allowed' }
+          : { detail: 'Not Found', code: 'not_found' },
+      );
   });
 
-  app.get('/openapi.json', { config: { public: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
-  app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok', active_streams: engine.core.stats.activeStreams, busy_connections: engine.core.pool.active }));
+  app.get('/openapi.json', { config: { public: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(openapi),
+  );
+  app.get('/healthz', { config: { public: true } }, async () => ({
+    status: 'ok',
+    active_streams: engine.core.stats.activeStreams,
+    busy_connections: engine.core.pool.active,
+  }));
   await registerDocsPage(app);
 
   for (const endpoint of endpoints) {
     app.route({
       method: endpoint.method,
       url: endpoint.path.replace(/\{([a-z_]+)\}/g, ':$1'),
-      handler: endpointHandler(endpoint, { engine, clock, streamsOfKey, heavyOfKey, timeBudgetMs, streamSeconds: streamLimits.maxSeconds, firstRowMs: (options.streams?.firstRowSeconds ?? defaultFirstRowSeconds) * 1000, keepAliveMs: options.keepAliveMs ?? 15_000 }),
+      handler: endpointHandler(endpoint, {
+        engine,
+        clock,
+        streamsOfKey,
+        heavyOfKey,
+        timeBudgetMs,
+        streamSeconds: streamLimits.maxSeconds,
+        firstRowMs: (options.streams?.firstRowSeconds ?? defaultFirstRowSeconds) * 1000,
+        keepAliveMs: options.keepAliveMs ?? 15_000,
+      }),
     });
   }
-  if (options.mcp !== false) registerMcpRoute(app, { engine, endpoints, clock, heavyOfKey, timeBudgetMs, allowWrites: options.mcp?.allowWrites === true });
+  if (options.mcp !== false)
+    registerMcpRoute(app, {
+      engine,
+      endpoints,
+      clock,
+      heavyOfKey,
+      timeBudgetMs,
+      allowWrites: options.mcp?.allowWrites === true,
+    });
 };
 
 /** A standalone server; `listen` it, or `inject` requests in tests. */
@@ -159,8 +229,15 @@ export async function createServer(options: ServerOptions & { logger?: boolean }
     forceCloseConnections: true,
     clientErrorHandler: (error: Error & { code?: string }, socket) => {
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify(status === 431 ? { detail: 'Request header fields (or the URL) are too large', code: 'header_too_large' } : { detail: 'Malformed HTTP request', code: 'bad_request' });
-      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const body = JSON.stringify(
+        status === 431
+          ? { detail: 'Request header fields (or the URL) are too large', code: 'header_too_large' }
+          : { detail: 'Malformed HTTP request', code: 'bad_request' },
+      );
+      if (socket.writable)
+        socket.end(
+          `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
       else socket.destroy(error);
     },
   });

@@ -9,7 +9,10 @@ const csvRawSchema = z.object({ csv_raw: laxBool().optional() });
  * changes only how CSV is encoded (text cells without the spreadsheet guard), not the answer. A bad
  * value is a 422 at `["query", "csv_raw"]`.
  */
-export function takeCsvRaw(query: Record<string, string | string[] | undefined> | undefined): { query: Record<string, string | string[] | undefined> | undefined; csvRaw: boolean } {
+export function takeCsvRaw(query: Record<string, string | string[] | undefined> | undefined): {
+  query: Record<string, string | string[] | undefined> | undefined;
+  csvRaw: boolean;
+} {
   if (query === undefined || !Object.hasOwn(query, 'csv_raw')) return { query, csvRaw: false };
   const { csv_raw: value, ...rest } = query;
   return { query: rest, csvRaw: parseWith(csvRawSchema, { csv_raw: value }, 'query').csv_raw === true };

@@ -37,17 +37,35 @@ export interface HandlerDeps {
   readonly keepAliveMs: number;
 }
 
-function inputOf(endpoint: Endpoint, request: FastifyRequest, format: TableFormat | 'json', query: EndpointInput['query']): EndpointInput {
+function inputOf(
+  endpoint: Endpoint,
+  request: FastifyRequest,
+  format: TableFormat | 'json',
+  query: EndpointInput['query'],
+): EndpointInput {
   let body: unknown = request.body;
   if (body instanceof NonJsonBody) {
     if (endpoint.schemas.body) {
-      throw new ValidationError([{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: body.text }]);
+      throw new ValidationError([
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: body.text,
+        },
+      ]);
     }
     body = undefined;
   }
-  const conditional = endpoint.group === 'reports' ? { format, ifNoneMatch: ifNoneMatchTags(request.headers['if-none-match']) } : {};
+  const conditional =
+    endpoint.group === 'reports' ? { format, ifNoneMatch: ifNoneMatchTags(request.headers['if-none-match']) } : {};
   const rest = endpoint.group === 'reports' ? withoutFormat(query) : query;
-  return { body, query: rest as EndpointInput['query'], params: request.params as Record<string, string>, ...conditional };
+  return {
+    body,
+    query: rest as EndpointInput['query'],
+    params: request.params as Record<string, string>,
+    ...conditional,
+  };
 }
 
 /**
@@ -63,11 +81,30 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
     applyLifecycle(endpoint, reply, principal, now);
     requireTables(endpoint.path, engine.core.missingTables);
     const format = chooseFormat(endpoint, request, reply);
-    const { query, csvRaw } = endpoint.group === 'reports' ? takeCsvRaw(request.query as EndpointInput['query']) : { query: request.query as EndpointInput['query'], csvRaw: false };
+    const { query, csvRaw } =
+      endpoint.group === 'reports'
+        ? takeCsvRaw(request.query as EndpointInput['query'])
+        : { query: request.query as EndpointInput['query'], csvRaw: false };
     const input = inputOf(endpoint, request, format, query);
     const caller = callerOf(reply);
-    const sending = { maxMs: deps.streamSeconds * 1000, firstRowMs: deps.firstRowMs, onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway') };
-    const sendTable = (handled: EndpointResult, table: TableFormat) => sendRows(reply, table, endpoint.stream, encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: engine.core.pool, tempDisk: engine.core.tempDisk, csvRaw }), caller, sending);
+    const sending = {
+      maxMs: deps.streamSeconds * 1000,
+      firstRowMs: deps.firstRowMs,
+      onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway'),
+    };
+    const sendTable = (handled: EndpointResult, table: TableFormat) =>
+      sendRows(
+        reply,
+        table,
+        endpoint.stream,
+        encodeRows(rowsFor(handled, table, endpoint.path), table, {
+          duckdb: engine.core.pool,
+          tempDisk: engine.core.tempDisk,
+          csvRaw,
+        }),
+        caller,
+        sending,
+      );
     const scope = engine.org(principal.organizationId);
     try {
       if (endpoint.stream) {
@@ -79,16 +116,19 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
           throw new ServerBusyError(engine.core.streams.max);
         }
         try {
-          const handled = await endpoint.handle(input, { ...scope.context(caller.signal), now }).catch((error: unknown) => {
-            throw caller.signal.aborted ? caller.signal.reason : error;
-          });
+          const handled = await endpoint
+            .handle(input, { ...scope.context(caller.signal), now })
+            .catch((error: unknown) => {
+              throw caller.signal.aborted ? caller.signal.reason : error;
+            });
           if (conditional(reply, handled)) return reply;
           if (format !== 'json') {
             await sendTable(handled, format);
             return reply;
           }
           const result = await encodeJson(handled);
-          if (result.kind === 'json') return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
+          if (result.kind === 'json')
+            return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
           await sendSse(reply, result.events, caller, { ...sending, keepAliveMs: deps.keepAliveMs });
           return reply;
         } finally {
@@ -99,7 +139,9 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
       const release = weightOf(endpoint) === 'heavy' ? deps.heavyOfKey.take(principal.keyId) : () => undefined;
       if (!release) throw new HeavyLimitError(deps.heavyOfKey.max);
       try {
-        const handled = await withBudget(deps.timeBudgetMs, caller.signal, (signal) => endpoint.handle(input, { ...scope.context(signal), now }));
+        const handled = await withBudget(deps.timeBudgetMs, caller.signal, (signal) =>
+          endpoint.handle(input, { ...scope.context(signal), now }),
+        );
         if (conditional(reply, handled)) return reply;
         if (format !== 'json') {
           await sendTable(handled, format);
@@ -124,7 +166,8 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
 function callerOf(reply: FastifyReply): AbortController & { onClose: () => void } {
   const caller = Object.assign(new AbortController(), { onClose: () => undefined as void });
   caller.onClose = () => {
-    if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
+    if (!reply.raw.writableFinished)
+      caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
   };
   reply.raw.on('close', caller.onClose);
   if (reply.raw.destroyed || reply.raw.socket?.destroyed) caller.onClose();

@@ -7,7 +7,11 @@ import { TimeBudgetError } from '../errors.ts';
  * followed by a cut connection. When the budget runs out the query is aborted and the call rejects
  * with a TimeBudgetError (503, `x-should-retry: false`).
  */
-export async function firstPiece<T>(pieces: AsyncIterator<T>, abort: AbortController, budgetMs: number): Promise<IteratorResult<T>> {
+export async function firstPiece<T>(
+  pieces: AsyncIterator<T>,
+  abort: AbortController,
+  budgetMs: number,
+): Promise<IteratorResult<T>> {
   const next = pieces.next();
   if (budgetMs <= 0) return next;
   next.catch(() => undefined);

@@ -20,8 +20,11 @@ export function applyLifecycle(endpoint: Endpoint, reply: FastifyReply, principa
   reply.header('deprecation', `@${unix(deprecatedOn)}`);
   reply.header('sunset', new Date(unix(sunsetOn) * 1000).toUTCString());
   const use = endpoint.successor ? `; use ${endpoint.successor}` : '';
-  if (now.getTime() >= unix(sunsetOn) * 1000) throw new GoneError(`${endpoint.method} ${endpoint.path} was retired on ${sunsetOn}${use}`);
+  if (now.getTime() >= unix(sunsetOn) * 1000)
+    throw new GoneError(`${endpoint.method} ${endpoint.path} was retired on ${sunsetOn}${use}`);
   if (principal.createdAt.getTime() >= unix(newKeysFrom) * 1000) {
-    throw new GoneError(`${endpoint.method} ${endpoint.path} is deprecated; keys created on or after ${newKeysFrom} cannot use it${use}`);
+    throw new GoneError(
+      `${endpoint.method} ${endpoint.path} is deprecated; keys created on or after ${newKeysFrom} cannot use it${use}`,
+    );
   }
 }

@@ -45,10 +45,19 @@ const reports: Record<string, object> = {
   '/v2/reports/factcheck': { ...window, limit: 5 },
   '/v2/prompts/answers': { ...window, limit: 5 },
   '/v1/prompts/answers': { ...window, pagination: { limit: 5 } },
-  '/v1/reports/citations': { ...window, metrics: ['count', 'citation_share'], dimensions: ['root_domain'], pagination: { limit: 5 } },
+  '/v1/reports/citations': {
+    ...window,
+    metrics: ['count', 'citation_share'],
+    dimensions: ['root_domain'],
+    pagination: { limit: 5 },
+  },
   '/v1/reports/visibility': { ...window, metrics: ['visibility_score', 'share_of_voice'], dimensions: ['asset_name'] },
   '/v1/reports/sentiment': { ...window, metrics: ['positive', 'negative', 'occurrences'], dimensions: ['theme'] },
-  '/v1/reports/query-fanouts': { ...window, metrics: ['total_fanouts', 'fanouts_per_execution'], dimensions: ['model'] },
+  '/v1/reports/query-fanouts': {
+    ...window,
+    metrics: ['total_fanouts', 'fanouts_per_execution'],
+    dimensions: ['model'],
+  },
   '/v1/reports/bots': { ...traffic, metrics: ['count', 'last_visit'], dimensions: ['bot_provider'] },
   '/v2/reports/bots': { ...traffic, metrics: ['count', 'last_visit'], dimensions: ['bot_provider'] },
   '/v1/reports/referrals': { ...traffic, metrics: ['visits'], dimensions: ['referral_source'] },
@@ -74,12 +83,34 @@ const resources: Record<string, OperationExample> = {
   'GET /v1/org/categories/{category_id}/prompts': { params: category },
   'POST /v1/org/categories/{category_id}/prompts': {
     params: category,
-    body: { prompts: [{ prompt: 'Which backpacking tent packs smallest for a week on the trail?', language: 'en-US', topic: 'Ultralight tents', platforms: ['ChatGPT'], regions: ['United States'] }], dry_run: true },
+    body: {
+      prompts: [
+        {
+          prompt: 'Which backpacking tent packs smallest for a week on the trail?',
+          language: 'en-US',
+          topic: 'Ultralight tents',
+          platforms: ['ChatGPT'],
+          regions: ['United States'],
+        },
+      ],
+      dry_run: true,
+    },
   },
-  'PATCH /v1/org/categories/{category_id}/prompts': { params: category, body: { prompts: [{ id: sampleIds.prompt, prompt: 'What are the best backpacking tents for solo trips?' }], dry_run: true } },
-  'PATCH /v1/org/categories/{category_id}/prompts/status': { params: category, body: { prompt_ids: [sampleIds.prompt], status: 'disabled' } },
+  'PATCH /v1/org/categories/{category_id}/prompts': {
+    params: category,
+    body: {
+      prompts: [{ id: sampleIds.prompt, prompt: 'What are the best backpacking tents for solo trips?' }],
+      dry_run: true,
+    },
+  },
+  'PATCH /v1/org/categories/{category_id}/prompts/status': {
+    params: category,
+    body: { prompt_ids: [sampleIds.prompt], status: 'disabled' },
+  },
   'GET /v1/content/{asset_id}/optimization': { params: { asset_id: sampleIds.ownedAsset } },
-  'GET /v1/content/{asset_id}/optimization/{content_id}': { params: { asset_id: sampleIds.ownedAsset, content_id: sampleIds.contentOptimization } },
+  'GET /v1/content/{asset_id}/optimization/{content_id}': {
+    params: { asset_id: sampleIds.ownedAsset, content_id: sampleIds.contentOptimization },
+  },
   'GET /v1/agents': {},
   'GET /v1/agents/{agent_id}': { params: agent },
   'POST /v1/agents/{agent_id}/publish': { params: agent },
@@ -88,8 +119,14 @@ const resources: Record<string, OperationExample> = {
   'GET /v1/agents/{agent_id}/runs/{run_id}': { params: { ...agent, run_id: '00000000-0000-4000-8000-000000000000' } },
   'GET /v1/knowledge-bases': {},
   'POST /v1/knowledge-bases/{knowledge_base_id}/search': { params: kb, body: { query: 'warranty', top_k: 3 } },
-  'POST /v1/knowledge-bases/{knowledge_base_id}/documents': { params: kb, body: { name: 'care.md', text: 'Dry the tent before storing it.', folder: 'guides' } },
-  'PUT /v1/knowledge-bases/{knowledge_base_id}/documents': { params: kb, body: { name: 'care.md', text: 'Dry the tent fully before storing it.', folder: 'guides' } },
+  'POST /v1/knowledge-bases/{knowledge_base_id}/documents': {
+    params: kb,
+    body: { name: 'care.md', text: 'Dry the tent before storing it.', folder: 'guides' },
+  },
+  'PUT /v1/knowledge-bases/{knowledge_base_id}/documents': {
+    params: kb,
+    body: { name: 'care.md', text: 'Dry the tent fully before storing it.', folder: 'guides' },
+  },
   'DELETE /v1/knowledge-bases/{knowledge_base_id}/documents': { params: kb, body: { name: 'guides/care.md' } },
   'POST /v1/knowledge-bases/{knowledge_base_id}/folders': { params: kb, body: { path: 'guides/winter' } },
   'DELETE /v1/knowledge-bases/{knowledge_base_id}/folders': { params: kb, body: { path: 'guides/winter' } },
@@ -112,12 +149,21 @@ export function withExample(operation: Record<string, unknown>, method: string, 
   const example = operationExample(method, path);
   if (!example) return operation;
   const values: Record<string, unknown> = { ...example.params, ...example.query };
-  const parameters = (operation.parameters as { name: string; in: string }[]).map((p) => (p.in !== 'header' && p.name in values ? { ...p, example: values[p.name] } : p));
+  const parameters = (operation.parameters as { name: string; in: string }[]).map((p) =>
+    p.in !== 'header' && p.name in values ? { ...p, example: values[p.name] } : p,
+  );
   const body = operation.requestBody as { content: Record<string, Record<string, unknown>> } | undefined;
   const json = body?.content['application/json'];
   return {
     ...operation,
     parameters,
-    ...(body && json && example.body ? { requestBody: { ...body, content: { ...body.content, 'application/json': { ...json, example: example.body } } } } : {}),
+    ...(body && json && example.body
+      ? {
+          requestBody: {
+            ...body,
+            content: { ...body.content, 'application/json': { ...json, example: example.body } },
+          },
+        }
+      : {}),
   };
 }

@@ -6,7 +6,8 @@ import { withExample } from './openapi-examples.ts';
 
 type Json = Record<string, unknown>;
 
-const toSchema = (schema: z.ZodType): Json => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
+const toSchema = (schema: z.ZodType): Json =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
 
 /** Moves a schema's `$defs` into components and points its references there. */
 function hoist(schema: Json, components: Json): Json {
@@ -16,11 +17,26 @@ function hoist(schema: Json, components: Json): Json {
 }
 
 const errorResponses = {
-  '401': { description: 'Missing, unknown, expired or revoked API key', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
-  '403': { description: 'The key’s organization has no access to the object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
-  '404': { description: 'No such object', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
-  '406': { description: 'The Accept header names no format this operation offers, or disagrees with ?format=', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
-  '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
+  '401': {
+    description: 'Missing, unknown, expired or revoked API key',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  },
+  '403': {
+    description: 'The key’s organization has no access to the object',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  },
+  '404': {
+    description: 'No such object',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  },
+  '406': {
+    description: 'The Accept header names no format this operation offers, or disagrees with ?format=',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  },
+  '422': {
+    description: 'Validation error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } },
+  },
   '429': {
     description: 'Rate limit exceeded; Retry-After says how long to wait',
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
@@ -61,7 +77,10 @@ const baseComponents: Json = {
     },
     required: ['loc', 'msg', 'type'],
   },
-  HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } } },
+  HTTPValidationError: {
+    type: 'object',
+    properties: { detail: { type: 'array', items: { $ref: '#/components/schemas/ValidationError' } } },
+  },
   FilterLeaf: {
     type: 'object',
     properties: { field: { type: 'string' }, op: { type: 'string', enum: [...filterOps] }, value: {} },
@@ -78,7 +97,12 @@ const baseComponents: Json = {
         required: [k],
         additionalProperties: false,
       })),
-      { type: 'object', properties: { not: { $ref: '#/components/schemas/FilterNode' } }, required: ['not'], additionalProperties: false },
+      {
+        type: 'object',
+        properties: { not: { $ref: '#/components/schemas/FilterNode' } },
+        required: ['not'],
+        additionalProperties: false,
+      },
     ],
   },
 };
@@ -97,10 +121,17 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query', comp
 
 function success(e: Endpoint): Json {
   const spec = e.stream
-    ? { description: 'Server-Sent Events: `summary` first, then one `result` per row; every data line is JSON', content: { 'text/event-stream': { schema: { type: 'string' } } } }
+    ? {
+        description: 'Server-Sent Events: `summary` first, then one `result` per row; every data line is JSON',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      }
     : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } };
   if (e.group !== 'reports') return { ...spec, headers: rateHeaders };
-  return { description: spec.description + tableNote + fingerprintNote, headers: { ...rateHeaders, ...fingerprintHeaders }, content: { ...spec.content, ...tableContent } };
+  return {
+    description: spec.description + tableNote + fingerprintNote,
+    headers: { ...rateHeaders, ...fingerprintHeaders },
+    content: { ...spec.content, ...tableContent },
+  };
 }
 
 const fingerprintNote =
@@ -114,7 +145,8 @@ const conditionalParameter = {
   in: 'header',
   required: false,
   schema: { type: 'string' },
-  description: 'ETags of answers the caller holds (or *): when the answer’s fingerprint is among them, a 304 with no body, nothing read',
+  description:
+    'ETags of answers the caller holds (or *): when the answer’s fingerprint is among them, a 304 with no body, nothing read',
 };
 /** `?format=` beside Accept, for clients that cannot set a header (src/formats/format-param.ts). */
 const formatParameter = {
@@ -122,16 +154,23 @@ const formatParameter = {
   in: 'query',
   required: false,
   schema: { type: 'string', enum: Object.keys(formats) },
-  description: 'The encoding, as Accept chooses it, for tools that cannot set a header (a spreadsheet’s import from a URL): an Accept given beside it that does not take it is a 406',
+  description:
+    'The encoding, as Accept chooses it, for tools that cannot set a header (a spreadsheet’s import from a URL): an Accept given beside it that does not take it is a 406',
 };
 const csvRawParameter = {
   name: 'csv_raw',
   in: 'query',
   required: false,
   schema: { type: 'boolean', default: false },
-  description: 'text/csv only: true writes text cells exactly as stored; by default a text cell starting with =, +, -, @, tab or CR gets a leading \' so spreadsheets show it as text (docs/security.md)',
+  description:
+    "text/csv only: true writes text cells exactly as stored; by default a text cell starting with =, +, -, @, tab or CR gets a leading ' so spreadsheets show it as text (docs/security.md)",
 };
-const notModified = { '304': { description: 'Not Modified: the answer’s fingerprint is among If-None-Match’s', headers: fingerprintHeaders } };
+const notModified = {
+  '304': {
+    description: 'Not Modified: the answer’s fingerprint is among If-None-Match’s',
+    headers: fingerprintHeaders,
+  },
+};
 
 /** The OpenAPI 3.1 document of every registered endpoint, from the same zod schemas that validate requests. */
 export function openApiDocument(endpoints: readonly Endpoint[], info: { version: string }): Json {
@@ -143,7 +182,11 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       summary: e.summary,
       tags: e.tags,
       ...(e.deprecated ? { deprecated: true } : {}),
-      parameters: [...parameters(e.schemas.params, 'path', components), ...parameters(e.schemas.query, 'query', components), ...(e.group === 'reports' ? [conditionalParameter, formatParameter, csvRawParameter] : [])],
+      parameters: [
+        ...parameters(e.schemas.params, 'path', components),
+        ...parameters(e.schemas.query, 'query', components),
+        ...(e.group === 'reports' ? [conditionalParameter, formatParameter, csvRawParameter] : []),
+      ],
       responses: {
         '200': success(e),
         ...(e.group === 'reports' ? notModified : {}),
@@ -151,7 +194,10 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
       },
     };
     if (e.schemas.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: hoist(toSchema(e.schemas.body), components) } } };
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: hoist(toSchema(e.schemas.body), components) } },
+      };
     }
     const path = (paths[e.path] ??= {});
     path[e.method.toLowerCase()] = withExample(operation, e.method, e.path);
@@ -161,14 +207,18 @@ export function openApiDocument(endpoints: readonly Endpoint[], info: { version:
     info: {
       title: 'Answer Engine Analytics API',
       version: info.version,
-      description: 'How AI answer engines mention brands, cite web pages and send traffic to sites. Every request needs an API key in X-API-Key (or Authorization: Bearer).',
+      description:
+        'How AI answer engines mention brands, cite web pages and send traffic to sites. Every request needs an API key in X-API-Key (or Authorization: Bearer).',
     },
     servers: [{ url: '/' }],
     security: [{ APIKeyHeader: [] }, { BearerAuth: [] }],
     paths,
     components: {
       schemas: components,
-      securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' }, BearerAuth: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        BearerAuth: { type: 'http', scheme: 'bearer' },
+      },
     },
   };
 }

@@ -45,10 +45,17 @@ export class RateLimiter {
     private readonly maxWindows: number,
   ) {}
 
-  static async open(options: RateLimitOptions, clock: () => Date, store?: RateWindowStore, prefix = '', maxWindows = maxRateWindows): Promise<RateLimiter> {
+  static async open(
+    options: RateLimitOptions,
+    clock: () => Date,
+    store?: RateWindowStore,
+    prefix = '',
+    maxWindows = maxRateWindows,
+  ): Promise<RateLimiter> {
     const limiter = new RateLimiter(options, store, clock, maxWindows);
     if (store) {
-      for (const w of await store.load(clock().getTime(), limiter.span)) if (w.key.startsWith(prefix)) limiter.remember(w.key, { start: w.start, count: w.count });
+      for (const w of await store.load(clock().getTime(), limiter.span))
+        if (w.key.startsWith(prefix)) limiter.remember(w.key, { start: w.start, count: w.count });
       // A failed write keeps its windows dirty, so the next tick retries it.
       limiter.timer = setInterval(() => limiter.flush().catch(() => undefined), rateFlushMs);
       limiter.timer.unref();

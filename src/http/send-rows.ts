@@ -12,7 +12,10 @@ const tableMediaTypes = Object.entries(formats)
   .filter(([name]) => name !== 'json')
   .map(([, f]) => f.mediaType);
 
-const offered = (endpoint: Endpoint) => (endpoint.group !== 'reports' ? ['application/json'] : [endpoint.stream ? 'text/event-stream' : 'application/json', ...tableMediaTypes]);
+const offered = (endpoint: Endpoint) =>
+  endpoint.group !== 'reports'
+    ? ['application/json']
+    : [endpoint.stream ? 'text/event-stream' : 'application/json', ...tableMediaTypes];
 
 /**
  * The format a request's Accept header (and on reports `?format=`) chooses, or a 406 naming what the
@@ -21,9 +24,14 @@ const offered = (endpoint: Endpoint) => (endpoint.group !== 'reports' ? ['applic
  */
 export function chooseFormat(endpoint: Endpoint, request: FastifyRequest, reply: FastifyReply): FormatName {
   if (endpoint.group === 'reports') reply.header('vary', 'Accept');
-  const format = endpoint.group === 'reports' ? requestedFormat(request.query, request.headers.accept, endpoint.stream) : negotiate(request.headers.accept, endpoint.stream);
+  const format =
+    endpoint.group === 'reports'
+      ? requestedFormat(request.query, request.headers.accept, endpoint.stream)
+      : negotiate(request.headers.accept, endpoint.stream);
   if (format === null || (format !== 'json' && endpoint.group !== 'reports')) {
-    throw new NotAcceptableError(`None of the media types in Accept is offered here; ${endpoint.path} answers ${offered(endpoint).join(', ')}`);
+    throw new NotAcceptableError(
+      `None of the media types in Accept is offered here; ${endpoint.path} answers ${offered(endpoint).join(', ')}`,
+    );
   }
   return format;
 }
@@ -42,7 +50,14 @@ export interface SendOptions {
  * `drain`, so the server holds one encoded slice per response. A client that goes away aborts the
  * query; a failure midway destroys the socket, so no client can take a truncated body for a whole one.
  */
-export async function sendRows(reply: FastifyReply, format: FormatName, stream: boolean, body: Encoded, abort: AbortController, options: SendOptions): Promise<void> {
+export async function sendRows(
+  reply: FastifyReply,
+  format: FormatName,
+  stream: boolean,
+  body: Encoded,
+  abort: AbortController,
+  options: SendOptions,
+): Promise<void> {
   let first: IteratorResult<string | Uint8Array>;
   try {
     first = await firstPiece(body, abort, options.firstRowMs);
@@ -53,8 +68,14 @@ export async function sendRows(reply: FastifyReply, format: FormatName, stream: 
   const res = reply.raw;
   reply.hijack();
   const headers: Record<string, string | number | string[]> = {};
-  for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | number | string[];
-  res.writeHead(200, { ...headers, 'content-type': contentType(format, stream), 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+  for (const [k, v] of Object.entries(reply.getHeaders()))
+    if (v !== undefined) headers[k] = v as string | number | string[];
+  res.writeHead(200, {
+    ...headers,
+    'content-type': contentType(format, stream),
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+  });
   res.flushHeaders();
   const onClose = () => {
     if (!res.writableFinished) abort.abort();

@@ -18,7 +18,12 @@ export interface SseOptions {
  * abort signal stops the query. If the stream fails midway the socket is destroyed, so no client can
  * mistake a truncated stream for a complete one.
  */
-export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamEvent>, abort: AbortController, options: SseOptions): Promise<void> {
+export async function sendSse(
+  reply: FastifyReply,
+  events: AsyncIterable<StreamEvent>,
+  abort: AbortController,
+  options: SseOptions,
+): Promise<void> {
   const iterator = events[Symbol.asyncIterator]();
   let first: IteratorResult<StreamEvent>;
   try {
@@ -30,7 +35,8 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
   const res = reply.raw;
   reply.hijack();
   const headers: Record<string, string | number | string[]> = {};
-  for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = v as string | number | string[];
+  for (const [k, v] of Object.entries(reply.getHeaders()))
+    if (v !== undefined) headers[k] = v as string | number | string[];
   res.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
@@ -44,12 +50,15 @@ export async function sendSse(reply: FastifyReply, events: AsyncIterable<StreamE
   };
   res.on('close', onClose);
   let lastWrite = Date.now();
-  const keepAlive = setInterval(() => {
-    if (Date.now() - lastWrite >= options.keepAliveMs && !res.destroyed) {
-      res.write(sseKeepAlive);
-      lastWrite = Date.now();
-    }
-  }, Math.max(10, Math.floor(options.keepAliveMs / 2)));
+  const keepAlive = setInterval(
+    () => {
+      if (Date.now() - lastWrite >= options.keepAliveMs && !res.destroyed) {
+        res.write(sseKeepAlive);
+        lastWrite = Date.now();
+      }
+    },
+    Math.max(10, Math.floor(options.keepAliveMs / 2)),
+  );
   const deadline = setTimeout(() => {
     abort.abort();
     res.destroy(new Error(`stream exceeded ${options.maxMs} ms`));

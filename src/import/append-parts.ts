@@ -10,7 +10,8 @@ import { manifestFileName } from '../model/layout.ts';
 import { tableNames, tables, type TableName } from '../model/tables.ts';
 
 /** Tables ordered by time (facts): the only ones a day can be appended to. */
-const timeOrdered = (table: TableName) => (tables[table].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts');
+const timeOrdered = (table: TableName) =>
+  (tables[table].sort as readonly string[]).some((c) => c === 'executed_at' || c === 'ts');
 
 export interface AppendedPart {
   readonly table: string;
@@ -28,11 +29,22 @@ const partName = (n: number) => `part-${String(n).padStart(4, '0')}.parquet`;
  * and renamed; the manifest last, the same way.
  */
 export async function appendParts(dataDir: string, from: string): Promise<AppendedPart[]> {
-  const incoming = tableNames.map((table) => ({ table, files: findTableFiles(from, table) })).filter((t): t is { table: TableName; files: string[] } => t.files !== undefined);
-  if (incoming.length === 0) throw new DatasetError(`${from} holds no table of the contract to append (<table>.parquet or <table>/*.parquet)`, from);
+  const incoming = tableNames
+    .map((table) => ({ table, files: findTableFiles(from, table) }))
+    .filter((t): t is { table: TableName; files: string[] } => t.files !== undefined);
+  if (incoming.length === 0)
+    throw new DatasetError(
+      `${from} holds no table of the contract to append (<table>.parquet or <table>/*.parquet)`,
+      from,
+    );
   for (const { table } of incoming) {
-    if (!timeOrdered(table)) throw new DatasetError(`${join(from, table)}: only tables ordered by time (facts such as mentions or bot_events) can be appended; "${table}" is not one`, from);
-    if (!findTableFiles(dataDir, table)) throw new DatasetError(`${join(dataDir, table)}: the dataset has no table "${table}" to append to`, dataDir);
+    if (!timeOrdered(table))
+      throw new DatasetError(
+        `${join(from, table)}: only tables ordered by time (facts such as mentions or bot_events) can be appended; "${table}" is not one`,
+        from,
+      );
+    if (!findTableFiles(dataDir, table))
+      throw new DatasetError(`${join(dataDir, table)}: the dataset has no table "${table}" to append to`, dataDir);
   }
   const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   const conn = await instance.connect();
@@ -42,10 +54,23 @@ export async function appendParts(dataDir: string, from: string): Promise<Append
     await conn.run(`SET TimeZone = 'UTC'`);
     for (const { table, files } of incoming) {
       const existing = findTableFiles(dataDir, table)!;
-      const columnsOf = async (paths: readonly string[]) => (await conn.runAndReadAll(`SELECT column_name || ' ' || column_type FROM (DESCRIBE SELECT * FROM read_parquet(${pathListLiteral(paths)}))`)).getRowsJS().map((r) => String(r[0]));
+      const columnsOf = async (paths: readonly string[]) =>
+        (
+          await conn.runAndReadAll(
+            `SELECT column_name || ' ' || column_type FROM (DESCRIBE SELECT * FROM read_parquet(${pathListLiteral(paths)}))`,
+          )
+        )
+          .getRowsJS()
+          .map((r) => String(r[0]));
       const [have, bring] = [await columnsOf(existing.slice(0, 1)), await columnsOf(files)];
-      if (have.join(',') !== bring.join(',')) throw new DatasetError(`${join(from, table)}: its columns (${bring.join(', ')}) are not the dataset's (${have.join(', ')})`, from);
-      const count = Number((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${pathListLiteral(files)})`)).getRowsJS()[0]![0]);
+      if (have.join(',') !== bring.join(','))
+        throw new DatasetError(
+          `${join(from, table)}: its columns (${bring.join(', ')}) are not the dataset's (${have.join(', ')})`,
+          from,
+        );
+      const count = Number(
+        (await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${pathListLiteral(files)})`)).getRowsJS()[0]![0],
+      );
       if (count === 0) continue;
       const folder = join(dataDir, table);
       if (!existsSync(folder)) {
@@ -54,12 +79,17 @@ export async function appendParts(dataDir: string, from: string): Promise<Append
         renameSync(join(dataDir, `${table}.parquet`), join(folder, partName(0)));
         renameInManifest(dataDir, `${table}.parquet`, `${table}/${partName(0)}`);
       }
-      const numbers = readdirSync(folder).map((f) => /^part-(\d+)\.parquet$/.exec(f)?.[1]).filter((n) => n !== undefined).map(Number);
+      const numbers = readdirSync(folder)
+        .map((f) => /^part-(\d+)\.parquet$/.exec(f)?.[1])
+        .filter((n) => n !== undefined)
+        .map(Number);
       const name = partName(numbers.length === 0 ? 0 : Math.max(...numbers) + 1);
       const temp = join(folder, `.${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
       pending.push(temp);
       const order = (tables[table].sort as readonly string[]).join(', ');
-      await conn.run(`COPY (SELECT * FROM read_parquet(${pathListLiteral(files)}) ORDER BY ${order}) TO ${pathLiteral(temp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+      await conn.run(
+        `COPY (SELECT * FROM read_parquet(${pathListLiteral(files)}) ORDER BY ${order}) TO ${pathLiteral(temp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+      );
       renameSync(temp, join(folder, name));
       pending.pop();
       written.push({ table, file: `${table}/${name}`, rows: count });

@@ -20,12 +20,20 @@ export function checkOut(options: OutOptions): void {
   const { out } = options;
   const occupied = existsSync(out) && readdirSync(out).length > 0;
   if (options.append) {
-    if (options.replace) throw new DatasetError('--append adds to the dataset in --out, --replace removes it: give one of them');
-    if (!occupied || !existsSync(join(out, 'organizations.parquet'))) throw new DatasetError(`${out} holds no dataset to append to: import the first organization without --append`);
-    if (existsSync(join(out, manifestFileName))) throw new DatasetError(`${out} is a generated dataset (it has ${manifestFileName}, whose hashes an append would break): --append adds to folders made by aea import`);
+    if (options.replace)
+      throw new DatasetError('--append adds to the dataset in --out, --replace removes it: give one of them');
+    if (!occupied || !existsSync(join(out, 'organizations.parquet')))
+      throw new DatasetError(`${out} holds no dataset to append to: import the first organization without --append`);
+    if (existsSync(join(out, manifestFileName)))
+      throw new DatasetError(
+        `${out} is a generated dataset (it has ${manifestFileName}, whose hashes an append would break): --append adds to folders made by aea import`,
+      );
     return;
   }
-  if (occupied && !options.replace) throw new DatasetError(`${out} is not empty: pass --replace to overwrite it, or --append to add an organization to it`);
+  if (occupied && !options.replace)
+    throw new DatasetError(
+      `${out} is not empty: pass --replace to overwrite it, or --append to add an organization to it`,
+    );
 }
 
 /**
@@ -33,18 +41,35 @@ export function checkOut(options: OutOptions): void {
  * kept, models and regions (shared by every organization, ids made from their names) once each. The
  * organization must not be there yet.
  */
-export async function mergeExisting(conn: DuckDBConnection, out: string, organizationId: string, written: readonly TableName[]): Promise<void> {
+export async function mergeExisting(
+  conn: DuckDBConnection,
+  out: string,
+  organizationId: string,
+  written: readonly TableName[],
+): Promise<void> {
   const files = (table: TableName) => findTableFiles(out, table);
-  const present = await conn.runAndReadAll(`SELECT count(*) FROM read_parquet($files) WHERE id = $id`, { files: listValue(files('organizations')!), id: organizationId });
-  if (Number(present.getRowsJS()[0]![0]) > 0) throw new DatasetError(`${out} already holds this organization (${organizationId}): import it again into a new folder, or with --replace`);
+  const present = await conn.runAndReadAll(`SELECT count(*) FROM read_parquet($files) WHERE id = $id`, {
+    files: listValue(files('organizations')!),
+    id: organizationId,
+  });
+  if (Number(present.getRowsJS()[0]![0]) > 0)
+    throw new DatasetError(
+      `${out} already holds this organization (${organizationId}): import it again into a new folder, or with --replace`,
+    );
   for (const table of written) {
     const existing = files(table);
     if (!existing) continue;
-    const columns = columnList(table).map((c) => `"${c}"`).join(', ');
+    const columns = columnList(table)
+      .map((c) => `"${c}"`)
+      .join(', ');
     const shared = !columnList(table).includes('organization_id');
     const before = `SELECT ${columns} FROM read_parquet($files, union_by_name = true)`;
-    const added = shared ? `SELECT ${columns} FROM "out_${table}" WHERE id NOT IN (SELECT id FROM (${before}))` : `SELECT ${columns} FROM "out_${table}"`;
-    await conn.run(`CREATE OR REPLACE TABLE "out_${table}" AS ${before} UNION ALL ${added}`, { files: listValue(existing) });
+    const added = shared
+      ? `SELECT ${columns} FROM "out_${table}" WHERE id NOT IN (SELECT id FROM (${before}))`
+      : `SELECT ${columns} FROM "out_${table}"`;
+    await conn.run(`CREATE OR REPLACE TABLE "out_${table}" AS ${before} UNION ALL ${added}`, {
+      files: listValue(existing),
+    });
   }
 }
 
@@ -59,7 +84,9 @@ export async function writeTables(options: OutOptions, write: (dir: string) => P
   const staging = await mkdtemp(join(out, '.aea-import-'));
   try {
     await write(staging);
-    if (options.replace) for (const f of readdirSync(out)) if (join(out, f) !== staging) await rm(join(out, f), { recursive: true, force: true });
+    if (options.replace)
+      for (const f of readdirSync(out))
+        if (join(out, f) !== staging) await rm(join(out, f), { recursive: true, force: true });
     for (const f of readdirSync(staging)) {
       const table = basename(f, '.parquet');
       await rm(join(out, table), { recursive: true, force: true });
@@ -72,4 +99,3 @@ export async function writeTables(options: OutOptions, write: (dir: string) => P
     await rm(staging, { recursive: true, force: true });
   }
 }
-

@@ -35,7 +35,10 @@ export interface ImportResult {
   readonly ignored: readonly string[];
 }
 
-const answerColumns = { required: ['executed_at', 'category', 'prompt', 'model', 'region'], optional: ['answer_id', 'topic', 'persona', 'tags', 'language', 'brand', 'position', 'response', 'search_triggered'] };
+const answerColumns = {
+  required: ['executed_at', 'category', 'prompt', 'model', 'region'],
+  optional: ['answer_id', 'topic', 'persona', 'tags', 'language', 'brand', 'position', 'response', 'search_triggered'],
+};
 const citationColumns = { required: ['answer_id', 'url'], optional: ['position', 'title', 'citation_category'] };
 
 /** At most this many problems of one kind are listed; the rest are counted (`and N more`). */
@@ -55,7 +58,9 @@ export async function importFlat(options: ImportOptions): Promise<ImportResult> 
   try {
     await conn.run(`SET TimeZone = 'UTC'`);
     for (const s of setupSql) await conn.run(s);
-    await conn.run(`CREATE TABLE settings AS SELECT $organization AS organization`, { organization: options.organization });
+    await conn.run(`CREATE TABLE settings AS SELECT $organization AS organization`, {
+      organization: options.organization,
+    });
     await conn.run(`CREATE TABLE owned (brand VARCHAR)`);
     for (const brand of options.owned ?? []) await conn.run(`INSERT INTO owned VALUES ($brand)`, { brand });
     const ignored = [...(await load(conn, 'answers', options.answers, answerColumns))];
@@ -77,7 +82,11 @@ export async function importFlat(options: ImportOptions): Promise<ImportResult> 
     const rows: Partial<Record<TableName, number>> = {};
     await writeTables(options, async (dir) => {
       for (const table of written) {
-        const sorted = `SELECT ${columnList(table).map((c) => `"${c}"`).join(', ')} FROM "out_${table}" ORDER BY ${[...tables[table].sort, ...columnList(table)].map((c) => `"${c}"`).join(', ')}`;
+        const sorted = `SELECT ${columnList(table)
+          .map((c) => `"${c}"`)
+          .join(
+            ', ',
+          )} FROM "out_${table}" ORDER BY ${[...tables[table].sort, ...columnList(table)].map((c) => `"${c}"`).join(', ')}`;
         await conn.run(`COPY (${sorted}) TO ${pathLiteral(join(dir, `${table}.parquet`))} (FORMAT parquet)`);
         rows[table] = Number((await conn.runAndReadAll(`SELECT count(*) FROM "out_${table}"`)).getRowsJS()[0]![0]);
       }
@@ -97,29 +106,58 @@ interface Check {
 /** Every problem of the flat input, each with its file and line; past `issuesPerCheck` of one kind, how many more. */
 async function inputIssues(conn: DuckDBConnection, options: ImportOptions): Promise<string[]> {
   const checks: Check[] = [
-    { file: options.answers, sql: `SELECT line, 'has no ' || list_extract(['executed_at', 'category', 'prompt', 'model', 'region'], list_position([executed_at IS NULL, category IS NULL, prompt IS NULL, model IS NULL, region IS NULL], true)) FROM answers WHERE executed_at IS NULL OR category IS NULL OR prompt IS NULL OR model IS NULL OR region IS NULL` },
-    { file: options.answers, sql: `SELECT line, 'executed_at "' || executed_at || '" is not an instant (e.g. 2026-03-02T14:05:00Z)' FROM answers WHERE executed_at IS NOT NULL AND TRY_CAST(executed_at AS TIMESTAMPTZ) IS NULL` },
-    { file: options.answers, sql: `SELECT line, 'position "' || position || '" is not a whole number of 1 or more' FROM answers WHERE position IS NOT NULL AND coalesce(TRY_CAST(position AS INTEGER) < 1, true)` },
-    { file: options.answers, sql: `SELECT min(line), 'answer "' || answer_id || '" has rows that disagree on its category, prompt, model, region, persona or executed_at' FROM answers WHERE answer_id IS NOT NULL GROUP BY answer_id HAVING count(DISTINCT (category, prompt, model, region, coalesce(persona, ''), executed_at)) > 1` },
+    {
+      file: options.answers,
+      sql: `SELECT line, 'has no ' || list_extract(['executed_at', 'category', 'prompt', 'model', 'region'], list_position([executed_at IS NULL, category IS NULL, prompt IS NULL, model IS NULL, region IS NULL], true)) FROM answers WHERE executed_at IS NULL OR category IS NULL OR prompt IS NULL OR model IS NULL OR region IS NULL`,
+    },
+    {
+      file: options.answers,
+      sql: `SELECT line, 'executed_at "' || executed_at || '" is not an instant (e.g. 2026-03-02T14:05:00Z)' FROM answers WHERE executed_at IS NOT NULL AND TRY_CAST(executed_at AS TIMESTAMPTZ) IS NULL`,
+    },
+    {
+      file: options.answers,
+      sql: `SELECT line, 'position "' || position || '" is not a whole number of 1 or more' FROM answers WHERE position IS NOT NULL AND coalesce(TRY_CAST(position AS INTEGER) < 1, true)`,
+    },
+    {
+      file: options.answers,
+      sql: `SELECT min(line), 'answer "' || answer_id || '" has rows that disagree on its category, prompt, model, region, persona or executed_at' FROM answers WHERE answer_id IS NOT NULL GROUP BY answer_id HAVING count(DISTINCT (category, prompt, model, region, coalesce(persona, ''), executed_at)) > 1`,
+    },
   ];
   if (options.citations) {
     checks.push(
-      { file: options.citations, sql: `SELECT line, 'has no ' || CASE WHEN answer_id IS NULL THEN 'answer_id' ELSE 'url' END FROM cited WHERE answer_id IS NULL OR url IS NULL` },
-      { file: options.citations, sql: `SELECT line, 'url "' || url || '" is not an http(s) URL' FROM cited WHERE url IS NOT NULL AND NOT regexp_matches(url, '^https?://[^/?#]+')` },
-      { file: options.citations, sql: `SELECT line, 'answer_id "' || answer_id || '" is not an answer_id of the answers file' FROM cited WHERE answer_id IS NOT NULL AND answer_id NOT IN (SELECT answer_id FROM answers WHERE answer_id IS NOT NULL)` },
-      { file: options.citations, sql: `SELECT line, 'position "' || position || '" is not a whole number of 1 or more' FROM cited WHERE position IS NOT NULL AND coalesce(TRY_CAST(position AS INTEGER) < 1, true)` },
+      {
+        file: options.citations,
+        sql: `SELECT line, 'has no ' || CASE WHEN answer_id IS NULL THEN 'answer_id' ELSE 'url' END FROM cited WHERE answer_id IS NULL OR url IS NULL`,
+      },
+      {
+        file: options.citations,
+        sql: `SELECT line, 'url "' || url || '" is not an http(s) URL' FROM cited WHERE url IS NOT NULL AND NOT regexp_matches(url, '^https?://[^/?#]+')`,
+      },
+      {
+        file: options.citations,
+        sql: `SELECT line, 'answer_id "' || answer_id || '" is not an answer_id of the answers file' FROM cited WHERE answer_id IS NOT NULL AND answer_id NOT IN (SELECT answer_id FROM answers WHERE answer_id IS NOT NULL)`,
+      },
+      {
+        file: options.citations,
+        sql: `SELECT line, 'position "' || position || '" is not a whole number of 1 or more' FROM cited WHERE position IS NOT NULL AND coalesce(TRY_CAST(position AS INTEGER) < 1, true)`,
+      },
     );
   }
   const found: { file: string; rows: [number, string][]; more: number }[] = [];
   for (const { file, sql } of checks) {
-    const rows = (await conn.runAndReadAll(`SELECT *, count(*) OVER () FROM (${sql}) ORDER BY 1 LIMIT ${issuesPerCheck}`)).getRowsJS();
+    const rows = (
+      await conn.runAndReadAll(`SELECT *, count(*) OVER () FROM (${sql}) ORDER BY 1 LIMIT ${issuesPerCheck}`)
+    ).getRowsJS();
     if (rows.length === 0) continue;
     found.push({ file, rows: rows.map((r) => [Number(r[0]), String(r[1])]), more: Number(rows[0]![2]) - rows.length });
   }
   const issues: string[] = [];
   for (const file of new Set(found.map((f) => f.file))) {
     const ofFile = found.filter((f) => f.file === file);
-    const place = await places(file, ofFile.flatMap((f) => f.rows.map(([line]) => line)));
+    const place = await places(
+      file,
+      ofFile.flatMap((f) => f.rows.map(([line]) => line)),
+    );
     for (const { rows, more } of ofFile) {
       for (const [line, message] of rows) issues.push(`${place(line)}: ${message}`);
       if (more > 0) issues.push(`${file}: and ${more.toLocaleString('en-US')} more like the above`);
@@ -130,7 +168,15 @@ async function inputIssues(conn: DuckDBConnection, options: ImportOptions): Prom
 
 async function summary(conn: DuckDBConnection): Promise<Omit<ImportResult, 'out' | 'rows' | 'ignored'>> {
   const [org] = (await conn.runAndReadAll(`SELECT id, name FROM out_organizations`)).getRowsJS();
-  const categories = (await conn.runAndReadAll(`SELECT id, name FROM out_categories ORDER BY name, id`)).getRowsJS().map(([id, name]) => ({ id: String(id), name: String(name) }));
-  const [window] = (await conn.runAndReadAll(`SELECT min(day)::VARCHAR, max(day)::VARCHAR FROM out_executions`)).getRowsJS();
-  return { organization: { id: String(org![0]), name: String(org![1]) }, categories, window: { start_date: String(window![0]), end_date: String(window![1]) } };
+  const categories = (await conn.runAndReadAll(`SELECT id, name FROM out_categories ORDER BY name, id`))
+    .getRowsJS()
+    .map(([id, name]) => ({ id: String(id), name: String(name) }));
+  const [window] = (
+    await conn.runAndReadAll(`SELECT min(day)::VARCHAR, max(day)::VARCHAR FROM out_executions`)
+  ).getRowsJS();
+  return {
+    organization: { id: String(org![0]), name: String(org![1]) },
+    categories,
+    window: { start_date: String(window![0]), end_date: String(window![1]) },
+  };
 }

@@ -19,7 +19,15 @@ export function reader(file: string): string {
  */
 function unreadable(file: string, error: unknown): DatasetError {
   const lines = (error as Error).message.split('\n');
-  const kept = lines.slice(0, Math.max(1, lines.findIndex((l) => l.trim() === ''))).filter((l) => !l.startsWith('Original Line:'));
+  const kept = lines
+    .slice(
+      0,
+      Math.max(
+        1,
+        lines.findIndex((l) => l.trim() === ''),
+      ),
+    )
+    .filter((l) => !l.startsWith('Original Line:'));
   const said = kept.map((l) => (l.length > 200 ? `${l.slice(0, 199)}…` : l)).join(' ');
   return new DatasetError(`${file}: cannot read it: ${said}`);
 }
@@ -44,12 +52,21 @@ function distance(a: string, b: string): number {
  * column that is none of the file's but within two edits of one (`postion`) is refused; the names of
  * other columns are returned, ignored.
  */
-export async function load(conn: DuckDBConnection, name: string, file: string, columns: { required: string[]; optional: string[] }): Promise<string[]> {
+export async function load(
+  conn: DuckDBConnection,
+  name: string,
+  file: string,
+  columns: { required: string[]; optional: string[] },
+): Promise<string[]> {
   if (!existsSync(file)) throw new DatasetError(`${file}: no such file`);
   const read = reader(file);
   let found: Set<string>;
   try {
-    found = new Set((await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${read})`, { file })).getRowsJS().map((r) => String(r[0])));
+    found = new Set(
+      (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${read})`, { file }))
+        .getRowsJS()
+        .map((r) => String(r[0])),
+    );
   } catch (error) {
     throw unreadable(file, error);
   }
@@ -57,15 +74,22 @@ export async function load(conn: DuckDBConnection, name: string, file: string, c
   const absent = columns.required.filter((c) => !found.has(c));
   const unknown = [...found].filter((c) => !known.includes(c));
   const misspelt = unknown.flatMap((c) => {
-    const near = known.filter((k) => !found.has(k) && distance(c.toLowerCase(), k) <= 2).sort((x, y) => distance(c.toLowerCase(), x) - distance(c.toLowerCase(), y))[0];
+    const near = known
+      .filter((k) => !found.has(k) && distance(c.toLowerCase(), k) <= 2)
+      .sort((x, y) => distance(c.toLowerCase(), x) - distance(c.toLowerCase(), y))[0];
     return near ? [`column "${c}" is not a column of this file: did you mean "${near}"?`] : [];
   });
-  if (absent.length > 0) misspelt.unshift(`missing column${absent.length > 1 ? 's' : ''} ${absent.map((c) => `"${c}"`).join(', ')}`);
+  if (absent.length > 0)
+    misspelt.unshift(`missing column${absent.length > 1 ? 's' : ''} ${absent.map((c) => `"${c}"`).join(', ')}`);
   if (misspelt.length > 0) throw new DatasetError(`${file}: ${misspelt.join('; ')} (see docs/own-data.md)`);
-  const select = known.map((c) => (found.has(c) ? `nullif(trim(CAST("${c}" AS VARCHAR)), '') AS "${c}"` : `NULL::VARCHAR AS "${c}"`));
+  const select = known.map((c) =>
+    found.has(c) ? `nullif(trim(CAST("${c}" AS VARCHAR)), '') AS "${c}"` : `NULL::VARCHAR AS "${c}"`,
+  );
   try {
     // TRICKY: one thread keeps the file's row order, which numbers mentions and citations without a position.
-    await conn.run(`CREATE TABLE ${name} AS SELECT row_number() OVER () AS line, ${select.join(', ')} FROM ${read}`, { file });
+    await conn.run(`CREATE TABLE ${name} AS SELECT row_number() OVER () AS line, ${select.join(', ')} FROM ${read}`, {
+      file,
+    });
   } catch (error) {
     throw unreadable(file, error);
   }
@@ -81,4 +105,3 @@ export async function places(file: string, records: readonly number[]): Promise<
   const lines = await csvRecordLines(file, records);
   return (row) => `${file} line ${lines.get(row) ?? row + 1}`;
 }
-

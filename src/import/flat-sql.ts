@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
 
 /** A UUID text made from a name, so re-importing the same data gives the same ids (the name_id macro). */
 export function nameId(kind: string, name: string): string {
-  return createHash('md5').update(`${kind}:${name}`).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+  return createHash('md5')
+    .update(`${kind}:${name}`)
+    .digest('hex')
+    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 }
 
 export const setupSql = [

@@ -2,7 +2,14 @@ import type { Worker } from 'node:worker_threads';
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
 import { kbLoadBatchBytes, maxIndexedTextBytes } from '../limits.ts';
 import type { StateStore } from '../state/store.ts';
-import type { IndexedDocument, SearchHit, SearchQuery, SearchReply, SearchRequest, WireDocument } from './search-protocol.ts';
+import type {
+  IndexedDocument,
+  SearchHit,
+  SearchQuery,
+  SearchReply,
+  SearchRequest,
+  WireDocument,
+} from './search-protocol.ts';
 import { startSearchWorker } from './search-worker-start.ts';
 
 export interface KnowledgeChange {
@@ -47,16 +54,29 @@ interface BatchDocument extends WireDocument {
 
 /** One batch of a snapshot, its text as UTF-8 bytes: each document's in a buffer of its own, so it can be transferred. */
 async function readBatch(conn: DuckDBConnection, table: string, batch: number): Promise<BatchDocument[]> {
-  const result = await conn.run(`SELECT path, encode(text) AS text, tags FROM ${table} WHERE batch = $batch ORDER BY n`, { batch });
+  const result = await conn.run(
+    `SELECT path, encode(text) AS text, tags FROM ${table} WHERE batch = $batch ORDER BY n`,
+    { batch },
+  );
   const docs: BatchDocument[] = [];
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const [paths, texts, tags] = [chunk.getColumnVector(0), chunk.getColumnVector(1) as DuckDBBlobVector, chunk.getColumnVector(2)];
+    const [paths, texts, tags] = [
+      chunk.getColumnVector(0),
+      chunk.getColumnVector(1) as DuckDBBlobVector,
+      chunk.getColumnVector(2),
+    ];
     for (let row = 0; row < chunk.rowCount; row++) {
       const path = String(paths.getItem(row));
       // TRICKY: bytes of 12 or fewer are a view into the chunk's shared buffer, which must not be transferred: they are copied.
       const bytes = texts.getItemBytes(row) ?? new Uint8Array();
-      const text = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-      docs.push({ path, text: text as Uint8Array<ArrayBuffer>, folder: folderOf(path), tags: (tags.getItem(row) as DuckDBListValue).items.map(String) });
+      const text =
+        bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+      docs.push({
+        path,
+        text: text as Uint8Array<ArrayBuffer>,
+        folder: folderOf(path),
+        tags: (tags.getItem(row) as DuckDBListValue).items.map(String),
+      });
     }
   }
   return docs;
@@ -127,12 +147,17 @@ export class KnowledgeIndex {
    * TRICKY: the changes are queued right after the commit, before any later transaction can start (the store's
    * writer queue resumes a microtask later), so a snapshot either holds an edit or receives it, never both.
    */
-  async edit<T>(kb: string, work: (conn: DuckDBConnection) => Promise<{ result: T; changes: readonly KnowledgeChange[] }>): Promise<T> {
+  async edit<T>(
+    kb: string,
+    work: (conn: DuckDBConnection) => Promise<{ result: T; changes: readonly KnowledgeChange[] }>,
+  ): Promise<T> {
     const { result, changes } = await this.state.transaction(work);
     const index = this.indexes.get(kb);
     if (index?.snapshotTaken && changes.length > 0) {
       for (const c of changes) index.bytes += (c.op === 'add' ? 1 : -1) * Buffer.byteLength(c.doc.text);
-      this.enqueue(index, () => Promise.all(changes.map((c) => this.send({ op: c.op, kb, docs: [c.doc] })))).catch(() => this.forget(kb, index));
+      this.enqueue(index, () => Promise.all(changes.map((c) => this.send({ op: c.op, kb, docs: [c.doc] })))).catch(() =>
+        this.forget(kb, index),
+      );
     }
     return result;
   }
@@ -179,7 +204,8 @@ export class KnowledgeIndex {
   private async build(kb: string, index: KbIndex): Promise<void> {
     const table = `kb_snapshot_${++this.snapshots}`;
     // A read-only snapshot of a store another process holds (`aea query` beside `aea serve`) never changes, so a read is as consistent as a transaction.
-    const consistent = <T>(fn: (conn: DuckDBConnection) => Promise<T>) => (this.state.readOnly ? this.state.read(fn) : this.state.transaction(fn));
+    const consistent = <T>(fn: (conn: DuckDBConnection) => Promise<T>) =>
+      this.state.readOnly ? this.state.read(fn) : this.state.transaction(fn);
     const batches = await consistent(async (conn) => {
       index.snapshotTaken = true;
       // TRICKY: both terms grow with n, so their sum does too: a batch number changes when either bound is crossed.
@@ -188,7 +214,9 @@ export class KnowledgeIndex {
          FROM (SELECT row_number() OVER (ORDER BY path) AS n, sum(strlen(text)) OVER (ORDER BY path) AS upto, path, text, tags FROM state.kb_documents WHERE knowledge_base_id = $kb) ORDER BY n`,
         { kb },
       );
-      return (await conn.runAndReadAll(`SELECT DISTINCT batch FROM ${table} ORDER BY batch`)).getRowsJS().map((r) => Number(r[0]));
+      return (await conn.runAndReadAll(`SELECT DISTINCT batch FROM ${table} ORDER BY batch`))
+        .getRowsJS()
+        .map((r) => Number(r[0]));
     });
     try {
       await this.send({ op: 'drop', kb });
@@ -196,7 +224,10 @@ export class KnowledgeIndex {
       for (const batch of batches) {
         const docs = await this.state.read((conn) => readBatch(conn, table, batch));
         index.bytes += docs.reduce((sum, d) => sum + d.text.byteLength, 0);
-        const sent = this.send({ op: 'add', kb, docs }, docs.map((d) => d.text.buffer));
+        const sent = this.send(
+          { op: 'add', kb, docs },
+          docs.map((d) => d.text.buffer),
+        );
         await inFlight;
         inFlight = sent;
       }

@@ -134,7 +134,8 @@ export class SearchIndex {
   search(q: SearchQuery): SearchHit[] {
     const tags = q.tags && q.tags.length > 0 ? new Set(q.tags) : null;
     const folder = q.folder;
-    const keep = (doc: Doc) => (folder === null || inFolder(doc.folder, folder)) && (tags === null || doc.tags.some((t) => tags.has(t)));
+    const keep = (doc: Doc) =>
+      (folder === null || inFolder(doc.folder, folder)) && (tags === null || doc.tags.some((t) => tags.has(t)));
     const total = this.docs.size;
     const scores = new Map<number, { score: number; matched: Set<string> }>();
     const [entryDoc, entryCount, entryNext] = [this.entryDoc.values, this.entryCount.values, this.entryNext.values];

@@ -38,4 +38,6 @@ export type SearchRequest =
   | { readonly id: number; readonly op: 'search'; readonly kb: string; readonly search: SearchQuery }
   | { readonly id: number; readonly op: 'drop'; readonly kb: string };
 
-export type SearchReply = { readonly id: number; readonly ok: true; readonly hits?: readonly SearchHit[] } | { readonly id: number; readonly ok: false; readonly error: string };
+export type SearchReply =
+  | { readonly id: number; readonly ok: true; readonly hits?: readonly SearchHit[] }
+  | { readonly id: number; readonly ok: false; readonly error: string };

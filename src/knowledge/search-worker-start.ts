@@ -10,5 +10,7 @@ const fromSources = import.meta.url.endsWith('.ts');
 export function startSearchWorker(): Worker {
   // From the folder up, so the bundled CLI's chunks (dist/aea/) find it too.
   if (!fromSources) return new Worker(new URL('../knowledge/search-worker.js', import.meta.url));
-  return new Worker(new URL('./search-worker-boot.mjs', import.meta.url), { workerData: { module: new URL('./search-worker.ts', import.meta.url).href } });
+  return new Worker(new URL('./search-worker-boot.mjs', import.meta.url), {
+    workerData: { module: new URL('./search-worker.ts', import.meta.url).href },
+  });
 }

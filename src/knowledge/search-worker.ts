@@ -6,7 +6,8 @@ import type { IndexedDocument, SearchReply, SearchRequest, WireDocument } from '
 const indexes = new Map<string, SearchIndex>();
 const port = parentPort!;
 const utf8 = new TextDecoder();
-const decoded = (docs: readonly WireDocument[]): IndexedDocument[] => docs.map((d) => (typeof d.text === 'string' ? (d as IndexedDocument) : { ...d, text: utf8.decode(d.text) }));
+const decoded = (docs: readonly WireDocument[]): IndexedDocument[] =>
+  docs.map((d) => (typeof d.text === 'string' ? (d as IndexedDocument) : { ...d, text: utf8.decode(d.text) }));
 
 port.on('message', (m: SearchRequest) => {
   let reply: SearchReply;

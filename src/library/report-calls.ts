@@ -37,11 +37,17 @@ export interface ReportOptions extends CallOptions, ExtensionOptions {
 /** The extension options as the query parameters every face passes (parsed in src/reports/extensions/options.ts). */
 export function extensionQuery(options: ExtensionOptions): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const [name, v] of Object.entries(options)) if (extensionKeys.has(name) && v !== undefined) query[name] = typeof v === 'string' ? v : JSON.stringify(v);
+  for (const [name, v] of Object.entries(options))
+    if (extensionKeys.has(name) && v !== undefined) query[name] = typeof v === 'string' ? v : JSON.stringify(v);
   return query;
 }
 
-const extensionKeys = new Set<string>(['explain', 'fill', 'compare', 'components'] satisfies (keyof ExtensionOptions)[]);
+const extensionKeys = new Set<string>([
+  'explain',
+  'fill',
+  'compare',
+  'components',
+] satisfies (keyof ExtensionOptions)[]);
 
 type With<F extends FormatName> = ReportOptions & { readonly format: F };
 type Explain = ReportOptions & { readonly explain: true };
@@ -54,7 +60,9 @@ export interface Page<Info, Row> {
 }
 
 /** A JSON stream's events: one `summary` (the page's info for the whole stream), then one `result` per row. */
-export type ReportEvent<Summary, Row> = { readonly event: 'summary'; readonly data: Summary } | { readonly event: 'result'; readonly data: Row };
+export type ReportEvent<Summary, Row> =
+  | { readonly event: 'summary'; readonly data: Summary }
+  | { readonly event: 'result'; readonly data: Row };
 
 /** JSON as parsed: what a request, a plan or a statement's parameters are in an explain answer. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { readonly [key: string]: JsonValue };
@@ -70,7 +78,12 @@ export interface Explained {
     readonly request: JsonValue;
     readonly plan: JsonValue;
     readonly rollups: { readonly candidates: string[]; readonly chosen: string[]; readonly reason: string };
-    readonly statements: { readonly role: string; readonly sql: string; readonly params: JsonValue; readonly explain: string }[];
+    readonly statements: {
+      readonly role: string;
+      readonly sql: string;
+      readonly params: JsonValue;
+      readonly explain: string;
+    }[];
     readonly answer_fingerprint: string;
   };
   readonly fingerprint: string;
@@ -93,7 +106,10 @@ export interface StreamCall<Body = object, Event = { event: string; data: JsonOb
   (body: Body, options: With<'arrow'>): AsyncIterable<RecordBatch>;
   (body: Body, options: With<'csv' | 'ndjson'>): AsyncIterable<string>;
   (body: Body, options: With<'parquet'>): AsyncIterable<Uint8Array>;
-  (body: Body, options: ReportOptions): AsyncIterable<Event | { readonly event: 'explain'; readonly data: Explained } | RecordBatch | string | Uint8Array>;
+  (
+    body: Body,
+    options: ReportOptions,
+  ): AsyncIterable<Event | { readonly event: 'explain'; readonly data: Explained } | RecordBatch | string | Uint8Array>;
 }
 
 export function parseJson(result: EndpointResult): JsonObject {
@@ -102,7 +118,12 @@ export function parseJson(result: EndpointResult): JsonObject {
 }
 
 /** A page's answer in a format: JS objects, an Arrow Table, text or bytes. */
-export async function pageAs(result: EndpointResult, format: FormatName, path: string, options: EncodeOptions): Promise<JsonObject | Table | string | Uint8Array> {
+export async function pageAs(
+  result: EndpointResult,
+  format: FormatName,
+  path: string,
+  options: EncodeOptions,
+): Promise<JsonObject | Table | string | Uint8Array> {
   if (format === 'json') return result.kind === 'rows' ? pageObject(result) : parseJson(result);
   const rows = rowsFor(result, format, path);
   // apache-arrow loads with the first Arrow answer (some 160 modules).
@@ -113,10 +134,17 @@ export async function pageAs(result: EndpointResult, format: FormatName, path: s
 }
 
 /** A stream's answer in a format: `{event, data}` objects, Arrow record batches, text or byte pieces. */
-export async function* streamAs(result: EndpointResult, format: FormatName, path: string, options: EncodeOptions): AsyncGenerator<{ event: string; data: JsonObject } | RecordBatch | string | Uint8Array> {
+export async function* streamAs(
+  result: EndpointResult,
+  format: FormatName,
+  path: string,
+  options: EncodeOptions,
+): AsyncGenerator<{ event: string; data: JsonObject } | RecordBatch | string | Uint8Array> {
   if (format !== 'json') {
     const rows = rowsFor(result, format, path);
-    return yield* format === 'arrow' ? (await import('../formats/arrow.ts')).arrowBatches(rows) : encodeRows(rows, format, options);
+    return yield* format === 'arrow'
+      ? (await import('../formats/arrow.ts')).arrowBatches(rows)
+      : encodeRows(rows, format, options);
   }
   if (result.kind === 'rows') return yield* streamObjects(result);
   if (result.kind === 'json') return yield { event: 'explain', data: parseJson(result) };

@@ -58,13 +58,24 @@ export async function boundedPiece(result: EndpointResult, skip: number, maxRows
     } finally {
       await close();
     }
-    return { head: JSON.parse(JSON.stringify(head)) as Record<string, unknown>, rows: t.rows, more: t.stoppedBy !== null, stoppedBy: t.stoppedBy };
+    return {
+      head: JSON.parse(JSON.stringify(head)) as Record<string, unknown>,
+      rows: t.rows,
+      more: t.stoppedBy !== null,
+      stoppedBy: t.stoppedBy,
+    };
   }
   if (result.kind === 'stream') throw new Error('a stream operation is not served as a tool');
   const parsed = JSON.parse(result.json) as unknown;
-  const list = Array.isArray(parsed) ? parsed : parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { data?: unknown }).data) ? ((parsed as { data: unknown[] }).data) : null;
+  const list = Array.isArray(parsed)
+    ? parsed
+    : parsed !== null && typeof parsed === 'object' && Array.isArray((parsed as { data?: unknown }).data)
+      ? (parsed as { data: unknown[] }).data
+      : null;
   if (list === null) return { head: null, rows: [], more: false, stoppedBy: null, whole: result.json };
   for (const item of list.slice(skip)) if (!take(t, JSON.stringify(item), maxRows)) break;
-  const head = Array.isArray(parsed) ? null : (Object.fromEntries(Object.entries(parsed as object).filter(([k]) => k !== 'data')) as Record<string, unknown>);
+  const head = Array.isArray(parsed)
+    ? null
+    : (Object.fromEntries(Object.entries(parsed as object).filter(([k]) => k !== 'data')) as Record<string, unknown>);
   return { head, rows: t.rows, more: t.stoppedBy !== null, stoppedBy: t.stoppedBy };
 }

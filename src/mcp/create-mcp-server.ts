@@ -1,5 +1,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { mcpErrorOf } from './mcp-errors.ts';
 import { mcpPrompts } from './mcp-prompts.ts';
 import { mcpResources } from './mcp-resources.ts';
@@ -34,12 +43,22 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await tools.listing())
       .filter((t) => options.allowWrites || !t.write)
-      .map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { readOnlyHint: !t.write, openWorldHint: false } })),
+      .map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        annotations: { readOnlyHint: !t.write, openWorldHint: false },
+      })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = await tools.tool(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`, { status: 404, code: 'unknown_tool' });
+    if (!tool)
+      throw new McpError(ErrorCode.InvalidParams, `no tool ${request.params.name}`, {
+        status: 404,
+        code: 'unknown_tool',
+      });
     try {
       const answer = await callTool(tool, await options.session(), request.params.arguments ?? {});
       return { content: [{ type: 'text' as const, text: answer.text }], structuredContent: answer.value };
@@ -49,14 +68,27 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: 'application/json' })),
+    resources: resources.map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      description: r.description,
+      mimeType: 'application/json',
+    })),
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const resource = resources.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`, { status: 404, code: 'not_found' });
+    if (!resource)
+      throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`, {
+        status: 404,
+        code: 'not_found',
+      });
     try {
-      return { contents: [{ uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(await resource.read(scope)) }] };
+      return {
+        contents: [
+          { uri: resource.uri, mimeType: 'application/json', text: JSON.stringify(await resource.read(scope)) },
+        ],
+      };
     } catch (error) {
       throw mcpErrorOf(error);
     }
@@ -68,11 +100,23 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = prompts.find((p) => p.name === request.params.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`, { status: 404, code: 'not_found' });
+    if (!prompt)
+      throw new McpError(ErrorCode.InvalidParams, `no prompt ${request.params.name}`, {
+        status: 404,
+        code: 'not_found',
+      });
     const args = request.params.arguments ?? {};
     const missing = prompt.arguments.filter((a) => a.required && !args[a.name]);
-    if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `prompt ${prompt.name} needs ${missing.map((a) => a.name).join(', ')}`, { status: 422, code: 'validation_error' });
-    return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args) } }] };
+    if (missing.length > 0)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `prompt ${prompt.name} needs ${missing.map((a) => a.name).join(', ')}`,
+        { status: 422, code: 'validation_error' },
+      );
+    return {
+      description: prompt.description,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args) } }],
+    };
   });
 
   return server;

@@ -14,7 +14,14 @@ export interface McpServerForOptions {
  * service. The SDK loads at the first call, so importing the server entry does not load it.
  */
 export async function mcpServerFor(engine: Engine, options: McpServerForOptions): Promise<Server> {
-  const [{ endpoints: registry }, { budgetGate }, { createMcpServer }, { engineSession }, { ToolCatalog }, { catalogSource }] = await Promise.all([
+  const [
+    { endpoints: registry },
+    { budgetGate },
+    { createMcpServer },
+    { engineSession },
+    { ToolCatalog },
+    { catalogSource },
+  ] = await Promise.all([
     import('../registry.ts'),
     import('./call-gate.ts'),
     import('./create-mcp-server.ts'),
@@ -23,6 +30,16 @@ export async function mcpServerFor(engine: Engine, options: McpServerForOptions)
     import('./tool-source.ts'),
   ]);
   const allowWrites = options.allowWrites === true;
-  const session = engineSession(engine, options.organizationId, budgetGate(engine.core.limits.timeBudgetMs), allowWrites);
-  return createMcpServer({ tools: catalogSource(new ToolCatalog(options.endpoints ?? registry)), allowWrites, session: async () => session, clock: engine.core.clock });
+  const session = engineSession(
+    engine,
+    options.organizationId,
+    budgetGate(engine.core.limits.timeBudgetMs),
+    allowWrites,
+  );
+  return createMcpServer({
+    tools: catalogSource(new ToolCatalog(options.endpoints ?? registry)),
+    allowWrites,
+    session: async () => session,
+    clock: engine.core.clock,
+  });
 }

@@ -26,11 +26,17 @@ type Item = { id?: unknown; name?: unknown };
 /** The arguments that narrow an answer, which a re-run drops to tell "filtered out" from "no data". */
 export const filterArguments = ['filter', 'filters', 'metric_filters'] as const;
 
-const listOf = (json: unknown): Item[] => (Array.isArray(json) ? json : Array.isArray((json as { data?: unknown })?.data) ? (json as { data: Item[] }).data : []) as Item[];
+const listOf = (json: unknown): Item[] =>
+  (Array.isArray(json)
+    ? json
+    : Array.isArray((json as { data?: unknown })?.data)
+      ? (json as { data: Item[] }).data
+      : []) as Item[];
 
 /** Where the names a filter field takes are listed, for the category of the request. */
 function vocabulary(scope: OrgScope, category: string | undefined): Record<string, () => Promise<Item[]>> {
-  const inCategory = (name: string) => async () => (category ? listOf(await scope.resource(name)({ params: { category_id: category } })) : []);
+  const inCategory = (name: string) => async () =>
+    category ? listOf(await scope.resource(name)({ params: { category_id: category } })) : [];
   return {
     model: async () => listOf(await scope.resources.models!()),
     region: async () => listOf(await scope.resources.regions!()),
@@ -52,13 +58,16 @@ function namesAsked(args: Record<string, unknown>): { field: string; argument: s
     const n = node as Record<string, unknown>;
     if (Array.isArray(n.and)) n.and.forEach((c, i) => walk(c, `${at}.and[${i}]`));
     if (Array.isArray(n.or)) n.or.forEach((c, i) => walk(c, `${at}.or[${i}]`));
-    if (typeof n.field === 'string' && (n.op === 'is' || n.op === 'in')) for (const v of values(n.value)) asked.push({ field: field(n.field), argument: `${at}.${n.field}`, value: v });
+    if (typeof n.field === 'string' && (n.op === 'is' || n.op === 'in'))
+      for (const v of values(n.value)) asked.push({ field: field(n.field), argument: `${at}.${n.field}`, value: v });
   };
   walk(args.filter, 'filter');
   if (Array.isArray(args.filters)) {
     args.filters.forEach((f: unknown, i) => {
       const x = f as { field?: unknown; operator?: unknown; value?: unknown };
-      if (typeof x?.field === 'string' && (x.operator === undefined || x.operator === 'is' || x.operator === 'in')) for (const v of values(x.value)) asked.push({ field: field(x.field), argument: `filters[${i}].${x.field}`, value: v });
+      if (typeof x?.field === 'string' && (x.operator === undefined || x.operator === 'is' || x.operator === 'in'))
+        for (const v of values(x.value))
+          asked.push({ field: field(x.field), argument: `filters[${i}].${x.field}`, value: v });
     });
   }
   if (typeof args.asset === 'string') asked.push({ field: 'asset', argument: 'asset', value: args.asset });
@@ -77,7 +86,14 @@ export async function unknownNames(scope: OrgScope, args: Record<string, unknown
     if (!loaded.has(a.field)) loaded.set(a.field, await load());
     const items = loaded.get(a.field)!;
     if (items.length === 0 || items.some((x) => x.id === a.value || x.name === a.value)) continue;
-    unknown.push({ argument: a.argument, value: a.value, closest: closestNames(a.value, items.map((x) => String(x.name))) });
+    unknown.push({
+      argument: a.argument,
+      value: a.value,
+      closest: closestNames(
+        a.value,
+        items.map((x) => String(x.name)),
+      ),
+    });
   }
   return unknown;
 }
@@ -86,8 +102,19 @@ export async function unknownNames(scope: OrgScope, args: Record<string, unknown
 /** Reads one row of a statement with bound parameters. */
 export type ReadRow = (text: string, params: readonly SqlValue[]) => Promise<Record<string, unknown> | undefined>;
 
-export async function dataSpan(read: ReadRow, organizationId: string, args: Record<string, unknown>, tool: string): Promise<Span | null> {
-  const table = /^(bots|botsV1|rawBotLogs)$/.test(tool) ? 'bot_events' : /^referrals/.test(tool) ? 'referral_visits' : tool === 'rawLogs' ? 'request_log' : null;
+export async function dataSpan(
+  read: ReadRow,
+  organizationId: string,
+  args: Record<string, unknown>,
+  tool: string,
+): Promise<Span | null> {
+  const table = /^(bots|botsV1|rawBotLogs)$/.test(tool)
+    ? 'bot_events'
+    : /^referrals/.test(tool)
+      ? 'referral_visits'
+      : tool === 'rawLogs'
+        ? 'request_log'
+        : null;
   const q =
     typeof args.domain === 'string' && table
       ? sql`SELECT CAST(min(ts) AS DATE)::VARCHAR AS first_day, CAST(max(ts) AS DATE)::VARCHAR AS last_day FROM ${ident(table)} WHERE organization_id = ${organizationId} AND domain = ${args.domain}`
@@ -97,7 +124,9 @@ export async function dataSpan(read: ReadRow, organizationId: string, args: Reco
   if (!q) return null;
   const r = render(q);
   const row = await read(r.text, r.params);
-  return row ? { first_day: (row.first_day as string | null) ?? null, last_day: (row.last_day as string | null) ?? null } : null;
+  return row
+    ? { first_day: (row.first_day as string | null) ?? null, last_day: (row.last_day as string | null) ?? null }
+    : null;
 }
 
 /** Whether a window (days, or instants whose first ten characters are the day) misses the span entirely. */

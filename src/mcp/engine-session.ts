@@ -8,10 +8,20 @@ import type { ToolSession } from './tool-call.ts';
 export const engineReader =
   (engine: Engine): ReadRow =>
   (text, params) =>
-    engine.core.pool.use(async (conn) => (await conn.runAndReadAll(text, params as SqlValue[] as never)).getRowObjectsJS()[0] as Record<string, unknown> | undefined);
+    engine.core.pool.use(
+      async (conn) =>
+        (await conn.runAndReadAll(text, params as SqlValue[] as never)).getRowObjectsJS()[0] as
+          | Record<string, unknown>
+          | undefined,
+    );
 
 /** A tool session of one organization of an opened engine. */
-export const engineSession = (engine: Engine, organizationId: string, gate: CallGate, allowWrites: boolean): ToolSession => ({
+export const engineSession = (
+  engine: Engine,
+  organizationId: string,
+  gate: CallGate,
+  allowWrites: boolean,
+): ToolSession => ({
   scope: engine.org(organizationId),
   gate,
   allowWrites,

@@ -13,7 +13,9 @@ export function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions)
   let handler: Promise<Handler> | undefined;
   app.post('/mcp', async (request, reply) => {
     handler ??= import('./http-session.ts').then((m) => m.mcpHandler(options));
-    await (await handler)(request, reply);
+    await (
+      await handler
+    )(request, reply);
   });
   const notAllowed = { detail: 'MCP here is stateless: POST JSON-RPC messages to /mcp', code: 'method_not_allowed' };
   app.get('/mcp', async (_request, reply) => reply.code(405).header('allow', 'POST').send(notAllowed));

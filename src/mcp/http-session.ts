@@ -44,15 +44,27 @@ export function mcpHandler(options: McpRouteOptions) {
     const principal = request.principal!;
     const caller = new AbortController();
     reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
+      if (!reply.raw.writableFinished)
+        caller.abort(new CallAbortedError('The client disconnected before the answer was ready'));
     });
-    const session = engineSession(options.engine, principal.organizationId, requestGate(options, principal.keyId, caller.signal), options.allowWrites);
-    const server = createMcpServer({ tools, allowWrites: options.allowWrites, session: async () => session, clock: options.clock });
+    const session = engineSession(
+      options.engine,
+      principal.organizationId,
+      requestGate(options, principal.keyId, caller.signal),
+      options.allowWrites,
+    );
+    const server = createMcpServer({
+      tools,
+      allowWrites: options.allowWrites,
+      session: async () => session,
+      clock: options.clock,
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => void transport.close().then(() => server.close()));
     await server.connect(transport);
     // The transport writes the response itself: the headers the hooks set (X-RateLimit-*) go onto it first.
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined) reply.raw.setHeader(name, value);
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, request.body);
   };

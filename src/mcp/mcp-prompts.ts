@@ -6,7 +6,11 @@ export interface McpPrompt {
   text(args: Record<string, string | undefined>): string;
 }
 
-const category = { name: 'category_id', description: 'the category (see the resource aea://org/categories)', required: true };
+const category = {
+  name: 'category_id',
+  description: 'the category (see the resource aea://org/categories)',
+  required: true,
+};
 
 /** The calendar month before `today`'s, as inclusive dates. */
 export function lastMonth(today: Date): { start: string; end: string } {
@@ -19,7 +23,11 @@ export const mcpPrompts = (clock: () => Date): McpPrompt[] => [
   {
     name: 'visibility_change',
     description: 'How did our visibility change last month, and why?',
-    arguments: [category, { name: 'month_start', description: 'first day of the month (YYYY-MM-DD); default: last month', required: false }, { name: 'month_end', description: 'its last day', required: false }],
+    arguments: [
+      category,
+      { name: 'month_start', description: 'first day of the month (YYYY-MM-DD); default: last month', required: false },
+      { name: 'month_end', description: 'its last day', required: false },
+    ],
     text: (a) => {
       const m = a.month_start && a.month_end ? { start: a.month_start, end: a.month_end } : lastMonth(clock());
       return [
@@ -34,7 +42,11 @@ export const mcpPrompts = (clock: () => Date): McpPrompt[] => [
   {
     name: 'competitor_only_domains',
     description: 'Which domains cite competitors but not us?',
-    arguments: [category, { name: 'start_date', description: 'YYYY-MM-DD; default: last month', required: false }, { name: 'end_date', description: 'YYYY-MM-DD', required: false }],
+    arguments: [
+      category,
+      { name: 'start_date', description: 'YYYY-MM-DD; default: last month', required: false },
+      { name: 'end_date', description: 'YYYY-MM-DD', required: false },
+    ],
     text: (a) => {
       const m = a.start_date && a.end_date ? { start: a.start_date, end: a.end_date } : lastMonth(clock());
       return [
@@ -49,7 +61,11 @@ export const mcpPrompts = (clock: () => Date): McpPrompt[] => [
   {
     name: 'top_cited_pages',
     description: 'Which pages do answer engines cite most for this category, and on which models?',
-    arguments: [category, { name: 'start_date', description: 'YYYY-MM-DD; default: last month', required: false }, { name: 'end_date', description: 'YYYY-MM-DD', required: false }],
+    arguments: [
+      category,
+      { name: 'start_date', description: 'YYYY-MM-DD; default: last month', required: false },
+      { name: 'end_date', description: 'YYYY-MM-DD', required: false },
+    ],
     text: (a) => {
       const m = a.start_date && a.end_date ? { start: a.start_date, end: a.end_date } : lastMonth(clock());
       return [

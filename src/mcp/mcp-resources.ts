@@ -19,7 +19,9 @@ function enumUnder(node: unknown): string[] {
 }
 
 /** Each report tool's dimensions (what its rows can be grouped by), metrics and intervals, read from its input schema. */
-export function dimensionsOf(tools: readonly ListedTool[]): Record<string, { group_by: string[]; metrics: string[]; intervals: string[] }> {
+export function dimensionsOf(
+  tools: readonly ListedTool[],
+): Record<string, { group_by: string[]; metrics: string[]; intervals: string[] }> {
   const out: Record<string, { group_by: string[]; metrics: string[]; intervals: string[] }> = {};
   for (const tool of tools) {
     const p = tool.inputSchema.properties as Record<string, unknown>;
@@ -41,25 +43,30 @@ export function mcpResources(tools: ToolSource): McpResource[] {
     {
       uri: 'aea://model/metrics',
       name: 'metrics',
-      description: 'Every metric’s definition: the reports it appears in, numerator, denominator, scope and unit (src/model/metrics.ts; docs/data-model.md)',
+      description:
+        'Every metric’s definition: the reports it appears in, numerator, denominator, scope and unit (src/model/metrics.ts; docs/data-model.md)',
       read: async () => ({ metrics }),
     },
     {
       uri: 'aea://model/dimensions',
       name: 'dimensions',
-      description: 'Per report tool: the dimensions its rows can be grouped by, the metrics it can be asked for and its time intervals',
+      description:
+        'Per report tool: the dimensions its rows can be grouped by, the metrics it can be asked for and its time intervals',
       read: async () => ({ reports: dimensionsOf(await tools.listing()) }),
     },
     {
       uri: 'aea://org/categories',
       name: 'categories',
-      description: 'The organization’s categories (the category_id every Insights report takes), with their brands, topics and tags',
+      description:
+        'The organization’s categories (the category_id every Insights report takes), with their brands, topics and tags',
       read: async (scope) => {
         const org = await scope();
         const all = (await org.resources.categories!()) as unknown as { id: string; name: string }[];
         const categories = all.slice(0, maxCategoriesDetailed);
         return {
-          ...(all.length > categories.length ? { not_shown: all.length - categories.length, see: 'the categories tool lists every category' } : {}),
+          ...(all.length > categories.length
+            ? { not_shown: all.length - categories.length, see: 'the categories tool lists every category' }
+            : {}),
           categories: await Promise.all(
             categories.map(async (c) => ({
               ...c,

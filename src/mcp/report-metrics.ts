@@ -55,7 +55,12 @@ export function reportClauses(text: string): Clause[] {
 export function metricsOf(endpointName: string): MetricDef[] {
   const own = families[endpointName.replace(/Stream$/, '')];
   if (!own) return [];
-  return metrics.filter((m) => reportClauses(m.reports).some((c) => c.family === own.family && (c.version === undefined || own.version === undefined || c.version === own.version)));
+  return metrics.filter((m) =>
+    reportClauses(m.reports).some(
+      (c) =>
+        c.family === own.family && (c.version === undefined || own.version === undefined || c.version === own.version),
+    ),
+  );
 }
 
 /** One metric definition as a line of text. */

@@ -25,13 +25,18 @@ const openAfterMs = 2000;
  * registry and the engine load; they load right after that answer is written (loading them holds the
  * event loop), or at the first call, or after two seconds. A tool call waits for the engine.
  */
-export async function serveStdio(options: StdioOptions, stopped: Promise<void>): Promise<{ opened: Promise<Engine | undefined> }> {
+export async function serveStdio(
+  options: StdioOptions,
+  stopped: Promise<void>,
+): Promise<{ opened: Promise<Engine | undefined> }> {
   let session: Promise<ToolSession> | undefined;
   let opening: Promise<{ engine: Engine; organizationId: string }> | undefined;
   const begin = () => {
     if (!session) {
       opening = options.open();
-      session = Promise.all([opening, options.loadCatalog()]).then(([{ engine, organizationId }]) => engineSession(engine, organizationId, budgetGate(engine.core.limits.timeBudgetMs), options.allowWrites));
+      session = Promise.all([opening, options.loadCatalog()]).then(([{ engine, organizationId }]) =>
+        engineSession(engine, organizationId, budgetGate(engine.core.limits.timeBudgetMs), options.allowWrites),
+      );
       // A failed open is reported on each call; this keeps it from also being an unhandled rejection.
       session.catch(() => undefined);
     }
@@ -60,5 +65,12 @@ export async function serveStdio(options: StdioOptions, stopped: Promise<void>):
   await Promise.race([closed, stopped]);
   clearTimeout(timer);
   await server.close();
-  return { opened: opening ? opening.then((o) => o.engine, () => undefined) : Promise.resolve(undefined) };
+  return {
+    opened: opening
+      ? opening.then(
+          (o) => o.engine,
+          () => undefined,
+        )
+      : Promise.resolve(undefined),
+  };
 }

@@ -24,8 +24,8 @@ export interface McpTool {
   readonly rows: boolean;
 }
 
-
-const toSchema = (schema: z.ZodType): Json => z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
+const toSchema = (schema: z.ZodType): Json =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Json;
 
 const isWrite = (e: Endpoint) => e.group === 'resources' && e.method !== 'GET' && !e.path.endsWith('/search');
 
@@ -63,7 +63,8 @@ export function toolOf(e: Endpoint): McpTool {
     const json = toSchema(schema) as Json & { properties?: Json; required?: string[]; $defs?: Json };
     Object.assign(defs, json.$defs ?? {});
     for (const [name, s] of Object.entries(json.properties ?? {})) {
-      if (sections.has(name)) throw new Error(`${e.method} ${e.path}: argument ${name} is in both ${sections.get(name)} and ${section}`);
+      if (sections.has(name))
+        throw new Error(`${e.method} ${e.path}: argument ${name} is in both ${sections.get(name)} and ${section}`);
       sections.set(name, section);
       properties[name] = s;
     }
@@ -74,12 +75,27 @@ export function toolOf(e: Endpoint): McpTool {
   add('body', e.schemas.body);
   if (!write) {
     for (const [name, s] of Object.entries(continuation)) {
-      if (sections.has(name)) throw new Error(`${e.method} ${e.path}: argument ${name} clashes with the continuation arguments`);
+      if (sections.has(name))
+        throw new Error(`${e.method} ${e.path}: argument ${name} clashes with the continuation arguments`);
       properties[name] = s;
     }
   }
-  const inputSchema: Json & { type: 'object' } = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) };
-  return { name: e.name, title: e.summary, description: describe(e, write), inputSchema, endpoint: e, write, sections, rows };
+  const inputSchema: Json & { type: 'object' } = {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
+  };
+  return {
+    name: e.name,
+    title: e.summary,
+    description: describe(e, write),
+    inputSchema,
+    endpoint: e,
+    write,
+    sections,
+    rows,
+  };
 }
 
 /** Every tool of an endpoint list, built once on first use: listing them reads no data. */

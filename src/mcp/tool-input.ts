@@ -9,7 +9,8 @@ export interface RoutedCall {
   readonly input: EndpointInput;
 }
 
-const queryText = (v: unknown): string | string[] => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v : JSON.stringify(v));
+const queryText = (v: unknown): string | string[] =>
+  Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v : JSON.stringify(v);
 
 /**
  * Sends each argument where its route takes it: path parameters into the path, extensions and listing
@@ -24,15 +25,28 @@ export function routeCall(tool: McpTool, args: Record<string, unknown>): RoutedC
   for (const [name, value] of Object.entries(args)) {
     if (name in continuation && !tool.write) continue;
     const section = tool.sections.get(name) ?? (tool.endpoint.schemas.body ? 'body' : undefined);
-    if (section === undefined) issues.push({ type: 'extra_forbidden', loc: ['arguments', name], msg: 'Extra inputs are not permitted', input: value });
+    if (section === undefined)
+      issues.push({
+        type: 'extra_forbidden',
+        loc: ['arguments', name],
+        msg: 'Extra inputs are not permitted',
+        input: value,
+      });
     else if (section === 'body') body[name] = value;
     else if (value === undefined || value === null) continue;
     else if (section === 'query') query[name] = queryText(value);
-    else if (typeof value !== 'string' || value === '') issues.push({ type: 'string_type', loc: ['arguments', name], msg: 'Input should be a non-empty string', input: value });
+    else if (typeof value !== 'string' || value === '')
+      issues.push({
+        type: 'string_type',
+        loc: ['arguments', name],
+        msg: 'Input should be a non-empty string',
+        input: value,
+      });
     else params[name] = value;
   }
   const path = tool.endpoint.path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    if (!(name in params)) issues.push({ type: 'missing', loc: ['arguments', name], msg: 'Field required', input: args });
+    if (!(name in params))
+      issues.push({ type: 'missing', loc: ['arguments', name], msg: 'Field required', input: args });
     return encodeURIComponent(params[name] ?? '_');
   });
   if (issues.length > 0) throw new ValidationError(issues);
@@ -44,7 +58,11 @@ export function maxRowsOf(args: Record<string, unknown>, fallback: number): numb
   const v = args.max_rows;
   if (v === undefined || v === null) return fallback;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > continuation.max_rows.maximum) {
-    throw ValidationError.of(['arguments', 'max_rows'], `max_rows is an integer from 1 to ${continuation.max_rows.maximum}`, v);
+    throw ValidationError.of(
+      ['arguments', 'max_rows'],
+      `max_rows is an integer from 1 to ${continuation.max_rows.maximum}`,
+      v,
+    );
   }
   return v;
 }

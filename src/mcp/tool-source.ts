@@ -16,7 +16,13 @@ export interface ToolSource {
 }
 
 export const listedOf = (catalog: ToolCatalog): ListedTool[] =>
-  [...catalog.tools.values()].map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, write: t.write }));
+  [...catalog.tools.values()].map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    write: t.write,
+  }));
 
 /** The tools of a loaded catalog. */
 export const catalogSource = (catalog: ToolCatalog): ToolSource => ({
@@ -28,7 +34,8 @@ export const catalogSource = (catalog: ToolCatalog): ToolSource => ({
 export const manifestUrl = new URL('./tool-manifest.json', import.meta.url);
 
 /** The manifest, imported so that the build copies it into dist/ beside this module. */
-const readManifest = async (): Promise<{ tools: ListedTool[] }> => (await import('./tool-manifest.json', { with: { type: 'json' } })).default as { tools: ListedTool[] };
+const readManifest = async (): Promise<{ tools: ListedTool[] }> =>
+  (await import('./tool-manifest.json', { with: { type: 'json' } })).default as { tools: ListedTool[] };
 
 /**
  * The tools of a local server that starts fast: the listing read from the manifest (the registry's

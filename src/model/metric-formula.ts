@@ -23,22 +23,33 @@ export type Formula =
     };
 
 /** The part names a term reads. */
-export const termParts = (term: Term): string[] => (typeof term === 'string' ? [term] : 'sum' in term ? term.sum.flatMap(termParts) : term.difference.flatMap(termParts));
+export const termParts = (term: Term): string[] =>
+  typeof term === 'string' ? [term] : 'sum' in term ? term.sum.flatMap(termParts) : term.difference.flatMap(termParts);
 
 /** A term as text: `accurate + inaccurate`, `shown − at1 − at2 − at3`. */
 export function termText(term: Term, nested = false): string {
   if (typeof term === 'string') return term;
-  const text = 'sum' in term ? term.sum.map((t) => termText(t, true)).join(' + ') : term.difference.map((t) => termText(t, true)).join(' − ');
+  const text =
+    'sum' in term
+      ? term.sum.map((t) => termText(t, true)).join(' + ')
+      : term.difference.map((t) => termText(t, true)).join(' − ');
   return nested ? `(${text})` : text;
 }
 
-const emptyText: Record<WhenEmpty, string> = { null: 'NULL when the denominator is 0', zero: '0 when the denominator is 0', never: 'the denominator is never 0' };
+const emptyText: Record<WhenEmpty, string> = {
+  null: 'NULL when the denominator is 0',
+  zero: '0 when the denominator is 0',
+  never: 'the denominator is never 0',
+};
 
 /** A formula as the docs show it. */
 export function formulaText(formula: Formula): string {
   if ('complement' in formula) return `100 − ${formula.complement}`;
   const [n, d] = formula.ratio;
   const quotient = `${formula.percent ? '100 × ' : ''}${termText(n, true)} / ${termText(d, true)}`;
-  const empty = typeof formula.empty === 'string' ? emptyText[formula.empty] : `v1: ${emptyText[formula.empty.v1]}; v2: ${emptyText[formula.empty.v2]}`;
+  const empty =
+    typeof formula.empty === 'string'
+      ? emptyText[formula.empty]
+      : `v1: ${emptyText[formula.empty.v1]}; v2: ${emptyText[formula.empty.v2]}`;
   return `${quotient} (${empty})`;
 }

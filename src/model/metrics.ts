@@ -16,13 +16,20 @@ export interface MetricDef {
   readonly formulas?: Readonly<Record<string, Formula>>;
 }
 
-const answers = 'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters';
-const anyType = 'executions of the category in the window (v1: [start_date, end_date) in ET), of every analysis type unless an analysis_type filter narrows them, after prompt-level filters';
-const shoppingAnswers = 'shopping_results of the category’s executions whose day (ET) is in the window (shopping is not tied to an analysis type), the filter read for each answer and product';
-const channelCitations = 'citations with source_type among the requested source types (never other) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered, after the filter';
-const factCheckAnswers = 'executions of the category whose day (ET) is in the window and whose prompt carries the accuracy analysis type, after the filter';
-const v2Typed = 'v2: executions of the category whose day (ET) is in the window, of the prompts carrying the analysis types of the filter’s analysis_type leaf (default visibility; all = every prompt), after the answer-level filter clauses';
-const sentimentAnswers = 'sentiments of the brand (grouped by competitor: of each other brand of the category) in executions whose prompt carries the sentiment analysis type, whose day (ET) is in the window, after the filter; in the citation source mode each assessment counts for every page its answer cites';
+const answers =
+  'executions of the category whose day (ET) is in the window, whose prompt carries the report’s analysis type, after prompt-level filters';
+const anyType =
+  'executions of the category in the window (v1: [start_date, end_date) in ET), of every analysis type unless an analysis_type filter narrows them, after prompt-level filters';
+const shoppingAnswers =
+  'shopping_results of the category’s executions whose day (ET) is in the window (shopping is not tied to an analysis type), the filter read for each answer and product';
+const channelCitations =
+  'citations with source_type among the requested source types (never other) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered, after the filter';
+const factCheckAnswers =
+  'executions of the category whose day (ET) is in the window and whose prompt carries the accuracy analysis type, after the filter';
+const v2Typed =
+  'v2: executions of the category whose day (ET) is in the window, of the prompts carrying the analysis types of the filter’s analysis_type leaf (default visibility; all = every prompt), after the answer-level filter clauses';
+const sentimentAnswers =
+  'sentiments of the brand (grouped by competitor: of each other brand of the category) in executions whose prompt carries the sentiment analysis type, whose day (ET) is in the window, after the filter; in the citation source mode each assessment counts for every page its answer cites';
 
 export const metrics: readonly MetricDef[] = [
   {
@@ -46,8 +53,10 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'visibility_score, mentions_count, share_of_voice, average_position (v1 without an asset dimension)',
     reports: 'visibility v1',
-    numerator: 'the chosen brands taken together: those the asset_name filter selects, else the organization’s own; visibility_score counts executions mentioning at least one of them',
-    denominator: 'as the per-brand metric: executions in the group; every mention in the group; the chosen brands’ mentions',
+    numerator:
+      'the chosen brands taken together: those the asset_name filter selects, else the organization’s own; visibility_score counts executions mentioning at least one of them',
+    denominator:
+      'as the per-brand metric: executions in the group; every mention in the group; the chosen brands’ mentions',
     scope: `${answers}; v1 windows are [start_date, end_date) in ET`,
     unit: 'as the per-brand metric',
   },
@@ -63,7 +72,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'share_of_voice (visibility)',
     reports: 'visibility v1, v2',
     numerator: 'mentions rows of the asset',
-    denominator: 'mentions rows of every asset of the category in the same group (the assets selector and scope never shrink it)',
+    denominator:
+      'mentions rows of every asset of the category in the same group (the assets selector and scope never shrink it)',
     scope: answers,
     unit: 'fraction 0–1',
     formulas: { share_of_voice: { ratio: ['mentions', 'total_mentions'], empty: 'zero' } },
@@ -72,7 +82,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'average_position',
     reports: 'visibility v1, v2',
     numerator: 'sum of mentions.position of the asset',
-    denominator: 'mentions rows of the asset; when there are none: null in v2, 0 in v1 (whose client types it as a number)',
+    denominator:
+      'mentions rows of the asset; when there are none: null in v2, 0 in v1 (whose client types it as a number)',
     nullRules: ['average-position-unmentioned'],
     scope: answers,
     unit: 'position, lower is better',
@@ -81,7 +92,8 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'rank (visibility)',
     reports: 'visibility v2',
-    numerator: '1-based place of the asset when every asset of the category in the group is ordered by the sort metric, best first, then by name and id',
+    numerator:
+      '1-based place of the asset when every asset of the category in the group is ordered by the sort metric, best first, then by name and id',
     denominator: null,
     scope: 'the group; never shrunk by scope=owned or the assets selector',
     unit: 'integer',
@@ -98,7 +110,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'citation_share',
     reports: 'citations v1, v2',
     numerator: 'per model: citations rows of the domain, page or group, after citation-level filters',
-    denominator: 'per model: every citations row in scope of the same answer-level group (date, region, topic, model, tag, prompt, persona; v2: the group_by dimensions other than page) before citation-level filters (so the mentioned, page, domain, citation_category and citation_tag filters never shrink it); the per-model shares are then averaged over the models with citations in that group, adding them in ascending order',
+    denominator:
+      'per model: every citations row in scope of the same answer-level group (date, region, topic, model, tag, prompt, persona; v2: the group_by dimensions other than page) before citation-level filters (so the mentioned, page, domain, citation_category and citation_tag filters never shrink it); the per-model shares are then averaged over the models with citations in that group, adding them in ascending order',
     scope: `citations of ${anyType}; ${v2Typed}`,
     unit: 'fraction 0–1',
   },
@@ -123,14 +136,17 @@ export const metrics: readonly MetricDef[] = [
     reports: 'citations v2',
     numerator: '1-based place of the domain (or page) by count, then citation_share, then name (or URL)',
     denominator: null,
-    scope: 'the rows the filter keeps in the partition (the group_by dimensions other than page); scope owned removes the rows without an owned citation after ranking',
+    scope:
+      'the rows the filter keeps in the partition (the group_by dimensions other than page); scope owned removes the rows without an owned citation after ranking',
     unit: 'integer',
   },
   {
     name: 'shopping visibility_score',
     reports: 'shopping products',
-    numerator: 'shopping answers (executions with at least one shopping_results row) that show the product and that the filter selects for it',
-    denominator: 'shopping answers in the same bucket that the filter selects for the product; brand and merchant leaves are read on the product, so with them the denominator is per product',
+    numerator:
+      'shopping answers (executions with at least one shopping_results row) that show the product and that the filter selects for it',
+    denominator:
+      'shopping answers in the same bucket that the filter selects for the product; brand and merchant leaves are read on the product, so with them the denominator is per product',
     scope: shoppingAnswers,
     unit: 'fraction 0–1',
     formulas: { visibility_score: { ratio: ['shown', 'answers'], empty: 'never' } },
@@ -194,14 +210,16 @@ export const metrics: readonly MetricDef[] = [
     name: 'channel citation_share',
     reports: 'video-platform channels',
     numerator: 'channel count of the row',
-    denominator: 'video-platform citations of the requested source types after the prompt-level filter clauses, in the same period with interval; channel clauses never shrink it',
+    denominator:
+      'video-platform citations of the requested source types after the prompt-level filter clauses, in the same period with interval; channel clauses never shrink it',
     scope: 'as channel count',
     unit: 'fraction 0–1',
   },
   {
     name: 'rank (channels)',
     reports: 'video-platform channels',
-    numerator: '1-based place of the leading channel (or video category, source type) by count over the whole window, then by title (or name), then id',
+    numerator:
+      '1-based place of the leading channel (or video category, source type) by count over the whole window, then by title (or name), then id',
     denominator: null,
     scope: 'as channel count; repeated on the channel’s cross-tab and period rows',
     unit: 'integer',
@@ -210,7 +228,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'fact-check occurrence',
     reports: 'fact-check claims',
     numerator: 'fact-check answers with an inaccurate claim_occurrences row of the cluster (in the section)',
-    denominator: 'fact-check answers in scope (in the section; a theme section counts every answer, a tag section the answers of prompts with that tag)',
+    denominator:
+      'fact-check answers in scope (in the section; a theme section counts every answer, a tag section the answers of prompts with that tag)',
     scope: `claim_occurrences of ${factCheckAnswers}`,
     unit: 'percent 0–100',
   },
@@ -226,7 +245,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'citation_sources[].citation_share (fact-check claims)',
     reports: 'fact-check claims',
     numerator: 'per model: citations rows of the page in the answers carrying the inaccurate claim',
-    denominator: 'per model: every citations row of those answers; the per-model shares are then averaged over the models with such citations (model-balanced)',
+    denominator:
+      'per model: every citations row of those answers; the per-model shares are then averaged over the models with such citations (model-balanced)',
     scope: 'citations of the answers carrying the claim',
     unit: 'percent 0–100',
   },
@@ -253,7 +273,8 @@ export const metrics: readonly MetricDef[] = [
     reports: 'bots v1, v2',
     numerator: 'bot_events rows (each row is one unique visit), of every bot type including ai_agent',
     denominator: null,
-    scope: 'bot_events of the domain in [start_date, end_date) after filters; v1 reads the daily view: the America/New_York days whose start lies in the window',
+    scope:
+      'bot_events of the domain in [start_date, end_date) after filters; v1 reads the daily view: the America/New_York days whose start lies in the window',
     unit: 'count',
   },
   {
@@ -277,26 +298,33 @@ export const metrics: readonly MetricDef[] = [
     reports: 'referrals v1, v2',
     numerator: 'referral_visits rows',
     denominator: null,
-    scope: 'referral_visits of the domain in [start_date, end_date) (v1: whole America/New_York days, v2: read in timezone), in the view_id segment (its host, its path prefix), after filters',
+    scope:
+      'referral_visits of the domain in [start_date, end_date) (v1: whole America/New_York days, v2: read in timezone), in the view_id segment (its host, its path prefix), after filters',
     unit: 'count',
   },
   {
     name: 'positive_sentiment, negative_sentiment',
     reports: 'sentiment v2',
-    numerator: 'positive_sentiment: sentiments rows of the brand in the group with sentiment_type positive; negative_sentiment is 100 − positive_sentiment',
+    numerator:
+      'positive_sentiment: sentiments rows of the brand in the group with sentiment_type positive; negative_sentiment is 100 − positive_sentiment',
     denominator: 'sentiments rows of the brand in the group; the two sum to 100',
     scope: sentimentAnswers,
     unit: 'percent 0–100',
     formulas: {
       positive_sentiment: { ratio: ['positive', 'assessments'], percent: true, empty: 'never' },
-      negative_sentiment: { complement: 'positive_sentiment', parts: [{ difference: ['assessments', 'positive'] }, 'assessments'] },
+      negative_sentiment: {
+        complement: 'positive_sentiment',
+        parts: [{ difference: ['assessments', 'positive'] }, 'assessments'],
+      },
     },
   },
   {
     name: 'occurrence (sentiment)',
     reports: 'sentiment v2',
-    numerator: 'distinct executions with an assessment of the brand in the row (its theme or claim, after theme and claim filters)',
-    denominator: 'distinct executions with any assessment of the brand in the row’s group without its theme and claim dimensions, before theme and claim filters',
+    numerator:
+      'distinct executions with an assessment of the brand in the row (its theme or claim, after theme and claim filters)',
+    denominator:
+      'distinct executions with any assessment of the brand in the row’s group without its theme and claim dimensions, before theme and claim filters',
     scope: sentimentAnswers,
     unit: 'percent 0–100',
     formulas: { occurrence: { ratio: ['answers', 'group_answers'], percent: true, empty: 'never' } },
@@ -304,7 +332,8 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'rank (sentiment)',
     reports: 'sentiment v2',
-    numerator: '1-based place of the row by its number of assessments, descending, then by its dimensions’ names and ids',
+    numerator:
+      '1-based place of the row by its number of assessments, descending, then by its dimensions’ names and ids',
     denominator: null,
     scope: 'the rows of the same date bucket (all rows without date in group_by)',
     unit: 'integer',
@@ -314,7 +343,8 @@ export const metrics: readonly MetricDef[] = [
     reports: 'sentiment v1',
     numerator: 'sentiments rows of that type; occurrences: every sentiments row',
     denominator: null,
-    scope: 'sentiments of executions whose prompt carries the sentiment analysis type, in [start_date, end_date) in ET, after filters',
+    scope:
+      'sentiments of executions whose prompt carries the sentiment analysis type, in [start_date, end_date) in ET, after filters',
     unit: 'count',
   },
   {
@@ -329,7 +359,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'fanouts_per_execution',
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows',
-    denominator: 'executions in scope with search_triggered true (runs that produced fan-out data) of the row’s group without the query dimension; NULL when there are none',
+    denominator:
+      'executions in scope with search_triggered true (runs that produced fan-out data) of the row’s group without the query dimension; NULL when there are none',
     nullRules: ['fanouts-per-execution-none'],
     scope: 'as total_fanouts',
     unit: 'ratio',
@@ -347,7 +378,8 @@ export const metrics: readonly MetricDef[] = [
     name: 'share (fan-outs)',
     reports: 'query-fanouts v1, v2',
     numerator: 'fanouts rows of the query (of the row)',
-    denominator: 'fanouts rows of the same prompt: of the row’s group without the query dimension (v2: only with query in group_by)',
+    denominator:
+      'fanouts rows of the same prompt: of the row’s group without the query dimension (v2: only with query in group_by)',
     scope: 'as total_fanouts',
     unit: 'fraction 0–1',
     formulas: { share: { ratio: ['fanouts', 'group_fanouts'], empty: 'never' } },
@@ -355,7 +387,8 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'rank (fan-outs)',
     reports: 'query-fanouts v2',
-    numerator: '1-based place of the row by total_fanouts, descending, then by its dimensions (prompt text, query, names) and ids',
+    numerator:
+      '1-based place of the row by total_fanouts, descending, then by its dimensions (prompt text, query, names) and ids',
     denominator: null,
     scope: 'the rows of the same date bucket (all rows without date in group_by)',
     unit: 'integer',
@@ -363,7 +396,8 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'accuracy, accurate, inaccurate by citation',
     reports: 'fact-check v2 (group_by citation)',
-    numerator: 'claim_occurrences of the answers citing the page (an occurrence counts for every distinct page its answer cites)',
+    numerator:
+      'claim_occurrences of the answers citing the page (an occurrence counts for every distinct page its answer cites)',
     denominator: 'accuracy = accurate / (accurate + inaccurate)',
     nullRules: ['accuracy-without-claims'],
     scope: `claim_occurrences of ${factCheckAnswers}`,
@@ -373,17 +407,22 @@ export const metrics: readonly MetricDef[] = [
   {
     name: 'video count, video citation_share, video rank',
     reports: 'video-platform videos',
-    numerator: 'count: citations rows of the video (source type video or short) in the cell; citation_share: that count; rank: 1-based place of the video by count over the whole window, then title, then video id',
-    denominator: 'citation_share: the video and short citations of the requested source types after the prompt-level filter clauses (in the same period with interval); channel clauses never shrink it',
-    scope: 'citations with a video (source type video or short) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered',
+    numerator:
+      'count: citations rows of the video (source type video or short) in the cell; citation_share: that count; rank: 1-based place of the video by count over the whole window, then title, then video id',
+    denominator:
+      'citation_share: the video and short citations of the requested source types after the prompt-level filter clauses (in the same period with interval); channel clauses never shrink it',
+    scope:
+      'citations with a video (source type video or short) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered',
     unit: 'count, fraction 0–1, integer',
   },
   {
     name: 'mentions, citations, search_queries (prompt answers)',
     reports: 'prompt answers v1, v2',
-    numerator: 'per execution: the brands of its mentions rows by position (each once), the URLs of its citations rows and the queries of its fanouts rows, by position as recorded',
+    numerator:
+      'per execution: the brands of its mentions rows by position (each once), the URLs of its citations rows and the queries of its fanouts rows, by position as recorded',
     denominator: null,
-    scope: 'one row per execution of the category in the window (v2: day in [start_date, end_date] ET; v1: executed_at in [start_date, end_date)), after the filter',
+    scope:
+      'one row per execution of the category in the window (v2: day in [start_date, end_date] ET; v1: executed_at in [start_date, end_date)), after the filter',
     unit: 'lists',
   },
 ];

@@ -64,7 +64,9 @@ export function renderDataModel(): string {
   );
   for (const m of metrics) {
     const formulas = Object.entries(m.formulas ?? {}).map(([column, f]) => `\`${column}\` = ${formulaText(f)}`);
-    out.push(`| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')}${(m.nullRules ?? []).map((id) => ` <!-- null-rule: ${id} -->`).join('')} | ${escape(m.scope)} | ${m.unit} | ${formulas.length > 0 ? escape(formulas.join('; ')) : '—'} |`);
+    out.push(
+      `| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')}${(m.nullRules ?? []).map((id) => ` <!-- null-rule: ${id} -->`).join('')} | ${escape(m.scope)} | ${m.unit} | ${formulas.length > 0 ? escape(formulas.join('; ')) : '—'} |`,
+    );
   }
   out.push('');
   return out.join('\n');

@@ -23,7 +23,11 @@ export const tables = {
     tenant: 'organization',
     key: ['id'],
     sort: ['id'],
-    columns: { id: id('organization id'), name: col('VARCHAR', 'display name, unique'), created_at: col('TIMESTAMPTZ', 'creation instant') },
+    columns: {
+      id: id('organization id'),
+      name: col('VARCHAR', 'display name, unique'),
+      created_at: col('TIMESTAMPTZ', 'creation instant'),
+    },
   },
   models: {
     doc: 'Answer engines (ChatGPT, Perplexity, Gemini, AI Overviews, …). Shared by every organization.',
@@ -41,14 +45,23 @@ export const tables = {
     tenant: 'global',
     key: ['id'],
     sort: ['name'],
-    columns: { id: id('region id'), name: col('VARCHAR', 'display name'), code: col('VARCHAR', 'ISO 3166 alpha-2 code') },
+    columns: {
+      id: id('region id'),
+      name: col('VARCHAR', 'display name'),
+      code: col('VARCHAR', 'ISO 3166 alpha-2 code'),
+    },
   },
   domains: {
     doc: 'Web domains an organization tracks for bot and referral traffic.',
     tenant: 'organization',
     key: ['id'],
     sort: ['organization_id', 'name'],
-    columns: { id: id('domain id'), ...owner, name: col('VARCHAR', 'domain name, e.g. acmeoutdoor.com; unique'), created_at: col('TIMESTAMPTZ', 'creation instant') },
+    columns: {
+      id: id('domain id'),
+      ...owner,
+      name: col('VARCHAR', 'domain name, e.g. acmeoutdoor.com; unique'),
+      created_at: col('TIMESTAMPTZ', 'creation instant'),
+    },
   },
   domain_views: {
     doc: 'Saved segments of a domain (referrals view_id): a host and/or a path prefix.',
@@ -69,7 +82,12 @@ export const tables = {
     tenant: 'organization',
     key: ['id'],
     sort: ['organization_id', 'name'],
-    columns: { id: id('category id'), ...owner, name: col('VARCHAR', 'display name, unique'), created_at: col('TIMESTAMPTZ', 'creation instant') },
+    columns: {
+      id: id('category id'),
+      ...owner,
+      name: col('VARCHAR', 'display name, unique'),
+      created_at: col('TIMESTAMPTZ', 'creation instant'),
+    },
   },
   assets: {
     doc: 'Brands tracked in a category; is_owned marks the organization’s own.',
@@ -93,7 +111,13 @@ export const tables = {
     tenant: 'organization',
     key: ['id'],
     sort: ['category_id', 'name'],
-    columns: { id: id('topic id'), ...owner, category_id: ref('categories'), name: col('VARCHAR', 'topic name'), status: col('VARCHAR', 'active | disabled') },
+    columns: {
+      id: id('topic id'),
+      ...owner,
+      category_id: ref('categories'),
+      name: col('VARCHAR', 'topic name'),
+      status: col('VARCHAR', 'active | disabled'),
+    },
   },
   tags: {
     doc: 'Free labels on prompts. Editable through the prompts API.',
@@ -169,7 +193,11 @@ export const tables = {
     tenant: 'organization',
     key: ['execution_id', 'asset_id'],
     sort: [...factSort, 'position'],
-    columns: { ...executionContext, asset_id: ref('assets'), position: col('INTEGER', '1-based order of appearance among mentioned brands') },
+    columns: {
+      ...executionContext,
+      asset_id: ref('assets'),
+      position: col('INTEGER', '1-based order of appearance among mentioned brands'),
+    },
   },
   citations: {
     doc: 'A web page an answer cites. Video-platform citations also carry source type, channel and video.',
@@ -184,7 +212,10 @@ export const tables = {
       path: col('VARCHAR', 'path of the URL, with the query string'),
       root_domain: col('VARCHAR', 'registrable domain, e.g. example.com'),
       title: col('VARCHAR', 'page title'),
-      citation_category: col('VARCHAR', 'owned, competition, social, earned_media, earned_institutions, pr_wire, other, or a custom category name'),
+      citation_category: col(
+        'VARCHAR',
+        'owned, competition, social, earned_media, earned_institutions, pr_wire, other, or a custom category name',
+      ),
       source_type: nullable('VARCHAR', 'video platform only: video, short, channel, playlist or other'),
       channel_id: nullable('VARCHAR', 'video platform only: channel id; NULL for source type other'),
       channel_title: nullable('VARCHAR', 'video platform only: channel title'),
@@ -200,7 +231,12 @@ export const tables = {
     tenant: 'organization',
     key: ['id'],
     sort: ['organization_id', 'name'],
-    columns: { id: id('citation category id'), ...owner, name: col('VARCHAR', 'category name'), kind: col('VARCHAR', 'standard | custom') },
+    columns: {
+      id: id('citation category id'),
+      ...owner,
+      name: col('VARCHAR', 'category name'),
+      kind: col('VARCHAR', 'standard | custom'),
+    },
   },
   citation_tags: {
     doc: 'Organization-defined labels on cited domains (the v2 citations citation_tag filter).',
@@ -241,7 +277,13 @@ export const tables = {
     tenant: 'organization',
     key: ['id'],
     sort: ['category_id', 'theme_id', 'name'],
-    columns: { id: id('claim id'), ...owner, category_id: ref('categories'), theme_id: ref('themes'), name: col('VARCHAR', 'claim text') },
+    columns: {
+      id: id('claim id'),
+      ...owner,
+      category_id: ref('categories'),
+      theme_id: ref('themes'),
+      name: col('VARCHAR', 'claim text'),
+    },
   },
   sentiments: {
     doc: 'A positive or negative assessment of a brand in an answer, under a theme and claim.',
@@ -261,7 +303,11 @@ export const tables = {
     tenant: 'organization',
     key: ['execution_id', 'position'],
     sort: [...factSort, 'position'],
-    columns: { ...executionContext, position: col('INTEGER', '1-based order of the query'), query: col('VARCHAR', 'query text') },
+    columns: {
+      ...executionContext,
+      position: col('INTEGER', '1-based order of the query'),
+      query: col('VARCHAR', 'query text'),
+    },
   },
   products: {
     doc: 'Products shown in shopping answers.',
@@ -285,7 +331,12 @@ export const tables = {
     tenant: 'organization',
     key: ['product_id', 'name'],
     sort: ['organization_id', 'product_id', 'name'],
-    columns: { product_id: ref('products'), ...owner, name: col('VARCHAR', 'merchant name'), price: col('VARCHAR', 'price as shown, e.g. $129.99') },
+    columns: {
+      product_id: ref('products'),
+      ...owner,
+      name: col('VARCHAR', 'merchant name'),
+      price: col('VARCHAR', 'price as shown, e.g. $129.99'),
+    },
   },
   shopping_results: {
     doc: 'A product in a shopping answer, at a position (1 = top slot). Shopping comes from one engine only.',
@@ -313,7 +364,11 @@ export const tables = {
     tenant: 'organization',
     key: ['execution_id', 'cluster_id'],
     sort: [...factSort, 'cluster_id'],
-    columns: { ...executionContext, cluster_id: ref('claim_clusters'), accurate: col('BOOLEAN', 'the claim agrees with the knowledge base') },
+    columns: {
+      ...executionContext,
+      cluster_id: ref('claim_clusters'),
+      accurate: col('BOOLEAN', 'the claim agrees with the knowledge base'),
+    },
   },
   claim_evidence_links: {
     doc: 'The knowledge-base passages that refute a claim cluster: a section of a document. The view `claim_evidence` adds the section’s current text (`kb_snippet`) and the document’s last update (`source_updated_at`), so an edited document changes the evidence.',

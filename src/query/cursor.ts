@@ -40,24 +40,30 @@ export class CursorCodec {
   }
 
   encode(offset: number, queryFingerprint: string): string {
-    const payload = Buffer.from(JSON.stringify({ o: offset, q: queryFingerprint } satisfies CursorPayload)).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ o: offset, q: queryFingerprint } satisfies CursorPayload)).toString(
+      'base64url',
+    );
     return `${payload}.${this.sign(payload)}`;
   }
 
   decode(cursor: string, queryFingerprint: string, loc: (string | number)[]): number {
     const parsed = this.open<CursorPayload>(cursor, queryFingerprint, loc);
-    if (!Number.isSafeInteger(parsed.o) || parsed.o < 0) throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
+    if (!Number.isSafeInteger(parsed.o) || parsed.o < 0)
+      throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
     return parsed.o;
   }
 
   encodeKey(key: unknown, queryFingerprint: string): string {
-    const payload = Buffer.from(JSON.stringify({ k: key, q: queryFingerprint } satisfies KeyPayload)).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ k: key, q: queryFingerprint } satisfies KeyPayload)).toString(
+      'base64url',
+    );
     return `${payload}.${this.sign(payload)}`;
   }
 
   decodeKey(cursor: string, queryFingerprint: string, loc: (string | number)[]): unknown {
     const parsed = this.open<KeyPayload>(cursor, queryFingerprint, loc);
-    if (parsed.k === undefined) throw ValidationError.of(loc, 'invalid cursor: pass back the next_cursor unchanged', cursor);
+    if (parsed.k === undefined)
+      throw ValidationError.of(loc, 'invalid cursor: pass back the next_cursor unchanged', cursor);
     return parsed.k;
   }
 
@@ -73,7 +79,11 @@ export class CursorCodec {
       throw ValidationError.of(loc, 'invalid cursor: pass back info.next_cursor unchanged', cursor);
     }
     if (parsed.q !== queryFingerprint) {
-      throw ValidationError.of(loc, 'this cursor belongs to a different query; a cursor is only valid with the request that returned it', cursor);
+      throw ValidationError.of(
+        loc,
+        'this cursor belongs to a different query; a cursor is only valid with the request that returned it',
+        cursor,
+      );
     }
     return parsed;
   }

@@ -11,7 +11,8 @@ import { Fragment, Spelled, ident, join, key, sql } from './sql.ts';
 const spelled = (duckdb: Fragment, clickhouse: Fragment): Fragment => new Spelled({ duckdb, clickhouse });
 
 /** The JSON text of a value (a list or a struct), for a column that crosses as JSON (see `Wire`). */
-export const jsonText = (value: Fragment): Fragment => spelled(sql`CAST(to_json(${value}) AS VARCHAR)`, sql`toJSONString(${value})`);
+export const jsonText = (value: Fragment): Fragment =>
+  spelled(sql`CAST(to_json(${value}) AS VARCHAR)`, sql`toJSONString(${value})`);
 
 /** The one row of a subquery as an object, its columns as fields: a DuckDB struct, or ClickHouse's JSON text of it (named tuples do not cross its JSON). */
 export const rowObject = (subquery: Fragment): Fragment =>
@@ -19,7 +20,16 @@ export const rowObject = (subquery: Fragment): Fragment =>
 
 /** An object of named values: a struct, or ClickHouse's named tuple. Names come from this code base. */
 export const struct = (fields: readonly (readonly [string, Fragment])[]): Fragment =>
-  spelled(sql`{${join(fields.map(([name, v]) => sql`${key(name)}: ${v}`), ', ')}}`, sql`tuple(${join(fields.map(([name, v]) => sql`${v} AS ${ident(name)}`), ', ')})`);
+  spelled(
+    sql`{${join(
+      fields.map(([name, v]) => sql`${key(name)}: ${v}`),
+      ', ',
+    )}}`,
+    sql`tuple(${join(
+      fields.map(([name, v]) => sql`${v} AS ${ident(name)}`),
+      ', ',
+    )})`,
+  );
 
 /** A sort key of `orderedList`; `desc` only for numbers (ClickHouse sorts by their negation). */
 export interface ListOrder {
@@ -30,9 +40,15 @@ export interface ListOrder {
 /** The values of a group as a list in the given order (NULLs last); an empty list over no rows on ClickHouse, NULL on DuckDB. */
 export const orderedList = (value: Fragment, order: readonly ListOrder[]): Fragment =>
   spelled(
-    sql`list(${value} ORDER BY ${join(order.map((o) => (o.desc ? sql`${o.by} DESC` : o.by)), ', ')})`,
+    sql`list(${value} ORDER BY ${join(
+      order.map((o) => (o.desc ? sql`${o.by} DESC` : o.by)),
+      ', ',
+    )})`,
     // TRICKY: groupArray skips NULLs, so each value travels in a tuple with its sort key.
-    sql`arrayMap(t -> t.1, arraySort(t -> t.2, groupArray(tuple(${value}, tuple(${join(order.map((o) => (o.desc ? sql`-${o.by}` : o.by)), ', ')})))))`,
+    sql`arrayMap(t -> t.1, arraySort(t -> t.2, groupArray(tuple(${value}, tuple(${join(
+      order.map((o) => (o.desc ? sql`-${o.by}` : o.by)),
+      ', ',
+    )})))))`,
   );
 
 /** A group's values as a list, in no particular order. */
@@ -46,52 +62,71 @@ export const eachItemOrNull = (list: Fragment, distinct: boolean): Fragment =>
   );
 
 /** Whether two lists share an item. */
-export const listHasAny = (list: Fragment, items: Fragment): Fragment => spelled(sql`list_has_any(${list}, ${items})`, sql`hasAny(${list}, ${items})`);
+export const listHasAny = (list: Fragment, items: Fragment): Fragment =>
+  spelled(sql`list_has_any(${list}, ${items})`, sql`hasAny(${list}, ${items})`);
 
 /** Each item `name` of a list mapped by `body`; `name` is a lambda parameter of this code base. */
 export const listTransform = (list: Fragment, name: string, body: Fragment): Fragment =>
-  spelled(sql`list_transform(${list}, ${lambdaName(name)} -> ${body})`, sql`arrayMap(${lambdaName(name)} -> ${body}, ${list})`);
+  spelled(
+    sql`list_transform(${list}, ${lambdaName(name)} -> ${body})`,
+    sql`arrayMap(${lambdaName(name)} -> ${body}, ${list})`,
+  );
 
 /** Whether some item `name` of a list satisfies `predicate`. */
 export const listAny = (list: Fragment, name: string, predicate: Fragment): Fragment =>
-  spelled(sql`len(list_filter(${list}, lambda ${lambdaName(name)}: ${predicate})) > 0`, sql`length(arrayFilter(${lambdaName(name)} -> ${predicate}, ${list})) > 0`);
+  spelled(
+    sql`len(list_filter(${list}, lambda ${lambdaName(name)}: ${predicate})) > 0`,
+    sql`length(arrayFilter(${lambdaName(name)} -> ${predicate}, ${list})) > 0`,
+  );
 
 /** The sum of a group's values added in ascending order, so that the float sum does not depend on the order rows arrive in. */
-export const sortedSum = (value: Fragment): Fragment => spelled(sql`list_sum(list_sort(list(${value})))`, sql`arraySum(arraySort(groupArray(${value})))`);
+export const sortedSum = (value: Fragment): Fragment =>
+  spelled(sql`list_sum(list_sort(list(${value})))`, sql`arraySum(arraySort(groupArray(${value})))`);
 
 /** The value of `value` on the row where `by` is largest. */
-export const argMax = (value: Fragment, by: Fragment): Fragment => spelled(sql`arg_max(${value}, ${by})`, sql`argMax(${value}, ${by})`);
+export const argMax = (value: Fragment, by: Fragment): Fragment =>
+  spelled(sql`arg_max(${value}, ${by})`, sql`argMax(${value}, ${by})`);
 
 /** An instant as whole seconds since 1970 (rounded down). */
-export const epochSeconds = (instant: Fragment): Fragment => spelled(sql`epoch_ms(${instant}) // 1000`, sql`intDiv(toUnixTimestamp64Milli(${instant}), 1000)`);
+export const epochSeconds = (instant: Fragment): Fragment =>
+  spelled(sql`epoch_ms(${instant}) // 1000`, sql`intDiv(toUnixTimestamp64Milli(${instant}), 1000)`);
 
 /** A date (or the UTC date of an instant) as `YYYY-MM-DD`. */
-export const formatDay = (day: Fragment): Fragment => spelled(sql`strftime(${day}, '%Y-%m-%d')`, sql`formatDateTime(${day}, '%Y-%m-%d')`);
+export const formatDay = (day: Fragment): Fragment =>
+  spelled(sql`strftime(${day}, '%Y-%m-%d')`, sql`formatDateTime(${day}, '%Y-%m-%d')`);
 
 /** A UTC instant as `YYYY-MM-DDTHH:MM:SSZ`. */
-export const formatInstant = (instant: Fragment): Fragment => spelled(sql`strftime(${instant}, '%Y-%m-%dT%H:%M:%SZ')`, sql`formatDateTime(${instant}, '%Y-%m-%dT%H:%i:%SZ')`);
+export const formatInstant = (instant: Fragment): Fragment =>
+  spelled(sql`strftime(${instant}, '%Y-%m-%dT%H:%M:%SZ')`, sql`formatDateTime(${instant}, '%Y-%m-%dT%H:%i:%SZ')`);
 
 /** An ISO 8601 instant text (a bound value) as an instant. */
-export const instant = (text: Fragment): Fragment => spelled(sql`CAST(${text} AS TIMESTAMPTZ)`, sql`parseDateTime64BestEffort(${text}, 6, 'UTC')`);
+export const instant = (text: Fragment): Fragment =>
+  spelled(sql`CAST(${text} AS TIMESTAMPTZ)`, sql`parseDateTime64BestEffort(${text}, 6, 'UTC')`);
 
 /** The first match of a regular expression replaced (RE2 in both). */
-export const replaceFirst = (text: Fragment, pattern: Fragment, by: Fragment): Fragment => spelled(sql`regexp_replace(${text}, ${pattern}, ${by})`, sql`replaceRegexpOne(${text}, ${pattern}, ${by})`);
+export const replaceFirst = (text: Fragment, pattern: Fragment, by: Fragment): Fragment =>
+  spelled(sql`regexp_replace(${text}, ${pattern}, ${by})`, sql`replaceRegexpOne(${text}, ${pattern}, ${by})`);
 
 /** Whether text holds a substring. */
-export const textContains = (text: Fragment, part: Fragment): Fragment => spelled(sql`contains(${text}, ${part})`, sql`(position(${text}, ${part}) > 0)`);
+export const textContains = (text: Fragment, part: Fragment): Fragment =>
+  spelled(sql`contains(${text}, ${part})`, sql`(position(${text}, ${part}) > 0)`);
 
 /** Text in lower case (Unicode). */
 export const lowerText = (text: Fragment): Fragment => spelled(sql`lower(${text})`, sql`lowerUTF8(${text})`);
 
-export const startsWith = (text: Fragment, prefix: Fragment): Fragment => spelled(sql`starts_with(${text}, ${prefix})`, sql`startsWith(${text}, ${prefix})`);
+export const startsWith = (text: Fragment, prefix: Fragment): Fragment =>
+  spelled(sql`starts_with(${text}, ${prefix})`, sql`startsWith(${text}, ${prefix})`);
 
-export const endsWith = (text: Fragment, suffix: Fragment): Fragment => spelled(sql`ends_with(${text}, ${suffix})`, sql`endsWith(${text}, ${suffix})`);
+export const endsWith = (text: Fragment, suffix: Fragment): Fragment =>
+  spelled(sql`ends_with(${text}, ${suffix})`, sql`endsWith(${text}, ${suffix})`);
 
 /** Whether any row of a group satisfies a predicate. */
-export const boolOr = (predicate: Fragment): Fragment => spelled(sql`bool_or(${predicate})`, sql`(max(${predicate}) = 1)`);
+export const boolOr = (predicate: Fragment): Fragment =>
+  spelled(sql`bool_or(${predicate})`, sql`(max(${predicate}) = 1)`);
 
 /** The hour of the day (0–23) of an instant in a zone (a bound IANA name). */
-export const zoneHour = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`hour(timezone(${zone}, ${instant}))`, sql`toHour(toTimeZone(${instant}, ${zone}))`);
+export const zoneHour = (instant: Fragment, zone: Fragment): Fragment =>
+  spelled(sql`hour(timezone(${zone}, ${instant}))`, sql`toHour(toTimeZone(${instant}, ${zone}))`);
 
 /**
  * The instant where the zone's wall clock last read :00 at or before an instant (a zone whose offsets
@@ -110,7 +145,10 @@ const wallClock = (instant: Fragment, zone: Fragment): Fragment =>
 
 /** The zone's offset from UTC at an instant, in seconds. */
 export const zoneOffsetSeconds = (instant: Fragment, zone: Fragment): Fragment =>
-  spelled(sql`CAST(epoch(timezone(${zone}, ${instant})) - epoch(${instant}) AS INTEGER)`, sql`timeZoneOffset(toTimeZone(${instant}, ${zone}))`);
+  spelled(
+    sql`CAST(epoch(timezone(${zone}, ${instant})) - epoch(${instant}) AS INTEGER)`,
+    sql`timeZoneOffset(toTimeZone(${instant}, ${zone}))`,
+  );
 
 /** A zone-less timestamp less some seconds, as `YYYY-MM-DDTHH:MM:SS`. */
 export const wallClockText = (instant: Fragment, zone: Fragment, lessSeconds: number): Fragment =>
@@ -125,7 +163,8 @@ const lambdaName = (name: string): Fragment => {
 };
 
 /** List membership: the list holds the item. */
-export const listHas = (list: Fragment, item: Fragment): Fragment => spelled(sql`list_contains(${list}, ${item})`, sql`has(${list}, ${item})`);
+export const listHas = (list: Fragment, item: Fragment): Fragment =>
+  spelled(sql`list_contains(${list}, ${item})`, sql`has(${list}, ${item})`);
 
 /** Integer division, rounding toward zero for the non-negative operands reports divide (`//` opens a comment in ClickHouse). */
 export const intDiv = (a: Fragment, b: Fragment): Fragment => spelled(sql`(${a} // ${b})`, sql`intDiv(${a}, ${b})`);
@@ -134,7 +173,8 @@ export const intDiv = (a: Fragment, b: Fragment): Fragment => spelled(sql`(${a} 
 export const nullSafeEqual = (a: Fragment, b: Fragment): Fragment => sql`${a} IS NOT DISTINCT FROM ${b}`;
 
 /** The distinct values of a group (never NULL: callers aggregate names and ids), sorted ascending, as a list; NULL over no rows. */
-export const distinctSorted = (value: Fragment): Fragment => spelled(sql`list(DISTINCT ${value} ORDER BY ${value})`, sql`arraySort(groupUniqArray(${value}))`);
+export const distinctSorted = (value: Fragment): Fragment =>
+  spelled(sql`list(DISTINCT ${value} ORDER BY ${value})`, sql`arraySort(groupUniqArray(${value}))`);
 
 /** Keeps the left rows that have a match on the right, each once. */
 export const semiJoin: Fragment = spelled(sql`SEMI JOIN`, sql`LEFT SEMI JOIN`);
@@ -146,7 +186,16 @@ export const semiJoin: Fragment = spelled(sql`SEMI JOIN`, sql`LEFT SEMI JOIN`);
 export const everyColumn = (alias: string, shared: readonly string[]): Fragment => {
   const a = ident(alias);
   if (shared.length === 0) return sql`${a}.*`;
-  return spelled(sql`${a}.*`, sql`${a}.* EXCEPT (${join(shared.map((c) => ident(c)), ', ')}), ${join(shared.map((c) => sql`${a}.${ident(c)} AS ${ident(c)}`), ', ')}`);
+  return spelled(
+    sql`${a}.*`,
+    sql`${a}.* EXCEPT (${join(
+      shared.map((c) => ident(c)),
+      ', ',
+    )}), ${join(
+      shared.map((c) => sql`${a}.${ident(c)} AS ${ident(c)}`),
+      ', ',
+    )}`,
+  );
 };
 
 /** A CTE computed once for every reference to it (ClickHouse inlines its CTEs). */
@@ -157,11 +206,12 @@ export const dateTrunc = (unit: 'week' | 'month', day: Fragment): Fragment =>
   unit === 'week' ? sql`CAST(date_trunc('week', ${day}) AS DATE)` : sql`CAST(date_trunc('month', ${day}) AS DATE)`;
 
 /** Days from date `from` to date `to` (negative when `to` is earlier). */
-export const daysBetween = (to: Fragment, from: Fragment): Fragment => spelled(sql`(${to} - ${from})`, sql`dateDiff('day', ${from}, ${to})`);
+export const daysBetween = (to: Fragment, from: Fragment): Fragment =>
+  spelled(sql`(${to} - ${from})`, sql`dateDiff('day', ${from}, ${to})`);
 
 /** The calendar day of an instant in a time zone (a bound IANA name). */
-export const zoneDay = (instant: Fragment, zone: Fragment): Fragment => spelled(sql`CAST(timezone(${zone}, ${instant}) AS DATE)`, sql`toDate(${instant}, ${zone})`);
-
+export const zoneDay = (instant: Fragment, zone: Fragment): Fragment =>
+  spelled(sql`CAST(timezone(${zone}, ${instant}) AS DATE)`, sql`toDate(${instant}, ${zone})`);
 
 /** One row `d` per day from `start` to `end`, both dates and both included. */
 export const daySeries = (start: Fragment, end: Fragment): Fragment =>
@@ -185,11 +235,15 @@ export const nullDouble: Fragment = spelled(sql`CAST(NULL AS DOUBLE)`, sql`CAST(
  * row standing for its prompt): DuckDB's lateral one-row subquery; ClickHouse has no lateral join, so a
  * one-item ARRAY JOIN of a named tuple, which keeps every row once.
  */
-export const rowAlsoAsPrompt: Fragment = spelled(sql`, (SELECT f.topic_id AS topic_id) p`, sql` ARRAY JOIN [tuple(f.topic_id AS topic_id)] AS p`);
+export const rowAlsoAsPrompt: Fragment = spelled(
+  sql`, (SELECT f.topic_id AS topic_id) p`,
+  sql` ARRAY JOIN [tuple(f.topic_id AS topic_id)] AS p`,
+);
 
 /**
  * An aggregate as BIGINT that stays NULL over no rows (a scalar subquery over an empty window): DuckDB's
  * CAST keeps NULL; ClickHouse's to a plain `Int64` fails on it ("Cannot convert NULL value to
  * non-Nullable type"), since `aggregate_functions_null_for_empty` makes `sum` over no rows NULL.
  */
-export const bigintOrNull = (value: Fragment): Fragment => spelled(sql`CAST(${value} AS BIGINT)`, sql`CAST(${value} AS Nullable(Int64))`);
+export const bigintOrNull = (value: Fragment): Fragment =>
+  spelled(sql`CAST(${value} AS BIGINT)`, sql`CAST(${value} AS Nullable(Int64))`);

@@ -21,7 +21,13 @@ export type FilterCatalog = Readonly<Record<string, FilterField>>;
 type Loc = (string | number)[];
 type Leaf = Extract<FilterNode, { kind: 'leaf' }>;
 
-const issue = (loc: Loc, msg: string, input: unknown): ValidationIssue => ({ type: 'value_error', loc, msg: `Value error, ${msg}`, input, ctx: { error: msg } });
+const issue = (loc: Loc, msg: string, input: unknown): ValidationIssue => ({
+  type: 'value_error',
+  loc,
+  msg: `Value error, ${msg}`,
+  input,
+  ctx: { error: msg },
+});
 
 /** Checks a parsed tree against a report's fields: field known, operator allowed, value shape and type. */
 export function checkFilter(node: FilterNode, catalog: FilterCatalog, loc: Loc): ValidationIssue[] {
@@ -44,22 +50,41 @@ export function checkFilter(node: FilterNode, catalog: FilterCatalog, loc: Loc):
 function checkLeaf(leaf: Leaf, catalog: FilterCatalog, at: Loc): ValidationIssue[] {
   const field = Object.prototype.hasOwnProperty.call(catalog, leaf.field) ? catalog[leaf.field] : undefined;
   if (!field) {
-    const known = Object.keys(catalog).map((f) => `'${f}'`).join(', ');
-    return [issue([...at, 'field'], `unknown filter field '${leaf.field}'; this report filters on ${known}`, leaf.field)];
+    const known = Object.keys(catalog)
+      .map((f) => `'${f}'`)
+      .join(', ');
+    return [
+      issue([...at, 'field'], `unknown filter field '${leaf.field}'; this report filters on ${known}`, leaf.field),
+    ];
   }
   if (!field.ops.includes(leaf.op)) {
-    return [issue([...at, 'op'], `operator '${leaf.op}' is not allowed on field '${leaf.field}'; use one of ${field.ops.join(', ')}`, leaf.op)];
+    return [
+      issue(
+        [...at, 'op'],
+        `operator '${leaf.op}' is not allowed on field '${leaf.field}'; use one of ${field.ops.join(', ')}`,
+        leaf.op,
+      ),
+    ];
   }
   const list = leaf.op === 'in' || leaf.op === 'not_in';
   if (list !== Array.isArray(leaf.value)) {
-    const msg = list ? `operator '${leaf.op}' requires a list value` : `operator '${leaf.op}' takes a single value; use 'in' or 'not_in' for a list`;
+    const msg = list
+      ? `operator '${leaf.op}' requires a list value`
+      : `operator '${leaf.op}' takes a single value; use 'in' or 'not_in' for a list`;
     return [issue([...at, 'value'], msg, leaf.value)];
   }
   const values = valuesOf(leaf.value);
-  if (list && values.length === 0) return [issue([...at, 'value'], `operator '${leaf.op}' requires a non-empty list`, leaf.value)];
+  if (list && values.length === 0)
+    return [issue([...at, 'value'], `operator '${leaf.op}' requires a non-empty list`, leaf.value)];
   const wrong = values.findIndex((v) => typeof v !== field.valueType);
   if (wrong >= 0) {
-    return [issue(list ? [...at, 'value', wrong] : [...at, 'value'], `field '${leaf.field}' takes ${field.valueType} values`, values[wrong])];
+    return [
+      issue(
+        list ? [...at, 'value', wrong] : [...at, 'value'],
+        `field '${leaf.field}' takes ${field.valueType} values`,
+        values[wrong],
+      ),
+    ];
   }
   if (leaf.op === 'matches') {
     const error = regexError(String(values[0]));
@@ -68,7 +93,8 @@ function checkLeaf(leaf: Leaf, catalog: FilterCatalog, at: Loc): ValidationIssue
   return [];
 }
 
-const valuesOf = (v: LeafValue): readonly (string | number | boolean)[] => (Array.isArray(v) ? v : [v as string | number | boolean]);
+const valuesOf = (v: LeafValue): readonly (string | number | boolean)[] =>
+  Array.isArray(v) ? v : [v as string | number | boolean];
 
 /**
  * Compiles a checked tree to a predicate. The one NULL rule: every leaf is two-valued. A positive
@@ -81,7 +107,10 @@ export function compileFilter(node: FilterNode, catalog: FilterCatalog, scope: F
     case 'and':
       return and(node.children.map((c) => compileFilter(c, catalog, scope)));
     case 'or':
-      return sql`(${join(node.children.map((c) => sql`(${compileFilter(c, catalog, scope)})`), ' OR ')})`;
+      return sql`(${join(
+        node.children.map((c) => sql`(${compileFilter(c, catalog, scope)})`),
+        ' OR ',
+      )})`;
     case 'not':
       return sql`NOT (${compileFilter(node.child, catalog, scope)})`;
     case 'leaf': {

@@ -47,7 +47,12 @@ function scopePredicate(dim: DimensionTable, scope: FilterScope): Fragment {
 }
 
 /** The ids of the dimension rows a leaf selects: by id or name for is/in, by name for the text operators. */
-export function selectedIds(dim: DimensionTable, op: PositiveOp, values: readonly SqlValue[], scope: FilterScope): Fragment {
+export function selectedIds(
+  dim: DimensionTable,
+  op: PositiveOp,
+  values: readonly SqlValue[],
+  scope: FilterScope,
+): Fragment {
   const name = ident(dim.name);
   const predicate =
     op === 'is' || op === 'in'
@@ -58,7 +63,11 @@ export function selectedIds(dim: DimensionTable, op: PositiveOp, values: readonl
 
 /** A fact column holding one dimension id (NULL when absent). */
 export function refField(column: Fragment, dim: DimensionTable, ops: readonly FilterOp[] = idOps): FilterField {
-  return { ops, valueType: 'string', match: (op, values, scope) => sql`${column} IN (${selectedIds(dim, op, values, scope)})` };
+  return {
+    ops,
+    valueType: 'string',
+    match: (op, values, scope) => sql`${column} IN (${selectedIds(dim, op, values, scope)})`,
+  };
 }
 
 /** A list column holding several dimension ids: matches when any of them is selected. */
@@ -66,7 +75,8 @@ export function setRefField(listColumn: Fragment, dim: DimensionTable, ops: read
   return {
     ops,
     valueType: 'string',
-    match: (op, values, scope) => listHasAny(listColumn, sql`(SELECT ${collect(sql`id`)} FROM (${selectedIds(dim, op, values, scope)}))`),
+    match: (op, values, scope) =>
+      listHasAny(listColumn, sql`(SELECT ${collect(sql`id`)} FROM (${selectedIds(dim, op, values, scope)}))`),
   };
 }
 

@@ -22,7 +22,11 @@ export type FilterNode =
   | { readonly kind: 'and' | 'or'; readonly children: readonly FilterNode[] }
   | { readonly kind: 'not'; readonly child: FilterNode };
 
-export type WireFilter = { field: string; op: string; value: unknown } | { and: WireFilter[] } | { or: WireFilter[] } | { not: WireFilter };
+export type WireFilter =
+  | { field: string; op: string; value: unknown }
+  | { and: WireFilter[] }
+  | { or: WireFilter[] }
+  | { not: WireFilter };
 
 export interface FilterLimits {
   readonly maxDepth: number;
@@ -49,20 +53,41 @@ export function parseFilter(input: unknown, loc: Loc, limits: FilterLimits = def
   const walk = (v: unknown, at: Loc, depth: number): FilterNode | undefined => {
     nodes++;
     if (!isObject(v)) {
-      issues.push({ type: 'model_attributes_type', loc: at, msg: 'Input should be a valid dictionary or object to extract fields from', input: v });
+      issues.push({
+        type: 'model_attributes_type',
+        loc: at,
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: v,
+      });
       return undefined;
     }
     const keys = Object.keys(v);
     const groups = keys.filter((k) => groupKeys.includes(k));
     const isLeaf = keys.some((k) => leafKeys.includes(k)) || groups.length === 0;
     if (isLeaf) {
-      for (const k of keys) if (!leafKeys.includes(k)) issues.push({ type: 'extra_forbidden', loc: [...at, k], msg: 'Extra inputs are not permitted', input: v[k] });
-      for (const k of leafKeys) if (!(k in v)) issues.push({ type: 'missing', loc: [...at, k], msg: 'Field required', input: v });
-      if ('field' in v && typeof v.field !== 'string') issues.push({ type: 'string_type', loc: [...at, 'field'], msg: 'Input should be a valid string', input: v.field });
-      if ('op' in v && typeof v.op !== 'string') issues.push({ type: 'string_type', loc: [...at, 'op'], msg: 'Input should be a valid string', input: v.op });
+      for (const k of keys)
+        if (!leafKeys.includes(k))
+          issues.push({ type: 'extra_forbidden', loc: [...at, k], msg: 'Extra inputs are not permitted', input: v[k] });
+      for (const k of leafKeys)
+        if (!(k in v)) issues.push({ type: 'missing', loc: [...at, k], msg: 'Field required', input: v });
+      if ('field' in v && typeof v.field !== 'string')
+        issues.push({
+          type: 'string_type',
+          loc: [...at, 'field'],
+          msg: 'Input should be a valid string',
+          input: v.field,
+        });
+      if ('op' in v && typeof v.op !== 'string')
+        issues.push({ type: 'string_type', loc: [...at, 'op'], msg: 'Input should be a valid string', input: v.op });
       if (typeof v.field !== 'string' || typeof v.op !== 'string' || !('value' in v)) return undefined;
       if (!(filterOps as readonly string[]).includes(v.op)) {
-        issues.push({ type: 'literal_error', loc: [...at, 'op'], msg: `Input should be ${opList}`, input: v.op, ctx: { expected: opList } });
+        issues.push({
+          type: 'literal_error',
+          loc: [...at, 'op'],
+          msg: `Input should be ${opList}`,
+          input: v.op,
+          ctx: { expected: opList },
+        });
         return undefined;
       }
       const value = leafValue(v.value, [...at, 'value'], limits, issues);
@@ -72,7 +97,9 @@ export function parseFilter(input: unknown, loc: Loc, limits: FilterLimits = def
       issues.push(groupShapeIssue(at, v));
       return undefined;
     }
-    for (const k of keys) if (k !== groups[0]) issues.push({ type: 'extra_forbidden', loc: [...at, k], msg: 'Extra inputs are not permitted', input: v[k] });
+    for (const k of keys)
+      if (k !== groups[0])
+        issues.push({ type: 'extra_forbidden', loc: [...at, k], msg: 'Extra inputs are not permitted', input: v[k] });
     if (depth + 1 > limits.maxDepth) {
       issues.push(depthIssue(at, v, limits.maxDepth));
       return undefined;
@@ -88,7 +115,13 @@ export function parseFilter(input: unknown, loc: Loc, limits: FilterLimits = def
       return undefined;
     }
     if (list.length === 0) {
-      issues.push({ type: 'too_short', loc: [...at, kind], msg: 'List should have at least 1 item after validation, not 0', input: list, ctx: { field_type: 'List', min_length: 1, actual_length: 0 } });
+      issues.push({
+        type: 'too_short',
+        loc: [...at, kind],
+        msg: 'List should have at least 1 item after validation, not 0',
+        input: list,
+        ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+      });
       return undefined;
     }
     const children = list.map((c, i) => walk(c, [...at, kind, i], depth + 1));
@@ -102,7 +135,10 @@ export function parseFilter(input: unknown, loc: Loc, limits: FilterLimits = def
   return node;
 }
 
-const opList = filterOps.map((o) => `'${o}'`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+const opList = filterOps
+  .map((o) => `'${o}'`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 function groupShapeIssue(loc: Loc, input: unknown): ValidationIssue {
   const msg = 'a filter group has exactly one of and, or, not';
@@ -115,11 +151,18 @@ function depthIssue(loc: Loc, input: unknown, max: number): ValidationIssue {
 }
 
 function leafValue(v: unknown, loc: Loc, limits: FilterLimits, issues: ValidationIssue[]): LeafValue | undefined {
-  const scalar = (x: unknown) => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+  const scalar = (x: unknown) =>
+    typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
   if (scalar(v)) return v as LeafValue;
   if (Array.isArray(v)) {
     if (v.length > limits.maxValues) {
-      issues.push({ type: 'too_long', loc, msg: `List should have at most ${limits.maxValues} items after validation, not ${v.length}`, input: v, ctx: { field_type: 'List', max_length: limits.maxValues, actual_length: v.length } });
+      issues.push({
+        type: 'too_long',
+        loc,
+        msg: `List should have at most ${limits.maxValues} items after validation, not ${v.length}`,
+        input: v,
+        ctx: { field_type: 'List', max_length: limits.maxValues, actual_length: v.length },
+      });
       return undefined;
     }
     const bad = v.findIndex((x) => !scalar(x));
@@ -185,4 +228,5 @@ export function leaves(node: FilterNode): Extract<FilterNode, { kind: 'leaf' }>[
   }
 }
 
-export const and = (children: FilterNode[]): FilterNode | null => (children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children });
+export const and = (children: FilterNode[]): FilterNode | null =>
+  children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children };

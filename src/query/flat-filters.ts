@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../errors.ts';
 import type { FilterField, FilterScope } from './filter-compiler.ts';
-import { and, filterOps, negationOf, normalize, type FilterNode, type FilterOp, type LeafValue } from './filter-node.ts';
+import {
+  and,
+  filterOps,
+  negationOf,
+  normalize,
+  type FilterNode,
+  type FilterOp,
+  type LeafValue,
+} from './filter-node.ts';
 import { idOps, textOps, textPredicate, type DimensionTable } from './filter-fields.ts';
 import { regexError } from './regex-check.ts';
 import { canonicalUuid, uuidError } from './schema-types.ts';
@@ -50,7 +58,9 @@ export const flatFiltersSchema = () =>
       z.strictObject({
         field: z.string(),
         operator: z.enum(filterOps).optional().describe('default is'),
-        value: z.unknown().describe('one value, or a list: in/not_in need a non-empty list; a list elsewhere means any of the values'),
+        value: z
+          .unknown()
+          .describe('one value, or a list: in/not_in need a non-empty list; a list elsewhere means any of the values'),
       }),
     )
     .max(maxFlatFilters)
@@ -58,7 +68,8 @@ export const flatFiltersSchema = () =>
 
 type Loc = readonly (string | number)[];
 
-const own = <T>(record: Readonly<Record<string, T>>, k: string): T | undefined => (Object.prototype.hasOwnProperty.call(record, k) ? record[k] : undefined);
+const own = <T>(record: Readonly<Record<string, T>>, k: string): T | undefined =>
+  Object.prototype.hasOwnProperty.call(record, k) ? record[k] : undefined;
 
 /** Reads the wire filters against a report's fields: aliases resolved, operators, values and dimensions checked. */
 export function readFlatFilters(
@@ -78,17 +89,33 @@ export function readFlatFilters(
     const field = own(fieldAliases, raw.field) ?? raw.field;
     const def = own(catalog, field);
     if (!def) {
-      const known = Object.keys(catalog).map((f) => `'${f}'`).join(', ');
-      issues.push(valueError([...at, 'field'], `unknown filter field '${raw.field}'; this report filters on ${known}`, raw.field));
+      const known = Object.keys(catalog)
+        .map((f) => `'${f}'`)
+        .join(', ');
+      issues.push(
+        valueError([...at, 'field'], `unknown filter field '${raw.field}'; this report filters on ${known}`, raw.field),
+      );
       continue;
     }
     const operator = raw.operator ?? 'is';
     if (!def.ops.includes(operator)) {
-      issues.push(valueError([...at, 'operator'], `operator '${operator}' is not allowed on field '${field}'; use one of ${def.ops.join(', ')}`, operator));
+      issues.push(
+        valueError(
+          [...at, 'operator'],
+          `operator '${operator}' is not allowed on field '${field}'; use one of ${def.ops.join(', ')}`,
+          operator,
+        ),
+      );
       continue;
     }
     if (def.dimension && !dimensions.includes(def.dimension)) {
-      issues.push(valueError([...at, 'field'], `a filter on '${field}' requires '${def.dimension}' among the dimensions`, raw.field));
+      issues.push(
+        valueError(
+          [...at, 'field'],
+          `a filter on '${field}' requires '${def.dimension}' among the dimensions`,
+          raw.field,
+        ),
+      );
       continue;
     }
     const value = readValue(field, def, operator, raw.value, [...at, 'value'], issues);
@@ -97,7 +124,14 @@ export function readFlatFilters(
   return { filters, issues };
 }
 
-function readValue(field: string, def: FlatField, operator: FilterOp, raw: unknown, at: Loc, issues: ValidationIssue[]): FlatFilter['value'] | undefined {
+function readValue(
+  field: string,
+  def: FlatField,
+  operator: FilterOp,
+  raw: unknown,
+  at: Loc,
+  issues: ValidationIssue[],
+): FlatFilter['value'] | undefined {
   const listOp = operator === 'in' || operator === 'not_in';
   if (!Array.isArray(raw)) {
     if (listOp) {
@@ -111,14 +145,27 @@ function readValue(field: string, def: FlatField, operator: FilterOp, raw: unkno
     return undefined;
   }
   if (raw.length > maxFlatValues) {
-    issues.push({ type: 'too_long', loc: at, msg: `List should have at most ${maxFlatValues} items after validation, not ${raw.length}`, input: raw, ctx: { field_type: 'List', max_length: maxFlatValues, actual_length: raw.length } });
+    issues.push({
+      type: 'too_long',
+      loc: at,
+      msg: `List should have at most ${maxFlatValues} items after validation, not ${raw.length}`,
+      input: raw,
+      ctx: { field_type: 'List', max_length: maxFlatValues, actual_length: raw.length },
+    });
     return undefined;
   }
   const values = raw.map((v, j) => readScalar(field, def, operator, v, [...at, j], issues));
   return values.every((v): v is Scalar => v !== undefined) ? values : undefined;
 }
 
-function readScalar(field: string, def: FlatField, operator: FilterOp, v: unknown, at: Loc, issues: ValidationIssue[]): Scalar | undefined {
+function readScalar(
+  field: string,
+  def: FlatField,
+  operator: FilterOp,
+  v: unknown,
+  at: Loc,
+  issues: ValidationIssue[],
+): Scalar | undefined {
   if (typeof v !== def.valueType || (typeof v === 'number' && !Number.isFinite(v))) {
     issues.push(valueError(at, `field '${field}' takes ${def.valueType} values`, v));
     return undefined;
@@ -126,7 +173,13 @@ function readScalar(field: string, def: FlatField, operator: FilterOp, v: unknow
   if (def.uuid) {
     const error = uuidError(v as string);
     if (error) {
-      issues.push({ type: 'uuid_parsing', loc: at, msg: `Input should be a valid UUID, ${error}`, input: v, ctx: { error } });
+      issues.push({
+        type: 'uuid_parsing',
+        loc: at,
+        msg: `Input should be a valid UUID, ${error}`,
+        input: v,
+        ctx: { error },
+      });
       return undefined;
     }
     return canonicalUuid(v as string);
@@ -150,7 +203,8 @@ const leaf = (field: string, op: FilterOp, value: LeafValue): FilterNode => ({ k
  * `not (contains a or contains b)`).
  */
 function nodeOf(f: FlatFilter): FilterNode {
-  if (!Array.isArray(f.value) || f.operator === 'in' || f.operator === 'not_in') return leaf(f.field, f.operator, f.value as LeafValue);
+  if (!Array.isArray(f.value) || f.operator === 'in' || f.operator === 'not_in')
+    return leaf(f.field, f.operator, f.value as LeafValue);
   const values = f.value as readonly Scalar[];
   if (f.operator === 'is') return leaf(f.field, 'in', values);
   if (f.operator === 'not_is') return leaf(f.field, 'not_in', values);
@@ -176,7 +230,12 @@ function scopeOf(dim: DimensionTable, scope: FilterScope): Fragment {
 }
 
 /** The ids of the dimension rows whose name the leaf matches (v1 `_name` fields match names only). */
-const idsNamed = (dim: DimensionTable, op: Parameters<FilterField['match']>[0], values: readonly SqlValue[], scope: FilterScope): Fragment =>
+const idsNamed = (
+  dim: DimensionTable,
+  op: Parameters<FilterField['match']>[0],
+  values: readonly SqlValue[],
+  scope: FilterScope,
+): Fragment =>
   sql`SELECT id FROM ${ident(dim.table)} WHERE ${scopeOf(dim, scope)} AND ${textPredicate(ident(dim.name), op, values)}`;
 
 /** A column holding one UUID, compared with UUID values. */
@@ -208,7 +267,8 @@ export const idSetField = (listColumn: Fragment): FlatField => ({
 export const nameSetField = (listColumn: Fragment, dim: DimensionTable): FlatField => ({
   ops: textOps,
   valueType: 'string',
-  match: (op, values, scope) => listHasAny(listColumn, sql`(SELECT ${collect(sql`id`)} FROM (${idsNamed(dim, op, values, scope)}))`),
+  match: (op, values, scope) =>
+    listHasAny(listColumn, sql`(SELECT ${collect(sql`id`)} FROM (${idsNamed(dim, op, values, scope)}))`),
 });
 
 /** A list of plain strings (a prompt's analysis types): matches when any element matches. */

@@ -1,4 +1,15 @@
-import { daysBetween, formatDay, hourSeries, instant, intDiv, wallClockText, zoneDay, zoneHour, zoneHourStart, zoneOffsetSeconds } from './dialect.ts';
+import {
+  daysBetween,
+  formatDay,
+  hourSeries,
+  instant,
+  intDiv,
+  wallClockText,
+  zoneDay,
+  zoneHour,
+  zoneHourStart,
+  zoneOffsetSeconds,
+} from './dialect.ts';
 import { sql, type Fragment } from './sql.ts';
 
 /**
@@ -14,7 +25,8 @@ export const etZone = 'America/New_York';
 export const utcZone = 'UTC';
 
 const formatText = 'YYYY-MM-DD, YYYY-MM-DD HH:MM, YYYY-MM-DD HH:MM:SS or an ISO 8601 timestamp';
-const pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const pattern =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 interface DateTimeParts {
   readonly wall: number;
@@ -27,7 +39,14 @@ const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTC
 function parse(text: string): DateTimeParts | string {
   const m = pattern.exec(text);
   if (!m) return `expected ${formatText}`;
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (mo < 1 || mo > 12) return 'month value is outside expected range of 1-12';
   if (d < 1 || d > daysInMonth(y, mo)) return 'day value is outside expected range';
   if (h > 23) return 'hour value is outside expected range of 0-23';
@@ -61,7 +80,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(zone, f);
   }
   return f;
@@ -70,8 +98,17 @@ function formatter(zone: string): Intl.DateTimeFormat {
 /** The wall clock of an instant in a zone, as milliseconds of the same wall clock read as UTC. */
 export function wallOf(zone: string, ms: number): number {
   const parts: Record<string, number> = {};
-  for (const p of formatter(zone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!, ((ms % 1000) + 1000) % 1000);
+  for (const p of formatter(zone).formatToParts(new Date(ms)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return Date.UTC(
+    parts.year!,
+    parts.month! - 1,
+    parts.day!,
+    parts.hour!,
+    parts.minute!,
+    parts.second!,
+    ((ms % 1000) + 1000) % 1000,
+  );
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds. */

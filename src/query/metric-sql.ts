@@ -27,7 +27,10 @@ function termSql(term: Term, parts: PartsSql, nested: boolean): Fragment {
     return bound;
   }
   const [terms, operator] = 'sum' in term ? [term.sum, ' + '] : [term.difference, ' - '];
-  const text = join(terms.map((t) => termSql(t, parts, true)), operator);
+  const text = join(
+    terms.map((t) => termSql(t, parts, true)),
+    operator,
+  );
   return nested ? sql`(${text})` : text;
 }
 
@@ -50,7 +53,8 @@ export function declaredMetric(entry: string, column: string): DeclaredMetric {
   const render = (f: Formula, parts: PartsSql, version: 'v1' | 'v2'): Fragment => {
     if ('complement' in f) {
       const other = declaration.formulas?.[f.complement];
-      if (!other || 'complement' in other) throw new Error(`'${entry}': ${column} complements ${f.complement}, which is no ratio of the same declaration`);
+      if (!other || 'complement' in other)
+        throw new Error(`'${entry}': ${column} complements ${f.complement}, which is no ratio of the same declaration`);
       return sql`100 - ${render(other, parts, version)}`;
     }
     const [n, d] = f.ratio.map((t) => termSql(t, parts, true)) as [Fragment, Fragment];

@@ -6,7 +6,8 @@ export const maxPatternLength = 256;
  * (look-around, back-references) is refused here so it never reaches SQL.
  */
 export function regexError(pattern: string): string | null {
-  if (pattern.length > maxPatternLength) return `the pattern is ${pattern.length} characters long; at most ${maxPatternLength} are allowed`;
+  if (pattern.length > maxPatternLength)
+    return `the pattern is ${pattern.length} characters long; at most ${maxPatternLength} are allowed`;
   if (pattern.includes('\0')) return 'the pattern contains a NUL character';
   if (/\(\?<?[=!]/.test(pattern)) return 'look-around assertions are not supported';
   if (/\\[1-9]|\\k</.test(pattern)) return 'back-references are not supported';

@@ -41,12 +41,17 @@ export function valueText(type: ValueType): (v: unknown) => string {
     const item = valueText(type.list);
     return (v) => (v === null || v === undefined ? 'null' : `[${(v as unknown[]).map(item).join(',')}]`);
   }
-  const fields = type.struct.map((f) => ({ prefix: JSON.stringify(f.name) + ':', write: valueText(f.type), name: f.name }));
+  const fields = type.struct.map((f) => ({
+    prefix: JSON.stringify(f.name) + ':',
+    write: valueText(f.type),
+    name: f.name,
+  }));
   return (v) => {
     if (v === null || v === undefined) return 'null';
     const o = v as Record<string, unknown>;
     let out = '{';
-    for (let i = 0; i < fields.length; i++) out += (i === 0 ? '' : ',') + fields[i]!.prefix + fields[i]!.write(o[fields[i]!.name]);
+    for (let i = 0; i < fields.length; i++)
+      out += (i === 0 ? '' : ',') + fields[i]!.prefix + fields[i]!.write(o[fields[i]!.name]);
     return out + '}';
   };
 }
@@ -88,7 +93,10 @@ function nodeText(node: ShapeNode): Bound<string> {
       return (i) => write(values[i]);
     };
   }
-  const parts = (node.kind === 'object' ? node.fields : node.items).map((f) => ({ prefix: node.kind === 'object' ? JSON.stringify(f.name) + ':' : '', text: nodeText(f.node) }));
+  const parts = (node.kind === 'object' ? node.fields : node.items).map((f) => ({
+    prefix: node.kind === 'object' ? JSON.stringify(f.name) + ':' : '',
+    text: nodeText(f.node),
+  }));
   const [open, close] = node.kind === 'object' ? ['{', '}'] : ['[', ']'];
   const nullWhen = node.kind === 'object' ? node.nullWhen : undefined;
   return (batch) => {

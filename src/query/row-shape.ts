@@ -55,7 +55,12 @@ export interface ColumnBatch {
   readonly columns: Readonly<Record<string, readonly unknown[]>>;
 }
 
-export const value = (column: string, type: ValueType, wire: Wire = 'typed'): ShapeNode => ({ kind: 'value', column, type, ...(wire !== 'typed' ? { wire } : {}) });
+export const value = (column: string, type: ValueType, wire: Wire = 'typed'): ShapeNode => ({
+  kind: 'value',
+  column,
+  type,
+  ...(wire !== 'typed' ? { wire } : {}),
+});
 
 /** Text that repeats across rows: crosses as dictionary codes in large ranges. */
 export const repeated = (column: string): ShapeNode => value(column, 'text', 'dictionary');
@@ -71,7 +76,11 @@ export function dictionaryColumns(shape: RowShape): string[] {
   shape.fields.forEach((f) => walk(f.node));
   return [...out];
 }
-export const object = (fields: readonly ShapeField[], nullWhen?: string): ShapeNode => ({ kind: 'object', fields, ...(nullWhen ? { nullWhen } : {}) });
+export const object = (fields: readonly ShapeField[], nullWhen?: string): ShapeNode => ({
+  kind: 'object',
+  fields,
+  ...(nullWhen ? { nullWhen } : {}),
+});
 export const array = (items: readonly ShapeField[]): ShapeNode => ({ kind: 'array', items });
 export const field = (name: string, node: ShapeNode): ShapeField => ({ name, node });
 

@@ -13,12 +13,14 @@ export function uuidError(raw: string): string | null {
       return `invalid character: expected an optional prefix of \`urn:uuid:\` followed by [0-9a-fA-F-], found \`${c}\` at ${i + 1}`;
     }
   }
-  if (!s.includes('-')) return s.length === 32 ? null : `invalid length: expected length 32 for simple format, found ${s.length}`;
+  if (!s.includes('-'))
+    return s.length === 32 ? null : `invalid length: expected length 32 for simple format, found ${s.length}`;
   const groups = s.split('-');
   if (groups.length !== 5) return `invalid group count: expected 5, found ${groups.length}`;
   const lengths = [8, 4, 4, 4, 12];
   for (let g = 0; g < 5; g++) {
-    if (groups[g]!.length !== lengths[g]) return `invalid group length in group ${g}: expected ${lengths[g]}, found ${groups[g]!.length}`;
+    if (groups[g]!.length !== lengths[g])
+      return `invalid group length in group ${g}: expected ${lengths[g]}, found ${groups[g]!.length}`;
   }
   return null;
 }
@@ -37,7 +39,13 @@ export const zUuid = () =>
     .check(
       z.superRefine((value, ctx) => {
         const error = uuidError(value);
-        if (error) ctx.addIssue({ code: 'custom', message: `Input should be a valid UUID, ${error}`, params: { type: 'uuid_parsing', ctx: { error } }, input: value });
+        if (error)
+          ctx.addIssue({
+            code: 'custom',
+            message: `Input should be a valid UUID, ${error}`,
+            params: { type: 'uuid_parsing', ctx: { error } },
+            input: value,
+          });
       }),
     )
     .transform(canonicalUuid)
@@ -49,14 +57,18 @@ const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTC
 export function dateError(s: string): { type: string; error?: string } | null {
   if (s.length < 10) return { type: 'date_from_datetime_parsing', error: 'input is too short' };
   if (!/^\d{4}$/.test(s.slice(0, 4))) return { type: 'date_from_datetime_parsing', error: 'invalid character in year' };
-  if (s[4] !== '-' || s[7] !== '-') return { type: 'date_from_datetime_parsing', error: 'invalid date separator, expected `-`' };
-  if (!/^\d{2}$/.test(s.slice(5, 7))) return { type: 'date_from_datetime_parsing', error: 'invalid character in month' };
+  if (s[4] !== '-' || s[7] !== '-')
+    return { type: 'date_from_datetime_parsing', error: 'invalid date separator, expected `-`' };
+  if (!/^\d{2}$/.test(s.slice(5, 7)))
+    return { type: 'date_from_datetime_parsing', error: 'invalid character in month' };
   if (!/^\d{2}$/.test(s.slice(8, 10))) return { type: 'date_from_datetime_parsing', error: 'invalid character in day' };
   const y = Number(s.slice(0, 4));
   const m = Number(s.slice(5, 7));
   const d = Number(s.slice(8, 10));
-  if (m < 1 || m > 12) return { type: 'date_from_datetime_parsing', error: 'month value is outside expected range of 1-12' };
-  if (d < 1 || d > daysInMonth(y, m)) return { type: 'date_from_datetime_parsing', error: 'day value is outside expected range' };
+  if (m < 1 || m > 12)
+    return { type: 'date_from_datetime_parsing', error: 'month value is outside expected range of 1-12' };
+  if (d < 1 || d > daysInMonth(y, m))
+    return { type: 'date_from_datetime_parsing', error: 'day value is outside expected range' };
   if (s.length === 10) return null;
   const rest = s.slice(10);
   if (/^[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(rest)) {
@@ -74,9 +86,19 @@ export const zDate = () =>
         const e = dateError(value);
         if (!e) return;
         if (e.type === 'date_from_datetime_inexact') {
-          ctx.addIssue({ code: 'custom', message: 'Datetimes provided to dates should have zero time - e.g. be exact dates', params: { type: e.type }, input: value });
+          ctx.addIssue({
+            code: 'custom',
+            message: 'Datetimes provided to dates should have zero time - e.g. be exact dates',
+            params: { type: e.type },
+            input: value,
+          });
         } else {
-          ctx.addIssue({ code: 'custom', message: `Input should be a valid date or datetime, ${e.error}`, params: { type: e.type, ctx: { error: e.error } }, input: value });
+          ctx.addIssue({
+            code: 'custom',
+            message: `Input should be a valid date or datetime, ${e.error}`,
+            params: { type: e.type, ctx: { error: e.error } },
+            input: value,
+          });
         }
       }),
     )
@@ -117,8 +139,20 @@ export const laxNumber = () =>
       z.superRefine((v, ctx) => {
         if (typeof v === 'number' && Number.isFinite(v)) return;
         if (typeof v === 'string' && floatString.test(v)) return;
-        if (typeof v === 'string') ctx.addIssue({ code: 'custom', message: 'Input should be a valid number, unable to parse string as a number', params: { type: 'float_parsing' }, input: v });
-        else ctx.addIssue({ code: 'custom', message: 'Input should be a valid number', params: { type: 'float_type' }, input: v });
+        if (typeof v === 'string')
+          ctx.addIssue({
+            code: 'custom',
+            message: 'Input should be a valid number, unable to parse string as a number',
+            params: { type: 'float_parsing' },
+            input: v,
+          });
+        else
+          ctx.addIssue({
+            code: 'custom',
+            message: 'Input should be a valid number',
+            params: { type: 'float_type' },
+            input: v,
+          });
       }),
     )
     .transform((v) => Number(v))

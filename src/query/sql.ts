@@ -38,9 +38,19 @@ export function join(parts: readonly Fragment[], separator: string): Fragment {
   return new Fragment(strings, parts);
 }
 
-export const list = (values: readonly SqlValue[]): Fragment => join(values.map((v) => sql`${v}`), ', ');
+export const list = (values: readonly SqlValue[]): Fragment =>
+  join(
+    values.map((v) => sql`${v}`),
+    ', ',
+  );
 
-export const and = (parts: readonly Fragment[]): Fragment => (parts.length === 0 ? sql`TRUE` : join(parts.map((p) => sql`(${p})`), ' AND '));
+export const and = (parts: readonly Fragment[]): Fragment =>
+  parts.length === 0
+    ? sql`TRUE`
+    : join(
+        parts.map((p) => sql`(${p})`),
+        ' AND ',
+      );
 
 /**
  * A name from the declared catalog (a table, a column, an output key). It enters SQL as text, so it is
@@ -63,7 +73,8 @@ export function key(name: string): Fragment {
  */
 export function render(fragment: Fragment, dialect: DialectName = 'duckdb'): Sql {
   const params: SqlValue[] = [];
-  const placeholder = dialect === 'duckdb' ? (n: number) => `$${n}` : (n: number, v: SqlValue) => `{p${n}:${clickhouseType(v)}}`;
+  const placeholder =
+    dialect === 'duckdb' ? (n: number) => `$${n}` : (n: number, v: SqlValue) => `{p${n}:${clickhouseType(v)}}`;
   const walk = (f: Fragment): string => {
     if (f instanceof Spelled) return walk(f.spellings[dialect]);
     let text = f.strings[0] ?? '';

@@ -43,13 +43,24 @@ function nextBucket(interval: CalendarInterval, day: string): string {
  * report over each window in turn gives exactly the rows of the whole window's report that lead with
  * the date, in order.
  */
-export function bucketWindows(start: string, end: string, interval: CalendarInterval, first = 7, rest = 31): { start: string; end: string }[] {
+export function bucketWindows(
+  start: string,
+  end: string,
+  interval: CalendarInterval,
+  first = 7,
+  rest = 31,
+): { start: string; end: string }[] {
   const out: { start: string; end: string }[] = [];
   let from = start;
   while (from <= end) {
     const limit = isoDay(Date.parse(`${from}T00:00:00Z`) + ((out.length === 0 ? first : rest) - 1) * dayMs);
     let next = nextBucket(interval, from);
-    for (let after = nextBucket(interval, next); after <= nextDay(limit) && next <= end; after = nextBucket(interval, next)) next = after;
+    for (
+      let after = nextBucket(interval, next);
+      after <= nextDay(limit) && next <= end;
+      after = nextBucket(interval, next)
+    )
+      next = after;
     const last = isoDay(Date.parse(`${next}T00:00:00Z`) - dayMs);
     out.push({ start: from, end: last < end ? last : end });
     from = next;

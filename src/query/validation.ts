@@ -6,7 +6,11 @@ type Loc = (string | number)[];
 type ZodIssue = z.core.$ZodIssue & { input?: unknown; params?: Record<string, unknown> };
 
 /** Parses a request part with a zod schema; a failure is a FastAPI-shaped ValidationError (loc starts with `part`). */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, part: 'body' | 'query' | 'path' = 'body'): z.output<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  part: 'body' | 'query' | 'path' = 'body',
+): z.output<S> {
   if (part === 'body' && (input === undefined || input === null)) {
     throw new ValidationError([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
   }
@@ -64,7 +68,12 @@ export function toDetail(issues: readonly ZodIssue[], root: unknown, prefix: Loc
     if (issue.code === 'unrecognized_keys') {
       const parent = valueAt(root, path) as Record<string, unknown>;
       for (const key of issue.keys) {
-        push({ type: 'extra_forbidden', loc: [...loc, key], msg: 'Extra inputs are not permitted', input: parent?.[key] });
+        push({
+          type: 'extra_forbidden',
+          loc: [...loc, key],
+          msg: 'Extra inputs are not permitted',
+          input: parent?.[key],
+        });
       }
       continue;
     }
@@ -78,7 +87,8 @@ function translate(issue: ZodIssue, loc: Loc, root: unknown, path: Loc): Validat
   switch (issue.code) {
     case 'invalid_type': {
       if (!('input' in issue) || issue.input === undefined) {
-        if (isMissing(root, path)) return { type: 'missing', loc, msg: 'Field required', input: valueAt(root, path.slice(0, -1)) };
+        if (isMissing(root, path))
+          return { type: 'missing', loc, msg: 'Field required', input: valueAt(root, path.slice(0, -1)) };
       }
       return typeError(issue.expected, loc, input);
     }
@@ -91,11 +101,23 @@ function translate(issue: ZodIssue, loc: Loc, root: unknown, path: Loc): Validat
     case 'too_big':
       return bound('big', issue.origin, Number(issue.maximum), issue.inclusive ?? true, loc, input);
     case 'invalid_format':
-      return { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${issue.pattern ?? issue.format}'`, input, ctx: { pattern: String(issue.pattern ?? issue.format) } };
+      return {
+        type: 'string_pattern_mismatch',
+        loc,
+        msg: `String should match pattern '${issue.pattern ?? issue.format}'`,
+        input,
+        ctx: { pattern: String(issue.pattern ?? issue.format) },
+      };
     case 'custom': {
       const p = issue.params ?? {};
       if (typeof p.type === 'string') {
-        return { type: p.type, loc, msg: issue.message, input, ...(p.ctx ? { ctx: p.ctx as Record<string, unknown> } : {}) };
+        return {
+          type: p.type,
+          loc,
+          msg: issue.message,
+          input,
+          ...(p.ctx ? { ctx: p.ctx as Record<string, unknown> } : {}),
+        };
       }
       return { type: 'value_error', loc, msg: `Value error, ${issue.message}`, input, ctx: { error: issue.message } };
     }
@@ -112,40 +134,94 @@ function typeError(expected: string, loc: Loc, input: unknown): ValidationIssue 
     case 'int':
     case 'number':
       if (typeof input === 'number' && Number.isFinite(input)) {
-        return { type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input };
+        return {
+          type: 'int_from_float',
+          loc,
+          msg: 'Input should be a valid integer, got a number with a fractional part',
+          input,
+        };
       }
-      if (typeof input === 'string') return { type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input };
+      if (typeof input === 'string')
+        return {
+          type: 'int_parsing',
+          loc,
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input,
+        };
       return { type: 'int_type', loc, msg: 'Input should be a valid integer', input };
     case 'boolean':
-      if (typeof input === 'string' || typeof input === 'number') return { type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input };
+      if (typeof input === 'string' || typeof input === 'number')
+        return { type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input };
       return { type: 'bool_type', loc, msg: 'Input should be a valid boolean', input };
     case 'array':
       return { type: 'list_type', loc, msg: 'Input should be a valid list', input };
     case 'object':
     case 'record':
-      return { type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input };
+      return {
+        type: 'model_attributes_type',
+        loc,
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input,
+      };
     default:
       return { type: `${expected}_type`, loc, msg: `Input should be a valid ${expected}`, input };
   }
 }
 
-function bound(side: 'small' | 'big', origin: string, limit: number, inclusive: boolean, loc: Loc, input: unknown): ValidationIssue {
+function bound(
+  side: 'small' | 'big',
+  origin: string,
+  limit: number,
+  inclusive: boolean,
+  loc: Loc,
+  input: unknown,
+): ValidationIssue {
   if (origin === 'string') {
     const unit = limit === 1 ? 'character' : 'characters';
     return side === 'small'
-      ? { type: 'string_too_short', loc, msg: `String should have at least ${limit} ${unit}`, input, ctx: { min_length: limit } }
-      : { type: 'string_too_long', loc, msg: `String should have at most ${limit} ${unit}`, input, ctx: { max_length: limit } };
+      ? {
+          type: 'string_too_short',
+          loc,
+          msg: `String should have at least ${limit} ${unit}`,
+          input,
+          ctx: { min_length: limit },
+        }
+      : {
+          type: 'string_too_long',
+          loc,
+          msg: `String should have at most ${limit} ${unit}`,
+          input,
+          ctx: { max_length: limit },
+        };
   }
   if (origin === 'array' || origin === 'set') {
     const actual = Array.isArray(input) ? input.length : 0;
     const unit = limit === 1 ? 'item' : 'items';
     return side === 'small'
-      ? { type: 'too_short', loc, msg: `List should have at least ${limit} ${unit} after validation, not ${actual}`, input, ctx: { field_type: 'List', min_length: limit, actual_length: actual } }
-      : { type: 'too_long', loc, msg: `List should have at most ${limit} ${unit} after validation, not ${actual}`, input, ctx: { field_type: 'List', max_length: limit, actual_length: actual } };
+      ? {
+          type: 'too_short',
+          loc,
+          msg: `List should have at least ${limit} ${unit} after validation, not ${actual}`,
+          input,
+          ctx: { field_type: 'List', min_length: limit, actual_length: actual },
+        }
+      : {
+          type: 'too_long',
+          loc,
+          msg: `List should have at most ${limit} ${unit} after validation, not ${actual}`,
+          input,
+          ctx: { field_type: 'List', max_length: limit, actual_length: actual },
+        };
   }
   if (side === 'small') {
     return inclusive
-      ? { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${limit}`, input, ctx: { ge: limit } }
+      ? {
+          type: 'greater_than_equal',
+          loc,
+          msg: `Input should be greater than or equal to ${limit}`,
+          input,
+          ctx: { ge: limit },
+        }
       : { type: 'greater_than', loc, msg: `Input should be greater than ${limit}`, input, ctx: { gt: limit } };
   }
   return inclusive
@@ -172,5 +248,9 @@ function isMissing(root: unknown, path: readonly (string | number)[]): boolean {
   if (path.length === 0) return root === undefined;
   const parent = valueAt(root, path.slice(0, -1));
   // A key set to undefined is missing, as it would be once the body is JSON.
-  return parent !== null && typeof parent === 'object' && (parent as Record<string | number, unknown>)[path[path.length - 1]!] === undefined;
+  return (
+    parent !== null &&
+    typeof parent === 'object' &&
+    (parent as Record<string | number, unknown>)[path[path.length - 1]!] === undefined
+  );
 }

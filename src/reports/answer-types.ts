@@ -26,14 +26,23 @@ export interface V2Info {
 }
 
 /** A filter echoed back: a condition `{field, op, value}` or an `and`/`or`/`not` of conditions. */
-export type FilterEcho = { readonly [key: string]: string | number | boolean | null | FilterEcho | readonly (string | number | FilterEcho)[] };
+export type FilterEcho = {
+  readonly [key: string]: string | number | boolean | null | FilterEcho | readonly (string | number | FilterEcho)[];
+};
 
 /**
  * The columns the extensions add to a row (docs/extensions.md): with `compare`, each metric's
  * `_previous`, `_change` and `_change_pct`; with `components`, each ratio's `_numerator` and `_denominator`.
  */
 export type ExtensionFields = {
-  readonly [name: `${string}_previous` | `${string}_change` | `${string}_change_pct` | `${string}_numerator` | `${string}_denominator`]: number | null | undefined;
+  readonly [
+    name:
+      | `${string}_previous`
+      | `${string}_change`
+      | `${string}_change_pct`
+      | `${string}_numerator`
+      | `${string}_denominator`
+  ]: number | null | undefined;
 };
 
 /** `info.compare` with `compare`: the compared window. */

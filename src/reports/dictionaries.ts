@@ -32,7 +32,8 @@ export class Decoder {
       if (dropped.has(name)) continue;
       const rows = from === 0 ? values : values.slice(from);
       const dictionary = this.dictionaries.get(name);
-      columns[name] = dictionary && this.columns.includes(name) ? rows.map((v) => (typeof v === 'number' ? dictionary[v] : v)) : rows;
+      columns[name] =
+        dictionary && this.columns.includes(name) ? rows.map((v) => (typeof v === 'number' ? dictionary[v] : v)) : rows;
     }
     return { length: Math.max(0, batch.length - from), columns };
   }

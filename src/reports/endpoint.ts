@@ -57,7 +57,10 @@ export interface PrepareOptions {
   readonly extensions: Extensions;
 }
 
-export const plainPrepare: PrepareOptions = { lookup: 'use', extensions: { explain: false, fill: null, compare: null, components: false } };
+export const plainPrepare: PrepareOptions = {
+  lookup: 'use',
+  extensions: { explain: false, fill: null, compare: null, components: false },
+};
 
 /** What every call carries: who is asking, the opened dataset, the clock reading for this request. */
 export interface CallContext {
@@ -98,6 +101,11 @@ export interface Endpoint {
 
 export type Weight = 'light' | 'heavy';
 
-export const weightOf = (endpoint: Endpoint): Weight => endpoint.weight ?? (endpoint.group === 'reports' ? 'heavy' : 'light');
+export const weightOf = (endpoint: Endpoint): Weight =>
+  endpoint.weight ?? (endpoint.group === 'reports' ? 'heavy' : 'light');
 
-export const jsonResult = (body: unknown, status = 200): EndpointResult => ({ kind: 'json', status, json: JSON.stringify(body) });
+export const jsonResult = (body: unknown, status = 200): EndpointResult => ({
+  kind: 'json',
+  status,
+  json: JSON.stringify(body),
+});

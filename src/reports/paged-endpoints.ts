@@ -7,12 +7,29 @@ import { preparedStream, runStream } from './paged-stream.ts';
 /** The page endpoint and, when the report has one, its stream endpoint; the same again for each alias path. */
 export function pagedEndpoints<Req, Plan>(declared: PagedReport<Req, Plan>): Endpoint[] {
   const report = withAnswerExtensions(declared);
-  const main = endpointsAt(report, { path: report.path, streamPath: report.streamPath, name: report.name }, report.summary);
-  return [...main, ...(report.aliases ?? []).flatMap((a) => endpointsAt(report, a, `${report.summary} (same as ${report.path})`))];
+  const main = endpointsAt(
+    report,
+    { path: report.path, streamPath: report.streamPath, name: report.name },
+    report.summary,
+  );
+  return [
+    ...main,
+    ...(report.aliases ?? []).flatMap((a) => endpointsAt(report, a, `${report.summary} (same as ${report.path})`)),
+  ];
 }
 
 function endpointsAt<Req, Plan>(report: PagedReport<Req, Plan>, at: ReportAlias, summary: string): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.components ? ['components' as const] : []), ...(report.fill ? ['fill' as const] : []), ...(report.compare ? ['compare' as const] : [])] };
+  const base = {
+    method: 'POST' as const,
+    group: 'reports' as const,
+    tags: report.tags,
+    schemas: { body: report.schema },
+    extensions: [
+      ...(report.components ? ['components' as const] : []),
+      ...(report.fill ? ['fill' as const] : []),
+      ...(report.compare ? ['compare' as const] : []),
+    ],
+  };
   const page: Endpoint = {
     ...base,
     path: at.path,

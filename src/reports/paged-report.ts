@@ -109,7 +109,9 @@ export interface PagedReport<Req, Plan, In = unknown> {
 /** Refuses request fields a mode does not take (a stream that rejects `limit` rather than ignoring it). */
 export function refuseFields(req: object, fields: readonly string[], why: string): ValidationIssue[] {
   const given = req as Record<string, unknown>;
-  return fields.filter((f) => given[f] !== undefined && given[f] !== null).map((f) => valueError(['body', f], `${f} ${why}`, given[f]));
+  return fields
+    .filter((f) => given[f] !== undefined && given[f] !== null)
+    .map((f) => valueError(['body', f], `${f} ${why}`, given[f]));
 }
 
 /** Refuses an object of another organization (403) or of none (404), before anything is read. */

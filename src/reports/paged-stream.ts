@@ -22,32 +22,59 @@ function shapedStream<Req, Plan>(report: PagedReport<Req, Plan>, p: Prepared<Pla
   const slices = (units: number) => {
     if (order === null || !report.byDate) return unitSlices(c, units, dialect);
     const byDate = report.byDate;
-    return dateSlices(byDate.window(p.plan), order, (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport, units, sent, dialect);
+    return dateSlices(
+      byDate.window(p.plan),
+      order,
+      (start, end) => report.compile(byDate.within(p.plan, start, end), p.rollups) as ShapedReport,
+      units,
+      sent,
+      dialect,
+    );
   };
   // TRICKY: an answer read in one statement anyway (every group aggregated before the first row) takes
   // its head from that statement's first row, so nothing is computed twice.
   const whole = order === null && c.sliceUnits === Number.POSITIVE_INFINITY;
   const statements = whole
-    ? streamStatements(ctx, 'first row', () => pageStatements(c, { after: 0, upTo: cap }, dialect, cap), dictionaryColumns(c.shape))
+    ? streamStatements(
+        ctx,
+        'first row',
+        () => pageStatements(c, { after: 0, upTo: cap }, dialect, cap),
+        dictionaryColumns(c.shape),
+      )
     : streamStatements(ctx, headQuery(c, cap), (h) => slices(sentOf(headOf(h)).units), dictionaryColumns(c.shape));
-  return { kind: 'rows', framing: 'stream', shape: c.shape, read: async function* () {
-    let rowsLeft = Number.POSITIVE_INFINITY;
-    for await (const part of statements) {
-      if ('batch' in part) {
-        const units = part.batch.columns.unit!;
-        sent.lastUnit = Math.max(sent.lastUnit, Number(units[units.length - 1] ?? 0));
-        if (rowsLeft <= 0) continue;
-        const batch = sliceBatch(part.batch, 0, rowsLeft);
-        rowsLeft -= batch.length;
-        yield { batch };
-        continue;
+  return {
+    kind: 'rows',
+    framing: 'stream',
+    shape: c.shape,
+    read: async function* () {
+      let rowsLeft = Number.POSITIVE_INFINITY;
+      for await (const part of statements) {
+        if ('batch' in part) {
+          const units = part.batch.columns.unit!;
+          sent.lastUnit = Math.max(sent.lastUnit, Number(units[units.length - 1] ?? 0));
+          if (rowsLeft <= 0) continue;
+          const batch = sliceBatch(part.batch, 0, rowsLeft);
+          rowsLeft -= batch.length;
+          yield { batch };
+          continue;
+        }
+        const head = headOf(part.head);
+        const { units, rows } = sentOf(head);
+        if (head.sent) rowsLeft = rows;
+        yield {
+          head: report.info(p.plan, {
+            total: head.total,
+            count: units,
+            rows,
+            nextCursor: null,
+            cursor: null,
+            limit: units,
+            sqlInfo: head.info,
+          }),
+        };
       }
-      const head = headOf(part.head);
-      const { units, rows } = sentOf(head);
-      if (head.sent) rowsLeft = rows;
-      yield { head: report.info(p.plan, { total: head.total, count: units, rows, nextCursor: null, cursor: null, limit: units, sqlInfo: head.info }) };
-    }
-  } };
+    },
+  };
 }
 
 const unitsSent = (total: number, cap: number | null) => (cap === null ? total : Math.min(total, cap));
@@ -56,10 +83,19 @@ const unitsSent = (total: number, cap: number | null) => (cap === null ? total :
  * Streams `summary` then one `result` per row. Validation and data guards run before the stream is
  * returned, so a refusal is a 422 and never a broken stream; the statements run when it is read.
  */
-export async function runStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
+export async function runStream<Req, Plan>(
+  report: PagedReport<Req, Plan>,
+  body: unknown,
+  ctx: CallContext,
+): Promise<RowsResult> {
   return preparedStream(report, body, ctx, plainPrepare).run();
 }
 
-export function preparedStream<Req, Plan>(report: PagedReport<Req, Plan>, body: unknown, ctx: CallContext, how: PrepareOptions): PreparedCall {
+export function preparedStream<Req, Plan>(
+  report: PagedReport<Req, Plan>,
+  body: unknown,
+  ctx: CallContext,
+  how: PrepareOptions,
+): PreparedCall {
   return prepareStream(report, body, ctx, how, (p) => shapedStream(report, p, ctx));
 }

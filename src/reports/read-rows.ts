@@ -5,9 +5,15 @@ import { Decoder } from './dictionaries.ts';
 import { codedColumns, headOf, pageStatements, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
 
 /** Runs a page's one statement: its head, and its rows as columns. */
-export async function readPage(ctx: CallContext, c: ShapedReport, range: UnitRange): Promise<{ head: Head; rows: ColumnBatch }> {
+export async function readPage(
+  ctx: CallContext,
+  c: ShapedReport,
+  range: UnitRange,
+): Promise<{ head: Head; rows: ColumnBatch }> {
   const backend = ctx.core.backend;
-  const batch = concatBatches(await Promise.all(pageStatements(c, range, backend.dialect).map((q) => backend.read(q, ctx.signal))));
+  const batch = concatBatches(
+    await Promise.all(pageStatements(c, range, backend.dialect).map((q) => backend.read(q, ctx.signal))),
+  );
   const decoder = new Decoder(codedColumns(c, range, backend.dialect));
   if (decoder.empty) return { head: headOf(batch), rows: sliceBatch(batch, 1) };
   decoder.take(batch, 0);

@@ -18,7 +18,12 @@ import type { botsV1Report, botsV2Report } from './traffic/bots.ts';
 import type { referralsV1Report, referralsV2Report } from './traffic/referrals.ts';
 import type { rawBotLogsReport, rawLogsReport } from './traffic/raw-logs.ts';
 import type * as V2 from './insights-v2/answer-types.ts';
-import type { PromptAnswerRow, PromptAnswersInfo, PromptAnswersV1Info, PromptAnswerV1Row } from './answers/answer-types.ts';
+import type {
+  PromptAnswerRow,
+  PromptAnswersInfo,
+  PromptAnswersV1Info,
+  PromptAnswerV1Row,
+} from './answers/answer-types.ts';
 import type { TabularInfo, TabularRow, TabularSummary } from './tabular/tabular-answer.ts';
 
 /**
@@ -28,7 +33,8 @@ import type { TabularInfo, TabularRow, TabularSummary } from './tabular/tabular-
  */
 
 /** The body a report declaration's schema takes, before defaults. */
-export type BodyOf<R extends { readonly schema: z.ZodType }> = R['schema'] extends z.ZodType<unknown, infer In> ? In : never;
+export type BodyOf<R extends { readonly schema: z.ZodType }> =
+  R['schema'] extends z.ZodType<unknown, infer In> ? In : never;
 
 /** A report whose page is `{info, data}` and, when it has one, whose stream's summary is `Summary`. */
 export interface Declared<Body, Info, Row, Summary> {
@@ -69,7 +75,22 @@ export interface ReportTypes {
 }
 
 /** The reports that also stream (`<name>Stream`). */
-export type StreamedReport = 'visibility' | 'shoppingProducts' | 'youtubeChannels' | 'videoplatformChannels' | 'youtubeVideos' | 'videoplatformVideos' | 'factcheckClaims' | 'citations' | 'sentiment' | 'queryFanouts' | 'factcheck' | 'promptAnswers' | 'citationsV1' | 'visibilityV1' | 'sentimentV1';
+export type StreamedReport =
+  | 'visibility'
+  | 'shoppingProducts'
+  | 'youtubeChannels'
+  | 'videoplatformChannels'
+  | 'youtubeVideos'
+  | 'videoplatformVideos'
+  | 'factcheckClaims'
+  | 'citations'
+  | 'sentiment'
+  | 'queryFanouts'
+  | 'factcheck'
+  | 'promptAnswers'
+  | 'citationsV1'
+  | 'visibilityV1'
+  | 'sentimentV1';
 
 /** The library's report method names at run time, each with whether it streams (the registry test compares them). */
 export const typedReports = {

@@ -8,4 +8,12 @@ import { trafficDaily } from './traffic/traffic-daily.ts';
 import { trafficHourly } from './traffic/traffic-rollup.ts';
 
 /** Every rollup the reports read: what `aea rollups build` builds and a stored rollup may be of. */
-export const rollupCatalog: readonly RollupDef[] = [...visibilityRollups.map((r) => r.def), citationsDaily, fanoutsDaily, sentimentDaily, shoppingDaily, trafficHourly, trafficDaily];
+export const rollupCatalog: readonly RollupDef[] = [
+  ...visibilityRollups.map((r) => r.def),
+  citationsDaily,
+  fanoutsDaily,
+  sentimentDaily,
+  shoppingDaily,
+  trafficHourly,
+  trafficDaily,
+];

@@ -44,14 +44,17 @@ export interface Head {
   readonly sent?: { readonly units: number; readonly rows: number };
 }
 
-const headColumns = (c: ShapedReport) => sql`(${c.total}) AS head_total, ${c.info ? rowObject(c.info) : sql`NULL`} AS head_info`;
+const headColumns = (c: ShapedReport) =>
+  sql`(${c.total}) AS head_total, ${c.info ? rowObject(c.info) : sql`NULL`} AS head_info`;
 
 /** Ranges of more units than this send their repeated text as dictionary codes; smaller ones send it as text. */
 const dictionaryFrom = 256;
 
 /** The dictionary-coded columns of a range's statement (none for a small range, and none on ClickHouse, whose rows cross as text anyway). */
 export function codedColumns(c: ShapedReport, range: UnitRange, dialect: DialectName = 'duckdb'): string[] {
-  return dialect !== 'duckdb' || (range.upTo !== null && range.upTo - range.after <= dictionaryFrom) ? [] : dictionaryColumns(c.shape);
+  return dialect !== 'duckdb' || (range.upTo !== null && range.upTo - range.after <= dictionaryFrom)
+    ? []
+    : dictionaryColumns(c.shape);
 }
 
 export const dictionaryColumn = (column: string) => `dict_${column}`;
@@ -61,28 +64,59 @@ export const dictionaryColumn = (column: string) => `dict_${column}`;
  * distinct values of each coded column numbered from 0 in text order; `dictionaries` are the lists as
  * JSON text, for the row that carries them; `select` gives the rows with codes in place of the text.
  */
-function coded(c: ShapedReport, range: UnitRange, columns: readonly string[]): { ctes: Fragment; dictionaries: Fragment; select: Fragment } {
+function coded(
+  c: ShapedReport,
+  range: UnitRange,
+  columns: readonly string[],
+): { ctes: Fragment; dictionaries: Fragment; select: Fragment } {
   if (columns.length === 0) return { ctes: sql``, dictionaries: sql``, select: sql`SELECT * FROM (${c.rows(range)})` };
   const dicts = columns.map((col) => ({ col: ident(col), dict: ident(dictionaryColumn(col)) }));
   return {
     ctes: sql`,
 rows_out AS MATERIALIZED (${c.rows(range)}),
-${join(dicts.map(({ col, dict }) => sql`${dict} AS (SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS code FROM (SELECT DISTINCT ${col} AS v FROM rows_out WHERE ${col} IS NOT NULL))`), ',\n')}`,
-    dictionaries: sql`, ${join(dicts.map(({ dict }) => sql`${jsonText(sql`(SELECT coalesce(list(v ORDER BY code), []) FROM ${dict})`)} AS ${dict}`), ', ')}`,
-    select: sql`SELECT o.* EXCLUDE (${join(dicts.map(({ col }) => col), ', ')}), ${join(dicts.map(({ col, dict }) => sql`${dict}.code AS ${col}`), ', ')}
+${join(
+  dicts.map(
+    ({ col, dict }) =>
+      sql`${dict} AS (SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS code FROM (SELECT DISTINCT ${col} AS v FROM rows_out WHERE ${col} IS NOT NULL))`,
+  ),
+  ',\n',
+)}`,
+    dictionaries: sql`, ${join(
+      dicts.map(
+        ({ dict }) => sql`${jsonText(sql`(SELECT coalesce(list(v ORDER BY code), []) FROM ${dict})`)} AS ${dict}`,
+      ),
+      ', ',
+    )}`,
+    select: sql`SELECT o.* EXCLUDE (${join(
+      dicts.map(({ col }) => col),
+      ', ',
+    )}), ${join(
+      dicts.map(({ col, dict }) => sql`${dict}.code AS ${col}`),
+      ', ',
+    )}
 FROM rows_out o
-${join(dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col}`), '\n')}`,
+${join(
+  dicts.map(({ col, dict }) => sql`LEFT JOIN ${dict} ON ${dict}.v = o.${col}`),
+  '\n',
+)}`,
   };
 }
 
 // TRICKY: a unit is sent when the rows of the units before it are fewer than the cap; the last one may be cut.
 const sentColumns = (unitRows: Fragment, cap: number | null) =>
   cap === null
-    ? sql`(SELECT ${struct([['units', sql`count(*)`], ['rows', sql`coalesce(sum(n), 0)`]])} FROM (${unitRows}))`
-    : sql`(SELECT ${struct([['units', sql`count(*) FILTER (WHERE before < ${cap})`], ['rows', sql`coalesce(sum(least(CAST(n AS BIGINT), greatest(${cap} - before, 0))), 0)`]])}
+    ? sql`(SELECT ${struct([
+        ['units', sql`count(*)`],
+        ['rows', sql`coalesce(sum(n), 0)`],
+      ])} FROM (${unitRows}))`
+    : sql`(SELECT ${struct([
+        ['units', sql`count(*) FILTER (WHERE before < ${cap})`],
+        ['rows', sql`coalesce(sum(least(CAST(n AS BIGINT), greatest(${cap} - before, 0))), 0)`],
+      ])}
    FROM (SELECT n, sum(n) OVER (ORDER BY unit ROWS UNBOUNDED PRECEDING) - n AS before FROM (${unitRows})))`;
 
-const streamHead = (c: ShapedReport, cap: number | null | undefined) => (c.unitRows && cap !== undefined ? sql`, ${sentColumns(c.unitRows, cap)} AS head_sent` : sql``);
+const streamHead = (c: ShapedReport, cap: number | null | undefined) =>
+  c.unitRows && cap !== undefined ? sql`, ${sentColumns(c.unitRows, cap)} AS head_sent` : sql``;
 
 /**
  * A page in one statement: a head row (unit 0, with the total, the info and the dictionaries) and the
@@ -109,7 +143,12 @@ SELECT ${headColumns(c)}${streamHead(c, cap)}`;
  * order. DuckDB reads both in one statement (`pageQuery`); ClickHouse has no `UNION ALL BY NAME`, so
  * its head (`headQuery`) and rows come in two, computing the CTEs twice.
  */
-export function pageStatements(c: ShapedReport, range: UnitRange, dialect: DialectName, cap?: number | null): Fragment[] {
+export function pageStatements(
+  c: ShapedReport,
+  range: UnitRange,
+  dialect: DialectName,
+  cap?: number | null,
+): Fragment[] {
   if (dialect === 'duckdb') return [pageQuery(c, range, cap)];
   return [headQuery(c, cap ?? null), sliceQuery(c, range, dialect)];
 }
@@ -139,7 +178,8 @@ export function sliceRanges(units: number, most = 16_384): UnitRange[] {
   if (most === Number.POSITIVE_INFINITY) return [{ after: 0, upTo: units }];
   const out: UnitRange[] = [];
   let size = Math.min(firstSlice, most);
-  for (let after = 0; after < units; after += size, size = Math.min(size * 4, most)) out.push({ after, upTo: Math.min(after + size, units) });
+  for (let after = 0; after < units; after += size, size = Math.min(size * 4, most))
+    out.push({ after, upTo: Math.min(after + size, units) });
   return out;
 }
 
@@ -154,7 +194,11 @@ export function plainJs(v: unknown): unknown {
 /** The head from a batch whose first row carries `head_total` and `head_info`. */
 export function headOf(batch: ColumnBatch): Head {
   const sent = headValue(batch.columns.head_sent?.[0]) as Head['sent'] | null | undefined;
-  return { total: Number(batch.columns.head_total![0] ?? 0), info: (headValue(batch.columns.head_info![0]) ?? {}) as Record<string, unknown>, ...(sent ? { sent } : {}) };
+  return {
+    total: Number(batch.columns.head_total![0] ?? 0),
+    info: (headValue(batch.columns.head_info![0]) ?? {}) as Record<string, unknown>,
+    ...(sent ? { sent } : {}),
+  };
 }
 
 /** A head struct: a DuckDB struct, or the JSON text of one (ClickHouse; see `rowObject`). */

@@ -14,7 +14,12 @@ import type { CallContext } from './endpoint.ts';
  * result's size; the next slice's statement runs only when the previous one is drained. The caller's
  * abort signal, or stopping the iteration, interrupts the statement and frees the connection.
  */
-export async function* streamStatements(ctx: CallContext, head: Fragment | 'first row', slices: (head: ColumnBatch) => Iterable<Fragment>, coded: readonly string[] = []): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
+export async function* streamStatements(
+  ctx: CallContext,
+  head: Fragment | 'first row',
+  slices: (head: ColumnBatch) => Iterable<Fragment>,
+  coded: readonly string[] = [],
+): AsyncGenerator<{ head: ColumnBatch } | { batch: ColumnBatch }> {
   const decoder = new Decoder(ctx.core.backend.dialect === 'duckdb' ? coded : []);
   const snapshot = await ctx.core.backend.snapshot(ctx.signal);
   const stats = ctx.core.stats;

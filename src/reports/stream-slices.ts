@@ -42,10 +42,20 @@ function windowDays(window: DateWindow, units: number, sliceUnits = 16_384): num
  * days. A window's rows are still cut into unit ranges, so no statement builds more than `sliceUnits`.
  * Stops after `units` units.
  */
-export function* dateSlices(window: DateWindow, order: DateOrder, compile: (start: string, end: string) => ShapedReport, units: number, sent: SliceCounter, dialect: DialectName): Generator<Fragment> {
+export function* dateSlices(
+  window: DateWindow,
+  order: DateOrder,
+  compile: (start: string, end: string) => ShapedReport,
+  units: number,
+  sent: SliceCounter,
+  dialect: DialectName,
+): Generator<Fragment> {
   let remaining = units;
   const rest = windowDays(window, units, compile(window.start, window.end).sliceUnits);
-  const windows = order === 'newest first' ? dayWindowsBackward(window.start, window.end, firstWindowDays, rest) : bucketWindows(window.start, window.end, order, firstWindowDays, rest);
+  const windows =
+    order === 'newest first'
+      ? dayWindowsBackward(window.start, window.end, firstWindowDays, rest)
+      : bucketWindows(window.start, window.end, order, firstWindowDays, rest);
   for (const w of windows) {
     if (remaining <= 0) return;
     const c = compile(w.start, w.end);

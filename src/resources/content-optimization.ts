@@ -12,8 +12,12 @@ export const defaultContentLimit = 100;
 const assetPath = z.object({ asset_id: zUuid() });
 const itemPath = z.object({ asset_id: zUuid(), content_id: zUuid() });
 const pageQuery = z.object({
-  limit: queryScalar(laxInt(z.int().min(1).max(50_000))).optional().describe(`at most 50000, default ${defaultContentLimit}`),
-  offset: queryScalar(laxInt(z.int().min(0))).optional().describe('at least 0, default 0'),
+  limit: queryScalar(laxInt(z.int().min(1).max(50_000)))
+    .optional()
+    .describe(`at most 50000, default ${defaultContentLimit}`),
+  offset: queryScalar(laxInt(z.int().min(0)))
+    .optional()
+    .describe('at least 0, default 0'),
 });
 
 /** The path's parameters once its asset is known to be the caller's (403 another organization's, 404 none's). */
@@ -40,8 +44,11 @@ export const contentEndpoints: readonly Endpoint[] = [
       const limit = q.limit ?? defaultContentLimit;
       const offset = q.offset ?? 0;
       const [rows, total] = await ctx.core.state.read(async (conn) => [
-        await readRows(conn, sql`SELECT id, title, created_at, extracted_input, type, status FROM content_items WHERE asset_id = ${asset_id}
-                                 ORDER BY created_at DESC, id LIMIT ${limit} OFFSET ${offset}`),
+        await readRows(
+          conn,
+          sql`SELECT id, title, created_at, extracted_input, type, status FROM content_items WHERE asset_id = ${asset_id}
+                                 ORDER BY created_at DESC, id LIMIT ${limit} OFFSET ${offset}`,
+        ),
         await readRows(conn, sql`SELECT count(*)::INTEGER AS n FROM content_items WHERE asset_id = ${asset_id}`),
       ]);
       return jsonResult({
@@ -68,7 +75,9 @@ export const contentEndpoints: readonly Endpoint[] = [
     schemas: { params: itemPath },
     async handle(input: EndpointInput, ctx: CallContext) {
       const { asset_id, content_id } = ownedAsset(itemPath, input, ctx);
-      const rows = await ctx.core.state.read((conn) => readRows(conn, sql`SELECT detail FROM content_items WHERE id = ${content_id} AND asset_id = ${asset_id}`));
+      const rows = await ctx.core.state.read((conn) =>
+        readRows(conn, sql`SELECT detail FROM content_items WHERE id = ${content_id} AND asset_id = ${asset_id}`),
+      );
       if (rows.length === 0) throw new NotFoundError(`content ${content_id} not found for asset ${asset_id}`);
       return jsonResult({ data: JSON.parse(String(rows[0]!.detail)) as unknown });
     },

@@ -5,7 +5,10 @@ import { checkOrganizationIds, organizationIdsQuery, parseQuery } from './params
 import { isoOrNull, readRows, strings, type Row } from '../engine/rows.ts';
 import { cachedListing } from './listing-cache.ts';
 
-const organization = (r: Row) => ({ id: String(r.organization_id), name: r.organization_name === null ? null : String(r.organization_name) });
+const organization = (r: Row) => ({
+  id: String(r.organization_id),
+  name: r.organization_name === null ? null : String(r.organization_name),
+});
 const category = (r: Row) => ({ id: String(r.category_id), name: String(r.category_name) });
 
 interface Listing {
@@ -52,7 +55,9 @@ export const orgEndpoints: readonly Endpoint[] = [
     name: 'categories',
     summary: 'The Answer Engine Insights categories of the organization',
     byOrganization: true,
-    sql: (org) => sql`SELECT c.id, c.name, c.organization_id, o.name AS organization_name FROM categories c JOIN organizations o ON o.id = c.organization_id
+    sql: (
+      org,
+    ) => sql`SELECT c.id, c.name, c.organization_id, o.name AS organization_name FROM categories c JOIN organizations o ON o.id = c.organization_id
                       WHERE c.organization_id = ${org} ORDER BY c.name, c.id`,
     shape: (rows) => rows.map((r) => ({ id: String(r.id), name: String(r.name), organization: organization(r) })),
   }),
@@ -61,9 +66,17 @@ export const orgEndpoints: readonly Endpoint[] = [
     name: 'domains',
     summary: 'The web domains the organization tracks for bot and referral traffic',
     byOrganization: true,
-    sql: (org) => sql`SELECT d.id, d.name, d.created_at, d.organization_id, o.name AS organization_name FROM domains d JOIN organizations o ON o.id = d.organization_id
+    sql: (
+      org,
+    ) => sql`SELECT d.id, d.name, d.created_at, d.organization_id, o.name AS organization_name FROM domains d JOIN organizations o ON o.id = d.organization_id
                       WHERE d.organization_id = ${org} ORDER BY d.name, d.id`,
-    shape: (rows) => rows.map((r) => ({ id: String(r.id), created_at: isoOrNull(r.created_at), name: String(r.name), organization: organization(r) })),
+    shape: (rows) =>
+      rows.map((r) => ({
+        id: String(r.id),
+        created_at: isoOrNull(r.created_at),
+        name: String(r.name),
+        organization: organization(r),
+      })),
   }),
   listing({
     path: '/v1/org/personas',
@@ -73,7 +86,15 @@ export const orgEndpoints: readonly Endpoint[] = [
     sql: (org) => sql`SELECT p.*, c.name AS category_name, o.name AS organization_name FROM personas p
                       JOIN categories c ON c.id = p.category_id JOIN organizations o ON o.id = p.organization_id
                       WHERE p.organization_id = ${org} ORDER BY c.name, c.id, p.name, p.id`,
-    shape: (rows) => ({ data: rows.map((r) => ({ id: String(r.id), name: String(r.name), category: category(r), organization: organization(r), persona: personaProfile(r) })) }),
+    shape: (rows) => ({
+      data: rows.map((r) => ({
+        id: String(r.id),
+        name: String(r.name),
+        category: category(r),
+        organization: organization(r),
+        persona: personaProfile(r),
+      })),
+    }),
   }),
   listing({
     path: '/v1/org/assets',
@@ -83,7 +104,9 @@ export const orgEndpoints: readonly Endpoint[] = [
     sql: (org) => sql`SELECT a.*, c.name AS category_name, o.name AS organization_name FROM assets a
                       JOIN categories c ON c.id = a.category_id JOIN organizations o ON o.id = a.organization_id
                       WHERE a.organization_id = ${org} ORDER BY c.name, c.id, a.name, a.id`,
-    shape: (rows) => ({ data: rows.map((r) => ({ ...assetJson(r), category: category(r), organization: organization(r) })) }),
+    shape: (rows) => ({
+      data: rows.map((r) => ({ ...assetJson(r), category: category(r), organization: organization(r) })),
+    }),
   }),
   listing({
     path: '/v1/org/models',
@@ -104,21 +127,38 @@ export const orgEndpoints: readonly Endpoint[] = [
   listing({
     path: '/v1/org/citation-tags',
     name: 'citationTags',
-    summary: 'The organization’s citation tags (the v2 citations citation_tag filter) with the root domains each labels',
+    summary:
+      'The organization’s citation tags (the v2 citations citation_tag filter) with the root domains each labels',
     byOrganization: true,
     sql: (org) => sql`SELECT t.id, t.name, t.organization_id, o.name AS organization_name,
                         coalesce((SELECT list(d.root_domain ORDER BY d.root_domain) FROM citation_tag_domains d WHERE d.tag_id = t.id), []) AS root_domains
                       FROM citation_tags t JOIN organizations o ON o.id = t.organization_id
                       WHERE t.organization_id = ${org} ORDER BY t.name, t.id`,
-    shape: (rows) => ({ data: rows.map((r) => ({ id: String(r.id), name: String(r.name), root_domains: strings(r.root_domains), organization: organization(r) })) }),
+    shape: (rows) => ({
+      data: rows.map((r) => ({
+        id: String(r.id),
+        name: String(r.name),
+        root_domains: strings(r.root_domains),
+        organization: organization(r),
+      })),
+    }),
   }),
   listing({
     path: '/v1/org/citation-categories',
     name: 'citationCategories',
     summary: 'The citation categories the organization sees: the standard ones and its custom ones',
     byOrganization: true,
-    sql: (org) => sql`SELECT c.id, c.name, c.kind, c.organization_id, o.name AS organization_name FROM citation_categories c JOIN organizations o ON o.id = c.organization_id
+    sql: (
+      org,
+    ) => sql`SELECT c.id, c.name, c.kind, c.organization_id, o.name AS organization_name FROM citation_categories c JOIN organizations o ON o.id = c.organization_id
                       WHERE c.organization_id = ${org} ORDER BY c.kind DESC, c.name, c.id`,
-    shape: (rows) => ({ data: rows.map((r) => ({ id: String(r.id), name: String(r.name), kind: String(r.kind), organization: organization(r) })) }),
+    shape: (rows) => ({
+      data: rows.map((r) => ({
+        id: String(r.id),
+        name: String(r.name),
+        kind: String(r.kind),
+        organization: organization(r),
+      })),
+    }),
   }),
 ];

@@ -16,7 +16,9 @@ export function normalizeQuery(query: EndpointInput['query']): Record<string, st
   const out = new Map<string, string[]>();
   for (const [rawKey, value] of Object.entries(query ?? {})) {
     const k = rawKey.endsWith('[]') ? rawKey.slice(0, -2) : rawKey;
-    const values = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string' && v !== '');
+    const values = (Array.isArray(value) ? value : [value]).filter(
+      (v): v is string => typeof v === 'string' && v !== '',
+    );
     if (values.length > 0) out.set(k, [...(out.get(k) ?? []), ...values]);
   }
   return Object.fromEntries(out);
@@ -24,10 +26,20 @@ export function normalizeQuery(query: EndpointInput['query']): Record<string, st
 
 /** A list parameter: every value split on commas, empty items dropped. */
 export const queryList = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v: QueryValue) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '')), z.array(item));
+  z.preprocess(
+    (v: QueryValue) =>
+      v === undefined
+        ? undefined
+        : (Array.isArray(v) ? v : [v])
+            .flatMap((s) => s.split(','))
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+    z.array(item),
+  );
 
 /** A scalar parameter: repeated, the last one wins (as FastAPI does). */
-export const queryScalar = <T extends z.ZodType>(schema: T) => z.preprocess((v: QueryValue) => (Array.isArray(v) ? v[v.length - 1] : v), schema);
+export const queryScalar = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v: QueryValue) => (Array.isArray(v) ? v[v.length - 1] : v), schema);
 
 /** Parses the query string with a zod object; 422 locations start with "query". */
 export function parseQuery<S extends z.ZodType>(schema: S, input: EndpointInput): z.output<S> {
@@ -54,7 +66,8 @@ export const organizationIdsQuery = z.object({ organization_ids: queryList(zUuid
 export function checkOrganizationIds(ids: readonly string[] | undefined, ctx: CallContext): void {
   for (const id of ids ?? []) {
     if (id === ctx.organizationId) continue;
-    if (ctx.core.catalog.hasOrganization(id)) throw new ForbiddenError(`this API key has no access to organization ${id}`);
+    if (ctx.core.catalog.hasOrganization(id))
+      throw new ForbiddenError(`this API key has no access to organization ${id}`);
     throw new NotFoundError(`organization ${id} not found`);
   }
 }

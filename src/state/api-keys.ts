@@ -52,7 +52,8 @@ export class ApiKeys {
 
   async create(input: { organizationId: string; name: string; expiresOn: string; now: Date }): Promise<CreatedKey> {
     const issues = [];
-    if (input.name.trim().length <= 2) issues.push(valueError(['name'], 'a key name needs more than two characters', input.name));
+    if (input.name.trim().length <= 2)
+      issues.push(valueError(['name'], 'a key name needs more than two characters', input.name));
     if (!/^\d{4}-\d{2}-\d{2}$/.test(input.expiresOn) || Number.isNaN(Date.parse(`${input.expiresOn}T00:00:00Z`))) {
       issues.push(valueError(['expires'], 'the expiry date must be YYYY-MM-DD', input.expiresOn));
     } else if (input.expiresOn < input.now.toISOString().slice(0, 10)) {
@@ -72,7 +73,15 @@ export class ApiKeys {
     await this.state.transaction((conn) =>
       conn.run(
         `INSERT INTO state.api_keys (id, organization_id, name, prefix, hash, created_at, expires_on) VALUES ($id, $org, $name, $prefix, $hash, CAST($created AS TIMESTAMPTZ), CAST($expires AS DATE))`,
-        { id: record.id, org: record.organization_id, name: record.name, prefix: record.prefix, hash: sha256(key).toString('hex'), created: record.created_at, expires: record.expires_on },
+        {
+          id: record.id,
+          org: record.organization_id,
+          name: record.name,
+          prefix: record.prefix,
+          hash: sha256(key).toString('hex'),
+          created: record.created_at,
+          expires: record.expires_on,
+        },
       ),
     );
     this.forget();
@@ -87,7 +96,10 @@ export class ApiKeys {
     const existing = (await this.load()).find((k) => k.id === id);
     if (!existing) throw new NotFoundError(`no API key with id ${id}`);
     await this.state.transaction((conn) =>
-      conn.run(`UPDATE state.api_keys SET revoked_at = coalesce(revoked_at, CAST($now AS TIMESTAMPTZ)) WHERE id = $id`, { id, now: now.toISOString() }),
+      conn.run(
+        `UPDATE state.api_keys SET revoked_at = coalesce(revoked_at, CAST($now AS TIMESTAMPTZ)) WHERE id = $id`,
+        { id, now: now.toISOString() },
+      ),
     );
     this.forget();
     return (await this.load()).find((k) => k.id === id)!;

@@ -112,6 +112,8 @@ export const migrations: readonly Migration[] = [
   {
     version: 20,
     name: 'rate-limit windows, so a limited key stays limited across a restart',
-    up: run([`CREATE TABLE state.rate_windows (key VARCHAR PRIMARY KEY, window_start_ms BIGINT NOT NULL, count INTEGER NOT NULL)`]),
+    up: run([
+      `CREATE TABLE state.rate_windows (key VARCHAR PRIMARY KEY, window_start_ms BIGINT NOT NULL, count INTEGER NOT NULL)`,
+    ]),
   },
 ];

@@ -16,7 +16,10 @@ export class RateWindowStore {
   /** Windows still open at `now` for a window of `spanMs`. */
   async load(now: number, spanMs: number): Promise<RateWindow[]> {
     const rows = await this.state.read((conn) =>
-      readRows(conn, sql`SELECT key, window_start_ms, count FROM state.rate_windows WHERE window_start_ms + ${spanMs} > ${now}`),
+      readRows(
+        conn,
+        sql`SELECT key, window_start_ms, count FROM state.rate_windows WHERE window_start_ms + ${spanMs} > ${now}`,
+      ),
     );
     return rows.map((r) => ({ key: String(r.key), start: Number(r.window_start_ms), count: Number(r.count) }));
   }
@@ -24,15 +27,18 @@ export class RateWindowStore {
   /** Writes the windows in one transaction, and forgets windows that closed before `now`. */
   async save(windows: readonly RateWindow[], now: number, spanMs: number): Promise<void> {
     const rows = JSON.stringify(windows.map((w) => ({ k: w.key, s: w.start, c: w.count })));
-    await this.state.transaction(async (conn) => {
-      if (windows.length > 0) {
-        await execute(
-          conn,
-          sql`INSERT OR REPLACE INTO state.rate_windows
+    await this.state.transaction(
+      async (conn) => {
+        if (windows.length > 0) {
+          await execute(
+            conn,
+            sql`INSERT OR REPLACE INTO state.rate_windows
               SELECT k, s, c FROM (SELECT unnest(from_json(${rows}, '[{"k":"VARCHAR","s":"BIGINT","c":"INTEGER"}]'), recursive := true))`,
-        );
-      }
-      await execute(conn, sql`DELETE FROM state.rate_windows WHERE window_start_ms + ${spanMs} <= ${now}`);
-    }, { bookkeeping: true });
+          );
+        }
+        await execute(conn, sql`DELETE FROM state.rate_windows WHERE window_start_ms + ${spanMs} <= ${now}`);
+      },
+      { bookkeeping: true },
+    );
   }
 }

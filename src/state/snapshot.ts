@@ -10,7 +10,9 @@ const attempts = 5;
 
 /** Size and modification time of the file and its write-ahead log: a copy is whole when they did not move while it was taken. */
 function stamp(file: string): string {
-  return [file, `${file}.wal`].map((f) => (existsSync(f) ? `${statSync(f).size}:${statSync(f).mtimeMs}` : '-')).join('|');
+  return [file, `${file}.wal`]
+    .map((f) => (existsSync(f) ? `${statSync(f).size}:${statSync(f).mtimeMs}` : '-'))
+    .join('|');
 }
 
 /**
@@ -32,7 +34,10 @@ export async function attachSnapshot(conn: DuckDBConnection, file: string): Prom
           await conn.run(`ATTACH ${pathLiteral(copy)} AS state (READ_ONLY)`);
           return;
         } catch (error) {
-          if (attempt >= attempts) throw new UnavailableError(`cannot read a snapshot of the state store ${file}: ${(error as Error).message.split('\n')[0]}`);
+          if (attempt >= attempts)
+            throw new UnavailableError(
+              `cannot read a snapshot of the state store ${file}: ${(error as Error).message.split('\n')[0]}`,
+            );
         }
       } else if (attempt >= attempts) {
         throw new UnavailableError(`the state store ${file} kept changing while it was copied; retry`);

@@ -7,7 +7,18 @@ import { derivedViews } from './derived-views.ts';
 import { attachSnapshot } from './snapshot.ts';
 
 /** Tables the state store owns; reports read them through views of the same name. */
-export const stateTables = ['prompts', 'topics', 'tags', 'personas', 'content_items', 'agents', 'agent_versions', 'knowledge_bases', 'kb_folders', 'kb_documents'] as const;
+export const stateTables = [
+  'prompts',
+  'topics',
+  'tags',
+  'personas',
+  'content_items',
+  'agents',
+  'agent_versions',
+  'knowledge_bases',
+  'kb_folders',
+  'kb_documents',
+] as const;
 
 /** How long opening waits for another process (another `aea` command, `aea serve`) to release the file. */
 const lockWaitMs = 15_000;
@@ -65,9 +76,16 @@ export class StateStore {
    * `promptsOf`, which bumps `promptVersion` once it commits. `bookkeeping` writes (rate-limit windows)
    * change nothing a request reads, so they leave `generation` as it is.
    */
-  transaction<T>(fn: (conn: DuckDBConnection) => Promise<T>, options: { readonly promptsOf?: string; readonly bookkeeping?: boolean } = {}): Promise<T> {
+  transaction<T>(
+    fn: (conn: DuckDBConnection) => Promise<T>,
+    options: { readonly promptsOf?: string; readonly bookkeeping?: boolean } = {},
+  ): Promise<T> {
     if (this.readOnly) {
-      return Promise.reject(new UnavailableError(`the state store ${this.file} is held by another process (such as aea serve), so this is a read-only snapshot of it: nothing was changed; send the request to that process, or stop it first`));
+      return Promise.reject(
+        new UnavailableError(
+          `the state store ${this.file} is held by another process (such as aea serve), so this is a read-only snapshot of it: nothing was changed; send the request to that process, or stop it first`,
+        ),
+      );
     }
     const result = this.writer.then(() =>
       this.pool.use(async (conn) => {
@@ -75,7 +93,8 @@ export class StateStore {
         try {
           const value = await fn(conn);
           await conn.run('COMMIT');
-          if (options.promptsOf !== undefined) this.promptVersions.set(options.promptsOf, this.promptVersion(options.promptsOf) + 1);
+          if (options.promptsOf !== undefined)
+            this.promptVersions.set(options.promptsOf, this.promptVersion(options.promptsOf) + 1);
           if (!options.bookkeeping) this.commits++;
           return value;
         } catch (error) {
@@ -129,15 +148,23 @@ async function attachWithRetry(conn: DuckDBConnection, file: string, whenLocked:
 
 /** A snapshot cannot be migrated: it must already have every migration this version knows. */
 async function requireMigrated(conn: DuckDBConnection, file: string): Promise<void> {
-  const applied = new Set((await conn.runAndReadAll(`SELECT version FROM state.schema_migrations`)).getRowsJS().map((r) => Number(r[0])));
+  const applied = new Set(
+    (await conn.runAndReadAll(`SELECT version FROM state.schema_migrations`)).getRowsJS().map((r) => Number(r[0])),
+  );
   if (migrations.some((m) => !applied.has(m.version))) {
-    throw new UnavailableError(`the state store ${file} is held by another process that runs an older version of aea: stop it, or query that process`);
+    throw new UnavailableError(
+      `the state store ${file} is held by another process that runs an older version of aea: stop it, or query that process`,
+    );
   }
 }
 
 async function migrate(conn: DuckDBConnection): Promise<void> {
-  await conn.run(`CREATE TABLE IF NOT EXISTS state.schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`);
-  const applied = new Set((await conn.runAndReadAll(`SELECT version FROM state.schema_migrations`)).getRowsJS().map((r) => Number(r[0])));
+  await conn.run(
+    `CREATE TABLE IF NOT EXISTS state.schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`,
+  );
+  const applied = new Set(
+    (await conn.runAndReadAll(`SELECT version FROM state.schema_migrations`)).getRowsJS().map((r) => Number(r[0])),
+  );
   for (const m of migrations) {
     if (applied.has(m.version)) continue;
     await conn.run('BEGIN TRANSACTION');
@@ -154,9 +181,15 @@ async function migrate(conn: DuckDBConnection): Promise<void> {
 
 /** A store holds edits of one dataset's rows; opening it over another dataset would serve stale rows. */
 async function checkDataset(conn: DuckDBConnection, file: string): Promise<void> {
-  const rows = (await conn.runAndReadAll(`SELECT (SELECT value FROM state.meta WHERE key = 'dataset_identity'), (${datasetIdentitySql})`)).getRowsJS();
+  const rows = (
+    await conn.runAndReadAll(
+      `SELECT (SELECT value FROM state.meta WHERE key = 'dataset_identity'), (${datasetIdentitySql})`,
+    )
+  ).getRowsJS();
   const [stored, current] = rows[0]!.map(String);
   if (stored !== current) {
-    throw new UnavailableError(`the state store ${file} was made from another dataset; remove it (its edits are lost) or pass another --state file`);
+    throw new UnavailableError(
+      `the state store ${file} was made from another dataset; remove it (its edits are lost) or pass another --state file`,
+    );
   }
 }

@@ -3,13 +3,30 @@
  * `noUncheckedIndexedAccess`. Every `@ts-expect-error` marks a misuse that must not compile: were the
  * line accepted (a type gone `any`, a body left open), tsc would fail on the unused directive.
  */
-import { NotFoundError, type Engine, type Page, type VisibilityInfo, type VisibilityRow, type TabularRow } from 'answer-engine-analytics';
+import {
+  NotFoundError,
+  type Engine,
+  type Page,
+  type VisibilityInfo,
+  type VisibilityRow,
+  type TabularRow,
+} from 'answer-engine-analytics';
 
-export async function consume(engine: Engine, orgId: string, categoryId: string, domain: string, reportName: string): Promise<void> {
+export async function consume(
+  engine: Engine,
+  orgId: string,
+  categoryId: string,
+  domain: string,
+  reportName: string,
+): Promise<void> {
   const acme = engine.org(orgId);
   const window = { category_id: categoryId, start_date: '2026-10-01', end_date: '2026-10-31' };
 
-  const page: Page<VisibilityInfo, VisibilityRow> = await acme.reports.visibility({ ...window, scope: 'all', group_by: ['model'] });
+  const page: Page<VisibilityInfo, VisibilityRow> = await acme.reports.visibility({
+    ...window,
+    scope: 'all',
+    group_by: ['model'],
+  });
   const total: number = page.info.total_results;
   const next: string | null = page.info.next_cursor;
   const first = page.data[0];
@@ -55,7 +72,12 @@ export async function consume(engine: Engine, orgId: string, categoryId: string,
   // @ts-expect-error a format that does not exist
   await acme.reports.visibility(window, { format: 'xml' });
 
-  const bots = await acme.reports.bots({ domain, start_date: '2026-10-01', metrics: ['count'], dimensions: ['bot_type'] });
+  const bots = await acme.reports.bots({
+    domain,
+    start_date: '2026-10-01',
+    metrics: ['count'],
+    dimensions: ['bot_type'],
+  });
   const totalRows: number = bots.info.total_rows;
   const row: TabularRow | undefined = bots.data[0];
   const count: number | null | undefined = row?.metrics[0];
@@ -80,5 +102,21 @@ export async function consume(engine: Engine, orgId: string, categoryId: string,
     }
   })();
 
-  void [total, next, brand, score, model, position, rows, csv, parquet, sql, totalRows, count, v1Score, untyped, missing];
+  void [
+    total,
+    next,
+    brand,
+    score,
+    model,
+    position,
+    rows,
+    csv,
+    parquet,
+    sql,
+    totalRows,
+    count,
+    v1Score,
+    untyped,
+    missing,
+  ];
 }

@@ -50,21 +50,35 @@ const compares = ['previous_period', 'previous_year', '2026-01-01..2026-01-31'];
  * declares them, now and then `explain`, and a `format` (with `csv_raw` for CSV). A near-valid request may
  * ask for an extension the endpoint does not take, or give one a bad value: both are 422s.
  */
-function extraQuery(endpoint: Endpoint, rnd: () => number, mutate: boolean): { extra: Record<string, string>; format: FormatName; extensions: string[] } {
+function extraQuery(
+  endpoint: Endpoint,
+  rnd: () => number,
+  mutate: boolean,
+): { extra: Record<string, string>; format: FormatName; extensions: string[] } {
   const extra: Record<string, string> = {};
   const takes = new Set(endpoint.extensions ?? []);
   if (takes.has('fill') && rnd() < 0.35) extra.fill = 'zero';
   if (takes.has('compare') && rnd() < 0.35) extra.compare = compares[Math.floor(rnd() * compares.length)]!;
   if (takes.has('components') && rnd() < 0.35) extra.components = 'true';
   if (mutate && rnd() < 0.2) {
-    const [name, value] = ([['fill', rnd() < 0.5 ? 'zero' : 'one'], ['compare', rnd() < 0.5 ? 'previous_period' : 'yesterday'], ['components', rnd() < 0.5 ? 'true' : 'maybe']] as const)[Math.floor(rnd() * 3)]!;
+    const [name, value] = (
+      [
+        ['fill', rnd() < 0.5 ? 'zero' : 'one'],
+        ['compare', rnd() < 0.5 ? 'previous_period' : 'yesterday'],
+        ['components', rnd() < 0.5 ? 'true' : 'maybe'],
+      ] as const
+    )[Math.floor(rnd() * 3)]!;
     extra[name] = value;
   }
   if (rnd() < 0.05) extra.explain = 'true';
   const format = rnd() < 0.5 ? formatNames[Math.floor(rnd() * formatNames.length)]! : 'json';
   if (format !== 'json' || rnd() < 0.1) extra.format = format;
   if (format === 'csv' && rnd() < 0.5) extra.csv_raw = 'true';
-  return { extra, format, extensions: Object.keys(extra).filter((k) => k === 'fill' || k === 'compare' || k === 'components') };
+  return {
+    extra,
+    format,
+    extensions: Object.keys(extra).filter((k) => k === 'fill' || k === 'compare' || k === 'components'),
+  };
 }
 
 /** Mutates one field of a valid object: a garbage value, a deletion, or an unknown key. */
@@ -101,14 +115,44 @@ export function fuzzRequests(endpoints: readonly Endpoint[], hints: Hints): fc.A
       const { extra, format, extensions } = extraQuery(endpoint, rnd, kind !== 'valid');
       const asked = { format, extensions };
       const withExtra = (q: unknown) => ({ ...(q && typeof q === 'object' ? q : {}), ...extra });
-      if (kind === 'valid') return { kind, endpoint, path, body: body === undefined ? undefined : JSON.stringify(body), query: queryString(withExtra(query)), ...asked };
+      if (kind === 'valid')
+        return {
+          kind,
+          endpoint,
+          path,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          query: queryString(withExtra(query)),
+          ...asked,
+        };
       if (kind === 'near-valid') {
         const target = endpoint.schemas.body || !endpoint.schemas.query ? 'body' : 'query';
         return target === 'body'
-          ? { kind, endpoint, path, body: JSON.stringify(mutate(body ?? {}, rnd, garbage)), query: queryString(withExtra(query)), ...asked }
-          : { kind, endpoint, path, body: undefined, query: queryString(withExtra(mutate(query ?? {}, rnd, garbage))), ...asked };
+          ? {
+              kind,
+              endpoint,
+              path,
+              body: JSON.stringify(mutate(body ?? {}, rnd, garbage)),
+              query: queryString(withExtra(query)),
+              ...asked,
+            }
+          : {
+              kind,
+              endpoint,
+              path,
+              body: undefined,
+              query: queryString(withExtra(mutate(query ?? {}, rnd, garbage))),
+              ...asked,
+            };
       }
-      return { kind, endpoint, path, body: rnd() < 0.5 ? text : JSON.stringify(garbage), query: rnd() < 0.3 ? `?${encodeURIComponent(String(text))}=1` : '', format: 'json', extensions: [] };
+      return {
+        kind,
+        endpoint,
+        path,
+        body: rnd() < 0.5 ? text : JSON.stringify(garbage),
+        query: rnd() < 0.3 ? `?${encodeURIComponent(String(text))}=1` : '',
+        format: 'json',
+        extensions: [],
+      };
     });
 }
 
@@ -164,12 +208,17 @@ export async function send(base: string, key: string, r: FuzzRequest, timeoutMs 
   const text = Buffer.from(bytes).toString('utf8');
   const status = response.status;
   // 406: a table format asked of an operation that answers JSON only.
-  if (!allowed.has(status) && !(status === 406 && (r.format ?? 'json') !== 'json')) return { request: r, status, problem: `status ${status}: ${text.slice(0, 300)}` };
+  if (!allowed.has(status) && !(status === 406 && (r.format ?? 'json') !== 'json'))
+    return { request: r, status, problem: `status ${status}: ${text.slice(0, 300)}` };
   const type = response.headers.get('content-type') ?? '';
-  if (status === 200 && !type.startsWith('application/json') && !type.startsWith('text/event-stream')) return { request: r, status, problem: tableProblem(type, bytes) };
+  if (status === 200 && !type.startsWith('application/json') && !type.startsWith('text/event-stream'))
+    return { request: r, status, problem: tableProblem(type, bytes) };
   if (type.startsWith('text/event-stream')) {
     for (const block of text.split('\n\n').filter((b) => b.includes('data:'))) {
-      const data = block.split('\n').find((l) => l.startsWith('data:'))!.slice(6);
+      const data = block
+        .split('\n')
+        .find((l) => l.startsWith('data:'))!
+        .slice(6);
       try {
         JSON.parse(data);
       } catch {
@@ -186,12 +235,29 @@ export async function send(base: string, key: string, r: FuzzRequest, timeoutMs 
   }
   if (status === 422) {
     const detail = (json as { detail?: unknown }).detail;
-    const ok = Array.isArray(detail) && detail.length > 0 && detail.every((d: { loc?: unknown; msg?: unknown; type?: unknown }) => Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string');
-    return { request: r, status, problem: ok ? null : `422 without an HTTPValidationError body: ${text.slice(0, 200)}` };
+    const ok =
+      Array.isArray(detail) &&
+      detail.length > 0 &&
+      detail.every(
+        (d: { loc?: unknown; msg?: unknown; type?: unknown }) =>
+          Array.isArray(d.loc) && typeof d.msg === 'string' && typeof d.type === 'string',
+      );
+    return {
+      request: r,
+      status,
+      problem: ok ? null : `422 without an HTTPValidationError body: ${text.slice(0, 200)}`,
+    };
   }
   if (status >= 400) {
     const body = json as { detail?: unknown; code?: unknown };
-    return { request: r, status, problem: typeof body.detail === 'string' && typeof body.code === 'string' ? null : `${status} without {detail, code}: ${text.slice(0, 200)}` };
+    return {
+      request: r,
+      status,
+      problem:
+        typeof body.detail === 'string' && typeof body.code === 'string'
+          ? null
+          : `${status} without {detail, code}: ${text.slice(0, 200)}`,
+    };
   }
   return { request: r, status, problem: null };
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 type Def = { type: string; [k: string]: unknown };
-type Check = { _zod: { def: { check: string; value?: number; minimum?: number; maximum?: number; inclusive?: boolean } } };
+type Check = {
+  _zod: { def: { check: string; value?: number; minimum?: number; maximum?: number; inclusive?: boolean } };
+};
 
 export interface Hints {
   /** A valid value for a named field, when the field needs one of this organization's ids or a date. */

@@ -1,4 +1,17 @@
-import { Bool, DateDay, Field, Float64, Int32, Int64, List, Table, TimestampMillisecond, Utf8, vectorFromArray, type DataType } from 'apache-arrow';
+import {
+  Bool,
+  DateDay,
+  Field,
+  Float64,
+  Int32,
+  Int64,
+  List,
+  Table,
+  TimestampMillisecond,
+  Utf8,
+  vectorFromArray,
+  type DataType,
+} from 'apache-arrow';
 import type { ColumnType } from '../../src/model/column.ts';
 import { tableNames, tables, type TableName } from '../../src/model/tables.ts';
 import { openEngine } from '../../src/open-engine.ts';
@@ -44,7 +57,10 @@ export function arrowTables(rows: Rows): Record<TableName, Table> {
     const data = rows[name] ?? [];
     const columns: Record<string, ReturnType<typeof vectorFromArray>> = {};
     for (const [column, def] of Object.entries(tables[name].columns)) {
-      columns[column] = vectorFromArray(data.map((r) => toValue(def.type, r[column])) as never[], arrowType(def.type)) as never;
+      columns[column] = vectorFromArray(
+        data.map((r) => toValue(def.type, r[column])) as never[],
+        arrowType(def.type),
+      ) as never;
     }
     out[name] = new Table(columns);
   }

@@ -7,7 +7,9 @@ import { aea } from './cli.ts';
 import { tempDir } from './tmp.ts';
 
 /** tsx by its path: the child runs in a temporary folder, where the package cannot be found by name. */
-const tsx = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/tsx/dist/esm/index.mjs')).href;
+const tsx = pathToFileURL(
+  join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/tsx/dist/esm/index.mjs'),
+).href;
 
 /**
  * chdb reads `remote_servers` from a config.xml in its working directory, so clusters can be made
@@ -22,7 +24,12 @@ export async function inClusterFolder<T>(script: string, config: string): Promis
   await writeFile(join(dir, 'config.xml'), config);
   const child = fileURLToPath(new URL(`./${script}`, import.meta.url));
   const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, ['--import', tsx, child, join(dir, 'chdb'), sampleDir], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
+    execFile(
+      process.execPath,
+      ['--import', tsx, child, join(dir, 'chdb'), sampleDir],
+      { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+      (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+    ),
   );
   return JSON.parse(stdout.trim().split('\n').pop()!) as T;
 }

@@ -38,7 +38,9 @@ export function startChild(args: string[]): Child {
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         waiters.push({ test, resolve });
-        void exited.then(() => reject(new Error(`child exited before the expected line; stderr: ${stderr.slice(-2000)}`)));
+        void exited.then(() =>
+          reject(new Error(`child exited before the expected line; stderr: ${stderr.slice(-2000)}`)),
+        );
       });
     },
     async kill() {

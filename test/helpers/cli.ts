@@ -6,16 +6,24 @@ export const aeaBin = fileURLToPath(new URL('../../src/cli/aea.mjs', import.meta
 /** Runs the real `aea` command; resolves with its exit code and output, never rejects on a non-zero exit. */
 export function aea(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [aeaBin, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [aeaBin, ...args],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }
 
 /** Runs an `aea` command line in this process through the same entry point, capturing its output. */
-export async function aeaInProcess(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function aeaInProcess(
+  args: string[],
+  input = '',
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { runCli } = await import('../../src/cli/run-cli.ts');
   let stdout = '';
   let stderr = '';

@@ -8,10 +8,18 @@ const engine = await openEngine({ data: process.argv[2]!, rollups: false });
 const [org] = await engine.listOrganizations();
 const acme = engine.org(org!.id);
 const calls = org!.categories.flatMap((c) =>
-  Array.from({ length: 4 }, (_, i) => acme.reports.visibility({ category_id: c.id, start_date: '2025-01-01', end_date: '2026-10-31', group_by: i % 2 ? ['prompt', 'date'] : ['prompt'] }).then(
-      () => 'answered',
-      (e: Error) => e.message,
-    ),
+  Array.from({ length: 4 }, (_, i) =>
+    acme.reports
+      .visibility({
+        category_id: c.id,
+        start_date: '2025-01-01',
+        end_date: '2026-10-31',
+        group_by: i % 2 ? ['prompt', 'date'] : ['prompt'],
+      })
+      .then(
+        () => 'answered',
+        (e: Error) => e.message,
+      ),
   ),
 );
 await new Promise((r) => setTimeout(r, 20));

@@ -9,7 +9,8 @@ export async function linkTables(dir: string, keep: readonly TableName[]): Promi
   await mkdir(dir, { recursive: true });
   for (const table of new Set<TableName>(['organizations', ...keep])) {
     const files = findTableFiles(sampleDir, table)!;
-    const source = files.length === 1 && basename(files[0]!) === `${table}.parquet` ? files[0]! : join(sampleDir, table);
+    const source =
+      files.length === 1 && basename(files[0]!) === `${table}.parquet` ? files[0]! : join(sampleDir, table);
     await symlink(source, join(dir, basename(source)));
   }
   return dir;

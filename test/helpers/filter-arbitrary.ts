@@ -18,7 +18,11 @@ const patterns = ['^B', 'o+', 's$', '^$', '[0-9]', 'a|e'];
 const textless: readonly FilterOp[] = ['is', 'not_is', 'in', 'not_in', 'matches'];
 
 /** One leaf over one of the catalog's fields that has a pool, with any of the field's operators. */
-export function leafArbitrary(catalog: FilterCatalog, pools: Record<string, FieldValuePool>, options: DrawOptions = {}): fc.Arbitrary<FilterNode> {
+export function leafArbitrary(
+  catalog: FilterCatalog,
+  pools: Record<string, FieldValuePool>,
+  options: DrawOptions = {},
+): fc.Arbitrary<FilterNode> {
   const fields = Object.keys(catalog).filter((f) => pools[f]);
   return fc.constantFrom(...fields).chain((field) => {
     const pool = pools[field]!;
@@ -27,7 +31,9 @@ export function leafArbitrary(catalog: FilterCatalog, pools: Record<string, Fiel
       let value: fc.Arbitrary<Extract<FilterNode, { kind: 'leaf' }>['value']>;
       if (op === 'in' || op === 'not_in') {
         const some = fc.uniqueArray(fc.constantFrom(...pool.exact), { minLength: 1, maxLength: 3 });
-        value = options.emptyLists ? fc.oneof({ arbitrary: some, weight: 9 }, { arbitrary: fc.constant([]), weight: 1 }) : some;
+        value = options.emptyLists
+          ? fc.oneof({ arbitrary: some, weight: 9 }, { arbitrary: fc.constant([]), weight: 1 })
+          : some;
       } else if (op === 'is' || op === 'not_is') value = fc.constantFrom(...pool.exact);
       else if (op === 'matches') value = fc.constantFrom(...patterns);
       else value = fc.constantFrom(...pool.text);
@@ -37,13 +43,21 @@ export function leafArbitrary(catalog: FilterCatalog, pools: Record<string, Fiel
 }
 
 /** Random filter trees over a report's catalog, at most `depth` groups deep. */
-export function filterArbitrary(catalog: FilterCatalog, pools: Record<string, FieldValuePool>, depth = 3, options: DrawOptions = {}): fc.Arbitrary<FilterNode> {
+export function filterArbitrary(
+  catalog: FilterCatalog,
+  pools: Record<string, FieldValuePool>,
+  depth = 3,
+  options: DrawOptions = {},
+): fc.Arbitrary<FilterNode> {
   const leaf = leafArbitrary(catalog, pools, options);
   const tree: fc.Arbitrary<FilterNode> = fc.letrec<{ node: FilterNode }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true, maxDepth: depth },
       leaf,
-      fc.record({ kind: fc.constantFrom('and' as const, 'or' as const), children: fc.array(tie('node'), { minLength: 1, maxLength: 3 }) }),
+      fc.record({
+        kind: fc.constantFrom('and' as const, 'or' as const),
+        children: fc.array(tie('node'), { minLength: 1, maxLength: 3 }),
+      }),
       fc.record({ kind: fc.constant('not' as const), child: tie('node') }),
     ),
   })).node;

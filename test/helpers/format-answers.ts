@@ -2,7 +2,19 @@ import { Table, type RecordBatch } from 'apache-arrow';
 import { expect } from 'vitest';
 import type { OrgScope, StreamCall } from '../../src/library/org-scope.ts';
 import type { TableFormat } from '../../src/formats/format-names.ts';
-import { arrowOf, arrowRead, asJson, csvTable, expectedCell, ndjsonRows, parquetRead, saved, type Answer, type JsonRow, type TypedRead } from './formats.ts';
+import {
+  arrowOf,
+  arrowRead,
+  asJson,
+  csvTable,
+  expectedCell,
+  ndjsonRows,
+  parquetRead,
+  saved,
+  type Answer,
+  type JsonRow,
+  type TypedRead,
+} from './formats.ts';
 
 export type FormatOutputs = Record<TableFormat, Uint8Array | string | TypedRead>;
 
@@ -10,9 +22,16 @@ export type FormatOutputs = Record<TableFormat, Uint8Array | string | TypedRead>
  * Every format of one request against its JSON answer, each read back by an independent reader
  * (DuckDB for NDJSON, CSV and Parquet; apache-arrow for Arrow IPC); files are written to `dir`.
  */
-export async function expectSameAnswer(dir: string, name: string, answer: Answer, outputs: FormatOutputs, headOf: (h: JsonRow) => JsonRow = (h) => h): Promise<void> {
+export async function expectSameAnswer(
+  dir: string,
+  name: string,
+  answer: Answer,
+  outputs: FormatOutputs,
+  headOf: (h: JsonRow) => JsonRow = (h) => h,
+): Promise<void> {
   expect(answer.rows.length, 'the request answers rows').toBeGreaterThan(0);
-  const file = (format: TableFormat) => saved(dir, `${name}-${format}-${Math.random().toString(36).slice(2)}`, outputs[format] as Uint8Array | string);
+  const file = (format: TableFormat) =>
+    saved(dir, `${name}-${format}-${Math.random().toString(36).slice(2)}`, outputs[format] as Uint8Array | string);
 
   expect(await ndjsonRows(await file('ndjson'))).toEqual(answer.rows);
 
@@ -22,7 +41,10 @@ export async function expectSameAnswer(dir: string, name: string, answer: Answer
   expect([...new Set(csv.columns.map((p) => p.split('.')[0]))]).toEqual(Object.keys(answer.rows[0]!));
   expect(csv.cells).toEqual(answer.rows.map((row) => csv.columns.map((path) => expectedCell(row, path, items))));
 
-  const arrow = typeof outputs.arrow === 'object' && 'rows' in outputs.arrow ? outputs.arrow : arrowRead(outputs.arrow as Uint8Array);
+  const arrow =
+    typeof outputs.arrow === 'object' && 'rows' in outputs.arrow
+      ? outputs.arrow
+      : arrowRead(outputs.arrow as Uint8Array);
   const parquet = await parquetRead(await file('parquet'));
   // The fingerprint names the format too (src/reports/extensions/fingerprint.ts), so each head carries its own.
   const { fingerprint: _json, ...jsonHead } = answer.head;
@@ -35,7 +57,11 @@ export async function expectSameAnswer(dir: string, name: string, answer: Answer
 }
 
 /** A library call's JSON answer and its four table formats (a stream's when `library` names one). */
-export async function libraryOutputs(org: OrgScope, library: string, body: JsonRow): Promise<{ answer: Answer; outputs: FormatOutputs }> {
+export async function libraryOutputs(
+  org: OrgScope,
+  library: string,
+  body: JsonRow,
+): Promise<{ answer: Answer; outputs: FormatOutputs }> {
   const call = library.endsWith('Stream') ? undefined : org.report(library);
   if (call) {
     const page = (await call(body)) as { info: JsonRow; data: JsonRow[] };
@@ -63,6 +89,11 @@ export async function libraryOutputs(org: OrgScope, library: string, body: JsonR
   for await (const b of stream(body, { format: 'parquet' })) bytes.push(b);
   return {
     answer: { head: events[0]!, rows: events.slice(1) },
-    outputs: { ndjson: await text('ndjson'), csv: await text('csv'), arrow: arrowOf(new Table(batches)), parquet: Buffer.concat(bytes) },
+    outputs: {
+      ndjson: await text('ndjson'),
+      csv: await text('csv'),
+      arrow: arrowOf(new Table(batches)),
+      parquet: Buffer.concat(bytes),
+    },
   };
 }

@@ -27,7 +27,9 @@ export function answerOf(text: string, stream: boolean): Answer {
 /** Writes the tables an engine has open to a dataset folder, so the CLI can open the same data. */
 export async function writeDatasetFolder(engine: Engine, dir: string): Promise<void> {
   await engine.core.pool.use(async (conn) => {
-    const views = new Set((await conn.runAndReadAll(`SELECT view_name FROM duckdb_views()`)).getRowsJS().map((r) => String(r[0])));
+    const views = new Set(
+      (await conn.runAndReadAll(`SELECT view_name FROM duckdb_views()`)).getRowsJS().map((r) => String(r[0])),
+    );
     for (const table of tableNames) {
       const view = views.has(`dataset_${table}`) ? `dataset_${table}` : table;
       await conn.run(`COPY (SELECT * FROM "${view}") TO '${join(dir, `${table}.parquet`)}' (FORMAT parquet)`);
@@ -36,7 +38,10 @@ export async function writeDatasetFolder(engine: Engine, dir: string): Promise<v
 }
 
 /** Runs a query in a DuckDB of its own, as an analyst reading an exported file would. */
-export async function duckdb(query: string, params: string[] = []): Promise<{ rows: JsonRow[]; types: Record<string, string> }> {
+export async function duckdb(
+  query: string,
+  params: string[] = [],
+): Promise<{ rows: JsonRow[]; types: Record<string, string> }> {
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
   try {
@@ -64,7 +69,10 @@ export async function ndjsonRows(file: string): Promise<JsonRow[]> {
 
 /** CSV read back by DuckDB as text cells; a quoted empty field stays '' and an empty one is NULL. */
 export async function csvTable(file: string): Promise<{ columns: string[]; cells: (string | null)[][] }> {
-  const { rows, types } = await duckdb(`SELECT * FROM read_csv($1, header = true, all_varchar = true, allow_quoted_nulls = false)`, [file]);
+  const { rows, types } = await duckdb(
+    `SELECT * FROM read_csv($1, header = true, all_varchar = true, allow_quoted_nulls = false)`,
+    [file],
+  );
   const columns = Object.keys(types);
   return { columns, cells: rows.map((r) => columns.map((c) => (r[c] === null ? null : String(r[c])))) };
 }
@@ -83,7 +91,11 @@ export function expectedCell(row: JsonRow, path: string, items: Record<string, r
   }
   if (value === null || value === undefined) return null;
   // CSV is written for spreadsheets: a text that starts like a formula (a YouTube handle's @) gets a quote.
-  return typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' ? spreadsheetText(value)! : String(value);
+  return typeof value === 'object'
+    ? JSON.stringify(value)
+    : typeof value === 'string'
+      ? spreadsheetText(value)!
+      : String(value);
 }
 
 /**
@@ -99,13 +111,18 @@ export function asJson(actual: unknown, expected: unknown): unknown {
     return typeof expected === 'string' && expected.length === 10 ? iso.slice(0, 10) : `${iso.slice(0, 19)}Z`;
   }
   if (actual instanceof Vector) return asJson([...actual], expected);
-  if (Array.isArray(expected) && !Array.isArray(actual) && typeof actual === 'object') return asJson(Object.values(plain(actual)), expected);
+  if (Array.isArray(expected) && !Array.isArray(actual) && typeof actual === 'object')
+    return asJson(Object.values(plain(actual)), expected);
   if (Array.isArray(actual)) return actual.map((v, i) => asJson(v, (expected as unknown[] | null)?.[i]));
-  if (typeof actual === 'object') return Object.fromEntries(Object.entries(plain(actual)).map(([k, v]) => [k, asJson(v, (expected as JsonRow | null)?.[k])]));
+  if (typeof actual === 'object')
+    return Object.fromEntries(
+      Object.entries(plain(actual)).map(([k, v]) => [k, asJson(v, (expected as JsonRow | null)?.[k])]),
+    );
   return actual;
 }
 
-const plain = (v: object): JsonRow => ('toJSON' in v && typeof v.toJSON === 'function' ? (v.toJSON() as JsonRow) : (v as JsonRow));
+const plain = (v: object): JsonRow =>
+  'toJSON' in v && typeof v.toJSON === 'function' ? (v.toJSON() as JsonRow) : (v as JsonRow);
 
 export interface TypedRead {
   readonly head: JsonRow;
@@ -116,7 +133,9 @@ export interface TypedRead {
 /** Parquet read back by DuckDB: its rows, column types and the head under `aea:head`. */
 export async function parquetRead(file: string): Promise<TypedRead> {
   const { rows, types } = await duckdb(`SELECT * FROM read_parquet($1)`, [file]);
-  const kv = await duckdb(`SELECT decode(value) AS v FROM parquet_kv_metadata($1) WHERE decode(key) = 'aea:head'`, [file]);
+  const kv = await duckdb(`SELECT decode(value) AS v FROM parquet_kv_metadata($1) WHERE decode(key) = 'aea:head'`, [
+    file,
+  ]);
   return { head: JSON.parse(String(kv.rows[0]!.v)) as JsonRow, types, rows };
 }
 
@@ -128,5 +147,10 @@ export function arrowRead(bytes: Uint8Array): TypedRead & { table: Table } {
 
 export function arrowOf(table: Table): TypedRead & { table: Table } {
   const types = Object.fromEntries(table.schema.fields.map((f) => [f.name, String(f.type)]));
-  return { table, head: JSON.parse(table.schema.metadata.get('aea:head')!) as JsonRow, types, rows: table.toArray().map((r) => plain(r)) };
+  return {
+    table,
+    head: JSON.parse(table.schema.metadata.get('aea:head')!) as JsonRow,
+    types,
+    rows: table.toArray().map((r) => plain(r)),
+  };
 }

@@ -7,7 +7,8 @@ export function expectGolden(file: string, text: string): void {
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
-    if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`golden file ${file} was missing and has been written; run again`);
+    if (process.env.UPDATE_GOLDEN !== '1')
+      throw new Error(`golden file ${file} was missing and has been written; run again`);
     return;
   }
   expect(text, file).toBe(readFileSync(file, 'utf8'));

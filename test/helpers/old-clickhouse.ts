@@ -25,7 +25,10 @@ const freePort = () =>
  * never a skipped test.
  */
 export async function startDebianClickHouse(dir: string): Promise<RunningServer> {
-  if (!onPath('clickhouse-server')) throw new Error('clickhouse-server is not installed: run `npm run system-deps` (apt-get install -y clickhouse-server)');
+  if (!onPath('clickhouse-server'))
+    throw new Error(
+      'clickhouse-server is not installed: run `npm run system-deps` (apt-get install -y clickhouse-server)',
+    );
   const [http, tcp, interserver] = [await freePort(), await freePort(), await freePort()];
   for (const sub of ['data', 'tmp', 'user_files', 'format_schemas']) mkdirSync(join(dir, sub), { recursive: true });
   const child: ChildProcess = spawn(
@@ -49,7 +52,8 @@ export async function startDebianClickHouse(dir: string): Promise<RunningServer>
   const url = `http://127.0.0.1:${http}`;
   const until = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`clickhouse-server exited with ${child.exitCode}; see ${join(dir, 'server.err.log')}`);
+    if (child.exitCode !== null)
+      throw new Error(`clickhouse-server exited with ${child.exitCode}; see ${join(dir, 'server.err.log')}`);
     try {
       if ((await fetch(`${url}/ping`)).ok) break;
     } catch {

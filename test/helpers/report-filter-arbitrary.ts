@@ -15,7 +15,8 @@ export type FilterShape =
   | { readonly kind: 'channel' }
   | { readonly kind: 'leaves' };
 
-const only = (catalog: FilterCatalog, keep: (field: string) => boolean): FilterCatalog => Object.fromEntries(Object.entries(catalog).filter(([f]) => keep(f)));
+const only = (catalog: FilterCatalog, keep: (field: string) => boolean): FilterCatalog =>
+  Object.fromEntries(Object.entries(catalog).filter(([f]) => keep(f)));
 
 /** `parts` joined by a top-level and, each present or not (none: undefined). */
 const allOf = (parts: fc.Arbitrary<FilterNode | undefined>[]) =>
@@ -25,7 +26,12 @@ const maybe = (catalog: FilterCatalog, draw: (c: FilterCatalog) => fc.Arbitrary<
   Object.keys(catalog).length > 0 ? fc.option(draw(catalog), { nil: undefined }) : fc.constant(undefined);
 
 /** Filters shaped as the report accepts them (most draws are answered), and one in five any tree over its catalog (often refused). */
-export function reportFilterArbitrary(catalog: FilterCatalog, shape: FilterShape, pools: Record<string, FieldValuePool>, options: DrawOptions = {}): fc.Arbitrary<FilterNode | undefined> {
+export function reportFilterArbitrary(
+  catalog: FilterCatalog,
+  shape: FilterShape,
+  pools: Record<string, FieldValuePool>,
+  options: DrawOptions = {},
+): fc.Arbitrary<FilterNode | undefined> {
   const tree = (c: FilterCatalog) => filterArbitrary(c, pools, 2, options);
   const leaf = (c: FilterCatalog) => leafArbitrary(c, pools, options);
   let shaped: fc.Arbitrary<FilterNode | undefined>;
@@ -37,16 +43,32 @@ export function reportFilterArbitrary(catalog: FilterCatalog, shape: FilterShape
       const rows = shape.rowFields ?? [];
       const top = shape.topLevel ?? [];
       shaped = allOf([
-        maybe(only(catalog, (f) => !rows.includes(f) && !top.includes(f)), tree),
-        maybe(only(catalog, (f) => rows.includes(f)), tree),
-        ...top.filter((f) => catalog[f]).map((f) => maybe(only(catalog, (g) => g === f), leaf)),
+        maybe(
+          only(catalog, (f) => !rows.includes(f) && !top.includes(f)),
+          tree,
+        ),
+        maybe(
+          only(catalog, (f) => rows.includes(f)),
+          tree,
+        ),
+        ...top
+          .filter((f) => catalog[f])
+          .map((f) =>
+            maybe(
+              only(catalog, (g) => g === f),
+              leaf,
+            ),
+          ),
       ]);
       break;
     }
     case 'channel': {
       const channel = catalog.channel!;
       shaped = allOf([
-        maybe(only(catalog, (f) => f !== 'channel'), tree),
+        maybe(
+          only(catalog, (f) => f !== 'channel'),
+          tree,
+        ),
         maybe({ channel: { ...channel, ops: channel.ops.filter((o) => o !== 'is' && o !== 'in') } }, tree),
         maybe({ channel: { ...channel, ops: channel.ops.filter((o) => o === 'is' || o === 'in') } }, leaf),
       ]);

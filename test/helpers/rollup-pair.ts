@@ -26,12 +26,18 @@ export const rollupWindows = [
  * Two engines over the v2 fixture, one with `def` built for `categories` and one reading the facts
  * only, for a test that holds a rollup's answers to the facts'; and how to ask each of them.
  */
-export function rollupPair(def: RollupDef, categories: readonly string[], // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any report's request and plan
-  reports: { v2: PagedReport<any, any>; v2Name: string; v1: Parameters<typeof prepareTabular>[0]; v1Name: string }) {
+export function rollupPair(
+  def: RollupDef,
+  categories: readonly string[], // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any report's request and plan
+  reports: { v2: PagedReport<any, any>; v2Name: string; v1: Parameters<typeof prepareTabular>[0]; v1Name: string },
+) {
   const fixture = moreV2Fixture();
   const engines = {} as { withRollups: Engine; factsOnly: Engine };
   beforeAll(async () => {
-    [engines.withRollups, engines.factsOnly] = await Promise.all([openFixture(fixture, { cursorSecret: 'same' }), openFixture(fixture, { cursorSecret: 'same', rollups: false })]);
+    [engines.withRollups, engines.factsOnly] = await Promise.all([
+      openFixture(fixture, { cursorSecret: 'same' }),
+      openFixture(fixture, { cursorSecret: 'same', rollups: false }),
+    ]);
     await engines.withRollups.core.rollups.warm(def, [...categories]);
   });
   afterAll(() => {
@@ -39,10 +45,28 @@ export function rollupPair(def: RollupDef, categories: readonly string[], // esl
     engines.factsOnly.close();
   });
   const rollupRead = (text: string) => text.includes(`rollup_${def.name}`);
-  const readsV2 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareRead(reports.v2, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-  const readsV1 = async (engine: Engine, body: Body) => rollupRead(render(pageQuery((await prepareTabular(reports.v1, body, 'page', engine.org(ids.org1).context())).compiled, { after: 0, upTo: 1 })).text);
-  const v2Text = async (engine: Engine, body: Body) => JSON.stringify(await allPages(engine.org(ids.org1), reports.v2Name, body, 7));
-  const v1Text = async (engine: Engine, body: Body) => JSON.stringify(await tabular(engine.org(ids.org1), reports.v1Name, body));
+  const readsV2 = async (engine: Engine, body: Body) =>
+    rollupRead(
+      render(
+        pageQuery((await prepareRead(reports.v2, body, 'page', engine.org(ids.org1).context())).compiled, {
+          after: 0,
+          upTo: 1,
+        }),
+      ).text,
+    );
+  const readsV1 = async (engine: Engine, body: Body) =>
+    rollupRead(
+      render(
+        pageQuery((await prepareTabular(reports.v1, body, 'page', engine.org(ids.org1).context())).compiled, {
+          after: 0,
+          upTo: 1,
+        }),
+      ).text,
+    );
+  const v2Text = async (engine: Engine, body: Body) =>
+    JSON.stringify(await allPages(engine.org(ids.org1), reports.v2Name, body, 7));
+  const v1Text = async (engine: Engine, body: Body) =>
+    JSON.stringify(await tabular(engine.org(ids.org1), reports.v1Name, body));
   /**
    * On an engine of its own with the rollup built for the first category: both requests read it, `edit`
    * (a prompt edit) retires it, the facts answer meanwhile, and once rebuilt it answers as they did.

@@ -27,7 +27,11 @@ export async function startServer(engine: Engine, options: Omit<ServerOptions, '
 }
 
 export function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** Parses a text/event-stream body into events. */
@@ -39,7 +43,10 @@ export function parseSse(text: string): { event: string; data: string }[] {
       const lines = block.split('\n');
       return {
         event: lines.find((l) => l.startsWith('event:'))?.slice(7) ?? 'message',
-        data: lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(6)).join('\n'),
+        data: lines
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(6))
+          .join('\n'),
       };
     });
 }

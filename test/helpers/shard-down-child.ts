@@ -20,15 +20,21 @@ const one = async (sql: string) => Object.values((await session.run(sql)).column
 // Database `down`: every table a view of the loaded one, but mentions a Distributed table over the cluster.
 // The local shard holds the rows cityHash64(organization_id) routes to it (shard 1, weight 1 of 3); the other shard is down.
 // Without the rollups (which would read the loaded facts, not the Distributed table), so the reports read mentions.
-const loadedTables = (await session.run(`SELECT name FROM system.tables WHERE database = 'aea' AND name NOT LIKE 'rollup\\_%'`)).columns.name!;
+const loadedTables = (
+  await session.run(`SELECT name FROM system.tables WHERE database = 'aea' AND name NOT LIKE 'rollup\\_%'`)
+).columns.name!;
 await session.run('CREATE DATABASE down');
 for (const name of loadedTables) {
   if (name === 'mentions') continue;
   await session.run(`CREATE VIEW down.${String(name)} AS SELECT * FROM aea.${String(name)}`);
 }
 await session.run('CREATE TABLE down.mentions_local AS aea.mentions');
-await session.run('INSERT INTO down.mentions_local SELECT * FROM aea.mentions WHERE cityHash64(organization_id) % 3 = 0');
-await session.run('CREATE TABLE down.mentions AS aea.mentions ENGINE = Distributed(down, down, mentions_local, cityHash64(organization_id))');
+await session.run(
+  'INSERT INTO down.mentions_local SELECT * FROM aea.mentions WHERE cityHash64(organization_id) % 3 = 0',
+);
+await session.run(
+  'CREATE TABLE down.mentions AS aea.mentions ENGINE = Distributed(down, down, mentions_local, cityHash64(organization_id))',
+);
 const [onDown] = await one('SELECT any(organization_id) FROM aea.mentions WHERE cityHash64(organization_id) % 3 != 0');
 const [onLive] = await one('SELECT any(organization_id) FROM aea.mentions WHERE cityHash64(organization_id) % 3 = 0');
 
@@ -38,7 +44,9 @@ const [all] = await one('SELECT count() FROM aea.mentions');
 const [partial] = await one('SELECT count() FROM down.mentions');
 const [ofDown] = await one(`SELECT count() FROM down.mentions WHERE organization_id = '${String(onDown)}'`);
 // What the clickhouse backend sends with every statement over HTTP: its settings, which beat the session's.
-const withSettings = Object.entries(clickhouseSettings).map(([k, v]) => `${k} = ${typeof v === 'string' ? `'${v}'` : v}`).join(', ');
+const withSettings = Object.entries(clickhouseSettings)
+  .map(([k, v]) => `${k} = ${typeof v === 'string' ? `'${v}'` : v}`)
+  .join(', ');
 const perQuery = await one(`SELECT count() FROM down.mentions SETTINGS ${withSettings}`).then(
   (v) => ({ answered: v[0] }),
   (e: Error) => ({ error: e.message.replace(/\s+/g, ' ').slice(0, 600) }),
@@ -47,8 +55,18 @@ const perQuery = await one(`SELECT count() FROM down.mentions SETTINGS ${withSet
 const engine = await openEngine({ data, backend: 'clickhouse', clickhouseUrl: `chdb:${path}?database=down` });
 const reports: Record<string, unknown> = {};
 for (const org of [onDown, onLive] as string[]) {
-  const category = (await engine.core.pool.use((c) => c.runAndReadAll(`SELECT min(id) FROM categories WHERE organization_id = '${org}'`))).getRowsJS()[0]![0];
-  const body = { category_id: String(category), start_date: '2026-01-01', end_date: '2026-06-30', group_by: ['model'], limit: 50 } as const;
+  const category = (
+    await engine.core.pool.use((c) =>
+      c.runAndReadAll(`SELECT min(id) FROM categories WHERE organization_id = '${org}'`),
+    )
+  ).getRowsJS()[0]![0];
+  const body = {
+    category_id: String(category),
+    start_date: '2026-01-01',
+    end_date: '2026-06-30',
+    group_by: ['model'],
+    limit: 50,
+  } as const;
   reports[org === onDown ? 'down' : 'live'] = await engine
     .org(org)
     .reports.visibility(body)
@@ -68,13 +86,37 @@ const gone = await openEngine({ data, backend: 'clickhouse', clickhouseUrl: `chd
 
 // The CLI and the REST service over each: the usual error body, never a stack trace.
 const faces: Record<string, unknown> = {};
-for (const [name, database, open] of [['down', 'down', engine], ['gone', 'gone', gone]] as const) {
-  const category = (await open.core.pool.use((c) => c.runAndReadAll(`SELECT min(id) FROM categories WHERE organization_id = '${String(onDown)}'`))).getRowsJS()[0]![0];
+for (const [name, database, open] of [
+  ['down', 'down', engine],
+  ['gone', 'gone', gone],
+] as const) {
+  const category = (
+    await open.core.pool.use((c) =>
+      c.runAndReadAll(`SELECT min(id) FROM categories WHERE organization_id = '${String(onDown)}'`),
+    )
+  ).getRowsJS()[0]![0];
   const body = { category_id: String(category), start_date: '2026-01-01', end_date: '2026-06-30', limit: 5 };
-  const cli = await aeaInProcess(['query', '/v2/reports/visibility', '--data', data, '--org', String(onDown), '--state', join(process.cwd(), `${name}.state.duckdb`), '--backend', 'clickhouse', '--clickhouse-url', `chdb:${path}?database=${database}`, '--body', JSON.stringify(body)]).catch((e: Error) => ({ threw: e.stack }));
+  const cli = await aeaInProcess([
+    'query',
+    '/v2/reports/visibility',
+    '--data',
+    data,
+    '--org',
+    String(onDown),
+    '--state',
+    join(process.cwd(), `${name}.state.duckdb`),
+    '--backend',
+    'clickhouse',
+    '--clickhouse-url',
+    `chdb:${path}?database=${database}`,
+    '--body',
+    JSON.stringify(body),
+  ]).catch((e: Error) => ({ threw: e.stack }));
   const server = await startServer(open, { rateLimit: false });
   try {
-    const response = await post(`${server.url}/v2/reports/visibility`, body, { 'x-api-key': await server.key(String(onDown)) });
+    const response = await post(`${server.url}/v2/reports/visibility`, body, {
+      'x-api-key': await server.key(String(onDown)),
+    });
     faces[name] = { cli, http: { status: response.status, body: await response.text() } };
   } finally {
     await server.close();

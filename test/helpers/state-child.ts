@@ -13,10 +13,16 @@ const say = (line: string) => new Promise<void>((resolve) => process.stdout.writ
 
 if (mode === 'patch') {
   const params = { category_id: target! };
-  const listed = (await scope.resources.prompts({ params, query: { status: 'active,disabled', limit: '1000' } })).data as { id: string }[];
+  const listed = (await scope.resources.prompts({ params, query: { status: 'active,disabled', limit: '1000' } }))
+    .data as { id: string }[];
   await say('ready');
   for (let k = 1; ; k++) {
-    const prompts = listed.map((p) => ({ id: p.id, prompt: `batch ${k}`, tags: [`crash tag ${k}`], topic: { name: `crash topic ${k}` } }));
+    const prompts = listed.map((p) => ({
+      id: p.id,
+      prompt: `batch ${k}`,
+      tags: [`crash tag ${k}`],
+      topic: { name: `crash topic ${k}` },
+    }));
     await scope.resources.updatePrompts({ params, body: { prompts } });
     await say(`committed ${k}`);
   }

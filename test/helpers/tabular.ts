@@ -16,9 +16,16 @@ export async function tabular(org: OrgScope, name: string, body: Body): Promise<
 
 /** Floats compared to 12 significant digits: the engine and the reference add shares in other orders. */
 export const rounded = (rows: TabularRow[]) =>
-  rows.map((r) => ({ ...r, metrics: r.metrics.map((m) => (typeof m === 'number' && !Number.isInteger(m) ? Number(m.toPrecision(12)) : m)) }));
+  rows.map((r) => ({
+    ...r,
+    metrics: r.metrics.map((m) => (typeof m === 'number' && !Number.isInteger(m) ? Number(m.toPrecision(12)) : m)),
+  }));
 
-export async function streamed(org: OrgScope, name: string, body: Body): Promise<{ event: string; data: Record<string, unknown> }[]> {
+export async function streamed(
+  org: OrgScope,
+  name: string,
+  body: Body,
+): Promise<{ event: string; data: Record<string, unknown> }[]> {
   const events: { event: string; data: Record<string, unknown> }[] = [];
   for await (const e of org.stream(name)(body)) events.push(e);
   return events;

@@ -16,7 +16,11 @@ export async function allPages(org: OrgScope, name: string, body: Body, limit: n
   return pages;
 }
 
-export async function streamEvents(org: OrgScope, name: string, body: Body): Promise<{ event: string; data: Record<string, unknown> }[]> {
+export async function streamEvents(
+  org: OrgScope,
+  name: string,
+  body: Body,
+): Promise<{ event: string; data: Record<string, unknown> }[]> {
   const events: { event: string; data: Record<string, unknown> }[] = [];
   for await (const e of org.stream(name)(body)) events.push(e);
   return events;

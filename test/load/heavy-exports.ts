@@ -19,7 +19,13 @@ import { ApiKeys } from '../../src/state/api-keys.ts';
  *   npx tsx test/load/heavy-exports.ts [--data DIR] [--exports 16] [--seconds 60] [--memory-limit 1GB] [--backend chdb]
  */
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, exports: { type: 'string' }, seconds: { type: 'string' }, 'memory-limit': { type: 'string' }, backend: { type: 'string' } },
+  options: {
+    data: { type: 'string' },
+    exports: { type: 'string' },
+    seconds: { type: 'string' },
+    'memory-limit': { type: 'string' },
+    backend: { type: 'string' },
+  },
 });
 const data = values.data ?? (await ensureSample());
 const exportsAtOnce = Number(values.exports ?? 16);
@@ -33,14 +39,42 @@ mkdirSync(tmp);
 const setup = await openEngine({ data, state });
 const [org] = await setup.listOrganizations();
 const keys: string[] = [];
-for (let i = 0; i <= exportsAtOnce; i++) keys.push((await ApiKeys.of(setup.core.state).create({ organizationId: org!.id, name: `export ${i}`, expiresOn: '2099-12-31', now: new Date() })).key);
+for (let i = 0; i <= exportsAtOnce; i++)
+  keys.push(
+    (
+      await ApiKeys.of(setup.core.state).create({
+        organizationId: org!.id,
+        name: `export ${i}`,
+        expiresOn: '2099-12-31',
+        now: new Date(),
+      })
+    ).key,
+  );
 const category = org!.categories[0]!.id;
 await setup.close();
 
 const aea = new URL('../../src/cli/aea.mjs', import.meta.url).pathname;
 const backend = values.backend ? ['--backend', values.backend] : [];
-const args = [aea, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--quiet', '--memory-limit', memoryLimit, ...backend];
-const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
+const args = [
+  aea,
+  'serve',
+  '--data',
+  data,
+  '--state',
+  state,
+  '--port',
+  '0',
+  '--rate-limit',
+  '0',
+  '--quiet',
+  '--memory-limit',
+  memoryLimit,
+  ...backend,
+];
+const child = spawn(process.execPath, args, {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, TMPDIR: tmp },
+});
 const url = await new Promise<string>((resolve, reject) => {
   child.stdout.on('data', (b: Buffer) => {
     const m = /on (http:\/\/[^\s;]+)/.exec(b.toString());
@@ -101,18 +135,27 @@ const exporters = keys.slice(1).map(async (key, i) => {
     const format = formats[(i + round) % formats.length]!;
     const t = performance.now();
     try {
-      const r = await fetch(`${url}/v2/reports/${report}/stream?format=${format}&fill=zero&compare=previous_period${components.has(report) ? '&components=true' : ''}`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: body(report),
-      });
+      const r = await fetch(
+        `${url}/v2/reports/${report}/stream?format=${format}&fill=zero&compare=previous_period${components.has(report) ? '&components=true' : ''}`,
+        {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: body(report),
+        },
+      );
       if (r.status !== 200 && !refusals.has(`${report} ${r.status}`)) {
         refusals.add(`${report} ${r.status}`);
         process.stderr.write(`export ${report} ${format}: ${r.status} ${(await r.clone().text()).slice(0, 300)}\n`);
       }
       let bytes = 0;
       for await (const chunk of r.body as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
-      outcomes.push({ report, format, status: r.status, mib: +(bytes / 2 ** 20).toFixed(2), seconds: +((performance.now() - t) / 1000).toFixed(1) });
+      outcomes.push({
+        report,
+        format,
+        status: r.status,
+        mib: +(bytes / 2 ** 20).toFixed(2),
+        seconds: +((performance.now() - t) / 1000).toFixed(1),
+      });
     } catch (error) {
       outcomes.push({ report, format, status: 0, mib: 0, seconds: +((performance.now() - t) / 1000).toFixed(1) });
       process.stderr.write(`export ${report} ${format}: ${(error as Error).message}\n`);

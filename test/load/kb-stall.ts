@@ -18,10 +18,17 @@ const scope = engine.org(org.id);
 const kb = ((await scope.resources.knowledgeBases!({})).data as { id: string }[])[0]!.id;
 const { values } = parseArgs({ options: { docs: { type: 'string' } } });
 const [held] = await engine.core.state.read(async (conn) =>
-  (await conn.runAndReadAll('SELECT count(*)::INTEGER, coalesce(sum(strlen(text)), 0)::BIGINT FROM state.kb_documents WHERE knowledge_base_id = $kb', { kb })).getRowsJS(),
+  (
+    await conn.runAndReadAll(
+      'SELECT count(*)::INTEGER, coalesce(sum(strlen(text)), 0)::BIGINT FROM state.kb_documents WHERE knowledge_base_id = $kb',
+      { kb },
+    )
+  ).getRowsJS(),
 );
 const [heldDocs, heldBytes] = [Number(held![0]), Number(held![1])];
-const docs = values.docs ? Math.min(Number(values.docs), maxKbDocuments - heldDocs) : Math.floor((maxKbTextBytes - heldBytes) / 500_000);
+const docs = values.docs
+  ? Math.min(Number(values.docs), maxKbDocuments - heldDocs)
+  : Math.floor((maxKbTextBytes - heldBytes) / 500_000);
 const docChars = Math.min(500_000, Math.floor((maxKbTextBytes - heldBytes) / docs));
 // Words drawn from a vocabulary of 20,000, in paragraphs, so the index holds realistic postings.
 await engine.core.state.transaction((conn) =>
@@ -39,11 +46,31 @@ const run = async (label: string, body: object) => {
   h.reset();
   h.enable();
   const started = performance.now();
-  const answer = (await scope.resources.searchKnowledgeBase!({ params: { knowledge_base_id: kb }, body })) as { data: unknown[] };
+  const answer = (await scope.resources.searchKnowledgeBase!({ params: { knowledge_base_id: kb }, body })) as {
+    data: unknown[];
+  };
   const ms = performance.now() - started;
   h.disable();
-  return { label, ms: Math.round(ms), results: answer.data.length, loopMaxMs: Math.round(h.max / 1e6), loopP99Ms: Math.round(h.percentile(99) / 1e6), rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20) };
+  return {
+    label,
+    ms: Math.round(ms),
+    results: answer.data.length,
+    loopMaxMs: Math.round(h.max / 1e6),
+    loopP99Ms: Math.round(h.percentile(99) / 1e6),
+    rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
+  };
 };
-const runs = [await run('first search (builds the index)', { query: 'w17 w4242 w999', top_k: 10 }), await run('top_k 100', { query: 'w17 w4242 w999 w123', top_k: 100 }), await run('top_k 100, full pages', { query: 'w17 w4242', top_k: 100, return_full_page: true })];
-console.log(JSON.stringify({ docs: docs + heldDocs, textMiB: +((docs * docChars + heldBytes) / 2 ** 20).toFixed(2), docChars, runs }));
+const runs = [
+  await run('first search (builds the index)', { query: 'w17 w4242 w999', top_k: 10 }),
+  await run('top_k 100', { query: 'w17 w4242 w999 w123', top_k: 100 }),
+  await run('top_k 100, full pages', { query: 'w17 w4242', top_k: 100, return_full_page: true }),
+];
+console.log(
+  JSON.stringify({
+    docs: docs + heldDocs,
+    textMiB: +((docs * docChars + heldBytes) / 2 ** 20).toFixed(2),
+    docChars,
+    runs,
+  }),
+);
 await engine.close();

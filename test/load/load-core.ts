@@ -36,9 +36,34 @@ export interface Served {
 export async function serve(data: string, state: string): Promise<Served> {
   const engine = await openEngine({ data, state });
   const orgs = await engine.listOrganizations();
-  const key = (await ApiKeys.of(engine.core.state).create({ organizationId: orgs[0]!.id, name: 'load test', expiresOn: '2099-12-31', now: new Date() })).key;
+  const key = (
+    await ApiKeys.of(engine.core.state).create({
+      organizationId: orgs[0]!.id,
+      name: 'load test',
+      expiresOn: '2099-12-31',
+      now: new Date(),
+    })
+  ).key;
   await engine.close();
-  const child = spawn(process.execPath, [aeaBin, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--result-cache', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      aeaBin,
+      'serve',
+      '--data',
+      data,
+      '--state',
+      state,
+      '--port',
+      '0',
+      '--rate-limit',
+      '0',
+      '--result-cache',
+      '0',
+      '--quiet',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -60,32 +85,62 @@ export async function serve(data: string, state: string): Promise<Served> {
   };
 }
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /**
  * Clients loop until the time or request budget runs out, mixing pages, grouped reports, streams read
  * whole and streams dropped midway. Afterwards the server must hold no stream and no busy connection.
  */
-export async function runLoad(s: Served, options: LoadOptions, extra: ((i: number) => Promise<number>)[] = []): Promise<LoadResult> {
+export async function runLoad(
+  s: Served,
+  options: LoadOptions,
+  extra: ((i: number) => Promise<number>)[] = [],
+): Promise<LoadResult> {
   const headers = { 'x-api-key': s.key, 'content-type': 'application/json' };
   const categories = s.org.categories.map((c) => c.id);
   const window = (i: number) => {
     const month = 1 + (i % 10);
-    return { start_date: `2026-${String(month).padStart(2, '0')}-01`, end_date: `2026-${String(month).padStart(2, '0')}-28` };
+    return {
+      start_date: `2026-${String(month).padStart(2, '0')}-01`,
+      end_date: `2026-${String(month).padStart(2, '0')}-28`,
+    };
   };
-  const body = (i: number, more: object = {}) => JSON.stringify({ category_id: categories[i % categories.length], ...window(i), scope: 'all', ...more });
+  const body = (i: number, more: object = {}) =>
+    JSON.stringify({ category_id: categories[i % categories.length], ...window(i), scope: 'all', ...more });
   const scenarios: ((i: number) => Promise<number>)[] = [
-    async (i) => (await fetch(`${s.url}/v2/reports/visibility`, { method: 'POST', headers, body: body(i) }).then(async (r) => (await r.arrayBuffer(), r.status))),
-    async (i) => (await fetch(`${s.url}/v2/reports/visibility`, { method: 'POST', headers, body: body(i, { group_by: ['model', 'date'], interval: 'week', limit: 50 }) }).then(async (r) => (await r.arrayBuffer(), r.status))),
-    async (i) => (await fetch(`${s.url}/v2/reports/visibility/stream`, { method: 'POST', headers, body: body(i, { group_by: ['prompt'] }) }).then(async (r) => (await r.text(), r.status))),
+    async (i) =>
+      await fetch(`${s.url}/v2/reports/visibility`, { method: 'POST', headers, body: body(i) }).then(
+        async (r) => (await r.arrayBuffer(), r.status),
+      ),
+    async (i) =>
+      await fetch(`${s.url}/v2/reports/visibility`, {
+        method: 'POST',
+        headers,
+        body: body(i, { group_by: ['model', 'date'], interval: 'week', limit: 50 }),
+      }).then(async (r) => (await r.arrayBuffer(), r.status)),
+    async (i) =>
+      await fetch(`${s.url}/v2/reports/visibility/stream`, {
+        method: 'POST',
+        headers,
+        body: body(i, { group_by: ['prompt'] }),
+      }).then(async (r) => (await r.text(), r.status)),
     async (i) => {
       const controller = new AbortController();
-      const r = await fetch(`${s.url}/v2/reports/visibility/stream`, { method: 'POST', headers, body: body(i, { group_by: ['prompt', 'date'] }), signal: controller.signal });
+      const r = await fetch(`${s.url}/v2/reports/visibility/stream`, {
+        method: 'POST',
+        headers,
+        body: body(i, { group_by: ['prompt', 'date'] }),
+        signal: controller.signal,
+      });
       await r.body?.getReader().read();
       controller.abort();
       return -1;
     },
-    async (i) => (await fetch(`${s.url}/v2/reports/visibility`, { method: 'POST', headers, body: body(i, { limit: 0 }) }).then(async (r) => (await r.arrayBuffer(), r.status))),
+    async (i) =>
+      await fetch(`${s.url}/v2/reports/visibility`, { method: 'POST', headers, body: body(i, { limit: 0 }) }).then(
+        async (r) => (await r.arrayBuffer(), r.status),
+      ),
     ...extra,
   ];
   const byStatus: Record<string, number> = {};
@@ -120,5 +175,15 @@ export async function runLoad(s: Served, options: LoadOptions, extra: ((i: numbe
     if (health.active_streams === 0 && health.busy_connections === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { requests, byStatus, disconnects, errors, rssStartMiB: rssStart, rssPeakMiB: rssPeak, rssEndMiB: rssMiB(s.child.pid!), health, seconds: (Date.now() - started) / 1000 };
+  return {
+    requests,
+    byStatus,
+    disconnects,
+    errors,
+    rssStartMiB: rssStart,
+    rssPeakMiB: rssPeak,
+    rssEndMiB: rssMiB(s.child.pid!),
+    health,
+    seconds: (Date.now() - started) / 1000,
+  };
 }

@@ -11,7 +11,14 @@ import { ApiKeys } from '../../src/state/api-keys.ts';
  * six dimensions, each on its own key, each repeated as soon as it answers) and one light client
  * calling GET /v1/org/models every 50 ms; prints the light requests' latency percentiles.
  */
-const { values } = parseArgs({ options: { data: { type: 'string' }, heavy: { type: 'string' }, seconds: { type: 'string' }, aea: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    heavy: { type: 'string' },
+    seconds: { type: 'string' },
+    aea: { type: 'string' },
+  },
+});
 const data = values.data!;
 const heavy = Number(values.heavy ?? 6);
 const seconds = Number(values.seconds ?? 20);
@@ -21,11 +28,39 @@ const state = join(tempFolderSync('mixedrun'), 'state.duckdb');
 const setup = await openEngine({ data, state });
 const [org] = await setup.listOrganizations();
 const keys = [];
-for (let i = 0; i <= heavy; i++) keys.push((await ApiKeys.of(setup.core.state).create({ organizationId: org!.id, name: `mixed ${i}`, expiresOn: '2099-12-31', now: new Date() })).key);
+for (let i = 0; i <= heavy; i++)
+  keys.push(
+    (
+      await ApiKeys.of(setup.core.state).create({
+        organizationId: org!.id,
+        name: `mixed ${i}`,
+        expiresOn: '2099-12-31',
+        now: new Date(),
+      })
+    ).key,
+  );
 const category = org!.categories[0]!.id;
 await setup.close();
 
-const child = spawn(process.execPath, [aea, 'serve', '--data', data, '--state', state, '--port', '0', '--rate-limit', '0', '--result-cache', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  [
+    aea,
+    'serve',
+    '--data',
+    data,
+    '--state',
+    state,
+    '--port',
+    '0',
+    '--rate-limit',
+    '0',
+    '--result-cache',
+    '0',
+    '--quiet',
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const url = await new Promise<string>((resolve, reject) => {
   child.stdout.on('data', (b: Buffer) => {
     const m = /on (http:\/\/[^\s;]+)/.exec(b.toString());
@@ -34,12 +69,23 @@ const url = await new Promise<string>((resolve, reject) => {
   child.on('exit', (code) => reject(new Error(`aea serve exited ${code}`)));
 });
 
-const heavyBody = JSON.stringify({ category_id: category, start_date: '2025-10-01', end_date: '2026-11-15', scope: 'all', group_by: ['date', 'model', 'topic', 'region', 'prompt', 'persona'], limit: 50 });
+const heavyBody = JSON.stringify({
+  category_id: category,
+  start_date: '2025-10-01',
+  end_date: '2026-11-15',
+  scope: 'all',
+  group_by: ['date', 'model', 'topic', 'region', 'prompt', 'persona'],
+  limit: 50,
+});
 let stop = false;
 const heavyStatus: Record<number, number> = {};
 const heavyLoops = keys.slice(1).map(async (key) => {
   while (!stop) {
-    const r = await fetch(`${url}/v2/reports/visibility`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: heavyBody });
+    const r = await fetch(`${url}/v2/reports/visibility`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: heavyBody,
+    });
     const text = await r.text();
     if (r.status !== 200 && !heavyStatus[r.status]) process.stderr.write(`heavy ${r.status}: ${text.slice(0, 300)}\n`);
     heavyStatus[r.status] = (heavyStatus[r.status] ?? 0) + 1;
@@ -60,4 +106,14 @@ await Promise.all(heavyLoops);
 child.kill('SIGTERM');
 light.sort((a, b) => a - b);
 const q = (p: number) => Math.round(light[Math.min(light.length - 1, Math.floor(p * light.length))]! * 10) / 10;
-process.stdout.write(JSON.stringify({ heavy, seconds, light_requests: light.length, p50_ms: q(0.5), p99_ms: q(0.99), max_ms: q(1), heavy_status: heavyStatus }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    heavy,
+    seconds,
+    light_requests: light.length,
+    p50_ms: q(0.5),
+    p99_ms: q(0.99),
+    max_ms: q(1),
+    heavy_status: heavyStatus,
+  }) + '\n',
+);

@@ -10,7 +10,9 @@ import { startServer } from '../helpers/server.ts';
  * stall during it, and the slowest /openapi.json and /docs asked for while it runs; then the same with the
  * category holding `--vocabulary` tags.
  */
-const { values } = parseArgs({ options: { data: { type: 'string' }, tags: { type: 'string' }, vocabulary: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, tags: { type: 'string' }, vocabulary: { type: 'string' } },
+});
 const data = values.data ?? (await ensureSample());
 const sizes = (values.tags ?? '1000,10000').split(',').map(Number);
 const vocabulary = Number(values.vocabulary ?? 30_000);
@@ -30,19 +32,32 @@ async function json(path: string, init?: RequestInit): Promise<{ status: number;
 }
 
 async function promptIds(count: number): Promise<string[]> {
-  const listed = (await json(`${url}?limit=1`)).body as { data: { id: string; topic: { id: string }; platforms: { id: string }[]; regions: { id: string }[] }[] };
+  const listed = (await json(`${url}?limit=1`)).body as {
+    data: { id: string; topic: { id: string }; platforms: { id: string }[]; regions: { id: string }[] }[];
+  };
   const seed = listed.data[0]!;
   const ids: string[] = [];
   for (let cursor: string | null = null; ; ) {
-    const page = (await json(`${url}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)).body as { data: { id: string }[]; pagination?: { next_cursor: string | null } };
+    const page = (await json(`${url}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)).body as {
+      data: { id: string }[];
+      pagination?: { next_cursor: string | null };
+    };
     ids.push(...page.data.map((p) => p.id));
     cursor = page.pagination?.next_cursor ?? null;
     if (!cursor) break;
   }
   while (ids.length < count) {
     const n = Math.min(1000, count - ids.length);
-    const prompts = Array.from({ length: n }, (_, i) => ({ prompt: `Load prompt ${ids.length + i}`, language: 'en-US', topic: { id: seed.topic.id }, platforms: [seed.platforms[0]!.id], regions: [seed.regions[0]!.id] }));
-    const created = (await json(url, { method: 'POST', body: JSON.stringify({ prompts }) })).body as { prompts: { id: string }[] };
+    const prompts = Array.from({ length: n }, (_, i) => ({
+      prompt: `Load prompt ${ids.length + i}`,
+      language: 'en-US',
+      topic: { id: seed.topic.id },
+      platforms: [seed.platforms[0]!.id],
+      regions: [seed.regions[0]!.id],
+    }));
+    const created = (await json(url, { method: 'POST', body: JSON.stringify({ prompts }) })).body as {
+      prompts: { id: string }[];
+    };
     ids.push(...created.prompts.map((p) => p.id));
   }
   return ids.slice(0, count);
@@ -52,7 +67,10 @@ let run = 0;
 async function patch(newTags: number): Promise<Record<string, number>> {
   run++;
   const ids = await promptIds(Math.ceil(newTags / 100));
-  const prompts = ids.map((id, p) => ({ id, tags: Array.from({ length: Math.min(100, newTags - p * 100) }, (_, t) => `run ${run} tag ${p * 100 + t}`) }));
+  const prompts = ids.map((id, p) => ({
+    id,
+    tags: Array.from({ length: Math.min(100, newTags - p * 100) }, (_, t) => `run ${run} tag ${p * 100 + t}`),
+  }));
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   let finished = false;
@@ -71,17 +89,28 @@ async function patch(newTags: number): Promise<Record<string, number>> {
   const done = await edit;
   loop.disable();
   if (done.status !== 200) throw new Error(`PATCH answered ${done.status}: ${JSON.stringify(done.body).slice(0, 300)}`);
-  return { new_tags: newTags, patch_ms: Math.round(done.ms), max_stall_ms: Math.round(loop.max / 1e6), openapi_max_ms: Math.round(openapi), docs_max_ms: Math.round(docs) };
+  return {
+    new_tags: newTags,
+    patch_ms: Math.round(done.ms),
+    max_stall_ms: Math.round(loop.max / 1e6),
+    openapi_max_ms: Math.round(openapi),
+    docs_max_ms: Math.round(docs),
+  };
 }
 
 const results = [];
 for (const n of sizes) results.push(await patch(n));
 const have = ((await json(`${server.url}/v1/org/categories/${categoryId}/tags`)).body as unknown[]).length;
 if (have < vocabulary) await patch(vocabulary - have);
-const big = { vocabulary: ((await json(`${server.url}/v1/org/categories/${categoryId}/tags`)).body as unknown[]).length, ...(await patch(1000)) };
+const big = {
+  vocabulary: ((await json(`${server.url}/v1/org/categories/${categoryId}/tags`)).body as unknown[]).length,
+  ...(await patch(1000)),
+};
 const t = performance.now();
 await fetch(`${server.url}/docs`).then((r) => r.text());
 const docsMs = performance.now() - t;
-process.stdout.write(JSON.stringify({ data, results, with_vocabulary: big, docs_ms_after: Math.round(docsMs) }, null, 2) + '\n');
+process.stdout.write(
+  JSON.stringify({ data, results, with_vocabulary: big, docs_ms_after: Math.round(docsMs) }, null, 2) + '\n',
+);
 await server.close();
 await engine.close();

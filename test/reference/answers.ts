@@ -13,17 +13,51 @@ export interface AnswersQuery {
   filter?: FilterNode;
 }
 
-const v2Fields = ['run_id', 'date', 'model', 'topic', 'topic_id', 'persona', 'region', 'tags', 'prompt', 'prompt_id', 'response', 'mentions', 'citations', 'search_queries', 'analysis_types'];
+const v2Fields = [
+  'run_id',
+  'date',
+  'model',
+  'topic',
+  'topic_id',
+  'persona',
+  'region',
+  'tags',
+  'prompt',
+  'prompt_id',
+  'response',
+  'mentions',
+  'citations',
+  'search_queries',
+  'analysis_types',
+];
 
 /** The values of one answer, read from the plain rows. */
 export function answerFacts(f: MoreV2Fixture) {
   const prompts = byId(f.prompts);
   const names = (rows: Row[] | undefined) => new Map((rows ?? []).map((r) => [String(r.id), String(r.name)]));
-  const [models, regions, personas, topics, tags, assets, themes] = [f.models, f.regions, f.personas, f.topics, f.tags, f.assets, f.themes].map(names);
-  const of = <T>(rows: Row[], e: Row, pick: (r: Row) => T): T[] => rows.filter((r) => r.execution_id === e.id).sort((a, b) => Number(a.position) - Number(b.position)).map(pick);
+  const [models, regions, personas, topics, tags, assets, themes] = [
+    f.models,
+    f.regions,
+    f.personas,
+    f.topics,
+    f.tags,
+    f.assets,
+    f.themes,
+  ].map(names);
+  const of = <T>(rows: Row[], e: Row, pick: (r: Row) => T): T[] =>
+    rows
+      .filter((r) => r.execution_id === e.id)
+      .sort((a, b) => Number(a.position) - Number(b.position))
+      .map(pick);
   return (e: Row) => {
     const p = prompts.get(String(e.prompt_id))!;
-    const sentimentPairs = [...new Set(f.sentiments.filter((s) => s.execution_id === e.id).map((s) => JSON.stringify([themes!.get(String(s.theme_id)), s.sentiment_type])))]
+    const sentimentPairs = [
+      ...new Set(
+        f.sentiments
+          .filter((s) => s.execution_id === e.id)
+          .map((s) => JSON.stringify([themes!.get(String(s.theme_id)), s.sentiment_type])),
+      ),
+    ]
       .map((j) => JSON.parse(j) as [string, string])
       .sort((a, b) => cmp(a[0], b[0]) || cmp(a[1], b[1]));
     return {
@@ -34,7 +68,14 @@ export function answerFacts(f: MoreV2Fixture) {
       topic: topics!.get(String(p.topic_id))!,
       tags: [...new Set(p.tag_ids as string[])].map((t) => tags!.get(t)!).sort(cmp),
       asset: p.asset_id == null ? null : assets!.get(String(p.asset_id))!,
-      mentions: f.mentions.filter((m) => m.execution_id === e.id).sort((a, b) => Number(a.position) - Number(b.position) || cmp(assets!.get(String(a.asset_id)), assets!.get(String(b.asset_id)))).map((m) => assets!.get(String(m.asset_id))!),
+      mentions: f.mentions
+        .filter((m) => m.execution_id === e.id)
+        .sort(
+          (a, b) =>
+            Number(a.position) - Number(b.position) ||
+            cmp(assets!.get(String(a.asset_id)), assets!.get(String(b.asset_id))),
+        )
+        .map((m) => assets!.get(String(m.asset_id))!),
       citations: of(f.citations, e, (c) => String(c.url)),
       hosts: of(f.citations, e, (c) => String(c.hostname).toLowerCase()),
       queries: of(f.fanouts, e, (q) => String(q.query)),
@@ -48,17 +89,29 @@ export function answerFacts(f: MoreV2Fixture) {
 export function referenceAnswers(f: MoreV2Fixture, q: AnswersQuery): Record<string, unknown>[] {
   const facts = answerFacts(f);
   const context = promptContext(f);
-  const leaf = (e: Row) => (l: Extract<FilterNode, { kind: 'leaf' }>): boolean => {
-    const values = (Array.isArray(l.value) ? l.value : [l.value]).map(String);
-    if (l.field === 'analysis_type') return analysisTypeLeaf(l, facts(e).prompt);
-    if (l.field === 'page') return facts(e).citations.some((u) => values.includes(u));
-    if (l.field === 'domain') return facts(e).hosts.some((h) => values.some((v) => v.toLowerCase() === h));
-    return evaluate(l, context(e));
-  };
+  const leaf =
+    (e: Row) =>
+    (l: Extract<FilterNode, { kind: 'leaf' }>): boolean => {
+      const values = (Array.isArray(l.value) ? l.value : [l.value]).map(String);
+      if (l.field === 'analysis_type') return analysisTypeLeaf(l, facts(e).prompt);
+      if (l.field === 'page') return facts(e).citations.some((u) => values.includes(u));
+      if (l.field === 'domain') return facts(e).hosts.some((h) => values.some((v) => v.toLowerCase() === h));
+      return evaluate(l, context(e));
+    };
   const include = q.include ?? v2Fields;
   return f.executions
-    .filter((e) => e.category_id === q.category_id && String(e.day) >= q.start_date && String(e.day) <= q.end_date && (!q.filter || evaluateTree(q.filter, leaf(e))))
-    .sort((a, b) => new Date(String(b.executed_at)).getTime() - new Date(String(a.executed_at)).getTime() || cmp(String(a.id), String(b.id)))
+    .filter(
+      (e) =>
+        e.category_id === q.category_id &&
+        String(e.day) >= q.start_date &&
+        String(e.day) <= q.end_date &&
+        (!q.filter || evaluateTree(q.filter, leaf(e))),
+    )
+    .sort(
+      (a, b) =>
+        new Date(String(b.executed_at)).getTime() - new Date(String(a.executed_at)).getTime() ||
+        cmp(String(a.id), String(b.id)),
+    )
     .map((e) => {
       const x = facts(e);
       const all: Record<string, unknown> = {

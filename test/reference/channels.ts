@@ -16,9 +16,12 @@ export interface ChannelsQuery {
 
 type Leaf = Extract<FilterNode, { kind: 'leaf' }>;
 
-const hasChannel = (n: FilterNode): boolean => (n.kind === 'leaf' ? n.field === 'channel' : n.kind === 'not' ? hasChannel(n.child) : n.children.some(hasChannel));
-const hasPrompt = (n: FilterNode): boolean => (n.kind === 'leaf' ? n.field !== 'channel' : n.kind === 'not' ? hasPrompt(n.child) : n.children.some(hasPrompt));
-const depth = (n: FilterNode): number => (n.kind === 'leaf' ? 0 : 1 + (n.kind === 'not' ? depth(n.child) : Math.max(...n.children.map(depth))));
+const hasChannel = (n: FilterNode): boolean =>
+  n.kind === 'leaf' ? n.field === 'channel' : n.kind === 'not' ? hasChannel(n.child) : n.children.some(hasChannel);
+const hasPrompt = (n: FilterNode): boolean =>
+  n.kind === 'leaf' ? n.field !== 'channel' : n.kind === 'not' ? hasPrompt(n.child) : n.children.some(hasPrompt);
+const depth = (n: FilterNode): number =>
+  n.kind === 'leaf' ? 0 : 1 + (n.kind === 'not' ? depth(n.child) : Math.max(...n.children.map(depth)));
 
 /** The seed's rules, read plainly: at most 3 groups deep; no or/not mixing channel and prompt-level leaves; exact channel leaves never under or/not. */
 export function channelFilterAllowed(root: FilterNode): boolean {
@@ -61,7 +64,14 @@ export function referenceChannels(f: ChannelsFixture, q: ChannelsQuery): Record<
   const models = byId(f.models);
   const values = (r: Row): FieldValues => {
     const types = prompts.get(String(r.prompt_id))!.analysis_types as string[];
-    const analysis = types.flatMap((t) => (t === 'accuracy' ? [{ id: t, name: t }, { id: 'factcheck', name: 'factcheck' }] : [{ id: t, name: t }]));
+    const analysis = types.flatMap((t) =>
+      t === 'accuracy'
+        ? [
+            { id: t, name: t },
+            { id: 'factcheck', name: 'factcheck' },
+          ]
+        : [{ id: t, name: t }],
+    );
     return { ...context(r), analysis_type: analysis };
   };
   const test = (n: FilterNode, r: Row): boolean => {
@@ -89,13 +99,29 @@ export function referenceChannels(f: ChannelsFixture, q: ChannelsQuery): Record<
   const period = (r: Row) => (q.interval ? bucketOf(String(r.day), q.interval) : '');
   const category = (r: Row) => (r.video_category == null ? '' : String(r.video_category));
 
-  const scoped = f.citations.filter((r) => inWindow(r, q) && r.source_type != null && types.includes(String(r.source_type)) && (!q.filter || promptPart(q.filter, r)));
+  const scoped = f.citations.filter(
+    (r) =>
+      inWindow(r, q) &&
+      r.source_type != null &&
+      types.includes(String(r.source_type)) &&
+      (!q.filter || promptPart(q.filter, r)),
+  );
   const totals = new Map<string, number>();
   for (const r of scoped) totals.set(period(r), (totals.get(period(r)) ?? 0) + 1);
-  const selected = scoped.filter((r) => (!q.filter || test(q.filter, r)) && (lead !== 'channel' || r.channel_id != null));
+  const selected = scoped.filter(
+    (r) => (!q.filter || test(q.filter, r)) && (lead !== 'channel' || r.channel_id != null),
+  );
 
-  const leadKey = (r: Row) => (lead === 'channel' ? String(r.channel_id) : lead === 'video_category' ? category(r) : String(r.source_type));
-  const crossKey = (r: Row) => (cross === 'video_category' ? category(r) : cross === 'source_type' ? String(r.source_type) : cross === 'model' ? String(r.model_id) : '');
+  const leadKey = (r: Row) =>
+    lead === 'channel' ? String(r.channel_id) : lead === 'video_category' ? category(r) : String(r.source_type);
+  const crossKey = (r: Row) =>
+    cross === 'video_category'
+      ? category(r)
+      : cross === 'source_type'
+        ? String(r.source_type)
+        : cross === 'model'
+          ? String(r.model_id)
+          : '';
   const leads = new Map<string, { n: number; sample: Row }>();
   for (const r of selected) {
     const k = leadKey(r);
@@ -103,12 +129,15 @@ export function referenceChannels(f: ChannelsFixture, q: ChannelsQuery): Record<
     leads.set(k, { n: (cur?.n ?? 0) + 1, sample: cur?.sample ?? r });
   }
   const label = (k: string) => (lead === 'channel' ? String(leads.get(k)!.sample.channel_title) : k);
-  const ranked = [...leads.keys()].sort((a, b) => leads.get(b)!.n - leads.get(a)!.n || cmp(label(a), label(b)) || cmp(a, b));
+  const ranked = [...leads.keys()].sort(
+    (a, b) => leads.get(b)!.n - leads.get(a)!.n || cmp(label(a), label(b)) || cmp(a, b),
+  );
 
   const cells = new Map<string, { lead: string; cross: string; period: string; n: number; videos: Set<string> }>();
   for (const r of selected) {
     const key = JSON.stringify([leadKey(r), crossKey(r), period(r)]);
-    if (!cells.has(key)) cells.set(key, { lead: leadKey(r), cross: crossKey(r), period: period(r), n: 0, videos: new Set() });
+    if (!cells.has(key))
+      cells.set(key, { lead: leadKey(r), cross: crossKey(r), period: period(r), n: 0, videos: new Set() });
     const c = cells.get(key)!;
     c.n++;
     if (r.video_id != null) c.videos.add(String(r.video_id));
@@ -118,10 +147,17 @@ export function referenceChannels(f: ChannelsFixture, q: ChannelsQuery): Record<
     const s = leads.get(k)!.sample;
     return [...cells.values()]
       .filter((c) => c.lead === k)
-      .sort((a, b) => cmp(a.period, b.period) || b.n - a.n || cmp(crossLabel(a.cross), crossLabel(b.cross)) || cmp(a.cross, b.cross))
+      .sort(
+        (a, b) =>
+          cmp(a.period, b.period) ||
+          b.n - a.n ||
+          cmp(crossLabel(a.cross), crossLabel(b.cross)) ||
+          cmp(a.cross, b.cross),
+      )
       .map((c) => {
         const row: Record<string, unknown> = {};
-        if (lead === 'channel') Object.assign(row, { name: s.channel_title, handle: s.channel_handle, url: s.channel_url });
+        if (lead === 'channel')
+          Object.assign(row, { name: s.channel_title, handle: s.channel_handle, url: s.channel_url });
         if (lead === 'video_category') row.name = k;
         row.rank = i + 1;
         if (lead === 'source_type') row.source_type = k;

@@ -21,7 +21,10 @@ export function referenceClaims(f: ClaimsFixture, q: ClaimsQuery): Record<string
   const prompts = byId(f.prompts);
   const models = byId(f.models);
   const clusters = byId(f.claim_clusters);
-  const inScope = (r: Row) => inWindow(r, q) && (prompts.get(String(r.prompt_id))!.analysis_types as string[]).includes('accuracy') && (!q.filter || evaluate(q.filter, context(r)));
+  const inScope = (r: Row) =>
+    inWindow(r, q) &&
+    (prompts.get(String(r.prompt_id))!.analysis_types as string[]).includes('accuracy') &&
+    (!q.filter || evaluate(q.filter, context(r)));
   const answers = f.executions.filter(inScope);
   const occurrences = f.claim_occurrences.filter((o) => inScope(o) && clusters.has(String(o.cluster_id)));
   const dim = q.group_by?.[0];
@@ -67,22 +70,42 @@ export function referenceClaims(f: ClaimsFixture, q: ClaimsQuery): Record<string
         claim.evidence = f.claim_evidence_links
           .filter((e) => e.cluster_id === id)
           .flatMap((e) => {
-            const doc = f.kb_documents.find((d) => d.knowledge_base_id === e.knowledge_base_id && d.path === e.document_path);
+            const doc = f.kb_documents.find(
+              (d) => d.knowledge_base_id === e.knowledge_base_id && d.path === e.document_path,
+            );
             const section = doc ? sectionsOf(String(doc.text))[Number(e.section) - 1] : undefined;
             if (!doc || section === undefined) return [];
-            return [{ id: e.id, kb_path: `${String(e.document_path)}#${Number(e.section)}`, kb_snippet: section, source_updated_at: new Date(String(doc.updated_at)).toISOString().replace('.000Z', 'Z') }];
+            return [
+              {
+                id: e.id,
+                kb_path: `${String(e.document_path)}#${Number(e.section)}`,
+                kb_snippet: section,
+                source_updated_at: new Date(String(doc.updated_at)).toISOString().replace('.000Z', 'Z'),
+              },
+            ];
           })
           .sort((a, b) => cmp(a.kb_path, b.kb_path) || cmp(String(a.id), String(b.id)));
       }
       if (include.has('citation_sources')) claim.citation_sources = citationSources(f, q, rows);
       return claim;
     });
-    return claims.sort((a, b) => b.occurrence - a.occurrence || cmp(a.claim, b.claim) || cmp(a.cluster_id, b.cluster_id));
+    return claims.sort(
+      (a, b) => b.occurrence - a.occurrence || cmp(a.claim, b.claim) || cmp(a.cluster_id, b.cluster_id),
+    );
   };
 
   if (!dim) return claimsOf('');
-  const table = { model: models, region: byId(f.regions), persona: byId(f.personas), prompt: prompts, topic: byId(f.topics), tag: byId(f.tags) }[dim as 'model'];
-  const themeIds = new Map((f.themes ?? []).filter((t) => t.category_id === q.category_id).map((t) => [String(t.name), String(t.id)]));
+  const table = {
+    model: models,
+    region: byId(f.regions),
+    persona: byId(f.personas),
+    prompt: prompts,
+    topic: byId(f.topics),
+    tag: byId(f.tags),
+  }[dim as 'model'];
+  const themeIds = new Map(
+    (f.themes ?? []).filter((t) => t.category_id === q.category_id).map((t) => [String(t.name), String(t.id)]),
+  );
   const ref = (k: string | null) => {
     if (k === null) return null;
     if (dim === 'theme') return { id: themeIds.get(k) ?? null, name: k };
@@ -95,7 +118,14 @@ export function referenceClaims(f: ClaimsFixture, q: ClaimsQuery): Record<string
     const accurate = rows.filter((o) => o.accurate).length;
     const inaccurate = rows.length - accurate;
     const claims = claimsOf(k);
-    return { [dim]: ref(k), accuracy: accurate / (accurate + inaccurate), accurate, inaccurate, total_claims: claims.length, claims };
+    return {
+      [dim]: ref(k),
+      accuracy: accurate / (accurate + inaccurate),
+      accurate,
+      inaccurate,
+      total_claims: claims.length,
+      claims,
+    };
   });
 }
 
@@ -114,8 +144,21 @@ function citationSources(f: ClaimsFixture, q: ClaimsQuery, carriers: Row[]): Rec
   return [...shares]
     .map(([url, list]) => {
       const c = cited.find((x) => x.url === url)!;
-      const total = list.map((x) => x.share).sort((a, b) => a - b).reduce((s, x) => s + x, 0);
-      return { url, row: { href: url.replace(/^[a-z]+:\/\//, ''), hostname: c.hostname, citation_category: c.citation_category, domain_category: c.citation_category, snippet: c.title, citation_share: (100 * total) / byModel.size } };
+      const total = list
+        .map((x) => x.share)
+        .sort((a, b) => a - b)
+        .reduce((s, x) => s + x, 0);
+      return {
+        url,
+        row: {
+          href: url.replace(/^[a-z]+:\/\//, ''),
+          hostname: c.hostname,
+          citation_category: c.citation_category,
+          domain_category: c.citation_category,
+          snippet: c.title,
+          citation_share: (100 * total) / byModel.size,
+        },
+      };
     })
     .sort((a, b) => (b.row.citation_share as number) - (a.row.citation_share as number) || cmp(a.url, b.url))
     .slice(0, 10)

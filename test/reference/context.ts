@@ -36,7 +36,8 @@ export function promptContext(f: Rows): (r: Row) => FieldValues {
   const prompts = byId(f.prompts);
   const topics = byId(f.topics);
   const tags = byId(f.tags);
-  const named = (m: Map<string, Row>, id: unknown, nameKey = 'name'): Candidate[] => (id == null ? [] : [{ id: String(id), name: String(m.get(String(id))?.[nameKey] ?? '') }]);
+  const named = (m: Map<string, Row>, id: unknown, nameKey = 'name'): Candidate[] =>
+    id == null ? [] : [{ id: String(id), name: String(m.get(String(id))?.[nameKey] ?? '') }];
   return (r) => {
     const p = prompts.get(String(r.prompt_id))!;
     return {

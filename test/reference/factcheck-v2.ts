@@ -21,11 +21,25 @@ export function referenceFactcheck(f: ClaimsFixture, q: FactcheckQuery): Record<
   const context = promptContext(f);
   const dimsOf = dimensionReader(f, q.interval ?? 'day');
   const themeIds = new Map<string, string>();
-  for (const t of (f.themes ?? []).filter((t) => t.category_id === q.category_id).sort((a, b) => cmp(String(a.id), String(b.id)))) if (!themeIds.has(String(t.name))) themeIds.set(String(t.name), String(t.id));
+  for (const t of (f.themes ?? [])
+    .filter((t) => t.category_id === q.category_id)
+    .sort((a, b) => cmp(String(a.id), String(b.id))))
+    if (!themeIds.has(String(t.name))) themeIds.set(String(t.name), String(t.id));
   const groupBy = q.group_by ?? [];
-  const inScope = (r: Row) => inWindow(r, q) && (prompts.get(String(r.prompt_id))!.analysis_types as string[]).includes('accuracy') && (!q.filter || evaluate(q.filter, context(r)));
-  const pages = (r: Row) => [...new Set(f.citations.filter((c) => c.execution_id === r.execution_id && inWindow(c, q)).map((c) => String(c.url)))];
-  const category = (url: string) => f.citations.filter((c) => c.url === url && c.category_id === q.category_id).map((c) => String(c.citation_category)).sort(cmp)[0];
+  const inScope = (r: Row) =>
+    inWindow(r, q) &&
+    (prompts.get(String(r.prompt_id))!.analysis_types as string[]).includes('accuracy') &&
+    (!q.filter || evaluate(q.filter, context(r)));
+  const pages = (r: Row) => [
+    ...new Set(
+      f.citations.filter((c) => c.execution_id === r.execution_id && inWindow(c, q)).map((c) => String(c.url)),
+    ),
+  ];
+  const category = (url: string) =>
+    f.citations
+      .filter((c) => c.url === url && c.category_id === q.category_id)
+      .map((c) => String(c.citation_category))
+      .sort(cmp)[0];
   const valuesOf = (r: Row, d: string): DimValue[] => {
     if (d === 'theme') {
       const theme = String(clusters.get(String(r.cluster_id))!.theme);
@@ -46,7 +60,9 @@ export function referenceFactcheck(f: ClaimsFixture, q: FactcheckQuery): Record<
   }
   const byCitation = groupBy[0] === 'citation';
   const ordered = [...groups.values()].sort((a, b) =>
-    byCitation ? b.accurate + b.inaccurate - (a.accurate + a.inaccurate) || cmp(a.keys[0]!.key, b.keys[0]!.key) : compareDims(groupBy, a.keys, b.keys),
+    byCitation
+      ? b.accurate + b.inaccurate - (a.accurate + a.inaccurate) || cmp(a.keys[0]!.key, b.keys[0]!.key)
+      : compareDims(groupBy, a.keys, b.keys),
   );
   return ordered.map((g) => {
     const row: Record<string, unknown> = {};
@@ -59,6 +75,11 @@ export function referenceFactcheck(f: ClaimsFixture, q: FactcheckQuery): Record<
         row[name] = value;
       }
     });
-    return { ...row, accuracy: g.accurate / (g.accurate + g.inaccurate), accurate: g.accurate, inaccurate: g.inaccurate };
+    return {
+      ...row,
+      accuracy: g.accurate / (g.accurate + g.inaccurate),
+      accurate: g.accurate,
+      inaccurate: g.inaccurate,
+    };
   });
 }

@@ -24,16 +24,23 @@ export function referenceFanouts(f: MoreV2Fixture, q: FanoutsQuery): Record<stri
   const typed = clauses(q.filter).some((c) => c.kind === 'leaf' && c.field === 'analysis_type');
   const inScope = (r: Row) => {
     const p = prompts.get(String(r.prompt_id))!;
-    const leaf = (l: Extract<FilterNode, { kind: 'leaf' }>) => (l.field === 'analysis_type' ? analysisTypeLeaf(l, p) : evaluate(l, context(r)));
-    return inWindow(r, q) && (typed || (p.analysis_types as string[]).includes('visibility')) && (!q.filter || evaluateTree(q.filter, leaf));
+    const leaf = (l: Extract<FilterNode, { kind: 'leaf' }>) =>
+      l.field === 'analysis_type' ? analysisTypeLeaf(l, p) : evaluate(l, context(r));
+    return (
+      inWindow(r, q) &&
+      (typed || (p.analysis_types as string[]).includes('visibility')) &&
+      (!q.filter || evaluateTree(q.filter, leaf))
+    );
   };
-  const keysOf = (r: Row, dims: string[]): DimValue[] => dims.map((d) => (d === 'query' ? { key: String(r.query), name: String(r.query) } : dimsOf(d, r)[0]!));
+  const keysOf = (r: Row, dims: string[]): DimValue[] =>
+    dims.map((d) => (d === 'query' ? { key: String(r.query), name: String(r.query) } : dimsOf(d, r)[0]!));
   const runDims = groupBy.filter((d) => d !== 'query');
   const k = (vs: DimValue[]) => JSON.stringify(vs.map((v) => v.key));
 
   const fanouts = f.fanouts.filter(inScope);
   const searched = new Map<string, number>();
-  for (const e of f.executions.filter((e) => inScope(e) && e.search_triggered)) searched.set(k(keysOf(e, runDims)), (searched.get(k(keysOf(e, runDims))) ?? 0) + 1);
+  for (const e of f.executions.filter((e) => inScope(e) && e.search_triggered))
+    searched.set(k(keysOf(e, runDims)), (searched.get(k(keysOf(e, runDims))) ?? 0) + 1);
   const groupFanouts = new Map<string, number>();
   const cells = new Map<string, { keys: DimValue[]; n: number; queries: Set<string> }>();
   for (const r of fanouts) {
@@ -45,8 +52,17 @@ export function referenceFanouts(f: MoreV2Fixture, q: FanoutsQuery): Record<stri
     cells.set(k(keys), c);
   }
   const dateAt = groupBy.indexOf('date');
-  const ordered = [...cells.values()].sort((a, b) => (dateAt >= 0 ? cmp(a.keys[dateAt]!.key, b.keys[dateAt]!.key) : 0) || b.n - a.n || compareDims(groupBy, a.keys, b.keys));
-  const metrics = q.metrics ?? (groupBy.includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations']);
+  const ordered = [...cells.values()].sort(
+    (a, b) =>
+      (dateAt >= 0 ? cmp(a.keys[dateAt]!.key, b.keys[dateAt]!.key) : 0) ||
+      b.n - a.n ||
+      compareDims(groupBy, a.keys, b.keys),
+  );
+  const metrics =
+    q.metrics ??
+    (groupBy.includes('query')
+      ? ['total_fanouts', 'fanouts_per_execution']
+      : ['total_fanouts', 'fanouts_per_execution', 'query_variations']);
   let bucket: string | null | undefined;
   let rank = 0;
   return ordered.map((c) => {
@@ -70,7 +86,8 @@ export function referenceFanouts(f: MoreV2Fixture, q: FanoutsQuery): Record<stri
       query_variations: c.queries.size,
       share: c.n / groupFanouts.get(runKey)!,
     };
-    for (const m of ['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share']) if (metrics.includes(m)) row[m] = values[m];
+    for (const m of ['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'])
+      if (metrics.includes(m)) row[m] = values[m];
     return row;
   });
 }

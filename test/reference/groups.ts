@@ -20,9 +20,11 @@ export function evaluateTree(node: FilterNode, leaf: (l: Leaf) => boolean): bool
 }
 
 /** The top-level clauses of a tree: the children of its top `and`, or the tree itself. */
-export const clauses = (node: FilterNode | undefined): FilterNode[] => (!node ? [] : node.kind === 'and' ? node.children.flatMap((c) => clauses(c)) : [node]);
+export const clauses = (node: FilterNode | undefined): FilterNode[] =>
+  !node ? [] : node.kind === 'and' ? node.children.flatMap((c) => clauses(c)) : [node];
 
-export const fieldsOf = (n: FilterNode): string[] => (n.kind === 'leaf' ? [n.field] : n.kind === 'not' ? fieldsOf(n.child) : n.children.flatMap(fieldsOf));
+export const fieldsOf = (n: FilterNode): string[] =>
+  n.kind === 'leaf' ? [n.field] : n.kind === 'not' ? fieldsOf(n.child) : n.children.flatMap(fieldsOf);
 
 /** The part of a filter over the answer: the top-level clauses without a row-layer field. */
 export function answerPart(node: FilterNode | undefined, rowFields: readonly string[]): FilterNode[] {
@@ -53,7 +55,8 @@ export function textLeaf(l: Leaf, value: string | null | undefined): boolean {
 }
 
 /** The v2 analysis types of a prompt (`accuracy` is `factcheck`). */
-export const v2Types = (p: Row): string[] => (p.analysis_types as string[]).map((t) => (t === 'accuracy' ? 'factcheck' : t));
+export const v2Types = (p: Row): string[] =>
+  (p.analysis_types as string[]).map((t) => (t === 'accuracy' ? 'factcheck' : t));
 
 /** analysis_type is|in: `all` matches every prompt, unknown values none. */
 export const analysisTypeLeaf = (l: Leaf, p: Row): boolean => {
@@ -69,9 +72,18 @@ export interface DimValue {
 /** The values of a prompt-level (or date) group-by dimension for a fact row; tags give one value per tag. */
 export function dimensionReader(f: Rows, interval: 'day' | 'week' | 'month' = 'day') {
   const prompts = byId(f.prompts);
-  const tables: Record<string, Map<string, Row>> = { model: byId(f.models), region: byId(f.regions), persona: byId(f.personas), prompt: prompts, topic: byId(f.topics), tag: byId(f.tags) };
+  const tables: Record<string, Map<string, Row>> = {
+    model: byId(f.models),
+    region: byId(f.regions),
+    persona: byId(f.personas),
+    prompt: prompts,
+    topic: byId(f.topics),
+    tag: byId(f.tags),
+  };
   const named = (dim: string, key: unknown): DimValue =>
-    key == null ? { key: null, name: null } : { key: String(key), name: String(tables[dim]!.get(String(key))?.[dim === 'prompt' ? 'prompt' : 'name'] ?? '') };
+    key == null
+      ? { key: null, name: null }
+      : { key: String(key), name: String(tables[dim]!.get(String(key))?.[dim === 'prompt' ? 'prompt' : 'name'] ?? '') };
   return (dim: string, r: Row): DimValue[] => {
     const p = prompts.get(String(r.prompt_id))!;
     switch (dim) {
@@ -92,7 +104,8 @@ export function dimensionReader(f: Rows, interval: 'day' | 'week' | 'month' = 'd
 }
 
 /** The JSON a row carries for a dimension value: `date` as text, others `{id, name}` or null. */
-export const dimField = (dim: string, v: DimValue): [string, unknown] => (dim === 'date' ? ['date', v.key] : [dim, v.key === null ? null : { id: v.key, name: v.name }]);
+export const dimField = (dim: string, v: DimValue): [string, unknown] =>
+  dim === 'date' ? ['date', v.key] : [dim, v.key === null ? null : { id: v.key, name: v.name }];
 
 /** Dimension values in group_by order: dates by key, others by name then id, missing values last. */
 export function compareDims(dims: readonly string[], a: readonly DimValue[], b: readonly DimValue[]): number {
@@ -111,4 +124,5 @@ export function combinations(values: readonly DimValue[][]): DimValue[][] {
 /** A sum in ascending order, as the engine adds shares. */
 export const sortedSum = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b).reduce((s, x) => s + x, 0);
 
-export const isoSecond = (instant: unknown): string => new Date(String(instant)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const isoSecond = (instant: unknown): string =>
+  new Date(String(instant)).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -48,7 +48,9 @@ const uuidLike = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 const lower = (s: string) => s.toLowerCase();
 
 function createdId(categoryId: string, kind: string, name: string, ordinal: number): string {
-  const h = createHash('sha256').update([categoryId, kind, lower(name), String(ordinal)].join('\0')).digest('hex');
+  const h = createHash('sha256')
+    .update([categoryId, kind, lower(name), String(ordinal)].join('\0'))
+    .digest('hex');
   const variant = ((parseInt(h[16]!, 16) & 3) | 8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -72,7 +74,14 @@ export function applyBatch(start: Model, entries: Entry[]): Outcome {
   const seen = new Set<string>();
   const diffs: Record<string, unknown>[] = [];
   const changed = new Set<string>();
-  const kinds: Record<string, NamedItem[]> = { topic: m.topics, tag: m.tags, persona: m.personas, asset: m.assets, region: m.regions, platform: m.platforms };
+  const kinds: Record<string, NamedItem[]> = {
+    topic: m.topics,
+    tag: m.tags,
+    persona: m.personas,
+    asset: m.assets,
+    region: m.regions,
+    platform: m.platforms,
+  };
   const nameOf = (kind: string, id: string) => ({ id, name: kinds[kind]!.find((x) => x.id === id)?.name ?? '' });
 
   const resolve = (kind: string, input: RefInput, loc: (string | number)[]): NamedItem | undefined => {
@@ -119,7 +128,17 @@ export function applyBatch(start: Model, entries: Entry[]): Outcome {
     if (seen.has(e.id)) return void locs.push([...loc, 'id']);
     seen.add(e.id);
     const given = (k: string) => e[k] !== undefined && e[k] !== null;
-    const keys = ['prompt', 'topic', 'language', 'analysis_types', 'prompt_type', 'tags', 'regions', 'platforms', 'personas'];
+    const keys = [
+      'prompt',
+      'topic',
+      'language',
+      'analysis_types',
+      'prompt_type',
+      'tags',
+      'regions',
+      'platforms',
+      'personas',
+    ];
     if (!keys.some(given) && e.asset === undefined) return void locs.push(loc);
     const before = structuredClone(p);
     const topicBefore = nameOf('topic', p.topic_id);
@@ -131,7 +150,8 @@ export function applyBatch(start: Model, entries: Entry[]): Outcome {
       if (m.languages.includes(e.language as string)) next.language = e.language as string;
       else locs.push([...loc, 'language']);
     }
-    const types = (e.analysis_types as string[] | undefined) ?? (given('prompt_type') ? [e.prompt_type as string] : null);
+    const types =
+      (e.analysis_types as string[] | undefined) ?? (given('prompt_type') ? [e.prompt_type as string] : null);
     if (types) next.analysis_types = order.filter((t) => types.includes(t));
     let topic: NamedItem | undefined = topicBefore;
     if (given('topic')) {
@@ -165,9 +185,12 @@ export function applyBatch(start: Model, entries: Entry[]): Outcome {
     const diff: Record<string, unknown> = { id: e.id };
     if (next.prompt !== before.prompt) diff.prompt = { old: before.prompt, new: next.prompt };
     if (next.language !== before.language) diff.language = { old: before.language, new: next.language };
-    if (next.analysis_types.join() !== before.analysis_types.join()) diff.analysis_types = { old: before.analysis_types, new: next.analysis_types };
-    if (topic && (topic.id !== topicBefore.id || topic.name !== topicBefore.name)) diff.topic = { old: topicBefore, new: { id: topic.id, name: topic.name } };
-    if ((asset?.id ?? null) !== (assetBefore?.id ?? null)) diff.asset = { old: assetBefore, new: asset ? { id: asset.id, name: asset.name } : null };
+    if (next.analysis_types.join() !== before.analysis_types.join())
+      diff.analysis_types = { old: before.analysis_types, new: next.analysis_types };
+    if (topic && (topic.id !== topicBefore.id || topic.name !== topicBefore.name))
+      diff.topic = { old: topicBefore, new: { id: topic.id, name: topic.name } };
+    if ((asset?.id ?? null) !== (assetBefore?.id ?? null))
+      diff.asset = { old: assetBefore, new: asset ? { id: asset.id, name: asset.name } : null };
     for (const [field, kind, column] of sets) {
       const old = before[column];
       const now = next[column];
@@ -181,5 +204,8 @@ export function applyBatch(start: Model, entries: Entry[]): Outcome {
     Object.assign(p, next);
   });
   if (locs.length > 0) return { locs };
-  return { result: { updated: changed.size, topics_created: topicsCreated, tags_created: tagsCreated, prompts: diffs }, model: m };
+  return {
+    result: { updated: changed.size, topics_created: topicsCreated, tags_created: tagsCreated, prompts: diffs },
+    model: m,
+  };
 }

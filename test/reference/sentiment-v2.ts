@@ -3,7 +3,15 @@ import type { Row } from '../helpers/arrow-fixture.ts';
 import type { MoreV2Fixture } from '../fixtures/more-v2.ts';
 import { byId, cmp, promptContext } from './context.ts';
 import { evaluate } from './filter.ts';
-import { answerPart, combinations, compareDims, dimensionReader, evaluateTree, isoSecond, type DimValue } from './groups.ts';
+import {
+  answerPart,
+  combinations,
+  compareDims,
+  dimensionReader,
+  evaluateTree,
+  isoSecond,
+  type DimValue,
+} from './groups.ts';
 
 export interface SentimentQuery {
   category_id: string;
@@ -41,17 +49,35 @@ export function referenceSentiment(f: MoreV2Fixture, q: SentimentQuery): Record<
   const dimsOf = dimensionReader(f, q.interval ?? 'day');
   const target = assets.find((a) => a.name === q.asset || a.id === q.asset)!;
   const groupBy = q.source === 'citation' ? ['page'] : (q.group_by ?? []);
-  const ref = (table: Map<string, Row>, id: unknown): DimValue => ({ key: String(id), name: String(table.get(String(id))!.name) });
+  const ref = (table: Map<string, Row>, id: unknown): DimValue => ({
+    key: String(id),
+    name: String(table.get(String(id))!.name),
+  });
 
-  const leaf = (r: Row) => (l: Leaf): boolean => {
-    const values = (Array.isArray(l.value) ? l.value : [l.value]).map(String);
-    if (l.field === 'theme') return values.includes(String(r.theme_id)) || values.includes(String(themes.get(String(r.theme_id))!.name));
-    if (l.field === 'claim') return values.includes(String(r.claim_id)) || values.includes(String(claims.get(String(r.claim_id))!.name));
-    return evaluate(l, context(r));
-  };
+  const leaf =
+    (r: Row) =>
+    (l: Leaf): boolean => {
+      const values = (Array.isArray(l.value) ? l.value : [l.value]).map(String);
+      if (l.field === 'theme')
+        return values.includes(String(r.theme_id)) || values.includes(String(themes.get(String(r.theme_id))!.name));
+      if (l.field === 'claim')
+        return values.includes(String(r.claim_id)) || values.includes(String(claims.get(String(r.claim_id))!.name));
+      return evaluate(l, context(r));
+    };
   const answerClauses = answerPart(q.filter, rowFields);
-  const pagesOf = (r: Row, from: string, to: string) =>
-    [...new Set(f.citations.filter((c) => c.execution_id === r.execution_id && c.category_id === q.category_id && String(c.day) >= from && String(c.day) <= to).map((c) => String(c.url)))];
+  const pagesOf = (r: Row, from: string, to: string) => [
+    ...new Set(
+      f.citations
+        .filter(
+          (c) =>
+            c.execution_id === r.execution_id &&
+            c.category_id === q.category_id &&
+            String(c.day) >= from &&
+            String(c.day) <= to,
+        )
+        .map((c) => String(c.url)),
+    ),
+  ];
 
   const valuesOf = (r: Row, d: string, from: string, to: string): DimValue[] => {
     switch (d) {
@@ -102,7 +128,11 @@ export function referenceSentiment(f: MoreV2Fixture, q: SentimentQuery): Record<
     const metricsOf = (g: Group) => {
       const positive = (100 * g.positive) / g.n;
       const den = denominators.get(JSON.stringify(answerDims.map(({ i }) => g.keys[i]!.key)))!.size;
-      return { positive_sentiment: positive, negative_sentiment: 100 - positive, occurrence: (100 * g.answers.size) / den };
+      return {
+        positive_sentiment: positive,
+        negative_sentiment: 100 - positive,
+        occurrence: (100 * g.answers.size) / den,
+      };
     };
     return { groups, metricsOf };
   };
@@ -111,7 +141,12 @@ export function referenceSentiment(f: MoreV2Fixture, q: SentimentQuery): Record<
   const previous = q.comparison ? compute(q.comparison[0], q.comparison[1]) : null;
   const metrics = q.metrics ?? ['positive_sentiment', 'negative_sentiment'];
   const dateAt = groupBy.indexOf('date');
-  const ordered = [...current.groups.values()].sort((a, b) => (dateAt >= 0 ? cmp(a.keys[dateAt]!.key, b.keys[dateAt]!.key) : 0) || b.n - a.n || compareDims(groupBy, a.keys, b.keys));
+  const ordered = [...current.groups.values()].sort(
+    (a, b) =>
+      (dateAt >= 0 ? cmp(a.keys[dateAt]!.key, b.keys[dateAt]!.key) : 0) ||
+      b.n - a.n ||
+      compareDims(groupBy, a.keys, b.keys),
+  );
   const ranks = new Map<Group, number>();
   let bucket: string | null | undefined;
   let rank = 0;
@@ -141,10 +176,19 @@ export function referenceSentiment(f: MoreV2Fixture, q: SentimentQuery): Record<
       const answers = new Set(g.hits.map((r) => String(r.execution_id)));
       const counts = new Map<string, Set<string>>();
       for (const c of f.citations) {
-        if (!answers.has(String(c.execution_id)) || c.category_id !== q.category_id || String(c.day) < q.start_date || String(c.day) > q.end_date) continue;
+        if (
+          !answers.has(String(c.execution_id)) ||
+          c.category_id !== q.category_id ||
+          String(c.day) < q.start_date ||
+          String(c.day) > q.end_date
+        )
+          continue;
         counts.set(String(c.url), (counts.get(String(c.url)) ?? new Set()).add(String(c.execution_id)));
       }
-      row.cited_websites = [...counts].sort((a, b) => b[1].size - a[1].size || cmp(a[0], b[0])).slice(0, 10).map(([u]) => u);
+      row.cited_websites = [...counts]
+        .sort((a, b) => b[1].size - a[1].size || cmp(a[0], b[0]))
+        .slice(0, 10)
+        .map(([u]) => u);
     }
     return row;
   });

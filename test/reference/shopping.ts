@@ -65,7 +65,13 @@ export function referenceShopping(f: ShoppingFixture, q: ShoppingQuery): Record<
   const dims = q.group_by ?? [];
   const interval = q.interval ?? 'day';
   const keyOf = (r: Row): string[] =>
-    dims.map((d) => (d === 'date' ? bucketOf(String(r.day), interval) : d === 'topic' ? String(prompts.get(String(r.prompt_id))!.topic_id) : String(r.prompt_id)));
+    dims.map((d) =>
+      d === 'date'
+        ? bucketOf(String(r.day), interval)
+        : d === 'topic'
+          ? String(prompts.get(String(r.prompt_id))!.topic_id)
+          : String(r.prompt_id),
+    );
 
   const results = f.shopping_results.filter((r) => inWindow(r, q) && products.has(String(r.product_id)));
   const answers = new Map<string, Row>();
@@ -102,7 +108,13 @@ export function referenceShopping(f: ShoppingFixture, q: ShoppingQuery): Record<
       average_position: c.positionSum / c.shown,
       rank: 0,
     }));
-    scored.sort((x, y) => y.visibility_score - x.visibility_score || x.average_position - y.average_position || cmp(String(x.product.name), String(y.product.name)) || cmp(String(x.product.id), String(y.product.id)));
+    scored.sort(
+      (x, y) =>
+        y.visibility_score - x.visibility_score ||
+        x.average_position - y.average_position ||
+        cmp(String(x.product.name), String(y.product.name)) ||
+        cmp(String(x.product.id), String(y.product.id)),
+    );
     scored.forEach((s, i) => (s.rank = i + 1));
     return scored;
   };
@@ -110,7 +122,12 @@ export function referenceShopping(f: ShoppingFixture, q: ShoppingQuery): Record<
   for (const m of buckets.values()) {
     for (const [id, c] of m) {
       const w = windowCounts.get(id) ?? { shown: 0, positionSum: 0, at: [0, 0, 0], executions: 0 };
-      windowCounts.set(id, { shown: w.shown + c.shown, positionSum: w.positionSum + c.positionSum, at: [w.at[0] + c.at[0], w.at[1] + c.at[1], w.at[2] + c.at[2]], executions: 0 });
+      windowCounts.set(id, {
+        shown: w.shown + c.shown,
+        positionSum: w.positionSum + c.positionSum,
+        at: [w.at[0] + c.at[0], w.at[1] + c.at[1], w.at[2] + c.at[2]],
+        executions: 0,
+      });
     }
   }
   for (const a of answers.values()) {
@@ -175,8 +192,6 @@ export function referenceShopping(f: ShoppingFixture, q: ShoppingQuery): Record<
     return 0;
   };
   return units.flatMap((u) =>
-    (bucketRows.get(String(u.product.id)) ?? [])
-      .sort((a, b) => order(a.key, b.key))
-      .map((b) => row(b.scored, b.key)),
+    (bucketRows.get(String(u.product.id)) ?? []).sort((a, b) => order(a.key, b.key)).map((b) => row(b.scored, b.key)),
   );
 }

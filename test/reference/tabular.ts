@@ -16,7 +16,12 @@ export interface FlatRef {
 /** For one fact row, the strings each filter field compares; none when the value is missing. */
 export type Candidates = Record<string, readonly string[]>;
 
-const negations: Record<string, string> = { not_is: 'is', not_in: 'in', not_contains: 'contains', not_contains_case_insensitive: 'contains_case_insensitive' };
+const negations: Record<string, string> = {
+  not_is: 'is',
+  not_in: 'in',
+  not_contains: 'contains',
+  not_contains_case_insensitive: 'contains_case_insensitive',
+};
 
 function positive(op: string, candidates: readonly string[], values: readonly string[]): boolean {
   switch (op) {
@@ -43,11 +48,19 @@ export function flatMatches(filters: readonly FlatRef[], row: Candidates): boole
   });
 }
 
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const daysBetween = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
 /** A bucket: `key` sorts chronologically, `label` is what a row shows. */
-export function bucketOf(interval: string, zone: string, instant: Date, anchor: string, localDay?: string): { key: string | number; label: string } {
+export function bucketOf(
+  interval: string,
+  zone: string,
+  instant: Date,
+  anchor: string,
+  localDay?: string,
+): { key: string | number; label: string } {
   const day = localDay ?? formatInTimeZone(instant, zone, 'yyyy-MM-dd');
   const month = Number(day.slice(5, 7));
   switch (interval) {
@@ -57,7 +70,10 @@ export function bucketOf(interval: string, zone: string, instant: Date, anchor: 
       // The label is the wall clock at the bucket's own offset: the offset of the rows, read at the hour's last second.
       const last = new Date(start.getTime() + 3_599_000);
       const offset = formatInTimeZone(last, zone, 'xxx');
-      return { key: start.getTime(), label: `${formatInTimeZone(new Date(last.getTime() - 3_599_000), offset === '+00:00' ? 'UTC' : offset, "yyyy-MM-dd'T'HH:mm:ss")}${offset}` };
+      return {
+        key: start.getTime(),
+        label: `${formatInTimeZone(new Date(last.getTime() - 3_599_000), offset === '+00:00' ? 'UTC' : offset, "yyyy-MM-dd'T'HH:mm:ss")}${offset}`,
+      };
     }
     case 'day':
       return { key: day, label: day };
@@ -96,9 +112,15 @@ export interface RefRow {
 }
 
 /** The documented order: order_by keys (default first metric descending), then each dimension ascending; missing values last. */
-export function ordered(rows: RefRow[], metrics: readonly string[], dimensions: readonly string[], orderBy: [string, 'asc' | 'desc'][] = []): { metrics: (number | null)[]; dimensions: (string | null)[] }[] {
+export function ordered(
+  rows: RefRow[],
+  metrics: readonly string[],
+  dimensions: readonly string[],
+  orderBy: [string, 'asc' | 'desc'][] = [],
+): { metrics: (number | null)[]; dimensions: (string | null)[] }[] {
   const keys: [string, 'asc' | 'desc'][] = orderBy.length > 0 ? orderBy : [[metrics[0]!, 'desc']];
-  const byMetric = (a: number | null, b: number | null, dir: number) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : (a - b) * dir);
+  const byMetric = (a: number | null, b: number | null, dir: number) =>
+    a === b ? 0 : a === null ? 1 : b === null ? -1 : (a - b) * dir;
   const sorted = [...rows].sort((x, y) => {
     for (const [key, d] of keys) {
       const dir = d === 'asc' ? 1 : -1;
@@ -115,7 +137,8 @@ export function ordered(rows: RefRow[], metrics: readonly string[], dimensions: 
   function orderDim(x: RefRow, y: RefRow, i: number, dir: number): number {
     const a = x.dims[i]!;
     const b = y.dims[i]!;
-    const nullsLast = (p: string | number | null, q: string | number | null) => (p === q ? 0 : p === null ? 1 : q === null ? -1 : (p < q ? -1 : 1) * dir);
+    const nullsLast = (p: string | number | null, q: string | number | null) =>
+      p === q ? 0 : p === null ? 1 : q === null ? -1 : (p < q ? -1 : 1) * dir;
     if (a.byKey) return nullsLast(a.key, b.key);
     return nullsLast(a.label, b.label) || nullsLast(a.key, b.key);
   }
@@ -148,7 +171,8 @@ function insightsView(f: TabularFixture) {
   const tags = byId(f.tags);
   const assets = byId(f.assets);
   const themes = byId(f.themes);
-  const name = (m: Map<string, Row>, id: unknown, col = 'name') => (id == null ? null : String(m.get(String(id))?.[col] ?? ''));
+  const name = (m: Map<string, Row>, id: unknown, col = 'name') =>
+    id == null ? null : String(m.get(String(id))?.[col] ?? '');
   const candidates = (r: Row): Candidates => {
     const p = prompts.get(String(r.prompt_id))!;
     const tagIds = p.tag_ids as string[];
@@ -181,7 +205,13 @@ function insightsView(f: TabularFixture) {
     const per = q.dimensions.map((d): DimValue[] => {
       switch (d) {
         case 'date': {
-          const b = bucketOf(q.interval, 'America/New_York', new Date(String(r.executed_at)), q.anchor, q.interval === 'hour' ? undefined : String(r.day));
+          const b = bucketOf(
+            q.interval,
+            'America/New_York',
+            new Date(String(r.executed_at)),
+            q.anchor,
+            q.interval === 'hour' ? undefined : String(r.day),
+          );
           return [{ key: b.key as string, label: b.label, byKey: true }];
         }
         case 'region':
@@ -189,7 +219,10 @@ function insightsView(f: TabularFixture) {
         case 'model':
           return one(String(r.model_id), name(models, r.model_id));
         case 'persona':
-          return one(r.persona_id == null ? null : String(r.persona_id), r.persona_id == null ? '' : name(personas, r.persona_id));
+          return one(
+            r.persona_id == null ? null : String(r.persona_id),
+            r.persona_id == null ? '' : name(personas, r.persona_id),
+          );
         case 'topic':
           return one(String(p.topic_id), name(topics, p.topic_id));
         case 'topic_id':
@@ -223,7 +256,11 @@ const inWindow = (r: Row, q: { start: number; end: number }, column = 'executed_
 };
 
 /** v1 citations: count, citation_share (per-model share over the answer group, averaged), first_cited_at. */
-export function referenceCitations(f: TabularFixture, category: string, q: InsightsRefQuery): ReturnType<typeof ordered> {
+export function referenceCitations(
+  f: TabularFixture,
+  category: string,
+  q: InsightsRefQuery,
+): ReturnType<typeof ordered> {
   const v = insightsView(f);
   const scopeFilters = q.filters.filter((x) => !rowFields.includes(x.field));
   const rowFilters = q.filters.filter((x) => rowFields.includes(x.field));
@@ -264,19 +301,29 @@ export function referenceCitations(f: TabularFixture, category: string, q: Insig
     let share = 0;
     for (const [m, total] of d) share += (g.n.get(m) ?? 0) / total;
     share /= d.size;
-    const values: Record<string, number | null> = { count, citation_share: share, share_of_voice: share, first_cited_at: Math.floor(g.first! / 1000) };
+    const values: Record<string, number | null> = {
+      count,
+      citation_share: share,
+      share_of_voice: share,
+      first_cited_at: Math.floor(g.first! / 1000),
+    };
     return { metrics: q.metrics.map((m) => values[m]!), dims: g.dims };
   });
   return ordered(rows, q.metrics, q.dimensions, q.orderBy);
 }
 
 /** v1 sentiment: positive, negative and occurrences over sentiments of sentiment prompts. */
-export function referenceSentiment(f: TabularFixture, category: string, q: InsightsRefQuery): ReturnType<typeof ordered> {
+export function referenceSentiment(
+  f: TabularFixture,
+  category: string,
+  q: InsightsRefQuery,
+): ReturnType<typeof ordered> {
   const v = insightsView(f);
   const groups = new Map<string, { dims: DimValue[]; positive: number; negative: number }>();
   for (const s of f.sentiments) {
     const p = v.prompts.get(String(s.prompt_id))!;
-    if (s.category_id !== category || !inWindow(s, q) || !(p.analysis_types as string[]).includes('sentiment')) continue;
+    if (s.category_id !== category || !inWindow(s, q) || !(p.analysis_types as string[]).includes('sentiment'))
+      continue;
     if (!flatMatches(q.filters, v.candidates(s))) continue;
     for (const dims of v.dimValues(s, q)) {
       const k = JSON.stringify(dims.map((x) => x.key));
@@ -287,7 +334,11 @@ export function referenceSentiment(f: TabularFixture, category: string, q: Insig
     }
   }
   const rows = [...groups.values()].map((g) => {
-    const values: Record<string, number> = { positive: g.positive, negative: g.negative, occurrences: g.positive + g.negative };
+    const values: Record<string, number> = {
+      positive: g.positive,
+      negative: g.negative,
+      occurrences: g.positive + g.negative,
+    };
     return { metrics: q.metrics.map((m) => values[m]!), dims: g.dims };
   });
   return ordered(rows, q.metrics, q.dimensions, q.orderBy);
@@ -324,12 +375,28 @@ export function referenceTraffic(f: TabularFixture, q: TrafficRefQuery): ReturnT
     const etDay = formatInTimeZone(at, 'America/New_York', 'yyyy-MM-dd');
     const stamp = q.daily ? fromZonedTime(`${etDay}T00:00:00`, 'America/New_York').getTime() : at.getTime();
     if (stamp < q.start || stamp >= q.end) continue;
-    if (view && ((view.host != null && view.host !== r.host) || (view.path_prefix != null && !String(r.path).startsWith(String(view.path_prefix))))) continue;
-    const cand: Candidates = Object.fromEntries(['path', 'host', 'bot_name', 'bot_provider', 'bot_type', 'referral_source', 'referral_type'].map((c) => [c, r[c] == null ? [] : [String(r[c])]]));
+    if (
+      view &&
+      ((view.host != null && view.host !== r.host) ||
+        (view.path_prefix != null && !String(r.path).startsWith(String(view.path_prefix))))
+    )
+      continue;
+    const cand: Candidates = Object.fromEntries(
+      ['path', 'host', 'bot_name', 'bot_provider', 'bot_type', 'referral_source', 'referral_type'].map((c) => [
+        c,
+        r[c] == null ? [] : [String(r[c])],
+      ]),
+    );
     if (!flatMatches(q.filters, cand)) continue;
     const dims = q.dimensions.map((d): DimValue => {
       if (d === 'date') {
-        const b = bucketOf(q.daily && q.interval === 'hour' ? 'day' : q.interval, q.daily ? 'America/New_York' : q.zone, at, q.anchor, q.daily ? etDay : undefined);
+        const b = bucketOf(
+          q.daily && q.interval === 'hour' ? 'day' : q.interval,
+          q.daily ? 'America/New_York' : q.zone,
+          at,
+          q.anchor,
+          q.daily ? etDay : undefined,
+        );
         return { key: b.key, label: b.label, byKey: true };
       }
       if (d === 'hour') {

@@ -21,7 +21,8 @@ type Leaf = Extract<FilterNode, { kind: 'leaf' }>;
 function channelLeaf(l: Leaf, r: Row): boolean {
   const values = (Array.isArray(l.value) ? l.value : [l.value]).map(String);
   const texts = [r.channel_title, r.channel_handle].filter((t) => t != null).map(String);
-  const has = (ci: boolean) => texts.some((t) => (ci ? t.toLowerCase().includes(values[0]!.toLowerCase()) : t.includes(values[0]!)));
+  const has = (ci: boolean) =>
+    texts.some((t) => (ci ? t.toLowerCase().includes(values[0]!.toLowerCase()) : t.includes(values[0]!)));
   switch (l.op) {
     case 'is':
     case 'in':
@@ -46,7 +47,17 @@ export function referenceVideos(f: ChannelsFixture, q: VideosQuery): Record<stri
   const context = promptContext(f);
   const values = (r: Row): FieldValues => {
     const types = prompts.get(String(r.prompt_id))!.analysis_types as string[];
-    return { ...context(r), analysis_type: types.flatMap((t) => (t === 'accuracy' ? [{ id: t, name: t }, { id: 'factcheck', name: 'factcheck' }] : [{ id: t, name: t }])) };
+    return {
+      ...context(r),
+      analysis_type: types.flatMap((t) =>
+        t === 'accuracy'
+          ? [
+              { id: t, name: t },
+              { id: 'factcheck', name: 'factcheck' },
+            ]
+          : [{ id: t, name: t }],
+      ),
+    };
   };
   const leaf = (r: Row) => (l: Leaf) => (l.field === 'channel' ? channelLeaf(l, r) : evaluate(l, values(r)));
   const promptClauses = answerPart(q.filter, ['channel']);
@@ -54,15 +65,28 @@ export function referenceVideos(f: ChannelsFixture, q: VideosQuery): Record<stri
   const cross = (q.group_by ?? []).find((d) => d !== 'video') ?? null;
   const period = (r: Row) => (q.interval ? bucketOf(String(r.day), q.interval) : '');
 
-  const scoped = f.citations.filter((r) => inWindow(r, q) && r.source_type != null && types.includes(String(r.source_type)) && promptClauses.every((c) => evaluateTree(c, leaf(r))));
+  const scoped = f.citations.filter(
+    (r) =>
+      inWindow(r, q) &&
+      r.source_type != null &&
+      types.includes(String(r.source_type)) &&
+      promptClauses.every((c) => evaluateTree(c, leaf(r))),
+  );
   const totals = new Map<string, number>();
   for (const r of scoped) totals.set(period(r), (totals.get(period(r)) ?? 0) + 1);
   const selected = scoped.filter((r) => r.video_id != null && (!q.filter || evaluateTree(q.filter, leaf(r))));
-  const min = (rows: Row[], k: string) => rows.map((r) => (r[k] == null ? null : String(r[k]))).filter((v): v is string => v !== null).sort(cmp)[0] ?? null;
+  const min = (rows: Row[], k: string) =>
+    rows
+      .map((r) => (r[k] == null ? null : String(r[k])))
+      .filter((v): v is string => v !== null)
+      .sort(cmp)[0] ?? null;
   const videos = new Map<string, Row[]>();
   for (const r of selected) videos.set(String(r.video_id), [...(videos.get(String(r.video_id)) ?? []), r]);
-  const ranked = [...videos].sort((a, b) => b[1].length - a[1].length || cmp(min(a[1], 'video_title'), min(b[1], 'video_title')) || cmp(a[0], b[0]));
-  const crossKey = (r: Row) => (cross === 'model' ? String(r.model_id) : cross === 'source_type' ? String(r.source_type) : '');
+  const ranked = [...videos].sort(
+    (a, b) => b[1].length - a[1].length || cmp(min(a[1], 'video_title'), min(b[1], 'video_title')) || cmp(a[0], b[0]),
+  );
+  const crossKey = (r: Row) =>
+    cross === 'model' ? String(r.model_id) : cross === 'source_type' ? String(r.source_type) : '';
   const crossLabel = (k: string) => (cross === 'model' ? String(models.get(k)!.name) : k);
   return ranked.flatMap(([id, rows], i) => {
     const cells = new Map<string, { cross: string; period: string; n: number }>();
@@ -73,7 +97,13 @@ export function referenceVideos(f: ChannelsFixture, q: VideosQuery): Record<stri
       cells.set(k, c);
     }
     return [...cells.values()]
-      .sort((a, b) => cmp(a.period, b.period) || b.n - a.n || cmp(crossLabel(a.cross), crossLabel(b.cross)) || cmp(a.cross, b.cross))
+      .sort(
+        (a, b) =>
+          cmp(a.period, b.period) ||
+          b.n - a.n ||
+          cmp(crossLabel(a.cross), crossLabel(b.cross)) ||
+          cmp(a.cross, b.cross),
+      )
       .map((c) => {
         const row: Record<string, unknown> = {
           name: min(rows, 'video_title'),

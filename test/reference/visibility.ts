@@ -36,7 +36,8 @@ export function referenceVisibility(f: InsightsFixture, q: VisibilityQuery): Rec
   const prompts = byId(f.prompts);
   const topics = byId(f.topics);
   const tags = byId(f.tags);
-  const named = (m: Map<string, Row>, id: unknown, nameKey = 'name') => (id == null ? [] : [{ id: String(id), name: String(m.get(String(id))?.[nameKey] ?? '') }]);
+  const named = (m: Map<string, Row>, id: unknown, nameKey = 'name') =>
+    id == null ? [] : [{ id: String(id), name: String(m.get(String(id))?.[nameKey] ?? '') }];
   const values = (r: Row): FieldValues => {
     const p = prompts.get(String(r.prompt_id))!;
     return {
@@ -87,7 +88,14 @@ export function referenceVisibility(f: InsightsFixture, q: VisibilityQuery): Rec
   const sortField = q.sort?.field ?? (metrics.includes('visibility_score') ? 'visibility_score' : metrics[0]!);
   const best = sortField === 'average_position' ? 1 : -1;
   const dir = q.sort?.dir ? (q.sort.dir === 'asc' ? 1 : -1) : best;
-  const selector = typeof q.assets === 'string' ? { op: 'is', value: [q.assets] } : Array.isArray(q.assets) ? { op: 'in', value: q.assets } : q.assets ? { op: q.assets.op, value: ([] as string[]).concat(q.assets.value) } : null;
+  const selector =
+    typeof q.assets === 'string'
+      ? { op: 'is', value: [q.assets] }
+      : Array.isArray(q.assets)
+        ? { op: 'in', value: q.assets }
+        : q.assets
+          ? { op: q.assets.op, value: ([] as string[]).concat(q.assets.value) }
+          : null;
   const dimName = (d: string, id: string | null) => {
     if (id === null) return null;
     const table = { model: models, region: regions, persona: personas, prompt: prompts, topic: topics }[d]!;
@@ -115,7 +123,13 @@ export function referenceVisibility(f: InsightsFixture, q: VisibilityQuery): Rec
         if (b === null) return -1;
         return best * (a - b);
       }
-      return String(x.a.name) < String(y.a.name) ? -1 : String(x.a.name) > String(y.a.name) ? 1 : String(x.a.id) < String(y.a.id) ? -1 : 1;
+      return String(x.a.name) < String(y.a.name)
+        ? -1
+        : String(x.a.name) > String(y.a.name)
+          ? 1
+          : String(x.a.id) < String(y.a.id)
+            ? -1
+            : 1;
     });
     scored.forEach((s, i) => {
       if (q.scope !== 'all' && !s.a.is_owned) return;

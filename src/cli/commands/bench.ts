@@ -16,7 +16,8 @@ interface AnswersModule {
 const benchModule = (path: string) => new URL(`../../../bench/${path}`, import.meta.url).href;
 
 export const bench: Command = {
-  usage: 'aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--iterations N] [--no-peers]   (aea bench --usage for every option)',
+  usage:
+    'aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--iterations N] [--no-peers]   (aea bench --usage for every option)',
   async run(argv, io) {
     let main: BenchModule;
     let answers: AnswersModule;
@@ -26,7 +27,9 @@ export const bench: Command = {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-      io.err('aea bench: the bench runs from a clone of the repository (npx aea bench), not from the installed package\n');
+      io.err(
+        'aea bench: the bench runs from a clone of the repository (npx aea bench), not from the installed package\n',
+      );
       return 1;
     }
     if (argv.includes('--usage')) {

@@ -24,7 +24,11 @@ Exit code: 0 when there is no error (warnings and slow files allowed), 1 otherwi
     else {
       for (const p of problems) io.out(`${p.severity.padEnd(8)} ${p.message}\n`);
       const count = (s: string) => problems.filter((p) => p.severity === s).length;
-      io.out(problems.length === 0 ? `${dir}: no problems\n` : `${dir}: ${count('error')} errors, ${count('warning')} warnings, ${count('slow')} slow files\n`);
+      io.out(
+        problems.length === 0
+          ? `${dir}: no problems\n`
+          : `${dir}: ${count('error')} errors, ${count('warning')} warnings, ${count('slow')} slow files\n`,
+      );
     }
     return problems.some((p) => p.severity === 'error') ? 1 : 0;
   },

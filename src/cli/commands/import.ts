@@ -41,17 +41,25 @@ and names the operations that need tables the import does not write.`,
       append: values.append === true,
     });
     const count = (t: keyof typeof result.rows) => result.rows[t] ?? 0;
-    io.out(`aea: wrote ${out}: ${count('executions')} answers, ${count('mentions')} mentions, ${count('citations')} citations, ${count('assets')} brands\n`);
+    io.out(
+      `aea: wrote ${out}: ${count('executions')} answers, ${count('mentions')} mentions, ${count('citations')} citations, ${count('assets')} brands\n`,
+    );
     io.out(`organization ${result.organization.id} ${result.organization.name}\n`);
     for (const c of result.categories) io.out(`category ${c.id} ${c.name}\n`);
     io.out(`days ${result.window.start_date} to ${result.window.end_date}\n`);
-    if (result.ignored.length > 0) io.out(`ignored columns (none of the file's; docs/own-data.md lists them): ${result.ignored.join(', ')}\n`);
+    if (result.ignored.length > 0)
+      io.out(`ignored columns (none of the file's; docs/own-data.md lists them): ${result.ignored.join(', ')}\n`);
     const problems = await checkDataset(out);
     for (const p of problems.filter((p) => p.severity !== 'warning')) io.out(`${p.severity.padEnd(8)} ${p.message}\n`);
     const absent = problems.filter((p) => p.severity === 'warning').map((p) => p.table);
-    if (absent.length > 0) io.out(`not written: ${absent.join(', ')} (the operations that read them refuse; \`aea check ${out}\` names them)\n`);
+    if (absent.length > 0)
+      io.out(
+        `not written: ${absent.join(', ')} (the operations that read them refuse; \`aea check ${out}\` names them)\n`,
+      );
     const body = JSON.stringify({ category_id: result.categories[0]?.id, ...result.window, scope: 'all' });
-    io.out(`\nnext: npx aea query /v2/reports/visibility --data ${out} --org ${result.organization.id} --body '${body}'\n`);
+    io.out(
+      `\nnext: npx aea query /v2/reports/visibility --data ${out} --org ${result.organization.id} --body '${body}'\n`,
+    );
     return problems.some((p) => p.severity === 'error') ? 1 : 0;
   },
 };

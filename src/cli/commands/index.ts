@@ -13,7 +13,8 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./bench.ts')).bench,
   },
   check: {
-    summary: 'list every problem of a dataset folder: missing tables and columns, wrong types, nulls, repeated keys, unsorted files',
+    summary:
+      'list every problem of a dataset folder: missing tables and columns, wrong types, nulls, repeated keys, unsorted files',
     load: async () => (await import('./check.ts')).check,
   },
   clickhouse: {
@@ -41,7 +42,8 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./orgs.ts')).orgs,
   },
   rollups: {
-    summary: 'build, list and remove the rollups kept on disk for a dataset, so a start reads them instead of building them',
+    summary:
+      'build, list and remove the rollups kept on disk for a dataset, so a start reads them instead of building them',
     load: async () => (await import('./rollups.ts')).rollups,
   },
   query: {

@@ -40,12 +40,22 @@ ${backendUsage}`,
         import('../../state/default-path.ts'),
         import('../../errors.ts'),
       ]);
-      const engine = await openEngine({ data, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...backend });
+      const engine = await openEngine({
+        data,
+        state: typeof values.state === 'string' ? values.state : defaultStatePath(data),
+        stateWhenLocked: 'snapshot',
+        ...backend,
+      });
       try {
-        const organizationId = org ?? (await ApiKeys.of(engine.core.state).verify(key!, engine.core.clock()))?.organizationId;
+        const organizationId =
+          org ?? (await ApiKeys.of(engine.core.state).verify(key!, engine.core.clock()))?.organizationId;
         if (organizationId === undefined) throw new AuthError('Invalid, expired or revoked API key');
-        if (!engine.core.catalog.hasOrganization(organizationId)) throw new NotFoundError(`organization ${organizationId} not found`);
-        if (engine.core.state.readOnly) io.err(`aea mcp: ${engine.core.state.file} is held by another process: answering from a read-only snapshot; writes are refused\n`);
+        if (!engine.core.catalog.hasOrganization(organizationId))
+          throw new NotFoundError(`organization ${organizationId} not found`);
+        if (engine.core.state.readOnly)
+          io.err(
+            `aea mcp: ${engine.core.state.file} is held by another process: answering from a read-only snapshot; writes are refused\n`,
+          );
         return { engine, organizationId };
       } catch (error) {
         await engine.close();
@@ -54,11 +64,17 @@ ${backendUsage}`,
       }
     };
     const loadCatalog = async () => {
-      const [{ endpoints }, { ToolCatalog }] = await Promise.all([import('../../registry.ts'), import('../../mcp/tool-catalog.ts')]);
+      const [{ endpoints }, { ToolCatalog }] = await Promise.all([
+        import('../../registry.ts'),
+        import('../../mcp/tool-catalog.ts'),
+      ]);
       return new ToolCatalog(endpoints);
     };
     const { serveStdio } = await import('../../mcp/stdio-server.ts');
-    const { opened } = await serveStdio({ open, loadCatalog, allowWrites: values['allow-writes'] === true, clock: () => new Date() }, io.stopped());
+    const { opened } = await serveStdio(
+      { open, loadCatalog, allowWrites: values['allow-writes'] === true, clock: () => new Date() },
+      io.stopped(),
+    );
     const engine = await opened;
     if (engine) {
       await engine.runsSettled();

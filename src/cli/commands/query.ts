@@ -75,27 +75,62 @@ when a data file or a ClickHouse shard cannot be read, else 500 internal_error, 
     const url = new URL(target, 'http://localhost');
     const format = cliFormat(values.format, url.searchParams.get('format'));
     url.searchParams.delete('format');
-    const bodyText = typeof values.body === 'string' ? values.body : typeof values['body-file'] === 'string' ? await readBody(values['body-file'], io) : undefined;
-    const method = (typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET').toUpperCase();
+    const bodyText =
+      typeof values.body === 'string'
+        ? values.body
+        : typeof values['body-file'] === 'string'
+          ? await readBody(values['body-file'], io)
+          : undefined;
+    const method = (
+      typeof values.method === 'string' ? values.method : bodyText !== undefined ? 'POST' : 'GET'
+    ).toUpperCase();
     if (values.explain === true) url.searchParams.set('explain', 'true');
     if (typeof values.fill === 'string') url.searchParams.set('fill', values.fill);
     if (typeof values.compare === 'string') url.searchParams.set('compare', values.compare);
     if (values.components === true) url.searchParams.set('components', 'true');
-    const query = Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!]));
+    const query = Object.fromEntries(
+      [...new Set(url.searchParams.keys())].map((k) => [
+        k,
+        url.searchParams.getAll(k).length > 1 ? url.searchParams.getAll(k) : url.searchParams.get(k)!,
+      ]),
+    );
     const data = required(values, 'data');
     // One answer per process: a rollup started now would be thrown away at exit, and building it (or copying
     // the small tables into memory) costs more than the answer read from the files (bench/RESULTS.md, CLI start).
     const backend = backendOf(values);
     // One request per process builds no DuckDB rollup; a ClickHouse database keeps its own, current at every statement.
-    const engine = await openEngine({ data, rollups: backend.backend === 'clickhouse', smallTablesInMemory: false, resultCache: 0, state: typeof values.state === 'string' ? values.state : defaultStatePath(data), stateWhenLocked: 'snapshot', ...tempLimits(values), ...backend });
-    if (engine.core.state.readOnly) io.err(`aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`);
+    const engine = await openEngine({
+      data,
+      rollups: backend.backend === 'clickhouse',
+      smallTablesInMemory: false,
+      resultCache: 0,
+      state: typeof values.state === 'string' ? values.state : defaultStatePath(data),
+      stateWhenLocked: 'snapshot',
+      ...tempLimits(values),
+      ...backend,
+    });
+    if (engine.core.state.readOnly)
+      io.err(
+        `aea: ${engine.core.state.file} is held by another process (such as aea serve): answering from a read-only snapshot of it; changes are refused\n`,
+      );
     try {
       let body: unknown;
       if (bodyText !== undefined) {
         try {
           body = JSON.parse(bodyText);
         } catch (error) {
-          return printError(io, new ValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: (error as Error).message } }]));
+          return printError(
+            io,
+            new ValidationError([
+              {
+                type: 'json_invalid',
+                loc: ['body', 0],
+                msg: 'JSON decode error',
+                input: {},
+                ctx: { error: (error as Error).message },
+              },
+            ]),
+          );
         }
       }
       const scope = engine.org(required(values, 'org'));
@@ -103,7 +138,9 @@ when a data file or a ClickHouse shard cannot be read, else 500 internal_error, 
       let written = false;
       try {
         if (format === 'table') {
-          await output.write(await boxTable(await scope.invokeRows(method, url.pathname, { body, query, format: 'csv' }, 'csv')));
+          await output.write(
+            await boxTable(await scope.invokeRows(method, url.pathname, { body, query, format: 'csv' }, 'csv')),
+          );
         } else if (format === 'json') {
           const result = await scope.call(method, url.pathname, { body, query });
           if (result.kind === 'json') await output.write(result.json + '\n');
@@ -111,8 +148,15 @@ when a data file or a ClickHouse shard cannot be read, else 500 internal_error, 
         } else {
           const progress = exportProgress(io, `aea query → ${format}`, out === undefined && io.stdout?.isTTY === true);
           try {
-            const rows = countingRows(await scope.invokeRows(method, url.pathname, { body, query, format }, format), progress.rows);
-            for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool, tempDisk: engine.core.tempDisk, csvRaw: values['csv-raw'] === true })) {
+            const rows = countingRows(
+              await scope.invokeRows(method, url.pathname, { body, query, format }, format),
+              progress.rows,
+            );
+            for await (const piece of encodeRows(rows, format, {
+              duckdb: engine.core.pool,
+              tempDisk: engine.core.tempDisk,
+              csvRaw: values['csv-raw'] === true,
+            })) {
               await output.write(piece);
               progress.bytes(typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength);
             }
@@ -140,9 +184,11 @@ when a data file or a ClickHouse shard cannot be read, else 500 internal_error, 
 
 /** `--format`, or the format PATH's query string names (as over HTTP); both must agree. `table` is the CLI's own. */
 function cliFormat(flag: unknown, inPath: string | null): FormatName | 'table' {
-  if (typeof flag === 'string' && inPath !== null && flag !== inPath) throw new UsageError(`--format ${flag} and PATH's format=${inPath} disagree: give one of them`);
+  if (typeof flag === 'string' && inPath !== null && flag !== inPath)
+    throw new UsageError(`--format ${flag} and PATH's format=${inPath} disagree: give one of them`);
   const format = typeof flag === 'string' ? flag : (inPath ?? 'json');
-  if (format !== 'table' && !isFormatName(format)) throw new UsageError(`--format must be one of ${[...formatNames, 'table'].join(', ')}, got ${format}`);
+  if (format !== 'table' && !isFormatName(format))
+    throw new UsageError(`--format must be one of ${[...formatNames, 'table'].join(', ')}, got ${format}`);
   return format;
 }
 

@@ -27,11 +27,13 @@ Rollups are kept as zstd Parquet, one folder per rollup and scope (docs/decision
 
 type Values = { readonly store?: unknown };
 
-const storeOf = (values: Values, state: string) => rollupStorePath({ state, ...(typeof values.store === 'string' ? { rollupStore: values.store } : {}) })!;
+const storeOf = (values: Values, state: string) =>
+  rollupStorePath({ state, ...(typeof values.store === 'string' ? { rollupStore: values.store } : {}) })!;
 
 async function scopes(engine: Engine): Promise<{ category: string[]; organization: string[] }> {
   return engine.core.pool.use(async (conn) => {
-    const ids = async (table: string) => (await conn.runAndReadAll(`SELECT id FROM ${table} ORDER BY id`)).getRowsJS().map((r) => String(r[0]));
+    const ids = async (table: string) =>
+      (await conn.runAndReadAll(`SELECT id FROM ${table} ORDER BY id`)).getRowsJS().map((r) => String(r[0]));
     return { category: await ids('categories'), organization: await ids('organizations') };
   });
 }
@@ -49,11 +51,15 @@ async function build(engine: Engine, io: CliIo): Promise<void> {
   for (const [i, { def, scope }] of jobs.entries()) {
     const t = Date.now();
     const outcome = rollups.isCurrent(def, scope) ? 'current' : (await rollups.warm(def, [scope]))[0];
-    io.err(`[${i + 1}/${jobs.length}] ${def.name} ${scope}: ${outcome === 'current' ? 'read at open' : `${outcome} in ${((Date.now() - t) / 1000).toFixed(2)} s`}\n`);
+    io.err(
+      `[${i + 1}/${jobs.length}] ${def.name} ${scope}: ${outcome === 'current' ? 'read at open' : `${outcome} in ${((Date.now() - t) / 1000).toFixed(2)} s`}\n`,
+    );
   }
   const { built, refreshed, loaded } = rollups.counts;
   const store = rollups.durable?.store;
-  io.out(`${jobs.length} rollups current in ${((Date.now() - started) / 1000).toFixed(1)} s: ${built} built, ${refreshed} refreshed, ${loaded} read as stored\n`);
+  io.out(
+    `${jobs.length} rollups current in ${((Date.now() - started) / 1000).toFixed(1)} s: ${built} built, ${refreshed} refreshed, ${loaded} read as stored\n`,
+  );
   if (store) io.out(`${store.dir} holds ${mb(await store.bytes())} (limit ${mb(store.limit)})\n`);
   if (rollups.lastStoreError) io.out(`not stored: ${rollups.lastStoreError}\n`);
 }
@@ -62,24 +68,51 @@ async function status(engine: Engine, io: CliIo, json: boolean): Promise<void> {
   const stored = await engine.core.rollups.storedStatus(rollupCatalog);
   const ids = await scopes(engine);
   const have = new Set(stored.map((s) => `${s.rollup}|${s.scope}`));
-  const missing = rollupCatalog.flatMap((def) => ids[def.scope.kind].filter((scope) => !have.has(`${def.name}|${scope}`)).map((scope) => ({ rollup: def.name, scope })));
+  const missing = rollupCatalog.flatMap((def) =>
+    ids[def.scope.kind]
+      .filter((scope) => !have.has(`${def.name}|${scope}`))
+      .map((scope) => ({ rollup: def.name, scope })),
+  );
   const store = engine.core.rollups.durable?.store;
   if (json) {
-    io.out(JSON.stringify({ store: store?.dir ?? null, bytes: store ? await store.bytes() : 0, limit: store?.limit ?? null, stored, missing }, null, 2) + '\n');
+    io.out(
+      JSON.stringify(
+        {
+          store: store?.dir ?? null,
+          bytes: store ? await store.bytes() : 0,
+          limit: store?.limit ?? null,
+          stored,
+          missing,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return;
   }
-  for (const s of stored) io.out(`${s.rollup ?? s.folder}\t${s.scope ?? '-'}\t${s.state}\t${s.rows} rows\t${mb(s.bytes)}\t${s.builtAt ?? '-'}\n`);
+  for (const s of stored)
+    io.out(
+      `${s.rollup ?? s.folder}\t${s.scope ?? '-'}\t${s.state}\t${s.rows} rows\t${mb(s.bytes)}\t${s.builtAt ?? '-'}\n`,
+    );
   for (const m of missing) io.out(`${m.rollup}\t${m.scope}\tmissing\n`);
   const current = stored.filter((s) => s.state === 'current').length;
-  io.out(`${current} of ${current + missing.length + stored.length - current} rollups stored and current; ${store ? `${store.dir} holds ${mb(await store.bytes())} (limit ${mb(store.limit)})` : 'no store'}\n`);
+  io.out(
+    `${current} of ${current + missing.length + stored.length - current} rollups stored and current; ${store ? `${store.dir} holds ${mb(await store.bytes())} (limit ${mb(store.limit)})` : 'no store'}\n`,
+  );
 }
 
 export const rollups: Command = {
   usage,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { data: { type: 'string' }, state: { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, {
+      data: { type: 'string' },
+      state: { type: 'string' },
+      store: { type: 'string' },
+      json: { type: 'boolean' },
+    });
     const [action] = positionals;
-    if (action !== 'build' && action !== 'status' && action !== 'drop') throw new UsageError('aea rollups build|status|drop --data DIR (see aea rollups --help)');
+    if (action !== 'build' && action !== 'status' && action !== 'drop')
+      throw new UsageError('aea rollups build|status|drop --data DIR (see aea rollups --help)');
     const data = required(values, 'data');
     const state = typeof values.state === 'string' ? values.state : defaultStatePath(data);
     const dir = storeOf(values, state);
@@ -90,7 +123,13 @@ export const rollups: Command = {
       io.out(`removed ${dir} (${mb(bytes)})\n`);
       return 0;
     }
-    const engine = await openEngine({ data, state, stateWhenLocked: 'snapshot', rollupStore: dir, rollups: action === 'build' });
+    const engine = await openEngine({
+      data,
+      state,
+      stateWhenLocked: 'snapshot',
+      rollupStore: dir,
+      rollups: action === 'build',
+    });
     try {
       if (action === 'build') await build(engine, io);
       else await status(engine, io, values.json === true);

@@ -18,8 +18,13 @@ Then: aea orgs --data DIR, aea query PATH --data DIR --org ORG_ID …, aea serve
     const { values } = parse(argv, { out: { type: 'string' } });
     const out = required(values, 'out');
     // Writing replaces the folder: never one that holds something other than a dataset.
-    if (existsSync(out) && (!statSync(out).isDirectory() || (readdirSync(out).length > 0 && !existsSync(join(out, manifestFileName))))) {
-      throw new UsageError(`${out} is neither empty nor a dataset folder (no ${manifestFileName}): choose another --out`);
+    if (
+      existsSync(out) &&
+      (!statSync(out).isDirectory() || (readdirSync(out).length > 0 && !existsSync(join(out, manifestFileName))))
+    ) {
+      throw new UsageError(
+        `${out} is neither empty nor a dataset folder (no ${manifestFileName}): choose another --out`,
+      );
     }
     const result = await writeSample(out, stderrProgress('sample'));
     io.out(JSON.stringify(result, null, 2) + '\n');

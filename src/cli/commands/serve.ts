@@ -1,5 +1,11 @@
 import { openEngine } from '../../open-engine.ts';
-import { defaultFailedAuthLimit, defaultFirstRowSeconds, defaultHeavyPerKey, defaultMaxStreams, defaultTimeBudgetMs } from '../../limits.ts';
+import {
+  defaultFailedAuthLimit,
+  defaultFirstRowSeconds,
+  defaultHeavyPerKey,
+  defaultMaxStreams,
+  defaultTimeBudgetMs,
+} from '../../limits.ts';
 import { createServer } from '../../http/create-server.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { number, parse, required, UsageError } from '../args.ts';
@@ -65,7 +71,9 @@ ${backendUsage}`,
     try {
       planMemory(memoryLimit, maxStreams, resultCache);
     } catch (error) {
-      throw new UsageError(`${resultCache === undefined ? '--memory-limit' : '--memory-limit, --result-cache'}: ${(error as Error).message}`);
+      throw new UsageError(
+        `${resultCache === undefined ? '--memory-limit' : '--memory-limit, --result-cache'}: ${(error as Error).message}`,
+      );
     }
     const engine = await openEngine({
       data,
@@ -89,7 +97,10 @@ ${backendUsage}`,
       logger: !values.quiet,
       mcp: { allowWrites: values['mcp-allow-writes'] === true },
     });
-    const address = await app.listen({ port: number(values, 'port', 8787), host: typeof values.host === 'string' ? values.host : '127.0.0.1' });
+    const address = await app.listen({
+      port: number(values, 'port', 8787),
+      host: typeof values.host === 'string' ? values.host : '127.0.0.1',
+    });
     io.out(`aea: serving ${data} on ${address}${limit === 0 ? ' (rate limit off)' : ''}; docs at ${address}/docs\n`);
     await io.stopped();
     await app.close();
@@ -97,4 +108,3 @@ ${backendUsage}`,
     return 0;
   },
 };
-

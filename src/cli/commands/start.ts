@@ -24,7 +24,13 @@ export const start: Command = {
     const app = await createServer({ engine, logger: false });
     const address = await app.listen({ port: number(values, 'port', 8787), host: '127.0.0.1' });
     const category = org!.categories[0]!;
-    const body = JSON.stringify({ category_id: category.id, start_date: '2026-10-01', end_date: '2026-10-31', scope: 'all', limit: 5 });
+    const body = JSON.stringify({
+      category_id: category.id,
+      start_date: '2026-10-01',
+      end_date: '2026-10-31',
+      scope: 'all',
+      limit: 5,
+    });
     io.out(
       [
         `Answer Engine Analytics API on ${address} (docs: ${address}/docs)`,

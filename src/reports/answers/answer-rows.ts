@@ -1,4 +1,12 @@
-import { distinctSorted, eachItemOrNull, jsonText, materialized, orderedList, semiJoin, struct } from '../../query/dialect.ts';
+import {
+  distinctSorted,
+  eachItemOrNull,
+  jsonText,
+  materialized,
+  orderedList,
+  semiJoin,
+  struct,
+} from '../../query/dialect.ts';
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
@@ -33,7 +41,9 @@ const listAlias = (ref: ListRef) => ident(`l_${ref.list}_${ref.column}`);
 
 /** A list-valued field of an answer: SQL over the row, or one of its per-answer lists (`[]` when it has none). */
 export const listField = (name: string, value: Fragment | ListRef, type: ValueType = { list: 'text' }): AnswerField =>
-  'list' in value ? { name, value: sql`coalesce(${listAlias(value)}.v, [])`, type, wire: 'json', list: value } : { name, value, type, wire: 'json' };
+  'list' in value
+    ? { name, value: sql`coalesce(${listAlias(value)}.v, [])`, type, wire: 'json', list: value }
+    : { name, value, type, wire: 'json' };
 
 /** One of an answer's lists, for `listField`. */
 export const answerList = (list: AnswerList, column: 'v' | 'names' = 'v'): ListRef => ({ list, column });
@@ -42,19 +52,43 @@ export const answerList = (list: AnswerList, column: 'v' | 'names' = 'v'): ListR
 // the fact files' row groups to the page's days. A join, not a subquery per answer: ClickHouse runs no
 // correlated subquery over a Distributed table.
 const ofPage = (table: string, columns: readonly string[], categoryId: string) =>
-  sql`(SELECT ${join(columns.map((c) => sql`x.${ident(c)} AS ${ident(c)}`), ', ')} FROM ${ident(table)} x ${semiJoin} numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = ${categoryId})`;
+  sql`(SELECT ${join(
+    columns.map((c) => sql`x.${ident(c)} AS ${ident(c)}`),
+    ', ',
+  )} FROM ${ident(table)} x ${semiJoin} numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = ${categoryId})`;
 
 const lists: Record<AnswerList, (column: 'v' | 'names', categoryId: string) => Fragment> = {
-  mentions: (_, c) => sql`SELECT m.execution_id AS id, ${orderedList(sql`a.name`, [{ by: sql`m.position` }, { by: sql`a.name` }])} AS v
+  mentions: (
+    _,
+    c,
+  ) => sql`SELECT m.execution_id AS id, ${orderedList(sql`a.name`, [{ by: sql`m.position` }, { by: sql`a.name` }])} AS v
     FROM ${ofPage('mentions', ['execution_id', 'position', 'asset_id'], c)} m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id`,
-  citations: (_, c) => sql`SELECT q.execution_id AS id, ${orderedList(sql`q.url`, [{ by: sql`q.position` }])} AS v FROM ${ofPage('citations', ['execution_id', 'position', 'url'], c)} q GROUP BY q.execution_id`,
-  queries: (_, c) => sql`SELECT q.execution_id AS id, ${orderedList(sql`q.query`, [{ by: sql`q.position` }])} AS v FROM ${ofPage('fanouts', ['execution_id', 'position', 'query'], c)} q GROUP BY q.execution_id`,
+  citations: (_, c) =>
+    sql`SELECT q.execution_id AS id, ${orderedList(sql`q.url`, [{ by: sql`q.position` }])} AS v FROM ${ofPage('citations', ['execution_id', 'position', 'url'], c)} q GROUP BY q.execution_id`,
+  queries: (_, c) =>
+    sql`SELECT q.execution_id AS id, ${orderedList(sql`q.query`, [{ by: sql`q.position` }])} AS v FROM ${ofPage('fanouts', ['execution_id', 'position', 'query'], c)} q GROUP BY q.execution_id`,
   themes: (column, c) =>
-    sql`SELECT s.execution_id AS id, ${column === 'names' ? distinctSorted(sql`t.name`) : distinctSorted(struct([['name', sql`t.name`], ['type', sql`s.sentiment_type`]]))} AS v
+    sql`SELECT s.execution_id AS id, ${
+      column === 'names'
+        ? distinctSorted(sql`t.name`)
+        : distinctSorted(
+            struct([
+              ['name', sql`t.name`],
+              ['type', sql`s.sentiment_type`],
+            ]),
+          )
+    } AS v
     FROM ${ofPage('sentiments', ['execution_id', 'theme_id', 'sentiment_type'], c)} s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id`,
 };
 
-export const themeListType: ValueType = { list: { struct: [{ name: 'name', type: 'text' }, { name: 'type', type: 'text' }] } };
+export const themeListType: ValueType = {
+  list: {
+    struct: [
+      { name: 'name', type: 'text' },
+      { name: 'type', type: 'text' },
+    ],
+  },
+};
 
 /**
  * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The answers
@@ -75,16 +109,23 @@ export function answerRows(categoryId: string, where: Fragment, fields: readonly
 ),
 scoped_answers ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${where})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
-  const refs = [...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values()];
-  const listJoins = refs.map((ref) => sql`
+  const refs = [
+    ...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values(),
+  ];
+  const listJoins = refs.map(
+    (ref) => sql`
 LEFT JOIN (
     ${lists[ref.list](ref.column, categoryId)}
-) ${listAlias(ref)} ON ${listAlias(ref)}.id = f.id`);
+) ${listAlias(ref)} ON ${listAlias(ref)}.id = f.id`,
+  );
   const rows = (range: UnitRange) => sql`WITH numbered AS (
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
   FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 )
-SELECT o.unit, 0 AS seq, ${join(fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`), ', ')}
+SELECT o.unit, 0 AS seq, ${join(
+    fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`),
+    ', ',
+  )}
 FROM numbered o
 JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 JOIN scope_prompts p ON p.id = f.prompt_id

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { compileFilter } from '../../query/filter-compiler.ts';
-import { flatFiltersSchema, flatToNode, idField, nameField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
+import {
+  flatFiltersSchema,
+  flatToNode,
+  idField,
+  nameField,
+  readFlatFilters,
+  type FlatCatalog,
+  type FlatFilter,
+} from '../../query/flat-filters.ts';
 import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
 import { instant } from '../../query/dialect.ts';
@@ -12,7 +20,14 @@ import { pageResult, readPage } from '../read-rows.ts';
 import { pageStatements } from '../rows-query.ts';
 import { answerFilterFields, pick } from '../tabular-v1/insights-common.ts';
 import { pageRange, throwIfAny } from '../tabular/tabular-report.ts';
-import { Issues, paginationSchema, readPagination, readWindow, zInstantText, type Pagination } from '../tabular/tabular-request.ts';
+import {
+  Issues,
+  paginationSchema,
+  readPagination,
+  readWindow,
+  zInstantText,
+  type Pagination,
+} from '../tabular/tabular-request.ts';
 import { answerList, answerRows, listField, themeListType, type AnswerField } from './answer-rows.ts';
 
 /** The include keys of the official client, alphabetical as it lists them; prompt_type and themes are deprecated. */
@@ -44,7 +59,9 @@ type IncludeKey = (typeof includeKeys)[number];
 const offByDefault: readonly IncludeKey[] = ['prompt_type', 'themes'];
 
 const flag = () => laxBool().optional().nullable();
-const includeShape = Object.fromEntries(includeKeys.map((k) => [k, flag()])) as unknown as { [K in IncludeKey]: ReturnType<typeof flag> };
+const includeShape = Object.fromEntries(includeKeys.map((k) => [k, flag()])) as unknown as {
+  [K in IncludeKey]: ReturnType<typeof flag>;
+};
 
 const schema = z.strictObject({
   category_id: zUuid(),
@@ -55,7 +72,9 @@ const schema = z.strictObject({
     .strictObject(includeShape)
     .optional()
     .nullable()
-    .describe('true adds a field, false drops it; every field but the deprecated prompt_type and themes is on by default'),
+    .describe(
+      'true adds a field, false drops it; every field but the deprecated prompt_type and themes is on by default',
+    ),
   pagination: paginationSchema().optional().nullable(),
 });
 
@@ -67,7 +86,16 @@ export type PromptAnswersV1Body = z.input<typeof schema>;
 const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as const;
 
 const catalog: FlatCatalog = {
-  ...pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'tag_id', 'analysis_type', 'prompt', 'persona_id', 'topic_id']),
+  ...pick(answerFilterFields, [
+    'region_id',
+    'region_name',
+    'model_id',
+    'tag_id',
+    'analysis_type',
+    'prompt',
+    'persona_id',
+    'topic_id',
+  ]),
   asset_id: idField(sql`p.asset_id`),
   asset_name: nameField(sql`p.asset_id`, assetsTable),
 };
@@ -127,9 +155,15 @@ export function planAnswersV1(req: AnswersV1Request, ctx: { organizationId: stri
 
 export function compileAnswersV1(plan: AnswersV1Plan) {
   const node = flatToNode(plan.filters);
-  const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
+  const filter = node
+    ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId })
+    : sql`TRUE`;
   const where = sql`f.category_id = ${plan.categoryId} AND f.executed_at >= ${instant(sql`${plan.window.start}`)} AND f.executed_at < ${instant(sql`${plan.window.end}`)} AND ${filter}`;
-  return answerRows(plan.categoryId, where, plan.include.map((k) => fields[k]));
+  return answerRows(
+    plan.categoryId,
+    where,
+    plan.include.map((k) => fields[k]),
+  );
 }
 
 /**

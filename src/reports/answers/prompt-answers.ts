@@ -6,7 +6,17 @@ import { listTransform, lowerText, struct } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { analysisTypeField } from '../insights/analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../insights/common.ts';
+import {
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  filterPredicate,
+  insightsFields,
+  maxResults,
+  pageLimit,
+} from '../insights/common.ts';
 import { promptFilterFields } from '../insights/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights/scope.ts';
@@ -50,13 +60,20 @@ export interface AnswersPlan extends WindowScope {
 const citedBy = (match: (values: readonly SqlValue[]) => Fragment): FilterField => ({
   ops: ['is', 'in'],
   valueType: 'string',
-  match: (_op, values, scope) => sql`f.id IN (SELECT execution_id FROM citations WHERE category_id = ${scope.categoryId ?? null} AND ${match(values)})`,
+  match: (_op, values, scope) =>
+    sql`f.id IN (SELECT execution_id FROM citations WHERE category_id = ${scope.categoryId ?? null} AND ${match(values)})`,
 });
 
 export const answersCatalog: FilterCatalog = {
   ...promptFilterFields,
   analysis_type: analysisTypeField,
-  domain: citedBy((values) => sql`${lowerText(sql`hostname`)} IN (${join(values.map((v) => lowerText(sql`${v}`)), ', ')})`),
+  domain: citedBy(
+    (values) =>
+      sql`${lowerText(sql`hostname`)} IN (${join(
+        values.map((v) => lowerText(sql`${v}`)),
+        ', ',
+      )})`,
+  ),
   page: citedBy((values) => sql`url IN (${list(values)})`),
 };
 
@@ -67,7 +84,19 @@ const text = (name: string, value: Fragment): AnswerField => ({ name, value, typ
 const fields: Record<FieldName, AnswerField> = {
   run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
   date: { name: 'date', value: sql`f.executed_at`, type: 'instant' },
-  model: { name: 'model', value: struct([['id', sql`f.model_id`], ['name', sql`mo.name`]]), type: { struct: [{ name: 'id', type: 'text' }, { name: 'name', type: 'text' }] } },
+  model: {
+    name: 'model',
+    value: struct([
+      ['id', sql`f.model_id`],
+      ['name', sql`mo.name`],
+    ]),
+    type: {
+      struct: [
+        { name: 'id', type: 'text' },
+        { name: 'name', type: 'text' },
+      ],
+    },
+  },
   topic: text('topic', sql`tp.name`),
   topic_id: text('topic_id', sql`p.topic_id`),
   persona: text('persona', sql`pe.name`),
@@ -80,11 +109,18 @@ const fields: Record<FieldName, AnswerField> = {
   citations: listField('citations', answerList('citations')),
   search_queries: listField('search_queries', answerList('queries')),
   // The v2 vocabulary names the stored `accuracy` type `factcheck`.
-  analysis_types: listField('analysis_types', listTransform(sql`p.analysis_types`, 't', sql`CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END`)),
+  analysis_types: listField(
+    'analysis_types',
+    listTransform(sql`p.analysis_types`, 't', sql`CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END`),
+  ),
 };
 
 function check(req: AnswersRequest): ValidationIssue[] {
-  return [...checkWindow(req), ...checkUnique(req.include, 'include'), ...readLayeredFilter(req.filter, answersRules).issues];
+  return [
+    ...checkWindow(req),
+    ...checkUnique(req.include, 'include'),
+    ...readLayeredFilter(req.filter, answersRules).issues,
+  ];
 }
 
 export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.input<typeof schema>> = {
@@ -114,8 +150,15 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.inp
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   compile(plan) {
-    const filter = filterPredicate(plan.filter, answersCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId });
-    return answerRows(plan.categoryId, sql`${inWindow(plan)} AND ${filter}`, plan.include.map((f) => fields[f]));
+    const filter = filterPredicate(plan.filter, answersCatalog, {
+      organizationId: plan.organizationId,
+      categoryId: plan.categoryId,
+    });
+    return answerRows(
+      plan.categoryId,
+      sql`${inWindow(plan)} AND ${filter}`,
+      plan.include.map((f) => fields[f]),
+    );
   },
   info(plan, page) {
     return {

@@ -34,13 +34,16 @@ export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>):
     const base = plain(plan);
     // The rows must carry what identifies them (hidden ids where they show names); plain answers skip them.
     const compiled = report.compile({ ...base, keyed: true }, rollups);
-    return ext(plan).filled ? filledAnswer(compiled, answer.columns(base) as AnswerColumns, answer.window(base)) : compiled;
+    return ext(plan).filled
+      ? filledAnswer(compiled, answer.columns(base) as AnswerColumns, answer.window(base))
+      : compiled;
   };
   const byDate = report.byDate;
   return {
     ...report,
     fill(plan) {
-      if (columnsOf(plan, 'fill', 'zero').date === null) throw ValidationError.of(['query', 'fill'], `fill needs the date dimension: ${answer.dated}`, 'zero');
+      if (columnsOf(plan, 'fill', 'zero').date === null)
+        throw ValidationError.of(['query', 'fill'], `fill needs the date dimension: ${answer.dated}`, 'zero');
       return { ...plan, filled: true };
     },
     compare(plan, spec) {
@@ -53,12 +56,27 @@ export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>):
       if (!then) return build(plan, rollups);
       const { compared: _, ...now } = ext(plan);
       const base = plain(plan);
-      return comparedAnswer(build(now as Plan, rollups), build(answer.within(now as Plan, then), rollups), answer.columns(base) as AnswerColumns, { now: answer.window(base), then });
+      return comparedAnswer(
+        build(now as Plan, rollups),
+        build(answer.within(now as Plan, then), rollups),
+        answer.columns(base) as AnswerColumns,
+        { now: answer.window(base), then },
+      );
     },
-    ...(byDate ? { byDate: { ...byDate, order: (plan: Plan) => (ext(plan).compared || ext(plan).filled ? null : byDate.order(plan)) } } : {}),
+    ...(byDate
+      ? {
+          byDate: {
+            ...byDate,
+            order: (plan: Plan) => (ext(plan).compared || ext(plan).filled ? null : byDate.order(plan)),
+          },
+        }
+      : {}),
     info(plan, page) {
       const then = ext(plan).compared;
-      return { ...report.info(plan, page), ...(then ? { compare: { start_date: then.startDate, end_date: then.endDate } } : {}) };
+      return {
+        ...report.info(plan, page),
+        ...(then ? { compare: { start_date: then.startDate, end_date: then.endDate } } : {}),
+      };
     },
   };
 }

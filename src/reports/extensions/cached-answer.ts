@@ -15,7 +15,13 @@ function bytesOf(value: unknown): number {
   return bytes;
 }
 
-const pageBytes = (page: KeptPage) => bytesOf(page.head) + page.batches.reduce((sum, b) => sum + Object.values(b.columns).reduce((s, c) => s + 16 + c.reduce((t: number, v) => t + 8 + bytesOf(v), 0), 0), 0);
+const pageBytes = (page: KeptPage) =>
+  bytesOf(page.head) +
+  page.batches.reduce(
+    (sum, b) =>
+      sum + Object.values(b.columns).reduce((s, c) => s + 16 + c.reduce((t: number, v) => t + 8 + bytesOf(v), 0), 0),
+    0,
+  );
 
 /** A kept page as a rows result again, read from memory. */
 export const replayed = (page: KeptPage, fingerprint: string): RowsResult => ({

@@ -16,7 +16,10 @@ const loc = ['query', 'compare'];
 export function readCompare(text: string): CompareSpec {
   if (text === 'previous_period' || text === 'previous_year') return text;
   const parts = text.split('..');
-  const bad = parts.length !== 2 ? 'compare is previous_period, previous_year or START..END' : (instantError(parts[0]!) ?? instantError(parts[1]!));
+  const bad =
+    parts.length !== 2
+      ? 'compare is previous_period, previous_year or START..END'
+      : (instantError(parts[0]!) ?? instantError(parts[1]!));
   if (bad !== null) throw ValidationError.of(loc, bad, text);
   return { start: parts[0]!, end: parts[1]! };
 }
@@ -41,7 +44,9 @@ export function comparedWindow(spec: CompareSpec, w: MsWindow, zone: string, max
     return { startMs: w.startMs - (w.endMs - w.startMs), endMs: w.startMs };
   }
   const out = { startMs: resolveInstant(spec.start, zone), endMs: resolveInstant(spec.end, zone) };
-  if (out.endMs <= out.startMs) throw ValidationError.of(loc, 'the compared window must end after it starts', `${spec.start}..${spec.end}`);
-  if (out.endMs - out.startMs > maxDays * dayMs) throw ValidationError.of(loc, `the compared window is longer than ${maxDays} days`, `${spec.start}..${spec.end}`);
+  if (out.endMs <= out.startMs)
+    throw ValidationError.of(loc, 'the compared window must end after it starts', `${spec.start}..${spec.end}`);
+  if (out.endMs - out.startMs > maxDays * dayMs)
+    throw ValidationError.of(loc, `the compared window is longer than ${maxDays} days`, `${spec.start}..${spec.end}`);
   return out;
 }

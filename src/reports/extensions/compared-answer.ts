@@ -29,11 +29,13 @@ const all = { after: 0, upTo: null } as const;
 /** The single column of a top-level value field, and its type. */
 function valueOf(shape: RowShape, name: string): { column: string; type: ScalarType } {
   const f = shape.fields.find((x) => x.name === name);
-  if (!f || f.node.kind !== 'value' || typeof f.node.type !== 'string') throw new Error(`compare: ${name} is not a scalar field of the answer`);
+  if (!f || f.node.kind !== 'value' || typeof f.node.type !== 'string')
+    throw new Error(`compare: ${name} is not a scalar field of the answer`);
   return { column: f.node.column, type: f.node.type };
 }
 
-const columnsOf = (shape: RowShape, names: readonly string[]) => shapeColumns({ fields: shape.fields.filter((f) => names.includes(f.name)) });
+const columnsOf = (shape: RowShape, names: readonly string[]) =>
+  shapeColumns({ fields: shape.fields.filter((f) => names.includes(f.name)) });
 
 /** Each metric's previous value, change and relative change, over the joined row: fields and their SQL. */
 function comparedFields(shape: RowShape, metrics: readonly string[]): { field: ShapeField; expr: Fragment }[] {
@@ -43,7 +45,10 @@ function comparedFields(shape: RowShape, metrics: readonly string[]): { field: S
     const instant = type === 'instant';
     return [
       { field: field(`${m}_previous`, value(`${m}_previous`, type)), expr: p },
-      { field: field(`${m}_change`, value(`${m}_change`, instant ? 'integer' : type)), expr: instant ? sql`${epochSeconds(c)} - ${epochSeconds(p)}` : sql`${c} - ${p}` },
+      {
+        field: field(`${m}_change`, value(`${m}_change`, instant ? 'integer' : type)),
+        expr: instant ? sql`${epochSeconds(c)} - ${epochSeconds(p)}` : sql`${c} - ${p}`,
+      },
       {
         field: field(`${m}_change_pct`, value(`${m}_change_pct`, 'float')),
         expr: instant ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`,
@@ -59,20 +64,45 @@ function comparedFields(shape: RowShape, metrics: readonly string[]): { field: S
  * window only follows them all, in the compared answer's order, with NULL metrics and places. Both
  * answers are read whole (the compared units cannot be known before both are), in one statement.
  */
-export function comparedAnswer(now: ShapedReport, then: ShapedReport, cols: AnswerColumns, windows: { readonly now: DateSpan; readonly then: DateSpan }): ShapedReport {
+export function comparedAnswer(
+  now: ShapedReport,
+  then: ShapedReport,
+  cols: AnswerColumns,
+  windows: { readonly now: DateSpan; readonly then: DateSpan },
+): ShapedReport {
   const metricCols = cols.metrics.map((m) => valueOf(now.shape, m).column);
   const placeCols = columnsOf(now.shape, cols.places ?? []);
-  const carried = [...new Set([...cols.keys, ...shapeColumns(now.shape)])].filter((c) => !metricCols.includes(c) && !placeCols.includes(c));
-  const keysEqual = (a: string, b: string) => (cols.keys.length === 0 ? sql`TRUE` : join(cols.keys.map((k) => nullSafeEqual(sql`${ident(a)}.${ident(k)}`, sql`${ident(b)}.${ident(k)}`)), ' AND '));
+  const carried = [...new Set([...cols.keys, ...shapeColumns(now.shape)])].filter(
+    (c) => !metricCols.includes(c) && !placeCols.includes(c),
+  );
+  const keysEqual = (a: string, b: string) =>
+    cols.keys.length === 0
+      ? sql`TRUE`
+      : join(
+          cols.keys.map((k) => nullSafeEqual(sql`${ident(a)}.${ident(k)}`, sql`${ident(b)}.${ident(k)}`)),
+          ' AND ',
+        );
   const prev = (alias: string) => metricCols.map((c, i) => sql`${ident(alias)}.${ident(c)} AS ${ident(`cmp_p${i}`)}`);
-  const from = (alias: string, columns: readonly string[]) => columns.map((c) => sql`${ident(alias)}.${ident(c)} AS ${ident(c)}`);
+  const from = (alias: string, columns: readonly string[]) =>
+    columns.map((c) => sql`${ident(alias)}.${ident(c)} AS ${ident(c)}`);
   const nulls = [...metricCols, ...placeCols].map((c) => sql`NULL AS ${ident(c)}`);
   const date = cols.date;
   const mapped = date
     ? sql`cmp_pb AS (${numberedBuckets(date.interval, windows.then.startDate, windows.then.endDate)}),
 cmp_cb AS (${numberedBuckets(date.interval, windows.now.startDate, windows.now.endDate)}),
 cmp_then_k ${materialized} (
-  SELECT ${join([sql`x.unit AS unit`, sql`x.seq AS seq`, ...from('x', [...carried, ...metricCols].filter((c) => c !== date.column)), sql`cb.k AS ${ident(date.column)}`], ', ')}
+  SELECT ${join(
+    [
+      sql`x.unit AS unit`,
+      sql`x.seq AS seq`,
+      ...from(
+        'x',
+        [...carried, ...metricCols].filter((c) => c !== date.column),
+      ),
+      sql`cb.k AS ${ident(date.column)}`,
+    ],
+    ', ',
+  )}
   FROM cmp_then x JOIN cmp_pb pb ON pb.k = x.${ident(date.column)} JOIN cmp_cb cb ON cb.o = pb.o
 )`
     : sql`cmp_then_k ${materialized} (SELECT * FROM cmp_then)`;

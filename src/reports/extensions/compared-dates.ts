@@ -27,16 +27,31 @@ function yearEarlier(day: string): string {
 export function comparedDates(window: DateSpan, spec: CompareSpec, maxDays: number): DateSpan {
   if (spec === 'previous_period') {
     const days = daysInclusive(window.startDate, window.endDate);
-    return { startDate: isoDay(dayOf(window.startDate) - days * dayMs), endDate: isoDay(dayOf(window.startDate) - dayMs) };
+    return {
+      startDate: isoDay(dayOf(window.startDate) - days * dayMs),
+      endDate: isoDay(dayOf(window.startDate) - dayMs),
+    };
   }
-  if (spec === 'previous_year') return { startDate: yearEarlier(window.startDate), endDate: yearEarlier(window.endDate) };
+  if (spec === 'previous_year')
+    return { startDate: yearEarlier(window.startDate), endDate: yearEarlier(window.endDate) };
   const text = `${spec.start}..${spec.end}`;
   const date = /^\d{4}-\d{2}-\d{2}$/;
-  if (!date.test(spec.start) || !date.test(spec.end) || isoDay(dayOf(spec.start)) !== spec.start || isoDay(dayOf(spec.end)) !== spec.end) {
-    throw ValidationError.of(['query', 'compare'], 'compare START..END takes two dates (YYYY-MM-DD, both inclusive) on the v2 reports', text);
+  if (
+    !date.test(spec.start) ||
+    !date.test(spec.end) ||
+    isoDay(dayOf(spec.start)) !== spec.start ||
+    isoDay(dayOf(spec.end)) !== spec.end
+  ) {
+    throw ValidationError.of(
+      ['query', 'compare'],
+      'compare START..END takes two dates (YYYY-MM-DD, both inclusive) on the v2 reports',
+      text,
+    );
   }
-  if (spec.end < spec.start) throw ValidationError.of(['query', 'compare'], 'the compared window must end on or after its start', text);
-  if (daysInclusive(spec.start, spec.end) > maxDays) throw ValidationError.of(['query', 'compare'], `the compared window is longer than ${maxDays} days`, text);
+  if (spec.end < spec.start)
+    throw ValidationError.of(['query', 'compare'], 'the compared window must end on or after its start', text);
+  if (daysInclusive(spec.start, spec.end) > maxDays)
+    throw ValidationError.of(['query', 'compare'], `the compared window is longer than ${maxDays} days`, text);
   return { startDate: spec.start, endDate: spec.end };
 }
 

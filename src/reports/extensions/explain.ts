@@ -4,11 +4,14 @@ import type { CallContext, PreparedCall, RollupChoice } from '../endpoint.ts';
 
 /** Why the SQL reads the rollups it does, in words. */
 export function rollupReason(r: RollupChoice, enabled = true): string {
-  if (r.candidates.length === 0) return 'no rollup keeps every key this request groups and filters by (or the report has none): the SQL reads the facts';
+  if (r.candidates.length === 0)
+    return 'no rollup keeps every key this request groups and filters by (or the report has none): the SQL reads the facts';
   const missing = r.candidates.filter((c) => !r.chosen.includes(c));
   const one = r.candidates.length === 1;
-  if (!enabled) return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but rollups are off for this engine (\`rollups: false\`; \`aea query\` answers one request per process, so it never builds one): the SQL reads the facts`;
-  if (missing.length === 0) return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, and ${one ? 'is' : 'are'} current: the SQL reads ${one ? 'it' : 'them'} instead of the facts`;
+  if (!enabled)
+    return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but rollups are off for this engine (\`rollups: false\`; \`aea query\` answers one request per process, so it never builds one): the SQL reads the facts`;
+  if (missing.length === 0)
+    return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, and ${one ? 'is' : 'are'} current: the SQL reads ${one ? 'it' : 'them'} instead of the facts`;
   return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts`;
 }
 
@@ -34,14 +37,25 @@ async function backendExplain(ctx: CallContext, query: Fragment): Promise<string
  * The explain answer: the normalized request, the plan (pure data), each statement's SQL with its
  * parameters, as the backend receives them (DuckDB's or ClickHouse's dialect), and the backend's EXPLAIN of it, and the rollups considered and chosen with the reason.
  */
-export async function explainBody(ctx: CallContext, operation: string, request: unknown, prepared: PreparedCall, fingerprints: { readonly answer: string }): Promise<Record<string, unknown>> {
+export async function explainBody(
+  ctx: CallContext,
+  operation: string,
+  request: unknown,
+  prepared: PreparedCall,
+  fingerprints: { readonly answer: string },
+): Promise<Record<string, unknown>> {
   const dialect = ctx.core.backend.dialect;
   const statements = [];
   for (const s of prepared.statements) {
     const queries = s.queries(dialect);
     for (const [i, query] of queries.entries()) {
       const q = render(query, dialect);
-      statements.push({ role: queries.length > 1 ? `${s.role} (${i + 1} of ${queries.length})` : s.role, sql: q.text, params: plainJs(q.params), explain: await backendExplain(ctx, query) });
+      statements.push({
+        role: queries.length > 1 ? `${s.role} (${i + 1} of ${queries.length})` : s.role,
+        sql: q.text,
+        params: plainJs(q.params),
+        explain: await backendExplain(ctx, query),
+      });
     }
   }
   return {
@@ -49,7 +63,11 @@ export async function explainBody(ctx: CallContext, operation: string, request: 
     organization_id: ctx.organizationId,
     request,
     plan: prepared.plan,
-    rollups: { candidates: prepared.rollups.candidates, chosen: prepared.rollups.chosen, reason: rollupReason(prepared.rollups, ctx.core.rollups.enabled) },
+    rollups: {
+      candidates: prepared.rollups.candidates,
+      chosen: prepared.rollups.chosen,
+      reason: rollupReason(prepared.rollups, ctx.core.rollups.enabled),
+    },
     statements,
     answer_fingerprint: fingerprints.answer,
   };

@@ -22,11 +22,24 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
       const extensions = parseExtensions(input.query);
       const refused = askedFor(extensions).filter((name) => !(endpoint.extensions ?? []).includes(name));
       if (refused.length > 0) {
-        throw new ValidationError(refused.map((name) => valueError(['query', name], `${name} does not apply to ${endpoint.path}: it applies to ${appliesTo[name]} for now (docs/extensions.md)`, input.query?.[name])));
+        throw new ValidationError(
+          refused.map((name) =>
+            valueError(
+              ['query', name],
+              `${name} does not apply to ${endpoint.path}: it applies to ${appliesTo[name]} for now (docs/extensions.md)`,
+              input.query?.[name],
+            ),
+          ),
+        );
       }
       const format = input.format ?? 'json';
       if (extensions.explain) {
-        if (format !== 'json') throw ValidationError.of(['query', 'explain'], `explain answers JSON only; ask for application/json (got the ${format} format)`, 'true');
+        if (format !== 'json')
+          throw ValidationError.of(
+            ['query', 'explain'],
+            `explain answers JSON only; ask for application/json (got the ${format} format)`,
+            'true',
+          );
         return explain(endpoint, input, ctx, extensions);
       }
       const prepared = await prepare(input, ctx, { lookup: 'use', extensions });
@@ -39,14 +52,26 @@ export function withExtensions(endpoint: Endpoint): Endpoint {
   };
 }
 
-const matches = (tags: readonly string[] | undefined, fp: string) => tags !== undefined && (tags.includes(fp) || tags.includes('*'));
+const matches = (tags: readonly string[] | undefined, fp: string) =>
+  tags !== undefined && (tags.includes(fp) || tags.includes('*'));
 
-async function explain(endpoint: Endpoint, input: EndpointInput, ctx: CallContext, extensions: Extensions): Promise<EndpointResult> {
+async function explain(
+  endpoint: Endpoint,
+  input: EndpointInput,
+  ctx: CallContext,
+  extensions: Extensions,
+): Promise<EndpointResult> {
   const prepared = await endpoint.prepare!(input, ctx, { lookup: 'look', extensions });
   const request = endpoint.schemas.body ? parseWith(endpoint.schemas.body, input.body) : null;
   const answer = await answerFingerprint(ctx, prepared, prepared.normalized, { ...extensions, explain: false }, 'json');
   // The rollups chosen change the SQL shown, so they are part of what the explain answer's fingerprint covers.
-  const fp = await answerFingerprint(ctx, prepared, { request: prepared.normalized, rollups: prepared.rollups.chosen }, extensions, 'json');
+  const fp = await answerFingerprint(
+    ctx,
+    prepared,
+    { request: prepared.normalized, rollups: prepared.rollups.chosen },
+    extensions,
+    'json',
+  );
   if (matches(input.ifNoneMatch, fp)) return { kind: 'json', status: 304, json: '', fingerprint: fp };
   const body = await explainBody(ctx, `${endpoint.method} ${endpoint.path}`, request, prepared, { answer });
   return { kind: 'json', status: 200, json: JSON.stringify({ explain: body, fingerprint: fp }), fingerprint: fp };

@@ -11,7 +11,13 @@ import type { Extensions } from './options.ts';
  * key its cursors are signed with). Whatever else differs between two calls (a rollup built or not, the order rows are
  * stored in) gives the same bytes, so the same fingerprint always means a byte-identical body.
  */
-export async function answerFingerprint(ctx: CallContext, prepared: PreparedCall, normalized: unknown, extensions: Extensions, format: FormatName): Promise<string> {
+export async function answerFingerprint(
+  ctx: CallContext,
+  prepared: PreparedCall,
+  normalized: unknown,
+  extensions: Extensions,
+  format: FormatName,
+): Promise<string> {
   return fingerprint({
     report: prepared.report,
     organization: ctx.organizationId,

@@ -99,7 +99,12 @@ export interface Claim {
   readonly theme?: string | null;
   readonly reasoning?: string | null;
   readonly models?: { readonly id: string; readonly name: string; readonly occurrence: number }[];
-  readonly evidence?: { readonly id: string; readonly kb_path: string; readonly kb_snippet: string; readonly source_updated_at: string | null }[];
+  readonly evidence?: {
+    readonly id: string;
+    readonly kb_path: string;
+    readonly kb_snippet: string;
+    readonly source_updated_at: string | null;
+  }[];
   readonly citation_sources?: {
     readonly href: string;
     readonly hostname: string;
@@ -213,4 +218,3 @@ export type FanoutsRow = ExtensionFields & {
   readonly query_variations?: number;
   readonly share?: number | null;
 };
-

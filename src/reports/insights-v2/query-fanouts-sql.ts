@@ -8,7 +8,15 @@ import { answerColumns, answerOver, filterPredicate } from '../insights/common.t
 import { promptDimensions, promptFilterFields } from '../insights/dimensions.ts';
 import { fanoutSource } from '../insights/fanouts-rollup.ts';
 import { dateKey, Grouping, promptKeys, textKey, type GroupKey } from '../insights/group-keys.ts';
-import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from '../insights/group-units.ts';
+import {
+  countGroups,
+  countRows,
+  matching,
+  unitCtes,
+  unitRows,
+  unitTotal,
+  type GroupUnits,
+} from '../insights/group-units.ts';
 import type { FilterRules, LayeredFilter } from '../insights/layered-filter.ts';
 import { partColumns, partFields, withParts, type RatioPart } from '../insights/ratio-parts.ts';
 import { inWindow, promptsCte, type WindowScope } from '../insights/scope.ts';
@@ -52,7 +60,11 @@ export const ratioMetrics = Object.keys(declared) as Metric[];
 /** A row's fan-outs `n`, the searching executions `xe` and the fan-outs `gf` of its group without the query. */
 const scoredParts = { fanouts: sql`n.fanouts`, searching: sql`xe.executions`, group_fanouts: sql`gf.group_fanouts` };
 /** The same counts on a scored row `t` (components). */
-const builtParts = (t: string) => ({ fanouts: sql`${ident(t)}.fanouts`, searching: sql`${ident(t)}.searching`, group_fanouts: sql`${ident(t)}.group_fanouts` });
+const builtParts = (t: string) => ({
+  fanouts: sql`${ident(t)}.fanouts`,
+  searching: sql`${ident(t)}.searching`,
+  group_fanouts: sql`${ident(t)}.group_fanouts`,
+});
 
 const metricColumn: Record<Metric, { readonly column: string; readonly type: ScalarType }> = {
   total_fanouts: { column: 'fanouts', type: 'integer' },
@@ -62,7 +74,12 @@ const metricColumn: Record<Metric, { readonly column: string; readonly type: Sca
 };
 
 /** The group keys a fan-outs request may take. */
-const keysOf = (plan: FanoutsPlan) => ({ ...promptKeys, prompt: promptKey, query: textKey('query', sql`f.query`), date: dateKey(plan.interval) });
+const keysOf = (plan: FanoutsPlan) => ({
+  ...promptKeys,
+  prompt: promptKey,
+  query: textKey('query', sql`f.query`),
+  date: dateKey(plan.interval),
+});
 
 /**
  * Query fan-outs: the search queries engines ran behind answers, per group. fanouts_per_execution
@@ -81,7 +98,12 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
   const scope = sql`${inWindow(plan)} AND ${typesScope(plan)} AND ${filterPredicate(plan.filter.node, fanoutsCatalog, filterScope)}`;
   const metrics = metricNames.filter((m) => plan.metrics.includes(m));
   const has = (m: Metric) => plan.metrics.includes(m);
-  const parts = (t: string): RatioPart[] => (plan.components ? metrics.filter((m) => m in declared).map((m) => ({ ratio: m, ...declared[m as keyof typeof declared].terms(builtParts(t)) })) : []);
+  const parts = (t: string): RatioPart[] =>
+    plan.components
+      ? metrics
+          .filter((m) => m in declared)
+          .map((m) => ({ ratio: m, ...declared[m as keyof typeof declared].terms(builtParts(t)) }))
+      : [];
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId),
@@ -95,11 +117,15 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
   const scored = (pg: string | null) => sql`
   SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, ${declared.fanouts_per_execution.sql(scoredParts)} AS fanouts_per_execution${plan.components ? sql`, coalesce(xe.executions, 0) AS searching` : sql``}` : sql``}${has('share') ? sql`, ${declared.share.sql(scoredParts)} AS share${plan.components ? sql`, gf.group_fanouts` : sql``}` : sql``}
   FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
-    has('share') ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}` : sql``
+    has('share')
+      ? sql`
+  LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}`
+      : sql``
   }${
-    has('fanouts_per_execution') ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}${src.searching} AS executions FROM ${matching('runs', partition, pg)} WHERE ${src.searched} ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}` : sql``
+    has('fanouts_per_execution')
+      ? sql`
+  LEFT JOIN (SELECT ${runs.cols()}${src.searching} AS executions FROM ${matching('runs', partition, pg)} WHERE ${src.searched} ${runs.groupBy()}) xe ON ${runs.equal('n', 'xe')}`
+      : sql``
   }`;
   // The date is a key of the runs' groups too, so restricting every source to a page's buckets is exact.
   if (partition.empty) ctes.push(sql`scored AS (${scored(null)})`);
@@ -107,17 +133,29 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
     groups: g,
     partition,
     // A group is a row when it has a fan-out; with date buckets, a page scores only its own buckets.
-    counts: partition.empty
-      ? countRows(sql`scored`, partition)
-      : countGroups('fo', g, partition),
-    rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`scored` } : { ctes: [sql`scored AS (${scored(pg)})`], from: sql`scored` }),
+    counts: partition.empty ? countRows(sql`scored`, partition) : countGroups('fo', g, partition),
+    rowsOf: (pg) =>
+      pg === null ? { ctes: [], from: sql`scored` } : { ctes: [sql`scored AS (${scored(pg)})`], from: sql`scored` },
     within: (x) => [sql`${ident(x)}.fanouts DESC`, ...g.order(x)],
     withinLookups: (x) => g.orderLookups(x),
   };
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
-    shape: { fields: [...g.shape(), field('rank', value('rank', 'integer')), ...metrics.map((m) => field(m, value(metricColumn[m].column, metricColumn[m].type))), ...partFields(parts('t'))] },
-    rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.rank`, ...metrics.map((m) => sql`${ident(t)}.${ident(metricColumn[m].column)}`), ...partColumns(parts(t))]),
+    shape: {
+      fields: [
+        ...g.shape(),
+        field('rank', value('rank', 'integer')),
+        ...metrics.map((m) => field(m, value(metricColumn[m].column, metricColumn[m].type))),
+        ...partFields(parts('t')),
+      ],
+    },
+    rows: (range) =>
+      unitRows(units, range, (t) => [
+        ...g.columns(t),
+        sql`${ident(t)}.rank`,
+        ...metrics.map((m) => sql`${ident(t)}.${ident(metricColumn[m].column)}`),
+        ...partColumns(parts(t)),
+      ]),
     total: unitTotal,
     info: sql`SELECT ${src.models} AS models, r.runs, r.searched FROM (SELECT ${src.totals} FROM runs) r`,
     // Groups rank by their fan-outs over the whole window, so every slice would count them all again: a stream
@@ -126,11 +164,15 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
   };
 }
 
-
 /** The answer's columns, for fill and compare (and the parts components adds). */
 export const fanoutsAnswer = answerOver((plan: FanoutsPlan) => ({
   ...withParts(
-    answerColumns(new Grouping(keysOf(plan), plan.groupBy), plan.interval, metricNames.filter((m) => plan.metrics.includes(m)), ['total_fanouts', 'query_variations']),
+    answerColumns(
+      new Grouping(keysOf(plan), plan.groupBy),
+      plan.interval,
+      metricNames.filter((m) => plan.metrics.includes(m)),
+      ['total_fanouts', 'query_variations'],
+    ),
     plan.components ? metricNames.filter((m) => plan.metrics.includes(m) && ratioMetrics.includes(m)) : [],
   ),
   about: ['prompt'],

@@ -2,10 +2,30 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { PagedReport } from '../paged-report.ts';
 import { typesOf, type AnalysisType } from '../insights/analysis-types.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from '../insights/common.ts';
+import {
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  insightsFields,
+  maxResults,
+  pageLimit,
+  windowedByDate,
+} from '../insights/common.ts';
 import { fanoutsDaily, servedByFanoutsDaily } from '../insights/fanouts-rollup.ts';
 import { readLayeredFilter } from '../insights/layered-filter.ts';
-import { compileFanouts, fanoutsAnswer, fanoutsRules, groupDims, metricNames, ratioMetrics, type FanoutDimension, type FanoutsPlan, type Metric } from './query-fanouts-sql.ts';
+import {
+  compileFanouts,
+  fanoutsAnswer,
+  fanoutsRules,
+  groupDims,
+  metricNames,
+  ratioMetrics,
+  type FanoutDimension,
+  type FanoutsPlan,
+  type Metric,
+} from './query-fanouts-sql.ts';
 import { ratioComponents } from '../insights/ratio-parts.ts';
 
 export { fanoutsCatalog, fanoutsRules, type FanoutsPlan } from './query-fanouts-sql.ts';
@@ -18,7 +38,9 @@ const schema = z.strictObject({
     .min(1)
     .optional()
     .nullable()
-    .describe('default total_fanouts, fanouts_per_execution, query_variations (without query_variations when grouped by query); share needs query in group_by'),
+    .describe(
+      'default total_fanouts, fanouts_per_execution, query_variations (without query_variations when grouped by query); share needs query in group_by',
+    ),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
   limit: pageLimit(50, 10),
   max_results: maxResults(),
@@ -35,17 +57,44 @@ function groupByOf(req: FanoutsRequest): FanoutDimension[] {
 
 function metricsOf(req: FanoutsRequest): Metric[] {
   if (req.metrics) return [...new Set(req.metrics)];
-  return groupByOf(req).includes('query') ? ['total_fanouts', 'fanouts_per_execution'] : ['total_fanouts', 'fanouts_per_execution', 'query_variations'];
+  return groupByOf(req).includes('query')
+    ? ['total_fanouts', 'fanouts_per_execution']
+    : ['total_fanouts', 'fanouts_per_execution', 'query_variations'];
 }
 
 function check(req: FanoutsRequest): ValidationIssue[] {
-  const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by'), ...checkUnique(req.metrics, 'metrics')];
+  const issues = [
+    ...checkWindow(req),
+    ...checkUnique(req.group_by, 'group_by'),
+    ...checkUnique(req.metrics, 'metrics'),
+  ];
   const groupBy = groupByOf(req);
   const byQuery = groupBy.includes('query');
-  if (byQuery && !groupBy.includes('prompt')) issues.push(valueError(['body', 'group_by'], 'query needs prompt in group_by: a query is read within its prompt', req.group_by));
+  if (byQuery && !groupBy.includes('prompt'))
+    issues.push(
+      valueError(
+        ['body', 'group_by'],
+        'query needs prompt in group_by: a query is read within its prompt',
+        req.group_by,
+      ),
+    );
   (req.metrics ?? []).forEach((m, i) => {
-    if (m === 'share' && !byQuery) issues.push(valueError(['body', 'metrics', i], 'share needs query in group_by: it is a query’s share of its prompt’s fan-outs', m));
-    if (m === 'query_variations' && byQuery) issues.push(valueError(['body', 'metrics', i], 'query_variations cannot be combined with query in group_by: each row is one query', m));
+    if (m === 'share' && !byQuery)
+      issues.push(
+        valueError(
+          ['body', 'metrics', i],
+          'share needs query in group_by: it is a query’s share of its prompt’s fan-outs',
+          m,
+        ),
+      );
+    if (m === 'query_variations' && byQuery)
+      issues.push(
+        valueError(
+          ['body', 'metrics', i],
+          'query_variations cannot be combined with query in group_by: each row is one query',
+          m,
+        ),
+      );
   });
   issues.push(...readLayeredFilter(req.filter, fanoutsRules).issues);
   return issues;
@@ -59,7 +108,8 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan, z.inpu
   path: '/v2/reports/query-fanouts',
   streamPath: '/v2/reports/query-fanouts/stream',
   name: 'queryFanouts',
-  summary: 'Query fan-outs: the search queries engines generated behind answers, per prompt (or query, model, region, date)',
+  summary:
+    'Query fan-outs: the search queries engines generated behind answers, per prompt (or query, model, region, date)',
   tags: ['Reports v2'],
   schema,
   check,

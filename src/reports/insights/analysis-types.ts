@@ -29,7 +29,10 @@ export const analysisTypeField: FilterField = {
 };
 
 /** The types a report reads: those of the filter's top-level analysis_type leaf, else the report's default. */
-export function typesOf(leaf: Extract<FilterNode, { kind: 'leaf' }> | undefined, fallback: readonly AnalysisType[]): AnalysisType[] {
+export function typesOf(
+  leaf: Extract<FilterNode, { kind: 'leaf' }> | undefined,
+  fallback: readonly AnalysisType[],
+): AnalysisType[] {
   return leaf ? typesNamed(Array.isArray(leaf.value) ? leaf.value : [leaf.value]) : [...fallback];
 }
 

@@ -23,7 +23,6 @@ GROUP BY ALL ORDER BY day, model_id, root_domain`,
   },
 };
 
-
 /**
  * Answer-level fields (model, and analysis_type naming `all`, which keeps every prompt) and
  * citation-level fields (over the root domain and category) the rollup keeps.
@@ -35,7 +34,8 @@ const fieldsOf = (node: FilterNode | null) => (node ? leaves(node).map((l) => l.
 
 type Leaf = Extract<FilterNode, { kind: 'leaf' }>;
 
-const namesAll = (leaf: Leaf | undefined) => leaf !== undefined && (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).includes('all');
+const namesAll = (leaf: Leaf | undefined) =>
+  leaf !== undefined && (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).includes('all');
 
 /**
  * The rollup answers v2 domain rankings partitioned by date or model, over the default (visibility)
@@ -45,7 +45,11 @@ export function servedByCitationsDaily(plan: {
   readonly entity: string;
   readonly defaultTypes: boolean;
   readonly partitions: readonly string[];
-  readonly filter: { readonly answer: FilterNode | null; readonly row: FilterNode | null; readonly top: Readonly<Record<string, Leaf>> };
+  readonly filter: {
+    readonly answer: FilterNode | null;
+    readonly row: FilterNode | null;
+    readonly top: Readonly<Record<string, Leaf>>;
+  };
 }): boolean {
   return (
     plan.entity === 'domain' &&
@@ -57,7 +61,8 @@ export function servedByCitationsDaily(plan: {
 }
 
 /** The prompts a v2 request reads, over the rollup: those carrying visibility by default, else (analysis_type all) every one. */
-export const rolledTypes = (plan: { readonly defaultTypes: boolean }): Fragment => (plan.defaultTypes ? sql`f.visibility` : sql`TRUE`);
+export const rolledTypes = (plan: { readonly defaultTypes: boolean }): Fragment =>
+  plan.defaultTypes ? sql`f.visibility` : sql`TRUE`;
 
 /**
  * How a report's citations are read and counted: from the facts (one row per citation, counted) or

@@ -46,7 +46,8 @@ export const keyColumn = (dim: GroupDimension, alias?: string): Fragment =>
   alias ? sql`${ident(alias)}.${ident(`k_${dim}`)}` : ident(`k_${dim}`);
 
 /** A relation's key column under its own name: ClickHouse names an unaliased `alias.column` by its alias when the column is ambiguous. */
-export const keyColumnAs = (dim: GroupDimension, alias: string): Fragment => sql`${keyColumn(dim, alias)} AS ${keyColumn(dim)}`;
+export const keyColumnAs = (dim: GroupDimension, alias: string): Fragment =>
+  sql`${keyColumn(dim, alias)} AS ${keyColumn(dim)}`;
 
 /** NULL-safe equality of the group keys of two grouped relations. */
 export function keysEqual(dims: readonly GroupDimension[], left: string, right: string): Fragment {
@@ -93,14 +94,19 @@ export function dimensionOrder(dims: readonly GroupDimension[], from: string): F
   return dims.flatMap((d) =>
     d === 'date'
       ? [sql`${keyColumn(d, from)}`]
-      : [sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} NULLS LAST`, sql`${keyColumn(d, from)} NULLS LAST`],
+      : [
+          sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} NULLS LAST`,
+          sql`${keyColumn(d, from)} NULLS LAST`,
+        ],
   );
 }
 
 /** The row fields of the grouped dimensions: `date` as a day, the others as `{id, name}` (null when missing). */
 export function dimensionShape(dims: readonly GroupDimension[]): ShapeField[] {
   return dims.map((d) =>
-    d === 'date' ? field('date', value('k_date', 'date')) : field(d, object([field('id', repeated(`k_${d}`)), field('name', repeated(`n_${d}`))], `k_${d}`)),
+    d === 'date'
+      ? field('date', value('k_date', 'date'))
+      : field(d, object([field('id', repeated(`k_${d}`)), field('name', repeated(`n_${d}`))], `k_${d}`)),
   );
 }
 
@@ -109,6 +115,9 @@ export function dimensionColumns(dims: readonly GroupDimension[], from: string):
   return dims.flatMap((d) =>
     d === 'date'
       ? [sql`${keyColumn(d, from)} AS k_date`]
-      : [sql`${keyColumn(d, from)} AS ${ident(`k_${d}`)}`, sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} AS ${ident(`n_${d}`)}`],
+      : [
+          sql`${keyColumn(d, from)} AS ${ident(`k_${d}`)}`,
+          sql`${ident(`d_${d}`)}.${ident(promptDimensions[d].table.name)} AS ${ident(`n_${d}`)}`,
+        ],
   );
 }

@@ -29,12 +29,19 @@ GROUP BY ALL ORDER BY day, prompt_id`,
 };
 
 /** The rollup keeps the prompt and the query by day: it answers requests grouped and filtered by nothing else (prompt-level fields read the prompt). */
-export function servedByFanoutsDaily(plan: { readonly groupBy: readonly string[]; readonly filter: { readonly node: FilterNode | null } }): boolean {
+export function servedByFanoutsDaily(plan: {
+  readonly groupBy: readonly string[];
+  readonly filter: { readonly node: FilterNode | null };
+}): boolean {
   const filtered = plan.filter.node ? leaves(plan.filter.node).map((l) => l.field) : [];
-  return plan.groupBy.every((d) => d === 'prompt' || d === 'query' || d === 'date') && filtered.every((f) => f === 'prompt' || f === 'topic' || f === 'tag' || f === 'analysis_type');
+  return (
+    plan.groupBy.every((d) => d === 'prompt' || d === 'query' || d === 'date') &&
+    filtered.every((f) => f === 'prompt' || f === 'topic' || f === 'tag' || f === 'analysis_type')
+  );
 }
 
-const table = (name: string) => sql`${ident(rollupTable(fanoutsDaily, name))} f JOIN scope_prompts p ON p.id = f.prompt_id`;
+const table = (name: string) =>
+  sql`${ident(rollupTable(fanoutsDaily, name))} f JOIN scope_prompts p ON p.id = f.prompt_id`;
 
 /**
  * Where a report reads fan-outs and answers, and how it counts them: the facts (one row each, counted)
@@ -81,5 +88,8 @@ export const fanoutsFromFacts: FanoutSource = {
 };
 
 /** The v2 report's source: the rollup when it is current and answers the plan, else the facts. */
-export const fanoutSource = (plan: Parameters<typeof servedByFanoutsDaily>[0], rollups: ReadonlySet<string>): FanoutSource =>
+export const fanoutSource = (
+  plan: Parameters<typeof servedByFanoutsDaily>[0],
+  rollups: ReadonlySet<string>,
+): FanoutSource =>
   rollups.has(fanoutsDaily.name) && servedByFanoutsDaily(plan) ? fanoutsFromRollup : fanoutsFromFacts;

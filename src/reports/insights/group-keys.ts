@@ -25,9 +25,11 @@ export interface GroupKey {
 }
 
 /** A dimension shown as `{id, name}`: null when its key is missing. */
-export const refShape = (field: string) => (col: (part: string) => string): ShapeField[] => [
-  fieldOf(field, object([fieldOf('id', repeated(col('id'))), fieldOf('name', repeated(col('name')))], col('id'))),
-];
+export const refShape =
+  (field: string) =>
+  (col: (part: string) => string): ShapeField[] => [
+    fieldOf(field, object([fieldOf('id', repeated(col('id'))), fieldOf('name', repeated(col('name')))], col('id'))),
+  ];
 
 /** A dimension stored as an id, shown as `{id, name}` and sorted by name, then id; missing values last. */
 export function refKey(field: string, column: Fragment, table: DimensionTable): GroupKey {
@@ -85,7 +87,10 @@ export class Grouping {
 
   /** The same grouping without some keys (e.g. a ratio's denominator). */
   without(...drop: string[]): Grouping {
-    return new Grouping(this.keys, this.names.filter((n) => !drop.includes(n)));
+    return new Grouping(
+      this.keys,
+      this.names.filter((n) => !drop.includes(n)),
+    );
   }
 
   has(name: string): boolean {
@@ -103,13 +108,19 @@ export class Grouping {
   /** `expr AS k_a, expr AS k_b, ` for a select list over `f` and `p`, or nothing. */
   select(): Fragment {
     if (this.empty) return sql``;
-    return sql`${join(this.names.map((n) => sql`${this.keys[n]!.expr} AS ${this.col(n)}`), ', ')}, `;
+    return sql`${join(
+      this.names.map((n) => sql`${this.keys[n]!.expr} AS ${this.col(n)}`),
+      ', ',
+    )}, `;
   }
 
   /** `k_a, k_b, ` (or `alias.k_a AS k_a, …`: ClickHouse names an ambiguous `alias.k_a` by its alias), or nothing. */
   cols(alias?: string): Fragment {
     if (this.empty) return sql``;
-    return sql`${join(this.names.map((n) => (alias ? sql`${this.col(n, alias)} AS ${this.col(n)}` : this.col(n))), ', ')}, `;
+    return sql`${join(
+      this.names.map((n) => (alias ? sql`${this.col(n, alias)} AS ${this.col(n)}` : this.col(n))),
+      ', ',
+    )}, `;
   }
 
   /** `GROUP BY k_a, k_b, <more>`; with no keys and nothing more, a HAVING that drops the empty group. */
@@ -121,13 +132,19 @@ export class Grouping {
   /** `PARTITION BY k_a, k_b ` for a window, or nothing. */
   partition(alias?: string): Fragment {
     if (this.empty) return sql``;
-    return sql`PARTITION BY ${join(this.names.map((n) => this.col(n, alias)), ', ')} `;
+    return sql`PARTITION BY ${join(
+      this.names.map((n) => this.col(n, alias)),
+      ', ',
+    )} `;
   }
 
   /** NULL-safe equality of the keys of two relations. */
   equal(left: string, right: string): Fragment {
     if (this.empty) return sql`TRUE`;
-    return join(this.names.map((n) => nullSafeEqual(this.col(n, left), this.col(n, right))), ' AND ');
+    return join(
+      this.names.map((n) => nullSafeEqual(this.col(n, left), this.col(n, right))),
+      ' AND ',
+    );
   }
 
   private lookupAlias(name: string): Fragment {
@@ -163,7 +180,9 @@ export class Grouping {
 
   /** The columns `shape` reads, over relation `from` and its lookups. */
   columns(from: string): Fragment[] {
-    return this.names.flatMap((n) => this.keys[n]!.columns(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))));
+    return this.names.flatMap((n) =>
+      this.keys[n]!.columns(this.col(n, from), this.lookupAlias(n), (part) => ident(this.columnName(n, part))),
+    );
   }
 
   /** The column of each key's value in a row (the key itself, not a name looked up for it): what identifies its group. */

@@ -29,13 +29,20 @@ export interface GroupUnits {
 }
 
 /** `counts` of the distinct groups (`groups`' keys) of relation `from` that `where` keeps, without scoring them. */
-export function countGroups(from: string, groups: Grouping, partition: Grouping, where: Fragment = sql`TRUE`): Fragment {
+export function countGroups(
+  from: string,
+  groups: Grouping,
+  partition: Grouping,
+  where: Fragment = sql`TRUE`,
+): Fragment {
   return sql`SELECT ${partition.cols()}count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT ${groups.cols()}1 FROM ${ident(from)} WHERE ${where}) ${partition.groupBy()}`;
 }
 
 /** The rows of relation `from` whose `keys` match a row of relation `to` (every row when `to` is null or there are no keys). */
 export function matching(from: string, keys: Grouping, to: string | null): Fragment {
-  return to === null || keys.empty ? ident(from) : sql`(SELECT x.* FROM ${ident(from)} x ${semiJoin} ${ident(to)} ON ${keys.equal('x', to)})`;
+  return to === null || keys.empty
+    ? ident(from)
+    : sql`(SELECT x.* FROM ${ident(from)} x ${semiJoin} ${ident(to)} ON ${keys.equal('x', to)})`;
 }
 
 /** `counts` from a relation that holds every row. */
@@ -67,12 +74,16 @@ const lookups = (u: GroupUnits, alias: string) => u.withinLookups?.(alias) ?? sq
 
 const upper = (range: UnitRange, unit: Fragment) => (range.upTo === null ? sql`` : sql` AND ${unit} <= ${range.upTo}`);
 
-const withCtes = (ctes: readonly Fragment[], body: Fragment) => (ctes.length === 0 ? body : sql`WITH ${join(ctes, ',\n')}\n${body}`);
+const withCtes = (ctes: readonly Fragment[], body: Fragment) =>
+  ctes.length === 0 ? body : sql`WITH ${join(ctes, ',\n')}\n${body}`;
 
 /** The rows of `range` as their relation's columns plus `unit` and `rank`, unordered. */
 function ranked(u: GroupUnits, range: UnitRange): Fragment {
-  const sorted = (alias: string) => (u.within(alias).length === 0 ? sql`` : sql`ORDER BY ${join(u.within(alias), ', ')}`);
-  const count = u.kept ? sql`count(*) FILTER (WHERE ${u.kept('x')}) OVER (w ROWS UNBOUNDED PRECEDING)` : sql`row_number() OVER w`;
+  const sorted = (alias: string) =>
+    u.within(alias).length === 0 ? sql`` : sql`ORDER BY ${join(u.within(alias), ', ')}`;
+  const count = u.kept
+    ? sql`count(*) FILTER (WHERE ${u.kept('x')}) OVER (w ROWS UNBOUNDED PRECEDING)`
+    : sql`row_number() OVER w`;
   const kept = u.kept ? sql`${u.kept('x')} AND ` : sql``;
   if (u.partition.empty) {
     const { ctes, from } = u.rowsOf(null);
@@ -109,7 +120,10 @@ QUALIFY ${kept}unit > ${range.after}${upper(range, sql`unit`)}`,
   // its own among them.
   return withCtes(
     [pg, sql`page_start AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM page_partitions)`, ...ctes],
-    sql`SELECT ${everyColumn('x', u.partition.names.map((n) => `k_${n}`))}, b.k0 + ${count} AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
+    sql`SELECT ${everyColumn(
+      'x',
+      u.partition.names.map((n) => `k_${n}`),
+    )}, b.k0 + ${count} AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM ${from} x
 JOIN page_partitions pg ON ${u.partition.equal('x', 'pg')}
 CROSS JOIN page_start b
@@ -129,7 +143,12 @@ export interface RowExtras {
  * `unit, seq` and the shape's columns (`columns` over the ranked rows `t`, every key's lookup and the
  * extras' joins) for the units of `range`.
  */
-export function unitRows(u: GroupUnits, range: UnitRange, columns: (alias: string) => Fragment[], extras?: RowExtras): Fragment {
+export function unitRows(
+  u: GroupUnits,
+  range: UnitRange,
+  columns: (alias: string) => Fragment[],
+  extras?: RowExtras,
+): Fragment {
   return sql`WITH ${join([sql`ranked_rows AS (${ranked(u, range)})`, ...(extras?.ctes('ranked_rows') ?? [])], ',\n')}
 SELECT t.unit, 0 AS seq, ${join(columns('t'), ', ')}
 FROM ranked_rows t

@@ -1,6 +1,14 @@
 import { ValidationError, valueError, type ValidationIssue } from '../../errors.ts';
 import { checkFilter, type FilterCatalog } from '../../query/filter-compiler.ts';
-import { and, defaultFilterLimits, normalize, parseFilter, toWire, type FilterLimits, type FilterNode } from '../../query/filter-node.ts';
+import {
+  and,
+  defaultFilterLimits,
+  normalize,
+  parseFilter,
+  toWire,
+  type FilterLimits,
+  type FilterNode,
+} from '../../query/filter-node.ts';
 
 type Loc = (string | number)[];
 type Leaf = Extract<FilterNode, { kind: 'leaf' }>;
@@ -45,7 +53,13 @@ function layerIssues(root: FilterNode, rowFields: readonly string[], loc: Loc): 
     if (n.kind === 'leaf') return;
     if (n.kind !== 'and' && layersUnder(n, rowFields).size > 1) {
       const fields = rowFields.join(', ');
-      issues.push(valueError(at, `a leaf on ${fields} cannot share an ${n.kind} with a prompt-level leaf; put it in its own clause of the top-level and`, toWire(n)));
+      issues.push(
+        valueError(
+          at,
+          `a leaf on ${fields} cannot share an ${n.kind} with a prompt-level leaf; put it in its own clause of the top-level and`,
+          toWire(n),
+        ),
+      );
       return;
     }
     if (n.kind === 'not') walk(n.child, [...at, 'not']);
@@ -55,14 +69,28 @@ function layerIssues(root: FilterNode, rowFields: readonly string[], loc: Loc): 
   return issues;
 }
 
-function topLevelIssues(root: FilterNode, fields: readonly string[], loc: Loc): { issues: ValidationIssue[]; top: Record<string, Leaf> } {
+function topLevelIssues(
+  root: FilterNode,
+  fields: readonly string[],
+  loc: Loc,
+): { issues: ValidationIssue[]; top: Record<string, Leaf> } {
   const issues: ValidationIssue[] = [];
   const top: Record<string, Leaf> = {};
   const walk = (n: FilterNode, at: Loc, onTop: boolean): void => {
     if (n.kind === 'leaf') {
       if (!fields.includes(n.field)) return;
-      if (!onTop) issues.push(valueError(at, `a ${n.field} leaf must be a clause of the top-level and, not inside an or or not`, toWire(n)));
-      else if (top[n.field]) issues.push(valueError([...at, 'field'], `field '${n.field}' appears in more than one leaf; use one in leaf for several values`, n.field));
+      if (!onTop)
+        issues.push(
+          valueError(at, `a ${n.field} leaf must be a clause of the top-level and, not inside an or or not`, toWire(n)),
+        );
+      else if (top[n.field])
+        issues.push(
+          valueError(
+            [...at, 'field'],
+            `field '${n.field}' appears in more than one leaf; use one in leaf for several values`,
+            n.field,
+          ),
+        );
       else top[n.field] = n;
       return;
     }
@@ -74,7 +102,10 @@ function topLevelIssues(root: FilterNode, fields: readonly string[], loc: Loc): 
 }
 
 /** Parses and checks a filter against the rules; returns its layers, or the issues naming the bad nodes. */
-export function readLayeredFilter(input: unknown, rules: FilterRules): { filter: LayeredFilter; issues: ValidationIssue[] } {
+export function readLayeredFilter(
+  input: unknown,
+  rules: FilterRules,
+): { filter: LayeredFilter; issues: ValidationIssue[] } {
   if (input === undefined || input === null) return { filter: none, issues: [] };
   const loc = ['body', 'filter'];
   let parsed: FilterNode;
@@ -93,5 +124,8 @@ export function readLayeredFilter(input: unknown, rules: FilterRules): { filter:
   const rowFields = rules.rowFields ?? [];
   const clauses = node.kind === 'and' ? node.children : [node];
   const isRow = (c: FilterNode) => !layersUnder(c, rowFields).has('answer');
-  return { filter: { node, answer: and(clauses.filter((c) => !isRow(c))), row: and(clauses.filter(isRow)), top }, issues: [] };
+  return {
+    filter: { node, answer: and(clauses.filter((c) => !isRow(c))), row: and(clauses.filter(isRow)), top },
+    issues: [],
+  };
 }

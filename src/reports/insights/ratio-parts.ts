@@ -15,11 +15,15 @@ export interface RatioPart {
 const names = (ratio: string) => [`${ratio}_numerator`, `${ratio}_denominator`];
 
 /** The parts' row fields, after the metrics. */
-export const partFields = (parts: readonly RatioPart[]): ShapeField[] => parts.flatMap((p) => names(p.ratio).map((n) => field(n, value(n, 'integer'))));
+export const partFields = (parts: readonly RatioPart[]): ShapeField[] =>
+  parts.flatMap((p) => names(p.ratio).map((n) => field(n, value(n, 'integer'))));
 
 /** The parts' columns. */
 export const partColumns = (parts: readonly RatioPart[]): Fragment[] =>
-  parts.flatMap((p) => [sql`CAST(${p.numerator} AS BIGINT) AS ${ident(names(p.ratio)[0]!)}`, sql`CAST(${p.denominator} AS BIGINT) AS ${ident(names(p.ratio)[1]!)}`]);
+  parts.flatMap((p) => [
+    sql`CAST(${p.numerator} AS BIGINT) AS ${ident(names(p.ratio)[0]!)}`,
+    sql`CAST(${p.denominator} AS BIGINT) AS ${ident(names(p.ratio)[1]!)}`,
+  ]);
 
 /** The answer columns with the parts: NULL on a compared-only row, 0 on a row fill adds (as visibility's 0 / 0). */
 export function withParts(columns: AnswerColumns, ratios: readonly string[]): AnswerColumns {
@@ -31,7 +35,10 @@ export function withParts(columns: AnswerColumns, ratios: readonly string[]): An
  * The components extension of a v2 report: `ratios` are the ratio metrics with parts; `refuse` says why
  * a plan's rows would not re-aggregate exactly (a 422 at `["query", "components"]`), or null.
  */
-export function ratioComponents<Plan extends WindowScope>(ratios: readonly string[], refuse: (plan: Plan) => string | null = () => null): NonNullable<PagedReport<unknown, Plan>['components']> {
+export function ratioComponents<Plan extends WindowScope>(
+  ratios: readonly string[],
+  refuse: (plan: Plan) => string | null = () => null,
+): NonNullable<PagedReport<unknown, Plan>['components']> {
   return {
     ratios,
     plan(plan) {

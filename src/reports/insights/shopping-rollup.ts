@@ -28,8 +28,10 @@ GROUP BY ALL ORDER BY day`,
 };
 
 /** The rollup answers unfiltered requests that group by date or not at all. */
-export const servedByShoppingDaily = (plan: { readonly groupBy: readonly string[]; readonly filter: unknown }): boolean =>
-  plan.filter === null && plan.groupBy.every((d) => d === 'date');
+export const servedByShoppingDaily = (plan: {
+  readonly groupBy: readonly string[];
+  readonly filter: unknown;
+}): boolean => plan.filter === null && plan.groupBy.every((d) => d === 'date');
 
 /** A product's counts in a group, over relation `hit` of the rollup's rows (as `counts` is over result rows). */
 export const rolledCounts = sql`CAST(sum(w_shown) AS BIGINT) AS shown, sum(w_position) AS position_sum,

@@ -19,7 +19,11 @@ export interface VisibilityRollup {
 
 const prompts = `list_contains(analysis_types, 'visibility')`;
 
-function visibilityRollup(name: string, columns: readonly string[], keeps: readonly GroupDimension[]): VisibilityRollup {
+function visibilityRollup(
+  name: string,
+  columns: readonly string[],
+  keeps: readonly GroupDimension[],
+): VisibilityRollup {
   const keys = columns.map((c) => (c === 'topic_id' ? 'p.topic_id' : `f.${c}`)).join(', ');
   const order = columns.join(', ');
   return {
@@ -55,14 +59,18 @@ export const visibilityRollups: readonly VisibilityRollup[] = [
 
 export const visibilityDaily = visibilityRollups[0]!.def;
 
-const keeping = (fields: readonly string[]) => visibilityRollups.find((r) => fields.every((f) => (r.keeps as readonly string[]).includes(f)));
+const keeping = (fields: readonly string[]) =>
+  visibilityRollups.find((r) => fields.every((f) => (r.keeps as readonly string[]).includes(f)));
 
 /**
  * The rollups that answer a request, or null: `rows`, the smallest keeping every key it groups or
  * filters by, and `models`, the smallest keeping the model and every key it filters by (the models
  * with answers in scope, for `info.models`); often the same one.
  */
-export function visibilityRollupsFor(plan: { groupBy: readonly GroupDimension[]; filter: FilterNode | null }): { rows: VisibilityRollup; models: VisibilityRollup } | null {
+export function visibilityRollupsFor(plan: {
+  groupBy: readonly GroupDimension[];
+  filter: FilterNode | null;
+}): { rows: VisibilityRollup; models: VisibilityRollup } | null {
   const filtered = plan.filter ? leaves(plan.filter).map((l) => l.field) : [];
   const rows = keeping([...plan.groupBy, ...filtered]);
   const models = keeping(['model', ...filtered]);

@@ -26,10 +26,35 @@ import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['count', 'citation_share', 'share_of_voice', 'first_cited_at'] as const;
 type Metric = (typeof metricNames)[number];
-const dimensionNames = ['hostname', 'path', 'date', 'region', 'topic', 'topic_id', 'model', 'tag', 'prompt', 'prompt_id', 'url', 'root_domain', 'persona', 'citation_category'] as const;
+const dimensionNames = [
+  'hostname',
+  'path',
+  'date',
+  'region',
+  'topic',
+  'topic_id',
+  'model',
+  'tag',
+  'prompt',
+  'prompt_id',
+  'url',
+  'root_domain',
+  'persona',
+  'citation_category',
+] as const;
 
 /** Dimensions of the answer (as opposed to of the cited page): citation_share is relative within them. */
-const answerLevel: readonly string[] = ['date', 'region', 'topic', 'topic_id', 'model', 'tag', 'prompt', 'prompt_id', 'persona'];
+const answerLevel: readonly string[] = [
+  'date',
+  'region',
+  'topic',
+  'topic_id',
+  'model',
+  'tag',
+  'prompt',
+  'prompt_id',
+  'persona',
+];
 
 const schema = z.strictObject({
   ...insightsTabularFields,
@@ -49,7 +74,8 @@ const mentioned: FlatField = {
   match: (_op, values) => sql`f.url IN (SELECT url FROM pa WHERE mentioned = ${values[0] ?? null})`,
 };
 
-const pageField = (column: string): FlatField => plainField(sql`f.${ident(column)}`, { dimension: column, stage: 'row' });
+const pageField = (column: string): FlatField =>
+  plainField(sql`f.${ident(column)}`, { dimension: column, stage: 'row' });
 
 const catalog: FlatCatalog = {
   ...answerFilterFields,
@@ -106,8 +132,17 @@ num AS (
 ),
 den AS (SELECT ${keysThen(answerDims)}model_key, ${source.count} AS total FROM base GROUP BY ALL),
 model_counts AS (SELECT ${keysThen(answerDims)}count(*) AS models FROM den GROUP BY ALL)`;
-  const columns = [...positionalKeys(dims, 'num'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`)];
-  const groupBy = dims.length > 0 ? sql`GROUP BY ${join(dims.map((_, i) => ident(`k${i}`)), ', ')} ` : sql``;
+  const columns = [
+    ...positionalKeys(dims, 'num'),
+    ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`),
+  ];
+  const groupBy =
+    dims.length > 0
+      ? sql`GROUP BY ${join(
+          dims.map((_, i) => ident(`k${i}`)),
+          ', ',
+        )} `
+      : sql``;
   const grouped = sql`SELECT ${join(columns, ', ')}
 FROM num JOIN den ON ${keysMatch(answerDims, 'num', 'den')} AND num.model_key = den.model_key
 JOIN model_counts ON ${keysMatch(answerDims, 'num', 'model_counts')}
@@ -116,7 +151,12 @@ ${groupBy}HAVING sum(num.n) > 0`;
 }
 
 /** The rollup keeps the model, the root domain and the citation category, by ET day. */
-const servedByCitationsDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'model', 'root_domain', 'citation_category'], ['model_id', 'root_domain', 'citation_category']);
+const servedByCitationsDailyV1 = (plan: InsightsPlan) =>
+  servedByRollup(
+    plan,
+    ['date', 'model', 'root_domain', 'citation_category'],
+    ['model_id', 'root_domain', 'citation_category'],
+  );
 
 export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
   id: 'citations.v1',

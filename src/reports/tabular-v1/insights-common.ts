@@ -1,7 +1,30 @@
 import { z } from 'zod';
 import { compileFilter } from '../../query/filter-compiler.ts';
-import { filtersAt, flatFiltersSchema, flatToNode, idField, idSetField, nameField, nameSetField, plainField, readFlatFilters, textSetField, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
-import { dateIntervals, etZone, formatInstant, localDate, toIso, wholeHourOffsets, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import {
+  filtersAt,
+  flatFiltersSchema,
+  flatToNode,
+  idField,
+  idSetField,
+  nameField,
+  nameSetField,
+  plainField,
+  readFlatFilters,
+  textSetField,
+  type FlatCatalog,
+  type FlatFilter,
+} from '../../query/flat-filters.ts';
+import {
+  dateIntervals,
+  etZone,
+  formatInstant,
+  localDate,
+  toIso,
+  wholeHourOffsets,
+  type BucketSpec,
+  type DateInterval,
+  type InstantWindow,
+} from '../../query/instants.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { instant, listHas } from '../../query/dialect.ts';
@@ -10,10 +33,29 @@ import type { CallContext } from '../endpoint.ts';
 import { promptDimensions, tagTable } from '../insights/dimensions.ts';
 import { authorize } from '../paged-report.ts';
 import { throwIfAny, type Mode, type TabularShape } from '../tabular/tabular-report.ts';
-import { Issues, orderBySchema, paginationSchema, readOrderBy, readPagination, readUnique, readWindow, zInstantText } from '../tabular/tabular-request.ts';
+import {
+  Issues,
+  orderBySchema,
+  paginationSchema,
+  readOrderBy,
+  readPagination,
+  readUnique,
+  readWindow,
+  zInstantText,
+} from '../tabular/tabular-request.ts';
 import { dimKey, groupByKeys, keyList } from './insights-dimensions.ts';
 
-export { answerDimensions, dimKey, groupByKeys, keyList, keySelect, keysMatch, namedDimension, plainDimension, type KeyedDimension } from './insights-dimensions.ts';
+export {
+  answerDimensions,
+  dimKey,
+  groupByKeys,
+  keyList,
+  keySelect,
+  keysMatch,
+  namedDimension,
+  plainDimension,
+  type KeyedDimension,
+} from './insights-dimensions.ts';
 
 /**
  * What the v1 Answer Engine Insights reports (citations, visibility, sentiment, query fan-outs) share:
@@ -27,7 +69,11 @@ export const insightsTabularFields = {
   category_id: zUuid(),
   start_date: zInstantText(),
   end_date: zInstantText().describe('exclusive; a date alone is the start of that day in America/New_York'),
-  date_interval: z.enum(dateIntervals).optional().nullable().describe('buckets of the date dimension, in America/New_York; default day'),
+  date_interval: z
+    .enum(dateIntervals)
+    .optional()
+    .nullable()
+    .describe('buckets of the date dimension, in America/New_York; default day'),
   filters: flatFiltersSchema().optional().nullable(),
   order_by: orderBySchema().optional().nullable(),
   pagination: paginationSchema().optional().nullable(),
@@ -40,7 +86,9 @@ export interface InsightsRequest {
   readonly metrics: readonly string[];
   readonly dimensions?: readonly string[] | null;
   readonly date_interval?: DateInterval | null;
-  readonly filters?: readonly { field: string; operator?: FlatFilter['operator'] | undefined; value?: unknown }[] | null;
+  readonly filters?:
+    | readonly { field: string; operator?: FlatFilter['operator'] | undefined; value?: unknown }[]
+    | null;
   readonly order_by?: Record<string, 'asc' | 'desc'> | null;
   readonly pagination?: { limit?: number | null; offset?: number | null } | null;
 }
@@ -54,7 +102,13 @@ export interface InsightsPlan extends TabularShape {
 }
 
 /** Reads the shared request into the shared plan; `orderDimensions` narrows which dimensions may sort. */
-export function readInsights(req: InsightsRequest, ctx: { organizationId: string; now: Date }, mode: Mode, catalog: FlatCatalog, orderDimensions?: readonly string[]): InsightsPlan {
+export function readInsights(
+  req: InsightsRequest,
+  ctx: { organizationId: string; now: Date },
+  mode: Mode,
+  catalog: FlatCatalog,
+  orderDimensions?: readonly string[],
+): InsightsPlan {
   const issues = new Issues();
   const metrics = readUnique(req.metrics, 'metrics', issues);
   const dimensions = readUnique(req.dimensions ?? [], 'dimensions', issues);
@@ -69,7 +123,12 @@ export function readInsights(req: InsightsRequest, ctx: { organizationId: string
     organizationId: ctx.organizationId,
     categoryId: req.category_id,
     window,
-    bucket: { interval, zone: etZone, anchor: localDate(startMs, etZone), wholeHours: wholeHourOffsets(etZone, startMs, endMs) },
+    bucket: {
+      interval,
+      zone: etZone,
+      anchor: localDate(startMs, etZone),
+      wholeHours: wholeHourOffsets(etZone, startMs, endMs),
+    },
     filters,
     metrics,
     dimensions,
@@ -95,11 +154,16 @@ export function insightsWithin(plan: InsightsPlan, w: MsWindow): InsightsPlan {
   return {
     ...plan,
     window: { start: toIso(w.startMs), end: toIso(w.endMs) },
-    bucket: { ...plan.bucket, anchor: localDate(w.startMs, plan.bucket.zone), wholeHours: wholeHourOffsets(plan.bucket.zone, w.startMs, w.endMs) },
+    bucket: {
+      ...plan.bucket,
+      anchor: localDate(w.startMs, plan.bucket.zone),
+      wholeHours: wholeHourOffsets(plan.bucket.zone, w.startMs, w.endMs),
+    },
   };
 }
 
-export const authorizeCategory = async (plan: InsightsPlan, ctx: CallContext): Promise<void> => authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
+export const authorizeCategory = async (plan: InsightsPlan, ctx: CallContext): Promise<void> =>
+  authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
 
 /** Prompt-level filter fields of the v1 reports: `_id` fields take UUIDs, `_name` fields match names. */
 export const answerFilterFields: FlatCatalog = {
@@ -131,7 +195,9 @@ export function promptsCte(plan: InsightsPlan, analysisType?: string): Fragment 
 /** The facts of the category in the window `[start, end)` with the scope filters applied. */
 export function factsInScope(table: string, plan: InsightsPlan, catalog: FlatCatalog): Fragment {
   const node = flatToNode(filtersAt(plan.filters, catalog, 'scope'));
-  const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
+  const filter = node
+    ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId })
+    : sql`TRUE`;
   return sql`FROM ${ident(table)} f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = ${plan.categoryId} AND f.executed_at >= ${instant(sql`${plan.window.start}`)} AND f.executed_at < ${instant(sql`${plan.window.end}`)} AND ${filter}`;
 }
@@ -139,14 +205,18 @@ export function factsInScope(table: string, plan: InsightsPlan, catalog: FlatCat
 /** The row-stage filters (they select inside the scope) as a predicate, TRUE when none. */
 export function rowPredicate(plan: InsightsPlan, catalog: FlatCatalog): Fragment {
   const node = flatToNode(filtersAt(plan.filters, catalog, 'row'));
-  return node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
+  return node
+    ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId })
+    : sql`TRUE`;
 }
 
 /** The positional `k<i>` columns of `grouped` from internal key columns of `alias`. */
-export const positionalKeys = (dims: readonly string[], alias: string): Fragment[] => dims.map((d, i) => sql`${dimKey(d, alias)} AS ${ident(`k${i}`)}`);
+export const positionalKeys = (dims: readonly string[], alias: string): Fragment[] =>
+  dims.map((d, i) => sql`${dimKey(d, alias)} AS ${ident(`k${i}`)}`);
 
 /** `k_a, k_b, ` (with a trailing comma), or nothing. */
-export const keysThen = (dims: readonly string[], alias?: string): Fragment => (dims.length === 0 ? sql`` : sql`${keyList(dims, alias)}, `);
+export const keysThen = (dims: readonly string[], alias?: string): Fragment =>
+  dims.length === 0 ? sql`` : sql`${keyList(dims, alias)}, `;
 
 /** `grouped` of a report whose metrics are plain aggregates over one fact CTE. */
 export function groupedOver(from: string, dims: readonly string[], metrics: readonly Fragment[]): Fragment {

@@ -36,7 +36,16 @@ const schema = z.strictObject({
   dimensions: z.array(z.enum(dimensionNames)).optional().nullable(),
 });
 
-const catalog: FlatCatalog = pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'topic_id', 'tag_id', 'prompt_id', 'persona_id', 'analysis_type']);
+const catalog: FlatCatalog = pick(answerFilterFields, [
+  'region_id',
+  'region_name',
+  'model_id',
+  'topic_id',
+  'tag_id',
+  'prompt_id',
+  'persona_id',
+  'analysis_type',
+]);
 
 const declared = {
   fanouts_per_execution: declaredMetric('fanouts_per_execution', 'fanouts_per_execution'),
@@ -44,7 +53,11 @@ const declared = {
 } as const;
 
 /** A row's fan-outs `n`, its answer group's fan-outs `pg` and searching executions `xe` (none joined: 0). */
-const parts = { fanouts: sql`n.fanouts`, searching: sql`coalesce(xe.executions, 0)`, group_fanouts: sql`pg.group_fanouts` };
+const parts = {
+  fanouts: sql`n.fanouts`,
+  searching: sql`coalesce(xe.executions, 0)`,
+  group_fanouts: sql`pg.group_fanouts`,
+};
 
 const metricSql: Record<Metric, Fragment> = {
   total_fanouts: sql`n.fanouts`,
@@ -93,14 +106,19 @@ searching_answers AS (
   ${factsInScope('executions', plan, catalog)} AND f.search_triggered
 ),
 group_searching AS (SELECT ${keysThen(answerDims)}count(*) AS executions FROM searching_answers GROUP BY ALL)`;
-  const columns = [...positionalKeys(dims, 'n'), ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
+  const columns = [
+    ...positionalKeys(dims, 'n'),
+    ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`),
+    ...componentColumns(plan, ratioParts),
+  ];
   const grouped = sql`SELECT ${join(columns, ', ')}
 FROM row_fanouts n LEFT JOIN group_fanouts pg ON ${keysMatch(answerDims, 'n', 'pg')} LEFT JOIN group_searching xe ON ${keysMatch(answerDims, 'n', 'xe')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 
 /** The rollup keeps the prompt and the query by ET day; prompt-level filters read the prompt. */
-const servedByFanoutsDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'prompt', 'query'], ['topic_id', 'tag_id', 'prompt_id', 'analysis_type']);
+const servedByFanoutsDailyV1 = (plan: InsightsPlan) =>
+  servedByRollup(plan, ['date', 'prompt', 'query'], ['topic_id', 'tag_id', 'prompt_id', 'analysis_type']);
 
 export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
   id: 'query-fanouts.v1',

@@ -23,7 +23,9 @@ export function servedByRollup(plan: InsightsPlan, dimensions: readonly string[]
 /** `factsInScope` over a daily rollup (`from`, the rollup as `f`, joined to what its filters read): the window's ET days and the scope filters. */
 export function rolledInScope(plan: InsightsPlan, catalog: FlatCatalog, from: Fragment): Fragment {
   const node = flatToNode(filtersAt(plan.filters, catalog, 'scope'));
-  const filter = node ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : sql`TRUE`;
+  const filter = node
+    ? compileFilter(node, catalog, { organizationId: plan.organizationId, categoryId: plan.categoryId })
+    : sql`TRUE`;
   return sql`FROM ${from}
   WHERE f.category_id = ${plan.categoryId} AND f.day >= CAST(${etDay(plan.window.start)} AS DATE) AND f.day < CAST(${etDay(plan.window.end)} AS DATE) AND ${filter}`;
 }

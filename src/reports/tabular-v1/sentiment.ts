@@ -23,7 +23,21 @@ import { sentimentDaily, sentimentDailyTable } from '../insights/sentiment-rollu
 import { rolledInScope, servedByRollup } from './rollup-scope.ts';
 
 const metricNames = ['positive', 'negative', 'occurrences'] as const;
-const dimensionNames = ['theme', 'date', 'region', 'topic', 'topic_id', 'model', 'asset_id', 'asset_name', 'tag', 'prompt', 'prompt_id', 'sentiment_type', 'persona'] as const;
+const dimensionNames = [
+  'theme',
+  'date',
+  'region',
+  'topic',
+  'topic_id',
+  'model',
+  'asset_id',
+  'asset_name',
+  'tag',
+  'prompt',
+  'prompt_id',
+  'sentiment_type',
+  'persona',
+] as const;
 
 const schema = z.strictObject({
   ...insightsTabularFields,
@@ -35,7 +49,17 @@ const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as cons
 const themesTable = { table: 'themes', name: 'name', scope: 'category' } as const;
 
 const catalog: FlatCatalog = {
-  ...pick(answerFilterFields, ['region_id', 'region_name', 'topic_id', 'topic_name', 'model_id', 'tag_id', 'tag_name', 'prompt', 'persona_id']),
+  ...pick(answerFilterFields, [
+    'region_id',
+    'region_name',
+    'topic_id',
+    'topic_name',
+    'model_id',
+    'tag_id',
+    'tag_name',
+    'prompt',
+    'persona_id',
+  ]),
   asset_id: idField(sql`f.asset_id`),
   asset_name: nameField(sql`f.asset_id`, assetsTable),
   theme: nameField(sql`f.theme_id`, themesTable),
@@ -55,7 +79,8 @@ const rolledMetricSql: typeof metricSql = {
 };
 
 /** The rollup keeps the model and the brand by ET day. */
-const servedBySentimentDailyV1 = (plan: InsightsPlan) => servedByRollup(plan, ['date', 'model', 'asset_id', 'asset_name'], ['model_id', 'asset_id', 'asset_name']);
+const servedBySentimentDailyV1 = (plan: InsightsPlan) =>
+  servedByRollup(plan, ['date', 'model', 'asset_id', 'asset_name'], ['model_id', 'asset_id', 'asset_name']);
 
 /** Sentiment v1: counts of the positive and negative assessments of brands in answers to sentiment prompts. */
 export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
@@ -97,7 +122,11 @@ s AS (
     const metrics = rolled ? rolledMetricSql : metricSql;
     return {
       ctes,
-      grouped: groupedOver('s', plan.dimensions, plan.metrics.map((m) => metrics[m as keyof typeof metricSql])),
+      grouped: groupedOver(
+        's',
+        plan.dimensions,
+        plan.metrics.map((m) => metrics[m as keyof typeof metricSql]),
+      ),
       dimensions: plan.dimensions.map((d) => defs[d as keyof typeof defs]),
     };
   },

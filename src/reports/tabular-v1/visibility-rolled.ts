@@ -29,11 +29,22 @@ const brandDimensions: readonly string[] = ['asset_id', 'asset_name'];
  */
 export function visibilityV1Rollup(plan: InsightsPlan): VisibilityRollup | null {
   if (!plan.dimensions.some((d) => brandDimensions.includes(d))) return null;
-  const asked = [...plan.dimensions.filter((d) => !brandDimensions.includes(d)), ...plan.filters.map((f) => f.field).filter((f) => f !== 'asset_name')];
+  const asked = [
+    ...plan.dimensions.filter((d) => !brandDimensions.includes(d)),
+    ...plan.filters.map((f) => f.field).filter((f) => f !== 'asset_name'),
+  ];
   if (asked.some((k) => keyOf[k] === undefined)) return null;
   const keys = asked.map((k) => keyOf[k]!);
   const rollup = visibilityRollups.find((r) => keys.every((k) => r.keeps.includes(k)));
-  if (!rollup || !servedByRollup(plan, [...plan.dimensions], plan.filters.map((f) => f.field))) return null;
+  if (
+    !rollup ||
+    !servedByRollup(
+      plan,
+      [...plan.dimensions],
+      plan.filters.map((f) => f.field),
+    )
+  )
+    return null;
   return rollup;
 }
 
@@ -41,9 +52,18 @@ export function visibilityV1Rollup(plan: InsightsPlan): VisibilityRollup | null 
  * The answers (`answer_groups`) and the brands' mentions (`scoped_mentions`, `group_mentions`, `brand_mentions`) of v1 visibility summed from a rollup, with the
  * facts path's names and types (counts as BIGINT), so the metrics compile unchanged.
  */
-export function rolledVisibility(plan: InsightsPlan, rollup: VisibilityRollup, catalog: FlatCatalog, defs: Record<string, KeyedDimension>, answerDims: readonly string[]): Fragment {
+export function rolledVisibility(
+  plan: InsightsPlan,
+  rollup: VisibilityRollup,
+  catalog: FlatCatalog,
+  defs: Record<string, KeyedDimension>,
+  answerDims: readonly string[],
+): Fragment {
   // TRICKY: a rollup keeping the prompt's topic stands for the prompt `p` too, so keys and filters over `p.topic_id` read the row itself.
-  const from = (table: string) => (rollup.promptKeys ? sql`${ident(rollupTable(rollup.def, table))} f, (SELECT f.topic_id AS topic_id) p` : sql`${ident(rollupTable(rollup.def, table))} f`);
+  const from = (table: string) =>
+    rollup.promptKeys
+      ? sql`${ident(rollupTable(rollup.def, table))} f, (SELECT f.topic_id AS topic_id) p`
+      : sql`${ident(rollupTable(rollup.def, table))} f`;
   return sql`answer_groups AS (
   SELECT ${keySelect(answerDims, defs)}CAST(sum(f.executions) AS BIGINT) AS executions
   ${rolledInScope(plan, catalog, from('executions'))}

@@ -29,7 +29,19 @@ import { rolledBrandMentions, rolledVisibility, visibilityV1Rollup } from './vis
 
 const metricNames = ['share_of_voice', 'mentions_count', 'visibility_score', 'executions', 'average_position'] as const;
 type Metric = (typeof metricNames)[number];
-const dimensionNames = ['date', 'region', 'topic', 'topic_id', 'model', 'asset_id', 'asset_name', 'prompt', 'prompt_id', 'tag', 'persona'] as const;
+const dimensionNames = [
+  'date',
+  'region',
+  'topic',
+  'topic_id',
+  'model',
+  'asset_id',
+  'asset_name',
+  'prompt',
+  'prompt_id',
+  'tag',
+  'persona',
+] as const;
 const brandDimensions: readonly string[] = ['asset_id', 'asset_name'];
 
 const schema = z.strictObject({
@@ -42,7 +54,18 @@ const assetsTable = { table: 'assets', name: 'name', scope: 'category' } as cons
 
 /** asset_name chooses brands (rows, or the brands taken together); it never shrinks share_of_voice's denominator. */
 const catalog: FlatCatalog = {
-  ...pick(answerFilterFields, ['region_id', 'region_name', 'model_id', 'topic_id', 'topic_name', 'tag_id', 'tag_name', 'prompt_id', 'prompt', 'persona_id']),
+  ...pick(answerFilterFields, [
+    'region_id',
+    'region_name',
+    'model_id',
+    'topic_id',
+    'topic_name',
+    'tag_id',
+    'tag_name',
+    'prompt_id',
+    'prompt',
+    'persona_id',
+  ]),
   asset_name: nameField(sql`f.asset_id`, assetsTable, { stage: 'row' }),
 };
 const brandCatalog: FlatCatalog = { asset_name: nameField(sql`b.id`, assetsTable, { stage: 'row' }) };
@@ -85,12 +108,20 @@ const ratioParts: Record<keyof typeof declared, RatioParts> = {
  * taken together: those asset_name selects, else the organization's own.
  */
 function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
-  const defs = { ...answerDimensions(plan.bucket), asset_id: plainDimension(sql`b.id`), asset_name: namedDimension(sql`b.id`, 'assets') };
+  const defs = {
+    ...answerDimensions(plan.bucket),
+    asset_id: plainDimension(sql`b.id`),
+    asset_name: namedDimension(sql`b.id`, 'assets'),
+  };
   const dims = plan.dimensions;
   const answerDims = dims.filter((d) => !brandDimensions.includes(d));
   const perBrand = answerDims.length < dims.length;
   const brandNode = flatToNode(filtersAt(plan.filters, catalog, 'row'));
-  const chosen = brandNode ? compileFilter(brandNode, brandCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId }) : perBrand ? sql`TRUE` : sql`b.is_owned`;
+  const chosen = brandNode
+    ? compileFilter(brandNode, brandCatalog, { organizationId: plan.organizationId, categoryId: plan.categoryId })
+    : perBrand
+      ? sql`TRUE`
+      : sql`b.is_owned`;
   const rollup = visibilityV1Rollup(plan);
   const rolled = rollup !== null && rollups.has(rollup.def.name) ? rollup : null;
   const b = sql`chosen_brands AS (SELECT id, name FROM assets b WHERE category_id = ${plan.categoryId} AND ${chosen})`;
@@ -117,8 +148,14 @@ brand_mentions AS (
   SELECT ${keysThen(answerDims)}${perBrand ? sql`asset_id, ` : sql``}count(*) AS mentions, count(DISTINCT execution_id) AS mentioned, sum(position) AS position_sum
   FROM scoped_mentions WHERE asset_id IN (SELECT id FROM chosen_brands) GROUP BY ALL
 )`;
-  const keys = dims.map((d, i) => sql`${brandDimensions.includes(d) ? sql`b.id` : dimKey(d, 'g')} AS ${ident(`k${i}`)}`);
-  const columns = [...keys, ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`), ...componentColumns(plan, ratioParts)];
+  const keys = dims.map(
+    (d, i) => sql`${brandDimensions.includes(d) ? sql`b.id` : dimKey(d, 'g')} AS ${ident(`k${i}`)}`,
+  );
+  const columns = [
+    ...keys,
+    ...plan.metrics.map((m, j) => sql`${metricSql[m as Metric]} AS ${ident(`m${j}`)}`),
+    ...componentColumns(plan, ratioParts),
+  ];
   const from = perBrand
     ? sql`answer_groups g CROSS JOIN chosen_brands b LEFT JOIN brand_mentions bm ON ${keysMatch(answerDims, 'bm', 'g')} AND bm.asset_id = b.id`
     : sql`answer_groups g LEFT JOIN brand_mentions bm ON ${keysMatch(answerDims, 'bm', 'g')}`;

@@ -17,7 +17,11 @@ export interface TabularQuery {
   readonly metrics: string[];
   readonly dimensions: string[];
   readonly date_interval: string;
-  readonly filters: { readonly field: string; readonly operator: string; readonly value: string | number | boolean | (string | number)[] }[];
+  readonly filters: {
+    readonly field: string;
+    readonly operator: string;
+    readonly value: string | number | boolean | (string | number)[];
+  }[];
   readonly order_by: { readonly [key: string]: 'asc' | 'desc' };
   readonly pagination: { readonly limit: number | null; readonly offset: number };
   readonly category_id?: string;

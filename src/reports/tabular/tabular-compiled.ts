@@ -14,15 +14,21 @@ const topN = 1024;
 const direction = (dir: 'asc' | 'desc') => (dir === 'asc' ? sql`ASC` : sql`DESC`);
 
 /** The core's SQL over a report's groups: labels, metric filters, and the row order with its tie-break. */
-export function tabularCompiled(plan: TabularShape, t: TabularSql, groups: Fragment = sql`${t.ctes},
-grouped AS (${t.grouped})`): ShapedReport {
+export function tabularCompiled(
+  plan: TabularShape,
+  t: TabularSql,
+  groups: Fragment = sql`${t.ctes},
+grouped AS (${t.grouped})`,
+): ShapedReport {
   const byDimension = (i: number, dir: 'asc' | 'desc'): Fragment[] =>
     t.dimensions[i]!.sortBy === 'key'
       ? [sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`]
       : [sql`${labelColumn(i)} ${direction(dir)} NULLS LAST`, sql`${keyColumn(i)} ${direction(dir)} NULLS LAST`];
   const requested = plan.orderBy.flatMap((o) => {
     const j = plan.metrics.indexOf(o.key);
-    return j >= 0 ? [sql`${metricColumn(j)} ${direction(o.dir)} NULLS LAST`] : byDimension(plan.dimensions.indexOf(o.key), o.dir);
+    return j >= 0
+      ? [sql`${metricColumn(j)} ${direction(o.dir)} NULLS LAST`]
+      : byDimension(plan.dimensions.indexOf(o.key), o.dir);
   });
   const order = join([...requested, ...plan.dimensions.flatMap((_, i) => byDimension(i, 'asc'))], ', ');
   // TRICKY: names come from a LEFT JOIN on the key, not a scalar subquery per row: ClickHouse runs no
@@ -34,10 +40,15 @@ grouped AS (${t.grouped})`): ShapedReport {
   });
   const nameJoins = plan.dimensions.flatMap((_, i) => {
     const names = t.dimensions[i]!.names;
-    return names ? [sql`LEFT JOIN ${ident(names.table)} ${nameAlias(i)} ON ${nameAlias(i)}.id = ${keyColumn(i, 'g')}`] : [];
+    return names
+      ? [sql`LEFT JOIN ${ident(names.table)} ${nameAlias(i)} ON ${nameAlias(i)}.id = ${keyColumn(i, 'g')}`]
+      : [];
   });
   const kept = and(plan.metricFilters.map((f) => sql`${metricColumn(plan.metrics.indexOf(f.field))} >= ${f.value}`));
-  const columns = [...plan.metrics.map((_, j) => metricColumn(j)), ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`)];
+  const columns = [
+    ...plan.metrics.map((_, j) => metricColumn(j)),
+    ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`),
+  ];
   // TRICKY: a small range is a top-N (ORDER BY … LIMIT … OFFSET) of the kept groups, and only its groups are
   // numbered; a large one would sort twice that way (the top-N becomes a full sort), so every group is
   // numbered in one sort and the range kept.
@@ -55,7 +66,10 @@ kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     shape: {
       fields: [
         field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),
-        field('dimensions', array(plan.dimensions.map((d, i) => field(d, dimensionValue(i, t.dimensions[i]!.type ?? 'text'))))),
+        field(
+          'dimensions',
+          array(plan.dimensions.map((d, i) => field(d, dimensionValue(i, t.dimensions[i]!.type ?? 'text')))),
+        ),
       ],
     },
     rows,
@@ -63,4 +77,3 @@ kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
     sliceUnits: Number.POSITIVE_INFINITY,
   };
 }
-

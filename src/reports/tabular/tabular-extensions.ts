@@ -9,7 +9,14 @@ import type { Extensions } from '../extensions/options.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import type { ScalarType } from '../../query/row-shape.ts';
 import { tabularCompiled } from './tabular-compiled.ts';
-import { componentNames, keyColumn, metricColumn, type ExtensibleReport, type TabularShape, type TabularSql } from './tabular-shape.ts';
+import {
+  componentNames,
+  keyColumn,
+  metricColumn,
+  type ExtensibleReport,
+  type TabularShape,
+  type TabularSql,
+} from './tabular-shape.ts';
 
 /**
  * The answer extensions of the tabular family, in SQL over a report's groups (`grouped`: keys `k<i>`,
@@ -22,7 +29,11 @@ const timeDimension = 'date';
 /** Fill needs the date dimension. Its SQL generates one instant per hour of the window, which every tabular request bounds. */
 export function checkFill(plan: TabularShape): void {
   if (!plan.dimensions.includes(timeDimension) || !plan.window || !plan.bucket) {
-    throw ValidationError.of(['query', 'fill'], `fill needs the ${timeDimension} dimension: add '${timeDimension}' to dimensions`, 'zero');
+    throw ValidationError.of(
+      ['query', 'fill'],
+      `fill needs the ${timeDimension} dimension: add '${timeDimension}' to dimensions`,
+      'zero',
+    );
   }
 }
 
@@ -36,10 +47,24 @@ export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: reado
   const ofBucket = t.ofBucket ?? {};
   // A key the bucket decides is not crossed with the buckets: an hour bucket has one hour of day.
   const free = others.filter((i) => !ofBucket[i]);
-  const seen = free.length > 0 ? join(free.map((i) => keyColumn(i)), ', ') : sql`1 AS seen`;
-  const metrics = plan.metrics.map((m, j) => (countMetrics.includes(m) ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}` : sql`g.${metricColumn(j)} AS ${metricColumn(j)}`));
-  const matches = [sql`g.${keyColumn(d)} = b.k`, ...free.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`)];
-  const keyOf = (i: number) => (ofBucket[i] ? sql`${ofBucket[i](sql`b.k`)} AS ${keyColumn(i)}` : sql`s.${keyColumn(i)} AS ${keyColumn(i)}`);
+  const seen =
+    free.length > 0
+      ? join(
+          free.map((i) => keyColumn(i)),
+          ', ',
+        )
+      : sql`1 AS seen`;
+  const metrics = plan.metrics.map((m, j) =>
+    countMetrics.includes(m)
+      ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}`
+      : sql`g.${metricColumn(j)} AS ${metricColumn(j)}`,
+  );
+  const matches = [
+    sql`g.${keyColumn(d)} = b.k`,
+    ...free.map((i) => sql`g.${keyColumn(i)} IS NOT DISTINCT FROM s.${keyColumn(i)}`),
+  ];
+  const keyOf = (i: number) =>
+    ofBucket[i] ? sql`${ofBucket[i](sql`b.k`)} AS ${keyColumn(i)}` : sql`s.${keyColumn(i)} AS ${keyColumn(i)}`;
   return {
     ...t,
     ctes: sql`${t.ctes},
@@ -57,20 +82,35 @@ export const compareSuffixes = ['_previous', '_change', '_change_pct'] as const;
 
 /** The compared window of a plan, or a 422 at `["query", "compare"]`. */
 export function compareWindowOf(plan: TabularShape, spec: CompareSpec): MsWindow {
-  if (!plan.window || !plan.bucket) throw ValidationError.of(['query', 'compare'], 'compare needs a report with a date window', null);
-  return comparedWindow(spec, { startMs: Date.parse(plan.window.start), endMs: Date.parse(plan.window.end) }, plan.bucket.zone, maxWindowDays);
+  if (!plan.window || !plan.bucket)
+    throw ValidationError.of(['query', 'compare'], 'compare needs a report with a date window', null);
+  return comparedWindow(
+    spec,
+    { startMs: Date.parse(plan.window.start), endMs: Date.parse(plan.window.end) },
+    plan.bucket.zone,
+    maxWindowDays,
+  );
 }
 
 /** The plan as compare answers it: the metrics with their compared columns, and `info.query` naming them and the window. */
 export function comparedShape<Plan extends TabularShape>(plan: Plan, window: MsWindow): Plan {
   const metrics = [...plan.metrics, ...plan.metrics.flatMap((m) => compareSuffixes.map((s) => `${m}${s}`))];
   const zone = plan.bucket!.zone;
-  return { ...plan, metrics, query: { ...plan.query, metrics, compare: { start_date: formatInstant(window.startMs, zone), end_date: formatInstant(window.endMs, zone) } } };
+  return {
+    ...plan,
+    metrics,
+    query: {
+      ...plan.query,
+      metrics,
+      compare: { start_date: formatInstant(window.startMs, zone), end_date: formatInstant(window.endMs, zone) },
+    },
+  };
 }
 
 // TRICKY: a window's buckets are numbered in time order, so bucket i of the window meets bucket i of the
 // compared window whatever their dates; the row shows the window's bucket.
-const numberedBuckets = (plan: TabularShape) => sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (${windowBuckets(plan.bucket!, plan.window!)})`;
+const numberedBuckets = (plan: TabularShape) =>
+  sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (${windowBuckets(plan.bucket!, plan.window!)})`;
 
 /**
  * The window's groups beside the compared window's, matched on the group keys (the date by its place
@@ -78,19 +118,35 @@ const numberedBuckets = (plan: TabularShape) => sql`SELECT k, row_number() OVER 
  * beyond the window's last is left out. For each metric: the previous value, the change, and the
  * change relative to the previous value (NULL when that is 0 or NULL, or for `instants`).
  */
-export function comparedGroups(plan: TabularShape, cur: TabularSql, prevPlan: TabularShape, prev: TabularSql, instants: readonly string[]): Fragment {
+export function comparedGroups(
+  plan: TabularShape,
+  cur: TabularSql,
+  prevPlan: TabularShape,
+  prev: TabularSql,
+  instants: readonly string[],
+): Fragment {
   const n = plan.metrics.length;
   const d = plan.dimensions.indexOf(timeDimension);
   const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
   const derived = plan.metrics.flatMap((m, j) => {
     const [c, p] = [sql`c.${metricColumn(j)}`, sql`p.${metricColumn(j)}`];
     const pct = instants.includes(m) ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`;
-    return [sql`${p} AS ${metricColumn(n + 3 * j)}`, sql`${c} - ${p} AS ${metricColumn(n + 3 * j + 1)}`, sql`${pct} AS ${metricColumn(n + 3 * j + 2)}`];
+    return [
+      sql`${p} AS ${metricColumn(n + 3 * j)}`,
+      sql`${c} - ${p} AS ${metricColumn(n + 3 * j + 1)}`,
+      sql`${pct} AS ${metricColumn(n + 3 * j + 2)}`,
+    ];
   });
   const ofBucket = d < 0 ? {} : (cur.ofBucket ?? {});
   // A key the bucket decides follows the bucket the row shows, as buckets meet by their place.
-  const keys = others.map((i) => (ofBucket[i] ? sql`${ofBucket[i](sql`coalesce(c.${keyColumn(d)}, cb.k)`)} AS ${keyColumn(i)}` : sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`));
-  const matches = others.filter((i) => !ofBucket[i]).map((i) => sql`c.${keyColumn(i)} IS NOT DISTINCT FROM p.${keyColumn(i)}`);
+  const keys = others.map((i) =>
+    ofBucket[i]
+      ? sql`${ofBucket[i](sql`coalesce(c.${keyColumn(d)}, cb.k)`)} AS ${keyColumn(i)}`
+      : sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`,
+  );
+  const matches = others
+    .filter((i) => !ofBucket[i])
+    .map((i) => sql`c.${keyColumn(i)} IS NOT DISTINCT FROM p.${keyColumn(i)}`);
   const current = plan.metrics.map((_, j) => sql`c.${metricColumn(j)} AS ${metricColumn(j)}`);
   const windows = sql`cmp_cur AS (WITH ${cur.ctes}
 ${cur.grouped}),
@@ -120,7 +176,11 @@ grouped AS (
  * Checks the extensions a request asks for against its plan (a 422 at the query parameter), then
  * returns how to compile it once authorized: `rollupsOf` says which rollups a plan may read.
  */
-export function extendedCompile<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan, extensions: Extensions): (rollupsOf: (p: Plan) => RollupChoice) => { plan: Plan; compiled: ShapedReport; rollups: RollupChoice } {
+export function extendedCompile<Plan extends TabularShape>(
+  report: ExtensibleReport<Plan>,
+  plan: Plan,
+  extensions: Extensions,
+): (rollupsOf: (p: Plan) => RollupChoice) => { plan: Plan; compiled: ShapedReport; rollups: RollupChoice } {
   const { fill, compare, components } = extensions;
   if (fill) checkFill(plan);
   if (components) checkComponents(report, plan);
@@ -145,8 +205,17 @@ export function extendedCompile<Plan extends TabularShape>(report: ExtensibleRep
       const prevPlan = report.within(plan, compared);
       const prevRollups = rollupsOf(prevPlan);
       const answered = comparedShape(shaped, compared);
-      const groups = comparedGroups(shaped, t, shapedOf(prevPlan), sqlOf(prevPlan, prevRollups.chosen), report.instantMetrics ?? []);
-      const both = { candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])], chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])] };
+      const groups = comparedGroups(
+        shaped,
+        t,
+        shapedOf(prevPlan),
+        sqlOf(prevPlan, prevRollups.chosen),
+        report.instantMetrics ?? [],
+      );
+      const both = {
+        candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])],
+        chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])],
+      };
       return { plan: answered, compiled: tabularCompiled(answered, t, groups), rollups: both };
     }
     return { plan: shaped, compiled: tabularCompiled(shaped, t), rollups };
@@ -174,6 +243,10 @@ function metricTypes(metrics: readonly string[], integers: ReadonlySet<string>):
 function checkComponents<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan): void {
   const partial = plan.dimensions.filter((d) => report.partialDimensions?.includes(d));
   if (partial.length > 0) {
-    throw ValidationError.of(['query', 'components'], `components does not apply with the ${partial.join(', ')} dimension: a row exists only where it has facts while its denominator counts the whole group, so sums over rows would not re-aggregate exactly`, true);
+    throw ValidationError.of(
+      ['query', 'components'],
+      `components does not apply with the ${partial.join(', ')} dimension: a row exists only where it has facts while its denominator counts the whole group, so sums over rows would not re-aggregate exactly`,
+      true,
+    );
   }
 }

@@ -2,7 +2,17 @@ import type { z } from 'zod';
 import type { RollupDef } from '../../engine/rollups.ts';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
-import { plainPrepare, type CallContext, type Endpoint, type EndpointInput, type EndpointResult, type PrepareOptions, type PreparedCall, type RollupChoice, type RowsResult } from '../endpoint.ts';
+import {
+  plainPrepare,
+  type CallContext,
+  type Endpoint,
+  type EndpointInput,
+  type EndpointResult,
+  type PrepareOptions,
+  type PreparedCall,
+  type RollupChoice,
+  type RowsResult,
+} from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { dictionaryColumns } from '../../query/row-shape.ts';
 import { headOf, pageStatements, type ShapedReport, type UnitRange } from '../rows-query.ts';
@@ -48,7 +58,10 @@ export interface TabularReport<Req, Plan extends TabularShape, In = unknown> ext
 /** `GROUP BY k0, k1, …`, or `HAVING count(*) > 0` without dimensions so that no data gives no row. */
 export function groupKeys(count: number): Fragment {
   if (count === 0) return sql`HAVING count(*) > 0`;
-  return sql`GROUP BY ${join(Array.from({ length: count }, (_, i) => keyColumn(i)), ', ')}`;
+  return sql`GROUP BY ${join(
+    Array.from({ length: count }, (_, i) => keyColumn(i)),
+    ', ',
+  )}`;
 }
 
 export interface PreparedTabular<Plan> {
@@ -58,7 +71,13 @@ export interface PreparedTabular<Plan> {
 }
 
 /** Validates, plans, authorizes and compiles, reading no data; with `look` a missing rollup does not start building. */
-export async function prepareTabular<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, mode: Mode, ctx: CallContext, how: PrepareOptions = plainPrepare): Promise<PreparedTabular<Plan>> {
+export async function prepareTabular<Req, Plan extends TabularShape>(
+  report: TabularReport<Req, Plan>,
+  body: unknown,
+  mode: Mode,
+  ctx: CallContext,
+  how: PrepareOptions = plainPrepare,
+): Promise<PreparedTabular<Plan>> {
   const req = parseWith(report.schema, body);
   const plan = report.plan(req, { organizationId: ctx.organizationId, now: ctx.now }, mode);
   const compiling = extendedCompile(report, plan, how.extensions);
@@ -66,14 +85,28 @@ export async function prepareTabular<Req, Plan extends TabularShape>(report: Tab
   return compiling((p) => {
     const uses = report.rollups?.(p) ?? [];
     // A rollup found stale or missing starts building (unless only looked at), so a later one is asked only when the ones before it are not current.
-    const use = uses.find((u) => (how.lookup === 'use' ? ctx.core.rollups.current(u.def, u.scopeId) : ctx.core.rollups.isCurrent(u.def, u.scopeId)));
+    const use = uses.find((u) =>
+      how.lookup === 'use' ? ctx.core.rollups.current(u.def, u.scopeId) : ctx.core.rollups.isCurrent(u.def, u.scopeId),
+    );
     return { candidates: uses.map((u) => u.def.name), chosen: use ? [use.def.name] : [] };
   });
 }
 
 /** A tabular request prepared (see PreparedCall); page and stream both run the page's one statement. */
-function preparedCall<Plan extends TabularShape>(id: string, p: PreparedTabular<Plan>, role: string, run: () => Promise<RowsResult>): PreparedCall {
-  return { report: `${id} ${role}`, plan: p.plan, normalized: p.plan, statements: [{ role, queries: (dialect) => pageStatements(p.compiled, pageRange(p.plan.pagination), dialect) }], rollups: p.rollups, run };
+function preparedCall<Plan extends TabularShape>(
+  id: string,
+  p: PreparedTabular<Plan>,
+  role: string,
+  run: () => Promise<RowsResult>,
+): PreparedCall {
+  return {
+    report: `${id} ${role}`,
+    plan: p.plan,
+    normalized: p.plan,
+    statements: [{ role, queries: (dialect) => pageStatements(p.compiled, pageRange(p.plan.pagination), dialect) }],
+    rollups: p.rollups,
+    run,
+  };
 }
 
 /** The units a request's pagination selects. */
@@ -81,11 +114,18 @@ export function pageRange(p: Pagination): UnitRange {
   return { after: p.offset, upTo: p.limit === null ? null : p.offset + p.limit };
 }
 
-export async function runTabularPage<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>, body: unknown, ctx: CallContext): Promise<RowsResult> {
+export async function runTabularPage<Req, Plan extends TabularShape>(
+  report: TabularReport<Req, Plan>,
+  body: unknown,
+  ctx: CallContext,
+): Promise<RowsResult> {
   return readTabularPage(await prepareTabular(report, body, 'page', ctx), ctx);
 }
 
-async function readTabularPage<Plan extends TabularShape>(p: PreparedTabular<Plan>, ctx: CallContext): Promise<RowsResult> {
+async function readTabularPage<Plan extends TabularShape>(
+  p: PreparedTabular<Plan>,
+  ctx: CallContext,
+): Promise<RowsResult> {
   const { head, rows } = await readPage(ctx, p.compiled, pageRange(p.plan.pagination));
   return pageResult(p.compiled.shape, { total_rows: head.total, query: p.plan.query }, rows);
 }
@@ -102,7 +142,12 @@ export function runTabularStream<Plan extends TabularShape>(p: PreparedTabular<P
     framing: 'stream',
     shape: p.compiled.shape,
     read: async function* () {
-      for await (const part of streamStatements(ctx, 'first row', () => pageStatements(p.compiled, range, ctx.core.backend.dialect), dictionaryColumns(p.compiled.shape))) {
+      for await (const part of streamStatements(
+        ctx,
+        'first row',
+        () => pageStatements(p.compiled, range, ctx.core.backend.dialect),
+        dictionaryColumns(p.compiled.shape),
+      )) {
         yield 'batch' in part ? part : { head: { query: p.plan.query, total_rows: headOf(part.head).total } };
       }
     },
@@ -116,7 +161,20 @@ export function throwIfAny(issues: { list: readonly ValidationIssue[] }): void {
 
 /** The report's endpoint and, when it has one, its stream endpoint. */
 export function tabularEndpoints<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): Endpoint[] {
-  const base = { method: 'POST' as const, group: 'reports' as const, tags: report.tags, schemas: { body: report.schema }, extensions: [...(report.fills ? ['fill' as const] : []), ...(report.within ? ['compare' as const] : []), ...((report.ratioMetrics ?? []).length > 0 ? ['components' as const] : [])], ...(report.deprecated ? { deprecated: true } : {}), ...(report.successor ? { successor: report.successor } : {}), ...(report.sunset ? { sunset: report.sunset } : {}) };
+  const base = {
+    method: 'POST' as const,
+    group: 'reports' as const,
+    tags: report.tags,
+    schemas: { body: report.schema },
+    extensions: [
+      ...(report.fills ? ['fill' as const] : []),
+      ...(report.within ? ['compare' as const] : []),
+      ...((report.ratioMetrics ?? []).length > 0 ? ['components' as const] : []),
+    ],
+    ...(report.deprecated ? { deprecated: true } : {}),
+    ...(report.successor ? { successor: report.successor } : {}),
+    ...(report.sunset ? { sunset: report.sunset } : {}),
+  };
   const page: Endpoint = {
     ...base,
     path: report.path,

@@ -27,16 +27,21 @@ export interface RatioParts {
 }
 
 /** The ratios among a plan's metrics that have parts, in the plan's order. */
-export const ratiosOf = (metrics: readonly string[], ratios: readonly string[]): string[] => metrics.filter((m) => ratios.includes(m));
+export const ratiosOf = (metrics: readonly string[], ratios: readonly string[]): string[] =>
+  metrics.filter((m) => ratios.includes(m));
 
 /** The names of the component columns, after the metrics: `<ratio>_numerator`, `<ratio>_denominator`. */
-export const componentNames = (metrics: readonly string[], ratios: readonly string[]): string[] => ratiosOf(metrics, ratios).flatMap((m) => [`${m}_numerator`, `${m}_denominator`]);
+export const componentNames = (metrics: readonly string[], ratios: readonly string[]): string[] =>
+  ratiosOf(metrics, ratios).flatMap((m) => [`${m}_numerator`, `${m}_denominator`]);
 
 /** The component columns of `grouped` when the plan asks for them: `m<n + 2k>` and `m<n + 2k + 1>` for the k-th ratio. */
 export function componentColumns(plan: TabularShape, parts: Readonly<Record<string, RatioParts>>): Fragment[] {
   if (!plan.components) return [];
   const n = plan.metrics.length;
-  return ratiosOf(plan.metrics, Object.keys(parts)).flatMap((m, k) => [sql`${parts[m]!.numerator} AS ${metricColumn(n + 2 * k)}`, sql`${parts[m]!.denominator} AS ${metricColumn(n + 2 * k + 1)}`]);
+  return ratiosOf(plan.metrics, Object.keys(parts)).flatMap((m, k) => [
+    sql`${parts[m]!.numerator} AS ${metricColumn(n + 2 * k)}`,
+    sql`${parts[m]!.denominator} AS ${metricColumn(n + 2 * k + 1)}`,
+  ]);
 }
 
 export interface TabularDimension {
@@ -69,7 +74,8 @@ export interface TabularSql {
   readonly ofBucket?: Readonly<Record<number, (bucket: Fragment) => Fragment>>;
 }
 
-export const keyColumn = (i: number, alias?: string): Fragment => (alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`));
+export const keyColumn = (i: number, alias?: string): Fragment =>
+  alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`);
 export const metricColumn = (j: number): Fragment => ident(`m${j}`);
 
 /** What a tabular report declares for the extensions (src/reports/tabular/tabular-extensions.ts), as data. */

@@ -25,13 +25,19 @@ GROUP BY ALL ORDER BY domain, day`,
 };
 
 /** Every daily view but the raw request log's reads it: its windows are whole ET days by construction. */
-export const servedByTrafficDaily = (def: { readonly table: string; readonly view: string }): boolean => def.view === 'daily' && def.table !== 'request_log';
+export const servedByTrafficDaily = (def: { readonly table: string; readonly view: string }): boolean =>
+  def.view === 'daily' && def.table !== 'request_log';
 
 /**
  * The daily view's rows from the rollup: the ET days of `window` (whole days), the organization's
  * domain and the request's filter and segment over `f`.
  */
-export function rolledDailyView(table: string, columns: Fragment, window: InstantWindow, where: { organizationId: string; domain: string; filter: Fragment; segment: Fragment }): Fragment {
+export function rolledDailyView(
+  table: string,
+  columns: Fragment,
+  window: InstantWindow,
+  where: { organizationId: string; domain: string; filter: Fragment; segment: Fragment },
+): Fragment {
   const day = (iso: string) => localDate(Date.parse(iso), etZone);
   return sql`SELECT f.day, ${columns}, f.visits, f.last_at
   FROM ${ident(rollupTable(trafficDaily, table))} f

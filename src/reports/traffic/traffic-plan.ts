@@ -1,6 +1,23 @@
 import { z } from 'zod';
-import { flatFiltersSchema, plainField, readFlatFilters, type FlatCatalog, type FlatFilter } from '../../query/flat-filters.ts';
-import { dayStart, etZone, formatInstant, localDate, wholeHourOffsets, toIso, utcZone, type BucketSpec, type DateInterval, type InstantWindow } from '../../query/instants.ts';
+import {
+  flatFiltersSchema,
+  plainField,
+  readFlatFilters,
+  type FlatCatalog,
+  type FlatFilter,
+} from '../../query/flat-filters.ts';
+import {
+  dayStart,
+  etZone,
+  formatInstant,
+  localDate,
+  wholeHourOffsets,
+  toIso,
+  utcZone,
+  type BucketSpec,
+  type DateInterval,
+  type InstantWindow,
+} from '../../query/instants.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import { throwIfAny, type Mode, type TabularReport, type TabularShape } from '../tabular/tabular-report.ts';
@@ -79,26 +96,37 @@ export function schemaOf(def: TrafficDefinition) {
     start_date: zInstantText(),
     end_date: zInstantText().optional().nullable().describe('exclusive; default now'),
     date_interval: z.enum(def.intervals).optional().nullable().describe('buckets of the date dimension; default day'),
-    dimensions: z.array(z.enum(def.dimensions as [string, ...string[]])).optional().nullable(),
+    dimensions: z
+      .array(z.enum(def.dimensions as [string, ...string[]]))
+      .optional()
+      .nullable(),
     filters: flatFiltersSchema().optional().nullable(),
     metric_filters: metricFiltersSchema().optional().nullable(),
     order_by: orderBySchema().optional().nullable(),
     pagination: paginationSchema().optional().nullable(),
     organization_id: zUuid().optional().nullable(),
     ...(def.timezone ? { timezone: timezoneSchema().optional().nullable() } : {}),
-    ...(def.segments ? { view_id: zUuid().optional().nullable().describe('a saved segment of the domain: its host and path prefix') } : {}),
+    ...(def.segments
+      ? { view_id: zUuid().optional().nullable().describe('a saved segment of the domain: its host and path prefix') }
+      : {}),
   });
 }
 
 /** The body a traffic report takes, its metric, dimension and interval names those its definition declares. */
-export type TrafficBody<D extends TrafficDefinition> = Omit<z.input<ReturnType<typeof schemaOf>>, 'metrics' | 'dimensions' | 'date_interval'> & {
+export type TrafficBody<D extends TrafficDefinition> = Omit<
+  z.input<ReturnType<typeof schemaOf>>,
+  'metrics' | 'dimensions' | 'date_interval'
+> & {
   metrics: (keyof D['metrics'] & string)[];
   dimensions?: D['dimensions'][number][] | null;
   date_interval?: D['intervals'][number] | null;
 } & (D['timezone'] extends true ? { timezone?: string | null } : unknown) &
   (D['segments'] extends true ? { view_id?: string | null } : unknown);
 
-export type TrafficRequest = z.output<ReturnType<typeof schemaOf>> & { timezone?: string | null; view_id?: string | null };
+export type TrafficRequest = z.output<ReturnType<typeof schemaOf>> & {
+  timezone?: string | null;
+  view_id?: string | null;
+};
 
 export function filterCatalog(def: TrafficDefinition): FlatCatalog {
   return Object.fromEntries(def.filters.map((f) => [f, plainField(sql`f.${ident(def.columnOf?.[f] ?? f)}`)]));
@@ -106,10 +134,18 @@ export function filterCatalog(def: TrafficDefinition): FlatCatalog {
 
 /** The instants a window's rows come from: the window itself, or for daily views its whole days. */
 export function rowsWindow(def: TrafficDefinition, startMs: number, endMs: number, zone: string): InstantWindow {
-  return def.view === 'daily' ? { start: toIso(dayBoundary(startMs, zone)), end: toIso(dayBoundary(endMs, zone)) } : { start: toIso(startMs), end: toIso(endMs) };
+  return def.view === 'daily'
+    ? { start: toIso(dayBoundary(startMs, zone)), end: toIso(dayBoundary(endMs, zone)) }
+    : { start: toIso(startMs), end: toIso(endMs) };
 }
 
-export function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: TrafficRequest, ctx: { organizationId: string; now: Date }, mode: Mode): TrafficPlan {
+export function planOf(
+  def: TrafficDefinition,
+  catalog: FlatCatalog,
+  req: TrafficRequest,
+  ctx: { organizationId: string; now: Date },
+  mode: Mode,
+): TrafficPlan {
   const issues = new Issues();
   const metrics = readUnique(req.metrics, 'metrics', issues);
   const dimensions = readUnique(req.dimensions ?? [], 'dimensions', issues);
@@ -121,7 +157,8 @@ export function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: Traffi
   const { startMs, endMs } = readWindow(req.start_date, req.end_date, zone, ctx.now, issues);
   throwIfAny(issues);
   // The daily view has nothing finer than a day.
-  const interval: DateInterval = def.view === 'daily' && req.date_interval === 'hour' ? 'day' : (req.date_interval ?? 'day');
+  const interval: DateInterval =
+    def.view === 'daily' && req.date_interval === 'hour' ? 'day' : (req.date_interval ?? 'day');
   const pagination = readPagination(req.pagination, mode);
   const rows = rowsWindow(def, startMs, endMs, zone);
   return {
@@ -154,4 +191,3 @@ export function planOf(def: TrafficDefinition, catalog: FlatCatalog, req: Traffi
     },
   };
 }
-

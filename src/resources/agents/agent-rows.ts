@@ -23,11 +23,24 @@ export interface VersionRow {
 }
 
 /** The agent with its live (`published`) or `draft` version; 404 when it has none of that kind. */
-export async function readVersion(conn: DuckDBConnection, agentId: string, which: 'published' | 'draft'): Promise<VersionRow> {
-  const agents = await readRows(conn, sql`SELECT a.*, ${agentStatusSql} AS status FROM state.agents a WHERE a.id = ${agentId}`);
-  const versions = await readRows(conn, sql`SELECT * FROM state.agent_versions WHERE agent_id = ${agentId} AND status = ${which} ORDER BY version DESC LIMIT 1`);
+export async function readVersion(
+  conn: DuckDBConnection,
+  agentId: string,
+  which: 'published' | 'draft',
+): Promise<VersionRow> {
+  const agents = await readRows(
+    conn,
+    sql`SELECT a.*, ${agentStatusSql} AS status FROM state.agents a WHERE a.id = ${agentId}`,
+  );
+  const versions = await readRows(
+    conn,
+    sql`SELECT * FROM state.agent_versions WHERE agent_id = ${agentId} AND status = ${which} ORDER BY version DESC LIMIT 1`,
+  );
   if (!agents[0]) throw new NotFoundError(`agent ${agentId} not found`);
-  if (!versions[0]) throw new NotFoundError(which === 'published' ? `agent ${agentId} has no published version` : `agent ${agentId} has no draft`);
+  if (!versions[0])
+    throw new NotFoundError(
+      which === 'published' ? `agent ${agentId} has no published version` : `agent ${agentId} has no draft`,
+    );
   return { agent: agents[0], version: versions[0] };
 }
 

@@ -19,12 +19,20 @@ export function agentOf(input: EndpointInput, ctx: CallContext): string {
 }
 
 const listQuery = z.object({
-  statuses: queryList(z.enum(['published', 'draft'])).optional().describe('default published'),
-  limit: queryScalar(laxInt(z.int().min(1).max(100))).optional().describe('1 to 100, default 20'),
+  statuses: queryList(z.enum(['published', 'draft']))
+    .optional()
+    .describe('default published'),
+  limit: queryScalar(laxInt(z.int().min(1).max(100)))
+    .optional()
+    .describe('1 to 100, default 20'),
   next_cursor: queryScalar(z.string().max(4096)).optional().describe('pagination.next_cursor of the previous page'),
 });
 
-const versionQuery = z.object({ version: queryScalar(z.enum(['published', 'draft'])).optional().describe('default published') });
+const versionQuery = z.object({
+  version: queryScalar(z.enum(['published', 'draft']))
+    .optional()
+    .describe('default published'),
+});
 
 export const agentEndpoints: readonly Endpoint[] = [
   {
@@ -41,8 +49,12 @@ export const agentEndpoints: readonly Endpoint[] = [
       const statuses = [...new Set(q.statuses ?? ['published'])].sort();
       const limit = q.limit ?? 20;
       const print = fingerprint({ list: 'agents', org: ctx.organizationId, statuses });
-      const after = q.next_cursor ? (ctx.cursors.decodeKey(q.next_cursor, print, ['query', 'next_cursor']) as [string, string]) : null;
-      const keyset = after ? sql`(epoch_us(created_at) > ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id > ${after[1]}))` : sql`TRUE`;
+      const after = q.next_cursor
+        ? (ctx.cursors.decodeKey(q.next_cursor, print, ['query', 'next_cursor']) as [string, string])
+        : null;
+      const keyset = after
+        ? sql`(epoch_us(created_at) > ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id > ${after[1]}))`
+        : sql`TRUE`;
       const rows = await ctx.core.state.read((conn) =>
         readRows(
           conn,
@@ -61,7 +73,8 @@ export const agentEndpoints: readonly Endpoint[] = [
     path: '/v1/agents/{agent_id}',
     name: 'agent',
     group: 'resources',
-    summary: 'One agent with its live version (or its draft, ?version=draft): input and output JSON Schemas and the workflow',
+    summary:
+      'One agent with its live version (or its draft, ?version=draft): input and output JSON Schemas and the workflow',
     tags: ['Agents'],
     stream: false,
     schemas: { params: agentPath, query: versionQuery },
@@ -77,7 +90,8 @@ export const agentEndpoints: readonly Endpoint[] = [
     path: '/v1/agents/{agent_id}/publish',
     name: 'publishAgent',
     group: 'resources',
-    summary: 'Make the agent’s draft its live version (the previous live version is superseded); without a draft, nothing changes',
+    summary:
+      'Make the agent’s draft its live version (the previous live version is superseded); without a draft, nothing changes',
     tags: ['Agents'],
     stream: false,
     schemas: { params: agentPath },
@@ -90,8 +104,14 @@ export const agentEndpoints: readonly Endpoint[] = [
         });
         if (!draft) return readVersion(conn, agentId, 'published');
         definitionOf(draft);
-        await execute(conn, sql`UPDATE state.agent_versions SET status = 'superseded' WHERE agent_id = ${agentId} AND status = 'published'`);
-        await execute(conn, sql`UPDATE state.agent_versions SET status = 'published' WHERE agent_id = ${agentId} AND version = ${Number(draft.version.version)}`);
+        await execute(
+          conn,
+          sql`UPDATE state.agent_versions SET status = 'superseded' WHERE agent_id = ${agentId} AND status = 'published'`,
+        );
+        await execute(
+          conn,
+          sql`UPDATE state.agent_versions SET status = 'published' WHERE agent_id = ${agentId} AND version = ${Number(draft.version.version)}`,
+        );
         return readVersion(conn, agentId, 'published');
       });
       return jsonResult(agentDetail(live));

@@ -54,7 +54,11 @@ function compile(text: string): ValidateFunction {
 }
 
 /** Parses and compiles a stored version; a broken definition cannot be published or run. */
-export function loadDefinition(agentId: string, version: number, texts: { workflow: string; input_schema: string; output_schema: string }): AgentDefinition {
+export function loadDefinition(
+  agentId: string,
+  version: number,
+  texts: { workflow: string; input_schema: string; output_schema: string },
+): AgentDefinition {
   try {
     const workflow = workflowSchema.parse(JSON.parse(texts.workflow));
     const ids = new Set<string>();
@@ -70,7 +74,9 @@ export function loadDefinition(agentId: string, version: number, texts: { workfl
       validateOutputs: compile(texts.output_schema),
     };
   } catch (error) {
-    throw new ConflictError(`version ${version} of agent ${agentId} is not a valid definition: ${(error as Error).message.split('\n')[0]}`);
+    throw new ConflictError(
+      `version ${version} of agent ${agentId} is not a valid definition: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -102,26 +108,65 @@ function issueOf(e: ErrorObject, root: unknown, base: Loc): ValidationIssue {
     case 'required':
       return { type: 'missing', loc: [...loc, String(p.missingProperty)], msg: 'Field required', input: value };
     case 'additionalProperties':
-      return { type: 'extra_forbidden', loc: [...loc, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', input: (value as Record<string, unknown>)[String(p.additionalProperty)] };
+      return {
+        type: 'extra_forbidden',
+        loc: [...loc, String(p.additionalProperty)],
+        msg: 'Extra inputs are not permitted',
+        input: (value as Record<string, unknown>)[String(p.additionalProperty)],
+      };
     case 'type': {
       const t = typeIssues[String(Array.isArray(p.type) ? p.type[0] : p.type)];
-      return t ? { type: t.type, loc, msg: t.msg, input: value } : { type: 'value_error', loc, msg: `Value error, ${e.message}`, input: value, ctx: { error: e.message } };
+      return t
+        ? { type: t.type, loc, msg: t.msg, input: value }
+        : { type: 'value_error', loc, msg: `Value error, ${e.message}`, input: value, ctx: { error: e.message } };
     }
     case 'enum':
     case 'const': {
-      const expected = quoteList((e.keyword === 'enum' ? (p.allowedValues as unknown[]) : [p.allowedValue]).map(String));
+      const expected = quoteList(
+        (e.keyword === 'enum' ? (p.allowedValues as unknown[]) : [p.allowedValue]).map(String),
+      );
       return { type: 'literal_error', loc, msg: `Input should be ${expected}`, input: value, ctx: { expected } };
     }
     case 'pattern':
-      return { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${String(p.pattern)}'`, input: value, ctx: { pattern: p.pattern } };
+      return {
+        type: 'string_pattern_mismatch',
+        loc,
+        msg: `String should match pattern '${String(p.pattern)}'`,
+        input: value,
+        ctx: { pattern: p.pattern },
+      };
     case 'minLength':
-      return { type: 'string_too_short', loc, msg: `String should have at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`, input: value, ctx: { min_length: p.limit } };
+      return {
+        type: 'string_too_short',
+        loc,
+        msg: `String should have at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`,
+        input: value,
+        ctx: { min_length: p.limit },
+      };
     case 'maxLength':
-      return { type: 'string_too_long', loc, msg: `String should have at most ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`, input: value, ctx: { max_length: p.limit } };
+      return {
+        type: 'string_too_long',
+        loc,
+        msg: `String should have at most ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`,
+        input: value,
+        ctx: { max_length: p.limit },
+      };
     case 'minimum':
-      return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${String(p.limit)}`, input: value, ctx: { ge: p.limit } };
+      return {
+        type: 'greater_than_equal',
+        loc,
+        msg: `Input should be greater than or equal to ${String(p.limit)}`,
+        input: value,
+        ctx: { ge: p.limit },
+      };
     case 'maximum':
-      return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${String(p.limit)}`, input: value, ctx: { le: p.limit } };
+      return {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${String(p.limit)}`,
+        input: value,
+        ctx: { le: p.limit },
+      };
     default: {
       const msg = `${e.message ?? 'is invalid'}${e.keyword === 'format' ? ` (format ${String(p.format)})` : ''}`;
       return { type: 'value_error', loc, msg: `Value error, ${msg}`, input: value, ctx: { error: msg } };

@@ -8,7 +8,12 @@ import { execute, readRows, type Row } from '../../engine/rows.ts';
 import { loadDefinition, schemaIssues, stepRequest, type AgentDefinition, type Step } from './definition.ts';
 
 /** Runs one request as an organization, exactly as `engine.org(id).call` does. */
-export type Executor = (organizationId: string, method: string, path: string, input: EndpointInput) => Promise<EndpointResult>;
+export type Executor = (
+  organizationId: string,
+  method: string,
+  path: string,
+  input: EndpointInput,
+) => Promise<EndpointResult>;
 
 interface ClaimedRun {
   readonly id: string;
@@ -81,11 +86,19 @@ export class AgentRunner implements BackgroundWorker {
   }
 
   private async recover(): Promise<void> {
-    const stuck = await this.state.read((conn) => readRows(conn, sql`SELECT count(*)::INTEGER AS n FROM state.agent_runs WHERE status = 'running'`));
+    const stuck = await this.state.read((conn) =>
+      readRows(conn, sql`SELECT count(*)::INTEGER AS n FROM state.agent_runs WHERE status = 'running'`),
+    );
     if (Number(stuck[0]!.n) === 0) return;
-    const error = { code: 'interrupted', message: 'the engine stopped (crashed or was killed) while this run was executing; start a new run' };
+    const error = {
+      code: 'interrupted',
+      message: 'the engine stopped (crashed or was killed) while this run was executing; start a new run',
+    };
     await this.state.transaction((conn) =>
-      execute(conn, sql`UPDATE state.agent_runs SET status = 'failed', error = ${JSON.stringify(error)}, finished_at = CAST(${this.now()} AS TIMESTAMPTZ) WHERE status = 'running'`),
+      execute(
+        conn,
+        sql`UPDATE state.agent_runs SET status = 'failed', error = ${JSON.stringify(error)}, finished_at = CAST(${this.now()} AS TIMESTAMPTZ) WHERE status = 'running'`,
+      ),
     );
   }
 
@@ -112,14 +125,21 @@ export class AgentRunner implements BackgroundWorker {
       );
       const r: Row | undefined = rows[0];
       if (!r) return undefined;
-      await execute(conn, sql`UPDATE state.agent_runs SET status = 'running', started_at = CAST(${this.now()} AS TIMESTAMPTZ) WHERE id = ${String(r.id)}`);
+      await execute(
+        conn,
+        sql`UPDATE state.agent_runs SET status = 'running', started_at = CAST(${this.now()} AS TIMESTAMPTZ) WHERE id = ${String(r.id)}`,
+      );
       return {
         id: String(r.id),
         organizationId: String(r.organization_id),
         agentId: String(r.agent_id),
         version: Number(r.version),
         inputs: JSON.parse(String(r.inputs)) as Record<string, unknown>,
-        texts: { workflow: String(r.workflow), input_schema: String(r.input_schema), output_schema: String(r.output_schema) },
+        texts: {
+          workflow: String(r.workflow),
+          input_schema: String(r.input_schema),
+          output_schema: String(r.output_schema),
+        },
       };
     });
   }
@@ -132,13 +152,21 @@ export class AgentRunner implements BackgroundWorker {
       for (const step of definition.workflow.steps) {
         if (this.stopping) return await this.requeue(run.id);
         outputs[step.id] = await this.step(run, step);
-        await this.state.transaction((conn) => execute(conn, sql`UPDATE state.agent_runs SET outputs = ${JSON.stringify(outputs)} WHERE id = ${run.id}`));
+        await this.state.transaction((conn) =>
+          execute(conn, sql`UPDATE state.agent_runs SET outputs = ${JSON.stringify(outputs)} WHERE id = ${run.id}`),
+        );
       }
       const issues = schemaIssues(definition.validateOutputs, outputs, ['outputs']);
-      if (issues.length > 0) throw new StepFailure({ code: 'output_schema_mismatch', message: 'the outputs do not match the version’s output schema', detail: issues });
+      if (issues.length > 0)
+        throw new StepFailure({
+          code: 'output_schema_mismatch',
+          message: 'the outputs do not match the version’s output schema',
+          detail: issues,
+        });
       await this.finish(run.id, 'succeeded', outputs, null);
     } catch (error) {
-      const detail = error instanceof StepFailure ? error.error : { code: 'internal_error', message: (error as Error).message };
+      const detail =
+        error instanceof StepFailure ? error.error : { code: 'internal_error', message: (error as Error).message };
       await this.finish(run.id, 'failed', outputs, detail);
     }
   }
@@ -156,23 +184,42 @@ export class AgentRunner implements BackgroundWorker {
     const request = stepRequest(step, run.inputs);
     const url = request.path.split('?')[0]!;
     const match = this.match(request.method, url);
-    const allowed = match && !match.endpoint.stream && (match.endpoint.group === 'reports' || match.endpoint.method === 'GET');
+    const allowed =
+      match && !match.endpoint.stream && (match.endpoint.group === 'reports' || match.endpoint.method === 'GET');
     if (!allowed) {
-      throw new StepFailure({ step: step.id, code: 'step_not_allowed', message: `step '${step.id}': ${request.method} ${url} is not a report or a read this engine offers` });
+      throw new StepFailure({
+        step: step.id,
+        code: 'step_not_allowed',
+        message: `step '${step.id}': ${request.method} ${url} is not a report or a read this engine offers`,
+      });
     }
     try {
-      const result = await this.executor(run.organizationId, request.method, url, { body: request.body, query: request.query });
+      const result = await this.executor(run.organizationId, request.method, url, {
+        body: request.body,
+        query: request.query,
+      });
       if (result.kind !== 'json') throw new Error('a step must answer JSON');
       return JSON.parse(result.json) as unknown;
     } catch (error) {
       if (error instanceof EngineError) {
-        throw new StepFailure({ step: step.id, status: error.status, code: error.code, message: error.message, detail: (error.body() as { detail?: unknown }).detail });
+        throw new StepFailure({
+          step: step.id,
+          status: error.status,
+          code: error.code,
+          message: error.message,
+          detail: (error.body() as { detail?: unknown }).detail,
+        });
       }
       throw new StepFailure({ step: step.id, status: 500, code: 'internal_error', message: (error as Error).message });
     }
   }
 
-  private async finish(id: string, status: 'succeeded' | 'failed' | 'skipped', outputs: Record<string, unknown>, error: Record<string, unknown> | null): Promise<void> {
+  private async finish(
+    id: string,
+    status: 'succeeded' | 'failed' | 'skipped',
+    outputs: Record<string, unknown>,
+    error: Record<string, unknown> | null,
+  ): Promise<void> {
     await this.state.transaction((conn) =>
       execute(
         conn,
@@ -183,6 +230,11 @@ export class AgentRunner implements BackgroundWorker {
   }
 
   private async requeue(id: string): Promise<void> {
-    await this.state.transaction((conn) => execute(conn, sql`UPDATE state.agent_runs SET status = 'queued', started_at = NULL, outputs = '{}' WHERE id = ${id}`));
+    await this.state.transaction((conn) =>
+      execute(
+        conn,
+        sql`UPDATE state.agent_runs SET status = 'queued', started_at = NULL, outputs = '{}' WHERE id = ${id}`,
+      ),
+    );
   }
 }

@@ -12,7 +12,11 @@ import { agentOf, agentPath } from './agents.ts';
 import { checkInputs } from './definition.ts';
 
 const runBody = z.strictObject({
-  inputs: z.record(z.string(), z.unknown()).nullable().optional().describe('keyed by the property names of the live version’s input schema'),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .optional()
+    .describe('keyed by the property names of the live version’s input schema'),
 });
 
 const runPath = z.object({ agent_id: zUuid(), run_id: zUuid() });
@@ -23,7 +27,8 @@ export const runEndpoints: readonly Endpoint[] = [
     path: '/v1/agents/{agent_id}/runs',
     name: 'createAgentRun',
     group: 'resources',
-    summary: 'Start a run of the agent’s live version; answers 202 with the queued run, which executes in the background',
+    summary:
+      'Start a run of the agent’s live version; answers 202 with the queued run, which executes in the background',
     tags: ['Agents'],
     stream: false,
     schemas: { params: agentPath, body: runBody },
@@ -34,7 +39,10 @@ export const runEndpoints: readonly Endpoint[] = [
       const run = await ctx.core.state.transaction(async (conn) => {
         const live = await readVersion(conn, agentId, 'published').catch((error: unknown) => {
           if (error instanceof NotFoundError) {
-            throw new ConflictError(`agent ${agentId} has never been published, so it cannot run; publish it first (POST /v1/agents/${agentId}/publish)`, 'agent_not_published');
+            throw new ConflictError(
+              `agent ${agentId} has never been published, so it cannot run; publish it first (POST /v1/agents/${agentId}/publish)`,
+              'agent_not_published',
+            );
           }
           throw error;
         });
@@ -46,7 +54,14 @@ export const runEndpoints: readonly Endpoint[] = [
           sql`INSERT INTO state.agent_runs (id, organization_id, agent_id, version, status, inputs, outputs, error, created_at, started_at, finished_at)
               VALUES (${id}, ${ctx.organizationId}, ${agentId}, ${Number(live.version.version)}, 'queued', ${JSON.stringify(inputs)}, '{}', NULL, CAST(${now} AS TIMESTAMPTZ), NULL, NULL)`,
         );
-        return { id, agent_id: agentId, status: 'queued', started_at: null, version: Number(live.version.version), created_at: now };
+        return {
+          id,
+          agent_id: agentId,
+          status: 'queued',
+          started_at: null,
+          version: Number(live.version.version),
+          created_at: now,
+        };
       });
       ctx.core.runner.notify();
       return jsonResult(run, 202);
@@ -64,7 +79,9 @@ export const runEndpoints: readonly Endpoint[] = [
     async handle(input: EndpointInput, ctx: CallContext) {
       const agentId = agentOf(input, ctx);
       const { run_id } = parsePath(runPath, input);
-      const rows = await ctx.core.state.read((conn) => readRows(conn, sql`SELECT * FROM state.agent_runs WHERE id = ${run_id} AND agent_id = ${agentId}`));
+      const rows = await ctx.core.state.read((conn) =>
+        readRows(conn, sql`SELECT * FROM state.agent_runs WHERE id = ${run_id} AND agent_id = ${agentId}`),
+      );
       if (!rows[0]) throw new NotFoundError(`run ${run_id} of agent ${agentId} not found`);
       return jsonResult(runJson(rows[0]));
     },

@@ -6,7 +6,15 @@ import { parseWith } from '../../query/validation.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { execute } from '../../engine/rows.ts';
 import { kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
-import { checkRoom, documentAnswer, documentFolders, ensureFolders, folderExists, indexed, readDocument } from './kb-store.ts';
+import {
+  checkRoom,
+  documentAnswer,
+  documentFolders,
+  ensureFolders,
+  folderExists,
+  indexed,
+  readDocument,
+} from './kb-store.ts';
 
 /** A document's text is at most this many characters (the request body is at most 1 MiB anyway). */
 export const maxTextLength = 500_000;
@@ -21,7 +29,11 @@ const deleteSchema = z.strictObject({ name: z.string().min(1).max(1024).describe
 /** `name` alone is a path; with `folder`, it is the name inside that folder, and the two together are checked as one path. */
 const pathOf = (body: { name: string; folder?: string | null }) =>
   body.folder
-    ? normalizePath(`${normalizePath(body.folder, ['body', 'folder'])}/${normalizePath(body.name, ['body', 'name'])}`, ['body', 'name'], 'the path folder/name')
+    ? normalizePath(
+        `${normalizePath(body.folder, ['body', 'folder'])}/${normalizePath(body.name, ['body', 'name'])}`,
+        ['body', 'name'],
+        'the path folder/name',
+      )
     : normalizePath(body.name, ['body', 'name']);
 
 const base = { group: 'resources', tags: ['Knowledge bases'], stream: false } as const;
@@ -39,7 +51,8 @@ export const documentEndpoints: readonly Endpoint[] = [
       const body = parseWith(writeSchema, input.body);
       const path = pathOf(body);
       const answer = await ctx.core.knowledge.edit(kb, async (conn) => {
-        if (await readDocument(conn, kb, path)) throw new ConflictError(`a document ${path} exists already; update it with PUT`);
+        if (await readDocument(conn, kb, path))
+          throw new ConflictError(`a document ${path} exists already; update it with PUT`);
         if (await folderExists(conn, kb, path)) throw new ConflictError(`${path} is a folder`);
         await checkRoom(conn, kb, 1, Buffer.byteLength(body.text));
         await ensureFolders(conn, kb, ctx.organizationId, documentFolders(path), ctx.now);
@@ -69,8 +82,14 @@ export const documentEndpoints: readonly Endpoint[] = [
         const old = await readDocument(conn, kb, path);
         if (!old) throw new NotFoundError(`no document ${path} in this knowledge base`);
         await checkRoom(conn, kb, 0, Buffer.byteLength(body.text) - Buffer.byteLength(old.text));
-        await execute(conn, sql`UPDATE state.kb_documents SET text = ${body.text}, updated_at = CAST(${ctx.now.toISOString()} AS TIMESTAMPTZ) WHERE id = ${old.id}`);
-        return { result: documentAnswer('Document updated', path), changes: [indexed('remove', old), indexed('add', { ...old, text: body.text })] };
+        await execute(
+          conn,
+          sql`UPDATE state.kb_documents SET text = ${body.text}, updated_at = CAST(${ctx.now.toISOString()} AS TIMESTAMPTZ) WHERE id = ${old.id}`,
+        );
+        return {
+          result: documentAnswer('Document updated', path),
+          changes: [indexed('remove', old), indexed('add', { ...old, text: body.text })],
+        };
       });
       return jsonResult(answer);
     },

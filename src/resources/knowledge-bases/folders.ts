@@ -8,7 +8,9 @@ import { execute, readRows } from '../../engine/rows.ts';
 import { ancestorsOf, kbPath, knowledgeBaseOf, normalizePath, organizationQuery } from './kb-params.ts';
 import { ensureFolders, folderExists, indexed, readDocument, type StoredDocument } from './kb-store.ts';
 
-const createSchema = z.strictObject({ path: z.string().min(1).max(1024).describe('folder path; missing parent folders are created') });
+const createSchema = z.strictObject({
+  path: z.string().min(1).max(1024).describe('folder path; missing parent folders are created'),
+});
 const deleteSchema = z.strictObject({
   path: z.string().min(1).max(1024),
   recursive: laxBool().optional().describe('default false: a folder with contents is a 409 and nothing is deleted'),
@@ -44,7 +46,8 @@ export const folderEndpoints: readonly Endpoint[] = [
     method: 'DELETE',
     path: '/v1/knowledge-bases/{knowledge_base_id}/folders',
     name: 'deleteKnowledgeBaseFolder',
-    summary: 'Delete a folder: an empty one, or with recursive true everything in it; otherwise 409 and nothing is deleted',
+    summary:
+      'Delete a folder: an empty one, or with recursive true everything in it; otherwise 409 and nothing is deleted',
     schemas: { params: kbPath, query: organizationQuery, body: deleteSchema },
     async handle(input: EndpointInput, ctx: CallContext) {
       const kb = knowledgeBaseOf(input, ctx);
@@ -52,19 +55,42 @@ export const folderEndpoints: readonly Endpoint[] = [
       const path = normalizePath(body.path, ['body', 'path']);
       const answer = await ctx.core.knowledge.edit(kb, async (conn) => {
         if (!(await folderExists(conn, kb, path))) throw new NotFoundError(`no folder ${path} in this knowledge base`);
-        const docs = await readRows(conn, sql`SELECT id, path, text, tags FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path LIKE ${below(path)} ESCAPE '\\' ORDER BY path`);
-        const folders = await readRows(conn, sql`SELECT path FROM state.kb_folders WHERE knowledge_base_id = ${kb} AND path LIKE ${below(path)} ESCAPE '\\'`);
+        const docs = await readRows(
+          conn,
+          sql`SELECT id, path, text, tags FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path LIKE ${below(path)} ESCAPE '\\' ORDER BY path`,
+        );
+        const folders = await readRows(
+          conn,
+          sql`SELECT path FROM state.kb_folders WHERE knowledge_base_id = ${kb} AND path LIKE ${below(path)} ESCAPE '\\'`,
+        );
         if ((docs.length > 0 || folders.length > 0) && body.recursive !== true) {
-          throw new ConflictError(`the folder ${path} holds ${docs.length} documents and ${folders.length} folders; send recursive: true to delete them with it`);
+          throw new ConflictError(
+            `the folder ${path} holds ${docs.length} documents and ${folders.length} folders; send recursive: true to delete them with it`,
+          );
         }
-        await execute(conn, sql`DELETE FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path LIKE ${below(path)} ESCAPE '\\'`);
-        await execute(conn, sql`DELETE FROM state.kb_folders WHERE knowledge_base_id = ${kb} AND (path = ${path} OR path LIKE ${below(path)} ESCAPE '\\')`);
-        const removed: StoredDocument[] = docs.map((d) => ({ id: String(d.id), path: String(d.path), text: String(d.text), tags: (d.tags as unknown[]).map(String) }));
-        return { result: { message: recursiveMessage(docs.length), path }, changes: removed.map((d) => indexed('remove', d)) };
+        await execute(
+          conn,
+          sql`DELETE FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path LIKE ${below(path)} ESCAPE '\\'`,
+        );
+        await execute(
+          conn,
+          sql`DELETE FROM state.kb_folders WHERE knowledge_base_id = ${kb} AND (path = ${path} OR path LIKE ${below(path)} ESCAPE '\\')`,
+        );
+        const removed: StoredDocument[] = docs.map((d) => ({
+          id: String(d.id),
+          path: String(d.path),
+          text: String(d.text),
+          tags: (d.tags as unknown[]).map(String),
+        }));
+        return {
+          result: { message: recursiveMessage(docs.length), path },
+          changes: removed.map((d) => indexed('remove', d)),
+        };
       });
       return jsonResult(answer);
     },
   },
 ];
 
-const recursiveMessage = (documents: number) => (documents === 0 ? 'Folder deleted' : `Folder deleted with ${documents} documents`);
+const recursiveMessage = (documents: number) =>
+  documents === 0 ? 'Folder deleted' : `Folder deleted with ${documents} documents`;

@@ -4,4 +4,8 @@ import { folderEndpoints } from './folders.ts';
 import { knowledgeBaseEndpoints } from './knowledge-bases.ts';
 
 /** Knowledge bases: list and search, documents and folders. */
-export const allKnowledgeBaseEndpoints: readonly Endpoint[] = [...knowledgeBaseEndpoints, ...documentEndpoints, ...folderEndpoints];
+export const allKnowledgeBaseEndpoints: readonly Endpoint[] = [
+  ...knowledgeBaseEndpoints,
+  ...documentEndpoints,
+  ...folderEndpoints,
+];

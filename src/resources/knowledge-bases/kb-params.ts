@@ -8,7 +8,9 @@ import { checkOrganizationIds, parsePath, parseQuery, queryScalar } from '../par
 export const kbPath = z.object({ knowledge_base_id: zUuid() });
 
 /** `organization_id` on every knowledge-base call: when sent, it must be the caller's organization. */
-export const organizationQuery = z.object({ organization_id: queryScalar(zUuid()).optional().describe('the caller’s organization (keys see one)') });
+export const organizationQuery = z.object({
+  organization_id: queryScalar(zUuid()).optional().describe('the caller’s organization (keys see one)'),
+});
 
 /** The knowledge base of the path, after the tenancy checks (403 another organization's, 404 none's). */
 export function knowledgeBaseOf(input: EndpointInput, ctx: CallContext): string {
@@ -35,7 +37,10 @@ const forbiddenInPath = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2
  * over-long paths are 422s at `loc`; `what` names the path in the message when it is assembled from parts.
  */
 export function normalizePath(raw: string, loc: readonly (string | number)[], what = 'a path'): string {
-  const path = raw.normalize('NFC').trim().replace(/^\/+|\/+$/g, '');
+  const path = raw
+    .normalize('NFC')
+    .trim()
+    .replace(/^\/+|\/+$/g, '');
   const segments = path.split('/');
   const problem =
     path === ''

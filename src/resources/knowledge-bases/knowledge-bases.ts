@@ -18,7 +18,9 @@ const snippetSlice = 1;
 export const maxTopK = 100;
 
 const listQuery = organizationQuery.extend({
-  limit: queryScalar(laxInt(z.int().min(1).max(1000))).optional().describe('1 to 1000, default 100'),
+  limit: queryScalar(laxInt(z.int().min(1).max(1000)))
+    .optional()
+    .describe('1 to 1000, default 100'),
   cursor: queryScalar(z.string().max(4096)).optional().describe('pagination.next_cursor of the previous page'),
 });
 
@@ -27,17 +29,35 @@ const searchSchema = z.strictObject({
   top_k: laxInt(z.int().min(1).max(maxTopK)).describe(`results, 1 to ${maxTopK}`),
   filters: z
     .strictObject({
-      folders: z.array(z.string().min(1).max(1024)).max(1).nullable().optional().describe('one folder: its documents and those of its subfolders'),
-      tags: z.array(z.string().min(1).max(200)).max(100).nullable().optional().describe('documents carrying any of these tags'),
+      folders: z
+        .array(z.string().min(1).max(1024))
+        .max(1)
+        .nullable()
+        .optional()
+        .describe('one folder: its documents and those of its subfolders'),
+      tags: z
+        .array(z.string().min(1).max(200))
+        .max(100)
+        .nullable()
+        .optional()
+        .describe('documents carrying any of these tags'),
     })
     .nullable()
     .optional(),
-  return_full_page: laxBool().optional().describe('default false: the best section of each document; true: the whole document'),
+  return_full_page: laxBool()
+    .optional()
+    .describe('default false: the best section of each document; true: the whole document'),
 });
 
 const base = { group: 'resources', tags: ['Knowledge bases'], stream: false } as const;
 
-const kbRow = (r: Row) => ({ id: String(r.id), name: String(r.name), created_at: isoOrNull(r.created_at), description: stringOrNull(r.description), slug: stringOrNull(r.slug) });
+const kbRow = (r: Row) => ({
+  id: String(r.id),
+  name: String(r.name),
+  created_at: isoOrNull(r.created_at),
+  description: stringOrNull(r.description),
+  slug: stringOrNull(r.slug),
+});
 
 export const knowledgeBaseEndpoints: readonly Endpoint[] = [
   {
@@ -53,9 +73,14 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
       const limit = q.limit ?? 100;
       const print = fingerprint({ list: 'knowledge-bases', org: ctx.organizationId });
       const after = q.cursor ? (ctx.cursors.decodeKey(q.cursor, print, ['query', 'cursor']) as [string, string]) : null;
-      const keyset = after ? sql`(epoch_us(created_at) > ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id > ${after[1]}))` : sql`TRUE`;
+      const keyset = after
+        ? sql`(epoch_us(created_at) > ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id > ${after[1]}))`
+        : sql`TRUE`;
       const rows = await ctx.core.state.read((conn) =>
-        readRows(conn, sql`SELECT *, epoch_us(created_at)::VARCHAR AS k FROM state.knowledge_bases WHERE organization_id = ${ctx.organizationId} AND ${keyset} ORDER BY created_at, id LIMIT ${limit + 1}`),
+        readRows(
+          conn,
+          sql`SELECT *, epoch_us(created_at)::VARCHAR AS k FROM state.knowledge_bases WHERE organization_id = ${ctx.organizationId} AND ${keyset} ORDER BY created_at, id LIMIT ${limit + 1}`,
+        ),
       );
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
@@ -96,8 +121,16 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
         const slice = hits.slice(first, first + snippetSlice);
         const paths = slice.map((h) => h.path);
         const { docs, sections } = await ctx.core.state.read(async (conn) => ({
-          docs: await readRows(conn, sql`SELECT id, path, text, tags, updated_at FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)})`),
-          sections: full ? [] : await readRows(conn, sql`SELECT path, section, body FROM kb_sections WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)}) ORDER BY path, section`),
+          docs: await readRows(
+            conn,
+            sql`SELECT id, path, text, tags, updated_at FROM state.kb_documents WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)})`,
+          ),
+          sections: full
+            ? []
+            : await readRows(
+                conn,
+                sql`SELECT path, section, body FROM kb_sections WHERE knowledge_base_id = ${kb} AND path IN (${list(paths)}) ORDER BY path, section`,
+              ),
         }));
         const byPath = new Map(docs.map((d) => [String(d.path), d]));
         const sectionsOf = new Map<string, { section: number; body: string }[]>();
@@ -109,11 +142,27 @@ export const knowledgeBaseEndpoints: readonly Endpoint[] = [
         for (const hit of slice) {
           const doc = byPath.get(hit.path);
           if (!doc) continue;
-          const metadata = { knowledge_base_id: kb, document_id: String(doc.id), path: hit.path, name: hit.path.slice(hit.path.lastIndexOf('/') + 1), folder: folderOf(hit.path) || null, tags: doc.tags, updated_at: isoOrNull(doc.updated_at) };
+          const metadata = {
+            knowledge_base_id: kb,
+            document_id: String(doc.id),
+            path: hit.path,
+            name: hit.path.slice(hit.path.lastIndexOf('/') + 1),
+            folder: folderOf(hit.path) || null,
+            tags: doc.tags,
+            updated_at: isoOrNull(doc.updated_at),
+          };
           if (full) data.push(JSON.stringify({ id: hit.path, content: String(doc.text), metadata, score: hit.score }));
           else {
             const best = await bestSection(body.query, sectionsOf.get(hit.path) ?? []);
-            if (best) data.push(JSON.stringify({ id: `${hit.path}#${best.section}`, content: best.body, metadata: { ...metadata, section: best.section }, score: hit.score }));
+            if (best)
+              data.push(
+                JSON.stringify({
+                  id: `${hit.path}#${best.section}`,
+                  content: best.body,
+                  metadata: { ...metadata, section: best.section },
+                  score: hit.score,
+                }),
+              );
           }
           await setImmediate();
         }

@@ -14,7 +14,8 @@ function boundary(text: string, i: number, before: boolean): boolean {
 
 /** Whether a text holds `word` with a separator or an end on each side. */
 function holdsWord(text: string, word: string): boolean {
-  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) if (boundary(text, at, true) && boundary(text, at + word.length, false)) return true;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1))
+    if (boundary(text, at, true) && boundary(text, at + word.length, false)) return true;
   return false;
 }
 
@@ -30,7 +31,10 @@ const foldSigma = (text: string) => text.replaceAll('ς', 'σ');
  * of them, then the earliest. Sections are numbered from 1, as `kb_sections` numbers them. A document of
  * 500,000 characters has about 1,400 sections, so the loop yields to the event loop every `sliceMs`.
  */
-export async function bestSection(query: string, sections: readonly { section: number; body: string }[]): Promise<{ section: number; body: string } | undefined> {
+export async function bestSection(
+  query: string,
+  sections: readonly { section: number; body: string }[],
+): Promise<{ section: number; body: string } | undefined> {
   const wanted = new Set(words(query));
   const sigma = [...wanted].some((w) => /[σς]/.test(w));
   const looked = [...wanted].map((w) => (sigma ? foldSigma(w) : w));
@@ -45,7 +49,8 @@ export async function bestSection(query: string, sections: readonly { section: n
     }
     const found = words(s.body).filter((t) => wanted.has(t));
     const distinct = new Set(found).size;
-    if (!best || distinct > best.distinct || (distinct === best.distinct && found.length > best.hits)) best = { ...s, distinct, hits: found.length };
+    if (!best || distinct > best.distinct || (distinct === best.distinct && found.length > best.hits))
+      best = { ...s, distinct, hits: found.length };
   }
   return best && { section: best.section, body: best.body };
 }

@@ -6,7 +6,15 @@ import { parseListBody } from '../../query/validation.ts';
 import { Slicer } from '../../query/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
-import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
+import {
+  analysisTypes,
+  canonicalTypes,
+  loadPromptSet,
+  writePromptSet,
+  type Named,
+  type PromptRow,
+  type PromptSet,
+} from './prompt-set.ts';
 import { Resolver } from './references.ts';
 import { idOrName, promptText, refList } from './reference-schemas.ts';
 import { maxNameLength } from '../../limits.ts';
@@ -19,7 +27,11 @@ const entrySchema = z.strictObject({
   platforms: refList().min(1),
   regions: refList().min(1),
   analysis_types: z.array(z.enum(analysisTypes)).min(1).nullable().optional().describe('default ["visibility"]'),
-  prompt_type: z.enum(['visibility', 'sentiment']).nullable().optional().describe('deprecated: stands for analysis_types [prompt_type]'),
+  prompt_type: z
+    .enum(['visibility', 'sentiment'])
+    .nullable()
+    .optional()
+    .describe('deprecated: stands for analysis_types [prompt_type]'),
   asset: idOrName().nullable().optional(),
   personas: refList().nullable().optional().describe('omit to run without a persona'),
   tags: refList().nullable().optional().describe('unknown names create tags'),
@@ -49,7 +61,12 @@ interface CreatedPrompt {
 }
 
 /** New prompts, checked entry after entry against the category (a later entry sees topics an earlier one created). */
-export async function planCreate(set: PromptSet, entries: readonly CreateEntry[], now: Date, newId: () => string = randomUUID) {
+export async function planCreate(
+  set: PromptSet,
+  entries: readonly CreateEntry[],
+  now: Date,
+  newId: () => string = randomUUID,
+) {
   const issues: ValidationIssue[] = [];
   const refs = await Resolver.of(set);
   const rows: PromptRow[] = [];
@@ -60,7 +77,13 @@ export async function planCreate(set: PromptSet, entries: readonly CreateEntry[]
     const loc = ['body', 'prompts', i];
     const count = issues.length;
     if (!set.languages.has(e.language)) {
-      issues.push(valueError([...loc, 'language'], `language '${e.language}' is not enabled for this organization; enabled: ${[...set.languages].sort().join(', ')}`, e.language));
+      issues.push(
+        valueError(
+          [...loc, 'language'],
+          `language '${e.language}' is not enabled for this organization; enabled: ${[...set.languages].sort().join(', ')}`,
+          e.language,
+        ),
+      );
     }
     const topic = refs.resolve('topic', e.topic, [...loc, 'topic'], issues);
     const asset = e.asset ? refs.resolve('asset', e.asset, [...loc, 'asset'], issues) : null;
@@ -68,7 +91,8 @@ export async function planCreate(set: PromptSet, entries: readonly CreateEntry[]
     const regions = refs.resolveAll('region', e.regions, [...loc, 'regions'], issues);
     const personas = refs.resolveAll('persona', e.personas ?? [], [...loc, 'personas'], issues);
     const tags = refs.resolveAll('tag', e.tags ?? [], [...loc, 'tags'], issues);
-    if (issues.length > count || !topic || asset === undefined || !platforms || !regions || !personas || !tags) continue;
+    if (issues.length > count || !topic || asset === undefined || !platforms || !regions || !personas || !tags)
+      continue;
     const types = canonicalTypes(e.analysis_types ?? (e.prompt_type ? [e.prompt_type] : ['visibility']));
     const id = newId();
     rows.push({
@@ -86,12 +110,34 @@ export async function planCreate(set: PromptSet, entries: readonly CreateEntry[]
       platform_ids: platforms.map((x) => x.id),
       persona_ids: personas.map((x) => x.id),
     });
-    created.push({ id, language: e.language, prompt: e.prompt, topic, analysis_types: types, asset, personas, platforms, regions, tags });
+    created.push({
+      id,
+      language: e.language,
+      prompt: e.prompt,
+      topic,
+      analysis_types: types,
+      asset,
+      personas,
+      platforms,
+      regions,
+      tags,
+    });
   }
   return {
     issues,
-    result: { created: rows.length, topics_created: refs.newTopics.size, tags_created: refs.newTags.size, prompts: created },
-    writes: { newTopics: [...refs.newTopics.values()], renamedTopics: [...refs.renamedTopics.values()], newTags: [...refs.newTags.values()], newPrompts: rows, changedPrompts: [] },
+    result: {
+      created: rows.length,
+      topics_created: refs.newTopics.size,
+      tags_created: refs.newTags.size,
+      prompts: created,
+    },
+    writes: {
+      newTopics: [...refs.newTopics.values()],
+      renamedTopics: [...refs.renamedTopics.values()],
+      newTags: [...refs.newTags.values()],
+      newPrompts: rows,
+      changedPrompts: [],
+    },
   };
 }
 
@@ -109,13 +155,16 @@ export const createPrompts: Endpoint = {
     const categoryId = categoryOf(input, ctx);
     const body = await parseListBody<z.output<typeof createSchema>>(createEnvelope, 'prompts', entrySchema, input.body);
     const dryRun = body.dry_run ?? false;
-    const result = await ctx.core.state.transaction(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, []);
-      const plan = await planCreate(set, body.prompts, ctx.now);
-      if (plan.issues.length > 0) throw new ValidationError(plan.issues);
-      if (!dryRun) await writePromptSet(conn, set, plan.writes);
-      return plan.result;
-    }, { promptsOf: dryRun ? undefined : categoryId });
+    const result = await ctx.core.state.transaction(
+      async (conn) => {
+        const set = await loadPromptSet(conn, ctx.organizationId, categoryId, []);
+        const plan = await planCreate(set, body.prompts, ctx.now);
+        if (plan.issues.length > 0) throw new ValidationError(plan.issues);
+        if (!dryRun) await writePromptSet(conn, set, plan.writes);
+        return plan.result;
+      },
+      { promptsOf: dryRun ? undefined : categoryId },
+    );
     return jsonResult({ dry_run: dryRun, ...result });
   },
 };

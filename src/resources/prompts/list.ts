@@ -9,21 +9,30 @@ import { analysisTypes, loadPromptSet, toPromptRow, type Named, type PromptRow, 
 
 const listQuery = z.object({
   analysis_type: queryList(z.enum(analysisTypes)).optional(),
-  prompt_type: queryList(z.enum(['visibility', 'sentiment'])).optional().describe('deprecated: same as analysis_type'),
-  status: queryList(z.enum(['active', 'disabled'])).optional().describe('default active'),
+  prompt_type: queryList(z.enum(['visibility', 'sentiment']))
+    .optional()
+    .describe('deprecated: same as analysis_type'),
+  status: queryList(z.enum(['active', 'disabled']))
+    .optional()
+    .describe('default active'),
   topic_id: queryList(zUuid()).optional(),
   tag_id: queryList(zUuid()).optional(),
   region_id: queryList(zUuid()).optional(),
   platform_id: queryList(zUuid()).optional(),
   persona_id: queryList(zUuid()).optional(),
-  order_dir: queryScalar(z.enum(['asc', 'desc'])).optional().describe('by creation instant; default asc'),
-  limit: queryScalar(laxInt(z.int().min(1).max(1000))).optional().describe('page size, 1 to 1000, default 100'),
+  order_dir: queryScalar(z.enum(['asc', 'desc']))
+    .optional()
+    .describe('by creation instant; default asc'),
+  limit: queryScalar(laxInt(z.int().min(1).max(1000)))
+    .optional()
+    .describe('page size, 1 to 1000, default 100'),
   cursor: queryScalar(z.string().max(4096)).optional(),
 });
 
 /** One prompt as every prompt listing writes it; references carry their current names. */
 export function promptJson(p: PromptRow, set: PromptSet) {
-  const names = (table: ReadonlyMap<string, Named>, ids: readonly string[]) => ids.map((id) => table.get(id) ?? { id, name: '' });
+  const names = (table: ReadonlyMap<string, Named>, ids: readonly string[]) =>
+    ids.map((id) => table.get(id) ?? { id, name: '' });
   const topic = set.topics.get(p.topic_id);
   return {
     id: p.id,
@@ -43,7 +52,10 @@ export function promptJson(p: PromptRow, set: PromptSet) {
   };
 }
 
-const anyOf = (column: 'topic_id' | 'tag_ids' | 'region_ids' | 'platform_ids' | 'persona_ids', ids: readonly string[] | undefined): Fragment | null => {
+const anyOf = (
+  column: 'topic_id' | 'tag_ids' | 'region_ids' | 'platform_ids' | 'persona_ids',
+  ids: readonly string[] | undefined,
+): Fragment | null => {
   if (!ids || ids.length === 0) return null;
   return column === 'topic_id' ? sql`topic_id IN (${list(ids)})` : sql`list_has_any(${ident(column)}, [${list(ids)}])`;
 };
@@ -79,23 +91,36 @@ export const listPrompts: Endpoint = {
         sql`category_id = ${categoryId}`,
         sql`status IN (${list(selection.status)})`,
         types.length > 0 ? sql`list_has_any(analysis_types, [${list(types)}])` : null,
-        ...(['topic_id', 'tag_ids', 'region_ids', 'platform_ids', 'persona_ids'] as const).map((c) => anyOf(c, selection[c])),
+        ...(['topic_id', 'tag_ids', 'region_ids', 'platform_ids', 'persona_ids'] as const).map((c) =>
+          anyOf(c, selection[c]),
+        ),
       ].filter((f): f is Fragment => f !== null),
     );
     const queryPrint = fingerprint({ list: 'prompts', org: ctx.organizationId, ...selection });
-    const after = q.cursor ? (ctx.cursors.decodeKey(q.cursor, queryPrint, ['query', 'cursor']) as [string, string]) : null;
+    const after = q.cursor
+      ? (ctx.cursors.decodeKey(q.cursor, queryPrint, ['query', 'cursor']) as [string, string])
+      : null;
     const cmp = dir === 'asc' ? sql`>` : sql`<`;
-    const keyset = after ? sql`(epoch_us(created_at) ${cmp} ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id ${cmp} ${after[1]}))` : sql`TRUE`;
+    const keyset = after
+      ? sql`(epoch_us(created_at) ${cmp} ${BigInt(after[0])} OR (epoch_us(created_at) = ${BigInt(after[0])} AND id ${cmp} ${after[1]}))`
+      : sql`TRUE`;
     const order = dir === 'asc' ? sql`created_at ASC, id ASC` : sql`created_at DESC, id DESC`;
     const { rows, total, set } = await ctx.core.state.read(async (conn) => {
       const set = await loadPromptSet(conn, ctx.organizationId, categoryId, []);
-      const rows = await readRows(conn, sql`SELECT *, epoch_us(created_at)::VARCHAR AS k FROM state.prompts WHERE ${where} AND ${keyset} ORDER BY ${order} LIMIT ${limit + 1}`);
+      const rows = await readRows(
+        conn,
+        sql`SELECT *, epoch_us(created_at)::VARCHAR AS k FROM state.prompts WHERE ${where} AND ${keyset} ORDER BY ${order} LIMIT ${limit + 1}`,
+      );
       const total = await readRows(conn, sql`SELECT count(*)::INTEGER AS n FROM state.prompts WHERE ${where}`);
       return { rows, total: Number(total[0]!.n), set };
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const next = rows.length > limit && last ? ctx.cursors.encodeKey([String(last.k), String(last.id)], queryPrint) : null;
-    return jsonResult({ data: page.map((r) => promptJson(toPromptRow(r), set)), info: { limit, next_cursor: next, total_rows: total } });
+    const next =
+      rows.length > limit && last ? ctx.cursors.encodeKey([String(last.k), String(last.id)], queryPrint) : null;
+    return jsonResult({
+      data: page.map((r) => promptJson(toPromptRow(r), set)),
+      info: { limit, next_cursor: next, total_rows: total },
+    });
   },
 };

@@ -46,7 +46,8 @@ export interface PromptSet {
 }
 
 /** Analysis types in one canonical order, so a reordered list is not a change. */
-export const canonicalTypes = (types: readonly string[]): AnalysisType[] => analysisTypes.filter((t) => types.includes(t));
+export const canonicalTypes = (types: readonly string[]): AnalysisType[] =>
+  analysisTypes.filter((t) => types.includes(t));
 
 const byId = <T extends Named>(rows: T[]): Map<string, T> => new Map(rows.map((r) => [r.id, r]));
 const named = (r: Row): Named => ({ id: String(r.id), name: String(r.name) });
@@ -73,18 +74,35 @@ export function toPromptRow(r: Row): PromptRow {
  * The vocabulary of a category and those of its prompts an edit touches (`promptIds`): a category's
  * prompts, topics and tags grow with its edits, so they come in chunks, in table order.
  */
-export async function loadPromptSet(conn: DuckDBConnection, organizationId: string, categoryId: string, promptIds: readonly string[]): Promise<PromptSet> {
+export async function loadPromptSet(
+  conn: DuckDBConnection,
+  organizationId: string,
+  categoryId: string,
+  promptIds: readonly string[],
+): Promise<PromptSet> {
   const prompts =
     promptIds.length === 0
       ? []
-      : await readRowsInChunks(conn, sql`SELECT * FROM state.prompts WHERE category_id = ${categoryId} AND id IN (SELECT unnest(from_json(${JSON.stringify(promptIds)}, '["VARCHAR"]'))) ORDER BY rowid`);
-  const topics = await readRowsInChunks(conn, sql`SELECT id, name, status FROM state.topics WHERE category_id = ${categoryId} ORDER BY rowid`);
-  const tags = await readRowsInChunks(conn, sql`SELECT id, name FROM state.tags WHERE category_id = ${categoryId} ORDER BY rowid`);
+      : await readRowsInChunks(
+          conn,
+          sql`SELECT * FROM state.prompts WHERE category_id = ${categoryId} AND id IN (SELECT unnest(from_json(${JSON.stringify(promptIds)}, '["VARCHAR"]'))) ORDER BY rowid`,
+        );
+  const topics = await readRowsInChunks(
+    conn,
+    sql`SELECT id, name, status FROM state.topics WHERE category_id = ${categoryId} ORDER BY rowid`,
+  );
+  const tags = await readRowsInChunks(
+    conn,
+    sql`SELECT id, name FROM state.tags WHERE category_id = ${categoryId} ORDER BY rowid`,
+  );
   const personas = await readRows(conn, sql`SELECT id, name FROM state.personas WHERE category_id = ${categoryId}`);
   const assets = await readRows(conn, sql`SELECT id, name FROM assets WHERE category_id = ${categoryId}`);
   const regions = await readRows(conn, sql`SELECT id, name FROM regions`);
   const platforms = await readRows(conn, sql`SELECT id, name FROM models`);
-  const languages = await readRows(conn, sql`SELECT language FROM state.organization_languages WHERE organization_id = ${organizationId}`);
+  const languages = await readRows(
+    conn,
+    sql`SELECT language FROM state.organization_languages WHERE organization_id = ${organizationId}`,
+  );
   return {
     organizationId,
     categoryId,
@@ -109,25 +127,50 @@ export interface PromptWrites {
 }
 
 /** Rows travel as one JSON parameter and are unpacked in SQL: one statement per batch, whatever its size. */
-const rowsJson = (rows: readonly object[], structure: Record<string, unknown>) => sql`(SELECT unnest(r) FROM (SELECT unnest(from_json(${JSON.stringify(rows)}, ${JSON.stringify([structure])})) AS r))`;
+const rowsJson = (rows: readonly object[], structure: Record<string, unknown>) =>
+  sql`(SELECT unnest(r) FROM (SELECT unnest(from_json(${JSON.stringify(rows)}, ${JSON.stringify([structure])})) AS r))`;
 
 const promptStructure = {
-  id: 'VARCHAR', prompt: 'VARCHAR', topic_id: 'VARCHAR', language: 'VARCHAR', analysis_types: ['VARCHAR'], asset_id: 'VARCHAR', status: 'VARCHAR',
-  created_at: 'VARCHAR', updated_at: 'VARCHAR', tag_ids: ['VARCHAR'], region_ids: ['VARCHAR'], platform_ids: ['VARCHAR'], persona_ids: ['VARCHAR'],
+  id: 'VARCHAR',
+  prompt: 'VARCHAR',
+  topic_id: 'VARCHAR',
+  language: 'VARCHAR',
+  analysis_types: ['VARCHAR'],
+  asset_id: 'VARCHAR',
+  status: 'VARCHAR',
+  created_at: 'VARCHAR',
+  updated_at: 'VARCHAR',
+  tag_ids: ['VARCHAR'],
+  region_ids: ['VARCHAR'],
+  platform_ids: ['VARCHAR'],
+  persona_ids: ['VARCHAR'],
 };
 
-const promptJson = (p: PromptRow) => ({ ...p, created_at: p.created_at.toISOString(), updated_at: p.updated_at.toISOString() });
+const promptJson = (p: PromptRow) => ({
+  ...p,
+  created_at: p.created_at.toISOString(),
+  updated_at: p.updated_at.toISOString(),
+});
 
 export async function writePromptSet(conn: DuckDBConnection, set: PromptSet, writes: PromptWrites): Promise<void> {
   const owner = { org: set.organizationId, cat: set.categoryId };
   if (writes.newTopics.length > 0) {
-    await execute(conn, sql`INSERT INTO state.topics (id, organization_id, category_id, name, status) SELECT id, ${owner.org}, ${owner.cat}, name, status FROM ${rowsJson(writes.newTopics, { id: 'VARCHAR', name: 'VARCHAR', status: 'VARCHAR' })}`);
+    await execute(
+      conn,
+      sql`INSERT INTO state.topics (id, organization_id, category_id, name, status) SELECT id, ${owner.org}, ${owner.cat}, name, status FROM ${rowsJson(writes.newTopics, { id: 'VARCHAR', name: 'VARCHAR', status: 'VARCHAR' })}`,
+    );
   }
   if (writes.renamedTopics.length > 0) {
-    await execute(conn, sql`UPDATE state.topics t SET name = r.name FROM ${rowsJson(writes.renamedTopics, { id: 'VARCHAR', name: 'VARCHAR' })} r WHERE t.id = r.id`);
+    await execute(
+      conn,
+      sql`UPDATE state.topics t SET name = r.name FROM ${rowsJson(writes.renamedTopics, { id: 'VARCHAR', name: 'VARCHAR' })} r WHERE t.id = r.id`,
+    );
   }
   if (writes.newTags.length > 0) {
-    await execute(conn, sql`INSERT INTO state.tags (id, organization_id, category_id, name) SELECT id, ${owner.org}, ${owner.cat}, name FROM ${rowsJson(writes.newTags, { id: 'VARCHAR', name: 'VARCHAR' })}`);
+    await execute(
+      conn,
+      sql`INSERT INTO state.tags (id, organization_id, category_id, name) SELECT id, ${owner.org}, ${owner.cat}, name FROM ${rowsJson(writes.newTags, { id: 'VARCHAR', name: 'VARCHAR' })}`,
+    );
   }
   if (writes.newPrompts.length > 0) {
     await execute(

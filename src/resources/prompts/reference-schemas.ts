@@ -11,16 +11,35 @@ export interface IdOrName {
 /** C0 and C1 control characters, NUL included: never part of a name (they break logs, CSV and terminals). */
 export const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
 
-type RefineCtx = { addIssue(issue: { code: 'custom'; message: string; path?: (string | number)[]; params?: Record<string, unknown>; input: unknown }): void };
+type RefineCtx = {
+  addIssue(issue: {
+    code: 'custom';
+    message: string;
+    path?: (string | number)[];
+    params?: Record<string, unknown>;
+    input: unknown;
+  }): void;
+};
 
 /** Pushes the issue of a name (or id) that is too long or carries control characters; false when there is one. */
 function checkName(v: string, ctx: RefineCtx, path: (string | number)[] = []): boolean {
   if (v.length > maxNameLength) {
-    ctx.addIssue({ code: 'custom', path, message: `String should have at most ${maxNameLength} characters`, params: { type: 'string_too_long', ctx: { max_length: maxNameLength } }, input: v });
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `String should have at most ${maxNameLength} characters`,
+      params: { type: 'string_too_long', ctx: { max_length: maxNameLength } },
+      input: v,
+    });
     return false;
   }
   if (controlCharacters.test(v)) {
-    ctx.addIssue({ code: 'custom', path, message: 'a name may not contain control characters (U+0000 to U+001F, U+007F to U+009F)', input: v });
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: 'a name may not contain control characters (U+0000 to U+001F, U+007F to U+009F)',
+      input: v,
+    });
     return false;
   }
   return true;
@@ -44,14 +63,25 @@ export const idOrName = () =>
         return uuidError(v) === null ? { id: canonicalUuid(v), name: null } : { id: null, name: v };
       }
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-        ctx.addIssue({ code: 'custom', message: 'Input should be a valid dictionary or object to extract fields from', params: { type: 'model_attributes_type' }, input: v });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Input should be a valid dictionary or object to extract fields from',
+          params: { type: 'model_attributes_type' },
+          input: v,
+        });
         return z.NEVER;
       }
       const o = v as Record<string, unknown>;
       let ok = true;
       for (const k of Object.keys(o)) {
         if (k === 'id' || k === 'name') continue;
-        ctx.addIssue({ code: 'custom', path: [k], message: 'Extra inputs are not permitted', params: { type: 'extra_forbidden' }, input: o[k] });
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: 'Extra inputs are not permitted',
+          params: { type: 'extra_forbidden' },
+          input: o[k],
+        });
         ok = false;
       }
       for (const k of ['id', 'name']) {
@@ -60,11 +90,18 @@ export const idOrName = () =>
           ok = checkName(o[k], ctx, [k]) && ok;
           continue;
         }
-        ctx.addIssue({ code: 'custom', path: [k], message: 'Input should be a valid string', params: { type: 'string_type' }, input: o[k] });
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: 'Input should be a valid string',
+          params: { type: 'string_type' },
+          input: o[k],
+        });
         ok = false;
       }
       if (!ok) return z.NEVER;
-      const id = typeof o.id === 'string' && o.id !== '' ? (uuidError(o.id) === null ? canonicalUuid(o.id) : o.id) : null;
+      const id =
+        typeof o.id === 'string' && o.id !== '' ? (uuidError(o.id) === null ? canonicalUuid(o.id) : o.id) : null;
       const name = typeof o.name === 'string' && o.name.trim() !== '' ? o.name : null;
       if (id === null && name === null) {
         ctx.addIssue({ code: 'custom', message: 'give an id or a name', input: v });
@@ -73,10 +110,18 @@ export const idOrName = () =>
       return { id, name };
     })
     .meta({
-      description: 'A reference {id, name} (either key) or a plain string: a UUID is looked up as an id, anything else as a name.',
+      description:
+        'A reference {id, name} (either key) or a plain string: a UUID is looked up as an id, anything else as a name.',
       anyOf: [
         { type: 'string', maxLength: maxNameLength },
-        { type: 'object', properties: { id: { type: ['string', 'null'], maxLength: maxNameLength }, name: { type: ['string', 'null'], maxLength: maxNameLength } }, additionalProperties: false },
+        {
+          type: 'object',
+          properties: {
+            id: { type: ['string', 'null'], maxLength: maxNameLength },
+            name: { type: ['string', 'null'], maxLength: maxNameLength },
+          },
+          additionalProperties: false,
+        },
       ],
     });
 
@@ -91,4 +136,7 @@ export const promptText = () =>
     .string()
     .min(1)
     .max(maxPromptLength)
-    .refine((v) => !promptControls.test(v), 'a prompt may not contain control characters other than tabs and line breaks');
+    .refine(
+      (v) => !promptControls.test(v),
+      'a prompt may not contain control characters other than tabs and line breaks',
+    );

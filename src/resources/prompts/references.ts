@@ -84,13 +84,21 @@ export class Resolver {
     if (ref.id !== null) {
       const found = table.get(ref.id);
       if (!found) {
-        issues.push(valueError(ref.name === null ? loc : [...loc, 'id'], `no ${kind} with id ${ref.id}${this.scope(kind)}`, ref.id));
+        issues.push(
+          valueError(
+            ref.name === null ? loc : [...loc, 'id'],
+            `no ${kind} with id ${ref.id}${this.scope(kind)}`,
+            ref.id,
+          ),
+        );
         return undefined;
       }
       if (ref.name === null || ref.name === found.name) return found;
       if (kind === 'topic') return this.rename(found as Topic, ref.name, loc, issues);
       if (ref.name.toLowerCase() !== found.name.toLowerCase()) {
-        issues.push(valueError([...loc, 'name'], `${kind} ${ref.id} is named '${found.name}', not '${ref.name}'`, ref.name));
+        issues.push(
+          valueError([...loc, 'name'], `${kind} ${ref.id} is named '${found.name}', not '${ref.name}'`, ref.name),
+        );
         return undefined;
       }
       return found;
@@ -107,7 +115,13 @@ export class Resolver {
   private rename(topic: Topic, name: string, loc: Loc, issues: ValidationIssue[]): Topic | undefined {
     const clash = this.index('topic').sameNameOtherThan(name, topic.id);
     if (clash) {
-      issues.push(valueError([...loc, 'name'], `cannot rename topic ${topic.id} to '${name}': topic ${clash.id} already has that name`, name));
+      issues.push(
+        valueError(
+          [...loc, 'name'],
+          `cannot rename topic ${topic.id} to '${name}': topic ${clash.id} already has that name`,
+          name,
+        ),
+      );
       return undefined;
     }
     const renamed: Topic = { ...topic, name };
@@ -119,7 +133,11 @@ export class Resolver {
   }
 
   private createTopic(name: string): Topic {
-    const topic: Topic = { id: derivedId(this.set.categoryId, 'topic', name, this.topics.size), name, status: 'active' };
+    const topic: Topic = {
+      id: derivedId(this.set.categoryId, 'topic', name, this.topics.size),
+      name,
+      status: 'active',
+    };
     this.index('topic').add(topic);
     this.topics.set(topic.id, topic);
     this.newTopics.set(topic.id, topic);

@@ -5,7 +5,15 @@ import { parseListBody } from '../../query/validation.ts';
 import { Slicer } from '../../query/slicer.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
-import { analysisTypes, canonicalTypes, loadPromptSet, writePromptSet, type Named, type PromptRow, type PromptSet } from './prompt-set.ts';
+import {
+  analysisTypes,
+  canonicalTypes,
+  loadPromptSet,
+  writePromptSet,
+  type Named,
+  type PromptRow,
+  type PromptSet,
+} from './prompt-set.ts';
 import { Resolver, type RefKind } from './references.ts';
 import { idOrName, promptText, refList, type IdOrName } from './reference-schemas.ts';
 import { maxNameLength, maxPromptsPerRequest } from '../../limits.ts';
@@ -18,7 +26,11 @@ const entrySchema = z.strictObject({
   topic: idOrName().nullable().optional(),
   language: z.string().min(1).max(maxNameLength).nullable().optional(),
   analysis_types: z.array(z.enum(analysisTypes)).min(1).nullable().optional(),
-  prompt_type: z.enum(['visibility', 'sentiment']).nullable().optional().describe('deprecated: stands for analysis_types [prompt_type] when analysis_types is not given'),
+  prompt_type: z
+    .enum(['visibility', 'sentiment'])
+    .nullable()
+    .optional()
+    .describe('deprecated: stands for analysis_types [prompt_type] when analysis_types is not given'),
   asset: idOrName().nullable().optional().describe('null removes the prompt’s asset'),
   tags: refList().nullable().optional().describe('replaces the set'),
   regions: refList().min(1).nullable().optional().describe('replaces the set'),
@@ -56,7 +68,20 @@ export interface UpdateResult {
 }
 
 const changesSomething = (e: UpdateEntry): boolean =>
-  e.asset !== undefined || (['prompt', 'topic', 'language', 'analysis_types', 'prompt_type', 'tags', 'regions', 'platforms', 'personas'] as const).some((k) => e[k] !== undefined && e[k] !== null);
+  e.asset !== undefined ||
+  (
+    [
+      'prompt',
+      'topic',
+      'language',
+      'analysis_types',
+      'prompt_type',
+      'tags',
+      'regions',
+      'platforms',
+      'personas',
+    ] as const
+  ).some((k) => e[k] !== undefined && e[k] !== null);
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -65,7 +90,15 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
  * all in one transaction: a later entry sees topics created or renamed by an earlier one. Pure: the
  * store is read before and written after. Any issue anywhere rejects the whole batch.
  */
-export async function planUpdate(set: PromptSet, entries: readonly UpdateEntry[], now: Date): Promise<{ issues: ValidationIssue[]; result: Omit<UpdateResult, 'dry_run'>; writes: Parameters<typeof writePromptSet>[2] }> {
+export async function planUpdate(
+  set: PromptSet,
+  entries: readonly UpdateEntry[],
+  now: Date,
+): Promise<{
+  issues: ValidationIssue[];
+  result: Omit<UpdateResult, 'dry_run'>;
+  writes: Parameters<typeof writePromptSet>[2];
+}> {
   const issues: ValidationIssue[] = [];
   const refs = await Resolver.of(set);
   const seen = new Set<string>();
@@ -96,7 +129,14 @@ export async function planUpdate(set: PromptSet, entries: readonly UpdateEntry[]
     if (entry.prompt != null) next.prompt = entry.prompt;
     if (entry.language != null) {
       if (set.languages.has(entry.language)) next.language = entry.language;
-      else issues.push(valueError([...loc, 'language'], `language '${entry.language}' is not enabled for this organization; enabled: ${[...set.languages].sort().join(', ')}`, entry.language));
+      else
+        issues.push(
+          valueError(
+            [...loc, 'language'],
+            `language '${entry.language}' is not enabled for this organization; enabled: ${[...set.languages].sort().join(', ')}`,
+            entry.language,
+          ),
+        );
     }
     const types = entry.analysis_types ?? (entry.prompt_type != null ? [entry.prompt_type] : null);
     if (types) next.analysis_types = canonicalTypes(types);
@@ -122,8 +162,10 @@ export async function planUpdate(set: PromptSet, entries: readonly UpdateEntry[]
     const diff: PromptDiff = { id: entry.id };
     if (next.prompt !== before.prompt) diff.prompt = { old: before.prompt, new: next.prompt };
     if (next.language !== before.language) diff.language = { old: before.language, new: next.language };
-    if (!sameList(next.analysis_types, before.analysis_types)) diff.analysis_types = { old: before.analysis_types, new: next.analysis_types };
-    if (topic && (topic.id !== topicBefore.id || topic.name !== topicBefore.name)) diff.topic = { old: topicBefore, new: topic };
+    if (!sameList(next.analysis_types, before.analysis_types))
+      diff.analysis_types = { old: before.analysis_types, new: next.analysis_types };
+    if (topic && (topic.id !== topicBefore.id || topic.name !== topicBefore.name))
+      diff.topic = { old: topicBefore, new: topic };
     if ((asset?.id ?? null) !== (assetBefore?.id ?? null)) diff.asset = { old: assetBefore, new: asset ?? null };
     for (const [field, kind, column] of setFields) {
       const old = before[column] as readonly string[];
@@ -144,7 +186,12 @@ export async function planUpdate(set: PromptSet, entries: readonly UpdateEntry[]
   }
   return {
     issues,
-    result: { updated: changed.size, topics_created: refs.newTopics.size, tags_created: refs.newTags.size, prompts: diffs },
+    result: {
+      updated: changed.size,
+      topics_created: refs.newTopics.size,
+      tags_created: refs.newTags.size,
+      prompts: diffs,
+    },
     writes: {
       newTopics: [...refs.newTopics.values()],
       renamedTopics: [...refs.renamedTopics.values()],
@@ -169,13 +216,21 @@ export const updatePrompts: Endpoint = {
     const categoryId = categoryOf(input, ctx);
     const body = await parseListBody<z.output<typeof updateSchema>>(updateEnvelope, 'prompts', entrySchema, input.body);
     const dryRun = body.dry_run ?? false;
-    const result = await ctx.core.state.transaction(async (conn) => {
-      const set = await loadPromptSet(conn, ctx.organizationId, categoryId, body.prompts.map((p) => p.id));
-      const plan = await planUpdate(set, body.prompts, ctx.now);
-      if (plan.issues.length > 0) throw new ValidationError(plan.issues);
-      if (!dryRun) await writePromptSet(conn, set, plan.writes);
-      return plan.result;
-    }, { promptsOf: dryRun ? undefined : categoryId });
+    const result = await ctx.core.state.transaction(
+      async (conn) => {
+        const set = await loadPromptSet(
+          conn,
+          ctx.organizationId,
+          categoryId,
+          body.prompts.map((p) => p.id),
+        );
+        const plan = await planUpdate(set, body.prompts, ctx.now);
+        if (plan.issues.length > 0) throw new ValidationError(plan.issues);
+        if (!dryRun) await writePromptSet(conn, set, plan.writes);
+        return plan.result;
+      },
+      { promptsOf: dryRun ? undefined : categoryId },
+    );
     return jsonResult({ dry_run: dryRun, ...result } satisfies UpdateResult);
   },
 };

@@ -14,7 +14,12 @@ export const domainField: FilterField = {
   match: (op, values) => {
     if (op !== 'is' && op !== 'in') return textPredicate(sql`f.hostname`, op, values);
     const host = lowerText(sql`f.hostname`);
-    return sql`(${join(values.map((v) => sql`${host} = ${lowerText(sql`${v}`)} OR ${endsWith(host, sql`'.' || ${lowerText(sql`${v}`)}`)}`), ' OR ')})`;
+    return sql`(${join(
+      values.map(
+        (v) => sql`${host} = ${lowerText(sql`${v}`)} OR ${endsWith(host, sql`'.' || ${lowerText(sql`${v}`)}`)}`,
+      ),
+      ' OR ',
+    )})`;
   },
 };
 

@@ -6,7 +6,13 @@ import type { CalendarInterval } from '../../../query/time.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { analysisTypeField, typesScope, type AnalysisType } from '../../insights/analysis-types.ts';
 import { citationFields } from './citation-fields.ts';
-import { citationsDaily, factCitations, rolledCitations, rolledTypes, servedByCitationsDaily } from '../../insights/citations-rollup.ts';
+import {
+  citationsDaily,
+  factCitations,
+  rolledCitations,
+  rolledTypes,
+  servedByCitationsDaily,
+} from '../../insights/citations-rollup.ts';
 import { answerColumns, answerOver, filterPredicate } from '../../insights/common.ts';
 import { promptFilterFields } from '../../insights/dimensions.ts';
 import { dateKey, Grouping, promptKeys } from '../../insights/group-keys.ts';
@@ -32,7 +38,11 @@ export interface CitationsPlan extends WindowScope {
   readonly filter: LayeredFilter;
 }
 
-export const citationsCatalog: FilterCatalog = { ...promptFilterFields, analysis_type: analysisTypeField, ...citationFields };
+export const citationsCatalog: FilterCatalog = {
+  ...promptFilterFields,
+  analysis_type: analysisTypeField,
+  ...citationFields,
+};
 
 export const citationsRules: FilterRules = {
   catalog: citationsCatalog,
@@ -43,11 +53,20 @@ export const citationsRules: FilterRules = {
 /** Row fields follow the docs' example: the rank first, then the counts. */
 const rowOrder: readonly Metric[] = ['rank', 'count', 'citation_share', 'first_cited_at'];
 
-const metricType: Record<Metric, ScalarType> = { rank: 'integer', count: 'integer', citation_share: 'float', first_cited_at: 'instant' };
+const metricType: Record<Metric, ScalarType> = {
+  rank: 'integer',
+  count: 'integer',
+  citation_share: 'float',
+  first_cited_at: 'instant',
+};
 
 function shapeOf(plan: CitationsPlan, g: Grouping): RowShape {
   return {
-    fields: [...g.shape(), field(plan.entity, value('entity', 'text')), ...rowOrder.filter((m) => plan.metrics.includes(m)).map((m) => field(m, value(m, metricType[m])))],
+    fields: [
+      ...g.shape(),
+      field(plan.entity, value('entity', 'text')),
+      ...rowOrder.filter((m) => plan.metrics.includes(m)).map((m) => field(m, value(m, metricType[m]))),
+    ],
   };
 }
 
@@ -110,7 +129,12 @@ FROM scoped_citations WHERE hit ${g.groupBy()}`,
   return {
     ctes: sql`${ctes},\n${unitCtes(units)}`,
     shape: shapeOf(plan, g),
-    rows: (range) => unitRows(units, range, (t) => [...g.columns(t), sql`${ident(t)}.entity`, ...metrics.map((m) => sql`${ident(t)}.${ident(m)}`)]),
+    rows: (range) =>
+      unitRows(units, range, (t) => [
+        ...g.columns(t),
+        sql`${ident(t)}.entity`,
+        ...metrics.map((m) => sql`${ident(t)}.${ident(m)}`),
+      ]),
     total: unitTotal,
     info: sql`SELECT ${modelNames('scoped_citations')} AS models`,
     // Every slice would aggregate the window's citations again to rank them, so a stream is one statement
@@ -119,9 +143,13 @@ FROM scoped_citations WHERE hit ${g.groupBy()}`,
   };
 }
 
-
 /** The answer's columns, for fill and compare: a row is its partition's groups and its domain (or page). */
 export const citationsAnswer = answerOver((plan: CitationsPlan) => {
-  const columns = answerColumns(new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions), plan.interval, rowOrder.filter((m) => m !== 'rank' && plan.metrics.includes(m)), ['count']);
+  const columns = answerColumns(
+    new Grouping({ ...promptKeys, date: dateKey(plan.interval) }, plan.partitions),
+    plan.interval,
+    rowOrder.filter((m) => m !== 'rank' && plan.metrics.includes(m)),
+    ['count'],
+  );
   return { ...columns, keys: [...columns.keys, 'entity'] };
 });

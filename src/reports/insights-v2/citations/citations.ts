@@ -3,8 +3,27 @@ import { valueError, type ValidationIssue } from '../../../errors.ts';
 import type { PagedReport } from '../../paged-report.ts';
 import { typesOf, type AnalysisType } from '../../insights/analysis-types.ts';
 import { citationsDaily, servedByCitationsDaily } from '../../insights/citations-rollup.ts';
-import { citationsAnswer, citationsRules, compileCitations, groupDims, metricNames, type CitationsPlan, type Metric, type Partition } from './citations-sql.ts';
-import { categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from '../../insights/common.ts';
+import {
+  citationsAnswer,
+  citationsRules,
+  compileCitations,
+  groupDims,
+  metricNames,
+  type CitationsPlan,
+  type Metric,
+  type Partition,
+} from './citations-sql.ts';
+import {
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  insightsFields,
+  maxResults,
+  pageLimit,
+  windowedByDate,
+} from '../../insights/common.ts';
 import { readLayeredFilter } from '../../insights/layered-filter.ts';
 
 export { citationsCatalog, citationsRules, type CitationsPlan } from './citations-sql.ts';
@@ -12,10 +31,23 @@ export { citationsCatalog, citationsRules, type CitationsPlan } from './citation
 const defaultMetrics: readonly Metric[] = ['count', 'citation_share', 'rank'];
 const schema = z.strictObject({
   ...insightsFields,
-  group_by: z.array(z.enum(groupDims)).optional().nullable().describe('page makes the rows pages instead of domains; the others partition them'),
-  metrics: z.array(z.enum(metricNames)).min(1).optional().nullable().describe('default count, citation_share, rank; first_cited_at needs page in group_by'),
+  group_by: z
+    .array(z.enum(groupDims))
+    .optional()
+    .nullable()
+    .describe('page makes the rows pages instead of domains; the others partition them'),
+  metrics: z
+    .array(z.enum(metricNames))
+    .min(1)
+    .optional()
+    .nullable()
+    .describe('default count, citation_share, rank; first_cited_at needs page in group_by'),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
-  scope: z.enum(['owned', 'all']).optional().nullable().describe('default all; owned keeps the domains (pages) cited as owned'),
+  scope: z
+    .enum(['owned', 'all'])
+    .optional()
+    .nullable()
+    .describe('default all; owned keeps the domains (pages) cited as owned'),
   limit: pageLimit(50, 10),
   max_results: maxResults(),
 });
@@ -30,10 +62,15 @@ function metricsOf(req: CitationsRequest): Metric[] {
 }
 
 function check(req: CitationsRequest): ValidationIssue[] {
-  const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by'), ...checkUnique(req.metrics, 'metrics')];
+  const issues = [
+    ...checkWindow(req),
+    ...checkUnique(req.group_by, 'group_by'),
+    ...checkUnique(req.metrics, 'metrics'),
+  ];
   const paged = (req.group_by ?? []).includes('page');
   (req.metrics ?? []).forEach((m, i) => {
-    if (m === 'first_cited_at' && !paged) issues.push(valueError(['body', 'metrics', i], 'first_cited_at is a page metric: add page to group_by', m));
+    if (m === 'first_cited_at' && !paged)
+      issues.push(valueError(['body', 'metrics', i], 'first_cited_at is a page metric: add page to group_by', m));
   });
   issues.push(...readLayeredFilter(req.filter, citationsRules).issues);
   return issues;
@@ -44,7 +81,8 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.inp
   path: '/v2/reports/citations',
   streamPath: '/v2/reports/citations/stream',
   name: 'citations',
-  summary: 'Citations: the domains (or pages) answers cite, with count, citation share, rank and first citation, most cited first',
+  summary:
+    'Citations: the domains (or pages) answers cite, with count, citation share, rank and first citation, most cited first',
   tags: ['Reports v2'],
   schema,
   check,

@@ -16,7 +16,8 @@ export const claimFilterFields: FilterCatalog = pickFields(promptFilterFields, {
 
 type Loc = (string | number)[];
 
-const shapeMessage = 'the fact-check filter is one leaf or a top-level and of leaves, one per field; or, not and nested groups are not available (negate topic with not_is or not_in)';
+const shapeMessage =
+  'the fact-check filter is one leaf or a top-level and of leaves, one per field; or, not and nested groups are not available (negate topic with not_is or not_in)';
 
 /** A leaf, or `{and: [leaf, …]}` with at most one leaf per field. */
 function shapeIssues(node: FilterNode, loc: Loc): ValidationIssue[] {
@@ -27,7 +28,14 @@ function shapeIssues(node: FilterNode, loc: Loc): ValidationIssue[] {
   node.children.forEach((c, i) => {
     const at = [...loc, 'and', i];
     if (c.kind !== 'leaf') issues.push(valueError(at, shapeMessage, toWire(c)));
-    else if (seen.has(c.field)) issues.push(valueError([...at, 'field'], `field '${c.field}' appears in more than one leaf; use one in leaf for several values`, c.field));
+    else if (seen.has(c.field))
+      issues.push(
+        valueError(
+          [...at, 'field'],
+          `field '${c.field}' appears in more than one leaf; use one in leaf for several values`,
+          c.field,
+        ),
+      );
     else seen.add(c.field);
   });
   return issues;

@@ -1,4 +1,12 @@
-import { everyColumn, formatInstant, orderedList, replaceFirst, semiJoin, sortedSum, struct } from '../../../query/dialect.ts';
+import {
+  everyColumn,
+  formatInstant,
+  orderedList,
+  replaceFirst,
+  semiJoin,
+  sortedSum,
+  struct,
+} from '../../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import type { ValueType } from '../../../query/row-shape.ts';
 import { maxCitationSources, type ClaimsPlan, type Include } from './claims-plan.ts';
@@ -8,7 +16,16 @@ import { inWindow } from '../../insights/scope.ts';
 const text = (name: string) => ({ name, type: 'text' as const });
 const modelList: ValueType = { list: { struct: [text('id'), text('name'), { name: 'occurrence', type: 'float' }] } };
 const sourceList: ValueType = {
-  list: { struct: [text('href'), text('hostname'), text('citation_category'), text('domain_category'), text('snippet'), { name: 'citation_share', type: 'float' }] },
+  list: {
+    struct: [
+      text('href'),
+      text('hostname'),
+      text('citation_category'),
+      text('domain_category'),
+      text('snippet'),
+      { name: 'citation_share', type: 'float' },
+    ],
+  },
 };
 
 /** A claim's fields in output order: SQL over the claim `c`, its cluster `cc` and its lists `cm`, `ce`, `cs`; lists cross as JSON text. */
@@ -28,12 +45,16 @@ export function claimFields(plan: ClaimsPlan): ClaimField[] {
     ...(wants('reasoning') ? [{ name: 'reasoning', expr: sql`cc.reasoning`, type: 'text' as const }] : []),
     ...(wants('models') ? [{ name: 'models', expr: sql`coalesce(cm.models, [])`, type: modelList }] : []),
     ...(wants('evidence') ? [{ name: 'evidence', expr: sql`coalesce(ce.evidence, [])`, type: evidenceList }] : []),
-    ...(wants('citation_sources') ? [{ name: 'citation_sources', expr: sql`coalesce(cs.citation_sources, [])`, type: sourceList }] : []),
+    ...(wants('citation_sources')
+      ? [{ name: 'citation_sources', expr: sql`coalesce(cs.citation_sources, [])`, type: sourceList }]
+      : []),
   ];
 }
 
 /** A claim's evidence, as the row shows it. */
-const evidenceList: ValueType = { list: { struct: [text('id'), text('kb_path'), text('kb_snippet'), { name: 'source_updated_at', type: 'instant' }] } };
+const evidenceList: ValueType = {
+  list: { struct: [text('id'), text('kb_path'), text('kb_snippet'), { name: 'source_updated_at', type: 'instant' }] },
+};
 
 /**
  * The evidence of each claim in `claims`, as `claim_evidence_list (cluster_id, evidence)`: a list of
@@ -42,7 +63,12 @@ const evidenceList: ValueType = { list: { struct: [text('id'), text('kb_path'), 
 function claimEvidence(): Fragment {
   return sql`claim_evidence_list AS (
   SELECT cluster_id, ${orderedList(
-    struct([['id', sql`id`], ['kb_path', sql`kb_path`], ['kb_snippet', sql`kb_snippet`], ['source_updated_at', formatInstant(sql`source_updated_at`)]]),
+    struct([
+      ['id', sql`id`],
+      ['kb_path', sql`kb_path`],
+      ['kb_snippet', sql`kb_snippet`],
+      ['source_updated_at', formatInstant(sql`source_updated_at`)],
+    ]),
     [{ by: sql`kb_path` }, { by: sql`id` }],
   )} AS evidence
   FROM claim_evidence WHERE cluster_id IN (SELECT cluster_id FROM claims) GROUP BY cluster_id
@@ -56,13 +82,21 @@ function claimEvidence(): Fragment {
 export function claimLists(plan: ClaimsPlan, section: SectionKey | null): { ctes: Fragment[]; joins: Fragment[] } {
   const wants = (i: Include) => plan.include.includes(i);
   const k = section ? sql`k, ` : sql``;
-  const sameAnswers = (a: string, b: string) => (section?.splitsAnswers ? sql`${ident(a)}.k IS NOT DISTINCT FROM ${ident(b)}.k` : sql`TRUE`);
+  const sameAnswers = (a: string, b: string) =>
+    section?.splitsAnswers ? sql`${ident(a)}.k IS NOT DISTINCT FROM ${ident(b)}.k` : sql`TRUE`;
   const ctes: Fragment[] = [];
   const joins: Fragment[] = [];
   if (wants('models')) {
     ctes.push(sql`answers_by_model AS (SELECT ${section?.splitsAnswers ? sql`k, ` : sql``}model_id, count(*) AS answers FROM e GROUP BY ALL),
 claim_models AS (
-  SELECT ${k}cluster_id, ${orderedList(struct([['id', sql`model_id`], ['name', sql`name`], ['occurrence', sql`occurrence`]]), [{ by: sql`occurrence`, desc: true }, { by: sql`name` }, { by: sql`model_id` }])} AS models
+  SELECT ${k}cluster_id, ${orderedList(
+    struct([
+      ['id', sql`model_id`],
+      ['name', sql`name`],
+      ['occurrence', sql`occurrence`],
+    ]),
+    [{ by: sql`occurrence`, desc: true }, { by: sql`name` }, { by: sql`model_id` }],
+  )} AS models
   FROM (
     SELECT ${everyColumn('b', ['model_id', ...(section?.splitsAnswers ? ['k'] : [])])}, mo.name, 100 * b.n / a.answers AS occurrence
     FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM o ${semiJoin} claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
@@ -71,7 +105,9 @@ claim_models AS (
   )
   GROUP BY ALL
 )`);
-    joins.push(sql`LEFT JOIN claim_models cm ON cm.cluster_id = c.cluster_id${section ? sql` AND cm.k IS NOT DISTINCT FROM c.k` : sql``}`);
+    joins.push(
+      sql`LEFT JOIN claim_models cm ON cm.cluster_id = c.cluster_id${section ? sql` AND cm.k IS NOT DISTINCT FROM c.k` : sql``}`,
+    );
   }
   if (wants('evidence')) {
     ctes.push(claimEvidence());

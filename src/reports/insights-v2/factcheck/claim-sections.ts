@@ -22,7 +22,12 @@ const dimensionKey = (d: 'model' | 'region' | 'persona' | 'prompt' | 'topic'): S
   return {
     key: promptDimensions[d].column,
     splitsAnswers: true,
-    ref: () => ({ join: sql`LEFT JOIN ${ident(t.table)} d ON d.id = s.k`, name: sql`d.${ident(t.name)}`, id: sql`s.k`, key: 'id' }),
+    ref: () => ({
+      join: sql`LEFT JOIN ${ident(t.table)} d ON d.id = s.k`,
+      name: sql`d.${ident(t.name)}`,
+      id: sql`s.k`,
+      key: 'id',
+    }),
   };
 };
 
@@ -36,7 +41,12 @@ export const sectionKeys: Record<SectionDimension, SectionKey> = {
   tag: {
     key: eachItemOrNull(sql`p.tag_ids`, false),
     splitsAnswers: true,
-    ref: () => ({ join: sql`LEFT JOIN ${ident(tagTable.table)} d ON d.id = s.k`, name: sql`d.name`, id: sql`s.k`, key: 'id' }),
+    ref: () => ({
+      join: sql`LEFT JOIN ${ident(tagTable.table)} d ON d.id = s.k`,
+      name: sql`d.name`,
+      id: sql`s.k`,
+      key: 'id',
+    }),
   },
   theme: {
     key: sql`cc.theme`,

@@ -16,7 +16,8 @@ const accuracy = declaredMetric('accuracy, accurate, inaccurate', 'accuracy');
 const sectionCounts = { accurate: sql`s.accurate`, inaccurate: sql`s.inaccurate` };
 const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', ...accuracy.terms(sectionCounts) }];
 
-const limitOffset = (range: UnitRange) => sql`${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
+const limitOffset = (range: UnitRange) =>
+  sql`${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
 
 /**
  * Fact-check claims: the inaccurate claims of the window's fact-check answers, flat (a claim per unit,
@@ -35,7 +36,9 @@ e AS (
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``})`;
-  const claims = (from: Fragment) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
+  const claims = (
+    from: Fragment,
+  ) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT ${section ? sql`k, ` : sql``}cluster_id, count(*) AS n FROM ${from} WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON ${keyed ? sql`a.k IS NOT DISTINCT FROM b.k` : sql`TRUE`}
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;
@@ -49,14 +52,19 @@ answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed 
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (SELECT * FROM all_claims ORDER BY ${order}${limitOffset(range)})
 )${listCtes}
-SELECT c.unit, 0 AS seq, ${join(fields.map((f) => sql`${typeof f.type === 'string' ? f.expr : jsonText(f.expr)} AS ${ident(f.name)}`), ', ')}
+SELECT c.unit, 0 AS seq, ${join(
+      fields.map((f) => sql`${typeof f.type === 'string' ? f.expr : jsonText(f.expr)} AS ${ident(f.name)}`),
+      ', ',
+    )}
 FROM claims c
 JOIN claim_clusters cc ON cc.id = c.cluster_id
 ${join(lists.joins, '\n')}`;
     return {
       ctes: sql`${ctes},
 all_claims AS (${claims(sql`o`)})`,
-      shape: { fields: fields.map((f) => field(f.name, value(f.name, f.type, typeof f.type === 'string' ? 'typed' : 'json'))) },
+      shape: {
+        fields: fields.map((f) => field(f.name, value(f.name, f.type, typeof f.type === 'string' ? 'typed' : 'json'))),
+      },
       rows,
       total: sql`SELECT count(*) FROM all_claims`,
       info,
@@ -94,12 +102,21 @@ LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k`;
 sections AS (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY k)`,
     shape: {
       fields: [
-        field(dim, object([field('id', value('section_id', 'text')), field('name', value('section_name', 'text'))], ref.key === 'id' ? 'section_id' : 'section_name')),
+        field(
+          dim,
+          object(
+            [field('id', value('section_id', 'text')), field('name', value('section_name', 'text'))],
+            ref.key === 'id' ? 'section_id' : 'section_name',
+          ),
+        ),
         field('accuracy', value('accuracy', 'float')),
         field('accurate', value('accurate', 'integer')),
         field('inaccurate', value('inaccurate', 'integer')),
         field('total_claims', value('total_claims', 'integer')),
-        field('claims', value('claims', { list: { struct: fields.map((f) => ({ name: f.name, type: f.type })) } }, 'json')),
+        field(
+          'claims',
+          value('claims', { list: { struct: fields.map((f) => ({ name: f.name, type: f.type })) } }, 'json'),
+        ),
         ...(plan.components ? partFields(accuracyParts) : []),
       ],
     },

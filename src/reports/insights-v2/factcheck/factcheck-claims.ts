@@ -8,7 +8,17 @@ import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
 import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
 import { compileClaims } from './claims-sql.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit } from '../../insights/common.ts';
+import {
+  answerOver,
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  insightsFields,
+  maxResults,
+  pageLimit,
+} from '../../insights/common.ts';
 
 /** Sectioning by model lists every claim once per model; past this many inaccurate clusters it is refused. */
 export const maxModelSectionClusters = 2000;
@@ -45,14 +55,29 @@ function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
   const issues = [...checkWindow(req), ...checkUnique(req.include, 'include')];
   const grouped = (req.group_by ?? []).length > 0;
   if (mode === 'stream') {
-    if (grouped) issues.push(valueError(['body', 'group_by'], 'the stream sends the flat list of claims; group_by is not available on it', req.group_by));
+    if (grouped)
+      issues.push(
+        valueError(
+          ['body', 'group_by'],
+          'the stream sends the flat list of claims; group_by is not available on it',
+          req.group_by,
+        ),
+      );
     (req.include ?? []).forEach((inc, i) => {
-      if (inc === 'evidence' || inc === 'citation_sources') issues.push(valueError(['body', 'include', i], `include ${inc} is not available on the stream`, inc));
+      if (inc === 'evidence' || inc === 'citation_sources')
+        issues.push(valueError(['body', 'include', i], `include ${inc} is not available on the stream`, inc));
     });
   }
   if (mode === 'page' && grouped) {
     const at = (req.include ?? []).indexOf('citation_sources');
-    if (at >= 0) issues.push(valueError(['body', 'include', at], 'include citation_sources cannot be combined with group_by', 'citation_sources'));
+    if (at >= 0)
+      issues.push(
+        valueError(
+          ['body', 'include', at],
+          'include citation_sources cannot be combined with group_by',
+          'citation_sources',
+        ),
+      );
   }
   const filter = readClaimFilter(req.filter);
   issues.push(...filter.issues);
@@ -62,7 +87,8 @@ function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
   return issues;
 }
 
-const usesTag = (node: FilterNode): boolean => (node.kind === 'leaf' ? node.field === 'tag' : node.kind === 'and' && node.children.some(usesTag));
+const usesTag = (node: FilterNode): boolean =>
+  node.kind === 'leaf' ? node.field === 'tag' : node.kind === 'and' && node.children.some(usesTag);
 
 const noDates = 'the claims report has no dates (neither its claims nor its sections are dated)';
 
@@ -90,11 +116,23 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.inp
   },
   compile: compileClaims,
   answer: answerOver((plan) => {
-    if (!plan.section) return (extension) => (extension === 'fill' ? `fill needs the date dimension: ${noDates}` : 'compare needs a section on the claims report: add one dimension to group_by (a flat list of claims has no groups to match)');
-    const columns = { keys: [sectionKeys[plan.section].ref(plan.categoryId).key === 'id' ? 'section_id' : 'section_name'], metrics: ['accuracy', 'accurate', 'inaccurate', 'total_claims'], date: null };
+    if (!plan.section)
+      return (extension) =>
+        extension === 'fill'
+          ? `fill needs the date dimension: ${noDates}`
+          : 'compare needs a section on the claims report: add one dimension to group_by (a flat list of claims has no groups to match)';
+    const columns = {
+      keys: [sectionKeys[plan.section].ref(plan.categoryId).key === 'id' ? 'section_id' : 'section_name'],
+      metrics: ['accuracy', 'accurate', 'inaccurate', 'total_claims'],
+      date: null,
+    };
     return withParts(columns, plan.components ? ['accuracy'] : []);
   }, noDates),
-  components: ratioComponents(['accuracy'], (plan) => (plan.section ? null : 'components needs a section on the claims report: add one dimension to group_by (a flat claim has no accuracy)')),
+  components: ratioComponents(['accuracy'], (plan) =>
+    plan.section
+      ? null
+      : 'components needs a section on the claims report: add one dimension to group_by (a flat claim has no accuracy)',
+  ),
   guards,
   info(plan, page) {
     return {

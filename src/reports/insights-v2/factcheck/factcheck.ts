@@ -9,9 +9,30 @@ import type { ShapedReport } from '../../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from '../../insights/ratio-parts.ts';
 import { factcheckKeys } from './factcheck-keys.ts';
-import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit, windowedByDate } from '../../insights/common.ts';
+import {
+  answerColumns,
+  answerOver,
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  filterPredicate,
+  insightsFields,
+  maxResults,
+  pageLimit,
+  windowedByDate,
+} from '../../insights/common.ts';
 import { Grouping } from '../../insights/group-keys.ts';
-import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits } from '../../insights/group-units.ts';
+import {
+  countGroups,
+  countRows,
+  matching,
+  unitCtes,
+  unitRows,
+  unitTotal,
+  type GroupUnits,
+} from '../../insights/group-units.ts';
 import { inWindow, inWindowAt, modelNames, promptsCte, type WindowScope } from '../../insights/scope.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 
@@ -23,7 +44,12 @@ type FactcheckDimension = (typeof groupDims)[number];
 
 const schema = z.strictObject({
   ...insightsFields,
-  group_by: z.array(z.enum(groupDims)).max(2).optional().nullable().describe('0 to 2 dimensions, or exactly [citation]'),
+  group_by: z
+    .array(z.enum(groupDims))
+    .max(2)
+    .optional()
+    .nullable()
+    .describe('0 to 2 dimensions, or exactly [citation]'),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
   limit: pageLimit(50, 10),
   max_results: maxResults(),
@@ -73,21 +99,29 @@ function compile(plan: FactcheckPlan): ShapedReport {
   const units: GroupUnits = {
     groups: g,
     partition,
-    counts: partition.empty
-      ? countRows(sql`s`, partition)
-      : countGroups('o', g, partition),
+    counts: partition.empty ? countRows(sql`s`, partition) : countGroups('o', g, partition),
     rowsOf: (pg) =>
-      pg === null ? { ctes: [], from: sql`s` } : { ctes: [sql`s AS (${scores(matching('o', partition, pg))})`], from: sql`s` },
-    within: (x) => (g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x)),
+      pg === null
+        ? { ctes: [], from: sql`s` }
+        : { ctes: [sql`s AS (${scores(matching('o', partition, pg))})`], from: sql`s` },
+    within: (x) =>
+      g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x),
     withinLookups: (x) => g.orderLookups(x),
   };
   const accuracy = g.has('citation') ? accuracyByCitation : accuracyOfClaims;
   const counts = (t: string) => ({ accurate: sql`${ident(t)}.accurate`, inaccurate: sql`${ident(t)}.inaccurate` });
-  const parts = (t: string): RatioPart[] => (plan.components ? [{ ratio: 'accuracy', ...accuracy.terms(counts(t)) }] : []);
+  const parts = (t: string): RatioPart[] =>
+    plan.components ? [{ ratio: 'accuracy', ...accuracy.terms(counts(t)) }] : [];
   return {
     ctes: sql`${join(ctes, ',\n')},\n${unitCtes(units)}`,
     shape: {
-      fields: [...g.shape(), field('accuracy', value('accuracy', 'float')), field('accurate', value('accurate', 'integer')), field('inaccurate', value('inaccurate', 'integer')), ...partFields(parts('t'))],
+      fields: [
+        ...g.shape(),
+        field('accuracy', value('accuracy', 'float')),
+        field('accurate', value('accurate', 'integer')),
+        field('inaccurate', value('inaccurate', 'integer')),
+        ...partFields(parts('t')),
+      ],
     },
     rows: (range) =>
       unitRows(units, range, (t) => [
@@ -109,7 +143,13 @@ function check(req: FactcheckRequest): ValidationIssue[] {
   const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by')];
   const groupBy = req.group_by ?? [];
   if (groupBy.includes('citation') && groupBy.length > 1) {
-    issues.push(valueError(['body', 'group_by'], 'citation is grouped alone: group_by takes up to two of date, model, region, persona, prompt, topic, tag, theme, or exactly [citation]', req.group_by));
+    issues.push(
+      valueError(
+        ['body', 'group_by'],
+        'citation is grouped alone: group_by takes up to two of date, model, region, persona, prompt, topic, tag, theme, or exactly [citation]',
+        req.group_by,
+      ),
+    );
   }
   issues.push(...readClaimFilter(req.filter).issues);
   return issues;
@@ -138,7 +178,17 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
     };
   },
   compile,
-  answer: answerOver((plan) => withParts(answerColumns(new Grouping(factcheckKeys(plan.interval, plan.categoryId), plan.groupBy), plan.interval, ['accuracy', 'accurate', 'inaccurate'], ['accurate', 'inaccurate']), plan.components ? ['accuracy'] : [])),
+  answer: answerOver((plan) =>
+    withParts(
+      answerColumns(
+        new Grouping(factcheckKeys(plan.interval, plan.categoryId), plan.groupBy),
+        plan.interval,
+        ['accuracy', 'accurate', 'inaccurate'],
+        ['accurate', 'inaccurate'],
+      ),
+      plan.components ? ['accuracy'] : [],
+    ),
+  ),
   components: ratioComponents(['accuracy']),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {

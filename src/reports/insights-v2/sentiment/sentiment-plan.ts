@@ -45,7 +45,12 @@ const runKey = (categoryId: string): GroupKey => ({
   expr: sql`f.execution_id`,
   lookup: (k, d) => sql`LEFT JOIN executions AS ${d} ON ${d}.category_id = ${categoryId} AND ${d}.id = ${k}`,
   order: (k) => [k],
-  shape: (col) => [field('run', object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]))],
+  shape: (col) => [
+    field(
+      'run',
+      object([field('id', value(col('id'), 'text')), field('created_at', value(col('created_at'), 'instant'))]),
+    ),
+  ],
   columns: (k, d, col) => [sql`${k} AS ${col('id')}`, sql`${d}.executed_at AS ${col('created_at')}`],
   identity: 'id',
 });
@@ -61,5 +66,5 @@ export const sentimentKeys = (interval: CalendarInterval, categoryId: string): R
 });
 
 /** The groups of a sentiment answer: its cited pages, or the request's group_by. */
-export const sentimentGrouping = (plan: SentimentPlan) => new Grouping(sentimentKeys(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);
-
+export const sentimentGrouping = (plan: SentimentPlan) =>
+  new Grouping(sentimentKeys(plan.interval, plan.categoryId), plan.source === 'citation' ? ['page'] : plan.groupBy);

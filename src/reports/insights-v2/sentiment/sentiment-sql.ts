@@ -4,14 +4,39 @@ import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { Grouping } from '../../insights/group-keys.ts';
-import { countGroups, countRows, matching, unitCtes, unitRows, unitTotal, type GroupUnits, type RowExtras } from '../../insights/group-units.ts';
+import {
+  countGroups,
+  countRows,
+  matching,
+  unitCtes,
+  unitRows,
+  unitTotal,
+  type GroupUnits,
+  type RowExtras,
+} from '../../insights/group-units.ts';
 import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import { inWindowAt, modelNames, promptsCte, type WindowScope } from '../../insights/scope.ts';
 import { sentimentDaily, sentimentDailyTable, servedBySentimentDaily } from '../../insights/sentiment-rollup.ts';
-import { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentKeys, type SentimentPlan } from './sentiment-plan.ts';
+import {
+  assessmentDims,
+  maxCitedWebsites,
+  sentimentCatalog,
+  sentimentGrouping,
+  sentimentKeys,
+  type SentimentPlan,
+} from './sentiment-plan.ts';
 import { declaredMetric, type DeclaredMetric } from '../../../query/metric-sql.ts';
 
-export { assessmentDims, maxCitedWebsites, sentimentCatalog, sentimentGrouping, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan } from './sentiment-plan.ts';
+export {
+  assessmentDims,
+  maxCitedWebsites,
+  sentimentCatalog,
+  sentimentGrouping,
+  sentimentMetrics,
+  sentimentRules,
+  type SentimentMetric,
+  type SentimentPlan,
+} from './sentiment-plan.ts';
 
 type Window = Omit<WindowScope, 'organizationId'>;
 
@@ -22,7 +47,12 @@ const declared: Readonly<Record<string, DeclaredMetric>> = {
 };
 
 /** A row's assessments `n`, the positive ones, its answers and its group's answers `d.answers`, over the counts `c` (or `t`). */
-const countsOf = (t: string) => ({ assessments: sql`${ident(t)}.n`, positive: sql`${ident(t)}.positive`, answers: sql`${ident(t)}.answers`, group_answers: sql`d.answers` });
+const countsOf = (t: string) => ({
+  assessments: sql`${ident(t)}.n`,
+  positive: sql`${ident(t)}.positive`,
+  answers: sql`${ident(t)}.answers`,
+  group_answers: sql`d.answers`,
+});
 
 /** The parts of the requested percentages over the scored row `t` (components; occurrence takes none, see sentiment.ts). */
 function sentimentParts(plan: SentimentPlan, t: string): RatioPart[] {
@@ -63,26 +93,41 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
     ? sql`f.asset_id IN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) AND f.asset_id NOT IN (SELECT id FROM target)`
     : sql`f.asset_id IN (SELECT id FROM target)`;
   const rolled = rollups.has(sentimentDaily.name) && servedBySentimentDaily(plan);
-  const assessments = (w: Window) => rolled ? sql`
+  const assessments = (w: Window) =>
+    rolled
+      ? sql`
   SELECT ${g.select()}f.model_id, f.n AS w, f.positive AS w_positive, TRUE AS hit
   FROM ${sentimentDailyTable}
-  WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}` : sql`
+  WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`
+      : sql`
   SELECT ${g.select()}f.execution_id, f.model_id, f.sentiment_type, ${filterPredicate(plan.filter.row, sentimentCatalog, filterScope)} AS hit
-  FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id${plan.source === 'citation' ? sql`
-  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id` : sql``}
+  FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id${
+    plan.source === 'citation'
+      ? sql`
+  JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE ${inWindowAt('ct', w)}) ct ON ct.execution_id = f.execution_id`
+      : sql``
+  }
   WHERE ${inWindowAt('f', w)} AND ${brands} AND ${filterPredicate(plan.filter.answer, sentimentCatalog, filterScope)}`;
   // Answer keys scope both the counts and occurrence's denominator, so restricting assessments by them is exact.
   const occurrence = plan.metrics.includes('occurrence');
   // negative_sentiment is 100 − positive_sentiment (not its own ratio), so the two add up to exactly 100.
   // Every group has its answer keys' denominator row, so without occurrence the join is left out.
   const scored = (from: Fragment) => sql`
-  SELECT c.*, ${declared.positive_sentiment!.sql(countsOf('c'))} AS positive_sentiment, ${declared.negative_sentiment!.sql(countsOf('c'))} AS negative_sentiment${occurrence ? sql`,
-         ${declared.occurrence!.sql(countsOf('c'))} AS occurrence` : sql``}
+  SELECT c.*, ${declared.positive_sentiment!.sql(countsOf('c'))} AS positive_sentiment, ${declared.negative_sentiment!.sql(countsOf('c'))} AS negative_sentiment${
+    occurrence
+      ? sql`,
+         ${declared.occurrence!.sql(countsOf('c'))} AS occurrence`
+      : sql``
+  }
   FROM (
     SELECT ${g.cols()}${rolled ? sql`CAST(sum(w) AS BIGINT) AS n, CAST(sum(w_positive) AS BIGINT) AS positive` : sql`count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive`}${occurrence ? sql`, count(DISTINCT execution_id) AS answers` : sql``}
     FROM ${from} WHERE hit ${g.groupBy()}
-  ) c${occurrence ? sql`
-  JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${from} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}` : sql``}`;
+  ) c${
+    occurrence
+      ? sql`
+  JOIN (SELECT ${answers.cols()}count(DISTINCT execution_id) AS answers FROM ${from} ${answers.groupBy()}) d ON ${answers.equal('c', 'd')}`
+      : sql``
+  }`;
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'sentiment'),
@@ -97,10 +142,11 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
   const units: GroupUnits = {
     groups: g,
     partition,
-    counts: partition.empty
-      ? countRows(sql`cur`, partition)
-      : countGroups('s', g, partition, sql`hit`),
-    rowsOf: (pg) => (pg === null ? { ctes: [], from: sql`cur` } : { ctes: [sql`cur AS (${scored(matching('s', partition, pg))})`], from: sql`cur` }),
+    counts: partition.empty ? countRows(sql`cur`, partition) : countGroups('s', g, partition, sql`hit`),
+    rowsOf: (pg) =>
+      pg === null
+        ? { ctes: [], from: sql`cur` }
+        : { ctes: [sql`cur AS (${scored(matching('s', partition, pg))})`], from: sql`cur` },
     within: (x) => [sql`${ident(x)}.n DESC`, ...g.order(x)],
     withinLookups: (x) => g.orderLookups(x),
   };
@@ -128,11 +174,15 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
     ],
     joins: (t) =>
       join(
-        [...(plan.comparison ? [sql`LEFT JOIN prev pr ON ${g.equal('pr', t)}`] : []), ...(plan.citedWebsites ? [sql`LEFT JOIN sites w ON ${g.equal('w', t)}`] : [])],
+        [
+          ...(plan.comparison ? [sql`LEFT JOIN prev pr ON ${g.equal('pr', t)}`] : []),
+          ...(plan.citedWebsites ? [sql`LEFT JOIN sites w ON ${g.equal('w', t)}`] : []),
+        ],
         '\n',
       ),
   };
-  const metrics = (alias: string, prefix: string) => plan.metrics.map((m) => sql`${ident(alias)}.${ident(m)} AS ${ident(`${prefix}${m}`)}`);
+  const metrics = (alias: string, prefix: string) =>
+    plan.metrics.map((m) => sql`${ident(alias)}.${ident(m)} AS ${ident(`${prefix}${m}`)}`);
   const columns = (t: string) => [
     ...g.columns(t),
     sql`${ident(t)}.rank`,

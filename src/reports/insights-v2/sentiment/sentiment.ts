@@ -3,26 +3,73 @@ import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { zDate, laxBool } from '../../../query/schema-types.ts';
 import { sql } from '../../../query/sql.ts';
 import type { DataGuard, PagedReport } from '../../paged-report.ts';
-import { answerColumns, answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, windowedByDate } from '../../insights/common.ts';
+import {
+  answerColumns,
+  answerOver,
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  insightsFields,
+  maxResults,
+  pageLimit,
+  windowedByDate,
+} from '../../insights/common.ts';
 import { readLayeredFilter } from '../../insights/layered-filter.ts';
 import { sentimentDaily, servedBySentimentDaily } from '../../insights/sentiment-rollup.ts';
-import { assessmentDims, compileSentiment, sentimentMetrics, sentimentRules, type SentimentMetric, type SentimentPlan, sentimentGrouping } from './sentiment-sql.ts';
+import {
+  assessmentDims,
+  compileSentiment,
+  sentimentMetrics,
+  sentimentRules,
+  type SentimentMetric,
+  type SentimentPlan,
+  sentimentGrouping,
+} from './sentiment-sql.ts';
 import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
 
 export { maxCitedWebsites, sentimentCatalog, sentimentRules, type SentimentPlan } from './sentiment-sql.ts';
 
-const groupDims = ['date', 'topic', 'region', 'model', 'prompt', 'persona', 'tag', 'theme', 'claim', 'run', 'competitor'] as const;
+const groupDims = [
+  'date',
+  'topic',
+  'region',
+  'model',
+  'prompt',
+  'persona',
+  'tag',
+  'theme',
+  'claim',
+  'run',
+  'competitor',
+] as const;
 
 const schema = z.strictObject({
   ...insightsFields,
   asset: z.string().min(1).describe('the brand, by name (or id)'),
-  source: z.enum(['asset', 'citation']).optional().nullable().describe('default asset; citation ranks the cited pages by the sentiment of the answers citing them'),
+  source: z
+    .enum(['asset', 'citation'])
+    .optional()
+    .nullable()
+    .describe('default asset; citation ranks the cited pages by the sentiment of the answers citing them'),
   group_by: z.array(z.enum(groupDims)).max(2).optional().nullable(),
-  metrics: z.array(z.enum(sentimentMetrics)).min(1).optional().nullable().describe('default positive_sentiment, negative_sentiment; occurrence needs a theme or claim grouping or filter'),
+  metrics: z
+    .array(z.enum(sentimentMetrics))
+    .min(1)
+    .optional()
+    .nullable()
+    .describe('default positive_sentiment, negative_sentiment; occurrence needs a theme or claim grouping or filter'),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
-  comparison_start_date: zDate().optional().nullable().describe('YYYY-MM-DD, America/New_York, inclusive: adds a previous block to each row'),
+  comparison_start_date: zDate()
+    .optional()
+    .nullable()
+    .describe('YYYY-MM-DD, America/New_York, inclusive: adds a previous block to each row'),
   comparison_end_date: zDate().optional().nullable(),
-  include_cited_websites: laxBool().optional().nullable().describe('theme or claim grouping only: adds cited_websites to each row'),
+  include_cited_websites: laxBool()
+    .optional()
+    .nullable()
+    .describe('theme or claim grouping only: adds cited_websites to each row'),
   limit: pageLimit(50, 10),
   max_results: maxResults(),
 });
@@ -34,20 +81,43 @@ function metricsOf(req: SentimentRequest): SentimentMetric[] {
 }
 
 function check(req: SentimentRequest): ValidationIssue[] {
-  const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by'), ...checkUnique(req.metrics, 'metrics')];
+  const issues = [
+    ...checkWindow(req),
+    ...checkUnique(req.group_by, 'group_by'),
+    ...checkUnique(req.metrics, 'metrics'),
+  ];
   const groupBy = req.group_by ?? [];
   const filter = readLayeredFilter(req.filter, sentimentRules);
   issues.push(...filter.issues);
   const citation = req.source === 'citation';
-  if (citation && groupBy.length > 0) issues.push(valueError(['body', 'group_by'], 'the citation source mode ranks cited pages; group_by is not available with it', req.group_by));
+  if (citation && groupBy.length > 0)
+    issues.push(
+      valueError(
+        ['body', 'group_by'],
+        'the citation source mode ranks cited pages; group_by is not available with it',
+        req.group_by,
+      ),
+    );
   const byAssessment = groupBy.some((d) => assessmentDims.includes(d));
   (req.metrics ?? []).forEach((m, i) => {
     if (m === 'occurrence' && !byAssessment && !filter.filter.row && filter.issues.length === 0) {
-      issues.push(valueError(['body', 'metrics', i], 'occurrence needs theme or claim in group_by, or a theme or claim filter', m));
+      issues.push(
+        valueError(
+          ['body', 'metrics', i],
+          'occurrence needs theme or claim in group_by, or a theme or claim filter',
+          m,
+        ),
+      );
     }
   });
   if (req.include_cited_websites && !byAssessment) {
-    issues.push(valueError(['body', 'include_cited_websites'], 'cited_websites is available with theme or claim in group_by only', req.include_cited_websites));
+    issues.push(
+      valueError(
+        ['body', 'include_cited_websites'],
+        'cited_websites is available with theme or claim in group_by only',
+        req.include_cited_websites,
+      ),
+    );
   }
   const start = req.comparison_start_date ?? null;
   const end = req.comparison_end_date ?? null;
@@ -57,7 +127,14 @@ function check(req: SentimentRequest): ValidationIssue[] {
   } else if (start !== null && end !== null) {
     const window = checkWindow({ start_date: start, end_date: end });
     issues.push(...window.map((i) => ({ ...i, loc: ['body', 'comparison_end_date'] })));
-    if (groupBy.includes('date')) issues.push(valueError(['body', 'comparison_start_date'], 'a comparison period cannot be combined with group_by date: its buckets have no counterpart', start));
+    if (groupBy.includes('date'))
+      issues.push(
+        valueError(
+          ['body', 'comparison_start_date'],
+          'a comparison period cannot be combined with group_by date: its buckets have no counterpart',
+          start,
+        ),
+      );
   }
   return issues;
 }
@@ -66,7 +143,10 @@ function guards(plan: SentimentPlan): DataGuard[] {
   return [
     {
       query: sql`SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId} AND (name = ${plan.asset} OR id = ${plan.asset})`,
-      refuse: (value) => (Number(value) > 0 ? null : valueError(['body', 'asset'], `no brand named '${plan.asset}' is tracked in this category`, plan.asset)),
+      refuse: (value) =>
+        Number(value) > 0
+          ? null
+          : valueError(['body', 'asset'], `no brand named '${plan.asset}' is tracked in this category`, plan.asset),
     },
   ];
 }
@@ -76,7 +156,8 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.inp
   path: '/v2/reports/sentiment',
   streamPath: '/v2/reports/sentiment/stream',
   name: 'sentiment',
-  summary: 'Sentiment: the positive and negative share of a brand’s assessments in answers, per group, or per cited page',
+  summary:
+    'Sentiment: the positive and negative share of a brand’s assessments in answers, per group, or per cited page',
   tags: ['Reports v2'],
   schema,
   check,
@@ -102,7 +183,9 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.inp
     };
   },
   compile: compileSentiment,
-  answer: answerOver((plan) => withParts(answerColumns(sentimentGrouping(plan), plan.interval, plan.metrics), plan.components ? plan.metrics : [])),
+  answer: answerOver((plan) =>
+    withParts(answerColumns(sentimentGrouping(plan), plan.interval, plan.metrics), plan.components ? plan.metrics : []),
+  ),
   components: ratioComponents(['positive_sentiment', 'negative_sentiment'], (plan) =>
     plan.metrics.includes('occurrence')
       ? "occurrence's denominator counts the answers of the row's group without its theme or claim, so rows of days or groups without the theme leave part of it out: ask for components without occurrence"

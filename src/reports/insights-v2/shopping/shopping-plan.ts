@@ -19,7 +19,12 @@ export const metricNames = [
 ] as const;
 export type Metric = (typeof metricNames)[number];
 
-export const positionMetrics: readonly Metric[] = ['position1_percentage', 'position2_percentage', 'position3_percentage', 'position_above3_percentage'];
+export const positionMetrics: readonly Metric[] = [
+  'position1_percentage',
+  'position2_percentage',
+  'position3_percentage',
+  'position_above3_percentage',
+];
 export const groupDims = ['date', 'topic', 'prompt'] as const;
 export type ShoppingDimension = (typeof groupDims)[number];
 
@@ -48,7 +53,8 @@ export const productFields: FilterCatalog = {
   merchant: {
     ops: textOps,
     valueType: 'string',
-    match: (op, values) => sql`EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND ${textPredicate(sql`pm.name`, op, values)})`,
+    match: (op, values) =>
+      sql`EXISTS (SELECT 1 FROM product_merchants pm WHERE pm.product_id = pr.id AND ${textPredicate(sql`pm.name`, op, values)})`,
   },
 };
 

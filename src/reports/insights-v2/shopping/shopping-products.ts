@@ -2,8 +2,26 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { laxBool, laxInt } from '../../../query/schema-types.ts';
 import { refuseFields, type PagedReport } from '../../paged-report.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, pageLimit, planFilter, readFilter } from '../../insights/common.ts';
-import { groupDims, metricNames, positionMetrics, shoppingFilterFields, type Metric, type ShoppingPlan } from './shopping-plan.ts';
+import {
+  answerOver,
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  insightsFields,
+  pageLimit,
+  planFilter,
+  readFilter,
+} from '../../insights/common.ts';
+import {
+  groupDims,
+  metricNames,
+  positionMetrics,
+  shoppingFilterFields,
+  type Metric,
+  type ShoppingPlan,
+} from './shopping-plan.ts';
 import { compileShopping } from './shopping-sql.ts';
 import { shoppingRatios } from './shopping-shape.ts';
 import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
@@ -19,10 +37,18 @@ const schema = z.strictObject({
   metrics: z.array(z.enum(metricNames)).min(1).optional().nullable(),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
   include_merchants: laxBool().optional().describe('default false'),
-  target_product: z.string().min(1).optional().nullable().describe('a product name or id: that product and its top competitors'),
+  target_product: z
+    .string()
+    .min(1)
+    .optional()
+    .nullable()
+    .describe('a product name or id: that product and its top competitors'),
   competitor_limit: laxInt(z.int().min(1)).optional().describe('default 5; used with target_product'),
   limit: pageLimit(50, 10),
-  max_results: laxInt(z.int().min(1).max(50_000)).optional().nullable().describe('stream only: caps the rows, 1 to 50000'),
+  max_results: laxInt(z.int().min(1).max(50_000))
+    .optional()
+    .nullable()
+    .describe('stream only: caps the rows, 1 to 50000'),
 });
 
 export type ShoppingRequest = z.output<typeof schema>;
@@ -33,13 +59,33 @@ function metricsOf(req: ShoppingRequest): Metric[] {
 }
 
 function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[] {
-  const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by'), ...checkUnique(req.metrics, 'metrics')];
-  if (mode === 'stream') issues.push(...refuseFields(req, ['limit', 'cursor'], 'is not accepted by the stream, which sends every row (max_results caps them)'));
+  const issues = [
+    ...checkWindow(req),
+    ...checkUnique(req.group_by, 'group_by'),
+    ...checkUnique(req.metrics, 'metrics'),
+  ];
+  if (mode === 'stream')
+    issues.push(
+      ...refuseFields(
+        req,
+        ['limit', 'cursor'],
+        'is not accepted by the stream, which sends every row (max_results caps them)',
+      ),
+    );
   if (req.include_merchants) {
-    if (req.group_by && req.group_by.length > 0) issues.push(valueError(['body', 'group_by'], 'group_by is not available with include_merchants', req.group_by));
-    if (req.target_product != null) issues.push(valueError(['body', 'target_product'], 'target_product cannot be combined with include_merchants', req.target_product));
+    if (req.group_by && req.group_by.length > 0)
+      issues.push(valueError(['body', 'group_by'], 'group_by is not available with include_merchants', req.group_by));
+    if (req.target_product != null)
+      issues.push(
+        valueError(
+          ['body', 'target_product'],
+          'target_product cannot be combined with include_merchants',
+          req.target_product,
+        ),
+      );
     (req.metrics ?? []).forEach((m, i) => {
-      if (positionMetrics.includes(m)) issues.push(valueError(['body', 'metrics', i], `${m} is not available with include_merchants`, m));
+      if (positionMetrics.includes(m))
+        issues.push(valueError(['body', 'metrics', i], `${m} is not available with include_merchants`, m));
     });
   }
   issues.push(...readFilter(req.filter, shoppingFilterFields).issues);
@@ -68,7 +114,8 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
       interval: req.interval ?? 'day',
       metrics: metricsOf(req),
       includeMerchants: req.include_merchants ?? false,
-      target: req.target_product != null ? { product: req.target_product, competitors: req.competitor_limit ?? 5 } : null,
+      target:
+        req.target_product != null ? { product: req.target_product, competitors: req.competitor_limit ?? 5 } : null,
       filter: planFilter(req.filter, shoppingFilterFields),
     };
   },
@@ -79,13 +126,18 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
       ? "visibility_score's denominator counts every answer of the row's bucket, while a product has rows only in the buckets that show it: ask for components without visibility_score, or without group_by"
       : null,
   ),
-  answer: answerOver((plan) => withParts({
-    keys: ['product_id', ...plan.groupBy.map((d) => `k_${d}`)],
-    metrics: plan.metrics.filter((m) => !productFacts.includes(m)),
-    places: ['visibility_rank'],
-    about: ['product', 'product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
-    date: plan.groupBy.includes('date') ? { column: 'k_date', interval: plan.interval } : null,
-  }, plan.components ? plan.metrics.filter((m) => shoppingRatios.includes(m)) : [])),
+  answer: answerOver((plan) =>
+    withParts(
+      {
+        keys: ['product_id', ...plan.groupBy.map((d) => `k_${d}`)],
+        metrics: plan.metrics.filter((m) => !productFacts.includes(m)),
+        places: ['visibility_rank'],
+        about: ['product', 'product_rating', 'product_num_reviews', 'product_url', 'product_image_urls', 'merchants'],
+        date: plan.groupBy.includes('date') ? { column: 'k_date', interval: plan.interval } : null,
+      },
+      plan.components ? plan.metrics.filter((m) => shoppingRatios.includes(m)) : [],
+    ),
+  ),
   info(plan, page) {
     return {
       total_results: page.total,

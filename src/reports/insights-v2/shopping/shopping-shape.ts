@@ -1,4 +1,12 @@
-import { field, object, repeated, value, type RowShape, type ScalarType, type ShapeField } from '../../../query/row-shape.ts';
+import {
+  field,
+  object,
+  repeated,
+  value,
+  type RowShape,
+  type ScalarType,
+  type ShapeField,
+} from '../../../query/row-shape.ts';
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import { declaredMetric, type DeclaredMetric, type PartsSql } from '../../../query/metric-sql.ts';
 import { dimensionShape } from '../../insights/dimensions.ts';
@@ -12,21 +20,46 @@ export const shoppingDeclared = {
   visibility_score: declaredMetric('shopping visibility_score', 'visibility_score'),
   average_position: declaredMetric('shopping average_position', 'average_position'),
   ...Object.fromEntries(
-    (['position1_percentage', 'position2_percentage', 'position3_percentage', 'position_above3_percentage'] as const).map((m) => [m, declaredMetric('position1_percentage … position3_percentage, position_above3_percentage', m)]),
+    (
+      ['position1_percentage', 'position2_percentage', 'position3_percentage', 'position_above3_percentage'] as const
+    ).map((m) => [m, declaredMetric('position1_percentage … position3_percentage, position_above3_percentage', m)]),
   ),
-} as Readonly<Record<'visibility_score' | 'average_position' | 'position1_percentage' | 'position2_percentage' | 'position3_percentage' | 'position_above3_percentage', DeclaredMetric>>;
+} as Readonly<
+  Record<
+    | 'visibility_score'
+    | 'average_position'
+    | 'position1_percentage'
+    | 'position2_percentage'
+    | 'position3_percentage'
+    | 'position_above3_percentage',
+    DeclaredMetric
+  >
+>;
 
 /** A product's counts in a group, as columns of `alias` (none: bare names); its answers are the group's shopping answers. */
 export const countParts = (alias?: string): PartsSql => {
   const column = (name: string) => (alias ? sql`${ident(alias)}.${ident(name)}` : ident(name));
-  return { shown: column('shown'), answers: column('executions'), position_sum: column('position_sum'), at1: column('at1'), at2: column('at2'), at3: column('at3') };
+  return {
+    shown: column('shown'),
+    answers: column('executions'),
+    position_sum: column('position_sum'),
+    at1: column('at1'),
+    at2: column('at2'),
+    at3: column('at3'),
+  };
 };
 
 /** The ratio metrics of shopping, which components takes. */
 export const shoppingRatios = Object.keys(shoppingDeclared) as Metric[];
 
 export const partsOf = (plan: ShoppingPlan): RatioPart[] =>
-  plan.components ? plan.metrics.flatMap((m) => (m in shoppingDeclared ? [{ ratio: m, ...shoppingDeclared[m as keyof typeof shoppingDeclared].terms(countParts('m')) }] : [])) : [];
+  plan.components
+    ? plan.metrics.flatMap((m) =>
+        m in shoppingDeclared
+          ? [{ ratio: m, ...shoppingDeclared[m as keyof typeof shoppingDeclared].terms(countParts('m')) }]
+          : [],
+      )
+    : [];
 
 /** Each metric of a row over its scored counts `m` and its product `pr`, and how it is typed. */
 export const metricColumns: Record<Metric, { readonly expr: Fragment; readonly type: ScalarType }> = {
@@ -41,11 +74,22 @@ export const metricColumns: Record<Metric, { readonly expr: Fragment; readonly t
   product_num_reviews: { expr: sql`pr.num_reviews`, type: 'integer' },
 };
 
-const merchantList = { list: { struct: [{ name: 'name', type: 'text' as const }, { name: 'price', type: 'text' as const }] } };
+const merchantList = {
+  list: {
+    struct: [
+      { name: 'name', type: 'text' as const },
+      { name: 'price', type: 'text' as const },
+    ],
+  },
+};
 
 export function shapeOf(plan: ShoppingPlan): RowShape {
   const merchants: ShapeField[] = plan.includeMerchants
-    ? [field('product_url', value('product_url', 'text')), field('product_image_urls', value('product_image_urls', { list: 'text' }, 'json')), field('merchants', value('merchants', merchantList, 'json'))]
+    ? [
+        field('product_url', value('product_url', 'text')),
+        field('product_image_urls', value('product_image_urls', { list: 'text' }, 'json')),
+        field('merchants', value('merchants', merchantList, 'json')),
+      ]
     : [];
   return {
     fields: [
@@ -57,4 +101,3 @@ export function shapeOf(plan: ShoppingPlan): RowShape {
     ],
   };
 }
-

@@ -3,20 +3,44 @@ import { leaves } from '../../../query/filter-node.ts';
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import { filterPredicate } from '../../insights/common.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, groupKey, keyColumn, keysEqual } from '../../insights/dimensions.ts';
+import {
+  dimensionColumns,
+  dimensionJoins,
+  dimensionOrder,
+  groupKey,
+  keyColumn,
+  keysEqual,
+} from '../../insights/dimensions.ts';
 import { partColumns } from '../../insights/ratio-parts.ts';
 import { distinctModelNames, inWindow, promptsCte } from '../../insights/scope.ts';
 import { productFields, shoppingFilterFields, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
 import { countParts, metricColumns, partsOf, shapeOf, shoppingDeclared } from './shopping-shape.ts';
-import { rolledAnswers, rolledCounts, rolledShoppingFacts, servedByShoppingDaily, shoppingDaily } from '../../insights/shopping-rollup.ts';
+import {
+  rolledAnswers,
+  rolledCounts,
+  rolledShoppingFacts,
+  servedByShoppingDaily,
+  shoppingDaily,
+} from '../../insights/shopping-rollup.ts';
 
 /** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
-const ratioSql = Object.fromEntries(Object.entries(shoppingDeclared).map(([name, metric]) => [name, metric.sql(countParts())]));
+const ratioSql = Object.fromEntries(
+  Object.entries(shoppingDeclared).map(([name, metric]) => [name, metric.sql(countParts())]),
+);
 
 /** Counts to metrics, ranked within each group by visibility, then position, then name and id (when `ranked`). */
 function scored(counts: string, dims: readonly ShoppingDimension[], ranked: boolean): Fragment {
-  const partition = dims.length > 0 ? sql`PARTITION BY ${join(dims.map((d) => keyColumn(d)), ', ')} ` : sql``;
-  const ratios = join(Object.entries(ratioSql).map(([name, expr]) => sql`${expr} AS ${ident(name)}`), ', ');
+  const partition =
+    dims.length > 0
+      ? sql`PARTITION BY ${join(
+          dims.map((d) => keyColumn(d)),
+          ', ',
+        )} `
+      : sql``;
+  const ratios = join(
+    Object.entries(ratioSql).map(([name, expr]) => sql`${expr} AS ${ident(name)}`),
+    ', ',
+  );
   const metrics = sql`SELECT c.*, pr.name, ${ratios} FROM ${ident(counts)} c JOIN category_products pr ON pr.id = c.product_id`;
   if (!ranked) return metrics;
   return sql`SELECT *, row_number() OVER (${partition}ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
@@ -37,10 +61,22 @@ const counts = sql`count(*) AS shown, sum(position) AS position_sum,
 export function compileShopping(plan: ShoppingPlan, rollups: ReadonlySet<string>): ShapedReport {
   const rolled = rollups.has(shoppingDaily.name) && servedByShoppingDaily(plan);
   const tally = rolled ? rolledCounts : counts;
-  const filter = filterPredicate(plan.filter, shoppingFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
+  const filter = filterPredicate(plan.filter, shoppingFilterFields, {
+    organizationId: plan.organizationId,
+    categoryId: plan.categoryId,
+  });
   const dims = plan.groupBy;
-  const keysSelect = dims.length > 0 ? sql`${join(dims.map((d) => groupKey(d, plan.interval)), ', ')}, ` : sql``;
-  const keyList = join(dims.map((d) => keyColumn(d)), ', ');
+  const keysSelect =
+    dims.length > 0
+      ? sql`${join(
+          dims.map((d) => groupKey(d, plan.interval)),
+          ', ',
+        )}, `
+      : sql``;
+  const keyList = join(
+    dims.map((d) => keyColumn(d)),
+    ', ',
+  );
 
   // TRICKY: with a brand or merchant leaf (alone or inside or/not) the filter decides per product which
   // answers it selects, so the denominator pairs every shopping answer with every shown product; without
@@ -50,7 +86,7 @@ export function compileShopping(plan: ShoppingPlan, rollups: ReadonlySet<string>
   const facts = rolled
     ? rolledShoppingFacts(plan, keysSelect)
     : perProduct
-    ? sql`shopping_answers AS (
+      ? sql`shopping_answers AS (
   SELECT DISTINCT f.execution_id, f.prompt_id, f.model_id, f.region_id, f.persona_id, f.day
   FROM shopping_results f
   WHERE ${inWindow(plan)}
@@ -71,7 +107,7 @@ window_counts AS (
   FROM (SELECT product_id, ${counts} FROM hit GROUP BY product_id) s
   JOIN (SELECT product_id, sum(executions) AS executions FROM selected GROUP BY product_id) d USING (product_id)
 )`
-    : sql`scoped_results AS (
+      : sql`scoped_results AS (
   SELECT ${keysSelect}f.execution_id, f.product_id, f.model_id, f.position
   FROM shopping_results f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filter}
@@ -104,7 +140,8 @@ ${facts},
 window_scores AS (${scored('window_counts', [], true)}),
 ${units}`;
 
-  const inRange = (range: UnitRange) => sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
+  const inRange = (range: UnitRange) =>
+    sql`u.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND u.unit <= ${range.upTo}`}`;
   const merchantColumns = plan.includeMerchants
     ? sql`, pr.url AS product_url, ${jsonText(sql`pr.image_urls`)} AS product_image_urls,
        ${jsonText(sql`coalesce(pmx.merchants, [])`)} AS merchants`
@@ -112,12 +149,22 @@ ${units}`;
   const merchantJoin = plan.includeMerchants
     ? sql`
 LEFT JOIN (
-  SELECT pm.product_id, ${orderedList(struct([['name', sql`pm.name`], ['price', sql`pm.price`]]), [{ by: sql`pm.name` }, { by: sql`pm.price` }])} AS merchants
+  SELECT pm.product_id, ${orderedList(
+    struct([
+      ['name', sql`pm.name`],
+      ['price', sql`pm.price`],
+    ]),
+    [{ by: sql`pm.name` }, { by: sql`pm.price` }],
+  )} AS merchants
   FROM product_merchants pm WHERE pm.product_id IN (SELECT id FROM category_products) GROUP BY pm.product_id
 ) pmx ON pmx.product_id = pr.id`
     : sql``;
   const columns = sql`${plan.keyed ? sql`pr.id AS product_id, ` : sql``}pr.name AS product_name, pr.brand AS product_brand, ${join(
-    [...dimensionColumns(dims, 'm'), ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`), ...partColumns(partsOf(plan))],
+    [
+      ...dimensionColumns(dims, 'm'),
+      ...plan.metrics.map((name) => sql`${metricColumns[name].expr} AS ${ident(name)}`),
+      ...partColumns(partsOf(plan)),
+    ],
     ', ',
   )}${merchantColumns}`;
 

@@ -12,7 +12,8 @@ const storedAnalysisType = (v: unknown) => (v === 'factcheck' ? 'accuracy' : v);
 const analysisTypeField: FilterField = {
   ops: idOps,
   valueType: 'string',
-  match: (_op, values) => listHasAny(sql`p.analysis_types`, sql`[${list(values.map((v) => storedAnalysisType(v) as string))}]`),
+  match: (_op, values) =>
+    listHasAny(sql`p.analysis_types`, sql`[${list(values.map((v) => storedAnalysisType(v) as string))}]`),
 };
 
 /** Prompt-level fields of the channels report: the answer `f` (a citation row) and its prompt `p`. */
@@ -53,12 +54,24 @@ export function compositionIssues(root: FilterNode, loc: Loc): ValidationIssue[]
   const walk = (n: FilterNode, at: Loc, underOrNot: boolean): void => {
     if (n.kind === 'leaf') {
       if (isChannel(n) && underOrNot && (n.op === 'is' || n.op === 'in')) {
-        issues.push(valueError(at, `an exact channel selection (channel ${n.op}) must be its own and clause, not inside an or or not`, toWire(n)));
+        issues.push(
+          valueError(
+            at,
+            `an exact channel selection (channel ${n.op}) must be its own and clause, not inside an or or not`,
+            toWire(n),
+          ),
+        );
       }
       return;
     }
     if (n.kind !== 'and' && kinds(n).size > 1) {
-      issues.push(valueError(at, `a channel leaf cannot share an ${n.kind} with a prompt-level leaf; put channel leaves in their own and clause`, toWire(n)));
+      issues.push(
+        valueError(
+          at,
+          `a channel leaf cannot share an ${n.kind} with a prompt-level leaf; put channel leaves in their own and clause`,
+          toWire(n),
+        ),
+      );
       return;
     }
     if (n.kind === 'not') return walk(n.child, [...at, 'not'], true);
@@ -78,7 +91,10 @@ export interface ChannelFilter {
 }
 
 /** `ranks` names what the report ranks (channels, videos), for the refusal of domain and page leaves. */
-export function readChannelFilter(input: unknown, ranks = 'channels'): { filter: ChannelFilter; issues: ValidationIssue[] } {
+export function readChannelFilter(
+  input: unknown,
+  ranks = 'channels',
+): { filter: ChannelFilter; issues: ValidationIssue[] } {
   const none = { node: null, prompt: null, channel: null };
   if (input === undefined || input === null) return { filter: none, issues: [] };
   const loc = ['body', 'filter'];
@@ -89,14 +105,21 @@ export function readChannelFilter(input: unknown, ranks = 'channels'): { filter:
     if (error instanceof ValidationError) return { filter: none, issues: [...error.detail] };
     throw error;
   }
-  for (const check of [(n: FilterNode, l: Loc) => refusedFields(n, l, ranks), (n: FilterNode, l: Loc) => checkFilter(n, channelFilterFields, l), compositionIssues]) {
+  for (const check of [
+    (n: FilterNode, l: Loc) => refusedFields(n, l, ranks),
+    (n: FilterNode, l: Loc) => checkFilter(n, channelFilterFields, l),
+    compositionIssues,
+  ]) {
     const issues = check(parsed, loc);
     if (issues.length > 0) return { filter: none, issues };
   }
   const node = normalize(parsed);
   const clauses = node.kind === 'and' ? node.children : [node];
   const channelOnly = (c: FilterNode) => !kinds(c).has('prompt');
-  return { filter: { node, prompt: and(clauses.filter((c) => !channelOnly(c))), channel: and(clauses.filter(channelOnly)) }, issues: [] };
+  return {
+    filter: { node, prompt: and(clauses.filter((c) => !channelOnly(c))), channel: and(clauses.filter(channelOnly)) },
+    issues: [],
+  };
 }
 
 /** domain and page are citation-level fields of other reports; here they get their own message. */
@@ -104,7 +127,14 @@ function refusedFields(root: FilterNode, loc: Loc, ranks: string): ValidationIss
   const issues: ValidationIssue[] = [];
   const walk = (n: FilterNode, at: Loc): void => {
     if (n.kind === 'leaf') {
-      if (n.field === 'domain' || n.field === 'page') issues.push(valueError([...at, 'field'], `the ${ranks} report does not filter on ${n.field}: it ranks video-platform ${ranks}`, n.field));
+      if (n.field === 'domain' || n.field === 'page')
+        issues.push(
+          valueError(
+            [...at, 'field'],
+            `the ${ranks} report does not filter on ${n.field}: it ranks video-platform ${ranks}`,
+            n.field,
+          ),
+        );
     } else if (n.kind === 'not') walk(n.child, [...at, 'not']);
     else n.children.forEach((c, i) => walk(c, [...at, n.kind, i]));
   };

@@ -5,7 +5,18 @@ import { dayBucket, type CalendarInterval } from '../../../query/time.ts';
 import type { PagedReport } from '../../paged-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../../insights/common.ts';
+import {
+  answerOver,
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  filterPredicate,
+  insightsFields,
+  maxResults,
+  pageLimit,
+} from '../../insights/common.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
 import { inWindow, promptsCte, type WindowScope } from '../../insights/scope.ts';
 
@@ -40,12 +51,15 @@ export interface ChannelsPlan extends WindowScope {
 
 const crossable: readonly Cross[] = ['video_category', 'source_type', 'model'];
 
-function shapeOf(groupBy: readonly ChannelDimension[] | null | undefined): { lead: Lead; cross: Cross | null } | ValidationIssue {
+function shapeOf(
+  groupBy: readonly ChannelDimension[] | null | undefined,
+): { lead: Lead; cross: Cross | null } | ValidationIssue {
   const dims = groupBy ?? [];
   if (dims.length === 0) return { lead: 'channel', cross: null };
   if (dims.length === 1 && dims[0] !== 'model') return { lead: dims[0] as Lead, cross: null };
   const other = dims.filter((d) => d !== 'channel');
-  if (dims.length === 2 && other.length === 1 && crossable.includes(other[0] as Cross)) return { lead: 'channel', cross: other[0] as Cross };
+  if (dims.length === 2 && other.length === 1 && crossable.includes(other[0] as Cross))
+    return { lead: 'channel', cross: other[0] as Cross };
   return valueError(
     ['body', 'group_by'],
     'group_by takes [channel], [video_category], [source_type], or a cross-tab [channel, video_category], [channel, source_type] or [channel, model]',
@@ -56,30 +70,58 @@ function shapeOf(groupBy: readonly ChannelDimension[] | null | undefined): { lea
 const groupByEcho = (plan: ChannelsPlan): string[] => (plan.cross ? ['channel', plan.cross] : [plan.lead]);
 
 /** The ranked entity: its key, the name it is ordered by after its count, its other columns and its row fields. */
-const leads: Record<Lead, { key: Fragment; label: Fragment; aggregates: Fragment; fields: Record<string, LeadField> }> = {
-  channel: {
-    key: sql`channel_id`,
-    label: sql`title`,
-    aggregates: sql`min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, `,
-    fields: {
-      name: { name: 'name', expr: sql`l.title`, type: 'text', repeats: true },
-      handle: { name: 'handle', expr: sql`l.handle`, type: 'text', repeats: true },
-      url: { name: 'url', expr: sql`l.url`, type: 'text', repeats: true },
+const leads: Record<Lead, { key: Fragment; label: Fragment; aggregates: Fragment; fields: Record<string, LeadField> }> =
+  {
+    channel: {
+      key: sql`channel_id`,
+      label: sql`title`,
+      aggregates: sql`min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, `,
+      fields: {
+        name: { name: 'name', expr: sql`l.title`, type: 'text', repeats: true },
+        handle: { name: 'handle', expr: sql`l.handle`, type: 'text', repeats: true },
+        url: { name: 'url', expr: sql`l.url`, type: 'text', repeats: true },
+      },
     },
-  },
-  video_category: { key: sql`video_category`, label: sql`lead_key`, aggregates: sql``, fields: { name: { name: 'name', expr: sql`l.lead_key`, type: 'text', repeats: true } } },
-  source_type: { key: sql`source_type`, label: sql`lead_key`, aggregates: sql``, fields: { source_type: { name: 'source_type', expr: sql`l.lead_key`, type: 'text', repeats: true } } },
-};
+    video_category: {
+      key: sql`video_category`,
+      label: sql`lead_key`,
+      aggregates: sql``,
+      fields: { name: { name: 'name', expr: sql`l.lead_key`, type: 'text', repeats: true } },
+    },
+    source_type: {
+      key: sql`source_type`,
+      label: sql`lead_key`,
+      aggregates: sql``,
+      fields: { source_type: { name: 'source_type', expr: sql`l.lead_key`, type: 'text', repeats: true } },
+    },
+  };
 
 /** The crossed dimension: its key and, when the key is an id, the name it is shown and ordered by. */
 const crosses: Record<Cross, LeadCross & { field: Fragment }> = {
   video_category: { key: sql`video_category`, field: sql`x.cross_key` },
   source_type: { key: sql`source_type`, field: sql`x.cross_key` },
-  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name`, lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key` },
+  model: {
+    key: sql`model_id`,
+    field: sql`mo.name`,
+    label: sql`mo.name`,
+    lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key`,
+  },
 };
 
 /** Row fields in the order the channel row is documented. */
-const fieldOrder = ['name', 'handle', 'url', 'rank', 'source_type', 'video_category', 'model', 'date', 'count', 'videos', 'citation_share'];
+const fieldOrder = [
+  'name',
+  'handle',
+  'url',
+  'rank',
+  'source_type',
+  'video_category',
+  'model',
+  'date',
+  'count',
+  'videos',
+  'citation_share',
+];
 
 /**
  * Channels: video-platform citations (source_type not NULL) of the window's answers, counted per
@@ -124,7 +166,9 @@ sel AS (
 }
 
 function sourceTypesOf(req: ChannelsRequest): SourceType[] {
-  return req.source_types ? ([...new Set(req.source_types)].filter((t) => t !== 'other') as SourceType[]) : [...defaultSourceTypes];
+  return req.source_types
+    ? ([...new Set(req.source_types)].filter((t) => t !== 'other') as SourceType[])
+    : [...defaultSourceTypes];
 }
 
 function check(req: ChannelsRequest): ValidationIssue[] {
@@ -132,7 +176,14 @@ function check(req: ChannelsRequest): ValidationIssue[] {
   const shape = shapeOf(req.group_by);
   const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
   (req.source_types ?? []).forEach((t, i) => {
-    if (t === 'other') issues.push(valueError(['body', 'source_types', i], "source type 'other' has no channel; use video, short, channel or playlist", t));
+    if (t === 'other')
+      issues.push(
+        valueError(
+          ['body', 'source_types', i],
+          "source type 'other' has no channel; use video, short, channel or playlist",
+          t,
+        ),
+      );
   });
   issues.push(...readChannelFilter(req.filter).issues);
   return issues;
@@ -144,9 +195,12 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<
   id: 'channels.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,
-  aliases: [{ path: path('videoplatform'), streamPath: `${path('videoplatform')}/stream`, name: 'videoplatformChannels' }],
+  aliases: [
+    { path: path('videoplatform'), streamPath: `${path('videoplatform')}/stream`, name: 'videoplatformChannels' },
+  ],
   name: 'youtubeChannels',
-  summary: 'Video-platform channels: the channels (or video categories, or source types) cited in a category, ranked by citations',
+  summary:
+    'Video-platform channels: the channels (or video categories, or source types) cited in a category, ranked by citations',
   tags: ['Reports v2'],
   schema,
   check,
@@ -167,7 +221,16 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<
     };
   },
   compile,
-  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'videos', 'citation_share'], ['name', 'handle', 'url', 'source_type', 'video_category', 'model']), 'give an interval'),
+  answer: answerOver(
+    (plan) =>
+      leadAnswer(
+        plan.cross !== null,
+        plan.interval,
+        ['count', 'videos', 'citation_share'],
+        ['name', 'handle', 'url', 'source_type', 'video_category', 'model'],
+      ),
+    'give an interval',
+  ),
   info(plan, page) {
     return {
       category_id: plan.categoryId,

@@ -45,8 +45,20 @@ export interface RankedLeads {
  * cross key and the period (hidden columns beside the shown ones), its place the lead's rank; `about`
  * are the lead's and the cross key's shown fields.
  */
-export function leadAnswer(crossed: boolean, interval: CalendarInterval | null, metrics: readonly string[], about: readonly string[]): AnswerColumns {
-  return { keys: ['lead_key', ...(crossed ? ['cross_key'] : []), ...(interval ? ['date'] : [])], metrics, places: ['rank'], counts: metrics.filter((m) => m !== 'citation_share'), about, date: interval ? { column: 'date', interval } : null };
+export function leadAnswer(
+  crossed: boolean,
+  interval: CalendarInterval | null,
+  metrics: readonly string[],
+  about: readonly string[],
+): AnswerColumns {
+  return {
+    keys: ['lead_key', ...(crossed ? ['cross_key'] : []), ...(interval ? ['date'] : [])],
+    metrics,
+    places: ['rank'],
+    counts: metrics.filter((m) => m !== 'citation_share'),
+    about,
+    date: interval ? { column: 'date', interval } : null,
+  };
 }
 
 /**
@@ -59,23 +71,37 @@ export function rankedLeads(r: RankedLeads): ShapedReport {
   const cellKeyList = cellKeys.length > 0 ? sql`${join(cellKeys, ', ')}, ` : sql``;
   // TRICKY: distinct videos per cell as a count over (cell, video) groups: a grouped count(DISTINCT) keeps a set per group.
   const cellColumns = sql`${r.cross ? sql`cross_key, ` : sql``}${r.byPeriod ? sql`period, ` : sql``}`;
-  const cellOrder = [...(r.byPeriod ? [sql`x.period`] : []), sql`x.n DESC`, ...(r.cross?.label ? [r.cross.label] : []), ...(r.cross ? [sql`x.cross_key`] : [])];
+  const cellOrder = [
+    ...(r.byPeriod ? [sql`x.period`] : []),
+    sql`x.n DESC`,
+    ...(r.cross?.label ? [r.cross.label] : []),
+    ...(r.cross ? [sql`x.cross_key`] : []),
+  ];
   const rows = (range: UnitRange) => sql`WITH page_leads AS (
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (SELECT * FROM leads ORDER BY ${order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 ),
-cells AS (${r.countsVideos ? sql`
+cells AS (${
+    r.countsVideos
+      ? sql`
   SELECT lead_key, ${cellColumns}sum(n) AS n, count(video_id) AS videos FROM (
     SELECT ${r.key} AS lead_key, ${cellKeyList}video_id, count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL
-  ) GROUP BY ALL` : sql`
-  SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL`}
+  ) GROUP BY ALL`
+      : sql`
+  SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL`
+  }
 ),
 totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM platform_citations${r.byPeriod ? sql` GROUP BY period` : sql``})
-SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`), ', ')}${r.keyed ? sql`, x.lead_key AS lead_key${r.cross ? sql`, x.cross_key AS cross_key` : sql``}` : sql``}
+SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(
+    r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`),
+    ', ',
+  )}${r.keyed ? sql`, x.lead_key AS lead_key${r.cross ? sql`, x.cross_key AS cross_key` : sql``}` : sql``}
 FROM cells x
 JOIN page_leads l ON l.lead_key = x.lead_key
 JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.lookup ? sql`\n${r.cross.lookup}` : sql``}`;
-  const shape: RowShape = { fields: r.fields.map((f) => field(f.name, f.repeats ? repeated(f.name) : value(f.name, f.type))) };
+  const shape: RowShape = {
+    fields: r.fields.map((f) => field(f.name, f.repeats ? repeated(f.name) : value(f.name, f.type))),
+  };
   const multiRow = cellKeys.length > 0;
   return {
     ctes: sql`${r.ctes},

@@ -5,7 +5,18 @@ import { dayBucket, type CalendarInterval } from '../../../query/time.ts';
 import type { PagedReport } from '../../paged-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
-import { answerOver, categoryOwned, checkUnique, checkWindow, cursorPaging, echoFilter, filterPredicate, insightsFields, maxResults, pageLimit } from '../../insights/common.ts';
+import {
+  answerOver,
+  categoryOwned,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  filterPredicate,
+  insightsFields,
+  maxResults,
+  pageLimit,
+} from '../../insights/common.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
 import { inWindow, promptsCte, type WindowScope } from '../../insights/scope.ts';
 
@@ -18,8 +29,17 @@ type Cross = 'model' | 'source_type';
 
 const schema = z.strictObject({
   ...insightsFields,
-  group_by: z.array(z.enum(groupDims)).optional().nullable().describe('[video] (default) ranks videos; cross-tabs [video, model] and [video, source_type]'),
-  source_types: z.array(z.enum(sourceTypeNames)).min(1).optional().nullable().describe('video and short (default both); the others have no video'),
+  group_by: z
+    .array(z.enum(groupDims))
+    .optional()
+    .nullable()
+    .describe('[video] (default) ranks videos; cross-tabs [video, model] and [video, source_type]'),
+  source_types: z
+    .array(z.enum(sourceTypeNames))
+    .min(1)
+    .optional()
+    .nullable()
+    .describe('video and short (default both); the others have no video'),
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
   limit: pageLimit(50, 10).describe('videos per page, 1 to 50, default 10'),
   max_results: maxResults(),
@@ -39,15 +59,37 @@ function crossOf(groupBy: readonly VideoDimension[] | null | undefined): { cross
   const hasVideo = (groupBy ?? []).length === 0 || (groupBy ?? []).includes('video');
   if (hasVideo && others.length === 0) return { cross: null };
   if (hasVideo && others.length === 1) return { cross: others[0] as Cross };
-  return valueError(['body', 'group_by'], 'group_by takes [video], or a cross-tab [video, model] or [video, source_type]', groupBy);
+  return valueError(
+    ['body', 'group_by'],
+    'group_by takes [video], or a cross-tab [video, model] or [video, source_type]',
+    groupBy,
+  );
 }
 
 const crosses: Record<Cross, LeadCross & { field: Fragment }> = {
-  model: { key: sql`model_id`, field: sql`mo.name`, label: sql`mo.name`, lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key` },
+  model: {
+    key: sql`model_id`,
+    field: sql`mo.name`,
+    label: sql`mo.name`,
+    lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key`,
+  },
   source_type: { key: sql`source_type`, field: sql`x.cross_key` },
 };
 
-const fieldOrder = ['name', 'video_id', 'url', 'channel', 'handle', 'video_category', 'rank', 'source_type', 'model', 'date', 'count', 'citation_share'];
+const fieldOrder = [
+  'name',
+  'video_id',
+  'url',
+  'channel',
+  'handle',
+  'video_category',
+  'rank',
+  'source_type',
+  'model',
+  'date',
+  'count',
+  'citation_share',
+];
 
 /**
  * Videos: the video-platform videos and shorts cited in a category's answers, ranked by citations like
@@ -59,7 +101,12 @@ function compile(plan: VideosPlan): ShapedReport {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const cross = plan.cross ? crosses[plan.cross] : null;
   const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
-  const lead = (name: string, column: string): LeadField => ({ name, expr: sql`l.${ident(column)}`, type: 'text', repeats: true });
+  const lead = (name: string, column: string): LeadField => ({
+    name,
+    expr: sql`l.${ident(column)}`,
+    type: 'text',
+    repeats: true,
+  });
   const values: Record<string, LeadField> = {
     name: lead('name', 'title'),
     video_id: lead('video_id', 'lead_key'),
@@ -99,7 +146,8 @@ function check(req: VideosRequest): ValidationIssue[] {
   const shape = crossOf(req.group_by);
   const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
   (req.source_types ?? []).forEach((t, i) => {
-    if (!videoSourceTypes.includes(t as VideoSourceType)) issues.push(valueError(['body', 'source_types', i], `source type '${t}' has no video; use video or short`, t));
+    if (!videoSourceTypes.includes(t as VideoSourceType))
+      issues.push(valueError(['body', 'source_types', i], `source type '${t}' has no video; use video or short`, t));
   });
   issues.push(...readChannelFilter(req.filter, 'videos').issues);
   return issues;
@@ -111,7 +159,9 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
   id: 'videos.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,
-  aliases: [{ path: path('videoplatform'), streamPath: `${path('videoplatform')}/stream`, name: 'videoplatformVideos' }],
+  aliases: [
+    { path: path('videoplatform'), streamPath: `${path('videoplatform')}/stream`, name: 'videoplatformVideos' },
+  ],
   name: 'youtubeVideos',
   summary: 'Video-platform videos: the videos and shorts cited in a category, ranked by citations',
   tags: ['Reports v2'],
@@ -127,12 +177,23 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
       endDate: req.end_date,
       cross: (crossOf(req.group_by) as { cross: Cross | null }).cross,
       interval: req.interval ?? null,
-      sourceTypes: req.source_types ? videoSourceTypes.filter((t) => req.source_types!.includes(t)) : [...videoSourceTypes],
+      sourceTypes: req.source_types
+        ? videoSourceTypes.filter((t) => req.source_types!.includes(t))
+        : [...videoSourceTypes],
       filter: readChannelFilter(req.filter, 'videos').filter,
     };
   },
   compile,
-  answer: answerOver((plan) => leadAnswer(plan.cross !== null, plan.interval, ['count', 'citation_share'], ['name', 'video_id', 'url', 'channel', 'handle', 'video_category', 'source_type', 'model']), 'give an interval'),
+  answer: answerOver(
+    (plan) =>
+      leadAnswer(
+        plan.cross !== null,
+        plan.interval,
+        ['count', 'citation_share'],
+        ['name', 'video_id', 'url', 'channel', 'handle', 'video_category', 'source_type', 'model'],
+      ),
+    'give an interval',
+  ),
   info(plan, page) {
     return {
       category_id: plan.categoryId,

@@ -9,7 +9,12 @@ import type { VisibilityPlan } from './visibility-plan.ts';
  * the same place (bucket i meets bucket i), and a compared bucket past the window's last is left out.
  * `prevSources` are the report's sources (`e`, `m`) over the compared window.
  */
-export function comparedMetrics(plan: VisibilityPlan, compared: { startDate: string; endDate: string }, prevSources: Fragment, metricSql: Readonly<Record<string, Fragment>>): Fragment {
+export function comparedMetrics(
+  plan: VisibilityPlan,
+  compared: { startDate: string; endDate: string },
+  prevSources: Fragment,
+  metricSql: Readonly<Record<string, Fragment>>,
+): Fragment {
   const dims = plan.groupBy;
   const keys = dims.map((d) => keyColumn(d));
   const keyList = keys.length > 0 ? sql`${join(keys, ', ')}, ` : sql``;
@@ -28,7 +33,10 @@ export function comparedMetrics(plan: VisibilityPlan, compared: { startDate: str
     LEFT JOIN mentions_by_key pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
     LEFT JOIN prev_group_mentions pt ON ${keysEqual(dims, 'pt', 'pg')}
   )
-  SELECT ${keyList}asset_id, ${join(Object.entries(metricSql).map(([name, expr]) => sql`${expr} AS ${ident(`prev_${name}`)}`), ', ')} FROM cmp_scored
+  SELECT ${keyList}asset_id, ${join(
+    Object.entries(metricSql).map(([name, expr]) => sql`${expr} AS ${ident(`prev_${name}`)}`),
+    ', ',
+  )} FROM cmp_scored
 )`;
 }
 
@@ -38,7 +46,11 @@ export function comparedMetrics(plan: VisibilityPlan, compared: { startDate: str
  * With fill, `windowGroups` defines `g_window`, the window's filled groups, and the compared window is
  * filled alike before the two meet: every key it saw, in every bucket that has a place in the window.
  */
-export function comparedGroups(plan: VisibilityPlan, keysSelectPlain: Fragment, windowGroups: Fragment | null): Fragment {
+export function comparedGroups(
+  plan: VisibilityPlan,
+  keysSelectPlain: Fragment,
+  windowGroups: Fragment | null,
+): Fragment {
   const dims = plan.groupBy;
   const keys = dims.map((d) => keyColumn(d));
   if (keys.length === 0) {
@@ -48,16 +60,28 @@ groups AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions, E
   if (windowGroups) {
     const others = dims.filter((d) => d !== 'date');
     const ordered = [...others, 'date' as const];
-    const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
+    const seen =
+      others.length > 0
+        ? join(
+            others.map((d) => keyColumn(d)),
+            ', ',
+          )
+        : sql`1 AS seen`;
     return sql`${windowGroups},
 cmp_fill_buckets AS (
   SELECT cb.k FROM (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}) cb
   JOIN (${numberedBuckets(plan.interval, plan.compare!.startDate, plan.compare!.endDate)}) pb ON pb.o = cb.o
 ),
 groups AS (
-  SELECT ${join(ordered.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gw.executions, 0) AS executions, gw.executions IS NOT NULL AS windowed
+  SELECT ${join(
+    ordered.map((d) => keyColumnAs(d, 'u')),
+    ', ',
+  )}, coalesce(gw.executions, 0) AS executions, gw.executions IS NOT NULL AS windowed
   FROM (
-    SELECT ${join(ordered.map((d) => keyColumn(d)), ', ')} FROM g_window
+    SELECT ${join(
+      ordered.map((d) => keyColumn(d)),
+      ', ',
+    )} FROM g_window
     UNION
     SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}
     FROM (SELECT DISTINCT ${seen} FROM cmp_prev) s CROSS JOIN cmp_fill_buckets b
@@ -67,7 +91,10 @@ groups AS (
   }
   return sql`g_plain AS (SELECT ${keysSelectPlain}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}),
 groups AS (
-  SELECT ${join(dims.map((d) => keyColumnAs(d, 'u')), ', ')}, coalesce(gp.executions, 0) AS executions, gp.executions IS NOT NULL AS windowed
+  SELECT ${join(
+    dims.map((d) => keyColumnAs(d, 'u')),
+    ', ',
+  )}, coalesce(gp.executions, 0) AS executions, gp.executions IS NOT NULL AS windowed
   FROM (SELECT ${join(keys, ', ')} FROM g_plain UNION SELECT DISTINCT ${join(keys, ', ')} FROM cmp_prev) u
   LEFT JOIN g_plain gp ON ${keysEqual(dims, 'gp', 'u')}
 )`;

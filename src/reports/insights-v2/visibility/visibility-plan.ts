@@ -6,7 +6,11 @@ export const metricNames = ['visibility_score', 'share_of_voice', 'average_posit
 export type Metric = (typeof metricNames)[number];
 
 /** Best first: higher visibility and share are better, a lower average position is better. */
-export const bestFirst: Record<Metric, 'asc' | 'desc'> = { visibility_score: 'desc', share_of_voice: 'desc', average_position: 'asc' };
+export const bestFirst: Record<Metric, 'asc' | 'desc'> = {
+  visibility_score: 'desc',
+  share_of_voice: 'desc',
+  average_position: 'asc',
+};
 
 export const groupDims = ['date', 'model', 'topic', 'region', 'prompt', 'persona'] as const;
 
@@ -34,4 +38,3 @@ export interface VisibilityPlan {
   /** The compare extension: the compared window, inclusive ET dates like the window's. */
   readonly compare?: { readonly startDate: string; readonly endDate: string };
 }
-

@@ -10,13 +10,23 @@ import type { VisibilityPlan } from './visibility-plan.ts';
  * The answers (`answers_by_key`, aliased `e`) and each brand's mentions (`mentions_by_key`, `m`) per group key, and the models with answers in scope
  * (`scope_models`, for the info), from the rollups or the facts.
  */
-export function visibilitySources(plan: VisibilityPlan, rollups: { rows: VisibilityRollup; models: VisibilityRollup } | null, keysSelect: Fragment): Fragment {
-  const filter = filterPredicate(plan.filter, promptFilterFields, { organizationId: plan.organizationId, categoryId: plan.categoryId });
+export function visibilitySources(
+  plan: VisibilityPlan,
+  rollups: { rows: VisibilityRollup; models: VisibilityRollup } | null,
+  keysSelect: Fragment,
+): Fragment {
+  const filter = filterPredicate(plan.filter, promptFilterFields, {
+    organizationId: plan.organizationId,
+    categoryId: plan.categoryId,
+  });
   const window = sql`f.category_id = ${plan.categoryId} AND f.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE) AND ${filter}`;
   if (rollups) {
     // TRICKY: a rollup that keeps the prompt's topic stands for its prompt `p` too, so keys and filters
     // written over `p` read the row itself.
-    const from = (r: VisibilityRollup, table: string) => (r.promptKeys ? sql`${ident(rollupTable(r.def, table))} f${rowAlsoAsPrompt}` : sql`${ident(rollupTable(r.def, table))} f`);
+    const from = (r: VisibilityRollup, table: string) =>
+      r.promptKeys
+        ? sql`${ident(rollupTable(r.def, table))} f${rowAlsoAsPrompt}`
+        : sql`${ident(rollupTable(r.def, table))} f`;
     return sql`answers_by_key AS (
   SELECT ${keysSelect}sum(f.executions) AS n
   FROM ${from(rollups.rows, 'executions')}

@@ -5,7 +5,16 @@ import { dayBucket } from '../../../query/time.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
-import { dimensionColumns, dimensionJoins, dimensionOrder, dimensionShape, groupKey, keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
+import {
+  dimensionColumns,
+  dimensionJoins,
+  dimensionOrder,
+  dimensionShape,
+  groupKey,
+  keyColumn,
+  keyColumnAs,
+  keysEqual,
+} from '../../insights/dimensions.ts';
 import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
@@ -17,7 +26,13 @@ const declared = {
 } as const;
 
 /** Over a scored group and brand (its counts as columns): mentions rows are one per answer, so they count the answers mentioning it. */
-const scoredParts = { mentioned: sql`mentions`, mentions: sql`mentions`, executions: sql`executions`, total_mentions: sql`total_mentions`, position_sum: sql`position_sum` };
+const scoredParts = {
+  mentioned: sql`mentions`,
+  mentions: sql`mentions`,
+  executions: sql`executions`,
+  total_mentions: sql`total_mentions`,
+  position_sum: sql`position_sum`,
+};
 
 const metricSql = {
   visibility_score: declared.visibility_score.sql(scoredParts),
@@ -37,7 +52,13 @@ const filledMetricSql = {
  */
 function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'groups'): Fragment {
   const others = plan.groupBy.filter((d) => d !== 'date');
-  const seen = others.length > 0 ? join(others.map((d) => keyColumn(d)), ', ') : sql`1 AS seen`;
+  const seen =
+    others.length > 0
+      ? join(
+          others.map((d) => keyColumn(d)),
+          ', ',
+        )
+      : sql`1 AS seen`;
   const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
   return sql`g_plain AS (
   SELECT ${keyList}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}
@@ -51,7 +72,13 @@ ${ident(name)} AS (
 }
 
 /** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
-const builtParts = { mentioned: sql`r.mentions`, mentions: sql`r.mentions`, executions: sql`r.executions`, total_mentions: sql`r.total_mentions`, position_sum: sql`coalesce(r.position_sum, 0)` };
+const builtParts = {
+  mentioned: sql`r.mentions`,
+  mentions: sql`r.mentions`,
+  executions: sql`r.executions`,
+  total_mentions: sql`r.total_mentions`,
+  position_sum: sql`coalesce(r.position_sum, 0)`,
+};
 
 /** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
 const comparedOf = (plan: VisibilityPlan) =>
@@ -65,7 +92,8 @@ const comparedOf = (plan: VisibilityPlan) =>
   });
 
 /** Compare keeps the window's parts: NULL on a group of the compared window only. */
-const windowPart = (plan: VisibilityPlan, part: Fragment): Fragment => (plan.compare ? sql`CASE WHEN r.windowed THEN ${part} END` : part);
+const windowPart = (plan: VisibilityPlan, part: Fragment): Fragment =>
+  plan.compare ? sql`CASE WHEN r.windowed THEN ${part} END` : part;
 
 const partsOf = (plan: VisibilityPlan) =>
   (plan.components ? plan.metrics : []).flatMap((m) => [
@@ -113,9 +141,21 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const fromRollups = use && rollups.has(use.rows.def.name) && rollups.has(use.models.def.name) ? use : null;
   const dims = plan.groupBy;
   const keys = dims.map((d) => keyColumn(d));
-  const keysSelect = dims.length > 0 ? sql`${join(dims.map((d) => groupKey(d, plan.interval)), ', ')}, ` : sql``;
+  const keysSelect =
+    dims.length > 0
+      ? sql`${join(
+          dims.map((d) => groupKey(d, plan.interval)),
+          ', ',
+        )}, `
+      : sql``;
   const keyList = keys.length > 0 ? sql`${join(keys, ', ')}, ` : sql``;
-  const gKeys = dims.length > 0 ? sql`${join(dims.map((d) => keyColumn(d, 'g')), ', ')}, ` : sql``;
+  const gKeys =
+    dims.length > 0
+      ? sql`${join(
+          dims.map((d) => keyColumn(d, 'g')),
+          ', ',
+        )}, `
+      : sql``;
   const best = bestFirst[plan.sort.field];
   const reversed = plan.sort.dir !== best;
   const kept = selection(plan);
@@ -146,7 +186,9 @@ ordinals AS (
 
   const rows = (range: UnitRange): Fragment => {
     const place = reversed ? sql`w.k + 1 - r.rank` : sql`r.rank`;
-    const placeKept = !selective ? place : sql`row_number() OVER (PARTITION BY r.ordinal ORDER BY r.rank${reversed ? sql` DESC` : sql``})`;
+    const placeKept = !selective
+      ? place
+      : sql`row_number() OVER (PARTITION BY r.ordinal ORDER BY r.rank${reversed ? sql` DESC` : sql``})`;
     // TRICKY: units (after, upTo] lie in groups ⌊after/k⌋ + 1 … ⌈upTo/k⌉; only those are ranked and built. Every
     // group holds every brand of the category, so one sort ranks them all: a brand's rank is its place in
     // (ordinal, metric, name, id) order less the brands of the groups before its own.
@@ -161,17 +203,38 @@ group_mentions AS (
   SELECT ${keyList}sum(mentions) AS total_mentions FROM page_mentions ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
-  SELECT ${dims.length > 0 ? sql`${join(dims.map((d) => keyColumnAs(d, 'pg')), ', ')}, ` : sql``}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
-         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${plan.compare ? sql`, ${join(metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`), ', ')}` : sql``}
+  SELECT ${
+    dims.length > 0
+      ? sql`${join(
+          dims.map((d) => keyColumnAs(d, 'pg')),
+          ', ',
+        )}, `
+      : sql``
+  }pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
+         coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${
+           plan.compare
+             ? sql`, ${join(
+                 metricNames.map((m) => sql`cp.${ident(`prev_${m}`)}`),
+                 ', ',
+               )}`
+             : sql``
+         }
   FROM page_groups pg
   CROSS JOIN (SELECT id, name, is_owned FROM assets WHERE category_id = ${plan.categoryId}) a
   LEFT JOIN page_mentions pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
-  LEFT JOIN group_mentions t ON ${keysEqual(dims, 't', 'pg')}${plan.compare ? sql`
-  LEFT JOIN cmp_prev cp ON cp.asset_id = a.id AND ${keysEqual(dims, 'cp', 'pg')}` : sql``}
+  LEFT JOIN group_mentions t ON ${keysEqual(dims, 't', 'pg')}${
+    plan.compare
+      ? sql`
+  LEFT JOIN cmp_prev cp ON cp.asset_id = a.id AND ${keysEqual(dims, 'cp', 'pg')}`
+      : sql``
+  }
 ),
 ranked AS (
   SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
-  FROM (SELECT *, ${join(metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`), ', ')} FROM scored)
+  FROM (SELECT *, ${join(
+    metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`),
+    ', ',
+  )} FROM scored)
 ),
 built AS (
   SELECT (r.ordinal - 1) * w.k + ${placeKept} AS unit, r.*

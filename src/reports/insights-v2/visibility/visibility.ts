@@ -1,10 +1,29 @@
 import { z } from 'zod';
 import { ValidationError, valueError, type ValidationIssue } from '../../../errors.ts';
 import type { PagedReport } from '../../paged-report.ts';
-import { categoryOwned, maxWindowDays, checkUnique, checkWindow, cursorPaging, echoFilter, insightsFields, maxResults, pageLimit, planFilter, readFilter } from '../../insights/common.ts';
+import {
+  categoryOwned,
+  maxWindowDays,
+  checkUnique,
+  checkWindow,
+  cursorPaging,
+  echoFilter,
+  insightsFields,
+  maxResults,
+  pageLimit,
+  planFilter,
+  readFilter,
+} from '../../insights/common.ts';
 import { promptFilterFields } from '../../insights/dimensions.ts';
 import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
-import { bestFirst, groupDims, metricNames, type AssetSelector, type Metric, type VisibilityPlan } from './visibility-plan.ts';
+import {
+  bestFirst,
+  groupDims,
+  metricNames,
+  type AssetSelector,
+  type Metric,
+  type VisibilityPlan,
+} from './visibility-plan.ts';
 import { compileVisibility } from './visibility-sql.ts';
 import { comparedDates } from '../../extensions/compared-dates.ts';
 
@@ -19,7 +38,10 @@ const schema = z.strictObject({
   interval: z.enum(['day', 'week', 'month']).optional().nullable(),
   scope: z.enum(['owned', 'all']).optional().nullable(),
   assets: assetsSchema.optional().nullable(),
-  sort: z.strictObject({ field: z.string(), dir: z.enum(['asc', 'desc']).optional().nullable() }).optional().nullable(),
+  sort: z
+    .strictObject({ field: z.string(), dir: z.enum(['asc', 'desc']).optional().nullable() })
+    .optional()
+    .nullable(),
   limit: pageLimit(50, 10),
   max_results: maxResults(),
 });
@@ -29,26 +51,62 @@ export type VisibilityRequest = z.output<typeof schema>;
 function readAssets(input: unknown): { selector: AssetSelector | null; issues: ValidationIssue[] } {
   const loc = ['body', 'assets'];
   if (input === undefined || input === null) return { selector: null, issues: [] };
-  const nonEmptyStrings = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x.length > 0);
+  const nonEmptyStrings = (v: unknown): v is string[] =>
+    Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x.length > 0);
   if (typeof input === 'string') {
-    return input.length > 0 ? { selector: { op: 'is', value: input }, issues: [] } : { selector: null, issues: [valueError(loc, 'assets must name at least one brand', input)] };
+    return input.length > 0
+      ? { selector: { op: 'is', value: input }, issues: [] }
+      : { selector: null, issues: [valueError(loc, 'assets must name at least one brand', input)] };
   }
   if (Array.isArray(input)) {
-    return nonEmptyStrings(input) ? { selector: { op: 'in', value: input }, issues: [] } : { selector: null, issues: [valueError(loc, 'assets as a list must hold at least one non-empty brand name', input)] };
+    return nonEmptyStrings(input)
+      ? { selector: { op: 'in', value: input }, issues: [] }
+      : {
+          selector: null,
+          issues: [valueError(loc, 'assets as a list must hold at least one non-empty brand name', input)],
+        };
   }
   if (typeof input === 'object') {
     const o = input as Record<string, unknown>;
     const extra = Object.keys(o).filter((k) => k !== 'op' && k !== 'value');
-    if (extra.length > 0) return { selector: null, issues: extra.map((k) => ({ type: 'extra_forbidden', loc: [...loc, k], msg: 'Extra inputs are not permitted', input: o[k] })) };
-    if (o.op === 'is' && typeof o.value === 'string' && o.value.length > 0) return { selector: { op: 'is', value: o.value }, issues: [] };
-    if ((o.op === 'in' || o.op === 'not_in') && nonEmptyStrings(o.value)) return { selector: { op: o.op, value: o.value }, issues: [] };
+    if (extra.length > 0)
+      return {
+        selector: null,
+        issues: extra.map((k) => ({
+          type: 'extra_forbidden',
+          loc: [...loc, k],
+          msg: 'Extra inputs are not permitted',
+          input: o[k],
+        })),
+      };
+    if (o.op === 'is' && typeof o.value === 'string' && o.value.length > 0)
+      return { selector: { op: 'is', value: o.value }, issues: [] };
+    if ((o.op === 'in' || o.op === 'not_in') && nonEmptyStrings(o.value))
+      return { selector: { op: o.op, value: o.value }, issues: [] };
     if (o.op !== 'is' && o.op !== 'in' && o.op !== 'not_in') {
-      return { selector: null, issues: [{ type: 'literal_error', loc: [...loc, 'op'], msg: "Input should be 'is', 'in' or 'not_in'", input: o.op, ctx: { expected: "'is', 'in' or 'not_in'" } }] };
+      return {
+        selector: null,
+        issues: [
+          {
+            type: 'literal_error',
+            loc: [...loc, 'op'],
+            msg: "Input should be 'is', 'in' or 'not_in'",
+            input: o.op,
+            ctx: { expected: "'is', 'in' or 'not_in'" },
+          },
+        ],
+      };
     }
-    const msg = o.op === 'is' ? "op 'is' takes one brand name as value" : `op '${String(o.op)}' takes a non-empty list of brand names as value`;
+    const msg =
+      o.op === 'is'
+        ? "op 'is' takes one brand name as value"
+        : `op '${String(o.op)}' takes a non-empty list of brand names as value`;
     return { selector: null, issues: [valueError([...loc, 'value'], msg, o.value)] };
   }
-  return { selector: null, issues: [valueError(loc, 'assets must be a brand name, a list of names, or {op, value}', input)] };
+  return {
+    selector: null,
+    issues: [valueError(loc, 'assets must be a brand name, a list of names, or {op, value}', input)],
+  };
 }
 
 function metricsOf(req: VisibilityRequest): Metric[] {
@@ -57,7 +115,8 @@ function metricsOf(req: VisibilityRequest): Metric[] {
 
 function sortOf(req: VisibilityRequest): { field: Metric; dir: 'asc' | 'desc' } {
   const metrics = metricsOf(req);
-  const field = (req.sort?.field ?? (metrics.includes('visibility_score') ? 'visibility_score' : metrics[0]!)) as Metric;
+  const field = (req.sort?.field ??
+    (metrics.includes('visibility_score') ? 'visibility_score' : metrics[0]!)) as Metric;
   return { field, dir: req.sort?.dir ?? bestFirst[field] };
 }
 
@@ -70,10 +129,20 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.
   tags: ['Reports v2'],
   schema,
   check(req) {
-    const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by'), ...checkUnique(req.metrics, 'metrics')];
+    const issues = [
+      ...checkWindow(req),
+      ...checkUnique(req.group_by, 'group_by'),
+      ...checkUnique(req.metrics, 'metrics'),
+    ];
     issues.push(...readAssets(req.assets).issues);
     if (req.sort && !metricsOf(req).includes(req.sort.field as Metric)) {
-      issues.push(valueError(['body', 'sort', 'field'], `sort.field must name a requested metric: ${metricsOf(req).join(', ')}`, req.sort.field));
+      issues.push(
+        valueError(
+          ['body', 'sort', 'field'],
+          `sort.field must name a requested metric: ${metricsOf(req).join(', ')}`,
+          req.sort.field,
+        ),
+      );
     }
     issues.push(...readFilter(req.filter, promptFilterFields).issues);
     return issues;
@@ -109,7 +178,8 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.
   components: { ratios: metricNames, plan: (plan) => ({ ...plan, components: true }) },
   compare: (plan, spec) => ({ ...plan, compare: comparedDates(plan, spec, maxWindowDays) }),
   fill(plan) {
-    if (!plan.groupBy.includes('date')) throw ValidationError.of(['query', 'fill'], "fill needs the date group: add 'date' to group_by", 'zero');
+    if (!plan.groupBy.includes('date'))
+      throw ValidationError.of(['query', 'fill'], "fill needs the date group: add 'date' to group_by", 'zero');
     return { ...plan, fill: true };
   },
   info(plan, page) {
