@@ -30,6 +30,8 @@ The key is printed once; only its SHA-256 hash is stored.`,
       data,
       state: typeof values.state === 'string' ? values.state : defaultStatePath(data),
       stateWhenLocked: 'snapshot',
+      // Keys read no report: no rollup is read back from the store or built.
+      rollups: false,
     });
     try {
       if (engine.core.state.readOnly && (action === 'create' || action === 'revoke')) {
