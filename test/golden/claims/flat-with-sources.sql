@@ -2,22 +2,22 @@ WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
-o AS (
+scoped_occurrences AS (
   SELECT f.execution_id, f.cluster_id, f.accurate, f.model_id
   FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND TRUE
 ),
-e AS (
+scoped_answers AS (
   SELECT f.model_id
   FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND TRUE
 ),
-answers AS (SELECT count(*) AS answers FROM e),
+answers AS (SELECT count(*) AS answers FROM scoped_answers),
 all_claims AS (SELECT "b".*, cc.claim, 100 * b.n / a.answers AS occurrence
-  FROM (SELECT cluster_id, count(*) AS n FROM o WHERE NOT accurate GROUP BY ALL) b
+  FROM (SELECT cluster_id, count(*) AS n FROM scoped_occurrences WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON TRUE
   JOIN claim_clusters cc ON cc.id = b.cluster_id)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM all_claims) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "e")), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM all_claims) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "scoped_answers")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH claims AS (
   SELECT $9 + row_number() OVER (ORDER BY occurrence DESC, claim, cluster_id) AS unit, *
@@ -29,7 +29,7 @@ claim_evidence_list AS (
 ),
 cited AS (
   SELECT c.cluster_id, f.model_id, f.url, f.hostname, f.citation_category, f.title
-  FROM (SELECT DISTINCT execution_id, cluster_id FROM o WHERE NOT accurate AND cluster_id IN (SELECT cluster_id FROM claims)) c
+  FROM (SELECT DISTINCT execution_id, cluster_id FROM scoped_occurrences WHERE NOT accurate AND cluster_id IN (SELECT cluster_id FROM claims)) c
   JOIN citations f ON f.execution_id = c.execution_id
   WHERE f.category_id = $12 AND f.day BETWEEN CAST($13 AS DATE) AND CAST($14 AS DATE)
 ),

@@ -87,7 +87,7 @@ export function claimLists(plan: ClaimsPlan, section: SectionKey | null): { ctes
   const ctes: Fragment[] = [];
   const joins: Fragment[] = [];
   if (wants('models')) {
-    ctes.push(sql`answers_by_model AS (SELECT ${section?.splitsAnswers ? sql`k, ` : sql``}model_id, count(*) AS answers FROM e GROUP BY ALL),
+    ctes.push(sql`answers_by_model AS (SELECT ${section?.splitsAnswers ? sql`k, ` : sql``}model_id, count(*) AS answers FROM scoped_answers GROUP BY ALL),
 claim_models AS (
   SELECT ${k}cluster_id, ${orderedList(
     struct([
@@ -99,7 +99,7 @@ claim_models AS (
   )} AS models
   FROM (
     SELECT ${everyColumn('b', ['model_id', ...(section?.splitsAnswers ? ['k'] : [])])}, mo.name, 100 * b.n / a.answers AS occurrence
-    FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM o ${semiJoin} claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
+    FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM scoped_occurrences o ${semiJoin} claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
     JOIN answers_by_model a ON a.model_id = b.model_id AND ${sameAnswers('a', 'b')}
     JOIN models mo ON mo.id = b.model_id
   )
@@ -116,7 +116,7 @@ claim_models AS (
   if (wants('citation_sources')) {
     ctes.push(sql`cited AS (
   SELECT c.cluster_id, f.model_id, f.url, f.hostname, f.citation_category, f.title
-  FROM (SELECT DISTINCT execution_id, cluster_id FROM o WHERE NOT accurate AND cluster_id IN (SELECT cluster_id FROM claims)) c
+  FROM (SELECT DISTINCT execution_id, cluster_id FROM scoped_occurrences WHERE NOT accurate AND cluster_id IN (SELECT cluster_id FROM claims)) c
   JOIN citations f ON f.execution_id = c.execution_id
   WHERE ${inWindow(plan)}
 ),

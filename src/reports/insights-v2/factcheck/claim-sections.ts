@@ -60,13 +60,13 @@ export const sectionKeys: Record<SectionDimension, SectionKey> = {
   },
 };
 
-/** The claims of the fact-check answers in the window: CTEs `p`, `o` (occurrences with section key `k`). */
+/** The claims of the fact-check answers in the window: CTEs `scope_prompts`, `scoped_occurrences` (occurrences with section key `k`). */
 export function occurrences(plan: ClaimsPlan): Fragment {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, claimFilterFields, scope);
   const k = plan.section ? sql`${sectionKeys[plan.section].key} AS k, ` : sql``;
   return sql`${promptsCte(plan.categoryId, 'accuracy')},
-o AS (
+scoped_occurrences AS (
   SELECT ${k}f.execution_id, f.cluster_id, f.accurate, f.model_id
   FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id
   WHERE ${inWindow(plan)} AND ${filter}

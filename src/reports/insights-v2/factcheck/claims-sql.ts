@@ -30,12 +30,12 @@ export function compileClaims(plan: ClaimsPlan): ShapedReport {
   const keyed = section?.splitsAnswers ?? false;
   const fields = claimFields(plan);
   const ctes = sql`${occurrences(plan)},
-e AS (
+scoped_answers AS (
   SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
   FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
 ),
-answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed ? sql` GROUP BY k` : sql``})`;
+answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM scoped_answers${keyed ? sql` GROUP BY k` : sql``})`;
   const claims = (
     from: Fragment,
   ) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
@@ -44,7 +44,7 @@ answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM e${keyed 
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;
   const lists = claimLists(plan, section);
   const listCtes = lists.ctes.length > 0 ? sql`,\n${join(lists.ctes, ',\n')}` : sql``;
-  const info = sql`SELECT ${distinctModelNames('e')} AS models`;
+  const info = sql`SELECT ${distinctModelNames('scoped_answers')} AS models`;
 
   if (!section) {
     const order = sql`occurrence DESC, claim, cluster_id`;
@@ -61,7 +61,7 @@ JOIN claim_clusters cc ON cc.id = c.cluster_id
 ${join(lists.joins, '\n')}`;
     return {
       ctes: sql`${ctes},
-all_claims AS (${claims(sql`o`)})`,
+all_claims AS (${claims(sql`scoped_occurrences`)})`,
       shape: {
         fields: fields.map((f) => field(f.name, value(f.name, f.type, typeof f.type === 'string' ? 'typed' : 'json'))),
       },
@@ -77,7 +77,7 @@ all_claims AS (${claims(sql`o`)})`,
   const dim = plan.section!;
   const order = sql`name NULLS LAST, k NULLS LAST`;
   const claimStruct = struct(fields.map((f) => [f.name, f.expr] as const));
-  const rows = (range: UnitRange) => sql`WITH ps AS (
+  const rows = (range: UnitRange) => sql`WITH page_sections AS (
   SELECT ${range.after} + row_number() OVER (ORDER BY ${order}) AS unit, *
   FROM (
     SELECT s.*, ${ref.id} AS id, ${ref.name} AS name FROM sections s
@@ -85,7 +85,7 @@ all_claims AS (${claims(sql`o`)})`,
     ORDER BY ${order}${limitOffset(range)}
   )
 ),
-claims AS (${claims(sql`o ${semiJoin} ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
+claims AS (${claims(sql`scoped_occurrences o ${semiJoin} page_sections ps ON ps.k IS NOT DISTINCT FROM o.k`)})${listCtes},
 section_claims AS (
   SELECT c.k AS k, count(*) AS total_claims, ${orderedList(claimStruct, [{ by: sql`c.occurrence`, desc: true }, { by: sql`c.claim` }, { by: sql`c.cluster_id` }])} AS claims
   FROM claims c
@@ -95,11 +95,11 @@ section_claims AS (
 )
 SELECT s.unit, 0 AS seq, s.id AS section_id, s.name AS section_name, ${accuracy.sql(sectionCounts)} AS accuracy, s.accurate, s.inaccurate,
        coalesce(r.total_claims, 0) AS total_claims, ${jsonText(sql`coalesce(r.claims, [])`)} AS claims${plan.components ? sql`, ${join(partColumns(accuracyParts), ', ')}` : sql``}
-FROM ps s
+FROM page_sections s
 LEFT JOIN section_claims r ON r.k IS NOT DISTINCT FROM s.k`;
   return {
     ctes: sql`${ctes},
-sections AS (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM o GROUP BY k)`,
+sections AS (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM scoped_occurrences GROUP BY k)`,
     shape: {
       fields: [
         field(

@@ -37,7 +37,7 @@ function guards(plan: ClaimsPlan): DataGuard[] {
   if (plan.section !== 'model') return [];
   return [
     {
-      query: sql`WITH ${occurrences({ ...plan, section: null })} SELECT count(DISTINCT cluster_id) FROM o WHERE NOT accurate`,
+      query: sql`WITH ${occurrences({ ...plan, section: null })} SELECT count(DISTINCT cluster_id) FROM scoped_occurrences WHERE NOT accurate`,
       refuse: (value) => {
         const clusters = Number(value);
         if (clusters <= maxModelSectionClusters) return null;

@@ -84,10 +84,10 @@ function compile(plan: FactcheckPlan): ShapedReport {
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'accuracy'),
-    sql`e AS (
+    sql`scoped_answers AS (
   SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
 )`,
-    sql`o AS (
+    sql`scoped_occurrences AS (
   SELECT ${g.select()}f.accurate
   FROM claim_occurrences f JOIN scope_prompts p ON p.id = f.prompt_id JOIN claim_clusters cc ON cc.id = f.cluster_id${cited}
   WHERE ${inWindow(plan)} AND ${filter}
@@ -95,15 +95,20 @@ function compile(plan: FactcheckPlan): ShapedReport {
   ];
   const scores = (from: Fragment) =>
     sql`SELECT ${g.cols()}count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM ${from} ${g.groupBy()}`;
-  if (partition.empty) ctes.push(sql`s AS (${scores(ident('o'))})`);
+  if (partition.empty) ctes.push(sql`accuracy_scores AS (${scores(ident('scoped_occurrences'))})`);
   const units: GroupUnits = {
     groups: g,
     partition,
-    counts: partition.empty ? countRows(sql`s`, partition) : countGroups('o', g, partition),
+    counts: partition.empty
+      ? countRows(sql`accuracy_scores`, partition)
+      : countGroups('scoped_occurrences', g, partition),
     rowsOf: (pg) =>
       pg === null
-        ? { ctes: [], from: sql`s` }
-        : { ctes: [sql`s AS (${scores(matching('o', partition, pg))})`], from: sql`s` },
+        ? { ctes: [], from: sql`accuracy_scores` }
+        : {
+            ctes: [sql`accuracy_scores AS (${scores(matching('scoped_occurrences', partition, pg))})`],
+            from: sql`accuracy_scores`,
+          },
     within: (x) =>
       g.has('citation') ? [sql`${ident(x)}.accurate + ${ident(x)}.inaccurate DESC`, g.col('citation', x)] : g.order(x),
     withinLookups: (x) => g.orderLookups(x),
@@ -132,7 +137,7 @@ function compile(plan: FactcheckPlan): ShapedReport {
         ...partColumns(parts(t)),
       ]),
     total: unitTotal,
-    info: sql`SELECT ${modelNames('e')} AS models`,
+    info: sql`SELECT ${modelNames('scoped_answers')} AS models`,
     // Pages of citations come most cited first over the whole window and other groups in key order, both
     // known only once every occurrence is counted: a stream is one statement (led by the date, one per window).
     sliceUnits: Number.POSITIVE_INFINITY,
