@@ -107,7 +107,7 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId),
-    sql`fo AS (
+    sql`scoped_fanouts AS (
   SELECT ${g.select()}f.query AS q${src.fanoutColumns} FROM ${src.fanouts} WHERE ${scope}
 )`,
     sql`runs AS (
@@ -116,10 +116,10 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
   ];
   const scored = (pg: string | null) => sql`
   SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, ${declared.fanouts_per_execution.sql(scoredParts)} AS fanouts_per_execution${plan.components ? sql`, coalesce(xe.executions, 0) AS searching` : sql``}` : sql``}${has('share') ? sql`, ${declared.share.sql(scoredParts)} AS share${plan.components ? sql`, gf.group_fanouts` : sql``}` : sql``}
-  FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('fo', partition, pg)} ${g.groupBy()}) n${
+  FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('scoped_fanouts', partition, pg)} ${g.groupBy()}) n${
     has('share')
       ? sql`
-  LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('fo', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}`
+  LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('scoped_fanouts', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}`
       : sql``
   }${
     has('fanouts_per_execution')
@@ -133,7 +133,7 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
     groups: g,
     partition,
     // A group is a row when it has a fan-out; with date buckets, a page scores only its own buckets.
-    counts: partition.empty ? countRows(sql`scored`, partition) : countGroups('fo', g, partition),
+    counts: partition.empty ? countRows(sql`scored`, partition) : countGroups('scoped_fanouts', g, partition),
     rowsOf: (pg) =>
       pg === null ? { ctes: [], from: sql`scored` } : { ctes: [sql`scored AS (${scored(pg)})`], from: sql`scored` },
     within: (x) => [sql`${ident(x)}.fanouts DESC`, ...g.order(x)],

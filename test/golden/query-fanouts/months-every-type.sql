@@ -2,13 +2,13 @@ WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
-fo AS (
+scoped_fanouts AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.query AS q FROM fanouts f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $5 AND (id IN ($6) OR "name" IN ($7))), FALSE))
 ),
 runs AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.model_id, f.search_triggered FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $8 AND f.day BETWEEN CAST($9 AS DATE) AND CAST($10 AS DATE) AND TRUE AND (COALESCE(TRUE, FALSE)) AND (COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $11 AND (id IN ($12) OR "name" IN ($13))), FALSE))
 ),
-parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
+parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_model", 1 FROM "scoped_fanouts" WHERE TRUE) GROUP BY "k_date"),
 ordinals AS (
   SELECT "x"."k_date" AS "k_date", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
@@ -24,7 +24,7 @@ SELECT * FROM (WITH ranked_rows AS (WITH page_partitions AS (
 page_start AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM page_partitions),
 scored AS (
   SELECT "n"."k_date" AS "k_date", "n"."k_model" AS "k_model", n.fanouts, n.variations, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution
-  FROM (SELECT "k_date", "k_model", count(*) AS fanouts, count(DISTINCT q) AS variations FROM (SELECT x.* FROM "fo" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_model") n
+  FROM (SELECT "k_date", "k_model", count(*) AS fanouts, count(DISTINCT q) AS variations FROM (SELECT x.* FROM "scoped_fanouts" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_model") n
   LEFT JOIN (SELECT "k_date", "k_model", count(*) AS executions FROM (SELECT x.* FROM "runs" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") WHERE search_triggered GROUP BY "k_date", "k_model") xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_model" IS NOT DISTINCT FROM "xe"."k_model")
 SELECT "x".*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM scored x

@@ -2,13 +2,13 @@ WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
-fo AS (
+scoped_fanouts AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.prompt_id AS "k_prompt", f.query AS "k_query", f.query AS q, f.n AS w FROM "rollup_fanouts_daily_fanouts" f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $6 AND (id IN ($7) OR "name" IN ($8))), FALSE)
 ),
 runs AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.prompt_id AS "k_prompt", f.runs AS n_runs, f.searched AS n_searched, f.model_ids FROM "rollup_fanouts_daily_runs" f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND list_has_any(p.analysis_types, [$12]) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $13 AND (id IN ($14) OR "name" IN ($15))), FALSE)
 ),
-parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_prompt", "k_query", 1 FROM "fo" WHERE TRUE) GROUP BY "k_date"),
+parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_prompt", "k_query", 1 FROM "scoped_fanouts" WHERE TRUE) GROUP BY "k_date"),
 ordinals AS (
   SELECT "x"."k_date" AS "k_date", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
@@ -24,8 +24,8 @@ SELECT * FROM (WITH ranked_rows AS (WITH page_partitions AS (
 page_start AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM page_partitions),
 scored AS (
   SELECT "n"."k_date" AS "k_date", "n"."k_prompt" AS "k_prompt", "n"."k_query" AS "k_query", n.fanouts, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution, n.fanouts / gf.group_fanouts AS share
-  FROM (SELECT "k_date", "k_prompt", "k_query", CAST(sum(w) AS BIGINT) AS fanouts FROM (SELECT x.* FROM "fo" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_prompt", "k_query") n
-  LEFT JOIN (SELECT "k_date", "k_prompt", CAST(sum(w) AS BIGINT) AS group_fanouts FROM (SELECT x.* FROM "fo" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_prompt") gf ON "n"."k_date" IS NOT DISTINCT FROM "gf"."k_date" AND "n"."k_prompt" IS NOT DISTINCT FROM "gf"."k_prompt"
+  FROM (SELECT "k_date", "k_prompt", "k_query", CAST(sum(w) AS BIGINT) AS fanouts FROM (SELECT x.* FROM "scoped_fanouts" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_prompt", "k_query") n
+  LEFT JOIN (SELECT "k_date", "k_prompt", CAST(sum(w) AS BIGINT) AS group_fanouts FROM (SELECT x.* FROM "scoped_fanouts" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_prompt") gf ON "n"."k_date" IS NOT DISTINCT FROM "gf"."k_date" AND "n"."k_prompt" IS NOT DISTINCT FROM "gf"."k_prompt"
   LEFT JOIN (SELECT "k_date", "k_prompt", CAST(sum(n_searched) AS BIGINT) AS executions FROM (SELECT x.* FROM "runs" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") WHERE n_searched > 0 GROUP BY "k_date", "k_prompt") xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt")
 SELECT "x".*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM scored x

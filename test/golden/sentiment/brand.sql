@@ -3,7 +3,7 @@ WITH scope_prompts AS (
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 target AS (SELECT id, name FROM assets WHERE category_id = $3 AND (name = $4 OR id = $5)),
-s AS (
+scoped_assessments AS (
   SELECT f.execution_id, f.model_id, f.sentiment_type, TRUE AS hit
   FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE "f".category_id = $6 AND "f".day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
@@ -11,10 +11,10 @@ cur AS (
   SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment
   FROM (
     SELECT count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive
-    FROM "s" WHERE hit HAVING count(*) > 0
+    FROM "scoped_assessments" WHERE hit HAVING count(*) > 0
   ) c),
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM cur x HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "s" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_assessments" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $9 + row_number() OVER (ORDER BY "y".n DESC) AS unit, unit AS rank
 FROM (

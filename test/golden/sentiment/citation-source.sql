@@ -3,7 +3,7 @@ WITH scope_prompts AS (
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 target AS (SELECT id, name FROM assets WHERE category_id = $3 AND (name = $4 OR id = $5)),
-s AS (
+scoped_assessments AS (
   SELECT ct.url AS "k_page", f.execution_id, f.model_id, f.sentiment_type, COALESCE(f.claim_id IN (SELECT id FROM "sentiment_claims" WHERE category_id = $6 AND (id IN ($7, $8) OR "name" IN ($9, $10))), FALSE) AS hit
   FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id
   JOIN (SELECT DISTINCT execution_id, url FROM citations ct WHERE "ct".category_id = $11 AND "ct".day BETWEEN CAST($12 AS DATE) AND CAST($13 AS DATE)) ct ON ct.execution_id = f.execution_id
@@ -12,10 +12,10 @@ cur AS (
   SELECT c.*, 100 * "c".positive / "c".n AS positive_sentiment, 100 - 100 * "c".positive / "c".n AS negative_sentiment
   FROM (
     SELECT "k_page", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive
-    FROM "s" WHERE hit GROUP BY "k_page"
+    FROM "scoped_assessments" WHERE hit GROUP BY "k_page"
   ) c),
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM cur x HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "s" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_assessments" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $17 + row_number() OVER (ORDER BY "y".n DESC, "y"."k_page" NULLS LAST) AS unit, unit AS rank
 FROM (

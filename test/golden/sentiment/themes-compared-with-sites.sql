@@ -3,11 +3,11 @@ WITH scope_prompts AS (
   WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
 target AS (SELECT id, name FROM assets WHERE category_id = $3 AND (name = $4 OR id = $5)),
-s AS (
+scoped_assessments AS (
   SELECT f.theme_id AS "k_theme", unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END) AS "k_tag", f.execution_id, f.model_id, f.sentiment_type, TRUE AS hit
   FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE "f".category_id = $6 AND "f".day BETWEEN CAST($7 AS DATE) AND CAST($8 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
-s_prev AS (
+compared_assessments AS (
   SELECT f.theme_id AS "k_theme", unnest(CASE WHEN len(p.tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(p.tag_ids) END) AS "k_tag", f.execution_id, f.model_id, f.sentiment_type, TRUE AS hit
   FROM sentiments f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE "f".category_id = $9 AND "f".day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND f.asset_id IN (SELECT id FROM target) AND TRUE),
@@ -16,11 +16,11 @@ cur AS (
          100 * "c".answers / d.answers AS occurrence
   FROM (
     SELECT "k_theme", "k_tag", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
-    FROM "s" WHERE hit GROUP BY "k_theme", "k_tag"
+    FROM "scoped_assessments" WHERE hit GROUP BY "k_theme", "k_tag"
   ) c
-  JOIN (SELECT "k_tag", count(DISTINCT execution_id) AS answers FROM "s" GROUP BY "k_tag") d ON "c"."k_tag" IS NOT DISTINCT FROM "d"."k_tag"),
+  JOIN (SELECT "k_tag", count(DISTINCT execution_id) AS answers FROM "scoped_assessments" GROUP BY "k_tag") d ON "c"."k_tag" IS NOT DISTINCT FROM "d"."k_tag"),
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM cur x HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "s" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_assessments" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $12 + row_number() OVER (ORDER BY "y".n DESC, "d_theme"."name" NULLS LAST, "y"."k_theme" NULLS LAST, "d_tag"."name" NULLS LAST, "y"."k_tag" NULLS LAST) AS unit, unit AS rank
 FROM (
@@ -36,16 +36,16 @@ prev AS (
          100 * "c".answers / d.answers AS occurrence
   FROM (
     SELECT "k_theme", "k_tag", count(*) AS n, count(*) FILTER (WHERE sentiment_type = 'positive') AS positive, count(DISTINCT execution_id) AS answers
-    FROM (SELECT x.* FROM "s_prev" x SEMI JOIN "ranked_rows" ON "x"."k_tag" IS NOT DISTINCT FROM "ranked_rows"."k_tag") WHERE hit GROUP BY "k_theme", "k_tag"
+    FROM (SELECT x.* FROM "compared_assessments" x SEMI JOIN "ranked_rows" ON "x"."k_tag" IS NOT DISTINCT FROM "ranked_rows"."k_tag") WHERE hit GROUP BY "k_theme", "k_tag"
   ) c
-  JOIN (SELECT "k_tag", count(DISTINCT execution_id) AS answers FROM (SELECT x.* FROM "s_prev" x SEMI JOIN "ranked_rows" ON "x"."k_tag" IS NOT DISTINCT FROM "ranked_rows"."k_tag") GROUP BY "k_tag") d ON "c"."k_tag" IS NOT DISTINCT FROM "d"."k_tag"),
+  JOIN (SELECT "k_tag", count(DISTINCT execution_id) AS answers FROM (SELECT x.* FROM "compared_assessments" x SEMI JOIN "ranked_rows" ON "x"."k_tag" IS NOT DISTINCT FROM "ranked_rows"."k_tag") GROUP BY "k_tag") d ON "c"."k_tag" IS NOT DISTINCT FROM "d"."k_tag"),
 sites AS (
   SELECT "k_theme", "k_tag", list(url ORDER BY answers DESC, url) AS cited_websites
   FROM (
     SELECT *, row_number() OVER (PARTITION BY "k_theme", "k_tag" ORDER BY answers DESC, url) AS place
     FROM (
       SELECT "h"."k_theme" AS "k_theme", "h"."k_tag" AS "k_tag", ct.url, count(DISTINCT h.execution_id) AS answers
-      FROM (SELECT DISTINCT "x"."k_theme" AS "k_theme", "x"."k_tag" AS "k_tag", x.execution_id FROM s x SEMI JOIN "ranked_rows" ON "x"."k_theme" IS NOT DISTINCT FROM "ranked_rows"."k_theme" AND "x"."k_tag" IS NOT DISTINCT FROM "ranked_rows"."k_tag" WHERE x.hit) h
+      FROM (SELECT DISTINCT "x"."k_theme" AS "k_theme", "x"."k_tag" AS "k_tag", x.execution_id FROM scoped_assessments x SEMI JOIN "ranked_rows" ON "x"."k_theme" IS NOT DISTINCT FROM "ranked_rows"."k_theme" AND "x"."k_tag" IS NOT DISTINCT FROM "ranked_rows"."k_tag" WHERE x.hit) h
       JOIN citations ct ON ct.execution_id = h.execution_id AND "ct".category_id = $15 AND "ct".day BETWEEN CAST($16 AS DATE) AND CAST($17 AS DATE)
       GROUP BY ALL
     )

@@ -132,27 +132,30 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'sentiment'),
     sql`target AS (SELECT id, name FROM assets WHERE category_id = ${plan.categoryId} AND (name = ${plan.asset} OR id = ${plan.asset}))`,
-    sql`s AS (${assessments(plan)})`,
+    sql`scoped_assessments AS (${assessments(plan)})`,
   ];
-  if (plan.comparison) ctes.push(sql`s_prev AS (${assessments({ categoryId: plan.categoryId, ...plan.comparison })})`);
+  if (plan.comparison)
+    ctes.push(sql`compared_assessments AS (${assessments({ categoryId: plan.categoryId, ...plan.comparison })})`);
   // Without date buckets every group is ranked against all others, so they are scored once for the count and
   // the rows; with them, a group is a row when it has an assessment the filter keeps, and a page scores only
   // its own buckets.
-  if (partition.empty) ctes.push(sql`cur AS (${scored(ident('s'))})`);
+  if (partition.empty) ctes.push(sql`cur AS (${scored(ident('scoped_assessments'))})`);
   const units: GroupUnits = {
     groups: g,
     partition,
-    counts: partition.empty ? countRows(sql`cur`, partition) : countGroups('s', g, partition, sql`hit`),
+    counts: partition.empty
+      ? countRows(sql`cur`, partition)
+      : countGroups('scoped_assessments', g, partition, sql`hit`),
     rowsOf: (pg) =>
       pg === null
         ? { ctes: [], from: sql`cur` }
-        : { ctes: [sql`cur AS (${scored(matching('s', partition, pg))})`], from: sql`cur` },
+        : { ctes: [sql`cur AS (${scored(matching('scoped_assessments', partition, pg))})`], from: sql`cur` },
     within: (x) => [sql`${ident(x)}.n DESC`, ...g.order(x)],
     withinLookups: (x) => g.orderLookups(x),
   };
   const extras: RowExtras = {
     ctes: (t) => [
-      ...(plan.comparison ? [sql`prev AS (${scored(matching('s_prev', answers, t))})`] : []),
+      ...(plan.comparison ? [sql`prev AS (${scored(matching('compared_assessments', answers, t))})`] : []),
       ...(plan.citedWebsites
         ? [
             sql`sites AS (
@@ -161,7 +164,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
     SELECT *, row_number() OVER (${g.partition()}ORDER BY answers DESC, url) AS place
     FROM (
       SELECT ${g.cols('h')}ct.url, count(DISTINCT h.execution_id) AS answers
-      FROM (SELECT DISTINCT ${g.cols('x')}x.execution_id FROM s x ${semiJoin} ${ident(t)} ON ${g.equal('x', t)} WHERE x.hit) h
+      FROM (SELECT DISTINCT ${g.cols('x')}x.execution_id FROM scoped_assessments x ${semiJoin} ${ident(t)} ON ${g.equal('x', t)} WHERE x.hit) h
       JOIN citations ct ON ct.execution_id = h.execution_id AND ${inWindowAt('ct', plan)}
       GROUP BY ALL
     )
@@ -196,7 +199,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
     shape: shapeOf(plan, g),
     rows: (range) => unitRows(units, range, columns, extras),
     total: unitTotal,
-    info: sql`SELECT (SELECT name FROM target) AS asset, ${modelNames('s')} AS models`,
+    info: sql`SELECT (SELECT name FROM target) AS asset, ${modelNames('scoped_assessments')} AS models`,
     // Groups rank by their counts over the whole window, so every slice would count them all again: a stream
     // is one statement (or, with date buckets, one per window of days: see byDate).
     sliceUnits: Number.POSITIVE_INFINITY,
