@@ -71,7 +71,7 @@ const mentioned: FlatField = {
   ops: ['is'],
   valueType: 'boolean',
   stage: 'row',
-  match: (_op, values) => sql`f.url IN (SELECT url FROM pa WHERE mentioned = ${values[0] ?? null})`,
+  match: (_op, values) => sql`f.url IN (SELECT url FROM page_mentions WHERE mentioned = ${values[0] ?? null})`,
 };
 
 const pageField = (column: string): FlatField =>
@@ -116,7 +116,7 @@ function compile(plan: InsightsPlan, rollups: ReadonlySet<string>) {
   const source = rolled ? rolledCitations : factCitations;
   const analyses = plan.filters.some((f) => f.field === 'mentioned')
     ? sql`
-pa AS (
+page_mentions AS (
   SELECT url, ${argMax(sql`mentioned`, sql`analyzed_at`)} AS mentioned FROM page_analyses
   WHERE category_id = ${plan.categoryId} AND analyzed_at <= ${instant(sql`${plan.window.end}`)}
   GROUP BY url

@@ -110,12 +110,12 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
     };
     const ctes = rolled
       ? sql`${promptsCte(plan, 'sentiment')},
-s AS (
+scoped_assessments AS (
   SELECT ${keySelect(plan.dimensions, defs)}f.n AS w, f.positive AS w_positive, f.negative AS w_negative
   ${rolledInScope(plan, catalog, sentimentDailyTable)}
 )`
       : sql`${promptsCte(plan, 'sentiment')},
-s AS (
+scoped_assessments AS (
   SELECT ${keySelect(plan.dimensions, defs)}f.sentiment_type AS sentiment
   ${factsInScope('sentiments', plan, catalog)}
 )`;
@@ -123,7 +123,7 @@ s AS (
     return {
       ctes,
       grouped: groupedOver(
-        's',
+        'scoped_assessments',
         plan.dimensions,
         plan.metrics.map((m) => metrics[m as keyof typeof metricSql]),
       ),

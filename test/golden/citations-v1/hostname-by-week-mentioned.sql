@@ -1,13 +1,13 @@
 WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1
 ),
-pa AS (
+page_mentions AS (
   SELECT url, arg_max(mentioned, analyzed_at) AS mentioned FROM page_analyses
   WHERE category_id = $2 AND analyzed_at <= CAST($3 AS TIMESTAMPTZ)
   GROUP BY url
 ),
 base AS (
-  SELECT f.hostname AS "k_hostname", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id AS model_key, (COALESCE(f.url IN (SELECT url FROM pa WHERE mentioned = $4), FALSE)) AND (COALESCE(contains(lower(f."hostname"), lower($5)), FALSE)) AS hit, f.executed_at AS cited_at
+  SELECT f.hostname AS "k_hostname", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id AS model_key, (COALESCE(f.url IN (SELECT url FROM page_mentions WHERE mentioned = $4), FALSE)) AND (COALESCE(contains(lower(f."hostname"), lower($5)), FALSE)) AS hit, f.executed_at AS cited_at
   FROM "citations" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $6 AND f.executed_at >= CAST($7 AS TIMESTAMPTZ) AND f.executed_at < CAST($8 AS TIMESTAMPTZ) AND COALESCE(f.model_id IN ($9, $10), FALSE)
 ),

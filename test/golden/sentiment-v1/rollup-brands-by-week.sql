@@ -1,12 +1,12 @@
 WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
-s AS (
+scoped_assessments AS (
   SELECT f.asset_id AS "k_asset_name", CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.n AS w, f.positive AS w_positive, f.negative AS w_negative
   FROM "rollup_sentiment_daily_sentiments" f
   WHERE f.category_id = $3 AND f.day >= CAST($4 AS DATE) AND f.day < CAST($5 AS DATE) AND TRUE
 ),
-grouped AS (SELECT "s"."k_asset_name" AS "k0", "s"."k_date" AS "k1", CAST(sum(w_positive) AS BIGINT) AS "m0", CAST(sum(w_negative) AS BIGINT) AS "m1", CAST(sum(w) AS BIGINT) AS "m2" FROM "s" GROUP BY "k_asset_name", "k_date"),
+grouped AS (SELECT "scoped_assessments"."k_asset_name" AS "k0", "scoped_assessments"."k_date" AS "k1", CAST(sum(w_positive) AS BIGINT) AS "m0", CAST(sum(w_negative) AS BIGINT) AS "m1", CAST(sum(w) AS BIGINT) AS "m2" FROM "scoped_assessments" GROUP BY "k_asset_name", "k_date"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1" FROM grouped g
 LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"),
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)

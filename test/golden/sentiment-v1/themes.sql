@@ -1,12 +1,12 @@
 WITH scope_prompts AS (
   SELECT id, prompt, topic_id, tag_ids, analysis_types FROM prompts WHERE category_id = $1 AND list_contains(analysis_types, $2)
 ),
-s AS (
+scoped_assessments AS (
   SELECT f.theme_id AS "k_theme", f.persona_id AS "k_persona", f.sentiment_type AS sentiment
   FROM "sentiments" f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $3 AND f.executed_at >= CAST($4 AS TIMESTAMPTZ) AND f.executed_at < CAST($5 AS TIMESTAMPTZ) AND COALESCE(f.asset_id IN (SELECT id FROM "assets" WHERE category_id = $6 AND "name" = $7), FALSE)
 ),
-grouped AS (SELECT "s"."k_theme" AS "k0", "s"."k_persona" AS "k1", count(*) FILTER (WHERE sentiment = 'positive') AS "m0", count(*) FILTER (WHERE sentiment = 'negative') AS "m1", count(*) AS "m2" FROM "s" GROUP BY "k_theme", "k_persona"),
+grouped AS (SELECT "scoped_assessments"."k_theme" AS "k0", "scoped_assessments"."k_persona" AS "k1", count(*) FILTER (WHERE sentiment = 'positive') AS "m0", count(*) FILTER (WHERE sentiment = 'negative') AS "m1", count(*) AS "m2" FROM "scoped_assessments" GROUP BY "k_theme", "k_persona"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", coalesce("n1"."name", '') AS "d1" FROM grouped g
 LEFT JOIN "themes" "n0" ON "n0".id = "g"."k0"
 LEFT JOIN "personas" "n1" ON "n1".id = "g"."k1"),
