@@ -60,8 +60,11 @@ export const instantOf = (name: string, fn: 'min' | 'max', column: string): Meas
   final: `CAST(s.${name} AS DateTime64(6, 'UTC'))`,
 });
 
-const storeOf = (r: ClickHouseRollup) => `${rollupTable(r.def, r.table)}_store`;
-const feedOf = (r: ClickHouseRollup) => `${rollupTable(r.def, r.table)}_feed`;
+/** The objects that keep one rollup table on ClickHouse: the view reports read, its store and the feed filling it. */
+const objectsOf = (def: RollupDef, table: string) => {
+  const view = rollupTable(def, table);
+  return { view, store: `${view}_store`, feed: `${view}_feed` };
+};
 
 /** The feed's SELECT: the rollup of the facts it reads, keyed by prompt. */
 function feedSelect(r: ClickHouseRollup, db: string, facts: string): string {
@@ -93,11 +96,7 @@ export async function fillEmptyRollups(
 }
 
 /** Every object the rollups create in a database, for `schema` and for checks. */
-export const rollupObjects = (r: ClickHouseRollup) => ({
-  view: rollupTable(r.def, r.table),
-  store: storeOf(r),
-  feed: feedOf(r),
-});
+export const rollupObjects = (r: ClickHouseRollup) => objectsOf(r.def, r.table);
 
 /**
  * The DDL of the rollups whose facts the catalog holds: per rollup table, the store, the materialized
@@ -183,8 +182,7 @@ export function rollupStatements(
 export function keptRollups(tables: ReadonlySet<string>, catalog: readonly RollupDef[]): ReadonlySet<string> {
   const whole = (def: RollupDef) =>
     Object.keys(def.tables).every((table) => {
-      const view = rollupTable(def, table);
-      return [view, `${view}_store`, `${view}_feed`].every((o) => tables.has(o));
+      return Object.values(objectsOf(def, table)).every((o) => tables.has(o));
     });
   return new Set(catalog.filter(whole).map((def) => def.name));
 }

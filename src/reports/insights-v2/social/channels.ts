@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
-import { list, sql, type Fragment } from '../../../query/sql.ts';
-import { dayBucket, type CalendarInterval } from '../../../query/time.ts';
+import { sql, type Fragment } from '../../../query/sql.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
 import type { PagedReport } from '../../paged-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
-import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
+import { readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import {
   answerOver,
   categoryOwned,
@@ -12,13 +12,13 @@ import {
   checkWindow,
   cursorPaging,
   echoFilter,
-  filterPredicate,
   insightsFields,
   maxResults,
   pageLimit,
 } from '../../insights/common.ts';
+import { platformCitations } from './platform-citations.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
-import { inWindow, promptsCte, type WindowScope } from '../../insights/scope.ts';
+import type { WindowScope } from '../../insights/scope.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
 type ChannelDimension = (typeof groupDims)[number];
@@ -129,11 +129,8 @@ const fieldOrder = [
  * citation_share's denominator); the channel part selects which channels are counted and ranked.
  */
 function compile(plan: ChannelsPlan): ShapedReport {
-  const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const lead = leads[plan.lead];
   const cross = plan.cross ? crosses[plan.cross] : null;
-  const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
-  const channelled = plan.lead === 'channel' ? sql` AND f.channel_id IS NOT NULL` : sql``;
   const values: Record<string, LeadField> = {
     ...lead.fields,
     rank: { name: 'rank', expr: sql`l.unit`, type: 'integer' },
@@ -144,16 +141,11 @@ function compile(plan: ChannelsPlan): ShapedReport {
     citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
   };
   return rankedLeads({
-    ctes: sql`${promptsCte(plan.categoryId)},
-platform_citations AS (
-  SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
-         f.source_type, f.model_id${period}
-  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
-  WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
-),
-sel AS (
-  SELECT * FROM platform_citations f WHERE ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}${channelled}
-)`,
+    ctes: platformCitations(
+      plan,
+      sql`f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category`,
+      (channel) => (plan.lead === 'channel' ? sql`${channel} AND f.channel_id IS NOT NULL` : channel),
+    ),
     key: lead.key,
     aggregates: lead.aggregates,
     label: lead.label,

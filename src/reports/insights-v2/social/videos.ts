@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
-import { ident, list, sql, type Fragment } from '../../../query/sql.ts';
-import { dayBucket, type CalendarInterval } from '../../../query/time.ts';
+import { ident, sql, type Fragment } from '../../../query/sql.ts';
+import type { CalendarInterval } from '../../../query/time.ts';
 import type { PagedReport } from '../../paged-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
-import { channelFilterFields, channelPromptFields, readChannelFilter, type ChannelFilter } from './channel-filter.ts';
+import { readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import {
   answerOver,
   categoryOwned,
@@ -12,13 +12,13 @@ import {
   checkWindow,
   cursorPaging,
   echoFilter,
-  filterPredicate,
   insightsFields,
   maxResults,
   pageLimit,
 } from '../../insights/common.ts';
+import { platformCitations } from './platform-citations.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
-import { inWindow, promptsCte, type WindowScope } from '../../insights/scope.ts';
+import type { WindowScope } from '../../insights/scope.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
 type VideoDimension = (typeof groupDims)[number];
@@ -98,9 +98,7 @@ const fieldOrder = [
  * the videos of some channels, and limit counts videos, whose cross-tab rows stay on one page.
  */
 function compile(plan: VideosPlan): ShapedReport {
-  const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const cross = plan.cross ? crosses[plan.cross] : null;
-  const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
   const lead = (name: string, column: string): LeadField => ({
     name,
     expr: sql`l.${ident(column)}`,
@@ -121,16 +119,11 @@ function compile(plan: VideosPlan): ShapedReport {
     citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
   };
   return rankedLeads({
-    ctes: sql`${promptsCte(plan.categoryId)},
-platform_citations AS (
-  SELECT f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category,
-         f.source_type, f.model_id${period}
-  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
-  WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
-),
-sel AS (
-  SELECT * FROM platform_citations f WHERE f.video_id IS NOT NULL AND ${filterPredicate(plan.filter.channel, channelFilterFields, scope)}
-)`,
+    ctes: platformCitations(
+      plan,
+      sql`f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category`,
+      (channel) => sql`f.video_id IS NOT NULL AND ${channel}`,
+    ),
     key: sql`video_id`,
     aggregates: sql`min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, `,
     label: sql`title`,
