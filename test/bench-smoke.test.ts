@@ -1,27 +1,42 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reportCases } from '../bench/cases/index.ts';
 import { defaultOptions, runBench } from '../bench/lib/bench.ts';
 import { evaluateGoals, goalNames, goalsByReport } from '../bench/lib/goals.ts';
 import { reportFloors } from '../bench/floors/index.ts';
-import { defaultServerRunOptions, runServerRuns } from '../bench/lib/server-runs.ts';
+import { defaultServerRunOptions } from '../bench/lib/server-runs.ts';
 import { charts, latencyChart, renderResults } from '../bench/lib/results-md.ts';
 import { aea } from './helpers/cli.ts';
 
+/**
+ * One bench run serves the two tests below, every report case and then the server runs: a run of its own
+ * for the server would open the dataset and run a case again.
+ */
+let run: Awaited<ReturnType<typeof runBench>>[number] | undefined;
+beforeAll(async () => {
+  // One warm-up run per side and no timed runs: every answer is compared, nothing is timed.
+  [run] = await runBench({
+    ...defaultOptions,
+    scales: [0.01],
+    iterations: 0,
+    warmup: 1,
+    peerBudgetSeconds: 0,
+    planIterations: 2,
+    http: null,
+    server: {
+      ...defaultServerRunOptions,
+      seconds: 1,
+      warmupSeconds: 0,
+      slowSeconds: 1,
+      afterSeconds: 1,
+      settleSeconds: 0,
+    },
+    quiet: true,
+    log: () => {},
+  });
+}, 300_000);
+
 describe('bench smoke run (scale 0.01)', () => {
   it('runs every request of every report case once, engine, floor and peers giving equal answers', async () => {
-    // One warm-up run per side and no timed runs: every answer is compared, nothing is timed.
-    const [run] = await runBench({
-      ...defaultOptions,
-      scales: [0.01],
-      iterations: 0,
-      warmup: 1,
-      peerBudgetSeconds: 0,
-      planIterations: 2,
-      http: null,
-      server: null,
-      quiet: true,
-      log: () => {},
-    });
     const expected = reportCases.flatMap((c) =>
       c
         .requests({ dir: '', scale: 0, rows: {}, firstDay: '', lastDay: '', categories: [], generated: false })
@@ -63,27 +78,7 @@ describe('bench smoke run (scale 0.01)', () => {
     ]);
   });
 
-  it('runs the server runs against aea serve: the floor server, every stream read slowly, eight slow readers, mixed load and a PATCH', async () => {
-    const server = {
-      ...defaultServerRunOptions,
-      seconds: 1,
-      warmupSeconds: 0,
-      slowSeconds: 1,
-      afterSeconds: 1,
-      settleSeconds: 0,
-    };
-    const [run] = await runBench({
-      ...defaultOptions,
-      scales: [0.01],
-      only: ['factcheck-claims'],
-      iterations: 0,
-      warmup: 1,
-      planIterations: 2,
-      http: null,
-      server,
-      quiet: true,
-      log: () => {},
-    });
+  it('runs the server runs against aea serve: the floor server, every stream read slowly, eight slow readers, mixed load and a PATCH', () => {
     const s = run!.server!;
     expect(s.visibilityHttp.engine.requests).toBeGreaterThan(0);
     expect(s.visibilityHttp.floor.requests).toBeGreaterThan(0);
@@ -106,7 +101,7 @@ describe('bench smoke run (scale 0.01)', () => {
     for (const part of ['**Server runs**', 'slow readers on 8 keys', '**Mixed load**', '**PATCH**'])
       expect(md).toContain(part);
     expect(evaluateGoals([run!]).find((g) => g.goal === goalNames.http)!.status).not.toBe('not measured');
-  }, 300_000);
+  });
 
   it('aea bench names an unknown report', async () => {
     const out = await aea(['bench', '--scale', '0.01', '--only', 'nope', '--no-write']);
