@@ -19,7 +19,7 @@ export function buildIsCurrent(): boolean {
 /**
  * The `aea` the tests spawn: the build when it is current (a clean clone's, which `npm ci` makes), as
  * bin/aea.mjs would run it, else the sources through tsx. The build starts with about a second less CPU
- * than the sources, and the suite spawns it some seventy times. Decided once per worker, so a rebuild
+ * than the sources, and the suite spawns it dozens of times. Decided once per worker, so a rebuild
  * during the run (test/package.test.ts builds only a stale dist/) never changes it halfway.
  */
 export const aeaBin = buildIsCurrent() ? built : sources;
