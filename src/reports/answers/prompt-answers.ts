@@ -4,10 +4,9 @@ import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts'
 import type { FilterNode } from '../../query/filter-node.ts';
 import { listTransform, lowerText, struct } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
-import type { PagedReport } from '../paged-report.ts';
+import { v2Report, refuseIssues } from '../v2-report.ts';
 import { analysisTypeField } from '../insights/analysis-types.ts';
 import {
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -123,7 +122,7 @@ function check(req: AnswersRequest): ValidationIssue[] {
   ];
 }
 
-export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.input<typeof schema>> = {
+export const promptAnswersReport = v2Report<AnswersRequest, AnswersPlan, z.input<typeof schema>>({
   id: 'prompt-answers.v2',
   path: '/v2/prompts/answers',
   streamPath: '/v2/prompts/answers/stream',
@@ -131,10 +130,9 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.inp
   summary: 'Prompt answers: the raw answers (one row per run), newest first',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    refuseIssues(check(req));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -172,4 +170,4 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.inp
       filter: echoFilter(plan.filter),
     };
   },
-};
+});

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors.ts';
-import type { PagedReport } from '../paged-report.ts';
+import type { V2Declaration } from '../v2-declaration.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { comparedAnswer, type AnswerColumns } from './compared-answer.ts';
 import { comparedDates, type DateSpan } from './compared-dates.ts';
@@ -17,7 +17,9 @@ type Extended<Plan> = Plan & { readonly compared?: DateSpan; readonly filled?: t
  * window (`comparedAnswer`), filled alike. Read by units, never by date windows: the added and
  * compared rows are known only once the whole answer is.
  */
-export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>): PagedReport<Req, Plan> {
+export function withAnswerExtensions<Req, Plan extends { readonly categoryId: string }, In>(
+  report: V2Declaration<Req, Plan, In>,
+): V2Declaration<Req, Plan, In> {
   const answer = report.answer;
   if (!answer || report.compare || report.fill) return report;
   const ext = (plan: Plan) => plan as Extended<Plan>;

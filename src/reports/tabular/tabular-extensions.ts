@@ -4,8 +4,6 @@ import { nullDouble } from '../../query/dialect.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
 import { maxWindowDays } from '../insights/common.ts';
-import type { RollupChoice } from '../endpoint.ts';
-import type { Extensions } from '../extensions/options.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import type { ScalarType } from '../../query/row-shape.ts';
 import { tabularCompiled } from './tabular-compiled.ts';
@@ -172,54 +170,55 @@ grouped AS (
 )`;
 }
 
+/** What the extensions ask of a plan: the plan as read, and each extension (see `Extension` in tabular-report.ts). */
+interface Asked<Plan> {
+  readonly read: Plan;
+  readonly fill: boolean;
+  readonly components: boolean;
+  readonly compared: MsWindow | null;
+}
+
+/** The plan with its ratios' parts among its metrics, when components asks for them (counts that fill makes 0, compared like any other). */
+function shapedOf<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan, components: boolean): Plan {
+  if (!components) return plan;
+  const metrics = [...plan.metrics, ...componentNames(plan.metrics, report.ratioMetrics ?? [])];
+  return { ...plan, components: true, metrics, query: { ...plan.query, metrics } };
+}
+
+/** The plan as answered: its metrics and `info.query` with what the extensions add. */
+export function answeredPlan<Plan extends TabularShape>(report: ExtensibleReport<Plan>, x: Asked<Plan>): Plan {
+  const shaped = shapedOf(report, x.read, x.components);
+  return x.compared ? comparedShape(shaped, x.compared) : shaped;
+}
+
 /**
- * Checks the extensions a request asks for against its plan (a 422 at the query parameter), then
- * returns how to compile it once authorized: `rollupsOf` says which rollups a plan may read.
+ * The answer's SQL with the extensions asked for, in SQL over the report's groups; `rollupsOf` says
+ * which rollups each window's plan reads.
  */
-export function extendedCompile<Plan extends TabularShape>(
+export function extendedSql<Plan extends TabularShape>(
   report: ExtensibleReport<Plan>,
-  plan: Plan,
-  extensions: Extensions,
-): (rollupsOf: (p: Plan) => RollupChoice) => { plan: Plan; compiled: ShapedReport; rollups: RollupChoice } {
-  const { fill, compare, components } = extensions;
-  if (fill) checkFill(plan);
-  if (components) checkComponents(report, plan);
-  const compared = compare && report.within ? compareWindowOf(plan, compare) : null;
-  const parts = components ? componentNames(plan.metrics, report.ratioMetrics ?? []) : [];
-  // The parts are metrics of the answer: counts that fill makes 0, compared like any other.
-  const shapedOf = (p: Plan): Plan => {
-    if (!components) return p;
-    const metrics = [...p.metrics, ...parts];
-    return { ...p, components: true, metrics, query: { ...p.query, metrics } };
-  };
-  const sqlOf = (p: Plan, chosen: readonly string[]): TabularSql => {
-    const t = report.compile(components ? { ...p, components: true } : p, new Set(chosen));
-    return fill ? filledSql(shapedOf(p), t, [...report.countMetrics, ...parts]) : t;
+  x: Asked<Plan>,
+  answered: Plan,
+  rollupsOf: (plan: Plan) => ReadonlySet<string>,
+): ShapedReport {
+  const parts = x.components ? componentNames(x.read.metrics, report.ratioMetrics ?? []) : [];
+  const sqlOf = (p: Plan): TabularSql => {
+    const t = report.compile(x.components ? { ...p, components: true } : p, rollupsOf(p));
+    return x.fill ? filledSql(shapedOf(report, p, x.components), t, [...report.countMetrics, ...parts]) : t;
   };
   const integers = new Set([...report.countMetrics, ...(report.instantMetrics ?? []), ...parts]);
-  return (rollupsOf) => {
-    const rollups = rollupsOf(plan);
-    const shaped = shapedOf(plan);
-    const t = { ...sqlOf(plan, rollups.chosen), metricTypes: metricTypes(shaped.metrics, integers) };
-    if (compared && report.within) {
-      const prevPlan = report.within(plan, compared);
-      const prevRollups = rollupsOf(prevPlan);
-      const answered = comparedShape(shaped, compared);
-      const groups = comparedGroups(
-        shaped,
-        t,
-        shapedOf(prevPlan),
-        sqlOf(prevPlan, prevRollups.chosen),
-        report.instantMetrics ?? [],
-      );
-      const both = {
-        candidates: [...new Set([...rollups.candidates, ...prevRollups.candidates])],
-        chosen: [...new Set([...rollups.chosen, ...prevRollups.chosen])],
-      };
-      return { plan: answered, compiled: tabularCompiled(answered, t, groups), rollups: both };
-    }
-    return { plan: shaped, compiled: tabularCompiled(shaped, t), rollups };
-  };
+  const shaped = shapedOf(report, x.read, x.components);
+  const t = { ...sqlOf(x.read), metricTypes: metricTypes(shaped.metrics, integers) };
+  if (!x.compared || !report.within) return tabularCompiled(answered, t);
+  const prevPlan = report.within(x.read, x.compared);
+  const groups = comparedGroups(
+    shaped,
+    t,
+    shapedOf(report, prevPlan, x.components),
+    sqlOf(prevPlan),
+    report.instantMetrics ?? [],
+  );
+  return tabularCompiled(answered, t, groups);
 }
 
 /**
@@ -240,7 +239,7 @@ function metricTypes(metrics: readonly string[], integers: ReadonlySet<string>):
 }
 
 /** components refuses the dimensions whose rows do not re-aggregate. */
-function checkComponents<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan): void {
+export function checkComponents<Plan extends TabularShape>(report: ExtensibleReport<Plan>, plan: Plan): void {
   const partial = plan.dimensions.filter((d) => report.partialDimensions?.includes(d));
   if (partial.length > 0) {
     throw ValidationError.of(

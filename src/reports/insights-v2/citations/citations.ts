@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import { typesOf, type AnalysisType } from '../../insights/analysis-types.ts';
 import { citationsDaily, servedByCitationsDaily } from '../../insights/citations-rollup.ts';
 import {
@@ -14,7 +14,6 @@ import {
   type Partition,
 } from './citations-sql.ts';
 import {
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -76,7 +75,7 @@ function check(req: CitationsRequest): ValidationIssue[] {
   return issues;
 }
 
-export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.input<typeof schema>> = {
+export const citationsReport = v2Report<CitationsRequest, CitationsPlan, z.input<typeof schema>>({
   id: 'citations.v2',
   path: '/v2/reports/citations',
   streamPath: '/v2/reports/citations/stream',
@@ -85,11 +84,10 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.inp
     'Citations: the domains (or pages) answers cite, with count, citation share, rank and first citation, most cited first',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
-  rollups: (plan) => (servedByCitationsDaily(plan) ? [{ def: citationsDaily, categoryId: plan.categoryId }] : []),
+  rollups: (plan) => (servedByCitationsDaily(plan) ? [{ def: citationsDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    refuseIssues(check(req));
     const filter = readLayeredFilter(req.filter, citationsRules).filter;
     return {
       organizationId: ctx.organizationId,
@@ -123,4 +121,4 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.inp
       filter: echoFilter(plan.filter.node),
     };
   },
-};
+});

@@ -4,7 +4,7 @@ import type { FilterNode } from '../../../query/filter-node.ts';
 import { field, value } from '../../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from '../../insights/ratio-parts.ts';
@@ -12,7 +12,6 @@ import { factcheckKeys } from './factcheck-keys.ts';
 import {
   answerColumns,
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -160,7 +159,7 @@ function check(req: FactcheckRequest): ValidationIssue[] {
   return issues;
 }
 
-export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.input<typeof schema>> = {
+export const factcheckReport = v2Report<FactcheckRequest, FactcheckPlan, z.input<typeof schema>>({
   id: 'factcheck.v2',
   path: '/v2/reports/factcheck',
   streamPath: '/v2/reports/factcheck/stream',
@@ -168,10 +167,9 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
   summary: 'Fact-check scores: accuracy, accurate and inaccurate claim occurrences, per group or per cited page',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    refuseIssues(check(req));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -194,7 +192,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
       plan.components ? ['accuracy'] : [],
     ),
   ),
-  components: ratioComponents(['accuracy']),
+  components: ratioComponents<FactcheckPlan>(),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {
@@ -208,4 +206,4 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
       filter: echoFilter(plan.filter),
     };
   },
-};
+});

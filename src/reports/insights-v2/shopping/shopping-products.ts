@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { laxBool, laxInt } from '../../../query/schema-types.ts';
-import { refuseFields, type PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues, refuseFields } from '../../v2-report.ts';
 import {
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -92,7 +91,7 @@ function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[]
   return issues;
 }
 
-export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, z.input<typeof schema>> = {
+export const shoppingProductsReport = v2Report<ShoppingRequest, ShoppingPlan, z.input<typeof schema>>({
   id: 'shopping-products.v2',
   path: '/v2/reports/shopping/products',
   streamPath: '/v2/reports/shopping/products/stream',
@@ -100,11 +99,10 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
   summary: 'Shopping products: visibility, position and rank of the products shown in shopping answers',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
-  rollups: (plan) => (servedByShoppingDaily(plan) ? [{ def: shoppingDaily, categoryId: plan.categoryId }] : []),
+  rollups: (plan) => (servedByShoppingDaily(plan) ? [{ def: shoppingDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx, mode) {
+    refuseIssues(check(req, mode));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -121,7 +119,7 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
   },
   compile: compileShopping,
   // A product's rating and reviews describe it in both windows alike; its rank is its place in its own.
-  components: ratioComponents(shoppingRatios, (plan) =>
+  components: ratioComponents<ShoppingPlan>((plan) =>
     plan.groupBy.length > 0 && plan.metrics.includes('visibility_score')
       ? "visibility_score's denominator counts every answer of the row's bucket, while a product has rows only in the buckets that show it: ask for components without visibility_score, or without group_by"
       : null,
@@ -151,4 +149,4 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
       metrics: plan.metrics,
     };
   },
-};
+});

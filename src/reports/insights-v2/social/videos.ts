@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import {
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -148,7 +147,7 @@ function check(req: VideosRequest): ValidationIssue[] {
 
 const path = (platform: string) => `/v2/reports/social/${platform}/videos`;
 
-export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof schema>> = {
+export const videosReport = v2Report<VideosRequest, VideosPlan, z.input<typeof schema>>({
   id: 'videos.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,
@@ -159,10 +158,9 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
   summary: 'Video-platform videos: the videos and shorts cited in a category, ranked by citations',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    refuseIssues(check(req));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -204,4 +202,4 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
       source_types: plan.sourceTypes,
     };
   },
-};
+});
