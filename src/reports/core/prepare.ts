@@ -18,16 +18,16 @@ interface RewriteStep {
 
 // Every rewrite only marks what its plan answers with, so their order changes nothing but which refusal comes first.
 const rewriteSteps: readonly RewriteStep[] = [
-  {
-    name: 'components',
-    rewrite: (report, plan, x) =>
-      x.components && report.rewrites.components ? report.rewrites.components(plan) : plan,
-  },
   { name: 'fill', rewrite: (report, plan, x) => (x.fill && report.rewrites.fill ? report.rewrites.fill(plan) : plan) },
   {
     name: 'compare',
     rewrite: (report, plan, x) =>
       x.compare && report.rewrites.compare ? report.rewrites.compare(plan, x.compare) : plan,
+  },
+  {
+    name: 'components',
+    rewrite: (report, plan, x) =>
+      x.components && report.rewrites.components ? report.rewrites.components(plan) : plan,
   },
 ];
 
