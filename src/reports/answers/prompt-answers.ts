@@ -114,12 +114,8 @@ const fields: Record<FieldName, AnswerField> = {
   ),
 };
 
-function check(req: AnswersRequest): ValidationIssue[] {
-  return [
-    ...checkWindow(req),
-    ...checkUnique(req.include, 'include'),
-    ...readLayeredFilter(req.filter, answersRules).issues,
-  ];
+function check(req: AnswersRequest, parsedFilter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
+  return [...checkWindow(req), ...checkUnique(req.include, 'include'), ...parsedFilter.issues];
 }
 
 export const promptAnswersReport = v2Report<AnswersRequest, AnswersPlan, z.input<typeof schema>>({
@@ -132,19 +128,20 @@ export const promptAnswersReport = v2Report<AnswersRequest, AnswersPlan, z.input
   schema,
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
+    const parsedFilter = readLayeredFilter(req.filter, answersRules);
+    refuseIssues(check(req, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
       startDate: req.start_date,
       endDate: req.end_date,
       include: fieldNames.filter((f) => !req.include || req.include.includes(f)),
-      filter: readLayeredFilter(req.filter, answersRules).filter.node,
+      filter: parsedFilter.filter.node,
     };
   },
   byDate: {
     order: () => 'newest first',
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+    window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   compile(plan) {

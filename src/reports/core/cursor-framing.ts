@@ -5,7 +5,8 @@ import type { CallContext, RowsResult } from '../endpoint.ts';
 import { pageResult, readPage } from '../read-rows.ts';
 import { countUnits, headOf, headQuery, pageStatements, type Head, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
-import { dateSlices, unitSlices, type DateOrder, type DateWindow, type SliceCounter } from '../stream-slices.ts';
+import type { DateSpan } from '../extensions/compared-dates.ts';
+import { dateSlices, unitSlices, type DateOrder, type SliceCounter } from '../stream-slices.ts';
 import type { Framed, Framing, Mode, Prepared, Report } from './report.ts';
 
 export interface Paging {
@@ -35,7 +36,7 @@ export interface PageFacts {
  */
 export interface ByDate<Plan> {
   order(plan: Plan): DateOrder | null;
-  window(plan: Plan): DateWindow;
+  window(plan: Plan): DateSpan;
   within(plan: Plan, start: string, end: string): Plan;
 }
 

@@ -1,12 +1,10 @@
 import { ValidationError } from '../../errors.ts';
+import { maxWindowDays } from '../insights/common.ts';
 import type { V2Declaration } from '../v2-declaration.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { comparedAnswer, type AnswerColumns } from './compared-answer.ts';
 import { comparedDates, type DateSpan } from './compared-dates.ts';
 import { filledAnswer } from './filled-answer.ts';
-
-/** The v2 windows' bound, which the compared window keeps too. */
-const maxWindowDays = 3 * 366;
 
 type Extended<Plan> = Plan & { readonly compared?: DateSpan; readonly filled?: true };
 

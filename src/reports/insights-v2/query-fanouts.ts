@@ -61,7 +61,7 @@ function metricsOf(req: FanoutsRequest): Metric[] {
     : ['total_fanouts', 'fanouts_per_execution', 'query_variations'];
 }
 
-function check(req: FanoutsRequest): ValidationIssue[] {
+function check(req: FanoutsRequest, parsedFilter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
@@ -95,7 +95,7 @@ function check(req: FanoutsRequest): ValidationIssue[] {
         ),
       );
   });
-  issues.push(...readLayeredFilter(req.filter, fanoutsRules).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
@@ -114,8 +114,9 @@ export const queryFanoutsReport = v2Report<FanoutsRequest, FanoutsPlan, z.input<
   rollups: (plan) => (servedByFanoutsDaily(plan) ? [{ def: fanoutsDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
-    const filter = readLayeredFilter(req.filter, fanoutsRules).filter;
+    const parsedFilter = readLayeredFilter(req.filter, fanoutsRules);
+    refuseIssues(check(req, parsedFilter));
+    const filter = parsedFilter.filter;
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,

@@ -21,6 +21,7 @@ import type { AnswerColumns } from '../extensions/compared-answer.ts';
 import type { DateSpan } from '../extensions/compared-dates.ts';
 import type { Grouping } from './group-keys.ts';
 
+/** The longest window a request reads, in days (three years); a compared window keeps it too. */
 export const maxWindowDays = 3 * 366;
 
 /** The FilterNode on the wire. Its structure is checked by parseFilter, which names every bad key. */
@@ -90,10 +91,6 @@ export function readFilter(
 }
 
 /** The filter as parsed and normalized, for plans (a checked request never fails here). */
-export function planFilter(input: unknown, catalog: FilterCatalog, limits?: FilterLimits): FilterNode | null {
-  return readFilter(input, catalog, limits).node;
-}
-
 export const echoFilter = (node: FilterNode | null): WireFilter | null => (node ? toWire(node) : null);
 
 export function filterPredicate(node: FilterNode | null, catalog: FilterCatalog, scope: FilterScope): Fragment {
@@ -114,7 +111,7 @@ export const windowedByDate = <Plan extends { startDate: string; endDate: string
   order: (plan: Plan) => DateOrder | null,
 ): ByDate<Plan> => ({
   order,
-  window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+  window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
   within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
 });
 

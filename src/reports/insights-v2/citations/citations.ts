@@ -60,7 +60,7 @@ function metricsOf(req: CitationsRequest): Metric[] {
   return req.metrics ? [...new Set(req.metrics)] : [...defaultMetrics];
 }
 
-function check(req: CitationsRequest): ValidationIssue[] {
+function check(req: CitationsRequest, parsedFilter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
@@ -71,7 +71,7 @@ function check(req: CitationsRequest): ValidationIssue[] {
     if (m === 'first_cited_at' && !paged)
       issues.push(valueError(['body', 'metrics', i], 'first_cited_at is a page metric: add page to group_by', m));
   });
-  issues.push(...readLayeredFilter(req.filter, citationsRules).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
@@ -87,8 +87,9 @@ export const citationsReport = v2Report<CitationsRequest, CitationsPlan, z.input
   rollups: (plan) => (servedByCitationsDaily(plan) ? [{ def: citationsDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
-    const filter = readLayeredFilter(req.filter, citationsRules).filter;
+    const parsedFilter = readLayeredFilter(req.filter, citationsRules);
+    refuseIssues(check(req, parsedFilter));
+    const filter = parsedFilter.filter;
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,

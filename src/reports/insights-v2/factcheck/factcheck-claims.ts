@@ -50,7 +50,11 @@ function guards(plan: ClaimsPlan): DataGuard[] {
   ];
 }
 
-function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
+function check(
+  req: ClaimsRequest,
+  mode: 'page' | 'stream',
+  filter: ReturnType<typeof readClaimFilter>,
+): ValidationIssue[] {
   const issues = [...checkWindow(req), ...checkUnique(req.include, 'include')];
   const grouped = (req.group_by ?? []).length > 0;
   if (mode === 'stream') {
@@ -78,7 +82,6 @@ function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
         ),
       );
   }
-  const filter = readClaimFilter(req.filter);
   issues.push(...filter.issues);
   if (req.group_by?.[0] === 'tag' && filter.node && usesTag(filter.node)) {
     issues.push(valueError(['body', 'group_by'], 'group_by [tag] cannot be combined with a tag filter', req.group_by));
@@ -101,7 +104,8 @@ export const factcheckClaimsReport = v2Report<ClaimsRequest, ClaimsPlan, z.input
   schema,
   paging: cursorPaging(25),
   read(req, ctx, mode) {
-    refuseIssues(check(req, mode));
+    const parsedFilter = readClaimFilter(req.filter);
+    refuseIssues(check(req, mode, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -109,7 +113,7 @@ export const factcheckClaimsReport = v2Report<ClaimsRequest, ClaimsPlan, z.input
       endDate: req.end_date,
       section: req.group_by?.[0] ?? null,
       include: includeNames.filter((i) => req.include?.includes(i)),
-      filter: readClaimFilter(req.filter).node,
+      filter: parsedFilter.node,
     };
   },
   compile: compileClaims,

@@ -143,7 +143,7 @@ function compile(plan: FactcheckPlan): ShapedReport {
   };
 }
 
-function check(req: FactcheckRequest): ValidationIssue[] {
+function check(req: FactcheckRequest, parsedFilter: ReturnType<typeof readClaimFilter>): ValidationIssue[] {
   const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by')];
   const groupBy = req.group_by ?? [];
   if (groupBy.includes('citation') && groupBy.length > 1) {
@@ -155,7 +155,7 @@ function check(req: FactcheckRequest): ValidationIssue[] {
       ),
     );
   }
-  issues.push(...readClaimFilter(req.filter).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
@@ -169,7 +169,8 @@ export const factcheckReport = v2Report<FactcheckRequest, FactcheckPlan, z.input
   schema,
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
+    const parsedFilter = readClaimFilter(req.filter);
+    refuseIssues(check(req, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -177,7 +178,7 @@ export const factcheckReport = v2Report<FactcheckRequest, FactcheckPlan, z.input
       endDate: req.end_date,
       groupBy: req.group_by ?? [],
       interval: req.interval ?? 'day',
-      filter: readClaimFilter(req.filter).node,
+      filter: parsedFilter.node,
     };
   },
   compile,

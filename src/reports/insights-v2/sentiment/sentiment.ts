@@ -79,14 +79,13 @@ function metricsOf(req: SentimentRequest): SentimentMetric[] {
   return req.metrics ? [...new Set(req.metrics)] : ['positive_sentiment', 'negative_sentiment'];
 }
 
-function check(req: SentimentRequest): ValidationIssue[] {
+function check(req: SentimentRequest, filter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
     ...checkUnique(req.metrics, 'metrics'),
   ];
   const groupBy = req.group_by ?? [];
-  const filter = readLayeredFilter(req.filter, sentimentRules);
   issues.push(...filter.issues);
   const citation = req.source === 'citation';
   if (citation && groupBy.length > 0)
@@ -162,7 +161,8 @@ export const sentimentReport = v2Report<SentimentRequest, SentimentPlan, z.input
   rollups: (plan) => (servedBySentimentDaily(plan) ? [{ def: sentimentDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
+    const parsedFilter = readLayeredFilter(req.filter, sentimentRules);
+    refuseIssues(check(req, parsedFilter));
     const start = req.comparison_start_date ?? null;
     const end = req.comparison_end_date ?? null;
     return {
@@ -177,7 +177,7 @@ export const sentimentReport = v2Report<SentimentRequest, SentimentPlan, z.input
       metrics: metricsOf(req),
       comparison: start !== null && end !== null ? { startDate: start, endDate: end } : null,
       citedWebsites: req.include_cited_websites ?? false,
-      filter: readLayeredFilter(req.filter, sentimentRules).filter,
+      filter: parsedFilter.filter,
     };
   },
   compile: compileSentiment,

@@ -10,7 +10,6 @@ import {
   echoFilter,
   insightsFields,
   pageLimit,
-  planFilter,
   readFilter,
 } from '../../insights/common.ts';
 import {
@@ -57,7 +56,11 @@ function metricsOf(req: ShoppingRequest): Metric[] {
   return req.include_merchants ? metricNames.filter((m) => !positionMetrics.includes(m)) : [...metricNames];
 }
 
-function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[] {
+function check(
+  req: ShoppingRequest,
+  mode: 'page' | 'stream',
+  parsedFilter: ReturnType<typeof readFilter>,
+): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
@@ -87,7 +90,7 @@ function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[]
         issues.push(valueError(['body', 'metrics', i], `${m} is not available with include_merchants`, m));
     });
   }
-  issues.push(...readFilter(req.filter, shoppingFilterFields).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
@@ -102,7 +105,8 @@ export const shoppingProductsReport = v2Report<ShoppingRequest, ShoppingPlan, z.
   rollups: (plan) => (servedByShoppingDaily(plan) ? [{ def: shoppingDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   read(req, ctx, mode) {
-    refuseIssues(check(req, mode));
+    const parsedFilter = readFilter(req.filter, shoppingFilterFields);
+    refuseIssues(check(req, mode, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -114,7 +118,7 @@ export const shoppingProductsReport = v2Report<ShoppingRequest, ShoppingPlan, z.
       includeMerchants: req.include_merchants ?? false,
       target:
         req.target_product != null ? { product: req.target_product, competitors: req.competitor_limit ?? 5 } : null,
-      filter: planFilter(req.filter, shoppingFilterFields),
+      filter: parsedFilter.node,
     };
   },
   compile: compileShopping,

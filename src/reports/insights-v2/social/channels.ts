@@ -162,7 +162,7 @@ function sourceTypesOf(req: ChannelsRequest): SourceType[] {
     : [...defaultSourceTypes];
 }
 
-function check(req: ChannelsRequest): ValidationIssue[] {
+function check(req: ChannelsRequest, parsedFilter: ReturnType<typeof readChannelFilter>): ValidationIssue[] {
   const duplicates = checkUnique(req.group_by, 'group_by');
   const shape = shapeOf(req.group_by);
   const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
@@ -176,7 +176,7 @@ function check(req: ChannelsRequest): ValidationIssue[] {
         ),
       );
   });
-  issues.push(...readChannelFilter(req.filter).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
@@ -196,7 +196,8 @@ export const channelsReport = v2Report<ChannelsRequest, ChannelsPlan, z.input<ty
   schema,
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
+    const parsedFilter = readChannelFilter(req.filter);
+    refuseIssues(check(req, parsedFilter));
     const shape = shapeOf(req.group_by) as { lead: Lead; cross: Cross | null };
     return {
       organizationId: ctx.organizationId,
@@ -207,7 +208,7 @@ export const channelsReport = v2Report<ChannelsRequest, ChannelsPlan, z.input<ty
       cross: shape.cross,
       interval: req.interval ?? null,
       sourceTypes: sourceTypesOf(req),
-      filter: readChannelFilter(req.filter).filter,
+      filter: parsedFilter.filter,
     };
   },
   compile,

@@ -133,7 +133,7 @@ function compile(plan: VideosPlan): ShapedReport {
   });
 }
 
-function check(req: VideosRequest): ValidationIssue[] {
+function check(req: VideosRequest, parsedFilter: ReturnType<typeof readChannelFilter>): ValidationIssue[] {
   const duplicates = checkUnique(req.group_by, 'group_by');
   const shape = crossOf(req.group_by);
   const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
@@ -141,7 +141,7 @@ function check(req: VideosRequest): ValidationIssue[] {
     if (!videoSourceTypes.includes(t as VideoSourceType))
       issues.push(valueError(['body', 'source_types', i], `source type '${t}' has no video; use video or short`, t));
   });
-  issues.push(...readChannelFilter(req.filter, 'videos').issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
@@ -160,7 +160,8 @@ export const videosReport = v2Report<VideosRequest, VideosPlan, z.input<typeof s
   schema,
   paging: cursorPaging(10),
   read(req, ctx) {
-    refuseIssues(check(req));
+    const parsedFilter = readChannelFilter(req.filter, 'videos');
+    refuseIssues(check(req, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -171,7 +172,7 @@ export const videosReport = v2Report<VideosRequest, VideosPlan, z.input<typeof s
       sourceTypes: req.source_types
         ? videoSourceTypes.filter((t) => req.source_types!.includes(t))
         : [...videoSourceTypes],
-      filter: readChannelFilter(req.filter, 'videos').filter,
+      filter: parsedFilter.filter,
     };
   },
   compile,

@@ -168,7 +168,7 @@ export const visibilityReport = v2Report<VisibilityRequest, VisibilityPlan, z.in
   byDate: {
     // A filled or compared answer's groups depend on the keys seen over the whole window, so it is read by units, not by date windows.
     order: (plan) => (plan.groupBy[0] === 'date' && !plan.fill && !plan.compare ? plan.interval : null),
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+    window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   components: (plan) => ({ ...plan, components: true }),
