@@ -3,7 +3,7 @@ import { reportCases } from '../bench/cases/index.ts';
 import { defaultOptions, runBench } from '../bench/lib/bench.ts';
 import { evaluateGoals, goalNames, goalsByReport } from '../bench/lib/goals.ts';
 import { reportFloors } from '../bench/floors/index.ts';
-import { defaultServerRunOptions, runServerRuns } from '../bench/lib/server-runs.ts';
+import { defaultServerRunOptions } from '../bench/lib/server-runs.ts';
 import { charts, latencyChart, renderResults } from '../bench/lib/results-md.ts';
 import { aea } from './helpers/cli.ts';
 

@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leaves, toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { citationFields } from '../src/reports/insights-v2/citations/citation-fields.ts';
 import { citationsDaily } from '../src/reports/insights/citations-rollup.ts';
 import { citationsReport } from '../src/reports/insights-v2/citations/citations.ts';
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { pageSql } from './helpers/page-sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
+
 import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';

@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { fanoutsDaily } from '../src/reports/insights/fanouts-rollup.ts';
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
 import { pageSql } from './helpers/page-sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
+
 import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';

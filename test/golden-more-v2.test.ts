@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
-import { render, sql } from '../src/query/sql.ts';
+import { render } from '../src/query/sql.ts';
 import { promptAnswersReport } from '../src/reports/answers/prompt-answers.ts';
 import { compileAnswersV1, planAnswersV1 } from '../src/reports/answers/prompt-answers-v1.ts';
 import { citationsReport } from '../src/reports/insights-v2/citations/citations.ts';

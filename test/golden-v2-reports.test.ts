@@ -1,10 +1,8 @@
-import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
-import { render, sql } from '../src/query/sql.ts';
 import { channelsReport } from '../src/reports/insights-v2/social/channels.ts';
 import { factcheckClaimsReport } from '../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import { shoppingProductsReport } from '../src/reports/insights-v2/shopping/shopping-products.ts';

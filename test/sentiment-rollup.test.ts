@@ -3,13 +3,13 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { sentimentCatalog } from '../src/reports/insights-v2/sentiment/sentiment-sql.ts';
 import { sentimentDaily } from '../src/reports/insights/sentiment-rollup.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment/sentiment.ts';
 import { pageSql } from './helpers/page-sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
+
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter } from './helpers/more-v2.ts';

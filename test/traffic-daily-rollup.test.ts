@@ -3,8 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { render } from '../src/query/sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
+
 import { pageSql } from './helpers/page-sql.ts';
 import { botsV1Report } from '../src/reports/traffic/bots.ts';
 import { referralsV1Report, referralsV2Report } from '../src/reports/traffic/referrals.ts';

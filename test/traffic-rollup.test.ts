@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { pageSql } from './helpers/page-sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import { render } from '../src/query/sql.ts';
+
 import { botsV1Report, botsV2Report } from '../src/reports/traffic/bots.ts';
 import { referralsV1Report, referralsV2Report } from '../src/reports/traffic/referrals.ts';
 import { trafficHourly } from '../src/reports/traffic/traffic-rollup.ts';

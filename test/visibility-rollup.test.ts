@@ -1,4 +1,3 @@
-import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { visibilityDaily, visibilityRollups } from '../src/reports/insights/visibility-rollup.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility/visibility.ts';

@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { render } from '../src/query/sql.ts';
+
 import { visibilityRollups } from '../src/reports/insights/visibility-rollup.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
+
 import { pageSql } from './helpers/page-sql.ts';
 import { visibilityV1Report } from '../src/reports/tabular-v1/visibility.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';

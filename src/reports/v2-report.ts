@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { ValidationError, valueError, type ValidationIssue } from '../errors.ts';
 import { ownsCategory } from './core/authorize.ts';
 import { cursorFraming } from './core/cursor-framing.ts';

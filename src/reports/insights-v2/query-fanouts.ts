@@ -20,7 +20,6 @@ import {
   fanoutsRules,
   groupDims,
   metricNames,
-  ratioMetrics,
   type FanoutDimension,
   type FanoutsPlan,
   type Metric,

@@ -13,7 +13,7 @@ import {
 import { laxInt, zDate, zUuid } from '../../query/schema-types.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
 import { daysInclusive, type CalendarInterval } from '../../query/time.ts';
-import type { OwnedKind } from '../../engine/tenant-catalog.ts';
+
 import type { ByDate, Paging } from '../core/cursor-framing.ts';
 import type { V2Declaration } from '../v2-declaration.ts';
 import type { DateOrder } from '../stream-slices.ts';

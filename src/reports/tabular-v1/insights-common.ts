@@ -29,9 +29,9 @@ import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { instant, listHas } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext } from '../endpoint.ts';
+
 import { promptDimensions, tagTable } from '../insights/dimensions.ts';
-import { ownsCategory } from '../core/authorize.ts';
+
 import { throwIfAny, type Mode, type TabularShape } from '../tabular/tabular-report.ts';
 import {
   Issues,

@@ -6,7 +6,9 @@ import { offsetFraming } from '../core/offset-framing.ts';
 import { defineReport, type Mode, type ReadContext, type Report, type RollupUse } from '../core/report.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { keyColumn, type ExtensibleReport, type TabularShape } from './tabular-shape.ts';
-import { checkComponents, checkFill, compareWindowOf, extendedSql, answeredPlan } from './tabular-extensions.ts';
+import { answeredPlan, checkComponents, extendedSql } from './tabular-extensions.ts';
+import { compareWindowOf } from './tabular-compare.ts';
+import { checkFill } from './tabular-fill.ts';
 
 /**
  * The tabular family (v1 Insights and traffic reports): `{info: {total_rows, query}, data: [{metrics,
