@@ -7,12 +7,11 @@ import { sentimentReport } from './reports/insights-v2/sentiment/sentiment.ts';
 import { queryFanoutsReport } from './reports/insights-v2/query-fanouts.ts';
 import { factcheckReport } from './reports/insights-v2/factcheck/factcheck.ts';
 import { promptAnswersReport } from './reports/answers/prompt-answers.ts';
-import { promptAnswersV1Endpoint } from './reports/answers/prompt-answers-v1.ts';
+import { promptAnswersV1Report } from './reports/answers/prompt-answers-v1.ts';
 import { factcheckClaimsReport } from './reports/insights-v2/factcheck/factcheck-claims.ts';
 import { shoppingProductsReport } from './reports/insights-v2/shopping/shopping-products.ts';
 import { visibilityReport } from './reports/insights-v2/visibility/visibility.ts';
-import { pagedEndpoints } from './reports/paged-endpoints.ts';
-import { tabularEndpoints } from './reports/tabular/tabular-report.ts';
+import { reportEndpoints } from './reports/core/report-endpoints.ts';
 import { citationsV1Report } from './reports/tabular-v1/citations.ts';
 import { queryFanoutsV1Report } from './reports/tabular-v1/query-fanouts.ts';
 import { sentimentV1Report } from './reports/tabular-v1/sentiment.ts';
@@ -33,27 +32,27 @@ import { withExtensions } from './reports/extensions/extended-endpoint.ts';
  * this list. Every report takes the extensions (src/reports/extensions) through the same wrapper.
  */
 export const endpoints: readonly Endpoint[] = [
-  ...pagedEndpoints(visibilityReport),
-  ...pagedEndpoints(shoppingProductsReport),
-  ...pagedEndpoints(channelsReport),
-  ...pagedEndpoints(videosReport),
-  ...pagedEndpoints(factcheckClaimsReport),
-  ...pagedEndpoints(citationsReport),
-  ...pagedEndpoints(sentimentReport),
-  ...pagedEndpoints(queryFanoutsReport),
-  ...pagedEndpoints(factcheckReport),
-  ...pagedEndpoints(promptAnswersReport),
-  promptAnswersV1Endpoint,
-  ...tabularEndpoints(citationsV1Report),
-  ...tabularEndpoints(visibilityV1Report),
-  ...tabularEndpoints(sentimentV1Report),
-  ...tabularEndpoints(queryFanoutsV1Report),
-  ...tabularEndpoints(botsV1Report),
-  ...tabularEndpoints(botsV2Report),
-  ...tabularEndpoints(referralsV1Report),
-  ...tabularEndpoints(referralsV2Report),
-  ...tabularEndpoints(rawLogsReport),
-  ...tabularEndpoints(rawBotLogsReport),
+  ...reportEndpoints(visibilityReport),
+  ...reportEndpoints(shoppingProductsReport),
+  ...reportEndpoints(channelsReport),
+  ...reportEndpoints(videosReport),
+  ...reportEndpoints(factcheckClaimsReport),
+  ...reportEndpoints(citationsReport),
+  ...reportEndpoints(sentimentReport),
+  ...reportEndpoints(queryFanoutsReport),
+  ...reportEndpoints(factcheckReport),
+  ...reportEndpoints(promptAnswersReport),
+  ...reportEndpoints(promptAnswersV1Report),
+  ...reportEndpoints(citationsV1Report),
+  ...reportEndpoints(visibilityV1Report),
+  ...reportEndpoints(sentimentV1Report),
+  ...reportEndpoints(queryFanoutsV1Report),
+  ...reportEndpoints(botsV1Report),
+  ...reportEndpoints(botsV2Report),
+  ...reportEndpoints(referralsV1Report),
+  ...reportEndpoints(referralsV2Report),
+  ...reportEndpoints(rawLogsReport),
+  ...reportEndpoints(rawBotLogsReport),
   ...orgEndpoints,
   ...categoryEndpoints,
   ...promptEndpoints,

@@ -3,14 +3,13 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { leaves, toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { citationFields } from '../src/reports/insights-v2/citations/citation-fields.ts';
 import { citationsDaily } from '../src/reports/insights/citations-rollup.ts';
 import { citationsReport } from '../src/reports/insights-v2/citations/citations.ts';
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
-import { prepareRead } from '../src/reports/paged-prepare.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { pageSql } from './helpers/page-sql.ts';
+
 import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
@@ -215,8 +214,8 @@ describe('golden SQL of citations rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
     const ctx = engines.withRollups.org(ids.org1).context();
-    const v2 = await prepareRead(
-      citationsReport,
+    const v2 = await pageSql(
+      citationsReport as never,
       {
         category_id: ids.cat1,
         start_date: '2026-02-20',
@@ -231,17 +230,17 @@ describe('golden SQL of citations rollup reads', () => {
           ],
         },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    const q2 = v2.query;
     expect(q2.text).toContain('rollup_citations_daily');
     expectGolden(
       join(dir, 'citations', 'rollup-by-date-and-model.sql'),
       `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`,
     );
-    const v1 = await prepareTabular(
-      citationsV1Report,
+    const v1 = await pageSql(
+      citationsV1Report as never,
       {
         category_id: ids.cat1,
         start_date: '2026-03-01',
@@ -252,10 +251,10 @@ describe('golden SQL of citations rollup reads', () => {
         filters: [{ field: 'model_id', operator: 'is', value: ids.models[0] }],
         pagination: { limit: 8, offset: 0 },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    const q1 = v1.query;
     expect(q1.text).toContain('rollup_citations_daily');
     expectGolden(
       join(dir, 'citations-v1', 'rollup-root-domains-by-month.sql'),

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { ValidationError } from '../src/errors.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
-import { aeaInProcess } from './helpers/cli.ts';
+
 import { ids } from './fixtures/insights.ts';
 import { domains, tabularFixture } from './fixtures/tabular.ts';
 

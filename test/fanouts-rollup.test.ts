@@ -3,13 +3,12 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { fanoutsDaily } from '../src/reports/insights/fanouts-rollup.ts';
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
-import { prepareRead } from '../src/reports/paged-prepare.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { pageSql } from './helpers/page-sql.ts';
+
 import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter, typeLeaf } from './helpers/more-v2.ts';
@@ -170,8 +169,8 @@ describe('golden SQL of fanouts rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
     const ctx = engines.withRollups.org(ids.org1).context();
-    const v2 = await prepareRead(
-      queryFanoutsReport,
+    const v2 = await pageSql(
+      queryFanoutsReport as never,
       {
         category_id: ids.cat1,
         start_date: '2026-02-20',
@@ -181,17 +180,17 @@ describe('golden SQL of fanouts rollup reads', () => {
         metrics: ['total_fanouts', 'fanouts_per_execution', 'share'],
         filter: { field: 'topic', op: 'is', value: 'Boots' },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    const q2 = v2.query;
     expect(q2.text).toContain('rollup_fanouts_daily');
     expectGolden(
       join(dir, 'query-fanouts', 'rollup-by-month-prompt-and-query.sql'),
       `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`,
     );
-    const v1 = await prepareTabular(
-      queryFanoutsV1Report,
+    const v1 = await pageSql(
+      queryFanoutsV1Report as never,
       {
         category_id: ids.cat1,
         start_date: '2026-03-01',
@@ -201,10 +200,10 @@ describe('golden SQL of fanouts rollup reads', () => {
         filters: [{ field: 'tag_id', operator: 'is', value: ids.tags[0] }],
         pagination: { limit: 8, offset: 0 },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    const q1 = v1.query;
     expect(q1.text).toContain('rollup_fanouts_daily');
     expectGolden(
       join(dir, 'query-fanouts-v1', 'rollup-prompt-and-query.sql'),

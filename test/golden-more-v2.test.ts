@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
-import { render, sql } from '../src/query/sql.ts';
+import { render } from '../src/query/sql.ts';
 import { promptAnswersReport } from '../src/reports/answers/prompt-answers.ts';
 import { compileAnswersV1, planAnswersV1 } from '../src/reports/answers/prompt-answers-v1.ts';
 import { citationsReport } from '../src/reports/insights-v2/citations/citations.ts';
@@ -11,10 +11,10 @@ import { factcheckReport } from '../src/reports/insights-v2/factcheck/factcheck.
 import { queryFanoutsReport } from '../src/reports/insights-v2/query-fanouts.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment/sentiment.ts';
 import { videosReport } from '../src/reports/insights-v2/social/videos.ts';
-import { prepare } from '../src/reports/paged-prepare.ts';
-import type { PagedReport } from '../src/reports/paged-report.ts';
+import { pageSql } from './helpers/page-sql.ts';
+import type { Report } from '../src/reports/core/report.ts';
 import { pageQuery } from '../src/reports/rows-query.ts';
-import { pageRange } from '../src/reports/tabular/tabular-report.ts';
+import { pageRange } from '../src/reports/core/offset-framing.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { ids } from './fixtures/insights.ts';
@@ -28,11 +28,11 @@ beforeAll(async () => {
 });
 afterAll(() => engine.close());
 
-const as = (r: unknown) => r as PagedReport<never, unknown>;
+const as = (r: unknown) => r as Report<never, unknown>;
 const window = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-06-30' };
 const dst = { category_id: ids.cat1, start_date: '2026-03-08', end_date: '2026-11-01' };
 
-const cases: { name: string; report: PagedReport<never, unknown>; body: Record<string, unknown> }[] = [
+const cases: { name: string; report: Report<never, unknown>; body: Record<string, unknown> }[] = [
   { name: 'citations/domains', report: as(citationsReport), body: { ...window, limit: 4 } },
   {
     name: 'citations/pages-by-model-owned',
@@ -176,8 +176,8 @@ const cases: { name: string; report: PagedReport<never, unknown>; body: Record<s
 describe('golden plans, SQL and results of the v2 citations, sentiment, fan-outs, fact-check, answers and videos reports', () => {
   it.each(cases)('$name', async ({ name, report, body }) => {
     const ctx = { organizationId: ids.org1, core: engine.core, now, cursors: new CursorCodec('golden') };
-    const prepared = prepare(report, body, 'page', ctx);
-    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const prepared = await pageSql(report, body, ctx);
+    const query = prepared.query;
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

@@ -1,15 +1,13 @@
-import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
-import { render, sql } from '../src/query/sql.ts';
 import { channelsReport } from '../src/reports/insights-v2/social/channels.ts';
 import { factcheckClaimsReport } from '../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import { shoppingProductsReport } from '../src/reports/insights-v2/shopping/shopping-products.ts';
-import { prepare } from '../src/reports/paged-prepare.ts';
-import type { PagedReport } from '../src/reports/paged-report.ts';
+import { pageSql } from './helpers/page-sql.ts';
+import type { Report } from '../src/reports/core/report.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { claimsFixture } from './fixtures/claims.ts';
@@ -25,14 +23,14 @@ afterAll(() => engine.close());
 
 interface GoldenCase {
   readonly name: string;
-  readonly report: PagedReport<never, unknown>;
+  readonly report: Report<never, unknown>;
   readonly body: Record<string, unknown>;
 }
 
 const window = { category_id: ids.cat1, start_date: '2026-03-01', end_date: '2026-06-30' };
-const shopping = shoppingProductsReport as unknown as PagedReport<never, unknown>;
-const channels = channelsReport as unknown as PagedReport<never, unknown>;
-const claims = factcheckClaimsReport as unknown as PagedReport<never, unknown>;
+const shopping = shoppingProductsReport as unknown as Report<never, unknown>;
+const channels = channelsReport as unknown as Report<never, unknown>;
+const claims = factcheckClaimsReport as unknown as Report<never, unknown>;
 
 const cases: GoldenCase[] = [
   { name: 'shopping/default', report: shopping, body: { ...window, limit: 3 } },
@@ -122,8 +120,8 @@ describe('golden plans, SQL and results of the shopping, channels and fact-check
       now: new Date('2026-11-22T12:00:00Z'),
       cursors: new CursorCodec('golden'),
     };
-    const prepared = prepare(report, body, 'page', ctx);
-    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const prepared = await pageSql(report, body, ctx);
+    const query = prepared.query;
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

@@ -1,12 +1,10 @@
-import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
-import { render, sql } from '../src/query/sql.ts';
-import { prepare } from '../src/reports/paged-prepare.ts';
-import type { PagedReport } from '../src/reports/paged-report.ts';
+import { pageSql } from './helpers/page-sql.ts';
+import type { Report } from '../src/reports/core/report.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility/visibility.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
@@ -21,7 +19,7 @@ afterAll(() => engine.close());
 
 interface GoldenCase {
   readonly name: string;
-  readonly report: PagedReport<never, unknown>;
+  readonly report: Report<never, unknown>;
   readonly body: Record<string, unknown>;
 }
 
@@ -66,8 +64,8 @@ describe('golden plans, SQL and results', () => {
       now: new Date('2026-11-22T12:00:00Z'),
       cursors: new CursorCodec('golden'),
     };
-    const prepared = prepare(report, body, 'page', ctx);
-    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const prepared = await pageSql(report, body, ctx);
+    const query = prepared.query;
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

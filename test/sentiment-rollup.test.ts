@@ -3,14 +3,13 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { sentimentCatalog } from '../src/reports/insights-v2/sentiment/sentiment-sql.ts';
 import { sentimentDaily } from '../src/reports/insights/sentiment-rollup.ts';
 import { sentimentReport } from '../src/reports/insights-v2/sentiment/sentiment.ts';
-import { prepareRead } from '../src/reports/paged-prepare.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+import { pageSql } from './helpers/page-sql.ts';
+
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { layeredFilter } from './helpers/more-v2.ts';
@@ -168,8 +167,8 @@ describe('golden SQL of sentiment rollup reads', () => {
   it('v2 and v1', async () => {
     const dir = fileURLToPath(new URL('./golden', import.meta.url));
     const ctx = engines.withRollups.org(ids.org1).context();
-    const v2 = await prepareRead(
-      sentimentReport,
+    const v2 = await pageSql(
+      sentimentReport as never,
       {
         category_id: ids.cat1,
         start_date: '2026-02-20',
@@ -180,17 +179,17 @@ describe('golden SQL of sentiment rollup reads', () => {
         comparison_end_date: '2026-02-19',
         filter: { field: 'model', op: 'is', value: 'ChatGPT' },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q2 = render(pageQuery(v2.compiled, { after: 0, upTo: v2.paging.limit }));
+    const q2 = v2.query;
     expect(q2.text).toContain('rollup_sentiment_daily');
     expectGolden(
       join(dir, 'sentiment', 'rollup-competitors-compared.sql'),
       `${q2.text}\n-- params: ${JSON.stringify(q2.params)}\n`,
     );
-    const v1 = await prepareTabular(
-      sentimentV1Report,
+    const v1 = await pageSql(
+      sentimentV1Report as never,
       {
         category_id: ids.cat1,
         start_date: '2026-03-01',
@@ -200,10 +199,10 @@ describe('golden SQL of sentiment rollup reads', () => {
         date_interval: 'week',
         pagination: { limit: 8, offset: 0 },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q1 = render(pageQuery(v1.compiled, pageRange(v1.plan.pagination)));
+    const q1 = v1.query;
     expect(q1.text).toContain('rollup_sentiment_daily');
     expectGolden(
       join(dir, 'sentiment-v1', 'rollup-brands-by-week.sql'),

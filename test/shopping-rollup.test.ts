@@ -4,11 +4,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { toWire, type FilterNode } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { shoppingDaily } from '../src/reports/insights/shopping-rollup.ts';
 import { shoppingProductsReport } from '../src/reports/insights-v2/shopping/shopping-products.ts';
-import { prepareRead } from '../src/reports/paged-prepare.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
+import { pageSql } from './helpers/page-sql.ts';
+
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
@@ -51,12 +51,9 @@ afterAll(() => {
 
 type Body = Record<string, unknown>;
 const reads = async (engine: Engine, body: Body) =>
-  render(
-    pageQuery((await prepareRead(shoppingProductsReport, body, 'page', engine.org(ids.org1).context())).compiled, {
-      after: 0,
-      upTo: 1,
-    }),
-  ).text.includes('rollup_shopping_daily');
+  (await pageSql(shoppingProductsReport as never, body, engine.org(ids.org1).context(), 'use')).query.text.includes(
+    'rollup_shopping_daily',
+  );
 /** Every page as JSON text: the rollup's answer must be the facts' to the byte, floats included. */
 const pagesText = async (engine: Engine, body: Body) =>
   JSON.stringify(await allPages(engine.org(ids.org1), 'shoppingProducts', body, 3));
@@ -161,8 +158,7 @@ describe('the shopping daily rollup', () => {
       interval: 'week',
       limit: 5,
     };
-    const prepared = await prepareRead(shoppingProductsReport, body, 'page', withRollups.org(ids.org1).context());
-    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const { query } = await pageSql(shoppingProductsReport as never, body, withRollups.org(ids.org1).context(), 'use');
     expect(query.text).toContain('rollup_shopping_daily');
     expectGolden(
       join(fileURLToPath(new URL('./golden', import.meta.url)), 'shopping', 'rollup-by-week.sql'),

@@ -10,11 +10,9 @@ import {
   bots,
   domains,
   pages,
-  queries,
   referralSources,
   tabularFixture,
   tabularIds,
-  trafficHosts,
   trafficPaths,
 } from './fixtures/tabular.ts';
 import { referenceCitations, referenceSentiment, referenceTraffic, type FlatRef } from './reference/tabular.ts';

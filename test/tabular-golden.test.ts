@@ -3,14 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
-import { render } from '../src/query/sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import {
-  pageRange,
-  prepareTabular,
-  type TabularReport,
-  type TabularShape,
-} from '../src/reports/tabular/tabular-report.ts';
+import type { Report } from '../src/reports/core/report.ts';
+import { pageSql } from './helpers/page-sql.ts';
 import { citationsV1Report } from '../src/reports/tabular-v1/citations.ts';
 import { queryFanoutsV1Report } from '../src/reports/tabular-v1/query-fanouts.ts';
 import { sentimentV1Report } from '../src/reports/tabular-v1/sentiment.ts';
@@ -32,7 +26,7 @@ afterAll(() => engine.close());
 
 interface GoldenCase {
   readonly name: string;
-  readonly report: TabularReport<never, TabularShape>;
+  readonly report: Report<never, unknown>;
   readonly body: Record<string, unknown>;
 }
 
@@ -43,7 +37,7 @@ const window = {
   pagination: { limit: 8, offset: 0 },
 };
 const traffic = { domain: domains.own, start_date: '2026-03-01', pagination: { limit: 8, offset: 0 } };
-const as = (r: unknown) => r as TabularReport<never, TabularShape>;
+const as = (r: unknown) => r as Report<never, unknown>;
 
 const cases: GoldenCase[] = [
   {
@@ -176,8 +170,8 @@ const cases: GoldenCase[] = [
 describe('golden plans, SQL and results of the tabular reports', () => {
   it.each(cases)('$name', async ({ name, report, body }) => {
     const ctx = { organizationId: ids.org1, core: engine.core, now, cursors: new CursorCodec('golden') };
-    const prepared = await prepareTabular(report, body, 'page', ctx);
-    const query = render(pageQuery(prepared.compiled, pageRange(prepared.plan.pagination)));
+    const prepared = await pageSql(report, body, ctx);
+    const query = prepared.query;
     expectGolden(join(dir, `${name}.plan.json`), JSON.stringify(prepared.plan, null, 2) + '\n');
     expectGolden(join(dir, `${name}.sql`), `${query.text}\n-- params: ${JSON.stringify(query.params)}\n`);
     const result = await engine.org(ids.org1).call('POST', report.path, { body });

@@ -3,9 +3,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { render } from '../src/query/sql.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+
+import { pageSql } from './helpers/page-sql.ts';
 import { botsV1Report } from '../src/reports/traffic/bots.ts';
 import { referralsV1Report, referralsV2Report } from '../src/reports/traffic/referrals.ts';
 import { trafficDaily } from '../src/reports/traffic/traffic-daily.ts';
@@ -34,8 +33,7 @@ const reports = { botsV1: botsV1Report, referralsV1: referralsV1Report } as cons
 type Kind = keyof typeof reports;
 
 const sqlOf = async (engine: Engine, kind: Kind, body: object) => {
-  const p = await prepareTabular(reports[kind] as never, body, 'page', engine.org(ids.org1).context());
-  return render(pageQuery(p.compiled, pageRange(p.plan.pagination)));
+  return (await pageSql(reports[kind] as never, body, engine.org(ids.org1).context(), 'use')).query;
 };
 
 describe('the traffic daily rollup (v1 daily views)', () => {
@@ -131,8 +129,8 @@ describe('the traffic daily rollup (v1 daily views)', () => {
       timezone: 'America/New_York',
       view_id: tabularIds.views.blog,
     } as const;
-    const p = await prepareTabular(referralsV2Report as never, body, 'page', withRollup.org(ids.org1).context());
-    expect(render(pageQuery(p.compiled, { after: 0, upTo: 10 })).text).not.toContain('rollup_traffic_daily');
+    const { query } = await pageSql(referralsV2Report as never, body, withRollup.org(ids.org1).context(), 'use');
+    expect(query.text).not.toContain('rollup_traffic_daily');
     expect(await withRollup.org(ids.org1).reports.referrals(body)).toEqual(
       await factsOnly.org(ids.org1).reports.referrals(body),
     );

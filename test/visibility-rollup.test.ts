@@ -1,4 +1,3 @@
-import { pageQuery } from '../src/reports/rows-query.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -6,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import { CursorCodec } from '../src/query/cursor.ts';
 import { toWire } from '../src/query/filter-node.ts';
-import { render } from '../src/query/sql.ts';
+
 import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { visibilityDaily, visibilityRollups } from '../src/reports/insights/visibility-rollup.ts';
 import { visibilityReport } from '../src/reports/insights-v2/visibility/visibility.ts';
-import { prepare, prepareRead } from '../src/reports/paged-prepare.ts';
+import { pageSql } from './helpers/page-sql.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { expectGolden } from './helpers/golden.ts';
@@ -32,12 +31,7 @@ afterAll(() => {
 
 const base = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31' };
 const sqlOf = async (engine: Engine, body: object) =>
-  render(
-    pageQuery((await prepareRead(visibilityReport, body, 'page', engine.org(ids.org1).context())).compiled, {
-      after: 0,
-      upTo: 1,
-    }),
-  ).text;
+  (await pageSql(visibilityReport as never, body, engine.org(ids.org1).context(), 'use')).query.text;
 const readsRollup = async (engine: Engine, body: object) => (await sqlOf(engine, body)).includes('rollup_visibility_');
 const everything = async (engine: Engine, body: object) =>
   (await allPages(engine.org(ids.org1), 'visibility', body as Record<string, unknown>, 50)).flatMap((p) => p.data);
@@ -202,7 +196,7 @@ describe('the visibility daily rollup', () => {
     }
   });
 
-  it('golden SQL of a rollup read', () => {
+  it('golden SQL of a rollup read', async () => {
     const ctx = {
       organizationId: ids.org1,
       core: withRollups.core,
@@ -217,8 +211,7 @@ describe('the visibility daily rollup', () => {
       filter: { field: 'model', op: 'not_in', value: ['Perplexity'] },
       limit: 5,
     };
-    const prepared = prepare(visibilityReport, body, 'page', ctx, new Set([visibilityDaily.name]));
-    const query = render(pageQuery(prepared.compiled, { after: 0, upTo: prepared.paging.limit }));
+    const { query } = await pageSql(visibilityReport as never, body, ctx, new Set([visibilityDaily.name]));
     const dir = fileURLToPath(new URL('./golden/visibility', import.meta.url));
     expectGolden(
       join(dir, 'rollup-by-model-and-week.sql'),

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { render } from '../src/query/sql.ts';
+
 import { visibilityRollups } from '../src/reports/insights/visibility-rollup.ts';
-import { pageQuery } from '../src/reports/rows-query.ts';
-import { pageRange, prepareTabular } from '../src/reports/tabular/tabular-report.ts';
+
+import { pageSql } from './helpers/page-sql.ts';
 import { visibilityV1Report } from '../src/reports/tabular-v1/visibility.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { expectGolden } from './helpers/golden.ts';
@@ -30,8 +30,9 @@ afterAll(() => {
 
 type Body = Record<string, unknown>;
 const reads = async (engine: Engine, body: Body) => {
-  const prepared = await prepareTabular(visibilityV1Report, body, 'page', engine.org(ids.org1).context());
-  return render(pageQuery(prepared.compiled, pageRange(prepared.plan.pagination))).text.includes('rollup_visibility_');
+  return (await pageSql(visibilityV1Report as never, body, engine.org(ids.org1).context(), 'use')).query.text.includes(
+    'rollup_visibility_',
+  );
 };
 /** The whole answer as JSON text: the rollup's must be the facts' to the byte, floats included. */
 const text = async (engine: Engine, body: Body) =>
@@ -148,8 +149,8 @@ describe('v1 visibility over the visibility rollups', () => {
 
   it('golden SQL of a rollup read', async () => {
     const ctx = withRollups.org(ids.org1).context();
-    const prepared = await prepareTabular(
-      visibilityV1Report,
+    const { query: q } = await pageSql(
+      visibilityV1Report as never,
       {
         category_id: ids.cat1,
         start_date: '2026-03-01',
@@ -160,10 +161,9 @@ describe('v1 visibility over the visibility rollups', () => {
         filters: [is('topic_name', 'Boots')],
         pagination: { limit: 8, offset: 0 },
       },
-      'page',
       ctx,
+      'use',
     );
-    const q = render(pageQuery(prepared.compiled, pageRange(prepared.plan.pagination)));
     expect(q.text).toContain('rollup_visibility_region_topic');
     expectGolden(
       join(

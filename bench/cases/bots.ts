@@ -1,8 +1,9 @@
+import { planProbe } from '../lib/plan-probe.ts';
 import { warmTraffic } from '../lib/traffic-setup.ts';
 import { botsV1Report, botsV2Report } from '../../src/reports/traffic/bots.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { requestMaker, trafficWindow, windowDays } from '../lib/requests.ts';
-import { tabularPageBody, tabularPlanProbe, tabularShape } from '../lib/tabular-case.ts';
+import { tabularPageBody, tabularShape } from '../lib/tabular-case.ts';
 import { trafficBody, trafficInputRows, trafficFloor, type TrafficQuery } from '../lib/traffic-floor.ts';
 
 /**
@@ -79,7 +80,7 @@ export const botsV1Case: ReportCase = {
   report: 'bots-v1',
   setup: warmTraffic,
   path: botsV1Report.path,
-  plan: tabularPlanProbe(botsV1Report),
+  plan: planProbe(botsV1Report),
   pageBody: tabularPageBody,
   inputRows: trafficInputRows('bot_events'),
   requests: () => requests('daily'),
@@ -89,7 +90,7 @@ export const botsV2Case: ReportCase = {
   report: 'bots-v2',
   setup: warmTraffic,
   path: botsV2Report.path,
-  plan: tabularPlanProbe(botsV2Report),
+  plan: planProbe(botsV2Report),
   pageBody: tabularPageBody,
   inputRows: trafficInputRows('bot_events'),
   requests: () => requests('hourly'),

@@ -1,7 +1,7 @@
 import { channelsReport } from '../../src/reports/insights-v2/social/channels.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 
@@ -77,7 +77,7 @@ export const channelsCase: ReportCase = {
   report: 'channels',
   path: channelsReport.path,
   streamPath: channelsReport.streamPath!,
-  plan: pagedPlanProbe(channelsReport),
+  plan: planProbe(channelsReport),
   pageBody: pagedPageBody(channelsReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

@@ -1,9 +1,10 @@
+import { planProbe } from '../lib/plan-probe.ts';
 import { citationsV1Report } from '../../src/reports/tabular-v1/citations.ts';
 import { citationsDaily } from '../../src/reports/insights/citations-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { namedValues, type Envelope } from '../lib/floor.ts';
 import { requestMaker, v1Window, windowDays } from '../lib/requests.ts';
-import { tabularFloor, tabularPageBody, tabularPlanProbe, tabularShape } from '../lib/tabular-case.ts';
+import { tabularFloor, tabularPageBody, tabularShape } from '../lib/tabular-case.ts';
 import { v1Dimensions, v1Rows } from '../lib/v1-floor.ts';
 import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
@@ -61,7 +62,7 @@ export const citationsV1Case: ReportCase = {
   report: 'citations-v1',
   path: citationsV1Report.path,
   streamPath: citationsV1Report.streamPath!,
-  plan: tabularPlanProbe(citationsV1Report),
+  plan: planProbe(citationsV1Report),
   pageBody: tabularPageBody,
   setup: warmCategoryRollups(citationsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },

@@ -2,7 +2,7 @@ import { citationsReport } from '../../src/reports/insights-v2/citations/citatio
 import { citationsDaily } from '../../src/reports/insights/citations-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import {
@@ -87,7 +87,7 @@ export const citationsCase: ReportCase = {
   report: 'citations',
   path: citationsReport.path,
   streamPath: citationsReport.streamPath!,
-  plan: pagedPlanProbe(citationsReport),
+  plan: planProbe(citationsReport),
   pageBody: pagedPageBody(citationsReport),
   setup: warmCategoryRollups(citationsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },

@@ -1,7 +1,7 @@
 import { factcheckClaimsReport } from '../../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, ref, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import { keys, type FloorKey } from '../lib/v2-keys.ts';
@@ -82,8 +82,8 @@ export const factcheckClaimsCase: ReportCase = {
   report: 'factcheck-claims',
   path: factcheckClaimsReport.path,
   streamPath: factcheckClaimsReport.streamPath!,
-  plan: pagedPlanProbe(factcheckClaimsReport),
-  pageBody: pagedPageBody(factcheckClaimsReport),
+  plan: planProbe(factcheckClaimsReport),
+  pageBody: pagedPageBody(factcheckClaimsReport, 25),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) =>

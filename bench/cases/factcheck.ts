@@ -1,7 +1,7 @@
 import { factcheckReport } from '../../src/reports/insights-v2/factcheck/factcheck.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, ref, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import {
@@ -82,7 +82,7 @@ export const factcheckCase: ReportCase = {
   report: 'factcheck',
   path: factcheckReport.path,
   streamPath: factcheckReport.streamPath!,
-  plan: pagedPlanProbe(factcheckReport),
+  plan: planProbe(factcheckReport),
   pageBody: pagedPageBody(factcheckReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

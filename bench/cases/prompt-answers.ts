@@ -1,7 +1,7 @@
 import { promptAnswersReport } from '../../src/reports/answers/prompt-answers.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedFloor, namedValues, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 
@@ -84,7 +84,7 @@ export const promptAnswersCase: ReportCase = {
   report: 'prompt-answers',
   path: promptAnswersReport.path,
   streamPath: promptAnswersReport.streamPath!,
-  plan: pagedPlanProbe(promptAnswersReport),
+  plan: planProbe(promptAnswersReport),
   pageBody: pagedPageBody(promptAnswersReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

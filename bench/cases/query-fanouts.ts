@@ -2,7 +2,7 @@ import { queryFanoutsReport } from '../../src/reports/insights-v2/query-fanouts.
 import { fanoutsDaily } from '../../src/reports/insights/fanouts-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import {
@@ -87,7 +87,7 @@ export const queryFanoutsCase: ReportCase = {
   report: 'query-fanouts',
   path: queryFanoutsReport.path,
   streamPath: queryFanoutsReport.streamPath!,
-  plan: pagedPlanProbe(queryFanoutsReport),
+  plan: planProbe(queryFanoutsReport),
   pageBody: pagedPageBody(queryFanoutsReport),
   setup: warmCategoryRollups(fanoutsDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },

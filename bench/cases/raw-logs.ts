@@ -1,8 +1,9 @@
+import { planProbe } from '../lib/plan-probe.ts';
 import { warmTraffic } from '../lib/traffic-setup.ts';
 import { rawBotLogsReport } from '../../src/reports/traffic/raw-logs.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { requestMaker, trafficWindow, windowDays } from '../lib/requests.ts';
-import { tabularPageBody, tabularPlanProbe, tabularShape } from '../lib/tabular-case.ts';
+import { tabularPageBody, tabularShape } from '../lib/tabular-case.ts';
 import { trafficBody, trafficFloor, trafficInputRows, type TrafficQuery } from '../lib/traffic-floor.ts';
 
 /**
@@ -30,7 +31,7 @@ export const rawLogsCase: ReportCase = {
   report: 'raw-bot-logs',
   setup: warmTraffic,
   path: rawBotLogsReport.path,
-  plan: tabularPlanProbe(rawBotLogsReport),
+  plan: planProbe(rawBotLogsReport),
   pageBody: tabularPageBody,
   inputRows: trafficInputRows('bot_events'),
   requests: () => [

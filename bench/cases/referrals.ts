@@ -1,8 +1,9 @@
+import { planProbe } from '../lib/plan-probe.ts';
 import { warmTraffic } from '../lib/traffic-setup.ts';
 import { referralsV1Report, referralsV2Report } from '../../src/reports/traffic/referrals.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { requestMaker, trafficWindow, windowDays } from '../lib/requests.ts';
-import { tabularPageBody, tabularPlanProbe, tabularShape } from '../lib/tabular-case.ts';
+import { tabularPageBody, tabularShape } from '../lib/tabular-case.ts';
 import { trafficBody, trafficFloor, trafficInputRows, type TrafficQuery } from '../lib/traffic-floor.ts';
 
 /**
@@ -85,7 +86,7 @@ export const referralsV1Case: ReportCase = {
   report: 'referrals-v1',
   setup: warmTraffic,
   path: referralsV1Report.path,
-  plan: tabularPlanProbe(referralsV1Report),
+  plan: planProbe(referralsV1Report),
   pageBody: tabularPageBody,
   inputRows: trafficInputRows('referral_visits'),
   requests: () => requests('daily'),
@@ -95,7 +96,7 @@ export const referralsV2Case: ReportCase = {
   report: 'referrals-v2',
   setup: warmTraffic,
   path: referralsV2Report.path,
-  plan: tabularPlanProbe(referralsV2Report),
+  plan: planProbe(referralsV2Report),
   pageBody: tabularPageBody,
   inputRows: trafficInputRows('referral_visits'),
   requests: () => requests('hourly'),

@@ -2,7 +2,7 @@ import { sentimentReport } from '../../src/reports/insights-v2/sentiment/sentime
 import { sentimentDaily } from '../../src/reports/insights/sentiment-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, v2Window, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import {
@@ -85,7 +85,7 @@ export const sentimentCase: ReportCase = {
   report: 'sentiment',
   path: sentimentReport.path,
   streamPath: sentimentReport.streamPath!,
-  plan: pagedPlanProbe(sentimentReport),
+  plan: planProbe(sentimentReport),
   pageBody: pagedPageBody(sentimentReport),
   setup: warmCategoryRollups(sentimentDaily),
   categories: 'SELECT DISTINCT category_id FROM sentiments',

@@ -2,7 +2,7 @@ import { shoppingProductsReport } from '../../src/reports/insights-v2/shopping/s
 import { shoppingDaily } from '../../src/reports/insights/shopping-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 import {
@@ -106,7 +106,7 @@ export const shoppingCase: ReportCase = {
   report: 'shopping',
   path: shoppingProductsReport.path,
   streamPath: shoppingProductsReport.streamPath!,
-  plan: pagedPlanProbe(shoppingProductsReport),
+  plan: planProbe(shoppingProductsReport),
   pageBody: pagedPageBody(shoppingProductsReport),
   setup: warmCategoryRollups(shoppingDaily),
   categories: 'SELECT DISTINCT category_id FROM shopping_results',

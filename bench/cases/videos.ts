@@ -1,7 +1,7 @@
 import { videosReport } from '../../src/reports/insights-v2/social/videos.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
 
@@ -66,7 +66,7 @@ export const videosCase: ReportCase = {
   report: 'videos',
   path: videosReport.path,
   streamPath: videosReport.streamPath!,
-  plan: pagedPlanProbe(videosReport),
+  plan: planProbe(videosReport),
   pageBody: pagedPageBody(videosReport),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

@@ -1,8 +1,9 @@
+import { planProbe } from '../lib/plan-probe.ts';
 import { visibilityV1Report } from '../../src/reports/tabular-v1/visibility.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { namedValues, type Envelope } from '../lib/floor.ts';
 import { requestMaker, v1Window, windowDays } from '../lib/requests.ts';
-import { tabularFloor, tabularPageBody, tabularPlanProbe, tabularShape } from '../lib/tabular-case.ts';
+import { tabularFloor, tabularPageBody, tabularShape } from '../lib/tabular-case.ts';
 import { v1Dimensions, v1Rows, type V1Dimension } from '../lib/v1-floor.ts';
 
 /**
@@ -65,7 +66,7 @@ export const visibilityV1Case: ReportCase = {
   report: 'visibility-v1',
   path: visibilityV1Report.path,
   streamPath: visibilityV1Report.streamPath!,
-  plan: tabularPlanProbe(visibilityV1Report),
+  plan: planProbe(visibilityV1Report),
   pageBody: tabularPageBody,
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [

@@ -2,7 +2,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { visibilityRollups } from '../../src/reports/insights/visibility-rollup.ts';
 import { visibilityReport } from '../../src/reports/insights-v2/visibility/visibility.ts';
 import type { BenchRequest, OldFloor, IterationParams, ReportCase } from '../lib/case.ts';
-import { pagedPageBody, pagedPlanProbe } from '../lib/paged-probe.ts';
+import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { arqueroVisibility } from '../peers/visibility-arquero.ts';
 import { polarsVisibility } from '../peers/visibility-polars.ts';
 
@@ -199,7 +199,7 @@ export const visibilityCase: ReportCase = {
   report: 'visibility',
   path: visibilityReport.path,
   streamPath: visibilityReport.streamPath!,
-  plan: pagedPlanProbe(visibilityReport),
+  plan: planProbe(visibilityReport),
   pageBody: pagedPageBody(visibilityReport),
   setup: async (engine, dataset) => {
     for (const r of visibilityRollups)

@@ -1,11 +1,3 @@
-import { pageQuery } from '../../src/reports/rows-query.ts';
-import {
-  pageRange,
-  prepareTabular,
-  type TabularReport,
-  type TabularShape,
-} from '../../src/reports/tabular/tabular-report.ts';
-import { render } from '../../src/query/sql.ts';
 import type { Answer, OldFloor, ReportCase } from './case.ts';
 import { envelopeSql, namedFloor, type Envelope, type Row } from './floor.ts';
 import type { Body, ReportShape } from './requests.ts';
@@ -48,14 +40,6 @@ export function tabularFloor(ctes: string, e: Envelope, dimensions: number, metr
     },
     (e.page - 1) * e.limit,
   );
-}
-
-/** Validate, plan, authorize (from memory), compile and render a tabular report's page query. */
-export function tabularPlanProbe<Req, Plan extends TabularShape>(report: TabularReport<Req, Plan>): ReportCase['plan'] {
-  return async (org, body) => {
-    const p = await prepareTabular(report, body, 'page', org.context());
-    return render(pageQuery(p.compiled, pageRange(p.plan.pagination)));
-  };
 }
 
 /** Page N of a tabular report is an offset of N − 1 pages. */

@@ -1,4 +1,4 @@
-import { rollupTable, type RollupDef } from '../engine/rollups.ts';
+import type { RollupDef } from '../engine/rollups.ts';
 import { count, instantOf, type ClickHouseRollup } from '../cluster/rollup-ddl.ts';
 import { etZone } from '../query/instants.ts';
 import { citationsDaily } from './insights/citations-rollup.ts';

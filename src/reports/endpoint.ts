@@ -48,8 +48,11 @@ export interface PreparedCall {
   run(): Promise<RowsResult>;
 }
 
-/** `look`: say which rollups are current without starting a build (explain reads nothing); `use`: start building the missing ones. */
-export type RollupLookup = 'look' | 'use';
+/**
+ * `look`: say which rollups are current without starting a build (explain reads nothing); `use`: start
+ * building the missing ones; a set: take these as the current ones and ask nothing (golden SQL, the planner's bench).
+ */
+export type RollupLookup = 'look' | 'use' | ReadonlySet<string>;
 
 /** How to prepare a call: the rollup lookup, and the extensions that change the answer's SQL. */
 export interface PrepareOptions {

@@ -1,6 +1,7 @@
 import type { DialectName, Fragment } from '../query/sql.ts';
 import { bucketWindows, dayWindowsBackward, daysInclusive, type CalendarInterval } from '../query/time.ts';
 import { sliceQuery, sliceRanges, type ShapedReport } from './rows-query.ts';
+import type { DateSpan } from './extensions/compared-dates.ts';
 
 /**
  * How a stream's rows are cut into statements. `units` counts the units the last slice sent (its
@@ -15,11 +16,6 @@ export function* unitSlices(c: ShapedReport, units: number, dialect: DialectName
   for (const range of sliceRanges(units, c.sliceUnits)) yield sliceQuery(c, range, dialect);
 }
 
-export interface DateWindow {
-  readonly start: string;
-  readonly end: string;
-}
-
 /** How an answer leads with the date: by a calendar bucket, ascending, or by the instant, newest first. */
 export type DateOrder = CalendarInterval | 'newest first';
 
@@ -30,8 +26,8 @@ const firstWindowDays = 7;
  * average units per day, and at least 31. Every statement costs its planning and its CTEs' setup, so
  * a small answer is read in two windows, not one per month.
  */
-function windowDays(window: DateWindow, units: number, sliceUnits = 16_384): number {
-  const days = daysInclusive(window.start, window.end);
+function windowDays(window: DateSpan, units: number, sliceUnits = 16_384): number {
+  const days = daysInclusive(window.startDate, window.endDate);
   if (units === 0 || sliceUnits === Number.POSITIVE_INFINITY) return days;
   return Math.max(31, Math.min(days, Math.floor(sliceUnits / (units / days))));
 }
@@ -43,7 +39,7 @@ function windowDays(window: DateWindow, units: number, sliceUnits = 16_384): num
  * Stops after `units` units.
  */
 export function* dateSlices(
-  window: DateWindow,
+  window: DateSpan,
   order: DateOrder,
   compile: (start: string, end: string) => ShapedReport,
   units: number,
@@ -51,11 +47,11 @@ export function* dateSlices(
   dialect: DialectName,
 ): Generator<Fragment> {
   let remaining = units;
-  const rest = windowDays(window, units, compile(window.start, window.end).sliceUnits);
+  const rest = windowDays(window, units, compile(window.startDate, window.endDate).sliceUnits);
   const windows =
     order === 'newest first'
-      ? dayWindowsBackward(window.start, window.end, firstWindowDays, rest)
-      : bucketWindows(window.start, window.end, order, firstWindowDays, rest);
+      ? dayWindowsBackward(window.startDate, window.endDate, firstWindowDays, rest)
+      : bucketWindows(window.startDate, window.endDate, order, firstWindowDays, rest);
   for (const w of windows) {
     if (remaining <= 0) return;
     const c = compile(w.start, w.end);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../errors.ts';
 import { laxInt, zUuid } from '../query/schema-types.ts';
 import { sql } from '../query/sql.ts';
-import { authorize } from '../reports/paged-report.ts';
+import { authorize } from '../reports/core/authorize.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../reports/endpoint.ts';
 import { parsePath, parseQuery, queryScalar } from './params.ts';
 import { isoOrNull, readRows, stringOrNull } from '../engine/rows.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError } from '../errors.ts';
-import { authorize } from '../reports/paged-report.ts';
+import { authorize } from '../reports/core/authorize.ts';
 import type { CallContext, EndpointInput } from '../reports/endpoint.ts';
 import { parseWith } from '../query/validation.ts';
 import { zUuid } from '../query/schema-types.ts';

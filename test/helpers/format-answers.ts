@@ -1,6 +1,6 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import { expect } from 'vitest';
-import type { OrgScope, StreamCall } from '../../src/library/org-scope.ts';
+import type { OrgScope } from '../../src/library/org-scope.ts';
 import type { TableFormat } from '../../src/formats/format-names.ts';
 import {
   arrowOf,

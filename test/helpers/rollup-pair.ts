@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Engine } from '../../src/library/engine.ts';
 import type { RollupDef } from '../../src/engine/rollups.ts';
-import { render } from '../../src/query/sql.ts';
-import type { PagedReport } from '../../src/reports/paged-report.ts';
-import { prepareRead } from '../../src/reports/paged-prepare.ts';
-import { pageQuery } from '../../src/reports/rows-query.ts';
-import { prepareTabular } from '../../src/reports/tabular/tabular-report.ts';
+import { pageSql } from './page-sql.ts';
 import { openFixture } from './arrow-fixture.ts';
 import { tabular } from './tabular.ts';
 import { allPages } from './walk.ts';
@@ -28,8 +24,8 @@ export const rollupWindows = [
  */
 export function rollupPair(
   def: RollupDef,
-  categories: readonly string[], // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any report's request and plan
-  reports: { v2: PagedReport<any, any>; v2Name: string; v1: Parameters<typeof prepareTabular>[0]; v1Name: string },
+  categories: readonly string[],
+  reports: { v2: unknown; v2Name: string; v1: unknown; v1Name: string },
 ) {
   const fixture = moreV2Fixture();
   const engines = {} as { withRollups: Engine; factsOnly: Engine };
@@ -47,21 +43,11 @@ export function rollupPair(
   const rollupRead = (text: string) => text.includes(`rollup_${def.name}`);
   const readsV2 = async (engine: Engine, body: Body) =>
     rollupRead(
-      render(
-        pageQuery((await prepareRead(reports.v2, body, 'page', engine.org(ids.org1).context())).compiled, {
-          after: 0,
-          upTo: 1,
-        }),
-      ).text,
+      (await pageSql(reports.v2 as never, body, engine.org(ids.org1).context(), 'use')).query.text,
     );
   const readsV1 = async (engine: Engine, body: Body) =>
     rollupRead(
-      render(
-        pageQuery((await prepareTabular(reports.v1, body, 'page', engine.org(ids.org1).context())).compiled, {
-          after: 0,
-          upTo: 1,
-        }),
-      ).text,
+      (await pageSql(reports.v1 as never, body, engine.org(ids.org1).context(), 'use')).query.text,
     );
   const v2Text = async (engine: Engine, body: Body) =>
     JSON.stringify(await allPages(engine.org(ids.org1), reports.v2Name, body, 7));

@@ -13,13 +13,11 @@ import { etZone, type InstantWindow } from '../../query/instants.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
 import { instant } from '../../query/dialect.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
-import { parseWith } from '../../query/validation.ts';
-import type { CallContext, Endpoint, EndpointInput, EndpointResult, PreparedCall } from '../endpoint.ts';
-import { authorize } from '../paged-report.ts';
-import { pageResult, readPage } from '../read-rows.ts';
-import { pageStatements } from '../rows-query.ts';
+import { ownsCategory } from '../core/authorize.ts';
+import { offsetFraming } from '../core/offset-framing.ts';
+import { defineReport } from '../core/report.ts';
 import { answerFilterFields, pick } from '../tabular-v1/insights-common.ts';
-import { pageRange, throwIfAny } from '../tabular/tabular-report.ts';
+import { throwIfAny } from '../tabular/tabular-report.ts';
 import {
   Issues,
   paginationSchema,
@@ -170,35 +168,22 @@ export function compileAnswersV1(plan: AnswersV1Plan) {
  * POST /v1/prompts/answers as the official client calls it: v1 flat filters, an include map of
  * booleans, offset pagination and `{info: {total_rows}, data}`. The window is `[start_date, end_date)`.
  */
-export const promptAnswersV1Endpoint: Endpoint = {
-  method: 'POST',
+export const promptAnswersV1Report = defineReport<AnswersV1Request, AnswersV1Plan, PromptAnswersV1Body>({
+  id: 'prompt-answers.v1',
   path: '/v1/prompts/answers',
+  streamPath: null,
   name: 'promptAnswersV1',
-  group: 'reports',
   summary: 'Prompt answers (v1): the raw answers (one row per run), newest first, with offset pagination',
   tags: ['Reports v1'],
-  stream: false,
-  schemas: { body: schema },
-  async handle(input: EndpointInput, ctx: CallContext): Promise<EndpointResult> {
-    return prepareAnswersV1(input, ctx).run();
-  },
-  prepare: async (input, ctx) => prepareAnswersV1(input, ctx),
-};
-
-function prepareAnswersV1(input: EndpointInput, ctx: CallContext): PreparedCall {
-  const plan = planAnswersV1(parseWith(schema, input.body), ctx);
-  authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
-  const compiled = compileAnswersV1(plan);
-  const range = pageRange(plan.pagination);
-  return {
-    report: 'prompt-answers.v1 page',
-    plan,
-    normalized: plan,
-    statements: [{ role: 'page', queries: (dialect) => pageStatements(compiled, range, dialect) }],
-    rollups: { candidates: [], chosen: [] },
-    run: async () => {
-      const { head, rows } = await readPage(ctx, compiled, range);
-      return pageResult(compiled.shape, { total_rows: head.total }, rows);
-    },
-  };
-}
+  schema,
+  read: (req, ctx) => planAnswersV1(req, ctx),
+  authorize: ownsCategory,
+  rewrites: {},
+  compile: (plan) => compileAnswersV1(plan),
+  framing: offsetFraming<AnswersV1Request, AnswersV1Plan>({
+    pagination: (plan) => plan.pagination,
+    info: (_plan, total) => ({ total_rows: total }),
+    summary: (_plan, total) => ({ total_rows: total }),
+    normalized: (plan) => plan,
+  }),
+});

@@ -4,10 +4,9 @@ import type { FilterCatalog, FilterField } from '../../query/filter-compiler.ts'
 import type { FilterNode } from '../../query/filter-node.ts';
 import { listTransform, lowerText, struct } from '../../query/dialect.ts';
 import { join, list, sql, type Fragment, type SqlValue } from '../../query/sql.ts';
-import type { PagedReport } from '../paged-report.ts';
+import { v2Report, refuseIssues } from '../v2-report.ts';
 import { analysisTypeField } from '../insights/analysis-types.ts';
 import {
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -115,15 +114,11 @@ const fields: Record<FieldName, AnswerField> = {
   ),
 };
 
-function check(req: AnswersRequest): ValidationIssue[] {
-  return [
-    ...checkWindow(req),
-    ...checkUnique(req.include, 'include'),
-    ...readLayeredFilter(req.filter, answersRules).issues,
-  ];
+function check(req: AnswersRequest, parsedFilter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
+  return [...checkWindow(req), ...checkUnique(req.include, 'include'), ...parsedFilter.issues];
 }
 
-export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.input<typeof schema>> = {
+export const promptAnswersReport = v2Report<AnswersRequest, AnswersPlan, z.input<typeof schema>>({
   id: 'prompt-answers.v2',
   path: '/v2/prompts/answers',
   streamPath: '/v2/prompts/answers/stream',
@@ -131,22 +126,22 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.inp
   summary: 'Prompt answers: the raw answers (one row per run), newest first',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    const parsedFilter = readLayeredFilter(req.filter, answersRules);
+    refuseIssues(check(req, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
       startDate: req.start_date,
       endDate: req.end_date,
       include: fieldNames.filter((f) => !req.include || req.include.includes(f)),
-      filter: readLayeredFilter(req.filter, answersRules).filter.node,
+      filter: parsedFilter.filter.node,
     };
   },
   byDate: {
     order: () => 'newest first',
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+    window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
   compile(plan) {
@@ -172,4 +167,4 @@ export const promptAnswersReport: PagedReport<AnswersRequest, AnswersPlan, z.inp
       filter: echoFilter(plan.filter),
     };
   },
-};
+});

@@ -1,12 +1,10 @@
 import { ValidationError } from '../../errors.ts';
-import type { PagedReport } from '../paged-report.ts';
+import { maxWindowDays } from '../insights/common.ts';
+import type { V2Declaration } from '../v2-declaration.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import { comparedAnswer, type AnswerColumns } from './compared-answer.ts';
 import { comparedDates, type DateSpan } from './compared-dates.ts';
 import { filledAnswer } from './filled-answer.ts';
-
-/** The v2 windows' bound, which the compared window keeps too. */
-const maxWindowDays = 3 * 366;
 
 type Extended<Plan> = Plan & { readonly compared?: DateSpan; readonly filled?: true };
 
@@ -17,7 +15,9 @@ type Extended<Plan> = Plan & { readonly compared?: DateSpan; readonly filled?: t
  * window (`comparedAnswer`), filled alike. Read by units, never by date windows: the added and
  * compared rows are known only once the whole answer is.
  */
-export function withAnswerExtensions<Req, Plan>(report: PagedReport<Req, Plan>): PagedReport<Req, Plan> {
+export function withAnswerExtensions<Req, Plan extends { readonly categoryId: string }, In>(
+  report: V2Declaration<Req, Plan, In>,
+): V2Declaration<Req, Plan, In> {
   const answer = report.answer;
   if (!answer || report.compare || report.fill) return report;
   const ext = (plan: Plan) => plan as Extended<Plan>;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../errors.ts';
-import type { PagedReport } from '../paged-report.ts';
+import { v2Report, refuseIssues } from '../v2-report.ts';
 import { typesOf, type AnalysisType } from '../insights/analysis-types.ts';
 import {
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -21,7 +20,6 @@ import {
   fanoutsRules,
   groupDims,
   metricNames,
-  ratioMetrics,
   type FanoutDimension,
   type FanoutsPlan,
   type Metric,
@@ -62,7 +60,7 @@ function metricsOf(req: FanoutsRequest): Metric[] {
     : ['total_fanouts', 'fanouts_per_execution', 'query_variations'];
 }
 
-function check(req: FanoutsRequest): ValidationIssue[] {
+function check(req: FanoutsRequest, parsedFilter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
@@ -96,14 +94,14 @@ function check(req: FanoutsRequest): ValidationIssue[] {
         ),
       );
   });
-  issues.push(...readLayeredFilter(req.filter, fanoutsRules).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
 const coverageNote = (info: Record<string, unknown>): string =>
   `Metrics are computed only over runs that produced fan-out data: the ${Number(info.searched ?? 0)} of ${Number(info.runs ?? 0)} runs in scope that searched the web.`;
 
-export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan, z.input<typeof schema>> = {
+export const queryFanoutsReport = v2Report<FanoutsRequest, FanoutsPlan, z.input<typeof schema>>({
   id: 'query-fanouts.v2',
   path: '/v2/reports/query-fanouts',
   streamPath: '/v2/reports/query-fanouts/stream',
@@ -112,12 +110,12 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan, z.inpu
     'Query fan-outs: the search queries engines generated behind answers, per prompt (or query, model, region, date)',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
-  rollups: (plan) => (servedByFanoutsDaily(plan) ? [{ def: fanoutsDaily, categoryId: plan.categoryId }] : []),
+  rollups: (plan) => (servedByFanoutsDaily(plan) ? [{ def: fanoutsDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
-  plan(req, ctx) {
-    const filter = readLayeredFilter(req.filter, fanoutsRules).filter;
+  read(req, ctx) {
+    const parsedFilter = readLayeredFilter(req.filter, fanoutsRules);
+    refuseIssues(check(req, parsedFilter));
+    const filter = parsedFilter.filter;
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -133,7 +131,7 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan, z.inpu
   },
   compile: compileFanouts,
   answer: fanoutsAnswer,
-  components: ratioComponents(ratioMetrics, (plan) =>
+  components: ratioComponents<FanoutsPlan>((plan) =>
     plan.groupBy.includes('query')
       ? "a query's row exists only where it ran, while its denominators count every searching answer (or fan-out) of its group: components does not take the query group"
       : null,
@@ -154,4 +152,4 @@ export const queryFanoutsReport: PagedReport<FanoutsRequest, FanoutsPlan, z.inpu
       coverage_note: coverageNote(page.sqlInfo),
     };
   },
-};
+});

@@ -13,13 +13,15 @@ import {
 import { laxInt, zDate, zUuid } from '../../query/schema-types.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
 import { daysInclusive, type CalendarInterval } from '../../query/time.ts';
-import type { OwnedKind } from '../../engine/tenant-catalog.ts';
-import type { PagedReport, Paging } from '../paged-report.ts';
+
+import type { ByDate, Paging } from '../core/cursor-framing.ts';
+import type { V2Declaration } from '../v2-declaration.ts';
 import type { DateOrder } from '../stream-slices.ts';
 import type { AnswerColumns } from '../extensions/compared-answer.ts';
 import type { DateSpan } from '../extensions/compared-dates.ts';
 import type { Grouping } from './group-keys.ts';
 
+/** The longest window a request reads, in days (three years); a compared window keeps it too. */
 export const maxWindowDays = 3 * 366;
 
 /** The FilterNode on the wire. Its structure is checked by parseFilter, which names every bad key. */
@@ -89,20 +91,11 @@ export function readFilter(
 }
 
 /** The filter as parsed and normalized, for plans (a checked request never fails here). */
-export function planFilter(input: unknown, catalog: FilterCatalog, limits?: FilterLimits): FilterNode | null {
-  return readFilter(input, catalog, limits).node;
-}
-
 export const echoFilter = (node: FilterNode | null): WireFilter | null => (node ? toWire(node) : null);
 
 export function filterPredicate(node: FilterNode | null, catalog: FilterCatalog, scope: FilterScope): Fragment {
   return node ? compileFilter(node, catalog, scope) : sql`TRUE`;
 }
-
-/** A v2 report reads one category, which must be the caller's. */
-export const categoryOwned = (req: { category_id: string }): { kind: OwnedKind; id: string }[] => [
-  { kind: 'category', id: req.category_id },
-];
 
 /** Cursor paging of a v2 report; `fallback` is the page size its schema documents as the default. */
 export const cursorPaging =
@@ -116,9 +109,9 @@ export const cursorPaging =
 /** `byDate` of a report whose plan holds its window as startDate and endDate; `order` says how its answer leads with the date, if it does. */
 export const windowedByDate = <Plan extends { startDate: string; endDate: string }>(
   order: (plan: Plan) => DateOrder | null,
-): NonNullable<PagedReport<unknown, Plan>['byDate']> => ({
+): ByDate<Plan> => ({
   order,
-  window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+  window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
   within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
 });
 
@@ -137,7 +130,7 @@ export const answerColumns = (
 export const answerOver = <Plan extends DateSpan>(
   columns: (plan: Plan) => AnswerColumns | ((extension: 'fill' | 'compare') => string),
   dated = "add 'date' to group_by",
-): NonNullable<PagedReport<unknown, Plan>['answer']> => ({
+): NonNullable<V2Declaration<unknown, Plan & { categoryId: string }>['answer']> => ({
   dated,
   columns,
   window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),

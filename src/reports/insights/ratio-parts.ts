@@ -2,7 +2,6 @@ import { ValidationError } from '../../errors.ts';
 import { field, value, type ShapeField } from '../../query/row-shape.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 import type { AnswerColumns } from '../extensions/compared-answer.ts';
-import type { PagedReport } from '../paged-report.ts';
 import type { WindowScope } from './scope.ts';
 
 /** A ratio metric's integer parts, as SQL over the row being built: the metric is their quotient (× 100 for a percentage). */
@@ -32,19 +31,15 @@ export function withParts(columns: AnswerColumns, ratios: readonly string[]): An
 }
 
 /**
- * The components extension of a v2 report: `ratios` are the ratio metrics with parts; `refuse` says why
- * a plan's rows would not re-aggregate exactly (a 422 at `["query", "components"]`), or null.
+ * The components rewrite of a v2 report: `refuse` says why a plan's rows would not re-aggregate exactly
+ * (a 422 at `["query", "components"]`), or null.
  */
 export function ratioComponents<Plan extends WindowScope>(
-  ratios: readonly string[],
   refuse: (plan: Plan) => string | null = () => null,
-): NonNullable<PagedReport<unknown, Plan>['components']> {
-  return {
-    ratios,
-    plan(plan) {
-      const why = refuse(plan);
-      if (why !== null) throw ValidationError.of(['query', 'components'], why, 'true');
-      return { ...plan, components: true };
-    },
+): (plan: Plan) => Plan {
+  return (plan) => {
+    const why = refuse(plan);
+    if (why !== null) throw ValidationError.of(['query', 'components'], why, 'true');
+    return { ...plan, components: true };
   };
 }

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { plainField, type FlatCatalog, type FlatField } from '../../query/flat-filters.ts';
 import { argMax, epochSeconds, instant, sortedSum } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { TabularReport } from '../tabular/tabular-report.ts';
+import { tabularReport } from '../tabular/tabular-report.ts';
+import { ownsCategory } from '../core/authorize.ts';
 import {
   answerDimensions,
   answerFilterFields,
-  authorizeCategory,
   insightsWithin,
   factsInScope,
   insightsTabularFields,
@@ -158,7 +158,7 @@ const servedByCitationsDailyV1 = (plan: InsightsPlan) =>
     ['model_id', 'root_domain', 'citation_category'],
   );
 
-export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
+export const citationsV1Report = tabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>>({
   id: 'citations.v1',
   path: '/v1/reports/citations',
   streamPath: '/v1/reports/citations/stream',
@@ -172,8 +172,8 @@ export const citationsV1Report: TabularReport<z.output<typeof schema>, InsightsP
   within: insightsWithin,
   countMetrics: ['count'],
   instantMetrics: ['first_cited_at'],
-  plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
-  authorize: authorizeCategory,
+  read: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
+  authorize: ownsCategory,
   rollups: (plan) => (servedByCitationsDailyV1(plan) ? [{ def: citationsDaily, scopeId: plan.categoryId }] : []),
   compile,
-};
+});

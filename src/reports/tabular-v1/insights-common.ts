@@ -29,9 +29,9 @@ import type { MsWindow } from '../extensions/compare-window.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { instant, listHas } from '../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext } from '../endpoint.ts';
+
 import { promptDimensions, tagTable } from '../insights/dimensions.ts';
-import { authorize } from '../paged-report.ts';
+
 import { throwIfAny, type Mode, type TabularShape } from '../tabular/tabular-report.ts';
 import {
   Issues,
@@ -161,9 +161,6 @@ export function insightsWithin(plan: InsightsPlan, w: MsWindow): InsightsPlan {
     },
   };
 }
-
-export const authorizeCategory = async (plan: InsightsPlan, ctx: CallContext): Promise<void> =>
-  authorize(ctx, [{ kind: 'category', id: plan.categoryId }]);
 
 /** Prompt-level filter fields of the v1 reports: `_id` fields take UUIDs, `_name` fields match names. */
 export const answerFilterFields: FlatCatalog = {

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { componentColumns, type RatioParts } from '../tabular/tabular-shape.ts';
 import type { FlatCatalog } from '../../query/flat-filters.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
-import type { TabularReport } from '../tabular/tabular-report.ts';
+import { tabularReport } from '../tabular/tabular-report.ts';
+import { ownsCategory } from '../core/authorize.ts';
 import {
   answerDimensions,
   answerFilterFields,
-  authorizeCategory,
   insightsWithin,
   factsInScope,
   groupByKeys,
@@ -120,7 +120,7 @@ FROM row_fanouts n LEFT JOIN group_fanouts pg ON ${keysMatch(answerDims, 'n', 'p
 const servedByFanoutsDailyV1 = (plan: InsightsPlan) =>
   servedByRollup(plan, ['date', 'prompt', 'query'], ['topic_id', 'tag_id', 'prompt_id', 'analysis_type']);
 
-export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
+export const queryFanoutsV1Report = tabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>>({
   id: 'query-fanouts.v1',
   path: '/v1/reports/query-fanouts',
   streamPath: null,
@@ -135,8 +135,8 @@ export const queryFanoutsV1Report: TabularReport<z.output<typeof schema>, Insigh
   countMetrics: ['total_fanouts'],
   ratioMetrics: Object.keys(ratioParts),
   partialDimensions: ['query'],
-  plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
-  authorize: authorizeCategory,
+  read: (req, ctx, mode) => readInsights(req, ctx, mode, catalog, ['date']),
+  authorize: ownsCategory,
   rollups: (plan) => (servedByFanoutsDailyV1(plan) ? [{ def: fanoutsDaily, scopeId: plan.categoryId }] : []),
   compile,
-};
+});

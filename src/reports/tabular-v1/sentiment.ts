@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { idField, nameField, type FlatCatalog } from '../../query/flat-filters.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
-import type { TabularReport } from '../tabular/tabular-report.ts';
+import { tabularReport } from '../tabular/tabular-report.ts';
+import { ownsCategory } from '../core/authorize.ts';
 import {
   answerDimensions,
   answerFilterFields,
-  authorizeCategory,
   insightsWithin,
   factsInScope,
   groupedOver,
@@ -83,7 +83,7 @@ const servedBySentimentDailyV1 = (plan: InsightsPlan) =>
   servedByRollup(plan, ['date', 'model', 'asset_id', 'asset_name'], ['model_id', 'asset_id', 'asset_name']);
 
 /** Sentiment v1: counts of the positive and negative assessments of brands in answers to sentiment prompts. */
-export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
+export const sentimentV1Report = tabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>>({
   id: 'sentiment.v1',
   path: '/v1/reports/sentiment',
   streamPath: '/v1/reports/sentiment/stream',
@@ -96,8 +96,8 @@ export const sentimentV1Report: TabularReport<z.output<typeof schema>, InsightsP
   fills: true,
   within: insightsWithin,
   countMetrics: ['positive', 'negative', 'occurrences'],
-  plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
-  authorize: authorizeCategory,
+  read: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
+  authorize: ownsCategory,
   rollups: (plan) => (servedBySentimentDailyV1(plan) ? [{ def: sentimentDaily, scopeId: plan.categoryId }] : []),
   compile(plan, rollups) {
     const rolled = rollups.has(sentimentDaily.name) && servedBySentimentDailyV1(plan);
@@ -130,4 +130,4 @@ scoped_assessments AS (
       dimensions: plan.dimensions.map((d) => defs[d as keyof typeof defs]),
     };
   },
-};
+});

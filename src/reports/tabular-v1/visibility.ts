@@ -4,11 +4,11 @@ import { compileFilter } from '../../query/filter-compiler.ts';
 import { filtersAt, flatToNode, nameField, type FlatCatalog } from '../../query/flat-filters.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { declaredMetric } from '../../query/metric-sql.ts';
-import type { TabularReport } from '../tabular/tabular-report.ts';
+import { tabularReport } from '../tabular/tabular-report.ts';
+import { ownsCategory } from '../core/authorize.ts';
 import {
   answerDimensions,
   answerFilterFields,
-  authorizeCategory,
   insightsWithin,
   dimKey,
   factsInScope,
@@ -165,7 +165,7 @@ LEFT JOIN group_mentions t ON ${keysMatch(answerDims, 't', 'g')}`;
   return { ctes, grouped, dimensions: dims.map((d) => defs[d as keyof typeof defs]) };
 }
 
-export const visibilityV1Report: TabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>> = {
+export const visibilityV1Report = tabularReport<z.output<typeof schema>, InsightsPlan, z.input<typeof schema>>({
   id: 'visibility.v1',
   path: '/v1/reports/visibility',
   streamPath: '/v1/reports/visibility/stream',
@@ -179,11 +179,11 @@ export const visibilityV1Report: TabularReport<z.output<typeof schema>, Insights
   within: insightsWithin,
   countMetrics: ['mentions_count', 'executions'],
   ratioMetrics: Object.keys(ratioParts),
-  plan: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
-  authorize: authorizeCategory,
+  read: (req, ctx, mode) => readInsights(req, ctx, mode, catalog),
+  authorize: ownsCategory,
   rollups: (plan) => {
     const rollup = visibilityV1Rollup(plan);
     return rollup ? [{ def: rollup.def, scopeId: plan.categoryId }] : [];
   },
   compile,
-};
+});

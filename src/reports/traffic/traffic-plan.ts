@@ -20,7 +20,8 @@ import {
 } from '../../query/instants.ts';
 import { zUuid } from '../../query/schema-types.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
-import { throwIfAny, type Mode, type TabularReport, type TabularShape } from '../tabular/tabular-report.ts';
+import { throwIfAny, type Mode, type TabularShape } from '../tabular/tabular-report.ts';
+import type { Endpoint } from '../endpoint.ts';
 import {
   Issues,
   metricFiltersSchema,
@@ -66,7 +67,7 @@ export interface TrafficDefinition {
   readonly columnOf?: Readonly<Record<string, string>>;
   readonly deprecated?: boolean;
   readonly successor?: string;
-  readonly sunset?: TabularReport<unknown, TrafficPlan>['sunset'];
+  readonly sunset?: Endpoint['sunset'];
 }
 
 export interface TrafficPlan extends TabularShape {

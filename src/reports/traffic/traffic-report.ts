@@ -19,14 +19,16 @@ import { rollupTable } from '../../engine/rollups.ts';
 import { servedByTrafficHourly, trafficHourly } from './traffic-rollup.ts';
 import { rolledDailyView, servedByTrafficDaily, trafficDaily } from './traffic-daily.ts';
 import type { CallContext } from '../endpoint.ts';
-import { authorize } from '../paged-report.ts';
+import { authorize } from '../core/authorize.ts';
 import {
   groupKeys,
   keyColumn,
   metricColumn,
+  tabularReport,
+  type Extended,
   type TabularDimension,
-  type TabularReport,
 } from '../tabular/tabular-report.ts';
+import type { Report } from '../core/report.ts';
 import {
   filterCatalog,
   planOf,
@@ -147,9 +149,9 @@ function compileTraffic(def: TrafficDefinition, catalog: FlatCatalog, plan: Traf
 
 export function trafficReport<const D extends TrafficDefinition>(
   def: D,
-): TabularReport<TrafficRequest, TrafficPlan, TrafficBody<D>> {
+): Report<TrafficRequest, Extended<TrafficPlan>, TrafficBody<D>> {
   const catalog = filterCatalog(def);
-  return {
+  return tabularReport<TrafficRequest, TrafficPlan, TrafficBody<D>>({
     id: def.id,
     countMetrics: def.countMetrics,
     fills: def.dimensions.includes('date'),
@@ -177,12 +179,12 @@ export function trafficReport<const D extends TrafficDefinition>(
     ...(def.successor ? { successor: def.successor } : {}),
     ...(def.sunset ? { sunset: def.sunset } : {}),
     schema: schemaOf(def) as unknown as z.ZodType<TrafficRequest, TrafficBody<D>>,
-    plan: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
+    read: (req, ctx, mode) => planOf(def, catalog, req, ctx, mode),
     authorize: authorizeTraffic,
     rollups: (plan) => [
       ...(servedByTrafficDaily(def) ? [{ def: trafficDaily, scopeId: plan.organizationId }] : []),
       ...(servedByTrafficHourly(def, plan) ? [{ def: trafficHourly, scopeId: plan.organizationId }] : []),
     ],
     compile: (plan, rollups) => compileTraffic(def, catalog, plan, rollups),
-  };
+  });
 }

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../errors.ts';
 import { fingerprint } from '../../query/cursor.ts';
 import { laxInt, zUuid } from '../../query/schema-types.ts';
 import { list, sql } from '../../query/sql.ts';
-import { authorize } from '../../reports/paged-report.ts';
+import { authorize } from '../../reports/core/authorize.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { parsePath, parseQuery, queryList, queryScalar } from '../params.ts';
 import { execute, readRows } from '../../engine/rows.ts';

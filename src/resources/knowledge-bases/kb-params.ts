@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { valueError, ValidationError } from '../../errors.ts';
 import { zUuid } from '../../query/schema-types.ts';
-import { authorize } from '../../reports/paged-report.ts';
+import { authorize } from '../../reports/core/authorize.ts';
 import type { CallContext, EndpointInput } from '../../reports/endpoint.ts';
 import { checkOrganizationIds, parsePath, parseQuery, queryScalar } from '../params.ts';
 

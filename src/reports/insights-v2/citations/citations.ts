@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import { typesOf, type AnalysisType } from '../../insights/analysis-types.ts';
 import { citationsDaily, servedByCitationsDaily } from '../../insights/citations-rollup.ts';
 import {
@@ -14,7 +14,6 @@ import {
   type Partition,
 } from './citations-sql.ts';
 import {
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -61,7 +60,7 @@ function metricsOf(req: CitationsRequest): Metric[] {
   return req.metrics ? [...new Set(req.metrics)] : [...defaultMetrics];
 }
 
-function check(req: CitationsRequest): ValidationIssue[] {
+function check(req: CitationsRequest, parsedFilter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
@@ -72,11 +71,11 @@ function check(req: CitationsRequest): ValidationIssue[] {
     if (m === 'first_cited_at' && !paged)
       issues.push(valueError(['body', 'metrics', i], 'first_cited_at is a page metric: add page to group_by', m));
   });
-  issues.push(...readLayeredFilter(req.filter, citationsRules).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
-export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.input<typeof schema>> = {
+export const citationsReport = v2Report<CitationsRequest, CitationsPlan, z.input<typeof schema>>({
   id: 'citations.v2',
   path: '/v2/reports/citations',
   streamPath: '/v2/reports/citations/stream',
@@ -85,12 +84,12 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.inp
     'Citations: the domains (or pages) answers cite, with count, citation share, rank and first citation, most cited first',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
-  rollups: (plan) => (servedByCitationsDaily(plan) ? [{ def: citationsDaily, categoryId: plan.categoryId }] : []),
+  rollups: (plan) => (servedByCitationsDaily(plan) ? [{ def: citationsDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
-  plan(req, ctx) {
-    const filter = readLayeredFilter(req.filter, citationsRules).filter;
+  read(req, ctx) {
+    const parsedFilter = readLayeredFilter(req.filter, citationsRules);
+    refuseIssues(check(req, parsedFilter));
+    const filter = parsedFilter.filter;
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -123,4 +122,4 @@ export const citationsReport: PagedReport<CitationsRequest, CitationsPlan, z.inp
       filter: echoFilter(plan.filter.node),
     };
   },
-};
+});

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import type { FilterNode } from '../../../query/filter-node.ts';
 import { sql } from '../../../query/sql.ts';
-import type { DataGuard, PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues, type DataGuard } from '../../v2-report.ts';
 import { readClaimFilter } from './claim-filter.ts';
 import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
@@ -10,7 +10,6 @@ import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
 import { compileClaims } from './claims-sql.ts';
 import {
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -51,7 +50,11 @@ function guards(plan: ClaimsPlan): DataGuard[] {
   ];
 }
 
-function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
+function check(
+  req: ClaimsRequest,
+  mode: 'page' | 'stream',
+  filter: ReturnType<typeof readClaimFilter>,
+): ValidationIssue[] {
   const issues = [...checkWindow(req), ...checkUnique(req.include, 'include')];
   const grouped = (req.group_by ?? []).length > 0;
   if (mode === 'stream') {
@@ -79,7 +82,6 @@ function check(req: ClaimsRequest, mode: 'page' | 'stream'): ValidationIssue[] {
         ),
       );
   }
-  const filter = readClaimFilter(req.filter);
   issues.push(...filter.issues);
   if (req.group_by?.[0] === 'tag' && filter.node && usesTag(filter.node)) {
     issues.push(valueError(['body', 'group_by'], 'group_by [tag] cannot be combined with a tag filter', req.group_by));
@@ -92,7 +94,7 @@ const usesTag = (node: FilterNode): boolean =>
 
 const noDates = 'the claims report has no dates (neither its claims nor its sections are dated)';
 
-export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.input<typeof schema>> = {
+export const factcheckClaimsReport = v2Report<ClaimsRequest, ClaimsPlan, z.input<typeof schema>>({
   id: 'factcheck-claims.v2',
   path: '/v2/reports/factcheck/claims',
   streamPath: '/v2/reports/factcheck/claims/stream',
@@ -100,10 +102,10 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.inp
   summary: 'Fact-check claims: the inaccurate claims behind an accuracy score, flat or sectioned by one dimension',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(25),
-  plan(req, ctx) {
+  read(req, ctx, mode) {
+    const parsedFilter = readClaimFilter(req.filter);
+    refuseIssues(check(req, mode, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -111,7 +113,7 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.inp
       endDate: req.end_date,
       section: req.group_by?.[0] ?? null,
       include: includeNames.filter((i) => req.include?.includes(i)),
-      filter: readClaimFilter(req.filter).node,
+      filter: parsedFilter.node,
     };
   },
   compile: compileClaims,
@@ -128,7 +130,7 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.inp
     };
     return withParts(columns, plan.components ? ['accuracy'] : []);
   }, noDates),
-  components: ratioComponents(['accuracy'], (plan) =>
+  components: ratioComponents<ClaimsPlan>((plan) =>
     plan.section
       ? null
       : 'components needs a section on the claims report: add one dimension to group_by (a flat claim has no accuracy)',
@@ -147,4 +149,4 @@ export const factcheckClaimsReport: PagedReport<ClaimsRequest, ClaimsPlan, z.inp
       include: plan.include,
     };
   },
-};
+});

@@ -4,7 +4,7 @@ import type { FilterNode } from '../../../query/filter-node.ts';
 import { field, value } from '../../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from '../../insights/ratio-parts.ts';
@@ -12,7 +12,6 @@ import { factcheckKeys } from './factcheck-keys.ts';
 import {
   answerColumns,
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -144,7 +143,7 @@ function compile(plan: FactcheckPlan): ShapedReport {
   };
 }
 
-function check(req: FactcheckRequest): ValidationIssue[] {
+function check(req: FactcheckRequest, parsedFilter: ReturnType<typeof readClaimFilter>): ValidationIssue[] {
   const issues = [...checkWindow(req), ...checkUnique(req.group_by, 'group_by')];
   const groupBy = req.group_by ?? [];
   if (groupBy.includes('citation') && groupBy.length > 1) {
@@ -156,11 +155,11 @@ function check(req: FactcheckRequest): ValidationIssue[] {
       ),
     );
   }
-  issues.push(...readClaimFilter(req.filter).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
-export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.input<typeof schema>> = {
+export const factcheckReport = v2Report<FactcheckRequest, FactcheckPlan, z.input<typeof schema>>({
   id: 'factcheck.v2',
   path: '/v2/reports/factcheck',
   streamPath: '/v2/reports/factcheck/stream',
@@ -168,10 +167,10 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
   summary: 'Fact-check scores: accuracy, accurate and inaccurate claim occurrences, per group or per cited page',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    const parsedFilter = readClaimFilter(req.filter);
+    refuseIssues(check(req, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -179,7 +178,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
       endDate: req.end_date,
       groupBy: req.group_by ?? [],
       interval: req.interval ?? 'day',
-      filter: readClaimFilter(req.filter).node,
+      filter: parsedFilter.node,
     };
   },
   compile,
@@ -194,7 +193,7 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
       plan.components ? ['accuracy'] : [],
     ),
   ),
-  components: ratioComponents(['accuracy']),
+  components: ratioComponents<FactcheckPlan>(),
   byDate: windowedByDate((plan) => (plan.groupBy[0] === 'date' ? plan.interval : null)),
   info(plan, page) {
     return {
@@ -208,4 +207,4 @@ export const factcheckReport: PagedReport<FactcheckRequest, FactcheckPlan, z.inp
       filter: echoFilter(plan.filter),
     };
   },
-};
+});

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { zDate, laxBool } from '../../../query/schema-types.ts';
 import { sql } from '../../../query/sql.ts';
-import type { DataGuard, PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues, type DataGuard } from '../../v2-report.ts';
 import {
   answerColumns,
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -80,14 +79,13 @@ function metricsOf(req: SentimentRequest): SentimentMetric[] {
   return req.metrics ? [...new Set(req.metrics)] : ['positive_sentiment', 'negative_sentiment'];
 }
 
-function check(req: SentimentRequest): ValidationIssue[] {
+function check(req: SentimentRequest, filter: ReturnType<typeof readLayeredFilter>): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
     ...checkUnique(req.metrics, 'metrics'),
   ];
   const groupBy = req.group_by ?? [];
-  const filter = readLayeredFilter(req.filter, sentimentRules);
   issues.push(...filter.issues);
   const citation = req.source === 'citation';
   if (citation && groupBy.length > 0)
@@ -151,7 +149,7 @@ function guards(plan: SentimentPlan): DataGuard[] {
   ];
 }
 
-export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.input<typeof schema>> = {
+export const sentimentReport = v2Report<SentimentRequest, SentimentPlan, z.input<typeof schema>>({
   id: 'sentiment.v2',
   path: '/v2/reports/sentiment',
   streamPath: '/v2/reports/sentiment/stream',
@@ -160,11 +158,11 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.inp
     'Sentiment: the positive and negative share of a brand’s assessments in answers, per group, or per cited page',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
-  rollups: (plan) => (servedBySentimentDaily(plan) ? [{ def: sentimentDaily, categoryId: plan.categoryId }] : []),
+  rollups: (plan) => (servedBySentimentDaily(plan) ? [{ def: sentimentDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    const parsedFilter = readLayeredFilter(req.filter, sentimentRules);
+    refuseIssues(check(req, parsedFilter));
     const start = req.comparison_start_date ?? null;
     const end = req.comparison_end_date ?? null;
     return {
@@ -179,14 +177,14 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.inp
       metrics: metricsOf(req),
       comparison: start !== null && end !== null ? { startDate: start, endDate: end } : null,
       citedWebsites: req.include_cited_websites ?? false,
-      filter: readLayeredFilter(req.filter, sentimentRules).filter,
+      filter: parsedFilter.filter,
     };
   },
   compile: compileSentiment,
   answer: answerOver((plan) =>
     withParts(answerColumns(sentimentGrouping(plan), plan.interval, plan.metrics), plan.components ? plan.metrics : []),
   ),
-  components: ratioComponents(['positive_sentiment', 'negative_sentiment'], (plan) =>
+  components: ratioComponents<SentimentPlan>((plan) =>
     plan.metrics.includes('occurrence')
       ? "occurrence's denominator counts the answers of the row's group without its theme or claim, so rows of days or groups without the theme leave part of it out: ask for components without occurrence"
       : null,
@@ -210,4 +208,4 @@ export const sentimentReport: PagedReport<SentimentRequest, SentimentPlan, z.inp
       filter: echoFilter(plan.filter.node),
     };
   },
-};
+});

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { laxBool, laxInt } from '../../../query/schema-types.ts';
-import { refuseFields, type PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues, refuseFields } from '../../v2-report.ts';
 import {
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
   echoFilter,
   insightsFields,
   pageLimit,
-  planFilter,
   readFilter,
 } from '../../insights/common.ts';
 import {
@@ -58,7 +56,11 @@ function metricsOf(req: ShoppingRequest): Metric[] {
   return req.include_merchants ? metricNames.filter((m) => !positionMetrics.includes(m)) : [...metricNames];
 }
 
-function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[] {
+function check(
+  req: ShoppingRequest,
+  mode: 'page' | 'stream',
+  parsedFilter: ReturnType<typeof readFilter>,
+): ValidationIssue[] {
   const issues = [
     ...checkWindow(req),
     ...checkUnique(req.group_by, 'group_by'),
@@ -88,11 +90,11 @@ function check(req: ShoppingRequest, mode: 'page' | 'stream'): ValidationIssue[]
         issues.push(valueError(['body', 'metrics', i], `${m} is not available with include_merchants`, m));
     });
   }
-  issues.push(...readFilter(req.filter, shoppingFilterFields).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
-export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, z.input<typeof schema>> = {
+export const shoppingProductsReport = v2Report<ShoppingRequest, ShoppingPlan, z.input<typeof schema>>({
   id: 'shopping-products.v2',
   path: '/v2/reports/shopping/products',
   streamPath: '/v2/reports/shopping/products/stream',
@@ -100,11 +102,11 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
   summary: 'Shopping products: visibility, position and rank of the products shown in shopping answers',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
-  rollups: (plan) => (servedByShoppingDaily(plan) ? [{ def: shoppingDaily, categoryId: plan.categoryId }] : []),
+  rollups: (plan) => (servedByShoppingDaily(plan) ? [{ def: shoppingDaily, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx, mode) {
+    const parsedFilter = readFilter(req.filter, shoppingFilterFields);
+    refuseIssues(check(req, mode, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -116,12 +118,12 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
       includeMerchants: req.include_merchants ?? false,
       target:
         req.target_product != null ? { product: req.target_product, competitors: req.competitor_limit ?? 5 } : null,
-      filter: planFilter(req.filter, shoppingFilterFields),
+      filter: parsedFilter.node,
     };
   },
   compile: compileShopping,
   // A product's rating and reviews describe it in both windows alike; its rank is its place in its own.
-  components: ratioComponents(shoppingRatios, (plan) =>
+  components: ratioComponents<ShoppingPlan>((plan) =>
     plan.groupBy.length > 0 && plan.metrics.includes('visibility_score')
       ? "visibility_score's denominator counts every answer of the row's bucket, while a product has rows only in the buckets that show it: ask for components without visibility_score, or without group_by"
       : null,
@@ -151,4 +153,4 @@ export const shoppingProductsReport: PagedReport<ShoppingRequest, ShoppingPlan, 
       metrics: plan.metrics,
     };
   },
-};
+});

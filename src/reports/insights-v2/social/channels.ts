@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { sql, type Fragment } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import {
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -163,7 +162,7 @@ function sourceTypesOf(req: ChannelsRequest): SourceType[] {
     : [...defaultSourceTypes];
 }
 
-function check(req: ChannelsRequest): ValidationIssue[] {
+function check(req: ChannelsRequest, parsedFilter: ReturnType<typeof readChannelFilter>): ValidationIssue[] {
   const duplicates = checkUnique(req.group_by, 'group_by');
   const shape = shapeOf(req.group_by);
   const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
@@ -177,13 +176,13 @@ function check(req: ChannelsRequest): ValidationIssue[] {
         ),
       );
   });
-  issues.push(...readChannelFilter(req.filter).issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
 const path = (platform: string) => `/v2/reports/social/${platform}/channels`;
 
-export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<typeof schema>> = {
+export const channelsReport = v2Report<ChannelsRequest, ChannelsPlan, z.input<typeof schema>>({
   id: 'channels.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,
@@ -195,10 +194,10 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<
     'Video-platform channels: the channels (or video categories, or source types) cited in a category, ranked by citations',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    const parsedFilter = readChannelFilter(req.filter);
+    refuseIssues(check(req, parsedFilter));
     const shape = shapeOf(req.group_by) as { lead: Lead; cross: Cross | null };
     return {
       organizationId: ctx.organizationId,
@@ -209,7 +208,7 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<
       cross: shape.cross,
       interval: req.interval ?? null,
       sourceTypes: sourceTypesOf(req),
-      filter: readChannelFilter(req.filter).filter,
+      filter: parsedFilter.filter,
     };
   },
   compile,
@@ -240,4 +239,4 @@ export const channelsReport: PagedReport<ChannelsRequest, ChannelsPlan, z.input<
       source_types: plan.sourceTypes,
     };
   },
-};
+});

@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { valueError, type ValidationIssue } from '../../../errors.ts';
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import type { ShapedReport } from '../../rows-query.ts';
 import { readChannelFilter, type ChannelFilter } from './channel-filter.ts';
 import {
   answerOver,
-  categoryOwned,
   checkUnique,
   checkWindow,
   cursorPaging,
@@ -134,7 +133,7 @@ function compile(plan: VideosPlan): ShapedReport {
   });
 }
 
-function check(req: VideosRequest): ValidationIssue[] {
+function check(req: VideosRequest, parsedFilter: ReturnType<typeof readChannelFilter>): ValidationIssue[] {
   const duplicates = checkUnique(req.group_by, 'group_by');
   const shape = crossOf(req.group_by);
   const issues = [...checkWindow(req), ...duplicates, ...(duplicates.length === 0 && 'loc' in shape ? [shape] : [])];
@@ -142,13 +141,13 @@ function check(req: VideosRequest): ValidationIssue[] {
     if (!videoSourceTypes.includes(t as VideoSourceType))
       issues.push(valueError(['body', 'source_types', i], `source type '${t}' has no video; use video or short`, t));
   });
-  issues.push(...readChannelFilter(req.filter, 'videos').issues);
+  issues.push(...parsedFilter.issues);
   return issues;
 }
 
 const path = (platform: string) => `/v2/reports/social/${platform}/videos`;
 
-export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof schema>> = {
+export const videosReport = v2Report<VideosRequest, VideosPlan, z.input<typeof schema>>({
   id: 'videos.v2',
   path: path('youtube'),
   streamPath: `${path('youtube')}/stream`,
@@ -159,10 +158,10 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
   summary: 'Video-platform videos: the videos and shorts cited in a category, ranked by citations',
   tags: ['Reports v2'],
   schema,
-  check,
-  owned: categoryOwned,
   paging: cursorPaging(10),
-  plan(req, ctx) {
+  read(req, ctx) {
+    const parsedFilter = readChannelFilter(req.filter, 'videos');
+    refuseIssues(check(req, parsedFilter));
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -173,7 +172,7 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
       sourceTypes: req.source_types
         ? videoSourceTypes.filter((t) => req.source_types!.includes(t))
         : [...videoSourceTypes],
-      filter: readChannelFilter(req.filter, 'videos').filter,
+      filter: parsedFilter.filter,
     };
   },
   compile,
@@ -204,4 +203,4 @@ export const videosReport: PagedReport<VideosRequest, VideosPlan, z.input<typeof
       source_types: plan.sourceTypes,
     };
   },
-};
+});

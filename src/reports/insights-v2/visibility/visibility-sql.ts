@@ -1,8 +1,6 @@
 import { field, object, repeated, value, type RowShape } from '../../../query/row-shape.ts';
-import { daySeries, distinctSorted, intDiv, semiJoin } from '../../../query/dialect.ts';
+import { distinctSorted, intDiv, semiJoin } from '../../../query/dialect.ts';
 import { and, ident, join, list, sql, type Fragment } from '../../../query/sql.ts';
-import { dayBucket } from '../../../query/time.ts';
-import { declaredMetric } from '../../../query/metric-sql.ts';
 import { comparedGroups, comparedMetrics } from './visibility-compare.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import {
@@ -19,88 +17,8 @@ import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
-const declared = {
-  visibility_score: declaredMetric('visibility_score', 'visibility_score'),
-  share_of_voice: declaredMetric('share_of_voice (visibility)', 'share_of_voice'),
-  average_position: declaredMetric('average_position', 'average_position'),
-} as const;
-
-/** Over a scored group and brand (its counts as columns): mentions rows are one per answer, so they count the answers mentioning it. */
-const scoredParts = {
-  mentioned: sql`mentions`,
-  mentions: sql`mentions`,
-  executions: sql`executions`,
-  total_mentions: sql`total_mentions`,
-  position_sum: sql`position_sum`,
-};
-
-const metricSql = {
-  visibility_score: declared.visibility_score.sql(scoredParts),
-  share_of_voice: declared.share_of_voice.sql(scoredParts),
-  average_position: declared.average_position.sql(scoredParts),
-} as const;
-
-/** With fill, a bucket without answers has every ratio NULL (plain groups always have answers). */
-const filledMetricSql = {
-  ...metricSql,
-  share_of_voice: sql`CASE WHEN executions = 0 THEN NULL ELSE ${metricSql.share_of_voice} END`,
-} as const;
-
-/**
- * The groups `g` (keys and answers) of a request with fill: every date bucket of the window for every
- * combination of the other keys seen, with 0 answers where there were none.
- */
-function filledGroups(plan: VisibilityPlan, keyList: Fragment, keys: readonly Fragment[], name = 'groups'): Fragment {
-  const others = plan.groupBy.filter((d) => d !== 'date');
-  const seen =
-    others.length > 0
-      ? join(
-          others.map((d) => keyColumn(d)),
-          ', ',
-        )
-      : sql`1 AS seen`;
-  const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
-  return sql`g_plain AS (
-  SELECT ${keyList}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}
-),
-${ident(name)} AS (
-  SELECT ${join([...others.map((d) => keyColumnAs(d, 's')), sql`b.k AS ${keyColumn('date')}`], ', ')}, coalesce(gp.executions, 0) AS executions
-  FROM (SELECT DISTINCT ${seen} FROM g_plain) s
-  CROSS JOIN (SELECT DISTINCT ${dayBucket(plan.interval, sql`d`)} AS k FROM (${days}) UNION SELECT ${keyColumn('date')} FROM g_plain) b
-  LEFT JOIN g_plain gp ON ${join([sql`gp.${keyColumn('date')} = b.k`, ...others.map((d) => sql`gp.${keyColumn(d)} IS NOT DISTINCT FROM s.${keyColumn(d)}`)], ' AND ')}
-)`;
-}
-
-/** Each ratio's numerator and denominator over a built row `r` (components): their quotient is the metric. */
-const builtParts = {
-  mentioned: sql`r.mentions`,
-  mentions: sql`r.mentions`,
-  executions: sql`r.executions`,
-  total_mentions: sql`r.total_mentions`,
-  position_sum: sql`coalesce(r.position_sum, 0)`,
-};
-
-/** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
-const comparedOf = (plan: VisibilityPlan) =>
-  (plan.compare ? plan.metrics : []).flatMap((m) => {
-    const [c, p] = [sql`r.${ident(m)}`, sql`r.${ident(`prev_${m}`)}`];
-    return [
-      { name: `${m}_previous`, value: p },
-      { name: `${m}_change`, value: sql`${c} - ${p}` },
-      { name: `${m}_change_pct`, value: sql`CASE WHEN ${p} = 0 THEN NULL ELSE (${c} - ${p}) / ${p} END` },
-    ];
-  });
-
-/** Compare keeps the window's parts: NULL on a group of the compared window only. */
-const windowPart = (plan: VisibilityPlan, part: Fragment): Fragment =>
-  plan.compare ? sql`CASE WHEN r.windowed THEN ${part} END` : part;
-
-const partsOf = (plan: VisibilityPlan) =>
-  (plan.components ? plan.metrics : []).flatMap((m) => [
-    { name: `${m}_numerator`, value: windowPart(plan, declared[m].terms(builtParts).numerator) },
-    { name: `${m}_denominator`, value: windowPart(plan, declared[m].terms(builtParts).denominator) },
-  ]);
-
+import { comparedOf, filledMetricSql, metricSql, partsOf } from './visibility-metrics.ts';
+import { filledGroups } from './visibility-fill.ts';
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
 function selection(plan: VisibilityPlan): Fragment {
   const parts: Fragment[] = [];

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { ValidationError, valueError, type ValidationIssue } from '../../../errors.ts';
-import type { PagedReport } from '../../paged-report.ts';
+import { v2Report, refuseIssues } from '../../v2-report.ts';
 import {
-  categoryOwned,
   maxWindowDays,
   checkUnique,
   checkWindow,
@@ -11,7 +10,6 @@ import {
   insightsFields,
   maxResults,
   pageLimit,
-  planFilter,
   readFilter,
 } from '../../insights/common.ts';
 import { promptFilterFields } from '../../insights/dimensions.ts';
@@ -120,7 +118,7 @@ function sortOf(req: VisibilityRequest): { field: Metric; dir: 'asc' | 'desc' } 
   return { field, dir: req.sort?.dir ?? bestFirst[field] };
 }
 
-export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.input<typeof schema>> = {
+export const visibilityReport = v2Report<VisibilityRequest, VisibilityPlan, z.input<typeof schema>>({
   id: 'visibility.v2',
   path: '/v2/reports/visibility',
   streamPath: '/v2/reports/visibility/stream',
@@ -128,13 +126,15 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.
   summary: 'Brand visibility: visibility score, share of voice and average position, ranked',
   tags: ['Reports v2'],
   schema,
-  check(req) {
+  read(req, ctx) {
+    const assets = readAssets(req.assets);
+    const filter = readFilter(req.filter, promptFilterFields);
     const issues = [
       ...checkWindow(req),
       ...checkUnique(req.group_by, 'group_by'),
       ...checkUnique(req.metrics, 'metrics'),
+      ...assets.issues,
     ];
-    issues.push(...readAssets(req.assets).issues);
     if (req.sort && !metricsOf(req).includes(req.sort.field as Metric)) {
       issues.push(
         valueError(
@@ -144,16 +144,7 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.
         ),
       );
     }
-    issues.push(...readFilter(req.filter, promptFilterFields).issues);
-    return issues;
-  },
-  owned: categoryOwned,
-  rollups: (plan) => {
-    const use = visibilityRollupsFor(plan);
-    return use ? [...new Set([use.rows.def, use.models.def])].map((def) => ({ def, categoryId: plan.categoryId })) : [];
-  },
-  paging: cursorPaging(10),
-  plan(req, ctx) {
+    refuseIssues([...issues, ...filter.issues]);
     return {
       organizationId: ctx.organizationId,
       categoryId: req.category_id,
@@ -163,19 +154,24 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.
       interval: req.interval ?? 'day',
       metrics: metricsOf(req),
       scope: req.scope ?? 'owned',
-      assets: readAssets(req.assets).selector,
+      assets: assets.selector,
       sort: sortOf(req),
-      filter: planFilter(req.filter, promptFilterFields),
+      filter: filter.node,
     };
   },
+  rollups: (plan) => {
+    const use = visibilityRollupsFor(plan);
+    return use ? [...new Set([use.rows.def, use.models.def])].map((def) => ({ def, scopeId: plan.categoryId })) : [];
+  },
+  paging: cursorPaging(10),
   compile: compileVisibility,
   byDate: {
     // A filled or compared answer's groups depend on the keys seen over the whole window, so it is read by units, not by date windows.
     order: (plan) => (plan.groupBy[0] === 'date' && !plan.fill && !plan.compare ? plan.interval : null),
-    window: (plan) => ({ start: plan.startDate, end: plan.endDate }),
+    window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
-  components: { ratios: metricNames, plan: (plan) => ({ ...plan, components: true }) },
+  components: (plan) => ({ ...plan, components: true }),
   compare: (plan, spec) => ({ ...plan, compare: comparedDates(plan, spec, maxWindowDays) }),
   fill(plan) {
     if (!plan.groupBy.includes('date'))
@@ -196,4 +192,4 @@ export const visibilityReport: PagedReport<VisibilityRequest, VisibilityPlan, z.
       ...(plan.compare ? { compare: { start_date: plan.compare.startDate, end_date: plan.compare.endDate } } : {}),
     };
   },
-};
+});

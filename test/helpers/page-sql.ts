@@ -1,0 +1,22 @@
+import { render } from '../../src/query/sql.ts';
+import { prepareCall } from '../../src/reports/core/prepare.ts';
+import type { Report } from '../../src/reports/core/report.ts';
+import type { CallContext, RollupLookup } from '../../src/reports/endpoint.ts';
+import { plainPrepare } from '../../src/reports/endpoint.ts';
+
+/**
+ * A report's page request through the one pipeline, reading no data: the plan, and the page's statement
+ * as DuckDB gets it. `lookup` takes a set of rollups as the current ones (none by default), or asks the engine.
+ */
+export async function pageSql(
+  report: Report<never, unknown>,
+  body: unknown,
+  ctx: CallContext,
+  lookup: RollupLookup = new Set(),
+): Promise<{ plan: unknown; query: ReturnType<typeof render> }> {
+  const call = await prepareCall(report, body, 'page', ctx, { ...plainPrepare, lookup });
+  return { plan: call.plan, query: render(call.statements.at(-1)!.queries('duckdb')[0]!) };
+}
+
+/** A report declaration of any request and plan, as the tests hand them around. */
+export const anyReport = (r: unknown) => r as Report<never, unknown>;
