@@ -2,11 +2,12 @@ import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The slowest test files, slowest first (about half the seconds each took in a whole `npm test` run on
- * the 2-core machine at load average 7.5, bench/RESULTS.md, so about a quiet run's). Two workers take files from one queue, so the long ones must start first for both to end
- * together: a long file taken last runs alone on one worker while the other idles. CI clones afresh and
- * has no timings of an earlier run, where vitest's own order falls back to file size. A file not listed
- * (under about 10 s) runs after these, in vitest's order. Only the order depends on this list.
+ * The slowest test files, slowest first, with about half the seconds each took in a whole `npm test` run
+ * on the 2-core machine at load average 7.5 (bench/RESULTS.md), so about a quiet run's. Two workers take
+ * files from one queue, so the long ones must start first for both to end together: a long file taken last
+ * runs alone on one worker while the other idles. CI clones afresh and has no timings of an earlier run,
+ * where vitest's own order falls back to file size. A file not listed (under about 15 s) runs after these,
+ * in vitest's order. Only the order depends on this list.
  */
 export const slowFiles: readonly (readonly [file: string, seconds: number])[] = [
   ['bench-smoke.test.ts', 63],
