@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { defaultRollupSegments } from '../limits.ts';
 
 /** What a stored rollup was built from; it is read only when every part equals the engine's own. */
 export interface RollupKey {
@@ -43,7 +44,7 @@ export interface StoredRollup extends RollupKey {
   readonly builtAt: string;
   /** The base: each table's rows as built. */
   readonly tables: Readonly<Record<string, StoredTable>>;
-  /** Oldest first; at most the store's `segmentLimit`. */
+  /** Oldest first; at most the store's `segmentLimit` (a lower limit is met by the next refresh). */
   readonly segments: readonly StoredSegment[];
 }
 
@@ -164,7 +165,7 @@ export class RollupStore {
     readonly dir: string,
     readonly limit: number,
     /** Segments a stored rollup holds at most; the refresh that would add one more writes a new base instead. */
-    readonly segmentLimit = 8,
+    readonly segmentLimit = defaultRollupSegments,
   ) {}
 
   private entryDir(rollup: string, scope: string): string {
@@ -183,7 +184,6 @@ export class RollupStore {
         meta.scope !== scope ||
         typeof meta.tables !== 'object' ||
         !Array.isArray(meta.segments) ||
-        meta.segments.length > this.segmentLimit ||
         // The spans enter the SQL that reads the layers: only timestamps as the refresh writes them.
         !meta.segments.every((s) => timestamp.test(s.from) && timestamp.test(s.to) && typeof s.tables === 'object')
       )
