@@ -253,18 +253,22 @@ export class Rollups {
       const version = versionOf(def, this.versions, scopeId);
       const store = this.durable?.store;
       const read = store ? await store.read(def.name, scopeId) : null;
-      const stored = read && (await store!.verified(read, Object.keys(def.tables)));
+      let stored: StoredRollup | null = null;
       let outcome: RollupOutcome = 'none';
       let key: RollupKey | undefined;
       let refold: Refold | undefined;
       let inMemory = false;
-      // The segments are at the store's limit: the refresh writes a new base from the rollup in memory.
-      const compact = !!stored && stored.segments.length >= store!.segmentLimit;
+      let compact = false;
       await conn.run('BEGIN TRANSACTION');
       try {
         // Read in the transaction: the prompts hashed are those of the snapshot the rollup is built from.
         key = this.durable ? await this.keyOf(conn, def, scopeId, this.durable) : undefined;
+        const matches = read && key && ['current', 'appended'].includes(verdictOf(read, key));
+        // Only a stored rollup that matches is checked file by file; a damaged segment leaves it appended.
+        stored = matches ? await store!.verified(read, Object.keys(def.tables)) : null;
         const verdict = stored && key ? verdictOf(stored, key) : undefined;
+        // The segments are at the store's limit: the refresh writes a new base from the rollup in memory.
+        compact = !!stored && stored.segments.length >= store!.segmentLimit;
         if (verdict === 'current') {
           inMemory = mode !== 'disk';
           if (inMemory) await this.load(conn, def, stored!);
