@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import type { RollupDef } from '../src/engine/rollups.ts';
-import { sha256, type StoredRollup } from '../src/engine/rollup-store.ts';
+import { RollupStore, sha256, type StoredRollup } from '../src/engine/rollup-store.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { appendParts } from '../src/import/append-parts.ts';
 import { openEngine } from '../src/open-engine.ts';
@@ -298,39 +298,51 @@ describe('durable rollups', () => {
     // X keeps up to 8 segments; Y one, so its second refresh compacts.
     const [x, y] = [join(dir, 'segments-x.rollups'), join(dir, 'segments-y.rollups')];
     const total = rollupCatalog.reduce((n, def) => n + scopesOf(def).length, 0);
-    const storeAll = async (store: string, rollupSegments?: number) => {
-      const engine = await open(base, undefined, {
-        rollupStore: store,
-        restoreRollups: false,
-        ...(rollupSegments ? { rollupSegments } : {}),
-      });
+    const scope = (def: RollupDef) => scopesOf(def)[0]!;
+    const storeAll = async (store: string, extra: Partial<EngineOptions> = {}) => {
+      const engine = await open(base, undefined, { rollupStore: store, restoreRollups: false, ...extra });
       try {
         for (const def of rollupCatalog) await engine.core.rollups.store(def, scopesOf(def));
-        return { ...engine.core.rollups.counts };
+        return { ...engine.core.rollups.counts, error: engine.core.rollups.lastStoreError };
       } finally {
         await engine.close();
       }
     };
     expect(await storeAll(x)).toMatchObject({ built: total, refreshed: 0 });
     await cp(x, y, { recursive: true });
+    const z = join(dir, 'segments-z.rollups');
+    await cp(x, z, { recursive: true });
+    const full = await new RollupStore(z, Infinity).bytes();
+    const parquetFiles = () =>
+      readdirSync(z, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.parquet'))
+        .sort();
+    const before = parquetFiles();
 
     // Refreshed without reading what is stored: only the days appended are folded, and stored as a segment.
     for (const day of [day1, day2]) {
       await appendParts(base, day);
       expect(await storeAll(x)).toMatchObject({ built: 0, refreshed: total, loaded: 0, kept: 0 });
-      expect(await storeAll(y, 1)).toMatchObject({ built: 0, refreshed: total, loaded: 0, kept: 0 });
+      expect(await storeAll(y, { rollupSegments: 1 })).toMatchObject({ built: 0, refreshed: total, loaded: 0 });
     }
-    const scope = (def: RollupDef) => scopesOf(def)[0]!;
+    // Z's bound is what its bases take: no segment fits, and the store is left as it was.
+    expect(await storeAll(z, { rollupStoreLimit: full })).toMatchObject({
+      refreshed: total,
+      error: expect.stringMatching(/limit of/),
+    });
+    // (A rollup whose appended files hold none of its rows stores only its new key.)
+    expect(parquetFiles()).toEqual(before);
+    for (const def of rollupCatalog) expect((await metaOf(z, def, scope(def))).segments).toEqual([]);
     for (const def of rollupCatalog) {
       expect((await metaOf(x, def, scope(def))).segments.length, def.name).toBe(2);
       expect((await metaOf(y, def, scope(def))).segments.length, def.name).toBe(0);
     }
 
-    const full = await open(base, undefined, { rollupStore: false });
+    const built = await open(base, undefined, { rollupStore: false });
     const facts = await open(base, undefined, { rollups: false });
     try {
-      await warmAll(full);
-      const wanted = await rollupTexts(full);
+      await warmAll(built);
+      const wanted = await rollupTexts(built);
       const reopened = async (store: string, counts: Record<string, number>) => {
         const engine = await open(base, undefined, { rollupStore: store });
         await engine.core.rollups.restored();
@@ -351,16 +363,17 @@ describe('durable rollups', () => {
       const repaired = await reopened(x, { built: 0, refreshed: 1, loaded: total - 1 });
       try {
         expect((await metaOf(x, visibilityDaily, ids.category)).segments.length).toBe(1);
-        expect(readdirSync(folder).filter((f) => f.startsWith('mentions.')).sort()).toEqual([
-          'mentions.1.parquet',
-          'mentions.parquet',
-        ]);
+        expect(
+          readdirSync(folder)
+            .filter((f) => f.startsWith('mentions.'))
+            .sort(),
+        ).toEqual(['mentions.1.parquet', 'mentions.parquet']);
         await sameAsFacts(repaired, facts, 8);
       } finally {
         await repaired.close();
       }
     } finally {
-      await Promise.all([full.close(), facts.close()]);
+      await Promise.all([built.close(), facts.close()]);
     }
   }, 240_000);
 });

@@ -313,9 +313,10 @@ export class RollupStore {
     };
     const install = async (meta: StoredRollup) => {
       const target = this.entryDir(meta.rollup, meta.scope);
-      const total = await this.bytes(target);
+      const text = JSON.stringify(meta, null, 2);
+      const total = (await this.bytes(target)) + Buffer.byteLength(text);
       if (total > this.limit) throw new RollupStoreFullError(this.limit, total);
-      await writeFile(join(dir, metaFile), JSON.stringify(meta, null, 2));
+      await writeFile(join(dir, metaFile), text);
       // TRICKY: rename cannot replace a non-empty folder; the old one is renamed aside first. A crash
       // between the two renames leaves no entry (rebuilt on use) and a retired folder swept later.
       const retired = join(this.dir, `.retired-${process.pid}-${randomBytes(6).toString('hex')}`);
@@ -339,7 +340,14 @@ export class RollupStore {
         ending(async () => {
           const tables: Record<string, StoredTable> = {};
           for (const [table, count] of Object.entries(rows)) tables[table] = await written(table, count);
-          await install({ format: storeFormat, rollup, builtAt: new Date().toISOString(), ...key, tables, segments: [] });
+          await install({
+            format: storeFormat,
+            rollup,
+            builtAt: new Date().toISOString(),
+            ...key,
+            tables,
+            segments: [],
+          });
         }),
       commitSegment: (stored, key, segment) =>
         ending(async () => {
@@ -347,7 +355,8 @@ export class RollupStore {
           for (const kept of filesOf(stored)) {
             await link(join(from, kept.file), join(dir, kept.file));
             // Another writer may have replaced the entry since `stored` was read: its files are not these.
-            if ((await stat(join(dir, kept.file))).size !== kept.bytes) throw new Error(`${kept.file} changed meanwhile`);
+            if ((await stat(join(dir, kept.file))).size !== kept.bytes)
+              throw new Error(`${kept.file} changed meanwhile`);
           }
           const segments = [...stored.segments];
           if (segment) {
