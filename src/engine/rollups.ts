@@ -96,6 +96,13 @@ export class Rollups {
   lastStoreError: string | undefined;
   private readonly connections = new Set<DuckDBConnection>();
   private readonly created = new Set<string>();
+  /**
+   * What every refresh of one open asks again: the span of a set of added files (one set per append, so
+   * a handful; cleared past `spansKept`), each dataset table's columns and each rollup table's time key.
+   */
+  private readonly spans = new Map<string, Promise<{ lo: string | null; hi: string | null }>>();
+  private readonly columns = new Map<string, Promise<string[]>>();
+  private readonly timeKeys = new Map<string, Promise<string>>();
   private closed = false;
 
   constructor(
@@ -341,7 +348,7 @@ export class Rollups {
     try {
       for (const table of Object.keys(def.tables)) {
         const name = rollupTable(def, table);
-        const layered = layeredSelect(store.layers(stored, table), await timeKey(conn, name));
+        const layered = layeredSelect(store.layers(stored, table), await this.timeKey(conn, name));
         await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, { scope: stored.scope });
         // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
         const inserted = await conn.run(`INSERT INTO "${name}" BY NAME ${layered.text}`, layered.params);
@@ -367,6 +374,49 @@ export class Rollups {
     scopeId: string,
     added: Record<string, string[]>,
   ): Promise<Refold> {
+    const id = JSON.stringify(Object.entries(added).sort());
+    if (this.spans.size >= spansKept) this.spans.clear();
+    const { lo, hi } = await remembered(this.spans, id, () => this.spanOfFiles(conn, added));
+    if (lo === null || hi === null) return { added, span: null };
+    // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
+    // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
+    // before or after. Refolding more rows than the added files touch is exact: each is folded again.
+    const [from, to] = (
+      await conn.runAndReadAll(
+        `SELECT strftime(date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY, '%Y-%m-%d %H:%M:%S.%f'), strftime(CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY, '%Y-%m-%d %H:%M:%S.%f')`,
+        { lo, hi },
+      )
+    ).getRowsJS()[0]! as [string, string];
+    // TRICKY: each fact table the SQL reads is shadowed by a CTE of its rows within two days of the span,
+    // so the refold reads the row groups of those days only (a filter on traffic_daily's ET day, an
+    // expression of ts, prunes nothing by itself). A rollup row's time key is its facts' time truncated
+    // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
+    const nearby: string[] = [];
+    for (const table of tablesRead(def)) {
+      const cols = await this.columnsOf(conn, table);
+      const near = cols.includes('day')
+        ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
+        : cols.includes('ts')
+          ? `ts BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 2 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 2 DAY`
+          : null;
+      if (near) nearby.push(`"${table}" AS (SELECT * FROM main."${table}" WHERE ${near})`);
+    }
+    for (const [table, select] of Object.entries(def.tables)) {
+      const time = await this.timeKey(conn, rollupTable(def, table));
+      await conn.run(`DROP TABLE IF EXISTS temp."refold_${table}"`);
+      await conn.run(
+        `CREATE TEMP TABLE "refold_${table}" AS SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${spanOf(time)}`,
+        { scope: scopeId, lo, hi, from, to },
+      );
+    }
+    return { added, span: { from, to } };
+  }
+
+  /** The earliest and latest time the added files hold (null when they hold no rows). */
+  private async spanOfFiles(
+    conn: DuckDBConnection,
+    added: Record<string, string[]>,
+  ): Promise<{ lo: string | null; hi: string | null }> {
     const paths = Object.entries(added).flatMap(([table, ids]) => {
       const byId = new Map((this.durable!.files.get(table) ?? []).map((f) => [f.id, f.path]));
       return ids.map((id) => ({ table, path: byId.get(id)! }));
@@ -392,41 +442,21 @@ export class Rollups {
       if (min !== null && (lo === null || min < lo)) lo = min;
       if (max !== null && (hi === null || max > hi)) hi = max;
     }
-    if (lo === null || hi === null) return { added, span: null };
-    // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
-    // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
-    // before or after. Refolding more rows than the added files touch is exact: each is folded again.
-    const [from, to] = (
-      await conn.runAndReadAll(
-        `SELECT strftime(date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY, '%Y-%m-%d %H:%M:%S.%f'), strftime(CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY, '%Y-%m-%d %H:%M:%S.%f')`,
-        { lo, hi },
-      )
-    ).getRowsJS()[0]! as [string, string];
-    // TRICKY: each fact table the SQL reads is shadowed by a CTE of its rows within two days of the span,
-    // so the refold reads the row groups of those days only (a filter on traffic_daily's ET day, an
-    // expression of ts, prunes nothing by itself). A rollup row's time key is its facts' time truncated
-    // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
-    const nearby: string[] = [];
-    for (const table of tablesRead(def)) {
-      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`))
+    return { lo, hi };
+  }
+
+  /** A dataset table's columns, asked once per open (the dataset's files do not change while it is open). */
+  private columnsOf(conn: DuckDBConnection, table: string): Promise<string[]> {
+    return remembered(this.columns, table, async () =>
+      (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`))
         .getRowsJS()
-        .map((r) => String(r[0]));
-      const near = cols.includes('day')
-        ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
-        : cols.includes('ts')
-          ? `ts BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 2 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 2 DAY`
-          : null;
-      if (near) nearby.push(`"${table}" AS (SELECT * FROM main."${table}" WHERE ${near})`);
-    }
-    for (const [table, select] of Object.entries(def.tables)) {
-      const time = await timeKey(conn, rollupTable(def, table));
-      await conn.run(`DROP TABLE IF EXISTS temp."refold_${table}"`);
-      await conn.run(
-        `CREATE TEMP TABLE "refold_${table}" AS SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${spanOf(time)}`,
-        { scope: scopeId, lo, hi, from, to },
-      );
-    }
-    return { added, span: { from, to } };
+        .map((row) => String(row[0])),
+    );
+  }
+
+  /** The time key a rollup table is refreshed by (`day` or `ts`), asked once per open. */
+  private timeKey(conn: DuckDBConnection, name: string): Promise<string> {
+    return remembered(this.timeKeys, name, () => timeKey(conn, name));
   }
 
   /** Replaces the scope's rows in the refolded span with the refolded ones, in the caller's transaction. */
@@ -435,7 +465,7 @@ export class Rollups {
     for (const table of Object.keys(def.tables)) {
       const name = rollupTable(def, table);
       await conn.run(
-        `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await timeKey(conn, name))}`,
+        `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
         { scope: scopeId, ...refold.span },
       );
       await conn.run(`INSERT INTO "${name}" BY NAME SELECT * FROM temp."refold_${table}"`);
@@ -462,7 +492,7 @@ export class Rollups {
       } else {
         const rows: Record<string, { rows: number; total: number }> = {};
         for (const table of Object.keys(def.tables)) {
-          const time = await timeKey(conn, rollupTable(def, table));
+          const time = await this.timeKey(conn, rollupTable(def, table));
           const copied = await conn.run(
             `COPY temp."refold_${table}" TO ${pathLiteral(pending.fileOf(table))} (FORMAT parquet, COMPRESSION zstd)`,
           );
@@ -545,6 +575,20 @@ function rollupSelect(def: RollupDef, select: string, ctes: readonly string[] = 
   ];
   return all.length === 0 ? select : `WITH ${all.join(', ')} ${select}`;
 }
+
+/** The answer `map` holds for `key`, else `ask`'s, kept once it succeeds (a failure is asked again next time). */
+function remembered<T>(map: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
+  let answer = map.get(key);
+  if (!answer) {
+    answer = ask();
+    map.set(key, answer);
+    answer.catch(() => map.delete(key));
+  }
+  return answer;
+}
+
+/** Sets of added files whose span one open remembers (a set per append refreshed). */
+const spansKept = 16;
 
 /** A rollup row's time key in the span `$from`..`$to` (timestamps; a DATE key compared as its midnight). */
 const spanOf = (time: string) => `"${time}" BETWEEN CAST($from AS TIMESTAMP) AND CAST($to AS TIMESTAMP)`;
