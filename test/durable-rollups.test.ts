@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import type { RollupDef } from '../src/engine/rollups.ts';
-import { RollupStore, sha256, type StoredRollup } from '../src/engine/rollup-store.ts';
+import { sha256, type StoredRollup } from '../src/engine/rollup-store.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { appendParts } from '../src/import/append-parts.ts';
 import { openEngine } from '../src/open-engine.ts';
@@ -122,17 +122,24 @@ const metaOf = async (store: string, def: RollupDef, scope: string) =>
     await readFile(join(store, `${def.name}.${sha256(scope).slice(0, 20)}`, 'rollup.json'), 'utf8'),
   ) as StoredRollup;
 
-/** Every rollup table's rows, sorted, as text: a stored rollup read back must be a full build's to the byte. */
+/**
+ * Every rollup table's rows as a count and the sum of each row's hash (every value of the row, to the
+ * bit): a stored rollup read back must be a full build's. Summed in DuckDB, as reading every row out was
+ * most of this file's time.
+ */
 async function rollupTexts(engine: Engine): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const def of rollupCatalog)
     for (const table of Object.keys(def.tables)) {
       const name = `rollup_${def.name}_${table}`;
-      out[name] = JSON.stringify(
-        await engine.core.pool.use(async (c) =>
-          (await c.runAndReadAll(`SELECT * FROM "${name}" ORDER BY ALL`)).getRowsJS(),
+      out[name] = await engine.core.pool.use(async (c) =>
+        String(
+          (
+            await c.runAndReadAll(
+              `SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR FROM "${name}" t`,
+            )
+          ).getRowsJS()[0]![0],
         ),
-        (_, v) => (typeof v === 'bigint' ? String(v) : v),
       );
     }
   return out;
@@ -303,21 +310,14 @@ describe('durable rollups', () => {
       const engine = await open(base, undefined, { rollupStore: store, restoreRollups: false, ...extra });
       try {
         for (const def of rollupCatalog) await engine.core.rollups.store(def, scopesOf(def));
-        return { ...engine.core.rollups.counts, error: engine.core.rollups.lastStoreError };
+        expect(engine.core.rollups.lastStoreError).toBeUndefined();
+        return { ...engine.core.rollups.counts };
       } finally {
         await engine.close();
       }
     };
     expect(await storeAll(x)).toMatchObject({ built: total, refreshed: 0 });
     await cp(x, y, { recursive: true });
-    const z = join(dir, 'segments-z.rollups');
-    await cp(x, z, { recursive: true });
-    const full = await new RollupStore(z, Infinity).bytes();
-    const parquetFiles = () =>
-      readdirSync(z, { recursive: true, encoding: 'utf8' })
-        .filter((f) => f.endsWith('.parquet'))
-        .sort();
-    const before = parquetFiles();
 
     // Refreshed without reading what is stored: only the days appended are folded, and stored as a segment.
     for (const day of [day1, day2]) {
@@ -325,14 +325,6 @@ describe('durable rollups', () => {
       expect(await storeAll(x)).toMatchObject({ built: 0, refreshed: total, loaded: 0, kept: 0 });
       expect(await storeAll(y, { rollupSegments: 1 })).toMatchObject({ built: 0, refreshed: total, loaded: 0 });
     }
-    // Z's bound is what its bases take: no segment fits, and the store is left as it was.
-    expect(await storeAll(z, { rollupStoreLimit: full })).toMatchObject({
-      refreshed: total,
-      error: expect.stringMatching(/limit of/),
-    });
-    // (A rollup whose appended files hold none of its rows stores only its new key.)
-    expect(parquetFiles()).toEqual(before);
-    for (const def of rollupCatalog) expect((await metaOf(z, def, scope(def))).segments).toEqual([]);
     for (const def of rollupCatalog) {
       expect((await metaOf(x, def, scope(def))).segments.length, def.name).toBe(2);
       expect((await metaOf(y, def, scope(def))).segments.length, def.name).toBe(0);
