@@ -34,8 +34,7 @@ export interface StoredSegment {
   readonly to: string;
   /** Per dataset table, the identities of the files this segment folded in (the key's files gained them). */
   readonly added: Readonly<Record<string, readonly string[]>>;
-  /** `rows`: the segment file's own; `total`: the table's rows once this segment is applied. */
-  readonly tables: Readonly<Record<string, StoredTable & { readonly total: number }>>;
+  readonly tables: Readonly<Record<string, StoredTable>>;
 }
 
 export interface StoredRollup extends RollupKey {
@@ -48,10 +47,11 @@ export interface StoredRollup extends RollupKey {
   readonly segments: readonly StoredSegment[];
 }
 
-/** One file of a table and the spans of the later layers that replace its rows. */
+/** One file of a table: the base (no span), or a segment and the span whose rows it replaces. */
 export interface Layer {
   readonly file: string;
-  readonly replacedBy: readonly (readonly [from: string, to: string])[];
+  readonly rows: number;
+  readonly span: { readonly from: string; readonly to: string } | null;
 }
 
 /** `current`: read it as it is; `appended`: only files were added since, so it can be refreshed; else why it is stale. */
@@ -63,15 +63,17 @@ const pendingPrefix = '.pending-';
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** A table's rows once every segment of a stored rollup is applied. */
-export const totalRows = (meta: StoredRollup, table: string): number =>
-  meta.segments.at(-1)?.tables[table]?.total ?? meta.tables[table]?.rows ?? 0;
+/** The rows of every file a stored rollup's record names (a segment's replace some of its base's). */
+export const storedRows = (meta: StoredRollup): number => filesOf(meta).reduce((n, f) => n + f.rows, 0);
 
 /** Every file a stored rollup's record names, base first. */
 const filesOf = (meta: StoredRollup): StoredTable[] => [
   ...Object.values(meta.tables),
   ...meta.segments.flatMap((s) => Object.values(s.tables)),
 ];
+
+/** Past this share of the limit, a write walks the store for its bytes instead of trusting the last walk. */
+const walkAbove = 7 / 8;
 
 const timestamp = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
 
@@ -121,12 +123,12 @@ const isPidAlive = (pid: number) => {
   }
 };
 
-/** A new segment's span and, per table, its file's rows and the table's rows once it is applied. */
+/** A new segment's span, the files it folded in, and per table its file's rows. */
 export interface SegmentRows {
   readonly from: string;
   readonly to: string;
   readonly added: Readonly<Record<string, readonly string[]>>;
-  readonly rows: Readonly<Record<string, { readonly rows: number; readonly total: number }>>;
+  readonly rows: Readonly<Record<string, number>>;
 }
 
 /** A write under way: its folder, where each table's new Parquet goes, and how it ends. */
@@ -167,6 +169,9 @@ export class RollupStore {
     /** Segments a stored rollup holds at most; the refresh that would add one more writes a new base instead. */
     readonly segmentLimit = defaultRollupSegments,
   ) {}
+
+  /** The store's bytes at this process's last walk plus what it wrote since: never less than its own share. */
+  private upperBound: number | undefined;
 
   private entryDir(rollup: string, scope: string): string {
     return join(this.dir, `${rollup}.${sha256(scope).slice(0, 20)}`);
@@ -231,14 +236,18 @@ export class RollupStore {
     return meta;
   }
 
-  /** A table's files, base first, each with the spans of the later segments that replace its rows. */
+  /** A table's files in the order they apply: the base, then each segment with the span it replaces. */
   layers(meta: StoredRollup, table: string): Layer[] {
     const dir = this.entryDir(meta.rollup, meta.scope);
-    const spans = meta.segments.map((s) => [s.from, s.to] as const);
-    return [meta.tables[table]!, ...meta.segments.map((s) => s.tables[table]!)].map((entry, i) => ({
-      file: join(dir, entry.file),
-      replacedBy: spans.slice(i),
-    }));
+    const base = meta.tables[table]!;
+    return [
+      { file: join(dir, base.file), rows: base.rows, span: null },
+      ...meta.segments.map((s) => ({
+        file: join(dir, s.tables[table]!.file),
+        rows: s.tables[table]!.rows,
+        span: { from: s.from, to: s.to },
+      })),
+    ];
   }
 
   async remove(rollup: string, scope: string): Promise<void> {
@@ -311,11 +320,16 @@ export class RollupStore {
       const path = join(dir, file);
       return { file, rows, bytes: (await stat(path)).size, sha256: await fileSha256(path) };
     };
-    const install = async (meta: StoredRollup) => {
+    const install = async (meta: StoredRollup, fresh: readonly StoredTable[]) => {
       const target = this.entryDir(meta.rollup, meta.scope);
       const text = JSON.stringify(meta, null, 2);
-      const total = (await this.bytes(target)) + Buffer.byteLength(text);
+      const adding = fresh.reduce((n, f) => n + f.bytes, 0) + Buffer.byteLength(text);
+      // Walking the store is what a segment cost most: the last walk plus this process's writes since
+      // (what they replaced never taken off) stands for it until that nears the limit, then it is walked.
+      let total = this.upperBound === undefined ? Infinity : this.upperBound + adding;
+      if (total > this.limit * walkAbove) total = (await this.bytes(target)) + Buffer.byteLength(text);
       if (total > this.limit) throw new RollupStoreFullError(this.limit, total);
+      this.upperBound = total;
       await writeFile(join(dir, metaFile), text);
       // TRICKY: rename cannot replace a non-empty folder; the old one is renamed aside first. A crash
       // between the two renames leaves no entry (rebuilt on use) and a retired folder swept later.
@@ -340,14 +354,17 @@ export class RollupStore {
         ending(async () => {
           const tables: Record<string, StoredTable> = {};
           for (const [table, count] of Object.entries(rows)) tables[table] = await written(table, count);
-          await install({
-            format: storeFormat,
-            rollup,
-            builtAt: new Date().toISOString(),
-            ...key,
-            tables,
-            segments: [],
-          });
+          await install(
+            {
+              format: storeFormat,
+              rollup,
+              builtAt: new Date().toISOString(),
+              ...key,
+              tables,
+              segments: [],
+            },
+            Object.values(tables),
+          );
         }),
       commitSegment: (stored, key, segment) =>
         ending(async () => {
@@ -359,13 +376,12 @@ export class RollupStore {
               throw new Error(`${kept.file} changed meanwhile`);
           }
           const segments = [...stored.segments];
+          const tables: Record<string, StoredTable> = {};
           if (segment) {
-            const tables: Record<string, StoredTable & { total: number }> = {};
-            for (const [table, { rows, total }] of Object.entries(segment.rows))
-              tables[table] = { ...(await written(table, rows)), total };
+            for (const [table, rows] of Object.entries(segment.rows)) tables[table] = await written(table, rows);
             segments.push({ from: segment.from, to: segment.to, added: segment.added, tables });
           }
-          await install({ ...stored, ...key, format: storeFormat, segments });
+          await install({ ...stored, ...key, format: storeFormat, segments }, Object.values(tables));
         }),
     };
   }

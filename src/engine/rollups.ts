@@ -7,9 +7,8 @@ import {
   addedFiles,
   RollupStore,
   sha256,
-  totalRows,
+  storedRows,
   verdictOf,
-  type Layer,
   type RollupKey,
   type StoredRollup,
   type Verdict,
@@ -221,7 +220,7 @@ export class Rollups {
         rollup: meta.rollup,
         scope: meta.scope,
         state: verdictOf(meta, key),
-        rows: Object.keys(meta.tables).reduce((n, t) => n + totalRows(meta, t), 0),
+        rows: storedRows(meta),
         bytes: RollupStore.bytesOf(meta),
         builtAt: meta.builtAt,
       });
@@ -341,19 +340,30 @@ export class Rollups {
 
   /**
    * Reads a stored rollup (its base and segments, checked by `verified`) into its tables, in the caller's
-   * transaction. A file that fails to read, or rows other than recorded, remove it: the build starts over.
+   * transaction: the base, then each segment in turn in place of the rows in its span, each file's rows
+   * counted against the record. A file that fails to read, or holds other rows, removes it: the build
+   * starts over.
    */
   private async load(conn: DuckDBConnection, def: RollupDef, stored: StoredRollup): Promise<void> {
     const store = this.durable!.store;
+    const scope = { scope: stored.scope };
     try {
       for (const table of Object.keys(def.tables)) {
         const name = rollupTable(def, table);
-        const layered = layeredSelect(store.layers(stored, table), await this.timeKey(conn, name));
-        await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, { scope: stored.scope });
-        // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
-        const inserted = await conn.run(`INSERT INTO "${name}" BY NAME ${layered.text}`, layered.params);
-        if (Number(inserted.rowsChanged) !== totalRows(stored, table))
-          throw new Error(`${name}'s stored files hold other rows than recorded`);
+        await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, scope);
+        for (const layer of store.layers(stored, table)) {
+          if (layer.span)
+            await conn.run(
+              `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
+              { ...scope, ...layer.span },
+            );
+          // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
+          const inserted = await conn.run(
+            `INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(layer.file)})`,
+          );
+          if (Number(inserted.rowsChanged) !== layer.rows)
+            throw new Error(`${layer.file} holds other rows than recorded`);
+        }
       }
     } catch (error) {
       await store.remove(stored.rollup, stored.scope);
@@ -490,25 +500,12 @@ export class Rollups {
       if (!span) {
         await pending.commitSegment(stored, key, null);
       } else {
-        const rows: Record<string, { rows: number; total: number }> = {};
+        const rows: Record<string, number> = {};
         for (const table of Object.keys(def.tables)) {
-          const time = await this.timeKey(conn, rollupTable(def, table));
           const copied = await conn.run(
             `COPY temp."refold_${table}" TO ${pathLiteral(pending.fileOf(table))} (FORMAT parquet, COMPRESSION zstd)`,
           );
-          const layered = layeredSelect(store.layers(stored, table), time);
-          const replaced = Number(
-            (
-              await conn.runAndReadAll(`SELECT count(*) FROM (${layered.text}) WHERE ${spanOf(time)}`, {
-                ...layered.params,
-                ...span,
-              })
-            ).getRowsJS()[0]![0],
-          );
-          rows[table] = {
-            rows: Number(copied.rowsChanged),
-            total: totalRows(stored, table) - replaced + Number(copied.rowsChanged),
-          };
+          rows[table] = Number(copied.rowsChanged);
         }
         await pending.commitSegment(stored, key, { ...span, added: refold.added, rows });
       }
@@ -603,27 +600,6 @@ async function timeKey(conn: DuckDBConnection, name: string): Promise<string> {
   ).getRowsJS()[0]?.[0];
   if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
   return String(time);
-}
-
-/**
- * A table's stored rows: each layer's rows but those a later segment replaces (whose time key lies in its
- * span; a row without one is never replaced). Segment k's span is bound as `$from_k`, `$to_k`.
- */
-function layeredSelect(layers: readonly Layer[], time: string): { text: string; params: Record<string, string> } {
-  const params: Record<string, string> = {};
-  const count = layers.length - 1;
-  const parts = layers.map((layer, i) => {
-    // TRICKY: layer i is replaced by segments i + 1 … n, the last `replacedBy.length` of them.
-    const replaced = layer.replacedBy.map(([from, to], j) => {
-      const k = count - layer.replacedBy.length + j + 1;
-      params[`from_${k}`] = from;
-      params[`to_${k}`] = to;
-      return `"${time}" BETWEEN CAST($from_${k} AS TIMESTAMP) AND CAST($to_${k} AS TIMESTAMP)`;
-    });
-    const read = `SELECT * FROM read_parquet(${pathLiteral(layer.file)})`;
-    return replaced.length === 0 ? read : `${read} WHERE NOT coalesce(${replaced.join(' OR ')}, false)`;
-  });
-  return { text: parts.join(' UNION ALL BY NAME '), params };
 }
 
 /** A hash of everything in a declaration that decides its rows. */
