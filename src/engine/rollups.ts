@@ -71,6 +71,7 @@ export interface StoredStatus {
   readonly rollup: string | null;
   readonly scope: string | null;
   readonly state: Verdict | 'damaged' | 'unknown';
+  /** Rows of its files, base and segments (a segment's rows replace some of the base's). */
   readonly rows: number;
   readonly bytes: number;
   readonly builtAt: string | null;
