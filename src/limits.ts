@@ -181,3 +181,10 @@ export const kbLoadBatchBytes = 1 * MiB;
 
 /** The most bytes the rollup store on disk holds (EngineOptions.rollupStoreLimit): scale 10's rollups take far less. */
 export const defaultRollupStoreBytes = 8 * 2 ** 30;
+
+/**
+ * Segments a stored rollup holds at most (EngineOptions.rollupSegments): each append's refresh stores the
+ * days it refolded as one; the refresh that would add one more reads the rollup and writes it as a new
+ * base. A week of daily appends stays segments; reading a rollup reads its base and every segment.
+ */
+export const defaultRollupSegments = 8;

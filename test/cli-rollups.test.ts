@@ -33,14 +33,14 @@ describe('aea rollups and aea append', () => {
     expect(built.stderr).toMatch(/: built in [0-9.]+ s/);
     expect(built.stderr).toContain(`[${total}/${total}] traffic_daily `);
     expect(built.stdout).toContain(`${total} rollups current`);
-    expect(built.stdout).toContain(`${total} built, 0 refreshed, 0 read as stored`);
+    expect(built.stdout).toContain(`${total} built, 0 refreshed, 0 current as stored`);
     const stored = await status();
     expect(stored.missing).toEqual([]);
     expect(stored.stored.map((s) => s.state)).toEqual(Array(total).fill('current'));
     expect(stored.bytes).toBeGreaterThan(0);
 
     expect((await aea(['rollups', 'build', '--data', base])).stdout).toContain(
-      `0 built, 0 refreshed, ${total} read as stored`,
+      `0 built, 0 refreshed, ${total} current as stored`,
     );
 
     const appended = await aea(['append', '--data', base, '--from', day]);
@@ -49,7 +49,7 @@ describe('aea rollups and aea append', () => {
     expect((await aea(['check', base])).stdout).toContain('no problems');
     expect(new Set((await status()).stored.map((s) => s.state))).toEqual(new Set(['appended']));
     expect((await aea(['rollups', 'build', '--data', base])).stdout).toContain(
-      `0 built, ${total} refreshed, 0 read as stored`,
+      `0 built, ${total} refreshed, 0 current as stored`,
     );
     expect(new Set((await status()).stored.map((s) => s.state))).toEqual(new Set(['current']));
 

@@ -1,10 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
 import type { RollupDef } from '../src/engine/rollups.ts';
+import { sha256, type StoredRollup } from '../src/engine/rollup-store.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 import { appendParts } from '../src/import/append-parts.ts';
 import { openEngine } from '../src/open-engine.ts';
@@ -116,6 +117,33 @@ async function sameAsFacts(withRollups: Engine, facts: Engine, runs: number): Pr
 }
 
 const storeOf = (state: string) => state.replace(/\.state\.duckdb$/, '.rollups');
+const metaOf = async (store: string, def: RollupDef, scope: string) =>
+  JSON.parse(
+    await readFile(join(store, `${def.name}.${sha256(scope).slice(0, 20)}`, 'rollup.json'), 'utf8'),
+  ) as StoredRollup;
+
+/**
+ * Every rollup table's rows as a count and the sum of each row's hash (every value of the row, to the
+ * bit): a stored rollup read back must be a full build's. Summed in DuckDB, as reading every row out was
+ * most of this file's time.
+ */
+async function rollupTexts(engine: Engine): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const def of rollupCatalog)
+    for (const table of Object.keys(def.tables)) {
+      const name = `rollup_${def.name}_${table}`;
+      out[name] = await engine.core.pool.use(async (c) =>
+        String(
+          (
+            await c.runAndReadAll(
+              `SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(t)::HUGEINT), 0)::VARCHAR FROM "${name}" t`,
+            )
+          ).getRowsJS()[0]![0],
+        ),
+      );
+    }
+  return out;
+}
 const entryOf = (store: string, name: string) => readdirSync(store).filter((f) => f.startsWith(`${name}.`));
 
 describe('durable rollups', () => {
@@ -268,51 +296,76 @@ describe('durable rollups', () => {
     }
   }, 180_000);
 
-  it('after a day is appended, stored rollups are refreshed (not rebuilt) to exactly what a full build holds, and answer as the facts do', async () => {
-    const base = join(dir, 'append');
-    const day = join(dir, 'append-day');
-    await splitLastDay(sampleDir, base, day);
-    const state = join(dir, 'append.state.duckdb');
-    const first = await open(base, state);
-    try {
-      await warmAll(first);
-    } finally {
-      await first.close();
+  it('each append is stored as a segment: base + segments read back equal a full build; a damaged segment is dropped and its days refreshed; past rollupSegments a refresh writes a new base', async () => {
+    const mid = join(dir, 'segments-mid');
+    const base = join(dir, 'segments');
+    const [day1, day2] = [join(dir, 'segments-day1'), join(dir, 'segments-day2')];
+    await splitLastDay(sampleDir, mid, day2);
+    await splitLastDay(mid, base, day1);
+    // X keeps up to 8 segments; Y one, so its second refresh compacts.
+    const [x, y] = [join(dir, 'segments-x.rollups'), join(dir, 'segments-y.rollups')];
+    const total = rollupCatalog.reduce((n, def) => n + scopesOf(def).length, 0);
+    const scope = (def: RollupDef) => scopesOf(def)[0]!;
+    const storeAll = async (store: string, extra: Partial<EngineOptions> = {}) => {
+      const engine = await open(base, undefined, { rollupStore: store, restoreRollups: false, ...extra });
+      try {
+        for (const def of rollupCatalog) await engine.core.rollups.store(def, scopesOf(def));
+        expect(engine.core.rollups.lastStoreError).toBeUndefined();
+        return { ...engine.core.rollups.counts };
+      } finally {
+        await engine.close();
+      }
+    };
+    expect(await storeAll(x)).toMatchObject({ built: total, refreshed: 0 });
+    await cp(x, y, { recursive: true });
+
+    // Refreshed without reading what is stored: only the days appended are folded, and stored as a segment.
+    for (const day of [day1, day2]) {
+      await appendParts(base, day);
+      expect(await storeAll(x)).toMatchObject({ built: 0, refreshed: total, loaded: 0, kept: 0 });
+      expect(await storeAll(y, { rollupSegments: 1 })).toMatchObject({ built: 0, refreshed: total, loaded: 0 });
     }
-    const parts = await appendParts(base, day);
-    expect(parts.map((p) => p.table)).toContain('mentions');
-    const refreshed = await open(base, state);
-    const full = await open(base, undefined, { rollupStore: false });
+    for (const def of rollupCatalog) {
+      expect((await metaOf(x, def, scope(def))).segments.length, def.name).toBe(2);
+      expect((await metaOf(y, def, scope(def))).segments.length, def.name).toBe(0);
+    }
+
+    const built = await open(base, undefined, { rollupStore: false });
     const facts = await open(base, undefined, { rollups: false });
     try {
-      await refreshed.core.rollups.restored();
-      expect(allCurrent(refreshed)).toBe(true);
-      expect(refreshed.core.rollups.counts).toMatchObject({ built: 0, loaded: 0 });
-      await warmAll(full);
-      for (const def of rollupCatalog) {
-        for (const table of Object.keys(def.tables)) {
-          const name = `rollup_${def.name}_${table}`;
-          const text = async (engine: Engine) =>
-            JSON.stringify(
-              await engine.core.pool.use(async (c) =>
-                (await c.runAndReadAll(`SELECT * FROM "${name}" ORDER BY ALL`)).getRowsJS(),
-              ),
-              (_, v) => (typeof v === 'bigint' ? String(v) : v),
-            );
-          expect(await text(refreshed), name).toBe(await text(full));
-        }
+      await warmAll(built);
+      const wanted = await rollupTexts(built);
+      const reopened = async (store: string, counts: Record<string, number>) => {
+        const engine = await open(base, undefined, { rollupStore: store });
+        await engine.core.rollups.restored();
+        expect(allCurrent(engine)).toBe(true);
+        expect(engine.core.rollups.counts).toMatchObject(counts);
+        expect(await rollupTexts(engine)).toEqual(wanted);
+        return engine;
+      };
+      await (await reopened(x, { built: 0, refreshed: 0, loaded: total })).close();
+      await (await reopened(y, { built: 0, refreshed: 0, loaded: total })).close();
+
+      const folder = join(x, `${visibilityDaily.name}.${sha256(ids.category).slice(0, 20)}`);
+      const segment = join(folder, 'mentions.1.parquet');
+      const bytes = await readFile(segment);
+      bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+      await writeFile(segment, bytes);
+      // A restart reads the rest, refolds the dropped segments' days in memory and stores them as one segment.
+      const repaired = await reopened(x, { built: 0, refreshed: 1, loaded: total - 1 });
+      try {
+        expect((await metaOf(x, visibilityDaily, ids.category)).segments.length).toBe(1);
+        expect(
+          readdirSync(folder)
+            .filter((f) => f.startsWith('mentions.'))
+            .sort(),
+        ).toEqual(['mentions.1.parquet', 'mentions.parquet']);
+        await sameAsFacts(repaired, facts, 8);
+      } finally {
+        await repaired.close();
       }
-      await sameAsFacts(refreshed, facts, 8);
     } finally {
-      await Promise.all([refreshed.close(), full.close(), facts.close()]);
-    }
-    const again = await open(base, state);
-    try {
-      await again.core.rollups.restored();
-      expect(again.core.rollups.counts).toMatchObject({ built: 0, refreshed: 0 });
-      expect(allCurrent(again)).toBe(true);
-    } finally {
-      await again.close();
+      await Promise.all([built.close(), facts.close()]);
     }
   }, 240_000);
 });

@@ -72,6 +72,17 @@ export interface EngineOptions {
   /** The most bytes the rollup store holds (default 8 GiB); a rollup past it answers from memory only. */
   readonly rollupStoreLimit?: ByteSize;
   /**
+   * Stored rollups are read into memory in the background as the engine opens (default true). false:
+   * each is read when a request first needs it (`aea rollups build`, which refreshes the store
+   * without reading what is current there).
+   */
+  readonly restoreRollups?: boolean;
+  /**
+   * Segments a stored rollup holds at most (default 8, `defaultRollupSegments`): a refresh after an
+   * append stores the days it refolded as a segment, and the one that would pass this writes a new base.
+   */
+  readonly rollupSegments?: number;
+  /**
    * Small dimension tables (at most 16 MiB of Parquet) are copied into memory at open, since every report
    * joins them several times (default true). Off, they are read from their files: cheaper for a process
    * that answers one request, such as `aea query`. The answers are the same.

@@ -11,7 +11,7 @@ import { Rollups, type DurableRollups, type RollupDef } from './rollups.ts';
 import { BackendRollups } from './backend-rollups.ts';
 import { RollupStore } from './rollup-store.ts';
 import { parseBytes } from './memory-budget.ts';
-import { defaultRollupStoreBytes } from '../limits.ts';
+import { defaultRollupSegments, defaultRollupStoreBytes } from '../limits.ts';
 import { TenantCatalog } from './tenant-catalog.ts';
 import { StateStore } from '../state/store.ts';
 import type { EngineCore } from './core.ts';
@@ -120,6 +120,13 @@ function durableRollups(options: EngineOptions, version: DatasetVersion): Durabl
   const dir = rollupStorePath(options);
   const files = dir ? version.fileIdentities() : null;
   return dir && files
-    ? { store: new RollupStore(dir, parseBytes(options.rollupStoreLimit ?? defaultRollupStoreBytes)), files }
+    ? {
+        store: new RollupStore(
+          dir,
+          parseBytes(options.rollupStoreLimit ?? defaultRollupStoreBytes),
+          options.rollupSegments ?? defaultRollupSegments,
+        ),
+        files,
+      }
     : undefined;
 }

@@ -5,10 +5,11 @@ import { tableNames } from '../model/tables.ts';
 import { pathListLiteral, pathLiteral } from './literal.ts';
 import {
   addedFiles,
+  RollupStore,
   sha256,
+  storedRows,
   verdictOf,
   type RollupKey,
-  type RollupStore,
   type StoredRollup,
   type Verdict,
 } from './rollup-store.ts';
@@ -45,8 +46,24 @@ export interface DurableRollups {
   readonly files: ReadonlyMap<string, readonly { readonly path: string; readonly id: string }[]>;
 }
 
-/** How a scope's rollup came to be current: read from disk, read and refreshed for added files, or built from the facts. */
-export type RollupOutcome = 'loaded' | 'refreshed' | 'built' | 'none';
+/**
+ * How a scope's rollup came to be current: read from disk, refreshed for added files, or built from the
+ * facts; `kept`: current as stored and left on disk (`store`).
+ */
+export type RollupOutcome = 'loaded' | 'refreshed' | 'built' | 'kept' | 'none';
+
+/**
+ * Where a job leaves the rollup: `any` in memory, built when nothing stored is current; `stored` in
+ * memory only from what is stored; `disk` current on disk, in memory only when a build or a compaction
+ * needed it there.
+ */
+type Mode = 'any' | 'stored' | 'disk';
+
+/** The days the added files hold, refolded into a temporary table per rollup table (null: they hold no rows). */
+interface Refold {
+  readonly added: Record<string, string[]>;
+  readonly span: { readonly from: string; readonly to: string } | null;
+}
 
 /** A stored rollup as `aea rollups status` shows it. */
 export interface StoredStatus {
@@ -54,6 +71,7 @@ export interface StoredStatus {
   readonly rollup: string | null;
   readonly scope: string | null;
   readonly state: Verdict | 'damaged' | 'unknown';
+  /** Rows of its files, base and segments (a segment's rows replace some of the base's). */
   readonly rows: number;
   readonly bytes: number;
   readonly builtAt: string | null;
@@ -73,11 +91,18 @@ export class Rollups {
   private readonly building = new Map<string, Promise<RollupOutcome>>();
   private restoring: Promise<void> | undefined;
   /** How many scopes' rollups were read from disk, refreshed, or built from the facts since open. */
-  readonly counts = { loaded: 0, refreshed: 0, built: 0 };
+  readonly counts = { loaded: 0, refreshed: 0, built: 0, kept: 0 };
   /** The last failure to write a rollup to disk (the store's bound, a full disk), for `aea rollups status`. */
   lastStoreError: string | undefined;
   private readonly connections = new Set<DuckDBConnection>();
   private readonly created = new Set<string>();
+  /**
+   * What every refresh of one open asks again: the span of a set of added files (one set per append, so
+   * a handful; cleared past `spansKept`), each dataset table's columns and each rollup table's time key.
+   */
+  private readonly spans = new Map<string, Promise<{ lo: string | null; hi: string | null }>>();
+  private readonly columns = new Map<string, Promise<string[]>>();
+  private readonly timeKeys = new Map<string, Promise<string>>();
   private closed = false;
 
   constructor(
@@ -138,13 +163,26 @@ export class Rollups {
     return this.restoring;
   }
 
+  /**
+   * Makes the stored rollup of each scope current without reading it into memory where it can: current
+   * as stored, it is left there (`kept`); when the dataset only gained files, the days they hold are
+   * refolded from the facts and stored as a segment (`refreshed`; the rollup is read only when the
+   * segments are at the store's limit and a new base is written); else it is built and stored.
+   */
+  async store(def: RollupDef, scopeIds: readonly string[]): Promise<RollupOutcome[]> {
+    const outcomes: RollupOutcome[] = [];
+    for (const id of scopeIds) outcomes.push(await this.build(def, id, 'disk'));
+    return outcomes;
+  }
+
   /** Resolves once `restore` is done (at once when it never started). */
   restored(): Promise<void> {
     return this.restoring ?? Promise.resolve();
   }
 
-  private build(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
-    const key = `${def.name}|${scopeId}`;
+  private build(def: RollupDef, scopeId: string, mode: Mode): Promise<RollupOutcome> {
+    // A job for the disk alone may leave memory as it was: it is never taken for one that fills it.
+    const key = `${def.name}|${scopeId}${mode === 'disk' ? '|disk' : ''}`;
     const running = this.building.get(key);
     // A read of the stored rollup under way may find none current: a build then follows it.
     if (running)
@@ -178,14 +216,13 @@ export class Rollups {
         continue;
       }
       const key = await this.pool.use((conn) => this.keyOf(conn, def, meta.scope, durable));
-      const tables = Object.values(meta.tables);
       out.push({
         folder,
         rollup: meta.rollup,
         scope: meta.scope,
         state: verdictOf(meta, key),
-        rows: tables.reduce((n, t) => n + t.rows, 0),
-        bytes: tables.reduce((n, t) => n + t.bytes, 0),
+        rows: storedRows(meta),
+        bytes: RollupStore.bytesOf(meta),
         builtAt: meta.builtAt,
       });
     }
@@ -193,7 +230,7 @@ export class Rollups {
   }
 
   // A stored rollup whose files pass their hashes yet fail to read is removed and the build starts over.
-  private async rebuild(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
+  private async rebuild(def: RollupDef, scopeId: string, mode: Mode): Promise<RollupOutcome> {
     try {
       return await this.rebuildOnce(def, scopeId, mode);
     } catch (error) {
@@ -202,7 +239,7 @@ export class Rollups {
     }
   }
 
-  private async rebuildOnce(def: RollupDef, scopeId: string, mode: 'any' | 'stored'): Promise<RollupOutcome> {
+  private async rebuildOnce(def: RollupDef, scopeId: string, mode: Mode): Promise<RollupOutcome> {
     if (this.closed) return 'none';
     const conn = await this.pool.instance.connect();
     this.connections.add(conn);
@@ -221,39 +258,58 @@ export class Rollups {
       // TRICKY: the version is read before the build's snapshot, so an edit committed meanwhile leaves the
       // rollup marked older than what it holds, and it is rebuilt once more; never the other way round.
       const version = versionOf(def, this.versions, scopeId);
-      const stored = this.durable ? await this.durable.store.read(def.name, scopeId) : null;
+      const store = this.durable?.store;
+      const read = store ? await store.read(def.name, scopeId) : null;
+      let stored: StoredRollup | null = null;
       let outcome: RollupOutcome = 'none';
       let key: RollupKey | undefined;
+      let refold: Refold | undefined;
+      let inMemory = false;
+      let compact = false;
       await conn.run('BEGIN TRANSACTION');
       try {
         // Read in the transaction: the prompts hashed are those of the snapshot the rollup is built from.
         key = this.durable ? await this.keyOf(conn, def, scopeId, this.durable) : undefined;
+        const matches = read && key && ['current', 'appended'].includes(verdictOf(read, key));
+        // Only a stored rollup that matches is checked file by file; a damaged segment leaves it appended.
+        stored = matches ? await store!.verified(read, Object.keys(def.tables)) : null;
         const verdict = stored && key ? verdictOf(stored, key) : undefined;
-        if ((verdict === 'current' || verdict === 'appended') && (await this.load(conn, def, stored!))) {
-          outcome = 'loaded';
-          if (verdict === 'appended') {
-            await this.refresh(conn, def, scopeId, addedFiles(stored!, key!));
-            outcome = 'refreshed';
+        // The segments are at the store's limit: the refresh writes a new base from the rollup in memory.
+        compact = !!stored && stored.segments.length >= store!.segmentLimit;
+        if (verdict === 'current') {
+          inMemory = mode !== 'disk';
+          if (inMemory) await this.load(conn, def, stored!);
+          outcome = inMemory ? 'loaded' : 'kept';
+        } else if (verdict === 'appended') {
+          refold = await this.refold(conn, def, scopeId, addedFiles(stored!, key!));
+          inMemory = mode !== 'disk' || compact;
+          if (inMemory) {
+            await this.load(conn, def, stored!);
+            await this.apply(conn, def, scopeId, refold);
           }
-        } else if (mode === 'any') {
+          outcome = 'refreshed';
+        } else if (mode !== 'stored') {
           for (const [table, select] of Object.entries(def.tables)) {
             if (this.closed) throw new Error('engine closed');
             const name = rollupTable(def, table);
             await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, params);
             await conn.run(`INSERT INTO "${name}" ${rollupSelect(def, select)}`, params);
           }
+          inMemory = true;
           outcome = 'built';
         }
         await conn.run('COMMIT');
-        if (outcome !== 'none') {
-          this.built.set(`${def.name}|${scopeId}`, version);
-          this.counts[outcome]++;
-        }
+        if (inMemory) this.built.set(`${def.name}|${scopeId}`, version);
+        if (outcome !== 'none') this.counts[outcome]++;
       } catch (error) {
         if (!this.closed) await conn.run('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      if ((outcome === 'built' || outcome === 'refreshed') && key && !this.closed) await this.persist(conn, def, key);
+      if (key && !this.closed) {
+        // A new base after a build or a compaction (the rollup is in memory); else only the refolded days.
+        if (outcome === 'built' || (outcome === 'refreshed' && compact)) await this.persist(conn, def, key);
+        else if (outcome === 'refreshed') await this.persistSegment(conn, def, stored!, key, refold!);
+      }
       return outcome;
     } finally {
       this.connections.delete(conn);
@@ -283,28 +339,35 @@ export class Rollups {
     return { engine: engineVersion, definition: definitionHash(def), scope: scopeId, prompts, files };
   }
 
-  /** Reads a stored rollup into its tables, in the caller's transaction; false when a file is damaged (then removed). */
-  private async load(conn: DuckDBConnection, def: RollupDef, stored: StoredRollup): Promise<boolean> {
-    const files: [string, string][] = [];
-    for (const table of Object.keys(def.tables)) {
-      const file = await this.durable!.store.verified(stored, table);
-      if (!file) return false;
-      files.push([table, file]);
-    }
+  /**
+   * Reads a stored rollup (its base and segments, checked by `verified`) into its tables, in the caller's
+   * transaction: the base, then each segment in turn in place of the rows in its span, each file's rows
+   * counted against the record. A file that fails to read, or holds other rows, removes it: the build
+   * starts over.
+   */
+  private async load(conn: DuckDBConnection, def: RollupDef, stored: StoredRollup): Promise<void> {
+    const store = this.durable!.store;
+    const scope = { scope: stored.scope };
     try {
-      for (const [table, file] of files) {
+      for (const table of Object.keys(def.tables)) {
         const name = rollupTable(def, table);
-        await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, { scope: stored.scope });
-        // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
-        const inserted = await conn.run(
-          `INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(file)})`,
-        );
-        if (Number(inserted.rowsChanged) !== stored.tables[table]!.rows)
-          throw new Error(`${file} holds other rows than recorded`);
+        await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, scope);
+        for (const layer of store.layers(stored, table)) {
+          if (layer.span)
+            await conn.run(
+              `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
+              { ...scope, ...layer.span },
+            );
+          // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
+          const inserted = await conn.run(
+            `INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(layer.file)})`,
+          );
+          if (Number(inserted.rowsChanged) !== layer.rows)
+            throw new Error(`${layer.file} holds other rows than recorded`);
+        }
       }
-      return true;
     } catch (error) {
-      await this.durable!.store.remove(stored.rollup, stored.scope);
+      await store.remove(stored.rollup, stored.scope);
       throw new DamagedRollupError(
         `the stored rollup ${stored.rollup} of ${stored.scope} could not be read (${String(error)}): it was removed`,
       );
@@ -312,15 +375,59 @@ export class Rollups {
   }
 
   /**
-   * Refolds the days the added files hold: each rollup row whose time key lies in their span (a day
-   * more each side, for rollups keyed by a zone's day) is deleted and folded again from every file.
+   * Refolds the days the added files hold into a temporary table per rollup table (`refold_<table>`, on
+   * this connection): every rollup row whose time key lies in their span (a day more each side, for
+   * rollups keyed by a zone's day), folded again from every file.
    */
-  private async refresh(
+  private async refold(
     conn: DuckDBConnection,
     def: RollupDef,
     scopeId: string,
     added: Record<string, string[]>,
-  ): Promise<void> {
+  ): Promise<Refold> {
+    const id = JSON.stringify(Object.entries(added).sort());
+    if (this.spans.size >= spansKept) this.spans.clear();
+    const { lo, hi } = await remembered(this.spans, id, () => this.spanOfFiles(conn, added));
+    if (lo === null || hi === null) return { added, span: null };
+    // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
+    // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
+    // before or after. Refolding more rows than the added files touch is exact: each is folded again.
+    const [from, to] = (
+      await conn.runAndReadAll(
+        `SELECT strftime(date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY, '%Y-%m-%d %H:%M:%S.%f'), strftime(CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY, '%Y-%m-%d %H:%M:%S.%f')`,
+        { lo, hi },
+      )
+    ).getRowsJS()[0]! as [string, string];
+    // TRICKY: each fact table the SQL reads is shadowed by a CTE of its rows within two days of the span,
+    // so the refold reads the row groups of those days only (a filter on traffic_daily's ET day, an
+    // expression of ts, prunes nothing by itself). A rollup row's time key is its facts' time truncated
+    // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
+    const nearby: string[] = [];
+    for (const table of tablesRead(def)) {
+      const cols = await this.columnsOf(conn, table);
+      const near = cols.includes('day')
+        ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
+        : cols.includes('ts')
+          ? `ts BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 2 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 2 DAY`
+          : null;
+      if (near) nearby.push(`"${table}" AS (SELECT * FROM main."${table}" WHERE ${near})`);
+    }
+    for (const [table, select] of Object.entries(def.tables)) {
+      const time = await this.timeKey(conn, rollupTable(def, table));
+      await conn.run(`DROP TABLE IF EXISTS temp."refold_${table}"`);
+      await conn.run(
+        `CREATE TEMP TABLE "refold_${table}" AS SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${spanOf(time)}`,
+        { scope: scopeId, lo, hi, from, to },
+      );
+    }
+    return { added, span: { from, to } };
+  }
+
+  /** The earliest and latest time the added files hold (null when they hold no rows). */
+  private async spanOfFiles(
+    conn: DuckDBConnection,
+    added: Record<string, string[]>,
+  ): Promise<{ lo: string | null; hi: string | null }> {
     const paths = Object.entries(added).flatMap(([table, ids]) => {
       const byId = new Map((this.durable!.files.get(table) ?? []).map((f) => [f.id, f.path]));
       return ids.map((id) => ({ table, path: byId.get(id)! }));
@@ -346,42 +453,70 @@ export class Rollups {
       if (min !== null && (lo === null || min < lo)) lo = min;
       if (max !== null && (hi === null || max > hi)) hi = max;
     }
-    if (lo === null || hi === null) return;
-    const params = { scope: scopeId, lo, hi };
-    // TRICKY: each fact table the SQL reads is shadowed by a CTE of its rows within two days of the span,
-    // so the refold reads the row groups of those days only (a filter on traffic_daily's ET day, an
-    // expression of ts, prunes nothing by itself). A rollup row's time key is its facts' time truncated
-    // to an hour, a day or a zone's day, less than a day from it, so no row of the span loses a fact.
-    const nearby: string[] = [];
-    for (const table of tablesRead(def)) {
-      const cols = (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`))
+    return { lo, hi };
+  }
+
+  /** A dataset table's columns, asked once per open (the dataset's files do not change while it is open). */
+  private columnsOf(conn: DuckDBConnection, table: string): Promise<string[]> {
+    return remembered(this.columns, table, async () =>
+      (await conn.runAndReadAll(`SELECT column_name FROM (DESCRIBE SELECT * FROM main."${table}")`))
         .getRowsJS()
-        .map((r) => String(r[0]));
-      const near = cols.includes('day')
-        ? `day BETWEEN CAST($lo AS DATE) - 2 AND CAST($hi AS DATE) + 2`
-        : cols.includes('ts')
-          ? `ts BETWEEN CAST($lo AS TIMESTAMP) - INTERVAL 2 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 2 DAY`
-          : null;
-      if (near) nearby.push(`"${table}" AS (SELECT * FROM main."${table}" WHERE ${near})`);
-    }
-    for (const [table, select] of Object.entries(def.tables)) {
+        .map((row) => String(row[0])),
+    );
+  }
+
+  /** The time key a rollup table is refreshed by (`day` or `ts`), asked once per open. */
+  private timeKey(conn: DuckDBConnection, name: string): Promise<string> {
+    return remembered(this.timeKeys, name, () => timeKey(conn, name));
+  }
+
+  /** Replaces the scope's rows in the refolded span with the refolded ones, in the caller's transaction. */
+  private async apply(conn: DuckDBConnection, def: RollupDef, scopeId: string, refold: Refold): Promise<void> {
+    if (!refold.span) return;
+    for (const table of Object.keys(def.tables)) {
       const name = rollupTable(def, table);
-      const time = (
-        await conn.runAndReadAll(
-          `SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`,
-          { name },
-        )
-      ).getRowsJS()[0]?.[0];
-      if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
-      // TRICKY: the span is widened to whole days and a day more each side: a rollup keyed by a zone's day
-      // (traffic_daily's ET day, a DATE compared as its midnight) holds a UTC instant's rows under the day
-      // before or after. Refolding more rows than the added files touch is exact: each is folded again.
-      const span = `"${String(time)}" BETWEEN date_trunc('day', CAST($lo AS TIMESTAMP)) - INTERVAL 1 DAY AND CAST($hi AS TIMESTAMP) + INTERVAL 1 DAY`;
-      await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${span}`, params);
       await conn.run(
-        `INSERT INTO "${name}" SELECT * FROM (${rollupSelect(def, select, nearby)}) WHERE ${span}`,
-        params,
+        `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
+        { scope: scopeId, ...refold.span },
       );
+      await conn.run(`INSERT INTO "${name}" BY NAME SELECT * FROM temp."refold_${table}"`);
+    }
+  }
+
+  /**
+   * Stores the refolded days as a segment of the stored rollup (each table's rows once applied counted
+   * from the stored files and the refold); a failure leaves the store as it was.
+   */
+  private async persistSegment(
+    conn: DuckDBConnection,
+    def: RollupDef,
+    stored: StoredRollup,
+    key: RollupKey,
+    refold: Refold,
+  ): Promise<void> {
+    const store = this.durable!.store;
+    const pending = await store.begin(stored);
+    try {
+      const span = refold.span;
+      if (!span) {
+        await pending.commitSegment(stored, key, null);
+      } else {
+        const rows: Record<string, number> = {};
+        for (const table of Object.keys(def.tables)) {
+          const copied = await conn.run(
+            `COPY temp."refold_${table}" TO ${pathLiteral(pending.fileOf(table))} (FORMAT parquet, COMPRESSION zstd)`,
+          );
+          rows[table] = Number(copied.rowsChanged);
+        }
+        await pending.commitSegment(stored, key, { ...span, added: refold.added, rows });
+      }
+      this.lastStoreError = undefined;
+    } catch (error) {
+      await pending.discard();
+      this.lastStoreError = error instanceof Error ? error.message : String(error);
+    } finally {
+      for (const table of Object.keys(def.tables))
+        await conn.run(`DROP TABLE IF EXISTS temp."refold_${table}"`).catch(() => undefined);
     }
   }
 
@@ -437,6 +572,35 @@ function rollupSelect(def: RollupDef, select: string, ctes: readonly string[] = 
       : []),
   ];
   return all.length === 0 ? select : `WITH ${all.join(', ')} ${select}`;
+}
+
+/** The answer `map` holds for `key`, else `ask`'s, kept once it succeeds (a failure is asked again next time). */
+function remembered<T>(map: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
+  let answer = map.get(key);
+  if (!answer) {
+    answer = ask();
+    map.set(key, answer);
+    answer.catch(() => map.delete(key));
+  }
+  return answer;
+}
+
+/** Sets of added files whose span one open remembers (a set per append refreshed). */
+const spansKept = 16;
+
+/** A rollup row's time key in the span `$from`..`$to` (timestamps; a DATE key compared as its midnight). */
+const spanOf = (time: string) => `"${time}" BETWEEN CAST($from AS TIMESTAMP) AND CAST($to AS TIMESTAMP)`;
+
+/** The time key a rollup table is refreshed by: `day` or `ts`. */
+async function timeKey(conn: DuckDBConnection, name: string): Promise<string> {
+  const time = (
+    await conn.runAndReadAll(
+      `SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND column_name IN ('day', 'ts')`,
+      { name },
+    )
+  ).getRowsJS()[0]?.[0];
+  if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
+  return String(time);
 }
 
 /** A hash of everything in a declaration that decides its rows. */

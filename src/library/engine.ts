@@ -55,7 +55,7 @@ export class Engine {
       options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'),
     );
     // Stored rollups are read in the background: requests read the facts until theirs is in.
-    core.rollups.restore(rollupCatalog).catch(() => undefined);
+    if (options.restoreRollups !== false) core.rollups.restore(rollupCatalog).catch(() => undefined);
     try {
       if (!core.state.readOnly) await runner.start();
     } catch (error) {

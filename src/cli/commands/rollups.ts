@@ -11,9 +11,10 @@ import type { Command } from './command.ts';
 
 const usage = `aea rollups build|status|drop --data DIR [--state FILE] [--store DIR] [--json]
 
-  build    makes every rollup of every category and organization current and keeps it on disk: read as
-           stored when it matches the dataset and the prompts, refreshed by day when the dataset only
-           gained files (aea append), else built from the facts. Progress on stderr.
+  build    makes every rollup of every category and organization current on disk: kept as stored when
+           it matches the dataset and the prompts (its files' hashes checked), refreshed when the dataset
+           only gained files (aea append: the days they hold are refolded and stored as a segment), else
+           built from the facts. Progress on stderr.
   status   lists the stored rollups and whether each is current (else why not: prompts, dataset,
            engine, definition; "appended": a day was appended, the next build or start refreshes it),
            and the rollups not stored.
@@ -45,20 +46,18 @@ async function build(engine: Engine, io: CliIo): Promise<void> {
   const jobs = rollupCatalog.flatMap((def) => ids[def.scope.kind].map((scope) => ({ def, scope })));
   const started = Date.now();
   const rollups = engine.core.rollups;
-  // The engine reads (and refreshes) what is stored as it opens; what remains is built here.
-  io.err(`reading the stored rollups in ${rollups.durable?.store.dir ?? '(no store)'}\n`);
-  await rollups.restored();
+  io.err(`keeping every rollup current in ${rollups.durable?.store.dir ?? '(no store)'}\n`);
   for (const [i, { def, scope }] of jobs.entries()) {
     const t = Date.now();
-    const outcome = rollups.isCurrent(def, scope) ? 'current' : (await rollups.warm(def, [scope]))[0];
+    const [outcome] = await rollups.store(def, [scope]);
     io.err(
-      `[${i + 1}/${jobs.length}] ${def.name} ${scope}: ${outcome === 'current' ? 'read at open' : `${outcome} in ${((Date.now() - t) / 1000).toFixed(2)} s`}\n`,
+      `[${i + 1}/${jobs.length}] ${def.name} ${scope}: ${outcome === 'kept' ? 'current as stored' : outcome} in ${((Date.now() - t) / 1000).toFixed(2)} s\n`,
     );
   }
-  const { built, refreshed, loaded } = rollups.counts;
+  const { built, refreshed, kept } = rollups.counts;
   const store = rollups.durable?.store;
   io.out(
-    `${jobs.length} rollups current in ${((Date.now() - started) / 1000).toFixed(1)} s: ${built} built, ${refreshed} refreshed, ${loaded} read as stored\n`,
+    `${jobs.length} rollups current in ${((Date.now() - started) / 1000).toFixed(1)} s: ${built} built, ${refreshed} refreshed, ${kept} current as stored\n`,
   );
   if (store) io.out(`${store.dir} holds ${mb(await store.bytes())} (limit ${mb(store.limit)})\n`);
   if (rollups.lastStoreError) io.out(`not stored: ${rollups.lastStoreError}\n`);
@@ -129,6 +128,7 @@ export const rollups: Command = {
       stateWhenLocked: 'snapshot',
       rollupStore: dir,
       rollups: action === 'build',
+      restoreRollups: false,
     });
     try {
       if (action === 'build') await build(engine, io);
