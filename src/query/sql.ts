@@ -104,3 +104,10 @@ function clickhouseType(v: SqlValue): string {
 export function clickhouseParams(params: readonly SqlValue[]): Record<string, SqlValue> {
   return Object.fromEntries(params.map((v, i) => [`p${i + 1}`, typeof v === 'bigint' ? v.toString() : v]));
 }
+
+/**
+ * The key columns a fill crosses with the window's buckets, or a constant column when there are none,
+ * so `SELECT DISTINCT` over them still says whether any row was seen.
+ */
+export const seenKeys = (columns: readonly Fragment[]): Fragment =>
+  columns.length > 0 ? join(columns, ', ') : sql`1 AS seen`;

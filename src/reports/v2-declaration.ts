@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import type { ByDate, PageFacts, Paging } from './core/cursor-framing.ts';
-import type { DataGuard, Mode, ReadContext, ReportAlias, RollupUse } from './core/report.ts';
+import type { DataGuard, Mode, ReadContext, ReportIdentity, RollupUse } from './core/report.ts';
 import type { CompareSpec } from './extensions/compare-window.ts';
 import type { AnswerColumns } from './extensions/compared-answer.ts';
 import type { DateSpan } from './extensions/compared-dates.ts';
@@ -11,15 +10,8 @@ import type { ShapedReport } from './rows-query.ts';
  * results), which `v2Report` turns into the one report declaration. A v2 report reads one category.
  * `In`: the body a caller writes (the schema's input, before defaults), which the library's types take.
  */
-export interface V2Declaration<Req, Plan extends { readonly categoryId: string }, In = unknown> {
-  readonly id: string;
-  readonly path: string;
-  readonly streamPath: string | null;
-  readonly name: string;
-  readonly summary: string;
-  readonly tags: readonly string[];
-  readonly aliases?: readonly ReportAlias[];
-  readonly schema: z.ZodType<Req, In>;
+export interface V2Declaration<Req, Plan extends { readonly categoryId: string }, In = unknown>
+  extends ReportIdentity<Req, In> {
   /** Pure: the request read into a plan once, or a ValidationError naming every bad field (locations start with `body`). */
   read(req: Req, ctx: ReadContext, mode: Mode): Plan;
   paging(req: Req, mode: Mode): Paging;

@@ -1,7 +1,7 @@
 import { ValidationError, valueError, type ValidationIssue } from '../errors.ts';
 import { ownsCategory } from './core/authorize.ts';
 import { cursorFraming } from './core/cursor-framing.ts';
-import { defineReport, type Report } from './core/report.ts';
+import { defineReport, identityOf, type Report } from './core/report.ts';
 import { withAnswerExtensions } from './extensions/answer-extensions.ts';
 import type { V2Declaration } from './v2-declaration.ts';
 
@@ -15,14 +15,7 @@ export function v2Report<Req, Plan extends { readonly categoryId: string }, In>(
 ): Report<Req, Plan, In> {
   const d = withAnswerExtensions(declared);
   return defineReport<Req, Plan, In>({
-    id: d.id,
-    path: d.path,
-    streamPath: d.streamPath,
-    name: d.name,
-    summary: d.summary,
-    tags: d.tags,
-    ...(d.aliases ? { aliases: d.aliases } : {}),
-    schema: d.schema,
+    ...identityOf(d),
     read: d.read,
     authorize: ownsCategory,
     rewrites: {

@@ -84,14 +84,8 @@ export interface Framing<Req, Plan> {
   stream(report: Report<Req, Plan>, p: Prepared<Req, Plan>, ctx: CallContext): Framed;
 }
 
-/**
- * A report, declared once: what it is called and where it is served, the request it takes, how it reads
- * that request into a plan, whom it belongs to, the rewrites it takes, the rollups and SQL that answer
- * it, and how its answer is framed. `In` is the body a caller writes (the schema's input, before
- * defaults), which the library's types take. One pipeline (src/reports/core/prepare.ts) prepares every
- * report, and `reportEndpoints` serves it.
- */
-export interface Report<Req, Plan, In = unknown> {
+/** What a report is called and where it is served: the same fields in every family's declaration. */
+export interface ReportIdentity<Req, In> {
   readonly id: string;
   readonly path: string;
   readonly streamPath: string | null;
@@ -103,6 +97,34 @@ export interface Report<Req, Plan, In = unknown> {
   readonly successor?: string;
   readonly sunset?: Endpoint['sunset'];
   readonly schema: z.ZodType<Req, In>;
+}
+
+/** The identity fields of a family's declaration, for its `Report`. */
+export function identityOf<Req, In>(d: ReportIdentity<Req, In>): ReportIdentity<Req, In> {
+  const { id, path, streamPath, name, summary, tags, aliases, deprecated, successor, sunset, schema } = d;
+  return {
+    id,
+    path,
+    streamPath,
+    name,
+    summary,
+    tags,
+    ...(aliases ? { aliases } : {}),
+    ...(deprecated ? { deprecated } : {}),
+    ...(successor ? { successor } : {}),
+    ...(sunset ? { sunset } : {}),
+    schema,
+  };
+}
+
+/**
+ * A report, declared once: what it is called and where it is served, the request it takes, how it reads
+ * that request into a plan, whom it belongs to, the rewrites it takes, the rollups and SQL that answer
+ * it, and how its answer is framed. `In` is the body a caller writes (the schema's input, before
+ * defaults), which the library's types take. One pipeline (src/reports/core/prepare.ts) prepares every
+ * report, and `reportEndpoints` serves it.
+ */
+export interface Report<Req, Plan, In = unknown> extends ReportIdentity<Req, In> {
   /** Pure: the request read into a plan once, or a ValidationError naming every bad field. */
   read(req: Req, ctx: ReadContext, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404), before any fact is read. */

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors.ts';
 import { windowBuckets } from '../../query/instants.ts';
-import { join, sql } from '../../query/sql.ts';
+import { join, sql, seenKeys } from '../../query/sql.ts';
 import { keyColumn, metricColumn, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
 /** The fill extension of the tabular family, in SQL over a report's groups (`grouped`: keys `k<i>`, metrics `m<j>`). */
@@ -29,13 +29,7 @@ export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: reado
   const ofBucket = t.ofBucket ?? {};
   // A key the bucket decides is not crossed with the buckets: an hour bucket has one hour of day.
   const free = others.filter((i) => !ofBucket[i]);
-  const seen =
-    free.length > 0
-      ? join(
-          free.map((i) => keyColumn(i)),
-          ', ',
-        )
-      : sql`1 AS seen`;
+  const seen = seenKeys(free.map((i) => keyColumn(i)));
   const metrics = plan.metrics.map((m, j) =>
     countMetrics.includes(m)
       ? sql`coalesce(g.${metricColumn(j)}, 0) AS ${metricColumn(j)}`

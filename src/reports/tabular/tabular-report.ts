@@ -1,9 +1,16 @@
-import type { z } from 'zod';
 import { ValidationError, type ValidationIssue } from '../../errors.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
-import type { CallContext, Endpoint } from '../endpoint.ts';
+import type { CallContext } from '../endpoint.ts';
 import { offsetFraming } from '../core/offset-framing.ts';
-import { defineReport, type Mode, type ReadContext, type Report, type RollupUse } from '../core/report.ts';
+import {
+  defineReport,
+  identityOf,
+  type Mode,
+  type ReadContext,
+  type Report,
+  type ReportIdentity,
+  type RollupUse,
+} from '../core/report.ts';
 import type { MsWindow } from '../extensions/compare-window.ts';
 import { keyColumn, type ExtensibleReport, type TabularShape } from './tabular-shape.ts';
 import { answeredPlan, checkComponents, extendedSql } from './tabular-extensions.ts';
@@ -23,17 +30,9 @@ export { tabularCompiled } from './tabular-compiled.ts';
 export type { Mode } from '../core/report.ts';
 
 /** What a tabular report declares, which `tabularReport` turns into the one report declaration. */
-export interface TabularDeclaration<Req, Plan extends TabularShape, In = unknown> extends ExtensibleReport<Plan> {
-  readonly id: string;
-  readonly path: string;
-  readonly streamPath: string | null;
-  readonly name: string;
-  readonly summary: string;
-  readonly tags: readonly string[];
-  readonly deprecated?: boolean;
-  readonly successor?: string;
-  readonly sunset?: Endpoint['sunset'];
-  readonly schema: z.ZodType<Req, In>;
+export interface TabularDeclaration<Req, Plan extends TabularShape, In = unknown>
+  extends ExtensibleReport<Plan>,
+    ReportIdentity<Req, In> {
   /** Pure: reads the request into a plan, or throws a ValidationError naming every bad field. */
   read(req: Req, ctx: ReadContext, mode: Mode): Plan;
   /** Refuses objects of another organization (403) or of none (404) before any fact is read. */
@@ -83,16 +82,7 @@ export function tabularReport<Req, Plan extends TabularShape, In>(
         .slice(0, 1),
     );
   return defineReport<Req, Extended<Plan>, In>({
-    id: d.id,
-    path: d.path,
-    streamPath: d.streamPath,
-    name: d.name,
-    summary: d.summary,
-    tags: d.tags,
-    ...(d.deprecated ? { deprecated: true } : {}),
-    ...(d.successor ? { successor: d.successor } : {}),
-    ...(d.sunset ? { sunset: d.sunset } : {}),
-    schema: d.schema,
+    ...identityOf(d),
     read: (req, ctx, mode) => d.read(req, ctx, mode),
     authorize: (plan, ctx) => d.authorize(extensionOf(plan).read, ctx),
     rewrites: {

@@ -1,4 +1,4 @@
-import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import { ident, join, sql, type Fragment, seenKeys } from '../../../query/sql.ts';
 import { numberedBuckets } from '../../extensions/compared-dates.ts';
 import { keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
@@ -60,13 +60,7 @@ groups AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions, E
   if (windowGroups) {
     const others = dims.filter((d) => d !== 'date');
     const ordered = [...others, 'date' as const];
-    const seen =
-      others.length > 0
-        ? join(
-            others.map((d) => keyColumn(d)),
-            ', ',
-          )
-        : sql`1 AS seen`;
+    const seen = seenKeys(others.map((d) => keyColumn(d)));
     return sql`${windowGroups},
 cmp_fill_buckets AS (
   SELECT cb.k FROM (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}) cb

@@ -1,5 +1,5 @@
 import { daySeries } from '../../../query/dialect.ts';
-import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import { ident, join, sql, type Fragment, seenKeys } from '../../../query/sql.ts';
 import { dayBucket } from '../../../query/time.ts';
 import { keyColumn, keyColumnAs } from '../../insights/dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
@@ -15,13 +15,7 @@ export function filledGroups(
   name = 'groups',
 ): Fragment {
   const others = plan.groupBy.filter((d) => d !== 'date');
-  const seen =
-    others.length > 0
-      ? join(
-          others.map((d) => keyColumn(d)),
-          ', ',
-        )
-      : sql`1 AS seen`;
+  const seen = seenKeys(others.map((d) => keyColumn(d)));
   const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
   return sql`g_plain AS (
   SELECT ${keyList}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}
