@@ -66,6 +66,9 @@ export const sliceMs = 10;
 /** Listing answers kept in memory per state store (bytes of JSON), so listings never wait for DuckDB. */
 export const listingCacheBytes = 32 * MiB;
 
+/** Dimension rows (names, owners) kept in memory for lean pages, per engine; the least recently read go first. */
+export const dimensionCacheBytes = 16 * MiB;
+
 /** The result cache's default bound (`resultCache`, `--result-cache`): at most an eighth of the memory budget. */
 export const defaultResultCacheBytes = 64 * MiB;
 

@@ -85,7 +85,7 @@ describe('metric formulas', () => {
     );
   });
 
-  it('compute on DuckDB and chdb exactly what the declaration says, empty denominators included', async () => {
+  it('compute on DuckDB, on chdb and in JS (lean pages) exactly what the declaration says, empty denominators included', async () => {
     const count = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 2_000_000 }));
     await fc.assert(
       fc.asyncProperty(
@@ -107,6 +107,7 @@ describe('metric formulas', () => {
             ', ',
           );
           const query = sql`SELECT ${declaredMetric(d.entry, d.column).sql(Object.fromEntries(names.map((p) => [p, ident(p)])), version)} AS v FROM (SELECT ${row}) AS counts`;
+          expect(declaredMetric(d.entry, d.column).value(counts, version), `${d.column} in JS`).toBe(expected);
           for (const engine of [duck, chdb]) {
             const got = (await engine.core.backend.read(query)).columns.v![0];
             expect(

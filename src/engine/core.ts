@@ -10,6 +10,7 @@ import type { Slots } from './slots.ts';
 import type { TableName } from '../model/tables.ts';
 import type { DatasetVersion } from './dataset-version.ts';
 import type { ResultCache } from './result-cache.ts';
+import type { DimensionCache } from './dimension-cache.ts';
 
 export interface EngineLimits {
   readonly timeBudgetMs: number;
@@ -61,6 +62,10 @@ export interface EngineCore {
   readonly version: DatasetVersion;
   /** Report pages kept by their fingerprint (`resultCache`; off when its bound is 0). */
   readonly results: ResultCache;
+  /** The small dimension tables in memory, current with the state store (lean pages name and rank from them). */
+  readonly dimensions: DimensionCache;
+  /** Whether pages read a report's lean form when it has one (`leanPages`). */
+  readonly leanPages: boolean;
 }
 
 export const noBackgroundWork: BackgroundWorker = {

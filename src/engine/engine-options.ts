@@ -42,6 +42,12 @@ export interface EngineOptions {
    */
   readonly resultCache?: ByteSize;
   /**
+   * Pages of reports that have a lean form (v2 visibility) are read as small aggregates ranked in JS
+   * (default true); false reads every page through the one-statement form, as streams are. The answers
+   * are byte-identical either way; it is there to compare the two (tests, `bench/`).
+   */
+  readonly leanPages?: boolean;
+  /**
    * How long one call (not a stream) may run before its statement is interrupted and it fails with a
    * TimeBudgetError; 0 turns the budget off. Default 30 000 ms.
    */

@@ -13,6 +13,7 @@ import { RollupStore } from './rollup-store.ts';
 import { parseBytes } from './memory-budget.ts';
 import { defaultRollupSegments, defaultRollupStoreBytes } from '../limits.ts';
 import { TenantCatalog } from './tenant-catalog.ts';
+import { DimensionCache } from './dimension-cache.ts';
 import { StateStore } from '../state/store.ts';
 import type { EngineCore } from './core.ts';
 import type { EngineOptions } from './engine-options.ts';
@@ -94,6 +95,8 @@ export async function openCore(
       version,
       tempDisk: new TempDisk(options.exportTempLimit, options.tempLimit),
       results: new ResultCache(memory.resultCache),
+      dimensions: new DimensionCache(backend, () => state.generation),
+      leanPages: options.leanPages ?? true,
     };
   } catch (error) {
     await backend?.close();

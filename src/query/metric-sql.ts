@@ -18,7 +18,14 @@ export interface DeclaredMetric {
   sql(parts: PartsSql, version?: 'v1' | 'v2'): Fragment;
   /** Its numerator and denominator (components). */
   terms(parts: PartsSql): RatioTerms;
+  /** The metric computed in JS over the parts' values, in the SQL's order of operations, so the double is the same bit for bit. */
+  value(parts: PartValues, version?: 'v1' | 'v2'): number | null;
+  /** Its numerator and denominator in JS (components). */
+  termValues(parts: PartValues): { numerator: number | null; denominator: number | null };
 }
+
+/** Each part's value for one row; null as SQL's NULL (no row joined). */
+export type PartValues = Readonly<Record<string, number | null>>;
 
 function termSql(term: Term, parts: PartsSql, nested: boolean): Fragment {
   if (typeof term === 'string') {
@@ -32,6 +39,23 @@ function termSql(term: Term, parts: PartsSql, nested: boolean): Fragment {
     operator,
   );
   return nested ? sql`(${text})` : text;
+}
+
+function termValue(term: Term, parts: PartValues): number | null {
+  if (typeof term === 'string') {
+    const bound = parts[term];
+    if (bound === undefined) throw new Error(`the metric formula reads the part '${term}', which the report does not bind`);
+    return bound;
+  }
+  const values = ('sum' in term ? term.sum : term.difference).map((t) => termValue(t, parts));
+  if (values.some((v) => v === null)) return null;
+  const [first, ...rest] = values as number[];
+  return 'sum' in term ? rest.reduce((a, v) => a + v, first!) : rest.reduce((a, v) => a - v, first!);
+}
+
+function quotientValue(numerator: number | null, denominator: number | null, empty: WhenEmpty): number | null {
+  const q = numerator === null || denominator === null || denominator === 0 ? null : numerator / denominator;
+  return empty === 'zero' && q === null ? 0 : q;
 }
 
 function quotient(numerator: Fragment, denominator: Fragment, empty: WhenEmpty): Fragment {
@@ -61,10 +85,24 @@ export function declaredMetric(entry: string, column: string): DeclaredMetric {
     const empty = typeof f.empty === 'string' ? f.empty : f.empty[version];
     return quotient(f.percent ? sql`100 * ${n}` : n, d, empty);
   };
+  const evaluate = (f: Formula, parts: PartValues, version: 'v1' | 'v2'): number | null => {
+    if ('complement' in f) {
+      const other = evaluate(declaration.formulas![f.complement]!, parts, version);
+      return other === null ? null : 100 - other;
+    }
+    const [n, d] = f.ratio.map((t) => termValue(t, parts)) as [number | null, number | null];
+    const empty = typeof f.empty === 'string' ? f.empty : f.empty[version];
+    return quotientValue(f.percent && n !== null ? 100 * n : n, d, empty);
+  };
   return {
     column,
     formula,
     sql: (parts, version = 'v2') => render(formula, parts, version),
+    value: (parts, version = 'v2') => evaluate(formula, parts, version),
+    termValues(parts) {
+      const [n, d] = 'complement' in formula ? formula.parts : formula.ratio;
+      return { numerator: termValue(n, parts), denominator: termValue(d, parts) };
+    },
     terms(parts) {
       const [n, d] = 'complement' in formula ? formula.parts : formula.ratio;
       return { numerator: termSql(n, parts, false), denominator: termSql(d, parts, false) };

@@ -30,7 +30,7 @@ const dayMs = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The first day of the bucket after the one holding `day`. */
-function nextBucket(interval: CalendarInterval, day: string): string {
+export function nextBucket(interval: CalendarInterval, day: string): string {
   const d = new Date(`${day}T00:00:00Z`);
   if (interval === 'day') return isoDay(d.getTime() + dayMs);
   if (interval === 'week') return isoDay(d.getTime() + (7 - ((d.getUTCDay() + 6) % 7)) * dayMs);

@@ -11,6 +11,11 @@ export async function readPage(
   range: UnitRange,
 ): Promise<{ head: Head; rows: ColumnBatch }> {
   const backend = ctx.core.backend;
+  if (c.lean && ctx.core.leanPages)
+    return c.lean.read(range, {
+      read: (q) => backend.read(q, ctx.signal),
+      dimension: (spec, scopeId) => ctx.core.dimensions.rows(spec, scopeId, ctx.signal),
+    });
   const batch = concatBatches(
     await Promise.all(pageStatements(c, range, backend.dialect).map((q) => backend.read(q, ctx.signal))),
   );

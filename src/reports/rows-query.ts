@@ -1,6 +1,7 @@
 import { jsonText, rowObject, struct } from '../query/dialect.ts';
 import { dictionaryColumns, type ColumnBatch, type RowShape } from '../query/row-shape.ts';
 import { ident, join, sql, type DialectName, type Fragment } from '../query/sql.ts';
+import type { DimensionRows, DimensionSpec } from '../engine/dimension-cache.ts';
 
 /** Page units `after < unit <= upTo` (no upper bound when null). Units are numbered from 1 in answer order. */
 export interface UnitRange {
@@ -35,6 +36,25 @@ export interface ShapedReport {
    * max_results caps rows, not units, so its head counts the rows sent and the units they reach.
    */
   readonly unitRows?: Fragment;
+  /** The lean page, for a report and request that have one: a page reads it; a stream reads the statements above. */
+  readonly lean?: LeanPage;
+}
+
+/** What a lean page reads through: one statement's whole result, and a dimension table from memory. */
+export interface LeanReads {
+  read(query: Fragment): Promise<ColumnBatch>;
+  dimension(spec: DimensionSpec, scopeId: string | null): Promise<DimensionRows>;
+}
+
+/**
+ * A page as an expert computes it: small aggregate statements over the chosen source, keyed by ids,
+ * then the ranking, the page cut, the total and the info in JS over the typed columns, with names from
+ * the dimension tables in memory. `read` gives what the one-statement page gives (the head, and the
+ * range's rows in answer order with the columns `shape` reads); `statements` are what explain shows.
+ */
+export interface LeanPage {
+  readonly statements: readonly Fragment[];
+  read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch }>;
 }
 
 export interface Head {

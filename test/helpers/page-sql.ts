@@ -6,7 +6,8 @@ import { plainPrepare } from '../../src/reports/endpoint.ts';
 
 /**
  * A report's page request through the one pipeline, reading no data: the plan, and the page's statement
- * as DuckDB gets it. `lookup` takes a set of rollups as the current ones (none by default), or asks the engine.
+ * as DuckDB gets it (a lean page's statements one after the other, each with its own parameters).
+ * `lookup` takes a set of rollups as the current ones (none by default), or asks the engine.
  */
 export async function pageSql(
   report: Report<never, unknown>,
@@ -15,7 +16,12 @@ export async function pageSql(
   lookup: RollupLookup = new Set(),
 ): Promise<{ plan: unknown; query: ReturnType<typeof render> }> {
   const call = await prepareCall(report, body, 'page', ctx, { ...plainPrepare, lookup });
-  return { plan: call.plan, query: render(call.statements.at(-1)!.queries('duckdb')[0]!) };
+  const statements = call.statements.at(-1)!.queries('duckdb').map((q) => render(q));
+  if (statements.length === 1) return { plan: call.plan, query: statements[0]! };
+  return {
+    plan: call.plan,
+    query: { text: statements.map((q) => q.text).join(';\n\n'), params: statements.map((q) => q.params) as never },
+  };
 }
 
 /** A report declaration of any request and plan, as the tests hand them around. */

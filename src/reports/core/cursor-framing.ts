@@ -76,7 +76,11 @@ function cursorPage<Req, Plan>(
   return {
     // The page's next_cursor is signed with the engine's cursor key: another key gives other bytes.
     normalized: { plan: p.plan, paging, cursorKey: ctx.cursors.keyId },
-    statements: [{ role: 'page', queries: (dialect) => pageStatements(p.compiled, range, dialect) }],
+    statements: [
+      p.compiled.lean && ctx.core.leanPages
+        ? { role: 'page (lean: then ranked and cut in JS)', queries: () => [...p.compiled.lean!.statements] }
+        : { role: 'page', queries: (dialect) => pageStatements(p.compiled, range, dialect) },
+    ],
     run: async () => {
       const { head, rows } = await readPage(ctx, p.compiled, range);
       const counted = countUnits(rows);

@@ -4,7 +4,7 @@ import type { VisibilityPlan } from './visibility-plan.ts';
 
 /** Visibility's metrics, their parts and the columns compare adds, declared once (src/model/metrics.ts). */
 
-const declared = {
+export const declared = {
   visibility_score: declaredMetric('visibility_score', 'visibility_score'),
   share_of_voice: declaredMetric('share_of_voice (visibility)', 'share_of_voice'),
   average_position: declaredMetric('average_position', 'average_position'),

@@ -19,6 +19,7 @@ import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.t
 
 import { comparedOf, filledMetricSql, metricSql, partsOf } from './visibility-metrics.ts';
 import { filledGroups } from './visibility-fill.ts';
+import { leanVisibility } from './visibility-lean.ts';
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
 function selection(plan: VisibilityPlan): Fragment {
   const parts: Fragment[] = [];
@@ -173,5 +174,6 @@ WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= 
     total: sql`SELECT count(*) * (SELECT k FROM width) FROM groups`,
     info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 65_536,
+    ...(plan.fill || plan.compare ? {} : { lean: leanVisibility(plan, fromRollups) }),
   };
 }
