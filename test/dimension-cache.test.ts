@@ -35,11 +35,9 @@ describe('the dimension cache', () => {
     expect(first.ids.every((id, i) => first.rowOf.get(id) === i)).toBe(true);
     await cache.rows(assets, ids.cat1);
     expect(reads()).toBe(1);
-    await engine
-      .org(ids.org1)
-      .call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
-        body: { prompts: [{ id: ids.prompts[0], prompt: 'An edit moves the generation on' }] },
-      });
+    await engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
+      body: { prompts: [{ id: ids.prompts[0], prompt: 'An edit moves the generation on' }] },
+    });
     const prompts = await cache.rows({ table: 'prompts', columns: ['prompt'], scope: 'category' }, ids.cat1);
     expect(prompts.columns.prompt![prompts.rowOf.get(ids.prompts[0]!)!]).toBe('An edit moves the generation on');
     await cache.rows(assets, ids.cat1);

@@ -61,10 +61,15 @@ describe('v2 visibility: the lean page equals the one-statement page', () => {
       }),
       dir: fc.option(fc.constantFrom('asc', 'desc'), { nil: undefined }),
       assets: fc.option(
-        fc.constantFrom<unknown>('Acme', ['Brandy', 'Zeta'], { op: 'not_in', value: ['Acme'] }, {
-          op: 'is',
-          value: ids.assets[1]!,
-        }),
+        fc.constantFrom<unknown>(
+          'Acme',
+          ['Brandy', 'Zeta'],
+          { op: 'not_in', value: ['Acme'] },
+          {
+            op: 'is',
+            value: ids.assets[1]!,
+          },
+        ),
         { nil: undefined },
       ),
       window: fc.constantFrom(
@@ -102,20 +107,29 @@ describe('v2 visibility: the lean page equals the one-statement page', () => {
   });
 
   it('explain shows the small statements, and a prompt edit renames the groups at once', async () => {
-    const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['prompt'], scope: 'all' };
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-02-20',
+      end_date: '2026-12-31',
+      group_by: ['prompt'],
+      scope: 'all',
+    };
     const explained = (await lean.org(ids.org1).report('visibility')(body, { explain: true })) as {
       explain: { statements: { role: string; sql: string }[] };
     };
     const roles = explained.explain.statements.map((s) => s.role);
-    expect(roles).toEqual(['page (lean: then ranked and cut in JS) (1 of 2)', 'page (lean: then ranked and cut in JS) (2 of 2)']);
+    expect(roles).toEqual([
+      'page (lean: then ranked and cut in JS) (1 of 2)',
+      'page (lean: then ranked and cut in JS) (2 of 2)',
+    ]);
     expect(explained.explain.statements.every((s) => !/row_number|OVER \(/.test(s.sql))).toBe(true);
-    const before = (await lean.org(ids.org1).report('visibility')(body)) as { data: { prompt: { id: string; name: string } }[] };
+    const before = (await lean.org(ids.org1).report('visibility')(body)) as {
+      data: { prompt: { id: string; name: string } }[];
+    };
     const target = before.data[0]!.prompt;
-    await lean
-      .org(ids.org1)
-      .call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
-        body: { prompts: [{ id: target.id, prompt: 'Renamed for the lean page' }] },
-      });
+    await lean.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
+      body: { prompts: [{ id: target.id, prompt: 'Renamed for the lean page' }] },
+    });
     const after = (await lean.org(ids.org1).report('visibility')({ ...body, limit: 50 })) as {
       data: { prompt: { id: string; name: string } }[];
     };

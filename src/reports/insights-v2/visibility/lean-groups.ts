@@ -13,7 +13,9 @@ export interface LeanGroup {
 
 /** A group's identity from its key values (days by their time). */
 export const groupId = (keys: readonly unknown[]): string =>
-  keys.map((v) => (v === null || v === undefined ? '\u0000' : v instanceof Date ? v.getTime() : String(v))).join('\u0001');
+  keys
+    .map((v) => (v === null || v === undefined ? '\u0000' : v instanceof Date ? v.getTime() : String(v)))
+    .join('\u0001');
 
 /**
  * The groups of `answers` (its first columns the keys, `n` the answers, possibly split by model), those
@@ -54,7 +56,9 @@ export async function leanGroups(
           const lookup = lookups[j];
           if (!lookup || keys[j] === null || keys[j] === undefined) return null;
           const row = lookup.rowOf.get(String(keys[j]));
-          return row === undefined ? null : (lookup.columns[promptDimensions[d as Exclude<GroupDimension, 'date'>].table.name]![row] ?? null);
+          return row === undefined
+            ? null
+            : (lookup.columns[promptDimensions[d as Exclude<GroupDimension, 'date'>].table.name]![row] ?? null);
         }),
       });
   }

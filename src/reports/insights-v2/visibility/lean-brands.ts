@@ -1,0 +1,89 @@
+import type { DimensionRows } from '../../../engine/dimension-cache.ts';
+import type { ColumnBatch } from '../../../query/row-shape.ts';
+import { compareText, compareValues } from '../../../query/text-order.ts';
+import { groupId, type LeanGroup } from './lean-groups.ts';
+import { declared } from './visibility-metrics.ts';
+import { metricNames, type VisibilityPlan } from './visibility-plan.ts';
+
+/** Whether the request keeps a brand (scope and assets), as SQL's three-valued predicate reads it: NULL keeps nothing. */
+export function keeps(plan: VisibilityPlan, id: string, name: unknown, owned: unknown): boolean {
+  if (plan.scope === 'owned' && owned !== true) return false;
+  if (!plan.assets) return true;
+  const values = Array.isArray(plan.assets.value) ? plan.assets.value : [plan.assets.value];
+  const hit = values.includes(id) || (typeof name === 'string' && values.includes(name));
+  if (hit) return plan.assets.op !== 'not_in';
+  return plan.assets.op === 'not_in' && typeof name === 'string';
+}
+
+/** Each part a visibility formula reads, for one brand of one group. */
+export type Parts = {
+  readonly mentioned: number;
+  readonly mentions: number;
+  readonly executions: number;
+  readonly total_mentions: number;
+  readonly position_sum: number | null;
+};
+
+export interface Scored {
+  readonly parts: Parts;
+  readonly metric: Readonly<Record<string, number | null>>;
+}
+
+export interface GroupMentions {
+  readonly count: Map<string, number>;
+  readonly positionSum: Map<string, number | null>;
+  total: number;
+}
+
+export function mentionsByGroup(keyCount: number, batch: ColumnBatch | null): Map<string, GroupMentions> {
+  const out = new Map<string, GroupMentions>();
+  if (!batch) return out;
+  const keyColumns = Object.values(batch.columns).slice(0, keyCount);
+  const { asset_id: ids, mentions, position_sum: positions } = batch.columns;
+  for (let i = 0; i < batch.length; i++) {
+    const id = groupId(keyColumns.map((c) => c[i]));
+    let m = out.get(id);
+    if (!m) out.set(id, (m = { count: new Map(), positionSum: new Map(), total: 0 }));
+    const n = Number(mentions![i]);
+    const asset = String(ids![i]);
+    m.count.set(asset, n);
+    m.positionSum.set(asset, positions![i] === null ? null : Number(positions![i]));
+    m.total += n;
+  }
+  return out;
+}
+
+export function scoreGroup(g: LeanGroup, assets: DimensionRows, m: GroupMentions | undefined): Scored[] {
+  return assets.ids.map((id) => {
+    const mentions = m?.count.get(id) ?? 0;
+    const parts: Parts = {
+      mentioned: mentions,
+      mentions,
+      executions: g.n,
+      total_mentions: m?.total ?? 0,
+      position_sum: m?.positionSum.get(id) ?? null,
+    };
+    return { parts, metric: Object.fromEntries(metricNames.map((name) => [name, declared[name].value(parts)])) };
+  });
+}
+
+/** The brands of a group by the sort metric best first (NULLs last), then name, then id: index 0 is rank 1. */
+export function rankOrder(
+  scored: readonly Scored[],
+  field: string,
+  best: 'asc' | 'desc',
+  assets: DimensionRows,
+): number[] {
+  const names = assets.columns.name!;
+  return scored
+    .map((_, a) => a)
+    .sort((a, b) => {
+      const [x, y] = [scored[a]!.metric[field] ?? null, scored[b]!.metric[field] ?? null];
+      if (x !== y) {
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return best === 'desc' ? y - x : x - y;
+      }
+      return compareValues(names[a], names[b]) || compareText(assets.ids[a]!, assets.ids[b]!);
+    });
+}

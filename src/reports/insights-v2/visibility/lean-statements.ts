@@ -1,0 +1,61 @@
+import { and, join, list, sql, type Fragment, type SqlValue } from '../../../query/sql.ts';
+import { nextBucket } from '../../../query/time.ts';
+import { groupKey, promptDimensions } from '../../insights/dimensions.ts';
+import type { VisibilityRollup } from '../../insights/visibility-rollup.ts';
+import type { LeanGroup } from './lean-groups.ts';
+import type { VisibilityPlan } from './visibility-plan.ts';
+import { rollupFrom, visibilityPrompts, visibilityWindow } from './visibility-sources.ts';
+
+export interface LeanSources {
+  readonly rows: VisibilityRollup;
+  readonly models: VisibilityRollup;
+}
+
+/** The three small statements: answers per group (and model, when the source keeps it), the models in scope, and mentions per group and brand. */
+export function leanStatements(plan: VisibilityPlan, rollups: LeanSources | null) {
+  const window = visibilityWindow(plan);
+  const keys = plan.groupBy.map((d) => sql`${groupKey(d, plan.interval)}, `);
+  const keysSelect = join(keys, '');
+  const withModel = !rollups || rollups.rows.keeps.includes('model');
+  const model = withModel ? sql`f.model_id, ` : sql``;
+  if (rollups) {
+    return {
+      withModel,
+      answers: sql`SELECT ${keysSelect}${model}sum(f.executions) AS n FROM ${rollupFrom(rollups.rows, 'executions')} WHERE ${window} GROUP BY ALL`,
+      models: withModel
+        ? null
+        : sql`SELECT DISTINCT f.model_id FROM ${rollupFrom(rollups.models, 'executions')} WHERE ${window}`,
+      mentions: (bound: Fragment) =>
+        sql`SELECT ${keysSelect}f.asset_id, sum(f.mentions) AS mentions, sum(f.position_sum) AS position_sum FROM ${rollupFrom(rollups.rows, 'mentions')} WHERE ${window}${bound} GROUP BY ALL`,
+    };
+  }
+  const prompts = visibilityPrompts(plan);
+  return {
+    withModel,
+    answers: sql`WITH ${prompts} SELECT ${keysSelect}${model}count(*) AS n FROM executions f JOIN visibility_prompts p ON p.id = f.prompt_id WHERE ${window} GROUP BY ALL`,
+    models: null,
+    mentions: (bound: Fragment) =>
+      sql`WITH ${prompts} SELECT ${keysSelect}f.asset_id, count(*) AS mentions, sum(f.position) AS position_sum FROM mentions f JOIN visibility_prompts p ON p.id = f.prompt_id WHERE ${window}${bound} GROUP BY ALL`,
+  };
+}
+
+const isoDay = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v)).slice(0, 10);
+
+/** Mentions bounded to the page's groups: their days, and each other key among the page's values. */
+export function pageBound(plan: VisibilityPlan, page: readonly LeanGroup[]): Fragment {
+  const parts = plan.groupBy.map((d, i) => {
+    const values = page.map((g) => g.keys[i]);
+    if (d === 'date') {
+      const days = values.map(isoDay).sort();
+      return sql`f.day >= CAST(${days[0]!} AS DATE) AND f.day < CAST(${nextBucket(plan.interval, days.at(-1)!)} AS DATE)`;
+    }
+    const column = promptDimensions[d].column;
+    const present = [...new Set(values.filter((v) => v !== null && v !== undefined))] as SqlValue[];
+    const hits = [
+      ...(present.length > 0 ? [sql`${column} IN (${list(present)})`] : []),
+      ...(present.length < values.length ? [sql`${column} IS NULL`] : []),
+    ];
+    return sql`(${join(hits, ' OR ')})`;
+  });
+  return parts.length === 0 ? sql`` : sql` AND ${and(parts)}`;
+}
