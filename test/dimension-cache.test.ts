@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DimensionCache } from '../src/engine/dimension-cache.ts';
 import type { Engine } from '../src/library/engine.ts';
 import { dimensionCacheBytes } from '../src/limits.ts';
-import type { Fragment } from '../src/query/sql.ts';
+import { sql, type Fragment } from '../src/query/sql.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { ids, insightsFixture } from './fixtures/insights.ts';
 
@@ -68,5 +68,21 @@ describe('the dimension cache', () => {
     expect(cache.heldBytes).toBeLessThan(dimensionCacheBytes);
     await cache.rows(spec('dims_at_bound'), null);
     expect(reads()).toBe(5);
+  });
+});
+
+describe('a lean page’s statements', () => {
+  it('read one snapshot: a row another connection commits meanwhile is not seen', async () => {
+    await engine.core.pool.use((conn) => conn.run('CREATE TABLE snapshot_probe AS SELECT 1 AS n'));
+    const counts = await engine.core.backend.together!(async (read) => {
+      const before = await read(sql`SELECT count(*) AS c FROM snapshot_probe`);
+      await engine.core.pool.use((conn) => conn.run('INSERT INTO snapshot_probe VALUES (2)'), 'light');
+      const after = await read(sql`SELECT count(*) AS c FROM snapshot_probe`);
+      return [before.columns.c![0], after.columns.c![0]].map(Number);
+    });
+    expect(counts).toEqual([1, 1]);
+    expect(Number((await engine.core.backend.read(sql`SELECT count(*) AS c FROM snapshot_probe`)).columns.c![0])).toBe(
+      2,
+    );
   });
 });

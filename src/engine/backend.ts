@@ -35,6 +35,12 @@ export interface ReportBackend {
   /** One statement's whole result. An abort of `signal` stops it and rejects with the signal's reason. */
   read(query: Fragment, signal?: AbortSignal): Promise<ColumnBatch>;
   snapshot(signal?: AbortSignal): Promise<Snapshot>;
+  /**
+   * Statements that depend on each other's rows, read in one snapshot where the backend has them (DuckDB:
+   * one transaction on a pooled connection). Without it they are read one at a time, as ClickHouse reads a
+   * page's head and rows.
+   */
+  together?<T>(fn: (read: (query: Fragment) => Promise<ColumnBatch>) => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Releases what the backend holds: undefined when done at once, else a promise of it. */
   close(): Promise<void> | undefined;
 }

@@ -19,6 +19,17 @@ export class DuckDBBackend implements ReportBackend {
     return readerBatch(await this.pool.read(q.text, q.params as DuckDBValue[], signal));
   }
 
+  together<T>(fn: (read: (query: Fragment) => Promise<ColumnBatch>) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.pool.together(
+      (read) =>
+        fn(async (query) => {
+          const q = render(query);
+          return readerBatch(await read(q.text, q.params as DuckDBValue[]));
+        }),
+      signal,
+    );
+  }
+
   /**
    * A connection of its own in one transaction, so the statements read one snapshot. A statement is
    * pulled one DuckDB chunk (at most 2,048 rows) at a time, the next fetched only when asked for; the

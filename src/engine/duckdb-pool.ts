@@ -137,24 +137,53 @@ export class DuckDBPool {
    * stops the wait for a connection) and rejects with the signal's reason.
    */
   read(text: string, params: readonly DuckDBValue[], signal?: AbortSignal): Promise<DuckDBResultReader> {
+    return this.use((conn) => this.run(conn, text, params, signal), 'heavy', signal);
+  }
+
+  /**
+   * Statements that read one snapshot: `fn` runs them one after the other on one connection inside one
+   * transaction, each through the connection's prepared statements as `read` does, so a later statement may
+   * depend on an earlier one's rows without an edit committing in between.
+   */
+  together<T>(
+    fn: (read: (text: string, params: readonly DuckDBValue[]) => Promise<DuckDBResultReader>) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     return this.use(
       async (conn) => {
-        const stmt = await this.prepared(conn, text);
-        stmt.bind(params as DuckDBValue[]);
-        if (!signal) return stmt.runAndReadAll();
-        if (signal.aborted) throw stopped(signal);
-        const settled = interruptOnAbort(conn, signal);
+        await conn.run('BEGIN TRANSACTION');
         try {
-          return await stmt.runAndReadAll();
+          const out = await fn((text, params) => this.run(conn, text, params, signal));
+          await conn.run('COMMIT');
+          return out;
         } catch (error) {
-          throw signal.aborted ? stopped(signal) : error;
-        } finally {
-          settled();
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw error;
         }
       },
       'heavy',
       signal,
     );
+  }
+
+  private async run(
+    conn: DuckDBConnection,
+    text: string,
+    params: readonly DuckDBValue[],
+    signal?: AbortSignal,
+  ): Promise<DuckDBResultReader> {
+    const stmt = await this.prepared(conn, text);
+    stmt.bind(params as DuckDBValue[]);
+    if (!signal) return stmt.runAndReadAll();
+    if (signal.aborted) throw stopped(signal);
+    const settled = interruptOnAbort(conn, signal);
+    try {
+      return await stmt.runAndReadAll();
+    } catch (error) {
+      throw signal.aborted ? stopped(signal) : error;
+    } finally {
+      settled();
+    }
   }
 
   private async prepared(conn: DuckDBConnection, text: string): Promise<DuckDBPreparedStatement> {

@@ -2,7 +2,16 @@ import { concatBatches, sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 import type { CallContext, RowsResult } from './endpoint.ts';
 import { Decoder } from './dictionaries.ts';
-import { codedColumns, headOf, pageStatements, type Head, type ShapedReport, type UnitRange } from './rows-query.ts';
+import type { DimensionRows, DimensionSpec } from '../engine/dimension-cache.ts';
+import {
+  codedColumns,
+  headOf,
+  pageStatements,
+  type Head,
+  type LeanPage,
+  type ShapedReport,
+  type UnitRange,
+} from './rows-query.ts';
 
 /** Runs a page's one statement: its head, and its rows as columns. */
 export async function readPage(
@@ -11,11 +20,10 @@ export async function readPage(
   range: UnitRange,
 ): Promise<{ head: Head; rows: ColumnBatch }> {
   const backend = ctx.core.backend;
-  if (c.lean && ctx.core.leanPages)
-    return c.lean.read(range, {
-      read: (q) => backend.read(q, ctx.signal),
-      dimension: (spec, scopeId) => ctx.core.dimensions.rows(spec, scopeId, ctx.signal),
-    });
+  if (c.lean && ctx.core.leanPages) {
+    const page = await leanPage(ctx, c.lean, range);
+    if (page) return page;
+  }
   const batch = concatBatches(
     await Promise.all(pageStatements(c, range, backend.dialect).map((q) => backend.read(q, ctx.signal))),
   );
@@ -23,6 +31,32 @@ export async function readPage(
   if (decoder.empty) return { head: headOf(batch), rows: sliceBatch(batch, 1) };
   decoder.take(batch, 0);
   return { head: headOf(batch), rows: decoder.decode(batch, 1) };
+}
+
+/**
+ * A lean page: its dimension tables from memory first, then its statements in one snapshot. Null when an
+ * edit committed meanwhile (the names might not match the rows), so the caller reads the one-statement
+ * page, which cannot tear.
+ */
+async function leanPage(
+  ctx: CallContext,
+  lean: LeanPage,
+  range: UnitRange,
+): Promise<{ head: Head; rows: ColumnBatch } | null> {
+  const { backend, dimensions, state } = ctx.core;
+  const generation = state.generation;
+  const tables = await Promise.all(lean.dimensions.map((d) => dimensions.rows(d.spec, d.scopeId, ctx.signal)));
+  const dimension = (spec: DimensionSpec, scopeId: string | null): DimensionRows => {
+    const i = lean.dimensions.findIndex(
+      (d) => d.spec.table === spec.table && d.spec.columns.join() === spec.columns.join() && d.scopeId === scopeId,
+    );
+    if (i < 0) throw new Error(`a lean page read the dimension ${spec.table}, which it did not declare`);
+    return tables[i]!;
+  };
+  const page = backend.together
+    ? await backend.together((read) => lean.read(range, { read, dimension }), ctx.signal)
+    : await lean.read(range, { read: (q) => backend.read(q, ctx.signal), dimension });
+  return state.generation === generation ? page : null;
 }
 
 /** A page already read, as a rows result. */

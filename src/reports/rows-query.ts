@@ -40,10 +40,19 @@ export interface ShapedReport {
   readonly lean?: LeanPage;
 }
 
-/** What a lean page reads through: one statement's whole result, and a dimension table from memory. */
+/** A dimension table a lean page reads from memory: the whole table, or a category's rows of it. */
+export interface DimensionUse {
+  readonly spec: DimensionSpec;
+  readonly scopeId: string | null;
+}
+
+/**
+ * What a lean page reads through: its statements, one after the other in one snapshot, and the dimension
+ * tables it declared, read before them (so a statement never waits on another connection).
+ */
 export interface LeanReads {
   read(query: Fragment): Promise<ColumnBatch>;
-  dimension(spec: DimensionSpec, scopeId: string | null): Promise<DimensionRows>;
+  dimension(spec: DimensionSpec, scopeId: string | null): DimensionRows;
 }
 
 /**
@@ -54,6 +63,7 @@ export interface LeanReads {
  */
 export interface LeanPage {
   readonly statements: readonly Fragment[];
+  readonly dimensions: readonly DimensionUse[];
   read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch }>;
 }
 

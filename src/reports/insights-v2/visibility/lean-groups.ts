@@ -1,7 +1,7 @@
 import type { ColumnBatch } from '../../../query/row-shape.ts';
 import { compareValues } from '../../../query/text-order.ts';
 import { promptDimensions, type GroupDimension } from '../../insights/dimensions.ts';
-import type { LeanReads } from '../../rows-query.ts';
+import type { DimensionUse, LeanReads } from '../../rows-query.ts';
 
 /** A group of a lean page: its key values (in `group_by` order), their display names, and its answers. */
 export interface LeanGroup {
@@ -17,27 +17,32 @@ export const groupId = (keys: readonly unknown[]): string =>
     .map((v) => (v === null || v === undefined ? '\u0000' : v instanceof Date ? v.getTime() : String(v)))
     .join('\u0001');
 
+/** The dimension table that names a group key (none for the date). */
+export function dimensionOf(d: GroupDimension, categoryId: string): DimensionUse | null {
+  if (d === 'date') return null;
+  const t = promptDimensions[d].table;
+  const category = t.scope === 'category';
+  return {
+    spec: { table: t.table, columns: [t.name], scope: category ? 'category' : 'global' },
+    scopeId: category ? categoryId : null,
+  };
+}
+
 /**
  * The groups of `answers` (its first columns the keys, `n` the answers, possibly split by model), those
  * with answers only, in the statement path's order: dates ascending, then each dimension by display name,
  * then id, missing values last. Names come from the dimension tables in memory.
  */
-export async function leanGroups(
+export function leanGroups(
   dims: readonly GroupDimension[],
   answers: ColumnBatch,
   reads: LeanReads,
   categoryId: string,
-): Promise<LeanGroup[]> {
-  const lookups = await Promise.all(
-    dims.map((d) => {
-      if (d === 'date') return null;
-      const t = promptDimensions[d].table;
-      return reads.dimension(
-        { table: t.table, columns: [t.name], scope: t.scope === 'category' ? 'category' : 'global' },
-        t.scope === 'category' ? categoryId : null,
-      );
-    }),
-  );
+): LeanGroup[] {
+  const lookups = dims.map((d) => {
+    const use = dimensionOf(d, categoryId);
+    return use && reads.dimension(use.spec, use.scopeId);
+  });
   const keyColumns = dims.map((d) => answers.columns[`k_${d}`]!);
   const n = answers.columns.n!;
   const byId = new Map<string, LeanGroup>();

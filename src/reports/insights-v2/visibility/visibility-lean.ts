@@ -4,7 +4,7 @@ import { sql } from '../../../query/sql.ts';
 import { compareText } from '../../../query/text-order.ts';
 import type { LeanPage, LeanReads, UnitRange } from '../../rows-query.ts';
 import { keeps, mentionsByGroup, rankOrder, scoreGroup } from './lean-brands.ts';
-import { leanGroups } from './lean-groups.ts';
+import { dimensionOf, leanGroups } from './lean-groups.ts';
 import { RowsOut } from './lean-rows.ts';
 import { leanStatements, pageBound, type LeanSources } from './lean-statements.ts';
 import { bestFirst, type VisibilityPlan } from './visibility-plan.ts';
@@ -15,8 +15,8 @@ const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as co
 /**
  * Visibility's lean page (plans without fill or compare): the groups are counted and ordered in JS, then
  * only the page's groups' mentions are read, and each group's brands ranked as the statement path ranks
- * them (sort metric best first, NULLs last, then name, then id). The ungrouped answer reads its mentions
- * beside its answers.
+ * them (sort metric best first, NULLs last, then name, then id). The ungrouped answer reads all its
+ * mentions (one group).
  */
 export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null): LeanPage {
   const s = leanStatements(plan, rollups);
@@ -24,14 +24,12 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
   const best = bestFirst[plan.sort.field];
   const reversed = plan.sort.dir !== best;
   const read = async (range: UnitRange, reads: LeanReads) => {
-    const [answers, models, early, assets, modelNames] = await Promise.all([
-      reads.read(s.answers),
-      s.models ? reads.read(s.models) : null,
-      dims.length === 0 ? reads.read(s.mentions(sql``)) : null,
-      reads.dimension(assetsSpec, plan.categoryId),
-      reads.dimension(modelsSpec, null),
-    ]);
-    const groups = await leanGroups(dims, answers, reads, plan.categoryId);
+    const answers = await reads.read(s.answers);
+    const models = s.models ? await reads.read(s.models) : null;
+    const early = dims.length === 0 ? await reads.read(s.mentions(sql``)) : null;
+    const assets = reads.dimension(assetsSpec, plan.categoryId);
+    const modelNames = reads.dimension(modelsSpec, null);
+    const groups = leanGroups(dims, answers, reads, plan.categoryId);
     const info = { models: modelsIn(s.withModel ? answers : models!, modelNames) };
     const names = assets.columns.name!;
     const owned = assets.columns.is_owned!;
@@ -58,7 +56,12 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
     });
     return { head: { total, info }, rows: rows.batch() };
   };
-  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], read };
+  const dimensions = [
+    { spec: assetsSpec, scopeId: plan.categoryId },
+    { spec: modelsSpec, scopeId: null },
+    ...dims.flatMap((d) => dimensionOf(d, plan.categoryId) ?? []),
+  ];
+  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], dimensions, read };
 }
 
 function modelsIn(batch: ColumnBatch, models: DimensionRows): string[] {
