@@ -2,7 +2,7 @@ import type { DimensionRows } from '../../../engine/dimension-cache.ts';
 import type { ColumnBatch } from '../../../query/row-shape.ts';
 import { sql } from '../../../query/sql.ts';
 import { compareText } from '../../../query/text-order.ts';
-import type { LeanPage, LeanReads, UnitRange } from '../../rows-query.ts';
+import { sliceRanges, type LeanPage, type LeanReads, type UnitRange } from '../../rows-query.ts';
 import { keeps, mentionsByGroup, rankOrder, scoreGroup } from './lean-brands.ts';
 import { dimensionOf, leanGroups } from './lean-groups.ts';
 import { RowsOut } from './lean-rows.ts';
@@ -13,56 +13,85 @@ const assetsSpec = { table: 'assets', columns: ['name', 'is_owned'], scope: 'cat
 const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as const;
 
 /**
- * Visibility's lean page (plans without fill or compare): the groups are counted and ordered in JS, then
- * only the page's groups' mentions are read, and each group's brands ranked as the statement path ranks
- * them (sort metric best first, NULLs last, then name, then id). The ungrouped answer reads all its
- * mentions (one group).
+ * Visibility's lean page and stream (plans without fill or compare): the groups are counted and ordered in
+ * JS, then only the mentions of the groups a page (or a stream's slice) holds are read, and each group's
+ * brands ranked as the statement path ranks them (sort metric best first, NULLs last, then name, then id).
+ * The ungrouped answer reads all its mentions (one group).
  */
 export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null): LeanPage {
   const s = leanStatements(plan, rollups);
   const dims = plan.groupBy;
   const best = bestFirst[plan.sort.field];
   const reversed = plan.sort.dir !== best;
-  const read = async (range: UnitRange, reads: LeanReads) => {
+
+  /** The groups, the brands the request keeps, the total and the info: what a page or a stream needs first. */
+  const prepare = async (reads: LeanReads) => {
     const answers = await reads.read(s.answers);
     const models = s.models ? await reads.read(s.models) : null;
     const early = dims.length === 0 ? await reads.read(s.mentions(sql``)) : null;
     const assets = reads.dimension(assetsSpec, plan.categoryId);
-    const modelNames = reads.dimension(modelsSpec, null);
     const groups = leanGroups(dims, answers, reads, plan.categoryId);
-    const info = { models: modelsIn(s.withModel ? answers : models!, modelNames) };
     const names = assets.columns.name!;
     const owned = assets.columns.is_owned!;
     const kept = new Set(assets.ids.flatMap((id, a) => (keeps(plan, id, names[a], owned[a]) ? [a] : [])));
-    const k = kept.size;
-    const total = groups.length * k;
-    const first = k === 0 ? groups.length : Math.floor(range.after / k);
-    const last = k === 0 || range.upTo === null ? groups.length : Math.min(groups.length, Math.ceil(range.upTo / k));
-    const page = groups.slice(first, last);
-    const mentions = early ?? (page.length > 0 ? await reads.read(s.mentions(pageBound(plan, page))) : null);
+    const info = { models: modelsIn(s.withModel ? answers : models!, reads.dimension(modelsSpec, null)) };
+    return { groups, assets, kept, early, head: { total: groups.length * kept.size, info } };
+  };
+  type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+  /** The rows of units `range` (within whole groups `first` to `last`, exclusive). */
+  const build = async (p: Prepared, reads: LeanReads, first: number, last: number, range: UnitRange) => {
+    const k = p.kept.size;
+    const page = p.groups.slice(first, last);
+    const mentions = p.early ?? (page.length > 0 ? await reads.read(s.mentions(pageBound(plan, page))) : null);
     const byGroup = mentionsByGroup(dims.length, mentions);
     const rows = new RowsOut(dims, plan);
     page.forEach((g, i) => {
-      const scored = scoreGroup(g, assets, byGroup.get(g.id));
-      const order = rankOrder(scored, plan.sort.field, best, assets);
-      const placed = order.filter((a) => kept.has(a));
+      const scored = scoreGroup(g, p.assets, byGroup.get(g.id));
+      const order = rankOrder(scored, plan.sort.field, best, p.assets);
+      const placed = order.filter((a) => p.kept.has(a));
       if (reversed) placed.reverse();
       const rankOf = new Map(order.map((a, r) => [a, r + 1]));
       placed.forEach((a, place) => {
         const unit = (first + i) * k + place + 1;
         if (unit > range.after && (range.upTo === null || unit <= range.upTo))
-          rows.push(unit, g, assets, a, rankOf.get(a)!, scored[a]!);
+          rows.push(unit, g, p.assets, a, rankOf.get(a)!, scored[a]!);
       });
     });
-    return { head: { total, info }, rows: rows.batch() };
+    return rows.batch();
   };
+
+  const read = async (range: UnitRange, reads: LeanReads) => {
+    const p = await prepare(reads);
+    const k = p.kept.size;
+    const first = k === 0 ? p.groups.length : Math.floor(range.after / k);
+    const last =
+      k === 0 || range.upTo === null ? p.groups.length : Math.min(p.groups.length, Math.ceil(range.upTo / k));
+    return { head: p.head, rows: await build(p, reads, first, last, range) };
+  };
+
+  const stream = async function* (cap: number | null, reads: LeanReads) {
+    const p = await prepare(reads);
+    yield { head: p.head };
+    const k = p.kept.size;
+    const units = cap === null ? p.head.total : Math.min(cap, p.head.total);
+    for (const range of sliceRanges(units, streamSliceRows)) {
+      const first = Math.floor(range.after / k);
+      const last = Math.min(p.groups.length, Math.ceil(range.upTo! / k));
+      yield { batch: await build(p, reads, first, last, range) };
+    }
+  };
+
   const dimensions = [
     { spec: assetsSpec, scopeId: plan.categoryId },
     { spec: modelsSpec, scopeId: null },
     ...dims.flatMap((d) => dimensionOf(d, plan.categoryId) ?? []),
   ];
-  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], dimensions, read };
+  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], dimensions, read, stream };
 }
+
+/** A stream slice's rows: one DuckDB chunk's worth, so the JS side holds no more than the statement path does. */
+const streamSliceRows = 2_048;
 
 function modelsIn(batch: ColumnBatch, models: DimensionRows): string[] {
   const names = new Set<string>();
