@@ -114,9 +114,7 @@ export async function visibilityHttp(
   const floor = await started(() => startChildServer(floorScript, [dataset.dir, key], 'floor server'));
   let bare: Awaited<ReturnType<typeof started>> | undefined;
   try {
-    bare = await started(() =>
-      startChildServer(bareScript, [dataset.dir, organizationId, key], 'bare-library server'),
-    );
+    bare = await started(() => startChildServer(bareScript, [dataset.dir, organizationId, key], 'bare-library server'));
     const sides = [
       { name: 'aea serve', url: served.url, rss: served.rssMiB },
       { name: 'bare library', url: bare.server.url, rss: () => rssOf(bare!.server.pid) },
@@ -139,8 +137,7 @@ export async function visibilityHttp(
         if (d) throw new AnswerMismatch(`visibility over HTTP: aea serve vs the ${side.name}`, d);
       }
     }
-    if (o.warmupSeconds > 0)
-      for (const side of sides) await load(side.url, key, bodies, 4, o.warmupSeconds, side.rss);
+    if (o.warmupSeconds > 0) for (const side of sides) await load(side.url, key, bodies, 4, o.warmupSeconds, side.rss);
     const levels: VisibilityLevel[] = [];
     for (const connections of o.levels ?? [o.connections]) {
       const [engine, bareSide, floorSide] = [
