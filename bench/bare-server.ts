@@ -3,21 +3,22 @@ import { openEngine } from '../src/open-engine.ts';
 
 /**
  * A bare node:http server around the library's own call (issue 23): the engine opened through the
- * library as `aea serve` opens it (result cache off, the default pool and rollups, its own in-memory
- * state), one key checked by string comparison, the JSON body parsed and handed to
+ * library as `aea serve` opens it (the default pool and rollups, result cache off unless a size is given,
+ * its own in-memory state), one key checked by string comparison, the JSON body parsed and handed to
  * `engine.org(id).reports.visibility`, and `JSON.stringify` of the answer written. What `aea serve`
  * spends beyond this server on the same request is the service's own overhead: Fastify, key lookup,
  * rate counting, the ETag, logging, slots.
  *
- * Run as a child: `tsx bench/bare-server.ts DATA_DIR ORGANIZATION_ID KEY`; prints `listening on http://…`.
+ * Run as a child: `tsx bench/bare-server.ts DATA_DIR ORGANIZATION_ID KEY [RESULT_CACHE]`; prints `listening on http://…`.
  */
 
 const maxBody = 64 * 1024;
 
 async function main(): Promise<void> {
-  const [data, organizationId, key] = process.argv.slice(2);
-  if (!data || !organizationId || !key) throw new Error('usage: bare-server.ts DATA_DIR ORGANIZATION_ID KEY');
-  const engine = await openEngine({ data, resultCache: 0 });
+  const [data, organizationId, key, resultCache = '0'] = process.argv.slice(2);
+  if (!data || !organizationId || !key)
+    throw new Error('usage: bare-server.ts DATA_DIR ORGANIZATION_ID KEY [RESULT_CACHE]');
+  const engine = await openEngine({ data, resultCache });
   const reports = engine.org(organizationId).reports;
   const fail = (res: import('node:http').ServerResponse, status: number, detail: string) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ detail }));

@@ -5,7 +5,7 @@ import { iterationParams, type BenchDataset } from './dataset.ts';
 import { round } from './measure.ts';
 import { v2Window } from './requests.ts';
 import { startChildServer, type ChildServer } from './child-server.ts';
-import { rssOf, withPeak, type Served } from './serve.ts';
+import { cpuMsOf, rssOf, withPeak, type Served } from './serve.ts';
 
 /**
  * The 30-day visibility request over HTTP at 1, 16 and 64 connections against three servers: `aea serve`,
@@ -23,6 +23,11 @@ export interface HttpSide {
   readonly p99Ms: number;
   readonly errors: number;
   readonly rssPeakMiB: number;
+  /**
+   * The server process's CPU time (every thread, DuckDB's included) per answered request: less swayed
+   * by the machine's load than req/s. Absent in runs recorded before issue 23.
+   */
+  readonly cpuMsPerRequest?: number;
 }
 
 export interface VisibilityLevel {
@@ -60,21 +65,24 @@ async function load(
   bodies: readonly unknown[],
   connections: number,
   seconds: number,
-  rss: () => number,
+  pid: number,
 ): Promise<HttpSide> {
-  const { value: r, peakMiB } = await withPeak(rss, async () =>
-    autocannon({
-      url,
-      connections,
-      duration: seconds,
-      timeout: 60,
-      requests: bodies.map((b) => ({
-        method: 'POST' as const,
-        path,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      })),
-    }),
+  const cpuBefore = cpuMsOf(pid);
+  const { value: r, peakMiB } = await withPeak(
+    () => rssOf(pid),
+    async () =>
+      autocannon({
+        url,
+        connections,
+        duration: seconds,
+        timeout: 60,
+        requests: bodies.map((b) => ({
+          method: 'POST' as const,
+          path,
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(b),
+        })),
+      }),
   );
   return {
     requests: r['2xx'] + r.non2xx,
@@ -83,6 +91,7 @@ async function load(
     p99Ms: r.latency.p99,
     errors: r.errors + r.non2xx + r.timeouts,
     rssPeakMiB: round(peakMiB, 1),
+    cpuMsPerRequest: round((cpuMsOf(pid) - cpuBefore) / Math.max(1, r['2xx']), 3),
   };
 }
 
@@ -102,6 +111,8 @@ export async function visibilityHttp(
     levels?: readonly number[];
     seconds: number;
     warmupSeconds: number;
+    /** The bare-library server's result cache, as `served` was started with (default off). */
+    resultCache?: string;
     log: (line: string) => void;
   },
 ): Promise<VisibilityHttp> {
@@ -116,9 +127,9 @@ export async function visibilityHttp(
   try {
     bare = await started(() => startChildServer(bareScript, [dataset.dir, organizationId, key], 'bare-library server'));
     const sides = [
-      { name: 'aea serve', url: served.url, rss: served.rssMiB },
-      { name: 'bare library', url: bare.server.url, rss: () => rssOf(bare!.server.pid) },
-      { name: 'floor server', url: floor.server.url, rss: () => rssOf(floor.server.pid) },
+      { name: 'aea serve', url: served.url, pid: served.pid },
+      { name: 'bare library', url: bare.server.url, pid: bare.server.pid },
+      { name: 'floor server', url: floor.server.url, pid: floor.server.pid },
     ] as const;
     for (const body of bodies) {
       const ask = async (url: string) =>
@@ -137,16 +148,18 @@ export async function visibilityHttp(
         if (d) throw new AnswerMismatch(`visibility over HTTP: aea serve vs the ${side.name}`, d);
       }
     }
-    if (o.warmupSeconds > 0) for (const side of sides) await load(side.url, key, bodies, 4, o.warmupSeconds, side.rss);
+    if (o.warmupSeconds > 0) for (const side of sides) await load(side.url, key, bodies, 4, o.warmupSeconds, side.pid);
     const levels: VisibilityLevel[] = [];
     for (const connections of o.levels ?? [o.connections]) {
       const [engine, bareSide, floorSide] = [
-        await load(served.url, key, bodies, connections, o.seconds, sides[0].rss),
-        await load(sides[1].url, key, bodies, connections, o.seconds, sides[1].rss),
-        await load(sides[2].url, key, bodies, connections, o.seconds, sides[2].rss),
+        await load(sides[0].url, key, bodies, connections, o.seconds, sides[0].pid),
+        await load(sides[1].url, key, bodies, connections, o.seconds, sides[1].pid),
+        await load(sides[2].url, key, bodies, connections, o.seconds, sides[2].pid),
       ];
+      const line = (name: string, x: HttpSide) =>
+        `${name} ${x.requestsPerSecond} req/s (p50 ${x.p50Ms} ms, p99 ${x.p99Ms} ms, ${x.cpuMsPerRequest} CPU ms/request, ${x.errors} errors)`;
       o.log(
-        `  visibility 30 d over HTTP at ${connections} connections: aea serve ${engine.requestsPerSecond} req/s (p50 ${engine.p50Ms} ms, p99 ${engine.p99Ms} ms), bare library ${bareSide.requestsPerSecond} req/s (p50 ${bareSide.p50Ms} ms, p99 ${bareSide.p99Ms} ms), floor server ${floorSide.requestsPerSecond} req/s (p50 ${floorSide.p50Ms} ms, p99 ${floorSide.p99Ms} ms)`,
+        `  visibility 30 d over HTTP at ${connections} connections: ${line('aea serve', engine)}, ${line('bare library', bareSide)}, ${line('floor server', floorSide)}`,
       );
       levels.push({ connections, engine, bare: bareSide, floor: floorSide });
     }

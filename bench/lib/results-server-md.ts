@@ -47,10 +47,10 @@ function visibilityLines(h: VisibilityHttp, side: (name: string, x: HttpSide) =>
       side('floor server', h.floor),
     ];
   return [
-    `**Server runs** (\`aea serve\`, rate limit off, result cache off, a fresh server per part). ${h.label} for ${h.seconds} s per server and connection count, cycling the organization's categories, against \`aea serve\`, a bare node:http server around the library's own call (bench/bare-server.ts: the same engine through \`engine.org(id).reports.visibility\`, \`JSON.stringify\` of the answer; started in ${f1(h.bareStartMs ?? NaN)} ms) and a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms); all three answered the same bodies first. \`aea serve\` against the bare library is the service's own cost; the bare library against the floor is the report's:`,
+    `**Server runs** (\`aea serve\`, rate limit off, result cache off, a fresh server per part). ${h.label} for ${h.seconds} s per server and connection count, cycling the organization's categories, against \`aea serve\`, a bare node:http server around the library's own call (bench/bare-server.ts: the same engine through \`engine.org(id).reports.visibility\`, \`JSON.stringify\` of the answer; started in ${f1(h.bareStartMs ?? NaN)} ms) and a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms); all three answered the same bodies first. At each connection count the three run one after the other. Server CPU is the process's user and system time over the run (every thread, DuckDB's included) per answered request, from /proc/<pid>/stat. \`aea serve\` against the bare library is the service's own cost; the bare library against the floor is the report's:`,
     '',
-    '| connections | server | requests | req/s | p50 ms | p99 ms | errors | RSS peak |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|',
+    '| connections | server | requests | req/s | p50 ms | p99 ms | errors | RSS peak | server CPU ms / request |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
     ...h.levels.flatMap((l) =>
       (
         [
@@ -58,7 +58,7 @@ function visibilityLines(h: VisibilityHttp, side: (name: string, x: HttpSide) =>
           ['bare library', l.bare],
           ['floor server', l.floor],
         ] as const
-      ).map(([name, x]) => `| ${l.connections} ${side(name, x)}`),
+      ).map(([name, x]) => `| ${l.connections} ${side(name, x)} ${x.cpuMsPerRequest?.toFixed(2) ?? '–'} |`),
     ),
   ];
 }
