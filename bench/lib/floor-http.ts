@@ -125,7 +125,9 @@ export async function visibilityHttp(
   const floor = await started(() => startChildServer(floorScript, [dataset.dir, key], 'floor server'));
   let bare: Awaited<ReturnType<typeof started>> | undefined;
   try {
-    bare = await started(() => startChildServer(bareScript, [dataset.dir, organizationId, key], 'bare-library server'));
+    bare = await started(() =>
+      startChildServer(bareScript, [dataset.dir, organizationId, key, o.resultCache ?? '0'], 'bare-library server'),
+    );
     const sides = [
       { name: 'aea serve', url: served.url, pid: served.pid },
       { name: 'bare library', url: bare.server.url, pid: bare.server.pid },
