@@ -25,8 +25,8 @@ parameters, and checks that the answers are equal; then the HTTP load and the se
   --http-seconds S   seconds per connection count (1, 16, 64) of the HTTP load run against \`aea serve\`, which is
                      started with the rate limit disabled (--rate-limit 0) (default ${defaultOptions.http!.seconds})
   --no-http          skip the HTTP load run
-  --no-server        skip the server runs: the 30-day visibility request against a bare node:http floor
-                     server at 16 connections (--http-seconds each), every stream read at 5 KB/s, eight
+  --no-server        skip the server runs: the 30-day visibility request against bare node:http servers
+                     around the library's call and around the floor at 1, 16 and 64 connections (--http-seconds each), every stream read at 5 KB/s, eight
                      slow readers on eight keys, six heavy requests with light ones, a PATCH of 1,000 tags
   --slow-seconds S   seconds each slow reader reads (default ${defaultOptions.server!.slowSeconds}; the eight readers read twice as long)
   --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md

@@ -83,6 +83,15 @@ describe('bench smoke run (scale 0.01)', () => {
     expect(s.visibilityHttp.engine.requests).toBeGreaterThan(0);
     expect(s.visibilityHttp.floor.requests).toBeGreaterThan(0);
     expect([s.visibilityHttp.engine.errors, s.visibilityHttp.floor.errors]).toEqual([0, 0]);
+    const levels = s.visibilityHttp.levels!;
+    expect(levels.map((l) => l.connections)).toEqual([1, 16, 64]);
+    for (const l of levels)
+      for (const side of [l.engine, l.bare, l.floor]) {
+        expect(side.requests, `${l.connections} connections`).toBeGreaterThan(0);
+        expect(side.errors, `${l.connections} connections`).toBe(0);
+        expect(side.cpuMsPerRequest, `${l.connections} connections`).toBeGreaterThan(0);
+      }
+    expect(s.visibilityHttp.engine).toEqual(levels.find((l) => l.connections === 16)!.engine);
     const streams = reportCases.flatMap((c) =>
       c
         .requests({ dir: '', scale: 0, rows: {}, firstDay: '', lastDay: '', categories: [], generated: false })
@@ -98,7 +107,15 @@ describe('bench smoke run (scale 0.01)', () => {
     expect(s.patch.newTags).toBeGreaterThan(0);
     expect([s.patch.status, s.patch.tagsCreated]).toEqual([200, s.patch.newTags]);
     const md = renderResults([run!], null);
-    for (const part of ['**Server runs**', 'slow readers on 8 keys', '**Mixed load**', '**PATCH**'])
+    for (const part of [
+      '**Server runs**',
+      '| 1 | aea serve |',
+      '| 16 | bare library |',
+      '| 64 | floor server |',
+      'slow readers on 8 keys',
+      '**Mixed load**',
+      '**PATCH**',
+    ])
       expect(md).toContain(part);
     expect(evaluateGoals([run!]).find((g) => g.goal === goalNames.http)!.status).not.toBe('not measured');
   });

@@ -1,17 +1,20 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { AnswerMismatch, firstDifference } from './answers.ts';
 import { iterationParams, type BenchDataset } from './dataset.ts';
 import { round } from './measure.ts';
 import { v2Window } from './requests.ts';
-import { rssOf, withPeak, type Served } from './serve.ts';
+import { startChildServer, type ChildServer } from './child-server.ts';
+import { cpuMsOf, rssOf, withPeak, type Served } from './serve.ts';
 
 /**
- * The 30-day visibility request over HTTP at one connection count, against `aea serve` and against a
- * bare node:http server around its expert floor (bench/floors/http-server.ts, its own process and
- * DuckDB), so req/s compare (issue 14: ≥ 100 req/s at 16 connections at scale 1). Both answer the same
- * body first; a difference stops the bench.
+ * The 30-day visibility request over HTTP at 1, 16 and 64 connections against three servers: `aea serve`,
+ * a bare node:http server around the library's own call (bench/bare-server.ts: the same engine, no
+ * Fastify, no key store, no rate counting, no ETag; issue 23), and a bare node:http server around its
+ * expert floor (bench/floors/http-server.ts, its own process and DuckDB). `aea serve` against the bare
+ * library server is the service's own overhead; the bare library server against the floor server is the
+ * report's. All three answer the same bodies first; a difference stops the bench. At each connection
+ * count the three run one after the other, so a change in the machine's load touches all three.
  */
 export interface HttpSide {
   readonly requests: number;
@@ -20,44 +23,36 @@ export interface HttpSide {
   readonly p99Ms: number;
   readonly errors: number;
   readonly rssPeakMiB: number;
+  /**
+   * The server process's CPU time (every thread, DuckDB's included) per answered request: less swayed
+   * by the machine's load than req/s. Absent in runs recorded before issue 23.
+   */
+  readonly cpuMsPerRequest?: number;
+}
+
+export interface VisibilityLevel {
+  readonly connections: number;
+  readonly engine: HttpSide;
+  readonly bare: HttpSide;
+  readonly floor: HttpSide;
 }
 
 export interface VisibilityHttp {
   readonly label: string;
-  readonly connections: number;
   readonly seconds: number;
+  readonly floorStartMs: number;
+  /** The goal's level (16 connections): `engine` and `floor` are its sides. */
+  readonly connections: number;
   readonly engine: HttpSide;
   readonly floor: HttpSide;
-  readonly floorStartMs: number;
+  /** Every level with the bare-library server; absent in runs recorded before issue 23. */
+  readonly levels?: readonly VisibilityLevel[];
+  readonly bareStartMs?: number;
 }
 
-const serverScript = fileURLToPath(new URL('../floors/http-server.ts', import.meta.url));
+const floorScript = fileURLToPath(new URL('../floors/http-server.ts', import.meta.url));
+const bareScript = fileURLToPath(new URL('../bare-server.ts', import.meta.url));
 const path = '/v2/reports/visibility';
-
-function startFloorServer(dir: string, key: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, dir, key], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m)
-        resolve({
-          url: m[1]!,
-          pid: child.pid!,
-          stop: async () => {
-            const killed = setTimeout(() => child.kill('SIGKILL'), 10_000);
-            child.kill('SIGTERM');
-            await new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)));
-            clearTimeout(killed);
-          },
-        });
-    });
-    child.on('exit', (code) => reject(new Error(`the floor server exited with ${code} before listening`)));
-  });
-}
 
 const compared = (json: unknown) => {
   const { info, data } = json as { info: { total_results: number; models: string[] }; data: unknown[] };
@@ -70,21 +65,24 @@ async function load(
   bodies: readonly unknown[],
   connections: number,
   seconds: number,
-  rss: () => number,
+  pid: number,
 ): Promise<HttpSide> {
-  const { value: r, peakMiB } = await withPeak(rss, async () =>
-    autocannon({
-      url,
-      connections,
-      duration: seconds,
-      timeout: 60,
-      requests: bodies.map((b) => ({
-        method: 'POST' as const,
-        path,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify(b),
-      })),
-    }),
+  const cpuBefore = cpuMsOf(pid);
+  const { value: r, peakMiB } = await withPeak(
+    () => rssOf(pid),
+    async () =>
+      autocannon({
+        url,
+        connections,
+        duration: seconds,
+        timeout: 60,
+        requests: bodies.map((b) => ({
+          method: 'POST' as const,
+          path,
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(b),
+        })),
+      }),
   );
   return {
     requests: r['2xx'] + r.non2xx,
@@ -93,13 +91,30 @@ async function load(
     p99Ms: r.latency.p99,
     errors: r.errors + r.non2xx + r.timeouts,
     rssPeakMiB: round(peakMiB, 1),
+    cpuMsPerRequest: round((cpuMsOf(pid) - cpuBefore) / Math.max(1, r['2xx']), 3),
   };
+}
+
+export const visibilityConnections = [1, 16, 64] as const;
+
+async function started(start: () => Promise<ChildServer>): Promise<{ server: ChildServer; ms: number }> {
+  const t = performance.now();
+  const server = await start();
+  return { server, ms: round(performance.now() - t, 1) };
 }
 
 export async function visibilityHttp(
   dataset: BenchDataset,
   served: Served,
-  o: { connections: number; seconds: number; warmupSeconds: number; log: (line: string) => void },
+  o: {
+    connections: number;
+    levels?: readonly number[];
+    seconds: number;
+    warmupSeconds: number;
+    /** The bare-library server's result cache, as `served` was started with (default off). */
+    resultCache?: string;
+    log: (line: string) => void;
+  },
 ): Promise<VisibilityHttp> {
   const organizationId = dataset.categories[0]!.organizationId;
   const key = served.keys.get(organizationId)!.at(-1)!;
@@ -107,10 +122,17 @@ export async function visibilityHttp(
     .map((_, i) => iterationParams(dataset, 30, i))
     .filter((p) => p.organizationId === organizationId)
     .map((p) => ({ ...v2Window(p), scope: 'all' }));
-  const started = performance.now();
-  const floor = await startFloorServer(dataset.dir, key);
-  const floorStartMs = round(performance.now() - started, 1);
+  const floor = await started(() => startChildServer(floorScript, [dataset.dir, key], 'floor server'));
+  let bare: Awaited<ReturnType<typeof started>> | undefined;
   try {
+    bare = await started(() =>
+      startChildServer(bareScript, [dataset.dir, organizationId, key, o.resultCache ?? '0'], 'bare-library server'),
+    );
+    const sides = [
+      { name: 'aea serve', url: served.url, pid: served.pid },
+      { name: 'bare library', url: bare.server.url, pid: bare.server.pid },
+      { name: 'floor server', url: floor.server.url, pid: floor.server.pid },
+    ] as const;
     for (const body of bodies) {
       const ask = async (url: string) =>
         compared(
@@ -122,28 +144,40 @@ export async function visibilityHttp(
             })
           ).json(),
         );
-      const d = firstDifference(await ask(served.url), await ask(floor.url));
-      if (d) throw new AnswerMismatch(`visibility over HTTP: aea serve vs the floor server`, d);
+      const engineAnswer = await ask(served.url);
+      for (const side of sides.slice(1)) {
+        const d = firstDifference(engineAnswer, await ask(side.url));
+        if (d) throw new AnswerMismatch(`visibility over HTTP: aea serve vs the ${side.name}`, d);
+      }
     }
-    const floorRss = () => rssOf(floor.pid);
-    if (o.warmupSeconds > 0) {
-      await load(served.url, key, bodies, 4, o.warmupSeconds, served.rssMiB);
-      await load(floor.url, key, bodies, 4, o.warmupSeconds, floorRss);
+    if (o.warmupSeconds > 0) for (const side of sides) await load(side.url, key, bodies, 4, o.warmupSeconds, side.pid);
+    const levels: VisibilityLevel[] = [];
+    for (const connections of o.levels ?? [o.connections]) {
+      const [engine, bareSide, floorSide] = [
+        await load(sides[0].url, key, bodies, connections, o.seconds, sides[0].pid),
+        await load(sides[1].url, key, bodies, connections, o.seconds, sides[1].pid),
+        await load(sides[2].url, key, bodies, connections, o.seconds, sides[2].pid),
+      ];
+      const line = (name: string, x: HttpSide) =>
+        `${name} ${x.requestsPerSecond} req/s (p50 ${x.p50Ms} ms, p99 ${x.p99Ms} ms, ${x.cpuMsPerRequest} CPU ms/request, ${x.errors} errors)`;
+      o.log(
+        `  visibility 30 d over HTTP at ${connections} connections: ${line('aea serve', engine)}, ${line('bare library', bareSide)}, ${line('floor server', floorSide)}`,
+      );
+      levels.push({ connections, engine, bare: bareSide, floor: floorSide });
     }
-    const engine = await load(served.url, key, bodies, o.connections, o.seconds, served.rssMiB);
-    const floorSide = await load(floor.url, key, bodies, o.connections, o.seconds, floorRss);
-    o.log(
-      `  visibility 30 d over HTTP at ${o.connections} connections: aea serve ${engine.requestsPerSecond} req/s (p99 ${engine.p99Ms} ms), floor server ${floorSide.requestsPerSecond} req/s (p99 ${floorSide.p99Ms} ms)`,
-    );
+    const goal = levels.find((l) => l.connections === o.connections) ?? levels[0]!;
     return {
       label: 'v2 visibility, 30 d, all brands, page 1',
-      connections: o.connections,
       seconds: o.seconds,
-      engine,
-      floor: floorSide,
-      floorStartMs,
+      floorStartMs: floor.ms,
+      bareStartMs: bare.ms,
+      connections: goal.connections,
+      engine: goal.engine,
+      floor: goal.floor,
+      levels,
     };
   } finally {
-    await floor.stop();
+    await bare?.server.stop();
+    await floor.server.stop();
   }
 }

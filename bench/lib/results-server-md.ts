@@ -1,6 +1,7 @@
 import { reportFloors } from '../floors/index.ts';
 import type { ScaleResult } from './bench.ts';
 import { f1, int } from './format.ts';
+import type { HttpSide, VisibilityHttp } from './floor-http.ts';
 import type { ServerRuns } from './server-runs.ts';
 
 /** The parts of bench/RESULTS.md added with issues 13 and 14: the server runs and the floor rollups. */
@@ -15,12 +16,7 @@ export function serverSection(s: ServerRuns | null | undefined): string[] {
   const lat = (name: string, l: typeof m.light) =>
     `| ${name} | ${l.n} | ${f1(l.p50Ms)} | ${f1(l.p99Ms)} | ${f1(l.maxMs)} | ${l.errors} |`;
   return [
-    `**Server runs** (\`aea serve\`, rate limit off, a fresh server per part). ${h.label} at ${h.connections} connections for ${h.seconds} s, cycling the organization's categories, against \`aea serve\` and against a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms; both answered the same bodies first):`,
-    '',
-    '| server | requests | req/s | p50 ms | p99 ms | errors | RSS peak |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    side('aea serve', h.engine),
-    side('floor server', h.floor),
+    ...visibilityLines(h, side),
     '',
     `**${r.readers} slow readers on ${r.readers} keys**: ${r.label} (\`${r.path}\`), each read at ${(r.bytesPerSecond / 1024).toFixed(0)} KB/s for ${r.seconds} s over its own socket. Server RSS ${r.rssBaseMiB.toFixed(0)} MiB before, ${r.rssPeakMiB.toFixed(0)} MiB at the peak, ${r.rssAfterMiB.toFixed(0)} MiB ${r.afterSeconds} s after they left; statuses ${r.statuses.join(', ')}; first result rows at ${r.firstRowMs.map((x) => (x === null ? '–' : x.toFixed(0))).join(', ')} ms; ${r.bytes.map((b) => (b / 1024).toFixed(0)).join(', ')} KiB read.`,
     '',
@@ -33,6 +29,37 @@ export function serverSection(s: ServerRuns | null | undefined): string[] {
     '',
     `**PATCH** of ${s.patch.newTags} new tags over ${s.patch.prompts} prompts: ${s.patch.status} in ${f1(s.patch.ms)} ms (${s.patch.tagsCreated ?? '–'} created); \`/healthz\` every 10 ms meanwhile: n ${s.patch.probe.n}, p99 ${f1(s.patch.probe.p99Ms)} ms, max ${f1(s.patch.probe.maxMs)} ms.`,
     '',
+  ];
+}
+
+/**
+ * The visibility request over HTTP: since issue 23 at 1, 16 and 64 connections beside a bare node:http
+ * server around the library's call; a run recorded before it has one level and no such server.
+ */
+function visibilityLines(h: VisibilityHttp, side: (name: string, x: HttpSide) => string): string[] {
+  if (!h.levels)
+    return [
+      `**Server runs** (\`aea serve\`, rate limit off, a fresh server per part). ${h.label} at ${h.connections} connections for ${h.seconds} s, cycling the organization's categories, against \`aea serve\` and against a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms; both answered the same bodies first):`,
+      '',
+      '| server | requests | req/s | p50 ms | p99 ms | errors | RSS peak |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+      side('aea serve', h.engine),
+      side('floor server', h.floor),
+    ];
+  return [
+    `**Server runs** (\`aea serve\`, rate limit off, result cache off, a fresh server per part). ${h.label} for ${h.seconds} s per server and connection count, cycling the organization's categories, against \`aea serve\`, a bare node:http server around the library's own call (bench/bare-server.ts: the same engine through \`engine.org(id).reports.visibility\`, \`JSON.stringify\` of the answer; started in ${f1(h.bareStartMs ?? NaN)} ms) and a bare node:http server around the expert floor (bench/floors/http-server.ts: its own DuckDB, 2 threads, 4 connections; started in ${f1(h.floorStartMs)} ms); all three answered the same bodies first. At each connection count the three run one after the other. Server CPU is the process's user and system time over the run (every thread, DuckDB's included) per answered request, from /proc/<pid>/stat. \`aea serve\` against the bare library is the service's own cost; the bare library against the floor is the report's:`,
+    '',
+    '| connections | server | requests | req/s | p50 ms | p99 ms | errors | RSS peak | server CPU ms / request |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...h.levels.flatMap((l) =>
+      (
+        [
+          ['aea serve', l.engine],
+          ['bare library', l.bare],
+          ['floor server', l.floor],
+        ] as const
+      ).map(([name, x]) => `| ${l.connections} ${side(name, x)} ${x.cpuMsPerRequest?.toFixed(2) ?? '–'} |`),
+    ),
   ];
 }
 

@@ -9,7 +9,7 @@ import type { BenchDataset } from './dataset.ts';
 import { round } from './measure.ts';
 
 /**
- * The real `aea serve` as a child process (rate limit off, a fresh state file), with API keys made
+ * The real `aea serve` as a child process (rate limit off, result cache off unless asked, a fresh state file), with API keys made
  * beforehand, and its resident memory read from /proc. The HTTP load, the slow readers and the mixed
  * load all drive one of these over loopback.
  */
@@ -34,6 +34,15 @@ export function rssOf(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+const ticksPerSecond = 100;
+
+/** CPU time (user and system, every thread) a process has used, in ms; Linux counts it in ticks of 10 ms. */
+export function cpuMsOf(pid: number): number {
+  // The command name (field 2) may hold spaces: the fields after it are counted from its closing parenthesis.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
 export function listen(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
@@ -53,6 +62,7 @@ export async function serve(
   dataset: BenchDataset,
   perOrganization: number,
   categorySql: readonly string[] = [],
+  resultCache = '0',
 ): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'aea-bench-serve-'));
   const state = join(dir, 'state.duckdb');
@@ -102,7 +112,7 @@ export async function serve(
       '--heavy-per-key',
       '0',
       '--result-cache',
-      '0',
+      resultCache,
       '--quiet',
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },

@@ -1,6 +1,6 @@
 import { reportCases } from '../cases/index.ts';
 import type { BenchDataset } from './dataset.ts';
-import { visibilityHttp, type VisibilityHttp } from './floor-http.ts';
+import { visibilityConnections, visibilityHttp, type VisibilityHttp } from './floor-http.ts';
 import { mixedLoad, patchRun, type MixedLoad, type PatchRun } from './mixed-load.ts';
 import { serve } from './serve.ts';
 import { slowReaders, slowStreams, type SlowReaders, type SlowStream } from './slow-streams.ts';
@@ -22,7 +22,9 @@ export interface ServerRunOptions {
   /** Seconds of load per side of the visibility HTTP comparison, and of its warm-up. */
   readonly seconds: number;
   readonly warmupSeconds: number;
+  /** The goal's connection count, and every count the visibility request is loaded at. */
   readonly connections: number;
+  readonly levels: readonly number[];
   /** Seconds each slow reader reads, and its rate. */
   readonly slowSeconds: number;
   readonly bytesPerSecond: number;
@@ -39,6 +41,7 @@ export const defaultServerRunOptions: Omit<ServerRunOptions, 'log'> = {
   seconds: 10,
   warmupSeconds: 3,
   connections: 16,
+  levels: visibilityConnections,
   slowSeconds: 10,
   bytesPerSecond: 5 * 1024,
   readers: 8,
@@ -69,7 +72,13 @@ export async function runServerRuns(dataset: BenchDataset, o: ServerRunOptions):
   const log = o.log;
   log('server runs: aea serve with the rate limit disabled (--rate-limit 0), a fresh server per part');
   const http = await withServer(dataset, (s) =>
-    visibilityHttp(dataset, s, { connections: o.connections, seconds: o.seconds, warmupSeconds: o.warmupSeconds, log }),
+    visibilityHttp(dataset, s, {
+      connections: o.connections,
+      levels: o.levels,
+      seconds: o.seconds,
+      warmupSeconds: o.warmupSeconds,
+      log,
+    }),
   );
   const slow = { bytesPerSecond: o.bytesPerSecond, seconds: o.slowSeconds, settleSeconds: o.settleSeconds, log };
   const streams = await withServer(dataset, (s) =>

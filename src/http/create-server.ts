@@ -120,7 +120,9 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
   app.decorateRequest('rate', undefined);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.public) return;
+    // Fastify builds `routeOptions` anew on every read.
+    const route = request.routeOptions;
+    if (route.config?.public) return;
     const now = clock();
     const presented = presentedKey(request);
     const principal = presented ? await keys.verify(presented, now) : undefined;
@@ -139,7 +141,7 @@ export const analyticsApi: FastifyPluginAsync<ServerOptions> = async (app, optio
       if (!rate.allowed) throw new RateLimitError(rate.retryAfter);
     }
     // An unrouted path is a 404 (or 405) whoever asks; it is metered and carries the rate headers like any other response.
-    if (!request.routeOptions.url) return;
+    if (!route.url) return;
     if (!principal)
       throw new AuthError(
         presented ? 'Invalid, expired or revoked API key' : 'Missing API key: send it in the X-API-Key header',

@@ -7,7 +7,7 @@ import { CallAbortedError, HeavyLimitError, ServerBusyError, StreamLimitError, V
 import { encodeJson } from '../formats/json.ts';
 import { weightOf, type Endpoint, type EndpointInput, type EndpointResult } from '../reports/endpoint.ts';
 import { encodeRows, rowsFor } from '../formats/encode.ts';
-import { chooseFormat, sendRows } from './send-rows.ts';
+import { chooseFormat, sendRows, type SendOptions } from './send-rows.ts';
 import { withoutFormat } from '../formats/format-param.ts';
 import type { TableFormat } from '../formats/format-names.ts';
 import { NonJsonBody } from './body-parsers.ts';
@@ -68,13 +68,47 @@ function inputOf(
   };
 }
 
+/** How an answer sent piece by piece (a stream, a table format) is bounded, and where its failure midway is logged. */
+function sendingOf(deps: HandlerDeps, request: FastifyRequest): SendOptions {
+  return {
+    maxMs: deps.streamSeconds * 1000,
+    firstRowMs: deps.firstRowMs,
+    onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway'),
+  };
+}
+
+interface Call {
+  readonly endpoint: Endpoint;
+  readonly deps: HandlerDeps;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly caller: Caller;
+  readonly csvRaw: boolean;
+}
+
+function sendTable(call: Call, handled: EndpointResult, table: TableFormat): Promise<void> {
+  const { endpoint, deps, reply, caller, csvRaw } = call;
+  const core = deps.engine.core;
+  return sendRows(
+    reply,
+    table,
+    endpoint.stream,
+    encodeRows(rowsFor(handled, table, endpoint.path), table, { duckdb: core.pool, tempDisk: core.tempDisk, csvRaw }),
+    caller,
+    sendingOf(deps, call.request),
+  );
+}
+
 /**
  * The route of one endpoint: admission (a key's streams and heavy requests, the process's stream
  * slots), then the call under the request's signal, which aborts when the client goes away or, for a
- * request that is not a stream, when its time budget runs out.
+ * request that is not a stream, when its time budget runs out. The budget covers the call and its
+ * JSON text together, under one timer.
  */
 export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
   const { engine } = deps;
+  const heavy = weightOf(endpoint) === 'heavy';
+  const noRelease = () => undefined;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = request.principal!;
     const now = deps.clock();
@@ -87,24 +121,7 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
         : { query: request.query as EndpointInput['query'], csvRaw: false };
     const input = inputOf(endpoint, request, format, query);
     const caller = callerOf(reply);
-    const sending = {
-      maxMs: deps.streamSeconds * 1000,
-      firstRowMs: deps.firstRowMs,
-      onError: (error: unknown) => request.log.error({ err: error }, 'stream failed midway'),
-    };
-    const sendTable = (handled: EndpointResult, table: TableFormat) =>
-      sendRows(
-        reply,
-        table,
-        endpoint.stream,
-        encodeRows(rowsFor(handled, table, endpoint.path), table, {
-          duckdb: engine.core.pool,
-          tempDisk: engine.core.tempDisk,
-          csvRaw,
-        }),
-        caller,
-        sending,
-      );
+    const call: Call = { endpoint, deps, request, reply, caller, csvRaw };
     const scope = engine.org(principal.organizationId);
     try {
       if (endpoint.stream) {
@@ -123,32 +140,32 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
             });
           if (conditional(reply, handled)) return reply;
           if (format !== 'json') {
-            await sendTable(handled, format);
+            await sendTable(call, handled, format);
             return reply;
           }
           const result = await encodeJson(handled);
           if (result.kind === 'json')
             return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
-          await sendSse(reply, result.events, caller, { ...sending, keepAliveMs: deps.keepAliveMs });
+          await sendSse(reply, result.events, caller, { ...sendingOf(deps, request), keepAliveMs: deps.keepAliveMs });
           return reply;
         } finally {
           release();
           releaseKey();
         }
       }
-      const release = weightOf(endpoint) === 'heavy' ? deps.heavyOfKey.take(principal.keyId) : () => undefined;
+      const release = heavy ? deps.heavyOfKey.take(principal.keyId) : noRelease;
       if (!release) throw new HeavyLimitError(deps.heavyOfKey.max);
       try {
-        const handled = await withBudget(deps.timeBudgetMs, caller.signal, (signal) =>
-          endpoint.handle(input, { ...scope.context(signal), now }),
-        );
+        const { handled, result } = await withBudget(deps.timeBudgetMs, caller.signal, async (signal) => {
+          const answer = await endpoint.handle(input, { ...scope.context(signal), now });
+          return { handled: answer, result: format === 'json' ? await encodeJson(answer) : undefined };
+        });
         if (conditional(reply, handled)) return reply;
         if (format !== 'json') {
-          await sendTable(handled, format);
+          await sendTable(call, handled, format);
           return reply;
         }
-        const result = await withBudget(deps.timeBudgetMs, caller.signal, () => encodeJson(handled));
-        if (result.kind !== 'json') throw new Error(`${endpoint.path} answered a stream`);
+        if (result?.kind !== 'json') throw new Error(`${endpoint.path} answered a stream`);
         return reply.code(result.status).type('application/json; charset=utf-8').send(result.json);
       } finally {
         release();
@@ -163,7 +180,9 @@ export function endpointHandler(endpoint: Endpoint, deps: HandlerDeps) {
  * Aborts when the client goes away before its answer is written, so its statement is interrupted,
  * on every request, not only streams.
  */
-function callerOf(reply: FastifyReply): AbortController & { onClose: () => void } {
+type Caller = AbortController & { onClose: () => void };
+
+function callerOf(reply: FastifyReply): Caller {
   const caller = Object.assign(new AbortController(), { onClose: () => undefined as void });
   caller.onClose = () => {
     if (!reply.raw.writableFinished)

@@ -34,6 +34,7 @@ export interface EngineHost {
 /** The opened dataset. Hand out org-scoped handles with `engine.org(id)`; close it when done. */
 export class Engine {
   private readonly cursors: CursorCodec;
+  private readonly scopes = new Map<string, OrgScope>();
 
   private constructor(
     readonly core: EngineCore,
@@ -65,9 +66,18 @@ export class Engine {
     return engine;
   }
 
-  /** A handle that runs every report and resource as this organization. */
+  /**
+   * A handle that runs every report and resource as this organization. The handle of an organization of
+   * the dataset is built once and kept (at most one per organization of the dataset), so a request does
+   * not rebuild a method for every operation of the registry; an unknown id gets a fresh handle, whose
+   * calls are refused, and is not kept.
+   */
   org(organizationId: string): OrgScope {
-    return new OrgScope(this.core, this.routes, organizationId, this.cursors);
+    const kept = this.scopes.get(organizationId);
+    if (kept) return kept;
+    const scope = new OrgScope(this.core, this.routes, organizationId, this.cursors);
+    if (this.core.catalog.hasOrganization(organizationId)) this.scopes.set(organizationId, scope);
+    return scope;
   }
 
   get organizations(): readonly OrgSummary[] {
