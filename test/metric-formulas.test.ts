@@ -108,6 +108,7 @@ describe('metric formulas', () => {
           );
           const query = sql`SELECT ${declaredMetric(d.entry, d.column).sql(Object.fromEntries(names.map((p) => [p, ident(p)])), version)} AS v FROM (SELECT ${row}) AS counts`;
           expect(declaredMetric(d.entry, d.column).value(counts, version), `${d.column} in JS`).toBe(expected);
+          expect(declaredMetric(d.entry, d.column).evaluator(version)(counts), `${d.column} compiled`).toBe(expected);
           for (const engine of [duck, chdb]) {
             const got = (await engine.core.backend.read(query)).columns.v![0];
             expect(

@@ -106,34 +106,6 @@ describe('v2 visibility: the lean page equals the one-statement page', () => {
     expect(rows).toBeGreaterThan(150);
   });
 
-  it('streams the same events, byte for byte, capped or not', async () => {
-    const request = fc.record({
-      group_by: fc.subarray(['date', 'model', 'topic', 'prompt', 'persona'], { maxLength: 3 }),
-      interval: fc.constantFrom('day', 'week', 'month'),
-      scope: fc.constantFrom('owned', 'all'),
-      max_results: fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined }),
-      components: fc.boolean(),
-    });
-    let events = 0;
-    await fc.assert(
-      fc.asyncProperty(request, async (r) => {
-        const { components, ...rest } = r;
-        const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', ...rest };
-        const streamed = async (engine: Engine) => {
-          const out: string[] = [];
-          for await (const e of engine.org(ids.org1).stream('visibility')(body, { components }))
-            out.push(JSON.stringify(e));
-          return out;
-        };
-        const expected = await streamed(statement);
-        expect(await streamed(lean)).toEqual(expected);
-        events += expected.length;
-      }),
-      { numRuns: 25 },
-    );
-    expect(events).toBeGreaterThan(150);
-  });
-
   it('explain shows the small statements, and a prompt edit renames the groups at once', async () => {
     const body = {
       category_id: ids.cat1,

@@ -42,9 +42,9 @@ export interface EngineOptions {
    */
   readonly resultCache?: ByteSize;
   /**
-   * Pages and streams of reports that have a lean form (v2 visibility) are read as small aggregates ranked
-   * in JS (default true); false reads them through the one-statement form. The answers are byte-identical
-   * either way; it is there to compare the two (tests, `bench/`).
+   * Pages of reports that have a lean form (v2 visibility) are read as small aggregates ranked in JS
+   * (default true); false reads them through the one-statement form, as streams are. The answers are
+   * byte-identical either way; it is there to compare the two (tests, `bench/`).
    */
   readonly leanPages?: boolean;
   /**

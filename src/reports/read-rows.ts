@@ -2,7 +2,6 @@ import { concatBatches, sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
 import type { CallContext, RowsResult } from './endpoint.ts';
 import { Decoder } from './dictionaries.ts';
-import type { Snapshot } from '../engine/backend.ts';
 import type { DimensionRows, DimensionSpec } from '../engine/dimension-cache.ts';
 import {
   codedColumns,
@@ -63,48 +62,6 @@ async function leanDimensions(ctx: CallContext, lean: LeanPage) {
     if (i < 0) throw new Error(`a lean page read the dimension ${spec.table}, which it did not declare`);
     return tables[i]!;
   };
-}
-
-/**
- * A lean stream on a snapshot of its own, its dimension tables read as of the same state (read again if an
- * edit committed before the snapshot opened). Each batch is at most one chunk, and the next slice's
- * statement runs only when the consumer takes the batch before it; the abort signal, or stopping the
- * iteration, ends the snapshot.
- */
-export async function* leanStream(
-  ctx: CallContext,
-  lean: Required<Pick<LeanPage, 'stream'>> & LeanPage,
-  cap: number | null,
-): AsyncGenerator<{ head: Head } | { batch: ColumnBatch }> {
-  const { backend, state, stats } = ctx.core;
-  let opened: { snapshot: Snapshot; dimension: Awaited<ReturnType<typeof leanDimensions>> } | undefined;
-  while (!opened) {
-    const generation = state.generation;
-    const dimension = await leanDimensions(ctx, lean);
-    const snapshot = await backend.snapshot(ctx.signal);
-    if (state.generation === generation) opened = { snapshot, dimension };
-    else await snapshot.close(true);
-  }
-  stats.activeStreams++;
-  let finished = false;
-  try {
-    for await (const part of lean.stream(cap, { read: (q) => opened.snapshot.read(q), dimension: opened.dimension })) {
-      if ('head' in part) {
-        yield part;
-        continue;
-      }
-      stats.bufferedRows += part.batch.length;
-      try {
-        yield part;
-      } finally {
-        stats.bufferedRows -= part.batch.length;
-      }
-    }
-    finished = true;
-  } finally {
-    await opened.snapshot.close(finished);
-    stats.activeStreams--;
-  }
 }
 
 /** A page already read, as a rows result. */

@@ -65,11 +65,6 @@ export interface LeanPage {
   readonly statements: readonly Fragment[];
   readonly dimensions: readonly DimensionUse[];
   read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch }>;
-  /**
-   * The whole answer (capped at `cap` units) as a stream: the head, then the rows in answer order in
-   * batches of at most one DuckDB chunk, each slice's statement read only when the previous batch is taken.
-   */
-  stream?(cap: number | null, reads: LeanReads): AsyncGenerator<{ head: Head } | { batch: ColumnBatch }>;
 }
 
 export interface Head {

@@ -2,16 +2,8 @@ import { sliceBatch } from '../../engine/column-reads.ts';
 import { fingerprint } from '../../query/cursor.ts';
 import { dictionaryColumns } from '../../query/row-shape.ts';
 import type { CallContext, RowsResult } from '../endpoint.ts';
-import { leanStream, pageResult, readPage } from '../read-rows.ts';
-import {
-  countUnits,
-  headOf,
-  headQuery,
-  pageStatements,
-  type Head,
-  type LeanPage,
-  type UnitRange,
-} from '../rows-query.ts';
+import { pageResult, readPage } from '../read-rows.ts';
+import { countUnits, headOf, headQuery, pageStatements, type Head, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import type { DateSpan } from '../extensions/compared-dates.ts';
 import { dateSlices, unitSlices, type DateOrder, type SliceCounter } from '../stream-slices.ts';
@@ -117,22 +109,12 @@ function cursorStream<Req, Plan>(
   return {
     normalized: { plan: p.plan, paging },
     statements: [
-      p.compiled.lean?.stream && ctx.core.leanPages
-        ? {
-            role: 'stream (lean: the groups, then each slice’s mentions)',
-            queries: () => [...p.compiled.lean!.statements],
-          }
-        : {
-            role: 'stream (read in slices of units)',
-            queries: (dialect) => pageStatements(p.compiled, range, dialect, paging.maxResults),
-          },
+      {
+        role: 'stream (read in slices of units)',
+        queries: (dialect) => pageStatements(p.compiled, range, dialect, paging.maxResults),
+      },
     ],
-    run: async () => {
-      const lean = p.compiled.lean;
-      return lean?.stream && ctx.core.leanPages
-        ? leanRowsStream(pages, p, { ...lean, stream: lean.stream }, paging.maxResults, ctx)
-        : shapedStream(report, pages, p, paging.maxResults, ctx);
-    },
+    run: async () => shapedStream(report, pages, p, paging.maxResults, ctx),
   };
 }
 
@@ -204,41 +186,6 @@ function shapedStream<Req, Plan>(
             cursor: null,
             limit: units,
             sqlInfo: head.info,
-          }),
-        };
-      }
-    },
-  };
-}
-
-/** A stream read through the report's lean form: its head as the summary, then its batches of rows. */
-function leanRowsStream<Req, Plan>(
-  pages: CursorPages<Req, Plan>,
-  p: Prepared<Req, Plan>,
-  lean: Required<Pick<LeanPage, 'stream'>> & LeanPage,
-  cap: number | null,
-  ctx: CallContext,
-): RowsResult {
-  return {
-    kind: 'rows',
-    framing: 'stream',
-    shape: p.compiled.shape,
-    read: async function* () {
-      for await (const part of leanStream(ctx, lean, cap)) {
-        if ('batch' in part) {
-          yield part;
-          continue;
-        }
-        const units = unitsSent(part.head.total, cap);
-        yield {
-          head: pages.info(p.plan, {
-            total: part.head.total,
-            count: units,
-            rows: units,
-            nextCursor: null,
-            cursor: null,
-            limit: units,
-            sqlInfo: part.head.info,
           }),
         };
       }

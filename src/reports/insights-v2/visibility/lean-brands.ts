@@ -3,7 +3,7 @@ import type { ColumnBatch } from '../../../query/row-shape.ts';
 import { compareText, compareValues } from '../../../query/text-order.ts';
 import { groupId, type LeanGroup } from './lean-groups.ts';
 import { declared } from './visibility-metrics.ts';
-import { metricNames, type VisibilityPlan } from './visibility-plan.ts';
+import type { Metric, VisibilityPlan } from './visibility-plan.ts';
 
 /** Whether the request keeps a brand (scope and assets), as SQL's three-valued predicate reads it: NULL keeps nothing. */
 export function keeps(plan: VisibilityPlan, id: string, name: unknown, owned: unknown): boolean {
@@ -53,6 +53,10 @@ export function mentionsByGroup(keyCount: number, batch: ColumnBatch | null): Ma
   return out;
 }
 
+const visibilityScore = declared.visibility_score.evaluator();
+const shareOfVoice = declared.share_of_voice.evaluator();
+const averagePosition = declared.average_position.evaluator();
+
 export function scoreGroup(g: LeanGroup, assets: DimensionRows, m: GroupMentions | undefined): Scored[] {
   return assets.ids.map((id) => {
     const mentions = m?.count.get(id) ?? 0;
@@ -63,7 +67,12 @@ export function scoreGroup(g: LeanGroup, assets: DimensionRows, m: GroupMentions
       total_mentions: m?.total ?? 0,
       position_sum: m?.positionSum.get(id) ?? null,
     };
-    return { parts, metric: Object.fromEntries(metricNames.map((name) => [name, declared[name].value(parts)])) };
+    const metric: Record<Metric, number | null> = {
+      visibility_score: visibilityScore(parts),
+      share_of_voice: shareOfVoice(parts),
+      average_position: averagePosition(parts),
+    };
+    return { parts, metric };
   });
 }
 

@@ -2,7 +2,7 @@ import type { DimensionRows } from '../../../engine/dimension-cache.ts';
 import type { ColumnBatch } from '../../../query/row-shape.ts';
 import { sql } from '../../../query/sql.ts';
 import { compareText } from '../../../query/text-order.ts';
-import { sliceRanges, type LeanPage, type LeanReads, type UnitRange } from '../../rows-query.ts';
+import type { LeanPage, LeanReads, UnitRange } from '../../rows-query.ts';
 import { keeps, mentionsByGroup, rankOrder, scoreGroup } from './lean-brands.ts';
 import { dimensionOf, leanGroups } from './lean-groups.ts';
 import { RowsOut } from './lean-rows.ts';
@@ -13,8 +13,8 @@ const assetsSpec = { table: 'assets', columns: ['name', 'is_owned'], scope: 'cat
 const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as const;
 
 /**
- * Visibility's lean page and stream (plans without fill or compare): the groups are counted and ordered in
- * JS, then only the mentions of the groups a page (or a stream's slice) holds are read, and each group's
+ * Visibility's lean page (plans without fill or compare): the groups are counted and ordered in JS, then
+ * only the mentions of the page's groups are read, and each group's
  * brands ranked as the statement path ranks them (sort metric best first, NULLs last, then name, then id).
  * The ungrouped answer reads all its mentions (one group).
  */
@@ -24,7 +24,7 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
   const best = bestFirst[plan.sort.field];
   const reversed = plan.sort.dir !== best;
 
-  /** The groups, the brands the request keeps, the total and the info: what a page or a stream needs first. */
+  /** The groups, the brands the request keeps, the total and the info. */
   const prepare = async (reads: LeanReads) => {
     const answers = await reads.read(s.answers);
     const models = s.models ? await reads.read(s.models) : null;
@@ -70,28 +70,13 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
     return { head: p.head, rows: await build(p, reads, first, last, range) };
   };
 
-  const stream = async function* (cap: number | null, reads: LeanReads) {
-    const p = await prepare(reads);
-    yield { head: p.head };
-    const k = p.kept.size;
-    const units = cap === null ? p.head.total : Math.min(cap, p.head.total);
-    for (const range of sliceRanges(units, streamSliceRows)) {
-      const first = Math.floor(range.after / k);
-      const last = Math.min(p.groups.length, Math.ceil(range.upTo! / k));
-      yield { batch: await build(p, reads, first, last, range) };
-    }
-  };
-
   const dimensions = [
     { spec: assetsSpec, scopeId: plan.categoryId },
     { spec: modelsSpec, scopeId: null },
     ...dims.flatMap((d) => dimensionOf(d, plan.categoryId) ?? []),
   ];
-  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], dimensions, read, stream };
+  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], dimensions, read };
 }
-
-/** A stream slice's rows: one DuckDB chunk's worth, so the JS side holds no more than the statement path does. */
-const streamSliceRows = 2_048;
 
 function modelsIn(batch: ColumnBatch, models: DimensionRows): string[] {
   const names = new Set<string>();
