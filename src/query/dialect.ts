@@ -228,6 +228,8 @@ export const hourSeries = (start: Fragment, last: Fragment): Fragment =>
   );
 
 /** A NULL typed as a double (ClickHouse casts NULL only to a Nullable type). */
+export const nullText: Fragment = spelled(sql`CAST(NULL AS VARCHAR)`, sql`CAST(NULL AS Nullable(String))`);
+
 export const nullDouble: Fragment = spelled(sql`CAST(NULL AS DOUBLE)`, sql`CAST(NULL AS Nullable(Float64))`);
 
 /**

@@ -46,9 +46,10 @@ async function leanPage(
   const { backend, state } = ctx.core;
   const generation = state.generation;
   const dimension = await leanDimensions(ctx, lean);
-  const page = backend.together
-    ? await backend.together((read) => lean.read(range, { read, dimension }), ctx.signal)
-    : await lean.read(range, { read: (q) => backend.read(q, ctx.signal), dimension });
+  const page =
+    backend.together && !lean.oneStatement
+      ? await backend.together((read) => lean.read(range, { read, dimension }), ctx.signal)
+      : await lean.read(range, { read: (q) => backend.read(q, ctx.signal), dimension });
   return state.generation === generation ? page : null;
 }
 

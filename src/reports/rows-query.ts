@@ -65,6 +65,8 @@ export interface LeanPage {
   readonly statements: readonly Fragment[];
   readonly dimensions: readonly DimensionUse[];
   read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch }>;
+  /** Its read runs one statement, which reads one snapshot by itself. */
+  readonly oneStatement?: boolean;
 }
 
 export interface Head {

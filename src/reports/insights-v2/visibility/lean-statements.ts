@@ -1,5 +1,6 @@
 import { and, join, list, sql, type Fragment, type SqlValue } from '../../../query/sql.ts';
 import { nextBucket } from '../../../query/time.ts';
+import { nullDouble, nullText } from '../../../query/dialect.ts';
 import { groupKey, promptDimensions } from '../../insights/dimensions.ts';
 import type { VisibilityRollup } from '../../insights/visibility-rollup.ts';
 import type { LeanGroup } from './lean-groups.ts';
@@ -15,8 +16,31 @@ export interface LeanSources {
   readonly models: VisibilityRollup;
 }
 
-/** The three small statements: answers per group (and model, when the source keeps it), the models in scope, and mentions per group and brand. */
+/**
+ * The ungrouped answer's statements as one, so it reads one snapshot without a transaction: `part` 0 the
+ * answers (by model when the source keeps it), 1 the mentions by brand, 2 the models in scope when the
+ * answers do not say them; `id` the model or the brand.
+ */
+function together(answers: Fragment, mentions: Fragment, models: Fragment | null, withModel: boolean): Fragment {
+  return sql`SELECT 0 AS part, ${withModel ? sql`model_id` : nullText} AS id, n, ${nullDouble} AS position_sum FROM (${answers}) a
+UNION ALL SELECT 1 AS part, asset_id AS id, mentions AS n, position_sum FROM (${mentions}) m${
+    models
+      ? sql`
+UNION ALL SELECT 2 AS part, model_id AS id, ${nullDouble} AS n, ${nullDouble} AS position_sum FROM (${models}) s`
+      : sql``
+  }`;
+}
+
+/** The small statements: answers per group (and model, when the source keeps it), the models in scope, and mentions per group and brand. */
 export function leanStatements(plan: VisibilityPlan, rollups: LeanSources | null) {
+  const s = statements(plan, rollups);
+  return {
+    ...s,
+    ungrouped: plan.groupBy.length === 0 ? together(s.answers, s.mentions(sql``), s.models, s.withModel) : null,
+  };
+}
+
+function statements(plan: VisibilityPlan, rollups: LeanSources | null) {
   const window = visibilityWindow(plan);
   const keys = plan.groupBy.map((d) => sql`${groupKey(d, plan.interval)}, `);
   const keysSelect = join(keys, '');

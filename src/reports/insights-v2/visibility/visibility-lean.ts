@@ -26,9 +26,10 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
 
   /** The groups, the brands the request keeps, the total and the info. */
   const prepare = async (reads: LeanReads) => {
-    const answers = await reads.read(s.answers);
-    const models = s.models ? await reads.read(s.models) : null;
-    const early = dims.length === 0 ? await reads.read(s.mentions(sql``)) : null;
+    const parts = s.ungrouped ? splitParts(await reads.read(s.ungrouped)) : null;
+    const answers = parts?.answers ?? (await reads.read(s.answers));
+    const models = parts?.models ?? (s.models ? await reads.read(s.models) : null);
+    const early = parts?.mentions ?? null;
     const assets = reads.dimension(assetsSpec, plan.categoryId);
     const groups = leanGroups(dims, answers, reads, plan.categoryId);
     const names = assets.columns.name!;
@@ -75,7 +76,31 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
     { spec: modelsSpec, scopeId: null },
     ...dims.flatMap((d) => dimensionOf(d, plan.categoryId) ?? []),
   ];
-  return { statements: [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)], dimensions, read };
+  return {
+    statements: s.ungrouped ? [s.ungrouped] : [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)],
+    dimensions,
+    read,
+    oneStatement: s.ungrouped !== null,
+  };
+}
+
+/** The ungrouped statement's parts as the batches the grouped statements give. */
+function splitParts(batch: ColumnBatch): { answers: ColumnBatch; mentions: ColumnBatch; models: ColumnBatch } {
+  const { part, id, n, position_sum: positions } = batch.columns;
+  const rows = (p: number) => [...Array(batch.length).keys()].filter((i) => Number(part![i]) === p);
+  const [a, m, s] = [rows(0), rows(1), rows(2)];
+  return {
+    answers: { length: a.length, columns: { model_id: a.map((i) => id![i]), n: a.map((i) => n![i]) } },
+    mentions: {
+      length: m.length,
+      columns: {
+        asset_id: m.map((i) => id![i]),
+        mentions: m.map((i) => n![i]),
+        position_sum: m.map((i) => positions![i]),
+      },
+    },
+    models: { length: s.length, columns: { model_id: s.map((i) => id![i]) } },
+  };
 }
 
 function modelsIn(batch: ColumnBatch, models: DimensionRows): string[] {
