@@ -151,10 +151,11 @@ export class DuckDBPool {
   ): Promise<T> {
     return this.use(
       async (conn) => {
-        await conn.run('BEGIN TRANSACTION');
+        // Prepared like the statements between them: DuckDB parses and plans a statement on the caller's thread.
+        await this.run(conn, 'BEGIN TRANSACTION', []);
         try {
           const out = await fn((text, params) => this.run(conn, text, params, signal));
-          await conn.run('COMMIT');
+          await this.run(conn, 'COMMIT', []);
           return out;
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);
