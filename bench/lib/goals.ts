@@ -21,19 +21,19 @@ interface Check {
 /** Streams shorter than this are not judged on rows per second: their time is the summary's, not the rows'. */
 export const minStreamRowsForRate = 10_000;
 
-/** Goals of issues 14 (lean SQL) and 13 (streams, memory, fair sharing), and the earlier ones that still stand. */
+/** Goals of issue 23 (lean plans), 13 (streams, memory, fair sharing), and the earlier ones that still stand. */
 export const goalNames = {
   plan: 'Validate and plan: p50 ≤ 1 ms',
-  ratio: 'Every case: engine p50 ≤ 1.2 × the expert floor p50 (paired, interleaved)',
+  ratio: 'Every page case: engine p50 ≤ 1.3 × the expert floor p50 (paired, interleaved)',
   absolute: 'Scale 10 absolute p50 on every aggregate report: 7 d ≤ 25 ms, 30 d ≤ 45 ms, 365 d ≤ 100 ms',
   peers: 'Faster than both peers on every window',
   bigPage: 'A 50,000-row JSON page in ≤ 250 ms at scale 1',
   page50: 'Page 50 p50 ≤ 1.2 × page 1',
   scaling: 'The 30-day request at scale 10 ≤ 1.3 × scale 1',
-  http: 'HTTP: ≥ 100 req/s at 16 connections on the 30-day visibility request at scale 1',
+  http: 'HTTP: ≥ 250 req/s at 16 connections on the 30-day visibility request at scale 1, result cache off',
   streamFirstRow: 'Every stream: first result row ≤ 250 ms (scale 1)',
   streamRss: 'Every stream: RSS growth ≤ 64 MiB, read fast (bench process) and at 5 KB/s (server) (scale 1)',
-  streamRate: `Every stream: rows/s ≥ the expert streaming floor's (streams of ${minStreamRowsForRate.toLocaleString('en-US')} rows or more, scale 1)`,
+  streamRate: `Every stream: rows/s ≥ 0.8 × the expert streaming floor's (streams of ${minStreamRowsForRate.toLocaleString('en-US')} rows or more, scale 1)`,
   stalls: 'No request stalls the event loop over 50 ms (library calls; /healthz during the PATCH)',
   slowReaders:
     'Eight slow readers on eight keys: server RSS ≤ base + 512 MiB, back within base + 64 MiB 10 s after they leave',
@@ -44,7 +44,7 @@ export const goalNames = {
 /** Short column names of the goals judged per report. */
 export const goalColumns: Partial<Record<keyof typeof goalNames, string>> = {
   plan: 'plan ≤ 1 ms',
-  ratio: '≤ 1.2 × floor',
+  ratio: '≤ 1.3 × floor',
   absolute: 'scale-10 windows',
   peers: 'peers',
   bigPage: '50,000-row page',
@@ -74,8 +74,8 @@ function requestChecks(runs: readonly ScaleResult[], out: Check[]): void {
         out.push({ goal: goalNames[goal], report: r.report, ok, what: `${at(run, r)} ${what}` });
       add('plan', r.plan.p50 <= 1, `${r.plan.p50.toFixed(3)} ms`);
       // Runs recorded before the expert floors (no oldFloor field) timed the first round's floors: not judged.
-      if ('oldFloor' in (r as object))
-        add('ratio', r.engine.p50 <= 1.2 * r.floor.p50, `${ms(r.engine.p50)} vs floor ${ms(r.floor.p50)}`);
+      if ('oldFloor' in (r as object) && r.kind === 'page')
+        add('ratio', r.engine.p50 <= 1.3 * r.floor.p50, `${ms(r.engine.p50)} vs floor ${ms(r.floor.p50)}`);
       add('stalls', r.maxStallMs <= 50, `stall ${ms(r.maxStallMs)}`);
       if (r.windowSeries)
         for (const [peer, s] of Object.entries(r.peers))
@@ -89,7 +89,7 @@ function requestChecks(runs: readonly ScaleResult[], out: Check[]): void {
         if (s.rows >= minStreamRowsForRate)
           add(
             'streamRate',
-            s.rowsPerSecond >= s.floorRowsPerSecond,
+            s.rowsPerSecond >= 0.8 * s.floorRowsPerSecond,
             `${s.rowsPerSecond.toLocaleString('en-US')} rows/s vs floor ${s.floorRowsPerSecond.toLocaleString('en-US')}`,
           );
       }
@@ -147,7 +147,7 @@ function serverChecks(runs: readonly ScaleResult[], out: Check[]): void {
     add(
       'http',
       '',
-      h.engine.requestsPerSecond >= 100,
+      h.engine.requestsPerSecond >= 250,
       `${h.engine.requestsPerSecond} req/s at ${h.connections} connections (floor server ${h.floor.requestsPerSecond})`,
     );
     for (const x of s.slowStreams)

@@ -228,7 +228,7 @@ export function renderResults(runs: readonly ScaleResult[], previous: string | n
     '',
     '## Goals',
     '',
-    'Issue 14 (lean SQL) judges the engine against the expert floors; issue 13 (streams, memory, fair sharing) against the server runs and the streams at scale 1.',
+    'Issue 23 (lean plans) judges the engine against the expert floors (goals as issue 23 states them, applied to the recorded runs); issue 13 (streams, memory, fair sharing) against the server runs and the streams at scale 1.',
     '',
     '| goal | status | detail |',
     '|---|---|---|',
