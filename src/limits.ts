@@ -66,6 +66,12 @@ export const sliceMs = 10;
 /** Listing answers kept in memory per state store (bytes of JSON), so listings never wait for DuckDB. */
 export const listingCacheBytes = 32 * MiB;
 
+/**
+ * The answer rows (groups, by model where the source keeps it) a lean page reads before it falls back to the
+ * one-statement form, which ranks and cuts in SQL: past this the groups are no longer few.
+ */
+export const leanAnswerRows = 8_192;
+
 /** Dimension rows (names, owners) kept in memory for lean pages, per engine; the least recently read go first. */
 export const dimensionCacheBytes = 16 * MiB;
 

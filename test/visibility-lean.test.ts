@@ -136,3 +136,33 @@ describe('v2 visibility: the lean page equals the one-statement page', () => {
     expect(after.data.find((r) => r.prompt.id === target.id)?.prompt.name).toBe('Renamed for the lean page');
   });
 });
+
+describe('v2 visibility: past leanAnswerRows the groups are not few', () => {
+  it('reads the page through the one-statement form, with the same bytes', async () => {
+    const big = insightsFixture(11, 18_000);
+    const [on, off] = [
+      await openFixture(big, { cursorSecret: 'few', rollups: false }),
+      await openFixture(big, { cursorSecret: 'few', rollups: false, leanPages: false }),
+    ];
+    try {
+      const body = (groupBy: string[]) => ({
+        category_id: ids.cat1,
+        start_date: '2026-02-20',
+        end_date: '2026-12-31',
+        group_by: groupBy,
+        scope: 'all',
+        limit: 20,
+      });
+      const page = async (engine: Engine, groupBy: string[]) =>
+        JSON.stringify(await engine.org(ids.org1).report('visibility')(body(groupBy)));
+      const many = ['date', 'prompt', 'model', 'region', 'persona', 'topic'];
+      expect(await page(on, many)).toBe(await page(off, many));
+      expect(on.core.stats.leanFallbacks).toBe(1);
+      expect(await page(on, ['model'])).toBe(await page(off, ['model']));
+      expect(on.core.stats.leanFallbacks).toBe(1);
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
+});

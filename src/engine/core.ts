@@ -22,6 +22,8 @@ export interface EngineStats {
   activeStreams: number;
   /** Rows streams have fetched from DuckDB and not yet handed on: at most one chunk per stream. */
   bufferedRows: number;
+  /** Lean pages read again through the one-statement form (too many groups, or an edit meanwhile). */
+  leanFallbacks: number;
 }
 
 /**

@@ -75,7 +75,7 @@ export async function openCore(
     return {
       pool,
       backend,
-      stats: { activeStreams: 0, bufferedRows: 0 },
+      stats: { activeStreams: 0, bufferedRows: 0, leanFallbacks: 0 },
       limits,
       streams: new Slots(maxStreams),
       state,

@@ -34,9 +34,9 @@ export async function readPage(
 }
 
 /**
- * A lean page: its dimension tables from memory first, then its statements in one snapshot. Null when an
- * edit committed meanwhile (the names might not match the rows), so the caller reads the one-statement
- * page, which cannot tear.
+ * A lean page: its dimension tables from memory first, then its statements in one snapshot. Null when its
+ * groups are not few, or an edit committed meanwhile (the names might not match the rows): the caller then
+ * reads the one-statement page, which ranks in SQL and cannot tear.
  */
 async function leanPage(
   ctx: CallContext,
@@ -50,7 +50,9 @@ async function leanPage(
     backend.together && !lean.oneStatement
       ? await backend.together((read) => lean.read(range, { read, dimension }), ctx.signal)
       : await lean.read(range, { read: (q) => backend.read(q, ctx.signal), dimension });
-  return state.generation === generation ? page : null;
+  if (page && state.generation === generation) return page;
+  ctx.core.stats.leanFallbacks++;
+  return null;
 }
 
 /** A lean page's dimension tables from memory, each as `LeanReads.dimension` serves it. */

@@ -64,7 +64,8 @@ export interface LeanReads {
 export interface LeanPage {
   readonly statements: readonly Fragment[];
   readonly dimensions: readonly DimensionUse[];
-  read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch }>;
+  /** Null when the answer is too large for it (its groups are not few): the one-statement form reads it. */
+  read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch } | null>;
   /** Its read runs one statement, which reads one snapshot by itself. */
   readonly oneStatement?: boolean;
 }

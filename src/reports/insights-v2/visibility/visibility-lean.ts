@@ -8,6 +8,7 @@ import { dimensionOf, leanGroups } from './lean-groups.ts';
 import { RowsOut } from './lean-rows.ts';
 import { leanStatements, pageBound, type LeanSources } from './lean-statements.ts';
 import { bestFirst, type VisibilityPlan } from './visibility-plan.ts';
+import { leanAnswerRows } from '../../../limits.ts';
 
 const assetsSpec = { table: 'assets', columns: ['name', 'is_owned'], scope: 'category' } as const;
 const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as const;
@@ -16,7 +17,8 @@ const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as co
  * Visibility's lean page (plans without fill or compare): the groups are counted and ordered in JS, then
  * only the mentions of the page's groups are read, and each group's
  * brands ranked as the statement path ranks them (sort metric best first, NULLs last, then name, then id).
- * The ungrouped answer reads all its mentions (one group).
+ * The ungrouped answer reads all its mentions (one group). Past `leanAnswerRows` answer rows the groups
+ * are not few, and the page is read through the one-statement form.
  */
 export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null): LeanPage {
   const s = leanStatements(plan, rollups);
@@ -28,6 +30,7 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
   const prepare = async (reads: LeanReads) => {
     const parts = s.ungrouped ? splitParts(await reads.read(s.ungrouped)) : null;
     const answers = parts?.answers ?? (await reads.read(s.answers));
+    if (answers.length > leanAnswerRows) return null;
     const models = parts?.models ?? (s.models ? await reads.read(s.models) : null);
     const early = parts?.mentions ?? null;
     const assets = reads.dimension(assetsSpec, plan.categoryId);
@@ -38,7 +41,7 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
     const info = { models: modelsIn(s.withModel ? answers : models!, reads.dimension(modelsSpec, null)) };
     return { groups, assets, kept, early, head: { total: groups.length * kept.size, info } };
   };
-  type Prepared = Awaited<ReturnType<typeof prepare>>;
+  type Prepared = NonNullable<Awaited<ReturnType<typeof prepare>>>;
 
   /** The rows of units `range` (within whole groups `first` to `last`, exclusive). */
   const build = async (p: Prepared, reads: LeanReads, first: number, last: number, range: UnitRange) => {
@@ -64,6 +67,7 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
 
   const read = async (range: UnitRange, reads: LeanReads) => {
     const p = await prepare(reads);
+    if (!p) return null;
     const k = p.kept.size;
     const first = k === 0 ? p.groups.length : Math.floor(range.after / k);
     const last =
