@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/library/engine.ts';
 import { visibilityRollups } from '../src/reports/insights/visibility-rollup.ts';
+import { leanAnswerRows } from '../src/limits.ts';
 
 const dir = process.argv[2] ?? 'bench/data/scale-1';
 const runs = Number(process.argv[3] ?? 40);
@@ -43,6 +44,10 @@ try {
     ['30 d by day × model', { ...window(30), group_by: ['date', 'model'] }],
     ['30 d by day × model, page 50', { ...window(30), group_by: ['date', 'model'], limit: 10, page: 50 }],
     ['365 d by week', { ...window(365), group_by: ['date'], interval: 'week' }],
+    ['365 d by day × model (2,920 groups)', { ...window(365), group_by: ['date', 'model'] }],
+    ['7 d by day × prompt', { ...window(7), group_by: ['date', 'prompt'] }],
+    ['30 d by day × prompt', { ...window(30), group_by: ['date', 'prompt'] }],
+    ['90 d by day × prompt', { ...window(90), group_by: ['date', 'prompt'] }],
     [
       '365 d by topic, one region',
       { ...window(365), group_by: ['topic'], filter: { field: 'region', op: 'is', value: 'United States' } },
@@ -61,7 +66,9 @@ try {
     return { ...rest, ...(cursor ? { cursor } : {}) };
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  console.log('| request | lean ms | one statement ms | lean / one statement |\n|---|---:|---:|---:|');
+  console.log(
+    '| request | answer rows | lean ms | one statement ms | lean / one statement |\n|---|---:|---:|---:|---:|',
+  );
   for (const [label, request] of requests) {
     const body = await pageOf(request as Record<string, unknown>);
     for (const engine of [lean, statement]) await call(engine, body);
@@ -76,7 +83,10 @@ try {
       if (texts[0] !== texts[1]) throw new Error(`${label}: the lean page differs from the one-statement page`);
     }
     const [a, b] = times.map(median) as [number, number];
-    console.log(`| ${label} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} |`);
+    const fallbacks = lean.core.stats.leanFallbacks;
+    await call(lean, body);
+    const rows = lean.core.stats.leanFallbacks > fallbacks ? `> ${leanAnswerRows}` : `≤ ${leanAnswerRows}`;
+    console.log(`| ${label} | ${rows} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} |`);
   }
 } finally {
   await lean.close();

@@ -68,9 +68,10 @@ export const listingCacheBytes = 32 * MiB;
 
 /**
  * The answer rows (groups, by model where the source keeps it) a lean page reads before it falls back to the
- * one-statement form, which ranks and cuts in SQL: past this the groups are no longer few.
+ * one-statement form, which ranks and cuts in SQL: past this the groups are no longer few (bench/lean-pages.ts:
+ * 2,920 rows still read in 0.85 of the one-statement time at scale 1; bench/RESULTS.md).
  */
-export const leanAnswerRows = 8_192;
+export const leanAnswerRows = 4_096;
 
 /** Dimension rows (names, owners) kept in memory for lean pages, per engine; the least recently read go first. */
 export const dimensionCacheBytes = 16 * MiB;

@@ -174,6 +174,9 @@ WHERE r.unit > ${range.after}${range.upTo === null ? sql`` : sql` AND r.unit <= 
     total: sql`SELECT count(*) * (SELECT k FROM width) FROM groups`,
     info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scope_models e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 65_536,
-    ...(plan.fill || plan.compare ? {} : { lean: leanVisibility(plan, fromRollups) }),
+    // A grouped answer from the facts reads them twice in the lean form (answers, then mentions), where one statement reads them once.
+    ...(plan.fill || plan.compare || (!fromRollups && dims.length > 0)
+      ? {}
+      : { lean: leanVisibility(plan, fromRollups) }),
   };
 }
