@@ -172,7 +172,7 @@ async function benchDataset(scale: number, dir: string | undefined, options: Ben
 }
 
 /** Every category with its first owned brand and, in turn, one of its organization's domains. */
-function benchCategories(orgs: readonly OrganizationListing[]): BenchCategory[] {
+export function benchCategories(orgs: readonly OrganizationListing[]): BenchCategory[] {
   return orgs.flatMap((o) =>
     o.categories.map((c, i) => ({
       organizationId: o.id,
