@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
 import { openEngine } from '../src/open-engine.ts';
 import { encodeRows } from '../src/formats/encode.ts';
-import { formatSseEvent } from '../src/reports/sse.ts';
+import { sseText } from '../src/reports/sse.ts';
+import { csvText } from '../src/formats/csv.ts';
+import { ndjsonText } from '../src/formats/ndjson.ts';
+import { framedEvents, pageJson } from '../src/formats/json.ts';
+import type { RowsPart, RowsResult } from '../src/query/rows-result.ts';
 import { reportCases } from './cases/index.ts';
 import { benchCategories } from './lib/bench.ts';
 import { iterationParams, resolveDataset, type BenchDataset } from './lib/dataset.ts';
@@ -10,7 +14,8 @@ import { iterationParams, resolveDataset, type BenchDataset } from './lib/datase
  * Where a large answer's time goes between DuckDB and the wire (issue 23, "Row writers"): for each
  * stream and 50,000-row page named, the rows pulled as typed columns and nothing more, against the same
  * rows encoded (a page's JSON body; a stream's SSE text, NDJSON and CSV), interleaved round by round on
- * the same parameters. Medians; rows/s of the whole call.
+ * the same parameters. Medians; rows/s of the whole call. With `--encode-only`, the rows are read once
+ * and held, and only their encoding is timed (the same public encoders, replaying the held batches).
  *
  *   node --expose-gc --import tsx bench/row-writers.ts [--data DIR] [--rounds N] [--case report/request]...
  */
@@ -20,6 +25,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     case: { type: 'string', multiple: true },
     formats: { type: 'string' },
+    'encode-only': { type: 'boolean' },
   },
 });
 const defaults = [
@@ -76,12 +82,8 @@ for (const id of wanted) {
         const result = await scope.call('POST', path, { body });
         if (result.kind !== 'stream') throw new Error(`${id}: not a stream`);
         let rows = 0;
-        let bytes = 0;
-        for await (const e of result.events) {
-          bytes += formatSseEvent(e).length;
-          if (e.event === 'result') rows++;
-        }
-        return bytes > 0 ? rows : 0;
+        for await (const piece of sseText(result.events)) rows += piece.results;
+        return rows;
       };
     for (const format of ['ndjson', 'csv'] as const)
       if (streamFormats.includes(format))
@@ -93,6 +95,56 @@ for (const id of wanted) {
               for (let i = piece.indexOf('\n'); i >= 0; i = piece.indexOf('\n', i + 1)) lines++;
           return format === 'csv' ? lines - 1 : lines;
         };
+  }
+  if (values['encode-only']) {
+    const result = await scope.invoke('POST', path, { body });
+    if (result.kind !== 'rows') throw new Error(`${id}: not rows`);
+    const parts: RowsPart[] = [];
+    for await (const part of result.read()) parts.push(part);
+    const held: RowsResult = {
+      ...result,
+      read: async function* () {
+        yield* parts;
+      },
+    };
+    const encoders: Record<string, () => Promise<number>> =
+      request.kind === 'page'
+        ? { json: async () => (await pageJson(held)).length }
+        : {
+            sse: async () => {
+              let n = 0;
+              for await (const piece of sseText(framedEvents(held))) n += piece.text.length;
+              return n;
+            },
+            ndjson: async () => {
+              let n = 0;
+              for await (const piece of ndjsonText(held)) n += piece.length;
+              return n;
+            },
+            csv: async () => {
+              let n = 0;
+              for await (const piece of csvText(held)) n += piece.length;
+              return n;
+            },
+          };
+    for (const name of Object.keys(sides)) if (name !== 'columns' && !(name in encoders)) delete encoders[name];
+    const rows = parts.reduce((n, p) => n + ('batch' in p ? p.batch.length : 0), 0);
+    const times: Record<string, number[]> = Object.fromEntries(Object.keys(encoders).map((s) => [s, []]));
+    for (const encode of Object.values(encoders)) await encode();
+    for (let r = 0; r < rounds; r++)
+      for (const [name, encode] of Object.entries(encoders)) {
+        global.gc?.();
+        const t0 = performance.now();
+        await encode();
+        times[name]!.push(performance.now() - t0);
+      }
+    for (const [name, ts] of Object.entries(times)) {
+      const ms = median(ts);
+      console.log(
+        `| ${id} | ${rows.toLocaleString('en-US')} | ${name} (encoding only) | ${ms.toFixed(1)} | ${Math.round((rows / ms) * 1000).toLocaleString('en-US')} | |`,
+      );
+    }
+    continue;
   }
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((s) => [s, []]));
   let rows = 0;

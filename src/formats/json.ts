@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../query/rows-result.ts';
 import { compileRows, rowReader } from '../query/row-json.ts';
+import { formatSseEvent, type FramedEvents, type SsePiece } from '../reports/sse.ts';
 
 export interface OpenedRows {
   readonly head: Record<string, unknown>;
@@ -94,6 +95,34 @@ export async function* streamEvents(result: RowsResult): AsyncGenerator<StreamEv
   }
 }
 
+const resultEvents = { first: 'event: result\ndata: ', before: 'event: result\ndata: ', after: '\n\n' };
+
+/**
+ * The stream's events as SSE text: the `summary` event, then one piece per `rowsPerTurn` rows at most,
+ * each the same bytes as `formatSseEvent` of its `result` events. Between pieces the event loop gets a turn.
+ */
+export async function* streamSse(result: RowsResult): AsyncGenerator<SsePiece> {
+  const { head, batches, close } = await openRows(result);
+  try {
+    yield { text: formatSseEvent({ event: 'summary', data: JSON.stringify(head) }), results: 0 };
+    const { text } = compileRows(result.shape);
+    for await (const batch of batches)
+      for (let from = 0; from < batch.length; from += rowsPerTurn) {
+        const to = Math.min(batch.length, from + rowsPerTurn);
+        yield { text: text(batch, resultEvents, from, to), results: to - from };
+        await setImmediate();
+      }
+  } finally {
+    await close();
+  }
+}
+
+/** A stream's events, readable one event at a time or as SSE text a batch at a time. */
+export const framedEvents = (result: RowsResult): FramedEvents => ({
+  [Symbol.asyncIterator]: () => streamEvents(result),
+  sseText: () => streamSse(result),
+});
+
 /** The same events as JS values, for the library's iterators. */
 export async function* streamObjects(
   result: RowsResult,
@@ -120,5 +149,5 @@ export async function encodeJson(result: EndpointResult): Promise<JsonResult> {
   if (result.kind !== 'rows') return result;
   return result.framing === 'page'
     ? { kind: 'json', status: 200, json: await pageJson(result) }
-    : { kind: 'stream', events: streamEvents(result) };
+    : { kind: 'stream', events: framedEvents(result) };
 }
