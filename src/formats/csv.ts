@@ -130,10 +130,10 @@ function compileCsv(columns: readonly FlatColumn[], options: CsvOptions): CsvRow
     `'use strict';
 return function csvLines(batch) {
 ${bind.join('\n')}
-let out = '';
+const out = new Array(batch.length);
 let v;
-for (let i = 0; i < batch.length; i++) out += ${lines} + '\\n';
-return out;
+for (let i = 0; i < batch.length; i++) out[i] = ${lines};
+return out.length === 0 ? '' : out.join('\\n') + '\\n';
 };`,
   )(helpers) as CsvRows;
   return write;

@@ -8,26 +8,33 @@ export type RowWriter = (batch: ColumnBatch) => (row: number) => string;
 export type RowReader = (batch: ColumnBatch) => (row: number) => unknown;
 
 const isoDay = (v: Date) => v.toISOString().slice(0, 10);
+const isoSecond = (v: Date) => `${v.toISOString().slice(0, 19)}Z`;
 
 /**
  * The most distinct days `dayText` keeps: a year of days many times over; past it the cache starts
  * again, so a result spanning centuries costs a toISOString per day, never unbounded memory.
  */
 export const dayCacheSize = 8192;
-const days = new Map<number, string>();
+/** A cache of one text per distinct day, dropped whole when it reaches `dayCacheSize`. */
+function perDay(format: (v: Date) => string): (v: Date) => string {
+  const days = new Map<number, string>();
+  return (v) => {
+    const t = v.getTime();
+    let text = days.get(t);
+    if (text === undefined) {
+      text = format(v);
+      if (days.size >= dayCacheSize) days.clear();
+      days.set(t, text);
+    }
+    return text;
+  };
+}
 
 /** A day's `YYYY-MM-DD`, formatted once per distinct day: a stream writes the same few hundred days many times. */
-export function dayText(v: Date): string {
-  const t = v.getTime();
-  let text = days.get(t);
-  if (text === undefined) {
-    text = isoDay(v);
-    if (days.size >= dayCacheSize) days.clear();
-    days.set(t, text);
-  }
-  return text;
-}
-const isoSecond = (v: Date) => `${v.toISOString().slice(0, 19)}Z`;
+export const dayText = perDay(isoDay);
+
+/** A day as a JSON string, `"YYYY-MM-DD"`. */
+const dayJson = perDay((v) => `"${isoDay(v)}"`);
 
 /** The JS value a scalar shows as in JSON: days and instants as text, 64-bit integers as numbers, non-finite floats as null. */
 export function scalarValue(type: ScalarType, v: unknown): unknown {
@@ -300,30 +307,29 @@ export function compileRows(shape: RowShape): CompiledRows {
   ].join('\n');
   const helpers = {
     column,
-    day: (v: Date) => `"${dayText(v)}"`,
+    day: dayJson,
     second: (v: Date) => `"${isoSecond(v)}"`,
     str: (v: string) => JSON.stringify(v),
     repeated: Array.from({ length: src.caches }, repeatedTexts),
     slow: src.slow,
   };
   const make = <T>(body: string): T => new Function('h', `'use strict';\n${body}`)(helpers) as T;
-  const out: CompiledRows = {
-    text: make(`return function rowsText(batch, frame, from = 0, to = batch.length) {
-${bind}
-const end = Math.min(to, batch.length);
-let out = '';
-let v;
-for (let i = from; i < end; i++) out += (i === from ? frame.first : frame.before) + ${row} + frame.after;
-return out;
-};`),
-    texts: make(`return function rowsTexts(batch, from = 0, to = batch.length) {
+  const texts = make<RowsTexts>(`return function rowsTexts(batch, from = 0, to = batch.length) {
 ${bind}
 const end = Math.min(to, batch.length);
 const out = new Array(Math.max(0, end - from));
 let v;
 for (let i = from; i < end; i++) out[i - from] = ${row};
 return out;
-};`),
+};`);
+  const out: CompiledRows = {
+    // Joined, not concatenated: the rows' texts die young and the piece is one flat string, where a
+    // concatenated piece would be a tree of some twenty strings per row kept alive until it is written.
+    text: (batch, frame, from, to) => {
+      const rows = texts(batch, from, to);
+      return rows.length === 0 ? '' : frame.first + rows.join(frame.after + frame.before) + frame.after;
+    },
+    texts,
     one: make(`return function rowText(batch) {
 ${bind}
 return (i) => {
