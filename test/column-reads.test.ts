@@ -1,6 +1,6 @@
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { chunkBatch, vectorValues } from '../src/engine/column-reads.ts';
+import { chunkBatch, readerBatch, vectorValues } from '../src/engine/column-reads.ts';
 
 /** The converter's value with a 64-bit integer that fits a double exactly as the number: what the memory read gives. */
 const expected = (v: unknown) => (typeof v === 'bigint' && v < 2n ** 52n && v >= -(2n ** 52n) ? Number(v) : v);
@@ -69,5 +69,26 @@ describe('chunk columns read from vector memory', () => {
     expect(vectorValues(chunk.getColumnVector(0), 1)).toEqual([9007199254740993n]);
     const far = (await chunks(`SELECT 'infinity'::DATE AS day`, false))[0]!.chunk;
     expect(vectorValues(far.getColumnVector(0), 1)).toBeUndefined();
+  });
+
+  it('read a whole result chunk by chunk into one batch equal to the converter columns, lists and structs included', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      const reader = await conn.runAndReadAll(`
+        SELECT i::BIGINT * 1000000007 AS b, DATE '2026-01-01' + (i % 400)::INTEGER AS day,
+          CASE WHEN i % 3 = 0 THEN NULL ELSE 'text ' || i END AS t,
+          [i, i + 1] AS xs, {'id': 'x' || i, 'n': i % 7} AS ref, i % 2 = 0 AS ok
+        FROM range(5000) r(i)`);
+      const batch = readerBatch(reader);
+      expect(batch.length).toBe(5000);
+      // Read from memory (the converter gives bigints).
+      expect(typeof batch.columns.b![4999]).toBe('number');
+      const converted = reader.getColumnsJS();
+      reader.columnNames().forEach((name, c) => expect(batch.columns[name], name).toEqual(converted[c]!.map(expected)));
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
   });
 });

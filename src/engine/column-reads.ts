@@ -2,11 +2,30 @@ import type { DuckDBDataChunk, DuckDBResultReader, DuckDBVector } from '@duckdb/
 import { JSDuckDBValueConverter } from './duckdb-api.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 
-/** A whole result as one batch of JS columns. */
+/**
+ * A whole result as one batch of JS columns, each column read chunk by chunk as `chunkBatch` reads one.
+ * The reader keeps its chunks to itself; when they are not where @duckdb/node-api 1.5 keeps them (or do
+ * not add up to its row count) the package's own conversion reads the result.
+ */
 export function readerBatch(reader: DuckDBResultReader): ColumnBatch {
   const names = reader.columnNames();
+  const chunks = (reader as unknown as { chunks?: unknown }).chunks;
+  const n = reader.currentRowCount;
+  if (Array.isArray(chunks) && chunks.reduce((sum: number, c: DuckDBDataChunk) => sum + c.rowCount, 0) === n) {
+    const columns: Record<string, unknown[]> = {};
+    names.forEach((name, i) => {
+      const out = new Array<unknown>(n);
+      let at = 0;
+      for (const chunk of chunks as DuckDBDataChunk[]) {
+        readColumn(chunk, i, out, at);
+        at += chunk.rowCount;
+      }
+      columns[name] = out;
+    });
+    return { length: n, columns };
+  }
   const columns = reader.getColumnsJS();
-  return { length: reader.currentRowCount, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
+  return { length: n, columns: Object.fromEntries(names.map((n, i) => [n, columns[i]!])) };
 }
 
 /**
@@ -15,11 +34,18 @@ export function readerBatch(reader: DuckDBResultReader): ColumnBatch {
  */
 export function chunkBatch(names: readonly string[], chunk: DuckDBDataChunk): ColumnBatch {
   const columns: Record<string, readonly unknown[]> = {};
-  names.forEach((name, i) => {
-    columns[name] =
-      vectorValues(chunk.getColumnVector(i), chunk.rowCount) ?? chunk.convertColumnValues(i, JSDuckDBValueConverter);
-  });
+  names.forEach((name, i) => (columns[name] = readColumn(chunk, i, new Array<unknown>(chunk.rowCount), 0)));
   return { length: chunk.rowCount, columns };
+}
+
+/** Column `c` of a chunk written into `out` from `at`: from memory when it can be, else converted. */
+function readColumn(chunk: DuckDBDataChunk, c: number, out: unknown[], at: number): unknown[] {
+  if (vectorValues(chunk.getColumnVector(c), chunk.rowCount, out, at)) return out;
+  let i = at;
+  chunk.visitColumnValues(c, (value, _row, _column, type) => {
+    out[i++] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
+  });
+  return out;
 }
 
 // The vectors' memory as the package lays it out (@duckdb/node-api 1.5): typed arrays `items` over the
@@ -56,29 +82,34 @@ function validityOf(v: RawVector, n: number): ((i: number) => boolean) | null | 
 /**
  * A vector's values as the converter gives them, read from its memory: numbers (64-bit integers as
  * numbers when they fit a double exactly, else bigints), booleans, Dates for DATE and TIMESTAMP(TZ);
- * undefined when the vector is of another type or layout (the caller converts it value by value).
+ * undefined when the vector is of another type or layout (the caller converts it value by value). The
+ * values go into `out` from `at` (a new array by default).
  */
-export function vectorValues(vector: DuckDBVector, n: number): unknown[] | undefined {
+export function vectorValues(
+  vector: DuckDBVector,
+  n: number,
+  out: unknown[] = new Array<unknown>(n),
+  at = 0,
+): unknown[] | undefined {
   const v = vector as unknown as RawVector;
   const id = v.type.typeId;
   const valid = validityOf(v, n);
   if (valid === undefined) return undefined;
   const items = v.items;
-  const out = new Array<unknown>(n);
   if (small.has(id)) {
     if (!ArrayBuffer.isView(items) || items instanceof BigInt64Array || items instanceof BigUint64Array)
       return undefined;
     const xs = items as unknown as ArrayLike<number>;
     if (xs.length < n) return undefined;
-    for (let i = 0; i < n; i++) out[i] = valid === null || valid(i) ? xs[i] : null;
+    for (let i = 0; i < n; i++) out[at + i] = valid === null || valid(i) ? xs[i] : null;
     return out;
   }
   if (id === typeIds.DATE) {
     if (!(items instanceof Int32Array) || items.length < n) return undefined;
     for (let i = 0; i < n; i++) {
-      if (valid !== null && !valid(i)) out[i] = null;
+      if (valid !== null && !valid(i)) out[at + i] = null;
       else if (items[i]! > maxDays || items[i]! < -maxDays) return undefined;
-      else out[i] = new Date(items[i]! * msPerDay);
+      else out[at + i] = new Date(items[i]! * msPerDay);
     }
     return out;
   }
@@ -88,25 +119,25 @@ export function vectorValues(vector: DuckDBVector, n: number): unknown[] | undef
     const micros = id !== typeIds.BIGINT;
     for (let i = 0; i < n; i++) {
       if (valid !== null && !valid(i)) {
-        out[i] = null;
+        out[at + i] = null;
         continue;
       }
       const high = words[2 * i + 1]!;
       if (high >= safeHigh || high < -safeHigh) {
         if (micros) return undefined;
-        out[i] = items[i];
+        out[at + i] = items[i];
         continue;
       }
       const x = high * twoTo32 + (words[2 * i]! >>> 0);
       // TRICKY: BigInt division truncates toward zero, as `x - (x % 1000)` does: negative instants match the converter's.
-      out[i] = micros ? new Date((x - (x % 1000)) / 1000) : x;
+      out[at + i] = micros ? new Date((x - (x % 1000)) / 1000) : x;
     }
     return out;
   }
   if (id === typeIds.BOOLEAN) {
     const view = v.dataView;
     if (!(view instanceof DataView) || view.byteLength !== n) return undefined;
-    for (let i = 0; i < n; i++) out[i] = valid === null || valid(i) ? view.getUint8(i) !== 0 : null;
+    for (let i = 0; i < n; i++) out[at + i] = valid === null || valid(i) ? view.getUint8(i) !== 0 : null;
     return out;
   }
   return undefined;
