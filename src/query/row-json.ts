@@ -313,6 +313,7 @@ export function compileRows(shape: RowShape): CompiledRows {
     repeated: Array.from({ length: src.caches }, repeatedTexts),
     slow: src.slow,
   };
+  // TRICKY: compiled with the Function constructor from the shape's declaration; values are only read from the bound columns.
   const make = <T>(body: string): T => new Function('h', `'use strict';\n${body}`)(helpers) as T;
   const texts = make<RowsTexts>(`return function rowsTexts(batch, from = 0, to = batch.length) {
 ${bind}
