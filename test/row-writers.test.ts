@@ -29,6 +29,7 @@ const shape: RowShape = {
       }),
     ),
     field('json', value('json', { list: 'integer' }, 'json')),
+    field('jtags', value('jtags', { list: 'text' }, 'json')),
     field('pair', array([field('visits', value('n', 'integer')), field('label', value('model_name', 'text'))])),
   ],
 };
@@ -48,11 +49,22 @@ const row = fc.record({
   owned: nullable(fc.boolean()),
   tags: nullable(fc.array(nullable(text), { maxLength: 3 })),
   ref: nullable(fc.record({ id: nullable(text), n: nullable(fc.integer()) })),
-  json: nullable(fc.array(fc.integer(), { maxLength: 3 }).map((xs) => JSON.stringify(xs))),
+  json: nullable(
+    fc.oneof(
+      fc.array(fc.oneof(fc.integer(), fc.double()), { maxLength: 3 }).map((xs) => JSON.stringify(xs)),
+      fc.constantFrom('[ 1 , -0, 1e400 ]', '[1.50, null]', '["1", 2]', '[true]'),
+    ),
+  ),
+  jtags: nullable(
+    fc.oneof(
+      fc.array(nullable(text), { maxLength: 3 }).map((xs) => JSON.stringify(xs)),
+      fc.constantFrom('[ "a" , null ]', '["\\u0041\\n", "\\ud800"]', '[1, "x"]', '[]', '[{"a": 1}]'),
+    ),
+  ),
 });
 
 function columns(rows: Record<string, unknown>[]): ColumnBatch {
-  const names = ['day', 'at', 'model_id', 'model_name', 'n', 'score', 'owned', 'tags', 'ref', 'json'];
+  const names = ['day', 'at', 'model_id', 'model_name', 'n', 'score', 'owned', 'tags', 'ref', 'json', 'jtags'];
   return { length: rows.length, columns: Object.fromEntries(names.map((n) => [n, rows.map((r) => r[n])])) };
 }
 

@@ -180,6 +180,16 @@ function repeatedTexts(): (v: string) => string {
   };
 }
 
+/** Lists whose every item is null or of one JS type, by the item's scalar type: JSON.stringify writes them as valueText does. */
+const itemTypes = { text: 'texts', integer: 'numbers', float: 'numbers', boolean: 'booleans' } as const;
+const listOf =
+  (type: string) =>
+  (v: unknown): boolean => {
+    if (!Array.isArray(v)) return false;
+    for (const x of v) if (x !== null && typeof x !== type) return false;
+    return true;
+  };
+
 /** A JS string literal of a constant text, for the generated source. */
 const lit = (s: string) => JSON.stringify(s);
 
@@ -225,6 +235,18 @@ class RowSource {
 
   private value(node: Extract<ShapeNode, { kind: 'value' }>): void {
     const v = `${this.col(node.column)}[i]`;
+    const items = typeof node.type !== 'string' && 'list' in node.type ? node.type.list : undefined;
+    if (node.wire === 'json' && typeof items === 'string' && items in itemTypes) {
+      // A list of scalars as JSON text is parsed (the backend's JSON writing must not matter) and, when
+      // every item has its type, written back by JSON.stringify: for such a list, the same text valueText writes.
+      const typed = valueText(node.type);
+      const slow = this.slowPath((x) => typed(parsed(x)));
+      const test = itemTypes[items as keyof typeof itemTypes];
+      this.expr(
+        `((v = ${v}) == null ? 'null' : typeof v === 'string' && h.${test}(v = JSON.parse(v)) ? JSON.stringify(v) : ${slow}(${v}))`,
+      );
+      return;
+    }
     if (node.wire === 'json' || typeof node.type !== 'string') {
       const typed = valueText(node.type);
       this.expr(`${this.slowPath(node.wire === 'json' ? (x) => typed(parsed(x)) : typed)}(${v})`);
@@ -310,6 +332,9 @@ export function compileRows(shape: RowShape): CompiledRows {
     day: dayJson,
     second: (v: Date) => `"${isoSecond(v)}"`,
     str: (v: string) => JSON.stringify(v),
+    texts: listOf('string'),
+    numbers: listOf('number'),
+    booleans: listOf('boolean'),
     repeated: Array.from({ length: src.caches }, repeatedTexts),
     slow: src.slow,
   };
