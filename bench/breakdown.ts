@@ -10,6 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../src/open-engine.ts';
+import { sseText } from '../src/reports/sse.ts';
 
 const dir = process.argv[2]!;
 const runs = Number(process.argv[3] ?? 40);
@@ -154,7 +155,7 @@ const columns = async () => {
 const events = async () => {
   const result = await scope.call('POST', '/v2/reports/visibility/stream', { body: streamBody });
   let rows = -1;
-  if (result.kind === 'stream') for await (const e of result.events) rows += e.event === 'result' ? 1 : 0;
+  if (result.kind === 'stream') for await (const piece of sseText(result.events)) rows += piece.results;
   return rows + 1;
 };
 const rows = await columns();

@@ -5,7 +5,7 @@ import { encodeRows } from '../src/formats/encode.ts';
 import { formatNames, type FormatName } from '../src/formats/format-names.ts';
 import { encodeJson } from '../src/formats/json.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { formatSseEvent } from '../src/reports/sse.ts';
+import { sseText } from '../src/reports/sse.ts';
 
 /**
  * Every format of the same streams, interleaved round by round: wall time, bytes, the largest RSS seen
@@ -54,7 +54,7 @@ async function run(path: string, body: object, format: FormatName): Promise<Run>
   if (format === 'json') {
     const result = await encodeJson(await scope.invoke('POST', path, { body }));
     if (result.kind === 'json') count(result.json);
-    else for await (const e of result.events) count(formatSseEvent(e));
+    else for await (const piece of sseText(result.events)) count(piece.text);
   } else {
     const rows = await scope.invokeRows('POST', path, { body }, format);
     for await (const piece of encodeRows(rows, format, { duckdb: engine.core.pool })) count(piece);

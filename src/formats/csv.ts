@@ -1,5 +1,5 @@
-import type { ColumnBatch, ScalarType } from '../query/row-shape.ts';
-import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
+import type { ColumnBatch, RowShape, ScalarType } from '../query/row-shape.ts';
+import { column, dayText, parsed, scalarValue, valueText } from '../query/row-json.ts';
 import type { RowsResult } from '../query/rows-result.ts';
 import { flatColumns, slices, type FlatColumn } from './table-shape.ts';
 
@@ -36,7 +36,8 @@ export interface CsvOptions {
   readonly raw?: boolean;
 }
 
-function cellWriter(c: FlatColumn, options: CsvOptions): (batch: ColumnBatch) => (row: number) => string {
+/** A cell's text through the shape's value type, the slow way: structs, lists, JSON wire, unexpected JS types. */
+function cellText(c: FlatColumn, options: CsvOptions): (v: unknown) => string {
   const json = typeof c.type === 'string' ? undefined : valueText(c.type);
   const plain = json
     ? (v: unknown) => (v === null || v === undefined ? null : json(v))
@@ -49,11 +50,108 @@ function cellWriter(c: FlatColumn, options: CsvOptions): (batch: ColumnBatch) =>
     );
   const read =
     c.wire === 'json' ? (v: unknown) => text(dig(parsed(v))) : c.within ? (v: unknown) => text(dig(v)) : text;
-  return (batch) => {
-    const values = column(batch, c.column);
-    const guards = c.guards.map((g) => batch.columns[g] ?? []);
-    return (i) => (guards.some((g) => g[i] === null || g[i] === undefined) ? '' : csvField(read(values[i])));
+  return (v) => csvField(read(v));
+}
+
+/** The most distinct texts a CSV writer's cache of repeated cells keeps; past it the cache starts again. */
+export const repeatedCellsSize = 4096;
+
+function cached(write: (v: string) => string): (v: string) => string {
+  const cells = new Map<string, string>();
+  return (v) => {
+    let cell = cells.get(v);
+    if (cell === undefined) {
+      cell = write(v);
+      if (cells.size >= repeatedCellsSize) cells.clear();
+      cells.set(v, cell);
+    }
+    return cell;
   };
+}
+
+type CsvRows = (batch: ColumnBatch) => string;
+
+/**
+ * A shape's CSV lines compiled once (per shape and `raw`): one generated function whose loop reads each
+ * column array once and writes each cell with its type's formatting inline. Numbers, days, instants and
+ * booleans never need quoting, so only text cells pass through `csvField`. The source holds column
+ * indexes only; values are read at run time.
+ */
+function compileCsv(columns: readonly FlatColumn[], options: CsvOptions): CsvRows {
+  const names: string[] = [];
+  const values = new Set<string>();
+  const col = (name: string, value = true) => {
+    if (value) values.add(name);
+    let k = names.indexOf(name);
+    if (k < 0) k = names.push(name) - 1;
+    return `c${k}`;
+  };
+  const slow: ((v: unknown) => string)[] = [];
+  const repeated: ((v: string) => string)[] = [];
+  const textCell = options.raw ? (v: string) => csvField(v) : (v: string) => csvField(spreadsheetText(v));
+  const cells = columns.map((c) => {
+    const v = `${col(c.column)}[i]`;
+    const s = `h.slow[${slow.push(cellText(c, options)) - 1}]`;
+    let cell: string;
+    if (c.wire === 'json' || c.within || typeof c.type !== 'string') cell = `${s}(${v})`;
+    else {
+      const fast = {
+        text: `typeof v === 'string' ? ${c.wire === 'dictionary' ? `h.repeated[${repeated.push(cached(textCell)) - 1}](v)` : 'h.text(v)'}`,
+        boolean: `typeof v === 'boolean' ? (v ? 'true' : 'false')`,
+        // TRICKY: `v - v === 0` holds for finite numbers only: NaN and ±Infinity are empty cells, as null is.
+        integer: `typeof v === 'number' ? (v - v === 0 ? '' + v : '') : typeof v === 'bigint' ? '' + Number(v)`,
+        float: `typeof v === 'number' ? (v - v === 0 ? '' + v : '') : typeof v === 'bigint' ? '' + Number(v)`,
+        date: `v instanceof Date ? h.day(v)`,
+        instant: `v instanceof Date ? h.second(v)`,
+      }[c.type];
+      cell = `((v = ${v}) == null ? '' : ${fast} : ${s}(v))`;
+    }
+    if (c.guards.length === 0) return cell;
+    return `(${c.guards.map((g) => `${col(g, false)}[i] == null`).join(' || ')} ? '' : ${cell})`;
+  });
+  // A guard column the rows lack reads as all null (its object empty); a value column the rows lack is the rows query's bug.
+  const bind = names.map(
+    (name, k) =>
+      `const c${k} = ${values.has(name) ? `h.column(batch, ${JSON.stringify(name)})` : `batch.columns[${JSON.stringify(name)}] ?? h.none`};`,
+  );
+  const helpers = {
+    slow,
+    repeated,
+    text: textCell,
+    day: dayText,
+    second: (d: Date) => `${d.toISOString().slice(0, 19)}Z`,
+    column,
+    none: [],
+  };
+  const lines = cells.length > 0 ? cells.join(" + ',' + ") : "''";
+  // TRICKY: compiled with the Function constructor from the shape's declaration; values are only read from the bound columns.
+  const write = new Function(
+    'h',
+    `'use strict';
+return function csvLines(batch) {
+${bind.join('\n')}
+const out = new Array(batch.length);
+let v;
+for (let i = 0; i < batch.length; i++) out[i] = ${lines};
+return out.length === 0 ? '' : out.join('\\n') + '\\n';
+};`,
+  )(helpers) as CsvRows;
+  return write;
+}
+
+/** Compiled CSV writers by shape and `raw`, at most `compiledCsvShapes`, the oldest dropped first. */
+const compiled = new Map<string, CsvRows>();
+export const compiledCsvShapes = 256;
+
+function csvRows(shape: RowShape, columns: readonly FlatColumn[], options: CsvOptions): CsvRows {
+  const key = `${options.raw === true}:${JSON.stringify(shape)}`;
+  let rows = compiled.get(key);
+  if (!rows) {
+    rows = compileCsv(columns, options);
+    if (compiled.size >= compiledCsvShapes) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, rows);
+  }
+  return rows;
 }
 
 /**
@@ -64,15 +162,7 @@ function cellWriter(c: FlatColumn, options: CsvOptions): (batch: ColumnBatch) =>
  */
 export async function* csvText(result: RowsResult, options: CsvOptions = {}): AsyncGenerator<string> {
   const columns = flatColumns(result.shape);
-  const cells = columns.map((c) => cellWriter(c, options));
-  for await (const part of slices(result)) {
-    if (!('batch' in part)) {
-      yield columns.map((c) => csvField(c.path)).join(',') + '\n';
-      continue;
-    }
-    const bound = cells.map((cell) => cell(part.batch));
-    let out = '';
-    for (let i = 0; i < part.batch.length; i++) out += bound.map((cell) => cell(i)).join(',') + '\n';
-    yield out;
-  }
+  const lines = csvRows(result.shape, columns, options);
+  for await (const part of slices(result))
+    yield 'batch' in part ? lines(part.batch) : columns.map((c) => csvField(c.path)).join(',') + '\n';
 }

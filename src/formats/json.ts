@@ -1,7 +1,8 @@
 import { setImmediate } from 'node:timers/promises';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../query/rows-result.ts';
-import { rowReader, rowWriter } from '../query/row-json.ts';
+import { compileRows, rowReader } from '../query/row-json.ts';
+import { formatSseEvent, type FramedEvents, type SsePiece } from '../reports/sse.ts';
 
 export interface OpenedRows {
   readonly head: Record<string, unknown>;
@@ -41,20 +42,23 @@ async function eachRow(batch: ColumnBatch, each: (i: number) => void): Promise<v
   }
 }
 
-/** The spec's page body, `{"info":…,"data":[…]}`, as text. */
+const pageRows = { first: '', before: ',', after: '' };
+
+/** The spec's page body, `{"info":…,"data":[…]}`, as text: one string per `rowsPerTurn` rows, joined once. */
 export async function pageJson(result: RowsResult): Promise<string> {
-  const write = rowWriter(result.shape);
+  const { text } = compileRows(result.shape);
   const { head, batches, close } = await openRows(result);
-  const rows: string[] = [];
+  const pieces: string[] = [];
   try {
-    for await (const batch of batches) {
-      const row = write(batch);
-      await eachRow(batch, (i) => rows.push(row(i)));
-    }
+    for await (const batch of batches)
+      for (let from = 0; from < batch.length; from += rowsPerTurn) {
+        if (from > 0) await setImmediate();
+        pieces.push(text(batch, pageRows, from, from + rowsPerTurn));
+      }
   } finally {
     await close();
   }
-  return `{"info":${JSON.stringify(head)},"data":[${rows.join(',')}]}`;
+  return `{"info":${JSON.stringify(head)},"data":[${pieces.join(',')}]}`;
 }
 
 /** The spec's page body as JS values: what `JSON.parse(await pageJson(result))` gives, without the text. */
@@ -81,16 +85,43 @@ export async function* streamEvents(result: RowsResult): AsyncGenerator<StreamEv
   const { head, batches, close } = await openRows(result);
   try {
     yield { event: 'summary', data: JSON.stringify(head) };
-    const write = rowWriter(result.shape);
+    const { texts } = compileRows(result.shape);
     for await (const batch of batches) {
-      const row = write(batch);
-      for (let i = 0; i < batch.length; i++) yield { event: 'result', data: row(i) };
+      for (const data of texts(batch)) yield { event: 'result', data };
       await setImmediate();
     }
   } finally {
     await close();
   }
 }
+
+const resultEvents = { first: 'event: result\ndata: ', before: 'event: result\ndata: ', after: '\n\n' };
+
+/**
+ * The stream's events as SSE text: the `summary` event, then one piece per `rowsPerTurn` rows at most,
+ * each the same bytes as `formatSseEvent` of its `result` events. Between pieces the event loop gets a turn.
+ */
+export async function* streamSse(result: RowsResult): AsyncGenerator<SsePiece> {
+  const { head, batches, close } = await openRows(result);
+  try {
+    yield { text: formatSseEvent({ event: 'summary', data: JSON.stringify(head) }), results: 0 };
+    const { text } = compileRows(result.shape);
+    for await (const batch of batches)
+      for (let from = 0; from < batch.length; from += rowsPerTurn) {
+        const to = Math.min(batch.length, from + rowsPerTurn);
+        yield { text: text(batch, resultEvents, from, to), results: to - from };
+        await setImmediate();
+      }
+  } finally {
+    await close();
+  }
+}
+
+/** A stream's events, readable one event at a time or as SSE text a batch at a time. */
+export const framedEvents = (result: RowsResult): FramedEvents => ({
+  [Symbol.asyncIterator]: () => streamEvents(result),
+  sseText: () => streamSse(result),
+});
 
 /** The same events as JS values, for the library's iterators. */
 export async function* streamObjects(
@@ -118,5 +149,5 @@ export async function encodeJson(result: EndpointResult): Promise<JsonResult> {
   if (result.kind !== 'rows') return result;
   return result.framing === 'page'
     ? { kind: 'json', status: 200, json: await pageJson(result) }
-    : { kind: 'stream', events: streamEvents(result) };
+    : { kind: 'stream', events: framedEvents(result) };
 }

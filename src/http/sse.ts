@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { StreamEvent } from '../query/rows-result.ts';
-import { formatSseEvent, sseKeepAlive } from '../reports/sse.ts';
+import { sseKeepAlive, sseText, type SsePiece } from '../reports/sse.ts';
 import { firstPiece } from './first-piece.ts';
 
 export interface SseOptions {
@@ -13,7 +13,8 @@ export interface SseOptions {
 }
 
 /**
- * Writes a stream as Server-Sent Events. Headers (rate-limit ones included) go out with the first event,
+ * Writes a stream as Server-Sent Events, a batch of rows per write when the stream offers its SSE text
+ * (`sseText`), else an event per write. Headers (rate-limit ones included) go out with the first event,
  * so a failure before it is answered with its status (`firstPiece`); writes wait for `drain`; keep-alives are comment lines. If the client goes away the caller's
  * abort signal stops the query. If the stream fails midway the socket is destroyed, so no client can
  * mistake a truncated stream for a complete one.
@@ -24,12 +25,12 @@ export async function sendSse(
   abort: AbortController,
   options: SseOptions,
 ): Promise<void> {
-  const iterator = events[Symbol.asyncIterator]();
-  let first: IteratorResult<StreamEvent>;
+  const iterator = sseText(events);
+  let first: IteratorResult<SsePiece>;
   try {
     first = await firstPiece(iterator, abort, options.firstRowMs);
   } catch (error) {
-    await iterator.return?.(undefined)?.catch(() => undefined);
+    await iterator.return(undefined).catch(() => undefined);
     throw error;
   }
   const res = reply.raw;
@@ -67,7 +68,7 @@ export async function sendSse(
     for (let next = first; ; next = await iterator.next()) {
       if (next.done || abort.signal.aborted) break;
       lastWrite = Date.now();
-      if (!res.write(formatSseEvent(next.value))) {
+      if (!res.write(next.value.text)) {
         await drainOrClose(res);
       }
     }
@@ -79,7 +80,7 @@ export async function sendSse(
     clearTimeout(deadline);
     clearInterval(keepAlive);
     res.off('close', onClose);
-    await iterator.return?.(undefined);
+    await iterator.return(undefined);
   }
 }
 

@@ -47,8 +47,9 @@ export interface RowShape {
 
 /**
  * Rows as columns, as a backend returns them: each column is an array of `length` values. Scalars are
- * JS strings, numbers, bigints (64-bit integers), booleans, Dates (days and instants) or null; structs
- * are plain objects and lists arrays.
+ * JS strings, numbers, bigints (64-bit integers past what a double holds exactly; DuckDB's smaller ones
+ * arrive as numbers, ClickHouse's as it sends them), booleans, Dates (days and instants) or null;
+ * structs are plain objects and lists arrays.
  */
 export interface ColumnBatch {
   readonly length: number;
