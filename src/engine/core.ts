@@ -14,6 +14,8 @@ import type { DimensionCache } from './dimension-cache.ts';
 
 export interface EngineLimits {
   readonly timeBudgetMs: number;
+  /** Answer rows a lean page reads before the one-statement form answers instead (`leanAnswerRows`). */
+  readonly leanAnswerRows: number;
   readonly memory: MemoryPlan;
 }
 
@@ -22,6 +24,8 @@ export interface EngineStats {
   activeStreams: number;
   /** Rows streams have fetched from DuckDB and not yet handed on: at most one chunk per stream. */
   bufferedRows: number;
+  /** Pages read in their report's lean form. */
+  leanPages: number;
   /** Lean pages read again through the one-statement form (too many groups, or an edit meanwhile). */
   leanFallbacks: number;
 }

@@ -48,6 +48,12 @@ export interface EngineOptions {
    */
   readonly leanPages?: boolean;
   /**
+   * The answer rows (groups, by model where the source keeps them) a lean page reads before it leaves the
+   * page to the one-statement form, which ranks in SQL. Default 4,096 (where the lean form stopped winning
+   * at scale 1, bench/RESULTS.md); a positive integer.
+   */
+  readonly leanAnswerRows?: number;
+  /**
    * How long one call (not a stream) may run before its statement is interrupted and it fails with a
    * TimeBudgetError; 0 turns the budget off. Default 30 000 ms.
    */

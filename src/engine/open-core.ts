@@ -4,7 +4,7 @@ import { DatasetError } from '../errors.ts';
 import { tableNames, type TableName } from '../model/tables.ts';
 import { DatasetVersion, type TableSource } from './dataset-version.ts';
 import { DuckDBPool } from './duckdb-pool.ts';
-import { defaultMaxStreams, defaultTimeBudgetMs } from '../limits.ts';
+import { defaultMaxStreams, defaultTimeBudgetMs, leanAnswerRows } from '../limits.ts';
 import { duckdbMemoryLimit, embeddedShares, planMemory } from './memory-budget.ts';
 import { Slots } from './slots.ts';
 import { Rollups, type DurableRollups, type RollupDef } from './rollups.ts';
@@ -62,7 +62,11 @@ export async function openCore(
     const state = await StateStore.attach(pool, options.state ?? ':memory:', options.stateWhenLocked);
     const catalog = await pool.use((conn) => TenantCatalog.load(conn));
     const clock = options.clock ?? (() => new Date());
-    const limits = { timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs, memory };
+    const limits = {
+      timeBudgetMs: options.timeBudgetMs ?? defaultTimeBudgetMs,
+      leanAnswerRows: positive('leanAnswerRows', options.leanAnswerRows ?? leanAnswerRows),
+      memory,
+    };
     const version = new DatasetVersion(pool, options.data, sources, state);
     const rollupsOn = options.rollups ?? true;
     backend = await openBackend(
@@ -75,7 +79,7 @@ export async function openCore(
     return {
       pool,
       backend,
-      stats: { activeStreams: 0, bufferedRows: 0, leanFallbacks: 0 },
+      stats: { activeStreams: 0, bufferedRows: 0, leanPages: 0, leanFallbacks: 0 },
       limits,
       streams: new Slots(maxStreams),
       state,
@@ -132,4 +136,9 @@ function durableRollups(options: EngineOptions, version: DatasetVersion): Durabl
         files,
       }
     : undefined;
+}
+
+function positive(option: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${option} must be a positive integer, got ${value}`);
+  return value;
 }

@@ -44,13 +44,17 @@ async function leanPage(
   range: UnitRange,
 ): Promise<{ head: Head; rows: ColumnBatch } | null> {
   const { backend, state } = ctx.core;
+  const answerRows = ctx.core.limits.leanAnswerRows;
   const generation = state.generation;
   const dimension = await leanDimensions(ctx, lean);
   const page =
     backend.together && !lean.oneStatement
-      ? await backend.together((read) => lean.read(range, { read, dimension }), ctx.signal)
-      : await lean.read(range, { read: (q) => backend.read(q, ctx.signal), dimension });
-  if (page && state.generation === generation) return page;
+      ? await backend.together((read) => lean.read(range, { read, dimension, answerRows }), ctx.signal)
+      : await lean.read(range, { read: (q) => backend.read(q, ctx.signal), dimension, answerRows });
+  if (page && state.generation === generation) {
+    ctx.core.stats.leanPages++;
+    return page;
+  }
   ctx.core.stats.leanFallbacks++;
   return null;
 }

@@ -52,6 +52,8 @@ export interface DimensionUse {
  */
 export interface LeanReads {
   read(query: Fragment): Promise<ColumnBatch>;
+  /** The answer rows it reads before it gives up for the one-statement form (`leanAnswerRows`). */
+  readonly answerRows: number;
   dimension(spec: DimensionSpec, scopeId: string | null): DimensionRows;
 }
 
@@ -62,7 +64,8 @@ export interface LeanReads {
  * range's rows in answer order with the columns `shape` reads); `statements` are what explain shows.
  */
 export interface LeanPage {
-  readonly statements: readonly Fragment[];
+  /** Its statements as explain shows them, for a bound of `answerRows` answer rows. */
+  statements(answerRows: number): Fragment[];
   readonly dimensions: readonly DimensionUse[];
   /** Null when the answer is too large for it (its groups are not few): the one-statement form reads it. */
   read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch } | null>;

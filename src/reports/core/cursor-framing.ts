@@ -78,7 +78,10 @@ function cursorPage<Req, Plan>(
     normalized: { plan: p.plan, paging, cursorKey: ctx.cursors.keyId },
     statements: [
       p.compiled.lean && ctx.core.leanPages
-        ? { role: 'page (lean: then ranked and cut in JS)', queries: () => [...p.compiled.lean!.statements] }
+        ? {
+            role: 'page (lean: then ranked and cut in JS)',
+            queries: () => p.compiled.lean!.statements(ctx.core.limits.leanAnswerRows),
+          }
         : { role: 'page', queries: (dialect) => pageStatements(p.compiled, range, dialect) },
     ],
     run: async () => {

@@ -1,6 +1,5 @@
 import { and, join, list, sql, type Fragment, type SqlValue } from '../../../query/sql.ts';
 import { nextBucket } from '../../../query/time.ts';
-import { leanAnswerRows } from '../../../limits.ts';
 import { nullDouble, nullText } from '../../../query/dialect.ts';
 import { groupKey, promptDimensions } from '../../insights/dimensions.ts';
 import type { VisibilityRollup } from '../../insights/visibility-rollup.ts';
@@ -37,7 +36,7 @@ export function leanStatements(plan: VisibilityPlan, rollups: LeanSources | null
   const s = statements(plan, rollups);
   return {
     ...s,
-    ungrouped: plan.groupBy.length === 0 ? together(s.answers, s.mentions(sql``), s.models, s.withModel) : null,
+    ungrouped: plan.groupBy.length === 0 ? together(s.answers(null), s.mentions(sql``), s.models, s.withModel) : null,
   };
 }
 
@@ -47,12 +46,13 @@ function statements(plan: VisibilityPlan, rollups: LeanSources | null) {
   const keysSelect = join(keys, '');
   const withModel = !rollups || rollups.rows.keeps.includes('model');
   const model = withModel ? sql`f.model_id, ` : sql``;
-  // One row past the bound says the groups are not few (see leanAnswerRows); the ungrouped answer has one group.
-  const bounded = plan.groupBy.length > 0 ? sql` LIMIT ${leanAnswerRows + 1}` : sql``;
+  // One row past the bound says the groups are not few (`leanAnswerRows`); null reads them all.
+  const bounded = (rows: number | null) => (rows === null ? sql`` : sql` LIMIT ${rows + 1}`);
   if (rollups) {
     return {
       withModel,
-      answers: sql`SELECT ${keysSelect}${model}${count(sql`sum(f.executions)`)} AS n FROM ${rollupFrom(rollups.rows, 'executions')} WHERE ${window} GROUP BY ALL${bounded}`,
+      answers: (rows: number | null) =>
+        sql`SELECT ${keysSelect}${model}${count(sql`sum(f.executions)`)} AS n FROM ${rollupFrom(rollups.rows, 'executions')} WHERE ${window} GROUP BY ALL${bounded(rows)}`,
       models: withModel
         ? null
         : sql`SELECT DISTINCT f.model_id FROM ${rollupFrom(rollups.models, 'executions')} WHERE ${window}`,
@@ -63,7 +63,8 @@ function statements(plan: VisibilityPlan, rollups: LeanSources | null) {
   const prompts = visibilityPrompts(plan);
   return {
     withModel,
-    answers: sql`WITH ${prompts} SELECT ${keysSelect}${model}${count(sql`count(*)`)} AS n FROM executions f JOIN visibility_prompts p ON p.id = f.prompt_id WHERE ${window} GROUP BY ALL${bounded}`,
+    answers: (rows: number | null) =>
+      sql`WITH ${prompts} SELECT ${keysSelect}${model}${count(sql`count(*)`)} AS n FROM executions f JOIN visibility_prompts p ON p.id = f.prompt_id WHERE ${window} GROUP BY ALL${bounded(rows)}`,
     models: null,
     mentions: (bound: Fragment) =>
       sql`WITH ${prompts} SELECT ${keysSelect}f.asset_id, ${count(sql`count(*)`)} AS mentions, ${count(sql`sum(f.position)`)} AS position_sum FROM mentions f JOIN visibility_prompts p ON p.id = f.prompt_id WHERE ${window}${bound} GROUP BY ALL`,

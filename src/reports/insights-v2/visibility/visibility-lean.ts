@@ -8,7 +8,6 @@ import { dimensionOf, leanGroups } from './lean-groups.ts';
 import { RowsOut } from './lean-rows.ts';
 import { leanStatements, pageBound, type LeanSources } from './lean-statements.ts';
 import { bestFirst, type VisibilityPlan } from './visibility-plan.ts';
-import { leanAnswerRows } from '../../../limits.ts';
 
 const assetsSpec = { table: 'assets', columns: ['name', 'is_owned'], scope: 'category' } as const;
 const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as const;
@@ -17,7 +16,7 @@ const modelsSpec = { table: 'models', columns: ['name'], scope: 'global' } as co
  * Visibility's lean page (plans without fill or compare): the groups are counted and ordered in JS, then
  * only the mentions of the page's groups are read, and each group's
  * brands ranked as the statement path ranks them (sort metric best first, NULLs last, then name, then id).
- * The ungrouped answer reads all its mentions (one group). Past `leanAnswerRows` answer rows the groups
+ * The ungrouped answer reads all its mentions (one group). Past `LeanReads.answerRows` answer rows the groups
  * are not few, and the page is read through the one-statement form.
  */
 export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null): LeanPage {
@@ -29,8 +28,8 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
   /** The groups, the brands the request keeps, the total and the info. */
   const prepare = async (reads: LeanReads) => {
     const parts = s.ungrouped ? splitParts(await reads.read(s.ungrouped)) : null;
-    const answers = parts?.answers ?? (await reads.read(s.answers));
-    if (answers.length > leanAnswerRows) return null;
+    const answers = parts?.answers ?? (await reads.read(s.answers(reads.answerRows)));
+    if (answers.length > reads.answerRows) return null;
     const models = parts?.models ?? (s.models ? await reads.read(s.models) : null);
     const early = parts?.mentions ?? null;
     const assets = reads.dimension(assetsSpec, plan.categoryId);
@@ -81,7 +80,8 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
     ...dims.flatMap((d) => dimensionOf(d, plan.categoryId) ?? []),
   ];
   return {
-    statements: s.ungrouped ? [s.ungrouped] : [s.answers, ...(s.models ? [s.models] : []), s.mentions(sql``)],
+    statements: (answerRows) =>
+      s.ungrouped ? [s.ungrouped] : [s.answers(answerRows), ...(s.models ? [s.models] : []), s.mentions(sql``)],
     dimensions,
     read,
     oneStatement: s.ungrouped !== null,
