@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine } from '../src/open-engine.ts';
-import { sseText } from '../src/reports/sse.ts';
+import { sseText } from '../src/formats/sse-text.ts';
 
 const dir = process.argv[2]!;
 const runs = Number(process.argv[3] ?? 40);

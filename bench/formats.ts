@@ -5,7 +5,7 @@ import { encodeRows } from '../src/formats/encode.ts';
 import { formatNames, type FormatName } from '../src/formats/format-names.ts';
 import { encodeJson } from '../src/formats/json.ts';
 import { sampleDir } from '../src/generate/sample.ts';
-import { sseText } from '../src/reports/sse.ts';
+import { sseText } from '../src/formats/sse-text.ts';
 
 /**
  * Every format of the same streams, interleaved round by round: wall time, bytes, the largest RSS seen

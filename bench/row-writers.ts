@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openEngine } from '../src/open-engine.ts';
 import { encodeRows } from '../src/formats/encode.ts';
-import { sseText } from '../src/reports/sse.ts';
+import { sseText } from '../src/formats/sse-text.ts';
 import { csvText } from '../src/formats/csv.ts';
 import { ndjsonText } from '../src/formats/ndjson.ts';
 import { framedEvents, pageJson } from '../src/formats/json.ts';

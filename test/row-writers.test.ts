@@ -7,7 +7,7 @@ import { flatColumns, flatText } from '../src/formats/table-shape.ts';
 import { compileRows, rowReader } from '../src/query/row-json.ts';
 import { array, field, object, repeated, value, type ColumnBatch, type RowShape } from '../src/query/row-shape.ts';
 import type { RowsResult } from '../src/query/rows-result.ts';
-import { formatSseEvent } from '../src/reports/sse.ts';
+import { formatSseEvent } from '../src/formats/sse-text.ts';
 
 // Every type and wire a compiled writer specialises, and the ones it hands to the interpreted path.
 const shape: RowShape = {

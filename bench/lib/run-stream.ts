@@ -1,5 +1,5 @@
 import { JSDuckDBValueConverter } from '@duckdb/node-api';
-import { sseText } from '../../src/reports/sse.ts';
+import { sseText } from '../../src/formats/sse-text.ts';
 import type { Answer } from './case.ts';
 import { collectGarbage, round, RssPeak, StallMonitor, stats, timed } from './measure.ts';
 import {

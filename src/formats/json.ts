@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../query/rows-result.ts';
 import { compileRows, rowReader } from '../query/row-json.ts';
-import { formatSseEvent, type FramedEvents, type SsePiece } from '../reports/sse.ts';
+import { formatSseEvent, type FramedEvents, type SsePiece } from './sse-text.ts';
 
 export interface OpenedRows {
   readonly head: Record<string, unknown>;

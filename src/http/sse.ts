@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { StreamEvent } from '../query/rows-result.ts';
-import { sseKeepAlive, sseText, type SsePiece } from '../reports/sse.ts';
+import { sseKeepAlive, sseText, type SsePiece } from '../formats/sse-text.ts';
 import { firstPiece } from './first-piece.ts';
 
 export interface SseOptions {

@@ -5,7 +5,7 @@ import { DatasetError, EngineError, InternalError, ValidationError } from '../..
 import { encodeRows } from '../../formats/encode.ts';
 import { formatNames, formats, isFormatName, type FormatName } from '../../formats/format-names.ts';
 import { boxTable } from '../../formats/box-table.ts';
-import { formatSseEvent } from '../../reports/sse.ts';
+import { formatSseEvent } from '../../formats/sse-text.ts';
 import { defaultStatePath } from '../../state/default-path.ts';
 import { parse, required, UsageError } from '../args.ts';
 import { countingRows, exportProgress, openOutput } from '../export-output.ts';

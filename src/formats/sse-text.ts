@@ -1,4 +1,4 @@
-import type { StreamEvent } from './endpoint.ts';
+import type { StreamEvent } from '../query/rows-result.ts';
 
 /** One Server-Sent Event. Data is single-line JSON, so one `data:` line carries it. */
 export function formatSseEvent(e: StreamEvent): string {
