@@ -1,6 +1,7 @@
 import type { ColumnBatch, RowShape, ScalarType } from '../query/row-shape.ts';
 import { column, dayText, parsed, scalarValue, valueText } from '../query/row-json.ts';
 import type { RowsResult } from '../query/rows-result.ts';
+import { boundedMemo } from '../query/bounded-memo.ts';
 import { flatColumns, slices, type FlatColumn } from './table-shape.ts';
 
 /**
@@ -56,18 +57,8 @@ function cellText(c: FlatColumn, options: CsvOptions): (v: unknown) => string {
 /** The most distinct texts a CSV writer's cache of repeated cells keeps; past it the cache starts again. */
 export const repeatedCellsSize = 4096;
 
-function cached(write: (v: string) => string): (v: string) => string {
-  const cells = new Map<string, string>();
-  return (v) => {
-    let cell = cells.get(v);
-    if (cell === undefined) {
-      cell = write(v);
-      if (cells.size >= repeatedCellsSize) cells.clear();
-      cells.set(v, cell);
-    }
-    return cell;
-  };
-}
+const cached = (write: (v: string) => string): ((v: string) => string) =>
+  boundedMemo(repeatedCellsSize, (v: string) => v, write);
 
 type CsvRows = (batch: ColumnBatch) => string;
 

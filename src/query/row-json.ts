@@ -1,4 +1,5 @@
 import type { ColumnBatch, RowShape, ScalarType, ShapeNode, ValueType } from './row-shape.ts';
+import { boundedMemo } from './bounded-memo.ts';
 
 /**
  * Rows as the spec's JSON, built once in JS from typed columns. A shape compiles to one writer per
@@ -16,19 +17,8 @@ const isoSecond = (v: Date) => `${v.toISOString().slice(0, 19)}Z`;
  */
 export const dayCacheSize = 8192;
 /** A cache of one text per distinct day, dropped whole when it reaches `dayCacheSize`. */
-function perDay(format: (v: Date) => string): (v: Date) => string {
-  const days = new Map<number, string>();
-  return (v) => {
-    const t = v.getTime();
-    let text = days.get(t);
-    if (text === undefined) {
-      text = format(v);
-      if (days.size >= dayCacheSize) days.clear();
-      days.set(t, text);
-    }
-    return text;
-  };
-}
+const perDay = (format: (v: Date) => string): ((v: Date) => string) =>
+  boundedMemo(dayCacheSize, (v: Date) => v.getTime(), format);
 
 /** A day's `YYYY-MM-DD`, formatted once per distinct day: a stream writes the same few hundred days many times. */
 export const dayText = perDay(isoDay);
