@@ -137,9 +137,8 @@ describe('explain', () => {
     const body = requests[0]![1];
     const page = (await engine.org(ids.org1).report('visibility')(body)) as Json;
     // A lean page: the answers per group and the mentions per group and brand, ranked and cut in JS.
-    const [answers, mentions] = (
-      (await engine.org(ids.org1).report('visibility')(body, { explain: true })) as Json
-    ).explain.statements;
+    const [answers, mentions] = ((await engine.org(ids.org1).report('visibility')(body, { explain: true })) as Json)
+      .explain.statements;
     const run = (text: string, params: unknown) =>
       engine.core.pool.use(async (conn) => (await conn.runAndReadAll(text, params as never)).getRowObjectsJS());
     const perMonth = await run(
@@ -164,14 +163,11 @@ describe('explain', () => {
     const v1Rows = await engine.core.pool.use(async (conn) =>
       (await conn.runAndReadAll(v1Statement.sql, v1Statement.params)).getRowObjectsJS(),
     );
-    // A large range sends repeated text as codes into dictionaries that the head row carries as JSON.
-    const decode = (column: string, v: unknown) =>
-      v1Rows[0]![`dict_${column}`] ? (JSON.parse(String(v1Rows[0]![`dict_${column}`])) as string[])[Number(v)] : v;
-    expect(
-      v1Rows
-        .slice(1)
-        .map((r) => ({ metrics: [r.m0, Number(r.m1)], dimensions: [decode('d0', r.d0), decode('d1', r.d1)] })),
-    ).toEqual(v1.data);
+    // A lean v1 page: one top-N statement whose rows are the page's, the total beside each.
+    expect(v1Rows[0]!.head_total).toBe(BigInt(v1.info.total_rows));
+    expect(v1Rows.map((r) => ({ metrics: [r.out_m0, Number(r.out_m1)], dimensions: [r.out_d0, r.out_d1] }))).toEqual(
+      v1.data,
+    );
   });
 
   it('refuses a bad value and a table format, naming the query parameter', async () => {

@@ -1,6 +1,6 @@
 import { concatBatches, sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape } from '../query/row-shape.ts';
-import type { CallContext, RowsResult } from './endpoint.ts';
+import type { CallContext, RowsResult, Statement } from './endpoint.ts';
 import { Decoder } from './dictionaries.ts';
 import type { DimensionRows, DimensionSpec } from '../engine/dimension-cache.ts';
 import {
@@ -12,6 +12,14 @@ import {
   type ShapedReport,
   type UnitRange,
 } from './rows-query.ts';
+
+/** A page's statements as explain shows them: its lean form's when pages read it. */
+export function pageStatement(ctx: CallContext, c: ShapedReport, range: UnitRange): Statement {
+  const lean = c.lean;
+  return lean && ctx.core.leanPages
+    ? { role: lean.role, queries: () => lean.statements(ctx.core.limits.leanAnswerRows, range) }
+    : { role: 'page', queries: (dialect) => pageStatements(c, range, dialect) };
+}
 
 /** Runs a page's one statement: its head, and its rows as columns. */
 export async function readPage(

@@ -64,8 +64,10 @@ export interface LeanReads {
  * range's rows in answer order with the columns `shape` reads); `statements` are what explain shows.
  */
 export interface LeanPage {
-  /** Its statements as explain shows them, for a bound of `answerRows` answer rows. */
-  statements(answerRows: number): Fragment[];
+  /** What explain calls its statements. */
+  readonly role: string;
+  /** Its statements as explain shows them, for the units of `range` and a bound of `answerRows` answer rows. */
+  statements(answerRows: number, range: UnitRange): Fragment[];
   readonly dimensions: readonly DimensionUse[];
   /** Null when the answer is too large for it (its groups are not few): the one-statement form reads it. */
   read(range: UnitRange, reads: LeanReads): Promise<{ head: Head; rows: ColumnBatch } | null>;

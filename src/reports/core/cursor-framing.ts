@@ -2,7 +2,7 @@ import { sliceBatch } from '../../engine/column-reads.ts';
 import { fingerprint } from '../../query/cursor.ts';
 import { dictionaryColumns } from '../../query/row-shape.ts';
 import type { CallContext, RowsResult } from '../endpoint.ts';
-import { pageResult, readPage } from '../read-rows.ts';
+import { pageResult, pageStatement, readPage } from '../read-rows.ts';
 import { countUnits, headOf, headQuery, pageStatements, type Head, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import type { DateSpan } from '../extensions/compared-dates.ts';
@@ -76,14 +76,7 @@ function cursorPage<Req, Plan>(
   return {
     // The page's next_cursor is signed with the engine's cursor key: another key gives other bytes.
     normalized: { plan: p.plan, paging, cursorKey: ctx.cursors.keyId },
-    statements: [
-      p.compiled.lean && ctx.core.leanPages
-        ? {
-            role: 'page (lean: then ranked and cut in JS)',
-            queries: () => p.compiled.lean!.statements(ctx.core.limits.leanAnswerRows),
-          }
-        : { role: 'page', queries: (dialect) => pageStatements(p.compiled, range, dialect) },
-    ],
+    statements: [pageStatement(ctx, p.compiled, range)],
     run: async () => {
       const { head, rows } = await readPage(ctx, p.compiled, range);
       const counted = countUnits(rows);

@@ -1,10 +1,10 @@
 import { dictionaryColumns } from '../../query/row-shape.ts';
 import type { CallContext, RowsResult } from '../endpoint.ts';
-import { pageResult, readPage } from '../read-rows.ts';
+import { pageResult, pageStatement, readPage } from '../read-rows.ts';
 import { headOf, pageStatements, type UnitRange } from '../rows-query.ts';
 import { streamStatements } from '../stream-payloads.ts';
 import type { Pagination } from '../tabular/tabular-request.ts';
-import type { Framed, Framing, Prepared } from './report.ts';
+import type { Framing, Prepared } from './report.ts';
 
 /** What the v1 framing reads from a plan: its page, its `info`, and the stream's first event. */
 export interface OffsetPages<Plan> {
@@ -26,17 +26,19 @@ export function pageRange(p: Pagination): UnitRange {
  * entry. Both read the page's one statement.
  */
 export function offsetFraming<Req, Plan>(pages: OffsetPages<Plan>): Framing<Req, Plan> {
-  const framed = (p: Prepared<Req, Plan>, role: string, run: () => Promise<RowsResult>): Framed => ({
-    normalized: pages.normalized(p.plan),
-    statements: [
-      { role, queries: (dialect) => pageStatements(p.compiled, pageRange(pages.pagination(p.plan)), dialect) },
-    ],
-    run,
-  });
+  const range = (p: Prepared<Req, Plan>) => pageRange(pages.pagination(p.plan));
   return {
     streamSummary: 'Server-Sent Events: {query, total_rows}, then one event per row',
-    page: (_report, p, ctx) => framed(p, 'page', () => offsetPage(pages, p, ctx)),
-    stream: (_report, p, ctx) => framed(p, 'stream', async () => offsetStream(pages, p, ctx)),
+    page: (_report, p, ctx) => ({
+      normalized: pages.normalized(p.plan),
+      statements: [pageStatement(ctx, p.compiled, range(p))],
+      run: () => offsetPage(pages, p, ctx),
+    }),
+    stream: (_report, p, ctx) => ({
+      normalized: pages.normalized(p.plan),
+      statements: [{ role: 'stream', queries: (dialect) => pageStatements(p.compiled, range(p), dialect) }],
+      run: async () => offsetStream(pages, p, ctx),
+    }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { and, ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { array, field, repeated, value, type ScalarType } from '../../query/row-shape.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { topNPage } from '../top-n-page.ts';
 import { keyColumn, metricColumn, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
 const labelColumn = (i: number): Fragment => ident(`d${i}`);
@@ -45,10 +46,11 @@ grouped AS (${t.grouped})`,
       : [];
   });
   const kept = and(plan.metricFilters.map((f) => sql`${metricColumn(plan.metrics.indexOf(f.field))} >= ${f.value}`));
-  const columns = [
-    ...plan.metrics.map((_, j) => metricColumn(j)),
-    ...plan.dimensions.map((_, i) => sql`CAST(${labelColumn(i)} AS VARCHAR) AS ${labelColumn(i)}`),
+  const shown = [
+    ...plan.metrics.map((_, j): [string, Fragment] => [`m${j}`, metricColumn(j)]),
+    ...plan.dimensions.map((_, i): [string, Fragment] => [`d${i}`, sql`CAST(${labelColumn(i)} AS VARCHAR)`]),
   ];
+  const columns = shown.map(([name, value]) => sql`${value} AS ${ident(name)}`);
   // TRICKY: a small range is a top-N (ORDER BY … LIMIT … OFFSET) of the kept groups, and only its groups are
   // numbered; a large one would sort twice that way (the top-N becomes a full sort), so every group is
   // numbered in one sort and the range kept.
@@ -59,10 +61,12 @@ FROM (SELECT * FROM kept ORDER BY ${order} LIMIT ${range.upTo - range.after} OFF
       : sql`SELECT row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
 FROM kept
 QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
+  const labeled = sql`${groups},
+labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g${nameJoins.length > 0 ? sql`\n${join(nameJoins, '\n')}` : sql``})`;
   return {
-    ctes: sql`${groups},
-labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g${nameJoins.length > 0 ? sql`\n${join(nameJoins, '\n')}` : sql``}),
+    ctes: sql`${labeled},
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
+    lean: topNPage({ ctes: labeled, from: sql`labeled`, where: kept, order, columns: shown }),
     shape: {
       fields: [
         field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),

@@ -17,11 +17,8 @@ group_searching AS (SELECT "k_prompt", count(*) AS executions FROM searching_ans
 grouped AS (SELECT "n"."k_prompt" AS "k0", "n"."k_query" AS "k1", n.fanouts AS "m0", n.fanouts / NULLIF(coalesce(xe.executions, 0), 0) AS "m1", n.fanouts / pg.group_fanouts AS "m2"
 FROM row_fanouts n LEFT JOIN group_fanouts pg ON "n"."k_prompt" IS NOT DISTINCT FROM "pg"."k_prompt" LEFT JOIN group_searching xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
 labeled AS (SELECT g.*, "n0"."prompt" AS "d0", "g"."k1" AS "d1" FROM grouped g
-LEFT JOIN "prompts" "n0" ON "n0".id = "g"."k0"),
-kept AS MATERIALIZED (SELECT * FROM labeled WHERE TRUE)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM kept) AS head_total, NULL AS head_info
-UNION ALL BY NAME
-SELECT * FROM (SELECT $10 + row_number() OVER (ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST) AS unit, 0 AS seq, "m0", "m1", "m2", CAST("d0" AS VARCHAR) AS "d0", CAST("d1" AS VARCHAR) AS "d1"
-FROM (SELECT * FROM kept ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $11 OFFSET $12))
-ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment",0,8,0]
+LEFT JOIN "prompts" "n0" ON "n0".id = "g"."k0")
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", count(*) OVER () AS head_total
+FROM labeled WHERE TRUE
+ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $10 OFFSET $11
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","sentiment",8,0]

@@ -80,6 +80,7 @@ export function leanVisibility(plan: VisibilityPlan, rollups: LeanSources | null
     ...dims.flatMap((d) => dimensionOf(d, plan.categoryId) ?? []),
   ];
   return {
+    role: 'page (lean: then ranked and cut in JS)',
     statements: (answerRows) =>
       s.ungrouped ? [s.ungrouped] : [s.answers(answerRows), ...(s.models ? [s.models] : []), s.mentions(sql``)],
     dimensions,

@@ -1,0 +1,56 @@
+import type { ColumnBatch } from '../query/row-shape.ts';
+import { ident, join, sql, type Fragment } from '../query/sql.ts';
+import type { LeanPage, LeanReads, UnitRange } from './rows-query.ts';
+
+/** Rows of `from` kept by `where`, one unit each, in `order` (a total order): the columns a page shows. */
+export interface TopNSource {
+  readonly ctes: Fragment;
+  readonly from: Fragment;
+  readonly where: Fragment;
+  readonly order: Fragment;
+  /** Each column the report's shape reads, by name, and its value over `from`. */
+  readonly columns: readonly (readonly [name: string, value: Fragment])[];
+}
+
+// TRICKY: a column is sent under another name, so that ORDER BY reads `from`'s own column and not an
+// output of the same name (a label cast to text sorts otherwise than an enum).
+const sent = (name: string) => `out_${name}`;
+
+/**
+ * A page whose units are rows, as the expert floors read one: a single top-N statement (ORDER BY … LIMIT
+ * … OFFSET) that carries the total beside each row, no head row, no numbering window, nothing
+ * materialized. Only a page past the last row reads the total by a statement of its own.
+ */
+export function topNPage(s: TopNSource): LeanPage {
+  const rows = (range: UnitRange) => sql`WITH ${s.ctes}
+SELECT ${join(
+    s.columns.map(([name, value]) => sql`${value} AS ${ident(sent(name))}`),
+    ', ',
+  )}, count(*) OVER () AS head_total
+FROM ${s.from} WHERE ${s.where}
+ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
+  const count = sql`WITH ${s.ctes}
+SELECT count(*) AS head_total FROM ${s.from} WHERE ${s.where}`;
+  const totalOf = async (reads: LeanReads) => Number((await reads.read(count)).columns.head_total![0] ?? 0);
+  const read = async (range: UnitRange, reads: LeanReads) => {
+    const batch = await reads.read(rows(range));
+    const pastTheEnd = batch.length === 0 && (range.after > 0 || range.upTo === 0);
+    const total = pastTheEnd ? await totalOf(reads) : Number(batch.columns.head_total?.[0] ?? 0);
+    return { head: { total, info: {} }, rows: unitsOf(batch, range.after) };
+  };
+  const unitsOf = (batch: ColumnBatch, after: number): ColumnBatch => {
+    const columns: Record<string, readonly unknown[]> = {
+      unit: Array.from({ length: batch.length }, (_, i) => after + i + 1),
+      seq: new Array<number>(batch.length).fill(0),
+    };
+    for (const [name] of s.columns) columns[name] = batch.columns[sent(name)]!;
+    return { length: batch.length, columns };
+  };
+  return {
+    role: 'page (lean: one top-N statement)',
+    statements: (_answerRows, range) => [rows(range)],
+    dimensions: [],
+    read,
+    oneStatement: true,
+  };
+}
