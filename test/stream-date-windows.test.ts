@@ -1,7 +1,6 @@
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { bucketWindows, dayWindowsBackward } from '../src/query/time.ts';
+import { bucketStart, dayMs, dayOf, isoDay } from './helpers/calendar.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { ids } from './fixtures/insights.ts';
 import { tabularFixture } from './fixtures/tabular.ts';
@@ -9,75 +8,6 @@ import { openEngine } from '../src/open-engine.ts';
 import { sampleDir } from '../src/generate/sample.ts';
 
 type Json = Record<string, any>;
-
-const dayMs = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const next = (day: string) => isoDay(dayOf(day) + dayMs);
-/** The first day of the bucket holding `day`, independently of the engine: ISO weeks start on Monday. */
-const bucketStart = (interval: 'day' | 'week' | 'month', day: string) =>
-  interval === 'day'
-    ? day
-    : interval === 'week'
-      ? isoDay(dayOf(day) - ((new Date(dayOf(day)).getUTCDay() + 6) % 7) * dayMs)
-      : `${day.slice(0, 7)}-01`;
-
-describe('the windows a stream leading with the date is read in', () => {
-  it('a fixed example: weeks from a Wednesday, each window after the first starting on a Monday', () => {
-    expect(bucketWindows('2026-03-04', '2026-05-20', 'week', 7, 31)).toEqual([
-      { start: '2026-03-04', end: '2026-03-08' },
-      { start: '2026-03-09', end: '2026-04-05' },
-      { start: '2026-04-06', end: '2026-05-03' },
-      { start: '2026-05-04', end: '2026-05-20' },
-    ]);
-    for (const w of bucketWindows('2026-03-04', '2026-05-20', 'week', 7, 31).slice(1))
-      expect(new Date(dayOf(w.start)).getUTCDay(), w.start).toBe(1);
-    expect(bucketWindows('2026-01-15', '2026-04-10', 'month', 7, 31)).toEqual([
-      { start: '2026-01-15', end: '2026-01-31' },
-      { start: '2026-02-01', end: '2026-02-28' },
-      { start: '2026-03-01', end: '2026-03-31' },
-      { start: '2026-04-01', end: '2026-04-10' },
-    ]);
-  });
-
-  it('cover the window exactly, in order, and never split a bucket: every window after the first starts a bucket', () => {
-    fc.assert(
-      fc.property(
-        fc
-          .integer({ min: dayOf('2024-01-01') / dayMs, max: dayOf('2027-12-31') / dayMs })
-          .map((d) => isoDay(d * dayMs)),
-        fc.integer({ min: 1, max: 500 }),
-        fc.constantFrom('day' as const, 'week' as const, 'month' as const),
-        fc.integer({ min: 1, max: 14 }),
-        fc.integer({ min: 1, max: 90 }),
-        (start, days, interval, first, rest) => {
-          const end = isoDay(dayOf(start) + (days - 1) * dayMs);
-          const windows = bucketWindows(start, end, interval, first, rest);
-          expect(windows[0]!.start).toBe(start);
-          expect(windows.at(-1)!.end).toBe(end);
-          windows.forEach((w, i) => {
-            expect(w.start <= w.end).toBe(true);
-            if (i === 0) return;
-            expect(w.start, 'consecutive').toBe(next(windows[i - 1]!.end));
-            expect(bucketStart(interval, w.start), 'a window after the first starts its bucket').toBe(w.start);
-            expect(bucketStart(interval, windows[i - 1]!.end), 'no bucket in two windows').not.toBe(
-              bucketStart(interval, w.start),
-            );
-          });
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
-
-  it('newest first: consecutive windows from the end back to the start', () => {
-    expect(dayWindowsBackward('2026-01-01', '2026-03-01', 7, 31)).toEqual([
-      { start: '2026-02-23', end: '2026-03-01' },
-      { start: '2026-01-23', end: '2026-02-22' },
-      { start: '2026-01-01', end: '2026-01-22' },
-    ]);
-  });
-});
 
 let engine: Engine;
 let sample: Engine;

@@ -100,14 +100,17 @@ function translate(issue: ZodIssue, loc: Loc, root: unknown, path: Loc): Validat
       return bound('small', issue.origin, Number(issue.minimum), issue.inclusive ?? true, loc, input);
     case 'too_big':
       return bound('big', issue.origin, Number(issue.maximum), issue.inclusive ?? true, loc, input);
-    case 'invalid_format':
+    case 'invalid_format': {
+      // zod gives a regex as its text between slashes (`/^a+$/`); Pydantic names the pattern itself.
+      const pattern = issue.pattern?.replace(/^\/(.*)\/[a-z]*$/s, '$1') ?? issue.format;
       return {
         type: 'string_pattern_mismatch',
         loc,
-        msg: `String should match pattern '${issue.pattern ?? issue.format}'`,
+        msg: `String should match pattern '${pattern}'`,
         input,
-        ctx: { pattern: String(issue.pattern ?? issue.format) },
+        ctx: { pattern },
       };
+    }
     case 'custom': {
       const p = issue.params ?? {};
       if (typeof p.type === 'string') {
