@@ -106,7 +106,7 @@ describe('the top-N page of the tabular reports', () => {
     expect(explained.explain.statements.length).toBe(1);
     expect(s!.role).toBe('page (lean: one top-N statement)');
     expect(s!.sql).toMatch(
-      /count\(\*\) OVER \(\) AS head_total\nFROM labeled WHERE .*\nORDER BY .* LIMIT \$\d+ OFFSET \$\d+$/s,
+      /page_units AS \(SELECT \* FROM labeled WHERE .*\(SELECT count\(\*\) FROM page_units\) AS head_total\nFROM page_units\nORDER BY .* LIMIT \$\d+ OFFSET \$\d+$/s,
     );
     expect(s!.params.slice(-2)).toEqual([3, 2]);
     const plain = (await statement.org(ids.org1).report('referrals')(body, { explain: true })) as typeof explained;

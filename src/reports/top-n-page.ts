@@ -22,12 +22,15 @@ const sent = (name: string) => `out_${name}`;
  * materialized. Only a page past the last row reads the total by a statement of its own.
  */
 export function topNPage(s: TopNSource): LeanPage {
-  const rows = (range: UnitRange) => sql`WITH ${s.ctes}
+  // TRICKY: the kept groups are read twice (the total, the page), so DuckDB materializes them once; a
+  // window counting them beside each row cost a pass over every group on large answers.
+  const rows = (range: UnitRange) => sql`WITH ${s.ctes},
+page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})
 SELECT ${join(
     s.columns.map(([name, value]) => sql`${value} AS ${ident(sent(name))}`),
     ', ',
-  )}, count(*) OVER () AS head_total
-FROM ${s.from} WHERE ${s.where}
+  )}, (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
 ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
   const count = sql`WITH ${s.ctes}
 SELECT count(*) AS head_total FROM ${s.from} WHERE ${s.where}`;

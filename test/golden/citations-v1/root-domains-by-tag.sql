@@ -16,8 +16,9 @@ FROM num JOIN den ON "num"."k_tag" IS NOT DISTINCT FROM "den"."k_tag" AND num.mo
 JOIN model_counts ON "num"."k_tag" IS NOT DISTINCT FROM "model_counts"."k_tag"
 GROUP BY "k0", "k1" HAVING sum(num.n) > 0),
 labeled AS (SELECT g.*, "g"."k0" AS "d0", coalesce("n1"."name", '') AS "d1" FROM grouped g
-LEFT JOIN "tags" "n1" ON "n1".id = "g"."k1")
-SELECT "m0" AS "out_m0", "m1" AS "out_m1", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", count(*) OVER () AS head_total
-FROM labeled WHERE TRUE
+LEFT JOIN "tags" "n1" ON "n1".id = "g"."k1"),
+page_units AS (SELECT * FROM labeled WHERE TRUE)
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
 ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $6 OFFSET $7
 -- params: ["00000000-0000-4000-8000-00000000000b","social","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z",8,0]

@@ -9,8 +9,9 @@ scoped_assessments AS (
 grouped AS (SELECT "scoped_assessments"."k_theme" AS "k0", "scoped_assessments"."k_persona" AS "k1", count(*) FILTER (WHERE sentiment = 'positive') AS "m0", count(*) FILTER (WHERE sentiment = 'negative') AS "m1", count(*) AS "m2" FROM "scoped_assessments" GROUP BY "k_theme", "k_persona"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", coalesce("n1"."name", '') AS "d1" FROM grouped g
 LEFT JOIN "themes" "n0" ON "n0".id = "g"."k0"
-LEFT JOIN "personas" "n1" ON "n1".id = "g"."k1")
-SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", count(*) OVER () AS head_total
-FROM labeled WHERE TRUE
+LEFT JOIN "personas" "n1" ON "n1".id = "g"."k1"),
+page_units AS (SELECT * FROM labeled WHERE TRUE)
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
 ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $8 OFFSET $9
 -- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","Acme",8,0]

@@ -23,8 +23,9 @@ FROM answer_groups g CROSS JOIN chosen_brands b LEFT JOIN brand_mentions bm ON "
 LEFT JOIN group_mentions t ON "t"."k_model" IS NOT DISTINCT FROM "g"."k_model"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", "n1"."name" AS "d1" FROM grouped g
 LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"
-LEFT JOIN "models" "n1" ON "n1".id = "g"."k1")
-SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", "m3" AS "out_m3", "m4" AS "out_m4", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", count(*) OVER () AS head_total
-FROM labeled WHERE TRUE
+LEFT JOIN "models" "n1" ON "n1".id = "g"."k1"),
+page_units AS (SELECT * FROM labeled WHERE TRUE)
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", "m3" AS "out_m3", "m4" AS "out_m4", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
 ORDER BY "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "d1" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $18 OFFSET $19
 -- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","alpha","","00000000-0000-4000-8000-000000000029","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","alpha","","00000000-0000-4000-8000-000000000029","00000000-0000-4000-8000-00000000000b",8,0]

@@ -23,8 +23,9 @@ FROM answer_groups g CROSS JOIN chosen_brands b LEFT JOIN brand_mentions bm ON "
 LEFT JOIN group_mentions t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date" AND "t"."k_region" IS NOT DISTINCT FROM "g"."k_region"),
 labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1", "n2"."name" AS "d2" FROM grouped g
 LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"
-LEFT JOIN "regions" "n2" ON "n2".id = "g"."k2")
-SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", CAST("d2" AS VARCHAR) AS "out_d2", count(*) OVER () AS head_total
-FROM labeled WHERE TRUE
+LEFT JOIN "regions" "n2" ON "n2".id = "g"."k2"),
+page_units AS (SELECT * FROM labeled WHERE TRUE)
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", CAST("d2" AS VARCHAR) AS "out_d2", (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
 ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST, "d2" ASC NULLS LAST, "k2" ASC NULLS LAST LIMIT $14 OFFSET $15
 -- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01","00000000-0000-4000-8000-00000000000b","Boots","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01","00000000-0000-4000-8000-00000000000b","Boots","00000000-0000-4000-8000-00000000000b",8,0]
