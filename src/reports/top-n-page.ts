@@ -18,22 +18,23 @@ const sent = (name: string) => `out_${name}`;
 
 /**
  * A page whose units are rows, as the expert floors read one: a single top-N statement (ORDER BY … LIMIT
- * … OFFSET) that carries the total beside each row, no head row, no numbering window, nothing
- * materialized. Only a page past the last row reads the total by a statement of its own.
+ * … OFFSET) that carries the total beside each row: no head row, no window numbering every row. Only a
+ * page past the last row reads the total by a statement of its own.
  */
 export function topNPage(s: TopNSource): LeanPage {
   // TRICKY: the kept groups are read twice (the total, the page), so DuckDB materializes them once; a
   // window counting them beside each row cost a pass over every group on large answers.
-  const rows = (range: UnitRange) => sql`WITH ${s.ctes},
-page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})
+  const kept = sql`WITH ${s.ctes},
+page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})`;
+  const rows = (range: UnitRange) => sql`${kept}
 SELECT ${join(
     s.columns.map(([name, value]) => sql`${value} AS ${ident(sent(name))}`),
     ', ',
   )}, (SELECT count(*) FROM page_units) AS head_total
 FROM page_units
 ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
-  const count = sql`WITH ${s.ctes}
-SELECT count(*) AS head_total FROM ${s.from} WHERE ${s.where}`;
+  const count = sql`${kept}
+SELECT count(*) AS head_total FROM page_units`;
   const totalOf = async (reads: LeanReads) => Number((await reads.read(count)).columns.head_total![0] ?? 0);
   const read = async (range: UnitRange, reads: LeanReads) => {
     const batch = await reads.read(rows(range));
