@@ -7,16 +7,17 @@ import { tempFolderSync } from '../../src/engine/temp-paths.ts';
 import { ensureSample } from '../../src/generate/sample.ts';
 import { openEngine } from '../../src/open-engine.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
+import { lightClient } from './light-client.ts';
 
 /**
  * Concurrent heavy exports (issue 28): `aea serve` in its own process under `--memory-limit`, with TMPDIR a
  * fresh folder of its own; `--exports` clients (16, the process's stream bound), each on its own key, each
  * exporting a v2 report stream over three years with fill and compare (and components where the report takes
  * them), four reports and formats in turn (Parquet,
- * Arrow, CSV, NDJSON), repeated until `--seconds` pass. Meanwhile one light client calls GET /v1/org/models
+ * Arrow, CSV, NDJSON), repeated until `--seconds` pass. Meanwhile one light client, in a process of its own, calls GET /v1/org/models
  * every 50 ms. Sampled every 250 ms: the server's RSS and the bytes under its TMPDIR. Prints one JSON line.
  *
- *   npx tsx test/load/heavy-exports.ts [--data DIR] [--exports 16] [--seconds 60] [--memory-limit 1GB] [--backend chdb]
+ *   npx tsx test/load/heavy-exports.ts [--data DIR] [--exports 16] [--seconds 60] [--memory-limit 1GB] [--backend chdb] [--cpu-prof-dir DIR]
  */
 const { values } = parseArgs({
   options: {
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     'memory-limit': { type: 'string' },
     backend: { type: 'string' },
+    'cpu-prof-dir': { type: 'string' },
   },
 });
 const data = values.data ?? (await ensureSample());
@@ -55,7 +57,9 @@ await setup.close();
 
 const aea = new URL('../../src/cli/aea.mjs', import.meta.url).pathname;
 const backend = values.backend ? ['--backend', values.backend] : [];
+const profile = values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof-dir']}`] : [];
 const args = [
+  ...profile,
   aea,
   'serve',
   '--data',
@@ -162,17 +166,8 @@ const exporters = keys.slice(1).map(async (key, i) => {
     }
   }
 });
-const light: number[] = [];
-const lightStatus: Record<number, number> = {};
 await new Promise((r) => setTimeout(r, 1000));
-while (Date.now() - started < seconds * 1000) {
-  const t = performance.now();
-  const r = await fetch(`${url}/v1/org/models`, { headers: { 'x-api-key': keys[0]! } });
-  await r.arrayBuffer();
-  light.push(performance.now() - t);
-  lightStatus[r.status] = (lightStatus[r.status] ?? 0) + 1;
-  await new Promise((res) => setTimeout(res, 50));
-}
+const light = await lightClient(`${url}/v1/org/models`, keys[0]!, seconds - 1);
 stop = true;
 await Promise.all(exporters);
 clearInterval(sampler);
@@ -183,8 +178,6 @@ child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 rmSync(folder, { recursive: true, force: true });
 
-light.sort((a, b) => a - b);
-const q = (p: number) => +light[Math.min(light.length - 1, Math.floor(p * light.length))]!.toFixed(1);
 const byStatus: Record<string, number> = {};
 for (const o of outcomes) byStatus[`${o.format} ${o.status}`] = (byStatus[`${o.format} ${o.status}`] ?? 0) + 1;
 const slowest = outcomes.reduce((m, o) => Math.max(m, o.seconds), 0);
@@ -203,6 +196,6 @@ process.stdout.write(
     tempPeakMiB: +(tempPeak / 2 ** 20).toFixed(1),
     tempAfterMiB: +(tempAfter / 2 ** 20).toFixed(2),
     leftInTemp,
-    light: { requests: light.length, status: lightStatus, p50_ms: q(0.5), p99_ms: q(0.99), max_ms: q(1) },
+    light,
   }) + '\n',
 );
