@@ -1,4 +1,5 @@
 import type { ColumnBatch } from '../query/row-shape.ts';
+import { loopTurn } from '../query/loop-turns.ts';
 import type { Fragment } from '../query/sql.ts';
 import type { Snapshot } from './backend.ts';
 import { sliceBatch } from './column-reads.ts';
@@ -73,7 +74,10 @@ export function wholeStatements(read: (query: Fragment) => Promise<ColumnBatch>)
     read,
     batches: async function* (query) {
       const whole = await read(query);
-      for (let from = 0; from < whole.length; from += batchRows) yield sliceBatch(whole, from, from + batchRows);
+      for (let from = 0; from < whole.length; from += batchRows) {
+        if (from > 0) await loopTurn();
+        yield sliceBatch(whole, from, from + batchRows);
+      }
     },
     close: async () => undefined,
   };

@@ -15,6 +15,7 @@ import type { ColumnBatch, ShapeNode, ValueType } from '../query/row-shape.ts';
 import type { RowsResult } from '../query/rows-result.ts';
 import { arrowSchema } from './arrow-schema.ts';
 import { slices, tableShape } from './table-shape.ts';
+import { loopTurn } from '../query/loop-turns.ts';
 
 const isNull = (v: unknown) => v === null || v === undefined;
 
@@ -80,7 +81,7 @@ function nodeData(node: ShapeNode, type: DataType): (batch: ColumnBatch) => Data
   };
 }
 
-/** The schema (with the head), then the rows as record batches of at most 2,048 rows. */
+/** The schema (with the head), then the rows as record batches of at most 2,048 rows, built a column at a time within the process's loop budget. */
 async function* arrowParts(result: RowsResult): AsyncGenerator<Schema | RecordBatch> {
   const table = tableShape(result.shape);
   let schema: Schema | undefined;
@@ -91,7 +92,11 @@ async function* arrowParts(result: RowsResult): AsyncGenerator<Schema | RecordBa
       build = table.fields.map((f, j) => nodeData(f.node, schema!.fields[j]!.type));
       yield schema;
     } else if (part.batch.length > 0) {
-      const children = build.map((b) => b(part.batch));
+      const children: Data[] = [];
+      for (const b of build) {
+        await loopTurn();
+        children.push(b(part.batch));
+      }
       yield new RecordBatch(
         schema!,
         makeData({ type: new Struct(schema!.fields), length: part.batch.length, nullCount: 0, children }),

@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
+import { loopTurn } from '../query/loop-turns.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import type { EndpointResult, RowsPart, RowsResult, StreamEvent } from '../query/rows-result.ts';
 import { compileRows, rowReader } from '../query/row-json.ts';
@@ -33,10 +33,10 @@ async function* batchesOf(parts: AsyncGenerator<RowsPart>): AsyncGenerator<Colum
 /** Rows encoded between two turns of the event loop: a large page never holds it for long. */
 const rowsPerTurn = 2048;
 
-/** Calls `each` for every row of a batch, giving the event loop a turn every `rowsPerTurn` rows. */
+/** Calls `each` for every row of a batch, `rowsPerTurn` rows at a time within the process's loop budget. */
 async function eachRow(batch: ColumnBatch, each: (i: number) => void): Promise<void> {
   for (let from = 0; from < batch.length; from += rowsPerTurn) {
-    if (from > 0) await setImmediate();
+    if (from > 0) await loopTurn();
     const to = Math.min(batch.length, from + rowsPerTurn);
     for (let i = from; i < to; i++) each(i);
   }
@@ -52,7 +52,7 @@ export async function pageJson(result: RowsResult): Promise<string> {
   try {
     for await (const batch of batches)
       for (let from = 0; from < batch.length; from += rowsPerTurn) {
-        if (from > 0) await setImmediate();
+        if (from > 0) await loopTurn();
         pieces.push(text(batch, pageRows, from, from + rowsPerTurn));
       }
   } finally {
@@ -78,8 +78,8 @@ export async function pageObject(result: RowsResult): Promise<{ info: Record<str
 }
 
 /**
- * The stream's events: `summary` with the head, then one `result` per row. Between batches the event
- * loop gets a turn, so a long stream never holds it.
+ * The stream's events: `summary` with the head, then one `result` per row, a batch at a time within the
+ * process's loop budget, so a long stream never holds the event loop.
  */
 export async function* streamEvents(result: RowsResult): AsyncGenerator<StreamEvent> {
   const { head, batches, close } = await openRows(result);
@@ -87,8 +87,8 @@ export async function* streamEvents(result: RowsResult): AsyncGenerator<StreamEv
     yield { event: 'summary', data: JSON.stringify(head) };
     const { texts } = compileRows(result.shape);
     for await (const batch of batches) {
+      await loopTurn();
       for (const data of texts(batch)) yield { event: 'result', data };
-      await setImmediate();
     }
   } finally {
     await close();
@@ -99,7 +99,7 @@ const resultEvents = { first: 'event: result\ndata: ', before: 'event: result\nd
 
 /**
  * The stream's events as SSE text: the `summary` event, then one piece per `rowsPerTurn` rows at most,
- * each the same bytes as `formatSseEvent` of its `result` events. Between pieces the event loop gets a turn.
+ * each the same bytes as `formatSseEvent` of its `result` events, each within the process's loop budget.
  */
 export async function* streamSse(result: RowsResult): AsyncGenerator<SsePiece> {
   const { head, batches, close } = await openRows(result);
@@ -109,8 +109,8 @@ export async function* streamSse(result: RowsResult): AsyncGenerator<SsePiece> {
     for await (const batch of batches)
       for (let from = 0; from < batch.length; from += rowsPerTurn) {
         const to = Math.min(batch.length, from + rowsPerTurn);
+        await loopTurn();
         yield { text: text(batch, resultEvents, from, to), results: to - from };
-        await setImmediate();
       }
   } finally {
     await close();

@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
+import { loopTurn } from '../query/loop-turns.ts';
 import { sliceBatch } from '../engine/column-reads.ts';
 import type { ColumnBatch, RowShape, ScalarType, ShapeField, ShapeNode, ValueType, Wire } from '../query/row-shape.ts';
 import { column, parsed, scalarValue, valueText } from '../query/row-json.ts';
@@ -73,12 +73,12 @@ export function flatColumns(shape: RowShape): FlatColumn[] {
   return out;
 }
 
-/** The most rows one encoded piece holds: a larger batch (a big page) is encoded in slices, with a turn for the event loop between. */
+/** The most rows one encoded piece holds: a larger batch (a big page) is encoded in slices, each in the process's loop budget. */
 export const sliceRows = 2048;
 
 /**
- * A rows result read as its head, then slices of at most `sliceRows` rows. Between slices the event loop
- * gets a turn. Stopping early (return) stops the read and interrupts its query.
+ * A rows result read as its head, then slices of at most `sliceRows` rows, each handed on within the
+ * process's loop budget (`loopTurn`). Stopping early (return) stops the read and interrupts its query.
  */
 export async function* slices(
   result: RowsResult,
@@ -88,8 +88,8 @@ export async function* slices(
     yield { head };
     for await (const batch of batches) {
       for (let from = 0; from < batch.length; from += sliceRows) {
+        await loopTurn();
         yield { batch: sliceBatch(batch, from, from + sliceRows) };
-        await setImmediate();
       }
     }
   } finally {

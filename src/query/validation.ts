@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Slicer } from './slicer.ts';
+import { loopTurn } from './loop-turns.ts';
 import { ValidationError, type ValidationIssue } from '../errors.ts';
 
 type Loc = (string | number)[];
@@ -30,12 +30,11 @@ export async function parseListBody<T>(envelope: z.ZodType, key: string, item: z
   const issues: ValidationIssue[] = [];
   const items: unknown[] = [];
   if (Array.isArray(list) && !head.issues.some((i) => i.loc.length === 2 && i.loc[1] === key)) {
-    const slicer = new Slicer();
     for (const [i, value] of list.entries()) {
       const result = item.safeParse(value, { reportInput: true });
       if (result.success) items.push(result.data);
       else issues.push(...toDetail(result.error.issues as ZodIssue[], value, ['body', key, i]));
-      await slicer.tick();
+      await loopTurn();
     }
   }
   issues.push(...head.issues);

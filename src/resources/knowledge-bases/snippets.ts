@@ -1,4 +1,4 @@
-import { Slicer } from '../../query/slicer.ts';
+import { loopTurn } from '../../query/loop-turns.ts';
 import { words } from '../../knowledge/search-index.ts';
 
 const separatorChar = /^[\n\r\p{Z}\p{P}]$/u;
@@ -38,10 +38,9 @@ export async function bestSection(
   const wanted = new Set(words(query));
   const sigma = [...wanted].some((w) => /[σς]/.test(w));
   const looked = [...wanted].map((w) => (sigma ? foldSigma(w) : w));
-  const slicer = new Slicer();
   let best: { section: number; body: string; distinct: number; hits: number } | undefined;
   for (const s of sections) {
-    await slicer.tick();
+    await loopTurn();
     // A section holding none of the terms as a whole word scores 0 without being tokenized: most sections of a long document.
     if (best) {
       const lower = sigma ? foldSigma(s.body.toLowerCase()) : s.body.toLowerCase();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { valueError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { laxBool } from '../../query/schema-types.ts';
 import { parseListBody } from '../../query/validation.ts';
-import { Slicer } from '../../query/slicer.ts';
+import { loopTurn } from '../../query/loop-turns.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import {
@@ -71,9 +71,8 @@ export async function planCreate(
   const refs = await Resolver.of(set);
   const rows: PromptRow[] = [];
   const created: CreatedPrompt[] = [];
-  const slicer = new Slicer();
   for (const [i, e] of entries.entries()) {
-    await slicer.tick();
+    await loopTurn();
     const loc = ['body', 'prompts', i];
     const count = issues.length;
     if (!set.languages.has(e.language)) {

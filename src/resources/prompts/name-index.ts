@@ -1,4 +1,4 @@
-import type { Slicer } from '../../query/slicer.ts';
+import { loopTurn } from '../../query/loop-turns.ts';
 import type { Named } from './prompt-set.ts';
 
 /**
@@ -12,11 +12,11 @@ export class NameIndex {
   private readonly order = new Map<string, number>();
 
   /** The index of a large vocabulary, built a slice at a time. */
-  static async build(items: Iterable<Named>, slicer: Slicer): Promise<NameIndex> {
+  static async build(items: Iterable<Named>): Promise<NameIndex> {
     const index = new NameIndex();
     for (const item of items) {
       index.add(item);
-      await slicer.tick();
+      await loopTurn();
     }
     return index;
   }

@@ -3,7 +3,7 @@ import { valueError, type ValidationIssue } from '../../errors.ts';
 import type { Named, PromptSet, Topic } from './prompt-set.ts';
 import type { IdOrName } from './reference-schemas.ts';
 import { NameIndex } from './name-index.ts';
-import { Slicer } from '../../query/slicer.ts';
+import { loopTurn } from '../../query/loop-turns.ts';
 
 type Loc = (string | number)[];
 
@@ -37,9 +37,8 @@ export class Resolver {
   /** A resolver over the set; the topics' and tags' names, which grow with edits, are indexed a slice at a time. */
   static async of(set: PromptSet): Promise<Resolver> {
     const resolver = new Resolver(set);
-    const slicer = new Slicer();
-    resolver.names.set('topic', await NameIndex.build(set.topics.values(), slicer));
-    resolver.names.set('tag', await NameIndex.build(set.tags.values(), slicer));
+    resolver.names.set('topic', await NameIndex.build(set.topics.values()));
+    resolver.names.set('tag', await NameIndex.build(set.tags.values()));
     return resolver;
   }
 

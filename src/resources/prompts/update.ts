@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { valueError, ValidationError, type ValidationIssue } from '../../errors.ts';
 import { laxBool, zUuid } from '../../query/schema-types.ts';
 import { parseListBody } from '../../query/validation.ts';
-import { Slicer } from '../../query/slicer.ts';
+import { loopTurn } from '../../query/loop-turns.ts';
 import { jsonResult, type CallContext, type Endpoint, type EndpointInput } from '../../reports/endpoint.ts';
 import { categoryOf, categoryPath } from '../params.ts';
 import {
@@ -104,9 +104,8 @@ export async function planUpdate(
   const seen = new Set<string>();
   const changed = new Map<string, PromptRow>();
   const diffs: PromptDiff[] = [];
-  const slicer = new Slicer();
   for (const [i, entry] of entries.entries()) {
-    await slicer.tick();
+    await loopTurn();
     const loc = ['body', 'prompts', i];
     const before = set.prompts.get(entry.id);
     if (!before) {
