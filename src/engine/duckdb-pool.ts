@@ -2,6 +2,7 @@ import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResultReader, Duc
 import { DuckDBInstance } from './duckdb-api.ts';
 import { interruptOnAbort, interruptEveryMs } from './interrupt.ts';
 import { defaultHeavyConnections, defaultLightConnections } from '../limits.ts';
+import { Turnstile } from './turnstile.ts';
 
 /**
  * Heavy work (reports) and light work (state reads and writes, key loading) borrow from separate sets
@@ -48,12 +49,19 @@ export class DuckDBPool {
   private drained: (() => void) | undefined;
   /** Connections currently borrowed, in both lanes. */
   active = 0;
+  /**
+   * Every DuckDB call waits for a thread of libuv's pool (4 by default, read when Node starts). Heavy work,
+   * the heavy lane's borrowers and each stream's statements alike, goes through here at most `heavy` at a
+   * time, so light work always finds a thread: sixteen streams with a statement each once held all four.
+   */
+  readonly heavyCalls: Turnstile;
 
   private constructor(
     readonly instance: DuckDBInstance,
     private readonly all: DuckDBConnection[],
     heavy: number,
   ) {
+    this.heavyCalls = new Turnstile(heavy);
     all.forEach((conn, i) => {
       const lane: Lane = i < heavy ? 'heavy' : 'light';
       this.laneOf.set(conn, lane);
@@ -124,7 +132,7 @@ export class DuckDBPool {
   async use<T>(fn: (conn: DuckDBConnection) => Promise<T>, lane: Lane = 'heavy', signal?: AbortSignal): Promise<T> {
     const conn = await this.acquire(lane, signal);
     try {
-      return await fn(conn);
+      return lane === 'heavy' ? await this.heavyCalls.through(() => fn(conn), signal) : await fn(conn);
     } finally {
       this.release(conn);
     }
