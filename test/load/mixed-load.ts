@@ -4,12 +4,13 @@ import { parseArgs } from 'node:util';
 import { tempFolderSync } from '../../src/engine/temp-paths.ts';
 import { openEngine } from '../../src/open-engine.ts';
 import { ApiKeys } from '../../src/state/api-keys.ts';
+import { lightClient } from './light-client.ts';
 
 /**
  * `npx tsx test/load/mixed-load.ts --data DIR [--heavy 6] [--seconds 20] [--aea PATH]`: `aea serve` in
  * a child process, `--heavy` concurrent heavy reports (visibility over the whole window grouped by all
- * six dimensions, each on its own key, each repeated as soon as it answers) and one light client
- * calling GET /v1/org/models every 50 ms; prints the light requests' latency percentiles.
+ * six dimensions, each on its own key, each repeated as soon as it answers) and one light client, in a
+ * process of its own, calling GET /v1/org/models every 50 ms; prints the light requests' latency percentiles.
  */
 const { values } = parseArgs({
   options: {
@@ -92,28 +93,19 @@ const heavyLoops = keys.slice(1).map(async (key) => {
   }
 });
 await new Promise((r) => setTimeout(r, 1000));
-const light: number[] = [];
-const until = Date.now() + seconds * 1000;
-while (Date.now() < until) {
-  const t = performance.now();
-  const r = await fetch(`${url}/v1/org/models`, { headers: { 'x-api-key': keys[0]! } });
-  await r.arrayBuffer();
-  light.push(performance.now() - t);
-  await new Promise((res) => setTimeout(res, 50));
-}
+const light = await lightClient(`${url}/v1/org/models`, keys[0]!, seconds);
 stop = true;
 await Promise.all(heavyLoops);
 child.kill('SIGTERM');
-light.sort((a, b) => a - b);
-const q = (p: number) => Math.round(light[Math.min(light.length - 1, Math.floor(p * light.length))]! * 10) / 10;
 process.stdout.write(
   JSON.stringify({
     heavy,
     seconds,
-    light_requests: light.length,
-    p50_ms: q(0.5),
-    p99_ms: q(0.99),
-    max_ms: q(1),
+    light_requests: light.requests,
+    light_status: light.status,
+    p50_ms: light.p50_ms,
+    p99_ms: light.p99_ms,
+    max_ms: light.max_ms,
     heavy_status: heavyStatus,
   }) + '\n',
 );
