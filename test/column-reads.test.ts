@@ -80,7 +80,7 @@ describe('chunk columns read from vector memory', () => {
           CASE WHEN i % 3 = 0 THEN NULL ELSE 'text ' || i END AS t,
           [i, i + 1] AS xs, {'id': 'x' || i, 'n': i % 7} AS ref, i % 2 = 0 AS ok
         FROM range(5000) r(i)`);
-      const batch = readerBatch(reader);
+      const batch = await readerBatch(reader);
       expect(batch.length).toBe(5000);
       // Read from memory (the converter gives bigints).
       expect(typeof batch.columns.b![4999]).toBe('number');

@@ -1,27 +1,27 @@
 import type { DuckDBDataChunk, DuckDBResultReader, DuckDBVector } from '@duckdb/node-api';
 import { JSDuckDBValueConverter } from './duckdb-api.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
+import { loopTurn } from '../query/loop-turns.ts';
 
 /**
- * A whole result as one batch of JS columns, each column read chunk by chunk as `chunkBatch` reads one.
- * The reader keeps its chunks to itself; when they are not where @duckdb/node-api 1.5 keeps them (or do
- * not add up to its row count) the package's own conversion reads the result.
+ * A whole result as one batch of JS columns, each column read chunk by chunk as `chunkBatch` reads one,
+ * every chunk after the first within the process's loop budget (`loopTurn`): a 50,000-row page converted
+ * at once held the event loop for up to 470 ms. The reader keeps its chunks to itself; when they are not
+ * where @duckdb/node-api 1.5 keeps them (or do not add up to its row count) the package's own conversion
+ * reads the result.
  */
-export function readerBatch(reader: DuckDBResultReader): ColumnBatch {
+export async function readerBatch(reader: DuckDBResultReader): Promise<ColumnBatch> {
   const names = reader.columnNames();
   const chunks = (reader as unknown as { chunks?: unknown }).chunks;
   const n = reader.currentRowCount;
   if (Array.isArray(chunks) && chunks.reduce((sum: number, c: DuckDBDataChunk) => sum + c.rowCount, 0) === n) {
-    const columns: Record<string, unknown[]> = {};
-    names.forEach((name, i) => {
-      const out = new Array<unknown>(n);
-      let at = 0;
-      for (const chunk of chunks as DuckDBDataChunk[]) {
-        readColumn(chunk, i, out, at);
-        at += chunk.rowCount;
-      }
-      columns[name] = out;
-    });
+    const columns: Record<string, unknown[]> = Object.fromEntries(names.map((name) => [name, new Array<unknown>(n)]));
+    let at = 0;
+    for (const [k, chunk] of (chunks as DuckDBDataChunk[]).entries()) {
+      if (k > 0) await loopTurn();
+      names.forEach((name, i) => readColumn(chunk, i, columns[name]!, at));
+      at += chunk.rowCount;
+    }
     return { length: n, columns };
   }
   const columns = reader.getColumnsJS();

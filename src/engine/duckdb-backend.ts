@@ -20,7 +20,7 @@ export class DuckDBBackend implements ReportBackend {
 
   async read(query: Fragment, signal?: AbortSignal): Promise<ColumnBatch> {
     const q = render(query);
-    return readerBatch(await this.pool.read(q.text, q.params as DuckDBValue[], signal));
+    return await readerBatch(await this.pool.read(q.text, q.params as DuckDBValue[], signal));
   }
 
   together<T>(fn: (read: (query: Fragment) => Promise<ColumnBatch>) => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -28,7 +28,7 @@ export class DuckDBBackend implements ReportBackend {
       (read) =>
         fn(async (query) => {
           const q = render(query);
-          return readerBatch(await read(q.text, q.params as DuckDBValue[]));
+          return await readerBatch(await read(q.text, q.params as DuckDBValue[]));
         }),
       signal,
     );
@@ -54,7 +54,7 @@ export class DuckDBBackend implements ReportBackend {
     return {
       read: async (query) => {
         const q = render(query);
-        return readerBatch(await call(() => conn.runAndReadAll(q.text, q.params as DuckDBValue[])));
+        return await readerBatch(await call(() => conn.runAndReadAll(q.text, q.params as DuckDBValue[])));
       },
       batches: async function* (query) {
         const q = render(query);
