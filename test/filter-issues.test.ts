@@ -6,6 +6,7 @@ import {
   flatToNode,
   idField,
   maxFlatValues,
+  nameField,
   plainField,
   readFlatFilters,
   type FlatCatalog,
@@ -40,6 +41,7 @@ describe('a v2 filter tree checked against the fields', () => {
     expect(check(leaf('model', 'in', ['a', 'b']))).toEqual([]);
     expect(check(leaf('cited', 'not_is', false))).toEqual([]);
     expect(check(leaf('prompt', 'matches', '^a(b|c)+$'))).toEqual([]);
+    expect(check(leaf('prompt', 'contains', '(?<=a'))).toEqual([]);
   });
 
   it('refuses an unknown field, naming the fields there are', () => {
@@ -284,6 +286,33 @@ describe('v1 flat filters read against the fields', () => {
   });
 });
 
+describe('a v1 name filter reads only the names the caller may see', () => {
+  const match = (scope: 'global' | 'category' | 'organization', categoryId?: string) =>
+    render(
+      nameField(sql`asset_id`, { table: 'assets', name: 'name', scope }).match('is', ['Acme'], {
+        organizationId: 'o1',
+        ...(categoryId ? { categoryId } : {}),
+      }),
+    );
+
+  it('a global dimension by name alone; a category one in the category, else in the organization', () => {
+    expect(match('global', 'c1')).toEqual({
+      text: 'asset_id IN (SELECT id FROM "assets" WHERE TRUE AND "name" = $1)',
+      params: ['Acme'],
+    });
+    expect(match('category', 'c1')).toEqual({
+      text: 'asset_id IN (SELECT id FROM "assets" WHERE category_id = $1 AND "name" = $2)',
+      params: ['c1', 'Acme'],
+    });
+    const inOrganization = {
+      text: 'asset_id IN (SELECT id FROM "assets" WHERE organization_id = $1 AND "name" = $2)',
+      params: ['o1', 'Acme'],
+    };
+    expect(match('category')).toEqual(inOrganization);
+    expect(match('organization', 'c1')).toEqual(inOrganization);
+  });
+});
+
 describe('v1 flat filters as one tree', () => {
   it('is none without filters; a list under a one-value operator means any of the values', () => {
     expect(flatToNode([])).toBeNull();
@@ -292,6 +321,9 @@ describe('v1 flat filters as one tree', () => {
       leaf('p', 'not_in', ['a', 'b']),
     );
     expect(flatToNode([{ field: 'p', operator: 'in', value: ['a'] }])).toEqual(leaf('p', 'in', ['a']));
+    expect(flatToNode([{ field: 'p', operator: 'not_in', value: ['a', 'b'] }])).toEqual(
+      leaf('p', 'not_in', ['a', 'b']),
+    );
     expect(flatToNode([{ field: 'p', operator: 'contains', value: ['a', 'b'] }])).toEqual({
       kind: 'or',
       children: [leaf('p', 'contains', 'a'), leaf('p', 'contains', 'b')],
