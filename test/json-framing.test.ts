@@ -128,6 +128,53 @@ describe('the JSON faces', () => {
     expect(result.closed).toBe(2);
   });
 
+  it('a row that cannot be encoded fails the face and stops the read', async () => {
+    let stopped = 0;
+    const lacking = (framing: 'page' | 'stream'): RowsResult => ({
+      kind: 'rows',
+      framing,
+      shape,
+      read: async function* () {
+        try {
+          yield { head };
+          yield { batch: { length: 1, columns: { n: [1] } } };
+          yield { batch: batchOf(1, 1) };
+        } finally {
+          stopped++;
+        }
+      },
+    });
+    const missing = 'the rows query returned no column "name"';
+    await expect(pageJson(lacking('page'))).rejects.toThrow(missing);
+    await expect(pageObject(lacking('page'))).rejects.toThrow(missing);
+    await expect(all(streamEvents(lacking('stream')))).rejects.toThrow(missing);
+    await expect(all(streamSse(lacking('stream')))).rejects.toThrow(missing);
+    await expect(all(streamObjects(lacking('stream')))).rejects.toThrow(missing);
+    expect(stopped).toBe(5);
+  });
+
+  it('a page or stream of several slices gives the event loop a turn between them', async () => {
+    const turnsDuring = async (run: () => Promise<unknown>) => {
+      let turns = 0;
+      let done = false;
+      const tick = () => {
+        if (done) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      await run();
+      done = true;
+      return turns;
+    };
+    // One batch of three slices: a turn before each slice after the first.
+    const batches = [batchOf(0, 5000)];
+    expect(await turnsDuring(() => pageJson(rowsOf(batches)))).toBeGreaterThanOrEqual(2);
+    expect(await turnsDuring(() => pageObject(rowsOf(batches)))).toBeGreaterThanOrEqual(2);
+    expect(await turnsDuring(() => all(streamSse(rowsOf(batches, 'stream'))))).toBeGreaterThanOrEqual(2);
+    expect(await turnsDuring(() => all(streamEvents(rowsOf(batches, 'stream'))))).toBeGreaterThanOrEqual(1);
+  });
+
   it('a result must yield its head first; the read is stopped when it does not', async () => {
     let stopped = 0;
     const bad = (parts: RowsPart[]): RowsResult => ({
@@ -151,24 +198,29 @@ describe('the JSON faces', () => {
 
   it('stopping a face early stops the read, before its last batch is asked for', async () => {
     let asked = 0;
+    let stopped = 0;
     const result: RowsResult = {
       kind: 'rows',
       framing: 'stream',
       shape,
       read: async function* () {
-        yield { head };
-        for (let k = 0; k < 3; k++) {
-          asked++;
-          yield { batch: batchOf(k * 10, 10) };
+        try {
+          yield { head };
+          for (let k = 0; k < 3; k++) {
+            asked++;
+            yield { batch: batchOf(k * 10, 10) };
+          }
+        } finally {
+          stopped++;
         }
       },
     };
     for await (const e of streamEvents(result)) if (e.event === 'result') break;
-    expect(asked).toBe(1);
+    expect([asked, stopped]).toEqual([1, 1]);
     for await (const e of streamObjects(result)) if (e.event === 'result') break;
-    expect(asked).toBe(2);
+    expect([asked, stopped]).toEqual([2, 2]);
     for await (const p of streamSse(result)) if (p.results > 0) break;
-    expect(asked).toBe(3);
+    expect([asked, stopped]).toEqual([3, 3]);
     const opened = await openRows(result);
     await opened.close();
     await opened.close();
