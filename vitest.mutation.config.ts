@@ -13,6 +13,7 @@ export const mutationTestFiles = [
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',
   'test/json-framing.test.ts',
+  'test/csv-cells.test.ts',
   'test/date-windows.test.ts',
   'test/calendar-examples.test.ts',
   'test/bounded-memo.test.ts',
