@@ -85,12 +85,12 @@ describe('organization listings', () => {
     expect(await call('categories', { query: { organization_ids: `${ids.org},${ids.org}` } })).toEqual(all);
     expect(await call('categories', { query: { organization_ids: [ids.org] } })).toEqual(all);
     expect(await call('categories', { query: { 'organization_ids[]': ids.org, organization_ids: '' } })).toEqual(all);
-    expect(await failure(call('assets', { query: { organization_ids: [ids.org, ids.otherOrg] } }))).toBeInstanceOf(
-      ForbiddenError,
+    expect(await failure(call('assets', { query: { organization_ids: [ids.org, ids.otherOrg] } }))).toEqual(
+      new ForbiddenError(`this API key has no access to organization ${ids.otherOrg}`),
     );
     expect(
       await failure(call('domains', { query: { organization_ids: '0f0f0f0f-0000-4000-8000-000000000000' } })),
-    ).toBeInstanceOf(NotFoundError);
+    ).toEqual(new NotFoundError('organization 0f0f0f0f-0000-4000-8000-000000000000 not found'));
     expect((await issue(call('regions', { query: { organization_ids: `${ids.org},nope` } })))[0]).toMatchObject({
       loc: ['query', 'organization_ids', 1],
       type: 'uuid_parsing',

@@ -382,8 +382,11 @@ describe('flat filters', () => {
 });
 
 describe('tenancy', () => {
+  const unknownId = '00000000-0000-4000-8000-00000000ffff';
   it('a category of another organization is 403, an unknown one 404', async () => {
-    expect(await failure('citationsV1', { ...cit, category_id: ids.cat2 })).toBeInstanceOf(ForbiddenError);
+    const foreign = await failure('citationsV1', { ...cit, category_id: ids.cat2 });
+    expect(foreign).toBeInstanceOf(ForbiddenError);
+    expect((foreign as ForbiddenError).message).toBe(`this API key has no access to category ${ids.cat2}`);
     expect(
       await failure('visibilityV1Stream', { ...cit, metrics: ['executions'], category_id: ids.cat2 }),
     ).toBeInstanceOf(ForbiddenError);
@@ -394,32 +397,45 @@ describe('tenancy', () => {
         category_id: '00000000-0000-4000-8000-00000000ffff',
       }),
     ).toBeInstanceOf(NotFoundError);
+    expect(((await failure('citationsV1', { ...cit, category_id: unknownId })) as NotFoundError).message).toBe(
+      `category ${unknownId} not found`,
+    );
   });
 
   it('a domain of another organization is 403, an unknown domain 404', async () => {
     expect(await failure('bots', { ...bot, domain: domains.foreign })).toBeInstanceOf(ForbiddenError);
-    expect(await failure('referralsV1', { ...ref, domain: domains.foreign })).toBeInstanceOf(ForbiddenError);
-    expect(await failure('botsV1', { ...bot, domain: 'nowhere.example' })).toBeInstanceOf(NotFoundError);
+    expect(await failure('referralsV1', { ...ref, domain: domains.foreign })).toEqual(
+      new ForbiddenError(`this API key has no access to domain ${domains.foreign}`),
+    );
+    expect(await failure('botsV1', { ...bot, domain: 'nowhere.example' })).toEqual(
+      new NotFoundError('domain nowhere.example not found'),
+    );
     const own = await engine.org(ids.org2).reports.bots({ ...bot, domain: domains.foreign });
     expect(own.data.length).toBe(1);
   });
 
   it('view_id: another organization’s is 403, an unknown one 404, another domain’s a 422', async () => {
-    expect(await failure('referrals', { ...ref, view_id: tabularIds.views.foreign })).toBeInstanceOf(ForbiddenError);
-    expect(await failure('referrals', { ...ref, view_id: '00000000-0000-4000-8000-00000000ffff' })).toBeInstanceOf(
-      NotFoundError,
+    expect(await failure('referrals', { ...ref, view_id: tabularIds.views.foreign })).toEqual(
+      new ForbiddenError(`this API key has no access to view ${tabularIds.views.foreign}`),
+    );
+    expect(await failure('referrals', { ...ref, view_id: unknownId })).toEqual(
+      new NotFoundError(`view ${unknownId} not found`),
     );
     expect(await first('referrals', { ...ref, view_id: tabularIds.views.otherDomain })).toMatchObject({
       type: 'value_error',
       loc: ['body', 'view_id'],
+      msg: `Value error, view ${tabularIds.views.otherDomain} is a segment of ${domains.second}, not of ${domains.own}`,
     });
+    expect((await org().reports.referrals({ ...ref, view_id: tabularIds.views.docs })).data).toBeDefined();
   });
 
   it('organization_id: the caller’s is accepted, another is 403, an unknown one 404', async () => {
     expect((await org().reports.bots({ ...bot, organization_id: ids.org1 })).data).toBeDefined();
-    expect(await failure('bots', { ...bot, organization_id: ids.org2 })).toBeInstanceOf(ForbiddenError);
-    expect(
-      await failure('referrals', { ...ref, organization_id: '00000000-0000-4000-8000-00000000ffff' }),
-    ).toBeInstanceOf(NotFoundError);
+    expect(await failure('bots', { ...bot, organization_id: ids.org2 })).toEqual(
+      new ForbiddenError(`this API key has no access to organization ${ids.org2}`),
+    );
+    expect(await failure('referrals', { ...ref, organization_id: unknownId })).toEqual(
+      new NotFoundError(`organization ${unknownId} not found`),
+    );
   });
 });

@@ -52,6 +52,14 @@ describe('zod issues as Pydantic v2 errors (src/query/validation.ts)', () => {
       msg: 'Input should be a valid string',
       input: 3,
     });
+    // Not finite (the library's faces take JS numbers): not a number with a fraction.
+    for (const v of [NaN, Infinity, -Infinity])
+      expect(one(z.int(), v)).toEqual({
+        type: 'int_type',
+        loc: ['body', 'v'],
+        msg: 'Input should be a valid integer',
+        input: v,
+      });
     expect(one(z.int(), 1.5)).toEqual({
       type: 'int_from_float',
       loc: ['body', 'v'],
@@ -218,6 +226,11 @@ describe('zod issues as Pydantic v2 errors (src/query/validation.ts)', () => {
     });
     const untyped = z.string().refine(() => false, { message: 'bad', params: { type: 'uuid_type' } });
     expect(one(untyped, 'x')).toEqual({ type: 'uuid_type', loc: ['body', 'v'], msg: 'bad', input: 'x' });
+    // A pattern with flags is named without its slashes and flags, as Pydantic names it.
+    expect(one(z.string().regex(/^a+$/i), 'b')).toMatchObject({
+      msg: "String should match pattern '^a+$'",
+      ctx: { pattern: '^a+$' },
+    });
     // Two failing constraints at one place: the first wins.
     expect(detail(z.strictObject({ v: z.string().min(3).regex(/^a+$/) }), { v: 'b' })).toEqual([
       expect.objectContaining({ type: 'string_too_short' }),
@@ -239,6 +252,19 @@ describe('a long list body checked a slice at a time (parseListBody)', () => {
     }
     return { got, want };
   };
+
+  it('refuses a missing body as parseWith does, and lets an error that is not a 422 through as it is', async () => {
+    const got = await parseListBody(envelope, 'items', item, null).catch((e: unknown) => e);
+    expect((got as ValidationError).detail).toEqual([
+      { type: 'missing', loc: ['body'], msg: 'Field required', input: null },
+    ]);
+    const broken = envelope.refine(() => {
+      throw new RangeError('a bug in a schema');
+    });
+    await expect(parseListBody(broken, 'items', item, { name: 'x', items: [] })).rejects.toThrow(
+      new RangeError('a bug in a schema'),
+    );
+  });
 
   it('answers as one schema over the whole body would', async () => {
     for (const input of [
