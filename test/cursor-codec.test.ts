@@ -1,25 +1,12 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../src/errors.ts';
+import { refusal } from './helpers/refusal.ts';
 import { CursorCodec, fingerprint } from '../src/query/cursor.ts';
 
 const loc = ['body', 'cursor'];
 const codec = new CursorCodec('secret one');
 
-/** The 422 a bad cursor gets: its detail, or a failure when the call succeeded or threw something else. */
-function refusal(call: () => unknown): { loc: unknown; msg: string; input: unknown } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof ValidationError && error.detail.length === 1) {
-      const [d] = error.detail;
-      return { loc: d!.loc, msg: d!.msg, input: d!.input };
-    }
-    throw error;
-  }
-  throw new Error('expected a 422');
-}
 const invalid = 'Value error, invalid cursor: pass back info.next_cursor unchanged';
 
 /** A cursor signed as the codec signs: base64url JSON, a dot, the first 22 characters of its HMAC. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../src/errors.ts';
+import { refusal } from './helpers/refusal.ts';
 import { comparedWindow, readCompare } from '../src/reports/extensions/compare-window.ts';
 import { comparedDates } from '../src/reports/extensions/compared-dates.ts';
 import { rollupReason } from '../src/reports/extensions/explain.ts';
@@ -11,20 +11,6 @@ import { askedFor, parseExtensions, querySchemaFor } from '../src/reports/extens
  * (v1 instants and v2 dates) at their limits and one past, the entity tags a client sends back, and the
  * reasons explain gives for the rollups it reads.
  */
-
-/** The one issue of the 422 a call throws. */
-function refusal(call: () => unknown): { loc: unknown; msg: string; input: unknown } {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof ValidationError && error.detail.length === 1) {
-      const [d] = error.detail;
-      return { loc: d!.loc, msg: d!.msg, input: d!.input };
-    }
-    throw error;
-  }
-  throw new Error('expected a 422');
-}
 
 const compareLoc = ['query', 'compare'];
 const utc = (text: string) => Date.parse(text);
