@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../src/open-engine.ts';
 import type { Engine } from '../src/library/engine.ts';
-import { chdbRetainedBytes, runningStatements } from '../src/engine/chdb-session.ts';
+import { chdbRetainedBytes, memorySettings, runningStatements } from '../src/engine/chdb-session.ts';
 import { dataUnavailable } from '../src/engine/database-errors.ts';
 import { embeddedShares, planMemory } from '../src/engine/memory-budget.ts';
 import { defaultMaxStreams } from '../src/limits.ts';
@@ -42,6 +42,27 @@ describe('chdb and the process budget', () => {
     expect(dataUnavailable(error)).toBeInstanceOf(UnavailableError);
     const small = await engine.core.backend.read(sql`SELECT count() AS n FROM numbers(${1000})`);
     expect(Number(small.columns.n![0])).toBe(1000);
+  });
+
+  it("joins with ClickHouse's plain hash join and spills a group-by past a third of its share, instead of failing", async () => {
+    // ClickHouse's default parallel hash join failed this join past chdb's 128 MiB share.
+    const joined = await engine.core.backend.read(
+      sql`SELECT count() AS n, sum(length(b.s)) AS l FROM numbers(${2_000_000}) a
+          LEFT JOIN (SELECT number AS k, toString(number) AS s FROM numbers(${2_000_000})) b ON a.number = b.k`,
+    );
+    expect([Number(joined.columns.n![0]), Number(joined.columns.l![0])]).toEqual([2_000_000, 12_888_890]);
+    // Six million groups of text keys failed in memory; now they spill (the suite's TMPDIR check sees the spill removed).
+    const grouped = await engine.core.backend.read(
+      sql`SELECT count() AS n, sum(c) AS c FROM (SELECT toString(number) AS k, count() AS c FROM numbers(${6_000_000}) GROUP BY k)`,
+    );
+    expect([Number(grouped.columns.n![0]), Number(grouped.columns.c![0])]).toEqual([6_000_000, 6_000_000]);
+    expect(memorySettings(3 * 2 ** 20)).toContain(
+      "join_algorithm = 'hash', max_bytes_before_external_group_by = 1048576",
+    );
+    // The session is shared: a user without a budget sets every one of them back.
+    expect(memorySettings(0)).toBe(
+      "max_memory_usage = 0, join_algorithm = 'default', max_bytes_before_external_group_by = 0, max_bytes_before_external_sort = 0, max_temporary_data_on_disk_size_for_query = 0",
+    );
   });
 
   it('kills a statement whose signal aborts (its client left): it rejects with the reason and is no longer running', async () => {

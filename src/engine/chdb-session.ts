@@ -6,6 +6,7 @@ import { DatasetError } from '../errors.ts';
 import { removeTempSync, tempFolderSync } from './temp-paths.ts';
 import type { ColumnBatch } from '../query/row-shape.ts';
 import { clickhouseSettings, compactBatch, type CompactJson } from './clickhouse-rows.ts';
+import { defaultExportTempBytes } from '../limits.ts';
 
 /** The part of chdb's API the engine uses. */
 interface Session {
@@ -101,6 +102,26 @@ export async function runningStatements(): Promise<number> {
   return Number(answer.text().trim());
 }
 
+/**
+ * A statement's memory settings under a budget of `maxMemoryBytes` (0: none). ClickHouse's default join,
+ * `parallel_hash`, built hash tables that a three-year export with fill and compare could not fit in chdb's
+ * share of a 1 GB budget (it failed at 767 MiB of 619); the plain `hash` join answered it within the share
+ * (issue 28, docs/security.md). Group-bys and sorts spill to the session's directory past a third of the
+ * budget, so two of them and a join's table fit, and the spill is bounded like one export's temporary disk.
+ */
+export function memorySettings(maxMemoryBytes: number): string {
+  const limit = Math.max(0, Math.floor(maxMemoryBytes));
+  const third = Math.floor(limit / 3);
+  // All of them every time: the session is shared, and a user without a budget follows one with it.
+  return [
+    `max_memory_usage = ${limit}`,
+    `join_algorithm = '${limit === 0 ? 'default' : 'hash'}'`,
+    `max_bytes_before_external_group_by = ${third}`,
+    `max_bytes_before_external_sort = ${third}`,
+    `max_temporary_data_on_disk_size_for_query = ${limit === 0 ? 0 : defaultExportTempBytes}`,
+  ].join(', ');
+}
+
 /** One user's handle on the process's chdb session. */
 export interface ChdbHandle {
   /**
@@ -117,9 +138,8 @@ export interface ChdbHandle {
  * A user that needs its own directory (`path`) cannot join a session over another one: chdb would
  * not open a second, so that is an error rather than a silent read of the wrong data.
  *
- * Each statement runs with `max_memory_usage = maxMemoryBytes` (0: no limit; statements run one at a time,
- * so this bounds chdb's working memory), and one whose `signal` aborts (its client left, its time
- * budget ran out) is killed rather than left to finish: it rejects with the signal's reason.
+ * Each statement runs with `memorySettings(maxMemoryBytes)` (0: no limit; statements run one at a time, so
+ * this bounds chdb's working memory), and one whose `signal` aborts (its client left, its time budget ran out) is killed rather than left to finish: it rejects with the signal's reason.
  */
 export function acquireChdb(path?: string, maxMemoryBytes = 0): ChdbHandle {
   const wanted = path === undefined ? undefined : resolve(path);
@@ -159,7 +179,7 @@ export function acquireChdb(path?: string, maxMemoryBytes = 0): ChdbHandle {
         const tag = `aea-${randomUUID()}`;
         // Per statement: users of the shared session may have different budgets.
         chdb.session.query(
-          `SET max_memory_usage = ${Math.max(0, Math.floor(maxMemoryBytes))}, log_comment = '${tag}', optimize_move_to_prewhere = ${prewhere ? 1 : 0}`,
+          `SET ${memorySettings(maxMemoryBytes)}, log_comment = '${tag}', optimize_move_to_prewhere = ${prewhere ? 1 : 0}`,
         );
         const ended = { done: false };
         let cancelled: Promise<void> | undefined;

@@ -15,7 +15,8 @@ import { lightClient } from './light-client.ts';
  * exporting a v2 report stream over three years with fill and compare (and components where the report takes
  * them), four reports and formats in turn (Parquet,
  * Arrow, CSV, NDJSON), repeated until `--seconds` pass. Meanwhile one light client, in a process of its own, calls GET /v1/org/models
- * every 50 ms. Sampled every 250 ms: the server's RSS and the bytes under its TMPDIR. Prints one JSON line.
+ * every 50 ms. Sampled every 250 ms: the server's RSS, its RSS less Node's committed heap (from `--trace-gc`),
+ * and the bytes under its TMPDIR. Prints one JSON line.
  *
  *   npx tsx test/load/heavy-exports.ts [--data DIR] [--exports 16] [--seconds 60] [--memory-limit 1GB] [--backend chdb] [--cpu-prof-dir DIR]
  */
@@ -58,8 +59,10 @@ await setup.close();
 const aea = new URL('../../src/cli/aea.mjs', import.meta.url).pathname;
 const backend = values.backend ? ['--backend', values.backend] : [];
 const profile = values['cpu-prof-dir'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof-dir']}`] : [];
+// The server's heap after each collection, from V8's own trace: how much of its RSS is Node's heap.
 const args = [
   ...profile,
+  '--trace-gc',
   aea,
   'serve',
   '--data',
@@ -79,9 +82,13 @@ const child = spawn(process.execPath, args, {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, TMPDIR: tmp },
 });
+/** Node's committed heap (MiB) as of the server's last collection. */
+let heapMiB = 0;
 const url = await new Promise<string>((resolve, reject) => {
   child.stdout.on('data', (b: Buffer) => {
-    const m = /on (http:\/\/[^\s;]+)/.exec(b.toString());
+    const text = b.toString();
+    for (const gc of text.matchAll(/-> [\d.]+ \(([\d.]+)\) MB/g)) heapMiB = Number(gc[1]);
+    const m = /on (http:\/\/[^\s;]+)/.exec(text);
     if (m) resolve(m[1]!);
   });
   child.on('exit', (code) => reject(new Error(`aea serve exited ${code}`)));
@@ -110,10 +117,16 @@ function bytesUnder(dir: string): number {
 }
 
 const rssStart = rssMiB();
+const heapAtStart = heapMiB;
 let rssPeak = rssStart;
+let heapPeak = heapMiB;
+let rssLessHeapPeak = rssStart - heapMiB;
 let tempPeak = 0;
 const sampler = setInterval(() => {
-  rssPeak = Math.max(rssPeak, rssMiB());
+  const rss = rssMiB();
+  rssPeak = Math.max(rssPeak, rss);
+  heapPeak = Math.max(heapPeak, heapMiB);
+  rssLessHeapPeak = Math.max(rssLessHeapPeak, rss - heapMiB);
   tempPeak = Math.max(tempPeak, bytesUnder(tmp));
 }, 250);
 
@@ -193,6 +206,8 @@ process.stdout.write(
     exportedMiB: +outcomes.reduce((s, o) => s + o.mib, 0).toFixed(1),
     slowestExportSeconds: slowest,
     rssMiB: { start: Math.round(rssStart), peak: Math.round(rssPeak), end: Math.round(rssEnd) },
+    heapMiB: { start: Math.round(heapAtStart), peak: Math.round(heapPeak) },
+    rssLessHeapPeakMiB: Math.round(rssLessHeapPeak),
     tempPeakMiB: +(tempPeak / 2 ** 20).toFixed(1),
     tempAfterMiB: +(tempAfter / 2 ** 20).toFixed(2),
     leftInTemp,
