@@ -2,19 +2,49 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDir } from '../src/generate/sample.ts';
+import { openEngine } from '../src/open-engine.ts';
+import { visibilityDaily } from '../src/reports/insights/visibility-rollup.ts';
 import { aea } from './helpers/cli.ts';
 import { splitLastDay } from './helpers/split-day.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 let base: string;
 let day: string;
+let org: string;
+let category: string;
 
 beforeAll(async () => {
   const dir = await tempDir('aea-cli-rollups-');
   base = join(dir, 'base');
   day = join(dir, 'day');
   await splitLastDay(sampleDir, base, day);
+  const engine = await openEngine({ data: base, rollups: false });
+  try {
+    const [first] = await engine.listOrganizations();
+    [org, category] = [first!.id, first!.categories[0]!.id];
+  } finally {
+    await engine.close();
+  }
 });
+
+/** One `aea query` of a 30-day visibility page by date × model. */
+const visibility = (...extra: string[]) =>
+  aea([
+    'query',
+    '/v2/reports/visibility',
+    '--data',
+    base,
+    '--org',
+    org,
+    '--body',
+    JSON.stringify({
+      category_id: category,
+      start_date: '2026-10-01',
+      end_date: '2026-10-30',
+      group_by: ['date', 'model'],
+    }),
+    ...extra,
+  ]);
 
 type Status = { store: string; bytes: number; stored: { rollup: string; state: string }[]; missing: unknown[] };
 const status = async () => JSON.parse((await aea(['rollups', 'status', '--data', base, '--json'])).stdout) as Status;
@@ -56,10 +86,18 @@ describe('aea rollups and aea append', () => {
     const text = await aea(['rollups', 'status', '--data', base]);
     expect(text.stdout).toMatch(new RegExp(`${total} of ${total} rollups stored and current`));
 
+    // `aea query` reads the stored rollups in place (base and segment), and answers as the facts do.
+    const chosen = async () => JSON.parse((await visibility('--explain')).stdout).explain.rollups.chosen as string[];
+    expect(await chosen()).toContain(visibilityDaily.name);
+    const fromRollup = await visibility();
+    expect(fromRollup.code).toBe(0);
+
     const dropped = await aea(['rollups', 'drop', '--data', base]);
     expect(dropped.stdout).toContain(`removed ${base}.rollups`);
     expect(existsSync(`${base}.rollups`)).toBe(false);
     expect((await status()).stored).toEqual([]);
+    expect(await chosen()).toEqual([]);
+    expect((await visibility()).stdout).toBe(fromRollup.stdout);
   }, 300_000);
 
   it('refuses an unknown action and a table that is not a fact table, naming it', async () => {

@@ -346,11 +346,43 @@ describe('durable rollups', () => {
       await (await reopened(x, { built: 0, refreshed: 0, loaded: total })).close();
       await (await reopened(y, { built: 0, refreshed: 0, loaded: total })).close();
 
+      // Read in place, as `aea query` does: views over the base and segments hold a full build's rows,
+      // and nothing is loaded or built.
+      const inPlace = () => open(base, undefined, { rollupStore: x, rollups: 'stored' });
+      const reader = await inPlace();
+      try {
+        expect(allCurrent(reader)).toBe(true);
+        expect(reader.core.rollups.counts).toEqual({ loaded: 0, refreshed: 0, built: 0, kept: 0 });
+        expect(await rollupTexts(reader)).toEqual(wanted);
+        const body = {
+          category_id: ids.category,
+          start_date: '2026-11-01',
+          end_date: '2026-11-15',
+          group_by: ['date'],
+        };
+        expect(await explainedRollups(reader, body)).toContain(visibilityDaily.name);
+        await sameAsFacts(reader, facts, 8);
+        expect(reader.core.rollups.counts.built).toBe(0);
+      } finally {
+        await reader.close();
+      }
+
       const folder = join(x, `${visibilityDaily.name}.${sha256(ids.category).slice(0, 20)}`);
       const segment = join(folder, 'mentions.1.parquet');
       const bytes = await readFile(segment);
       bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
       await writeFile(segment, bytes);
+      // A reader in place leaves a damaged rollup out (its category reads the facts) and the store as it is.
+      const files = readdirSync(folder).sort();
+      const partial = await inPlace();
+      try {
+        expect(partial.core.rollups.isCurrent(visibilityDaily, ids.category)).toBe(false);
+        expect(partial.core.rollups.isCurrent(visibilityDaily, ids.sibling)).toBe(true);
+        await sameAsFacts(partial, facts, 4);
+        expect(readdirSync(folder).sort()).toEqual(files);
+      } finally {
+        await partial.close();
+      }
       // A restart reads the rest, refolds the dropped segments' days in memory and stores them as one segment.
       const repaired = await reopened(x, { built: 0, refreshed: 1, loaded: total - 1 });
       try {

@@ -203,11 +203,11 @@ describe('why the SQL reads the rollups it does', () => {
   });
 
   it('rollups off: the candidates are named, and the facts read', () => {
-    expect(rollupReason({ candidates: ['daily'], chosen: [] }, false)).toBe(
-      'daily keeps every key this request groups and filters by, but rollups are off for this engine (`rollups: false`; `aea query` answers one request per process, so it never builds one): the SQL reads the facts',
+    expect(rollupReason({ candidates: ['daily'], chosen: [] }, 'off')).toBe(
+      'daily keeps every key this request groups and filters by, but rollups are off for this engine (`rollups: false`): the SQL reads the facts',
     );
-    expect(rollupReason({ candidates: ['daily', 'hourly'], chosen: ['daily', 'hourly'] }, false)).toBe(
-      'daily and hourly keep every key this request groups and filters by, but rollups are off for this engine (`rollups: false`; `aea query` answers one request per process, so it never builds one): the SQL reads the facts',
+    expect(rollupReason({ candidates: ['daily', 'hourly'], chosen: ['daily', 'hourly'] }, 'off')).toBe(
+      'daily and hourly keep every key this request groups and filters by, but rollups are off for this engine (`rollups: false`): the SQL reads the facts',
     );
   });
 
@@ -215,7 +215,7 @@ describe('why the SQL reads the rollups it does', () => {
     expect(rollupReason({ candidates: ['daily'], chosen: ['daily'] })).toBe(
       'daily keeps every key this request groups and filters by, and is current: the SQL reads it instead of the facts',
     );
-    expect(rollupReason({ candidates: ['daily', 'hourly'], chosen: ['daily', 'hourly'] }, true)).toBe(
+    expect(rollupReason({ candidates: ['daily', 'hourly'], chosen: ['daily', 'hourly'] }, 'stored')).toBe(
       'daily and hourly keep every key this request groups and filters by, and are current: the SQL reads them instead of the facts',
     );
   });
@@ -229,6 +229,12 @@ describe('why the SQL reads the rollups it does', () => {
     );
     expect(rollupReason({ candidates: ['daily'], chosen: [] })).toBe(
       'daily keeps every key this request groups and filters by, but daily is not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts',
+    );
+  });
+
+  it('read in place only (`aea query`): a missing one is named as not stored, and the facts read', () => {
+    expect(rollupReason({ candidates: ['daily', 'hourly'], chosen: ['daily'] }, 'stored')).toBe(
+      'daily and hourly keep every key this request groups and filters by, but hourly is not stored for the current prompts and dataset (this engine reads stored rollups in place and builds none, as `aea query` does; `aea rollups build` stores them): the SQL reads the facts',
     );
   });
 });

@@ -73,8 +73,15 @@ export interface EngineOptions {
   /**
    * Rollups (per category by day; traffic per organization by hour and by day), built in the background
    * on first use and kept only while current (default true). Off, every report reads the facts.
+   * `'stored'`: the rollups stored on disk that are current are read in place, as views over their files,
+   * and none is built or read into memory: for a process that answers one request (`aea query`).
    */
-  readonly rollups?: boolean;
+  readonly rollups?: boolean | 'stored';
+  /**
+   * With `rollups: 'stored'`, only this organization's stored rollups (its categories' and its own) are
+   * read in place, and only their files checked: `aea query` passes its `--org`.
+   */
+  readonly storedRollupsOf?: string;
   /**
    * The folder where built rollups are kept so a restart or another process reads them instead of
    * building them (docs/decisions.md, "Durable rollups"). Default: beside the state file

@@ -68,7 +68,7 @@ export async function openCore(
       memory,
     };
     const version = new DatasetVersion(pool, options.data, sources, state);
-    const rollupsOn = options.rollups ?? true;
+    const rollupsOn = (options.rollups ?? true) !== false;
     backend = await openBackend(
       options,
       pool,
@@ -91,6 +91,7 @@ export async function openCore(
             rollupsOn && backend.rollups,
             (id) => state.promptVersion(id),
             durableRollups(options, version),
+            options.rollups === 'stored',
           ),
       clock,
       dataDir: options.data,

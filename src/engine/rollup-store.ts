@@ -204,8 +204,9 @@ export class RollupStore {
    * The stored rollup once every file of `tables` has the size and SHA-256 recorded. A damaged base
    * removes the entry (null); a damaged segment is dropped with every later one, and the record answered
    * names the files folded before it, so the days it held are refreshed again (its files go with the next write).
+   * A reader that never writes the store (`repair: false`) removes nothing: another process may be writing it.
    */
-  async verified(meta: StoredRollup, tables: readonly string[]): Promise<StoredRollup | null> {
+  async verified(meta: StoredRollup, tables: readonly string[], repair = true): Promise<StoredRollup | null> {
     const dir = this.entryDir(meta.rollup, meta.scope);
     const sound = async (entry: StoredTable | undefined) => {
       try {
@@ -217,7 +218,7 @@ export class RollupStore {
     };
     for (const table of tables) {
       if (!(await sound(meta.tables[table]))) {
-        await this.remove(meta.rollup, meta.scope);
+        if (repair) await this.remove(meta.rollup, meta.scope);
         return null;
       }
     }

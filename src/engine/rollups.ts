@@ -3,6 +3,7 @@ import type { DuckDBPool } from './duckdb-pool.ts';
 import { engineVersion } from './engine-version.ts';
 import { tableNames } from '../model/tables.ts';
 import { pathListLiteral, pathLiteral } from './literal.ts';
+import { inPlaceView, type RollupColumn, type ScopeLayers } from './rollup-views.ts';
 import {
   addedFiles,
   RollupStore,
@@ -110,6 +111,8 @@ export class Rollups {
     readonly enabled: boolean,
     private readonly versions: PromptVersions,
     readonly durable?: DurableRollups,
+    /** Read what is stored in place (`attachStored`) and build nothing: for a process that answers one request. */
+    readonly storedOnly = false,
   ) {}
 
   /**
@@ -119,7 +122,7 @@ export class Rollups {
   current(def: RollupDef, scopeId: string): boolean {
     if (!this.enabled || this.closed) return false;
     if (this.isCurrent(def, scopeId)) return true;
-    this.build(def, scopeId, 'any').catch(() => undefined);
+    if (!this.storedOnly) this.build(def, scopeId, 'any').catch(() => undefined);
     return false;
   }
 
@@ -173,6 +176,68 @@ export class Rollups {
     const outcomes: RollupOutcome[] = [];
     for (const id of scopeIds) outcomes.push(await this.build(def, id, 'disk'));
     return outcomes;
+  }
+
+  /**
+   * Makes every stored rollup that is current for the dataset and state answer as it lies on disk: each
+   * rollup table becomes a view over its scopes' files (rollup-views.ts), read by the request that needs
+   * it, with nothing loaded into memory or built. Damaged or stale ones are left out and left alone, since
+   * another process may be writing the store. `scopes`: only these categories' and organizations'
+   * rollups (each stored file is checked against its hash, so a request of one organization checks its own).
+   * Answers how many scopes are read in place.
+   */
+  async attachStored(defs: readonly RollupDef[], scopes?: ReadonlySet<string>): Promise<number> {
+    if (!this.enabled || !this.durable) return 0;
+    const durable = this.durable;
+    const byName = new Map(defs.map((d) => [d.name, d]));
+    const found: { def: RollupDef; stored: StoredRollup }[] = [];
+    let attached = 0;
+    await this.pool.use(async (conn) => {
+      // One statement per prompt predicate rather than one per stored category.
+      const hashes = new Map<string, Promise<Map<string, string>>>();
+      const hashOf = async (def: RollupDef, scope: string) => {
+        if (def.scope.kind !== 'category') return undefined;
+        const predicate = def.scope.prompts;
+        if (!hashes.has(predicate)) hashes.set(predicate, promptHashes(conn, predicate));
+        return (await hashes.get(predicate)!).get(scope) ?? '0:0';
+      };
+      for (const { meta } of await durable.store.list()) {
+        const def = meta ? byName.get(meta.rollup) : undefined;
+        if (!meta || !def || (scopes && !scopes.has(meta.scope))) continue;
+        const key = await this.keyOf(conn, def, meta.scope, durable, await hashOf(def, meta.scope));
+        if (verdictOf(meta, key) !== 'current') continue;
+        const stored = await durable.store.verified(meta, Object.keys(def.tables), false);
+        if (stored && verdictOf(stored, key) === 'current') found.push({ def, stored });
+      }
+      const defsFound = [...new Set(found.map((f) => f.def))];
+      const shapes = await shapesOf(
+        conn,
+        defsFound.map((def) => ({ def, scope: found.find((f) => f.def === def)!.stored.scope })),
+      );
+      for (const def of defsFound) {
+        const mine = found.filter((f) => f.def === def);
+        try {
+          for (const table of Object.keys(def.tables)) {
+            const columns = shapes.get(rollupTable(def, table)) ?? [];
+            const time = columns.find((c) => c.name === 'day' || c.name === 'ts')?.name ?? null;
+            const scopes: ScopeLayers[] = mine.map(({ stored }) => ({
+              layers: durable.store.layers(stored, table),
+              time,
+            }));
+            await conn.run(inPlaceView(rollupTable(def, table), columns, scopes));
+          }
+        } catch {
+          // A file replaced or removed meanwhile: this rollup's requests read the facts.
+          for (const table of Object.keys(def.tables))
+            await conn.run(`DROP VIEW IF EXISTS "${rollupTable(def, table)}"`);
+          continue;
+        }
+        for (const { stored } of mine)
+          this.built.set(`${def.name}|${stored.scope}`, versionOf(def, this.versions, stored.scope));
+        attached += mine.length;
+      }
+    });
+    return attached;
   }
 
   /** Resolves once `restore` is done (at once when it never started). */
@@ -317,22 +382,25 @@ export class Rollups {
     }
   }
 
+  /** `known`: the category's prompt hash when the caller read it already (`promptHashes`). */
   private async keyOf(
     conn: DuckDBConnection,
     def: RollupDef,
     scopeId: string,
     durable: DurableRollups,
+    known?: string,
   ): Promise<RollupKey> {
     const prompts =
       def.scope.kind === 'category'
-        ? String(
+        ? (known ??
+          String(
             (
               await conn.runAndReadAll(
-                `WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(p)::HUGEINT), 0)::VARCHAR FROM p`,
+                `WITH p AS (SELECT * FROM prompts WHERE category_id = $scope AND (${def.scope.prompts})) SELECT ${promptHash} FROM p`,
                 { scope: scopeId },
               )
             ).getRowsJS()[0]![0],
-          )
+          ))
         : null;
     const files: Record<string, string[]> = {};
     for (const table of tablesRead(def)) files[table] = (durable.files.get(table) ?? []).map((f) => f.id);
@@ -585,6 +653,9 @@ function remembered<T>(map: Map<string, Promise<T>>, key: string, ask: () => Pro
   return answer;
 }
 
+/** The prompts a category rollup folds, as its key records them: their count and the sum of their rows' hashes. */
+const promptHash = `count(*)::VARCHAR || ':' || coalesce(sum(hash(p)::HUGEINT), 0)::VARCHAR`;
+
 /** Sets of added files whose span one open remembers (a set per append refreshed). */
 const spansKept = 16;
 
@@ -601,6 +672,32 @@ async function timeKey(conn: DuckDBConnection, name: string): Promise<string> {
   ).getRowsJS()[0]?.[0];
   if (time === undefined) throw new Error(`${name} has no time key to refresh by`);
   return String(time);
+}
+
+/** Each rollup table's columns and types as a build makes them, from the types of its SELECT over no rows. */
+async function shapesOf(
+  conn: DuckDBConnection,
+  wanted: readonly { readonly def: RollupDef; readonly scope: string }[],
+): Promise<Map<string, RollupColumn[]>> {
+  const shapes = new Map<string, RollupColumn[]>();
+  for (const { def, scope } of wanted)
+    for (const [table, select] of Object.entries(def.tables)) {
+      const empty = await conn.runAndReadAll(`SELECT * FROM (${rollupSelect(def, select)}) LIMIT 0`, { scope });
+      const types = empty.columnTypes();
+      shapes.set(
+        rollupTable(def, table),
+        empty.columnNames().map((name, i) => ({ name, type: types[i]!.toString() })),
+      );
+    }
+  return shapes;
+}
+
+/** Every category's prompt hash under one prompt predicate (categories without such prompts are absent). */
+async function promptHashes(conn: DuckDBConnection, predicate: string): Promise<Map<string, string>> {
+  const rows = await conn.runAndReadAll(
+    `WITH p AS (SELECT * FROM prompts WHERE (${predicate})) SELECT category_id, ${promptHash} FROM p GROUP BY category_id`,
+  );
+  return new Map(rows.getRowsJS().map(([category, hash]) => [String(category), String(hash)]));
 }
 
 /** A hash of everything in a declaration that decides its rows. */

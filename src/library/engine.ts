@@ -55,8 +55,13 @@ export class Engine {
       new Routes(host.endpoints),
       options.cursorSecret ?? (await core.state.meta('cursor_secret')) ?? randomBytes(32).toString('base64url'),
     );
-    // Stored rollups are read in the background: requests read the facts until theirs is in.
-    if (options.restoreRollups !== false) core.rollups.restore(rollupCatalog).catch(() => undefined);
+    // Stored rollups are read in the background: requests read the facts until theirs is in. Read in
+    // place, they answer the first request.
+    if (options.rollups === 'stored') {
+      const org = options.storedRollupsOf;
+      const scopes = org === undefined ? undefined : new Set([org, ...core.catalog.idsOf('category', org)]);
+      await core.rollups.attachStored(rollupCatalog, scopes);
+    } else if (options.restoreRollups !== false) core.rollups.restore(rollupCatalog).catch(() => undefined);
     try {
       if (!core.state.readOnly) await runner.start();
     } catch (error) {

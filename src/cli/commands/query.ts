@@ -97,11 +97,12 @@ when a data file or a ClickHouse shard cannot be read, else 500 internal_error, 
     const data = required(values, 'data');
     // One answer per process: a rollup started now would be thrown away at exit, and building it (or copying
     // the small tables into memory) costs more than the answer read from the files (bench/RESULTS.md, CLI start).
+    // What `aea serve` or `aea rollups build` stored is read in place; a ClickHouse database keeps its own.
     const backend = backendOf(values);
-    // One request per process builds no DuckDB rollup; a ClickHouse database keeps its own, current at every statement.
     const engine = await openEngine({
       data,
-      rollups: backend.backend === 'clickhouse',
+      rollups: backend.backend === 'clickhouse' ? true : 'stored',
+      ...(typeof values.org === 'string' ? { storedRollupsOf: values.org } : {}),
       smallTablesInMemory: false,
       resultCache: 0,
       state: typeof values.state === 'string' ? values.state : defaultStatePath(data),

@@ -2,17 +2,23 @@ import { render, sql, type Fragment } from '../../query/sql.ts';
 import { plainJs } from '../rows-query.ts';
 import type { CallContext, PreparedCall, RollupChoice } from '../endpoint.ts';
 
-/** Why the SQL reads the rollups it does, in words. */
-export function rollupReason(r: RollupChoice, enabled = true): string {
+/**
+ * Why the SQL reads the rollups it does, in words. `mode`: the engine builds rollups on use, reads only
+ * those stored (`rollups: 'stored'`, as `aea query` does), or has none.
+ */
+export function rollupReason(r: RollupChoice, mode: 'build' | 'stored' | 'off' = 'build'): string {
   if (r.candidates.length === 0)
     return 'no rollup keeps every key this request groups and filters by (or the report has none): the SQL reads the facts';
   const missing = r.candidates.filter((c) => !r.chosen.includes(c));
   const one = r.candidates.length === 1;
-  if (!enabled)
-    return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but rollups are off for this engine (\`rollups: false\`; \`aea query\` answers one request per process, so it never builds one): the SQL reads the facts`;
+  if (mode === 'off')
+    return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but rollups are off for this engine (\`rollups: false\`): the SQL reads the facts`;
   if (missing.length === 0)
     return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, and ${one ? 'is' : 'are'} current: the SQL reads ${one ? 'it' : 'them'} instead of the facts`;
-  return `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts`;
+  const absent = `${r.candidates.join(' and ')} ${one ? 'keeps' : 'keep'} every key this request groups and filters by, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'}`;
+  if (mode === 'stored')
+    return `${absent} not stored for the current prompts and dataset (this engine reads stored rollups in place and builds none, as \`aea query\` does; \`aea rollups build\` stores them): the SQL reads the facts`;
+  return `${absent} not built for the current prompts yet (a plain request starts the build; explain does not): the SQL reads the facts`;
 }
 
 /**
@@ -66,7 +72,10 @@ export async function explainBody(
     rollups: {
       candidates: prepared.rollups.candidates,
       chosen: prepared.rollups.chosen,
-      reason: rollupReason(prepared.rollups, ctx.core.rollups.enabled),
+      reason: rollupReason(
+        prepared.rollups,
+        !ctx.core.rollups.enabled ? 'off' : ctx.core.rollups.storedOnly ? 'stored' : 'build',
+      ),
     },
     statements,
     answer_fingerprint: fingerprints.answer,
