@@ -107,9 +107,16 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       rows[table] += n;
       progress.advance(n, label);
     };
-    const part = async (table: TableName, index: number, sql: string, params: Params, label: string) => {
+    const part = async (
+      c: DuckDBConnection,
+      table: TableName,
+      index: number,
+      sql: string,
+      params: Params,
+      label: string,
+    ) => {
       await mkdir(join(options.out, table), { recursive: true });
-      written(table, await copyTable(conn, table, sql, params, join(options.out, table, partFileName(index))), label);
+      written(table, await copyTable(c, table, sql, params, join(options.out, table, partFileName(index))), label);
     };
 
     // Categories are independent: two connections (temp tables and variables are per connection) take the next
@@ -145,12 +152,24 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const)
         await fact(table);
     };
-    let nextCategory = 0;
+    // Each job writes files of its own: the categories' facts, then each organization's traffic parts, which
+    // keep both cores busy through the last categories instead of following them on one.
+    const trafficPart = (table: 'bot_events' | 'referral_visits', sql: string, label: string) =>
+      vocab.orgs.map(
+        (_, org) => (c: DuckDBConnection) =>
+          part(c, table, org, sql, { org }, `organization ${org + 1}/${vocab.orgs.length}: ${label}`),
+      );
+    const jobs: ((c: DuckDBConnection) => Promise<void>)[] = [
+      ...Array.from({ length: categoryCount }, (_, cat) => (c: DuckDBConnection) => writeCategory(c, cat)),
+      ...trafficPart('bot_events', traffic.botEventsSql, 'bot events'),
+      ...trafficPart('referral_visits', traffic.referralVisitsSql, 'referral visits'),
+    ];
+    let next = 0;
     const worker = async () => {
       const c = await db.connect();
       try {
         await setVariables(c, options);
-        for (let cat = nextCategory++; cat < categoryCount; cat = nextCategory++) await writeCategory(c, cat);
+        for (let job = next++; job < jobs.length; job = next++) await jobs[job]!(c);
       } finally {
         c.closeSync();
       }
@@ -158,23 +177,6 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     // Both settle before the database closes, even when one fails.
     const outcomes = await Promise.allSettled([worker(), worker()]);
     for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
-
-    for (let org = 0; org < vocab.orgs.length; org++) {
-      await part(
-        'bot_events',
-        org,
-        traffic.botEventsSql,
-        { org },
-        `organization ${org + 1}/${vocab.orgs.length}: bot events`,
-      );
-      await part(
-        'referral_visits',
-        org,
-        traffic.referralVisitsSql,
-        { org },
-        `organization ${org + 1}/${vocab.orgs.length}: referral visits`,
-      );
-    }
 
     const sources: Partial<Record<TableName, { sql: string; params?: Params }>> = {
       page_analyses: { sql: 'SELECT * FROM g_page_analyses' },
