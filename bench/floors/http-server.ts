@@ -106,10 +106,16 @@ async function main(): Promise<void> {
   });
   process.on('SIGTERM', () => {
     // Idle keep-alive sockets would hold close() open: end them, then the DuckDB instance, then the process.
+    // TRICKY: the instance closes only once every connection is back: closing one whose statement still ran on
+    // a worker thread crashed the process (SIGSEGV, or glibc's `corrupted double-linked list`).
     server.closeAllConnections();
     server.close();
-    close();
-    process.exit(0);
+    const drained = () => {
+      if (idle.length < envs.length) return void setTimeout(drained, 5);
+      close();
+      process.exit(0);
+    };
+    drained();
   });
 }
 
