@@ -220,11 +220,11 @@ export class Rollups {
           for (const table of Object.keys(def.tables)) {
             const columns = shapes.get(rollupTable(def, table)) ?? [];
             const time = columns.find((c) => c.name === 'day' || c.name === 'ts')?.name ?? null;
-            const scopes: ScopeLayers[] = mine.map(({ stored }) => ({
+            const layered: ScopeLayers[] = mine.map(({ stored }) => ({
               layers: durable.store.layers(stored, table),
               time,
             }));
-            await conn.run(inPlaceView(rollupTable(def, table), columns, scopes));
+            await conn.run(inPlaceView(rollupTable(def, table), columns, layered));
           }
         } catch {
           // A file replaced or removed meanwhile: this rollup's requests read the facts.
