@@ -106,10 +106,31 @@ describe('the top-N page of the tabular reports', () => {
     expect(explained.explain.statements.length).toBe(1);
     expect(s!.role).toBe('page (lean: one top-N statement)');
     expect(s!.sql).toMatch(
-      /page_units AS \(SELECT \* FROM labeled WHERE .*\(SELECT count\(\*\) FROM page_units\) AS head_total\nFROM page_units\nORDER BY .* LIMIT \$\d+ OFFSET \$\d+$/s,
+      /page_units AS \(SELECT \* FROM labeled WHERE .*\(SELECT count\(\*\) FROM page_units\) AS head_total\nFROM \(SELECT \* FROM page_units ORDER BY .* LIMIT \$\d+ OFFSET \$\d+\) page_rows\nORDER BY [^\n]*$/s,
     );
     expect(s!.params.slice(-2)).toEqual([3, 2]);
     const plain = (await statement.org(ids.org1).report('referrals')(body, { explain: true })) as typeof explained;
     expect(plain.explain.statements[0]!.role).toBe('page');
+  });
+
+  it("writes a label no sort reads after the cut, for the page's rows alone", async () => {
+    const body = {
+      start_date: '2026-02-01',
+      metrics: ['count'],
+      dimensions: ['timestamp', 'path'],
+      pagination: { limit: 5 },
+    };
+    const explained = (await topN.org(ids.org1).report('rawBotLogs')(
+      { domain: domains.own, ...body },
+      { explain: true },
+    )) as {
+      explain: { statements: { sql: string }[] };
+    };
+    const sql = explained.explain.statements[0]!.sql;
+    const [before, after] = sql.split('\nSELECT "m0" AS "out_m0"');
+    // The instant's text is formatted over the page's rows; the path, which the order reads, is labeled before.
+    expect(before).not.toMatch(/strftime/);
+    expect(before).toMatch(/"g"\."k1" AS "d1"/);
+    expect(after).toMatch(/strftime\("k0"/);
   });
 });

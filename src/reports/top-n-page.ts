@@ -26,13 +26,15 @@ export function topNPage(s: TopNSource): LeanPage {
   // window counting them beside each row cost a pass over every group on large answers.
   const kept = sql`WITH ${s.ctes},
 page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})`;
+  // The columns are written from the page's rows after the cut, so a label no sort reads is formatted for
+  // them alone; the cut's order is not kept by a query around it, so the page is ordered again.
   const rows = (range: UnitRange) => sql`${kept}
 SELECT ${join(
     s.columns.map(([name, value]) => sql`${value} AS ${ident(sent(name))}`),
     ', ',
   )}, (SELECT count(*) FROM page_units) AS head_total
-FROM page_units
-ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
+FROM (SELECT * FROM page_units ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}) page_rows
+ORDER BY ${s.order}`;
   const count = sql`${kept}
 SELECT count(*) AS head_total FROM page_units`;
   const totalOf = async (reads: LeanReads) => Number((await reads.read(count)).columns.head_total![0] ?? 0);

@@ -35,10 +35,15 @@ grouped AS (${t.grouped})`,
   // TRICKY: names come from a LEFT JOIN on the key, not a scalar subquery per row: ClickHouse runs no
   // correlated subquery over a Distributed table. Dimension tables hold one row per id, so no row repeats.
   const nameAlias = (i: number) => ident(`n${i}`);
-  const labels = plan.dimensions.map((_, i) => {
+  const labelOf = (i: number) => {
     const names = t.dimensions[i]!.names;
     return sql`${t.dimensions[i]!.label(keyColumn(i, 'g'), names ? sql`${nameAlias(i)}.${ident(names.column)}` : undefined)} AS ${labelColumn(i)}`;
-  });
+  };
+  const labels = plan.dimensions.map((_, i) => labelOf(i));
+  // A label no sort reads (a dimension sorted by its key, such as an instant) is written after a top-N
+  // page's cut, for its rows alone: a 50,000-row page of 553,000 groups formatted every instant.
+  const afterCut = (i: number) => t.dimensions[i]!.sortBy === 'key' && !t.dimensions[i]!.names;
+  const leanLabels = plan.dimensions.flatMap((_, i) => (afterCut(i) ? [] : [labelOf(i)]));
   const nameJoins = plan.dimensions.flatMap((_, i) => {
     const names = t.dimensions[i]!.names;
     return names
@@ -61,12 +66,19 @@ FROM (SELECT * FROM kept ORDER BY ${order} LIMIT ${range.upTo - range.after} OFF
       : sql`SELECT row_number() OVER (ORDER BY ${order}) AS unit, 0 AS seq, ${join(columns, ', ')}
 FROM kept
 QUALIFY unit > ${range.after}${range.upTo === null ? sql`` : sql` AND unit <= ${range.upTo}`}`;
-  const labeled = sql`${groups},
-labeled AS (SELECT g.*${labels.length > 0 ? sql`, ${join(labels, ', ')}` : sql``} FROM grouped g${nameJoins.length > 0 ? sql`\n${join(nameJoins, '\n')}` : sql``})`;
+  const labeledWith = (shown: readonly Fragment[]) => sql`${groups},
+labeled AS (SELECT g.*${shown.length > 0 ? sql`, ${join(shown, ', ')}` : sql``} FROM grouped g${nameJoins.length > 0 ? sql`\n${join(nameJoins, '\n')}` : sql``})`;
+  const labeled = labeledWith(labels);
+  const leanShown = shown.map(([name, value], c): [string, Fragment] => {
+    const i = c - plan.metrics.length;
+    return i >= 0 && afterCut(i)
+      ? [name, sql`CAST(${t.dimensions[i]!.label(keyColumn(i), undefined)} AS VARCHAR)`]
+      : [name, value];
+  });
   return {
     ctes: sql`${labeled},
 kept AS MATERIALIZED (SELECT * FROM labeled WHERE ${kept})`,
-    lean: topNPage({ ctes: labeled, from: sql`labeled`, where: kept, order, columns: shown }),
+    lean: topNPage({ ctes: labeledWith(leanLabels), from: sql`labeled`, where: kept, order, columns: leanShown }),
     shape: {
       fields: [
         field('metrics', array(plan.metrics.map((m, j) => field(m, value(`m${j}`, t.metricTypes?.[m] ?? 'float'))))),
