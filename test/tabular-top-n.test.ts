@@ -106,14 +106,14 @@ describe('the top-N page of the tabular reports', () => {
     expect(explained.explain.statements.length).toBe(1);
     expect(s!.role).toBe('page (lean: one top-N statement)');
     expect(s!.sql).toMatch(
-      /page_units AS \(SELECT \* FROM labeled WHERE .*\(SELECT count\(\*\) FROM page_units\) AS head_total\nFROM \(SELECT \* FROM page_units ORDER BY .* LIMIT \$\d+ OFFSET \$\d+\) page_rows\nORDER BY [^\n]*$/s,
+      /page_units AS \(SELECT \* FROM labeled WHERE .*\(SELECT count\(\*\) FROM page_units\) AS head_total\nFROM page_units\nORDER BY .* LIMIT \$\d+ OFFSET \$\d+$/s,
     );
     expect(s!.params.slice(-2)).toEqual([3, 2]);
     const plain = (await statement.org(ids.org1).report('referrals')(body, { explain: true })) as typeof explained;
     expect(plain.explain.statements[0]!.role).toBe('page');
   });
 
-  it("writes a label no sort reads after the cut, for the page's rows alone", async () => {
+  it("writes an instant's label after the cut, for the page's rows alone, and sorts the page again", async () => {
     const body = {
       start_date: '2026-02-01',
       metrics: ['count'],
@@ -132,5 +132,6 @@ describe('the top-N page of the tabular reports', () => {
     expect(before).not.toMatch(/strftime/);
     expect(before).toMatch(/"g"\."k1" AS "d1"/);
     expect(after).toMatch(/strftime\("k0"/);
+    expect(after).toMatch(/\) page_rows\nORDER BY "m0" DESC/);
   });
 });

@@ -10,6 +10,8 @@ export interface TopNSource {
   readonly order: Fragment;
   /** Each column the report's shape reads, by name, and its value over `from`. */
   readonly columns: readonly (readonly [name: string, value: Fragment])[];
+  /** Some column is worth computing for the page's rows alone, after the cut: the page is then sorted twice. */
+  readonly afterCut?: boolean;
 }
 
 // TRICKY: a column is sent under another name, so that ORDER BY reads `from`'s own column and not an
@@ -26,15 +28,24 @@ export function topNPage(s: TopNSource): LeanPage {
   // window counting them beside each row cost a pass over every group on large answers.
   const kept = sql`WITH ${s.ctes},
 page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})`;
-  // The columns are written from the page's rows after the cut, so a label no sort reads is formatted for
-  // them alone; the cut's order is not kept by a query around it, so the page is ordered again.
-  const rows = (range: UnitRange) => sql`${kept}
-SELECT ${join(
+  const cut = (range: UnitRange) =>
+    sql`ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
+  const columns = join(
     s.columns.map(([name, value]) => sql`${value} AS ${ident(sent(name))}`),
     ', ',
-  )}, (SELECT count(*) FROM page_units) AS head_total
-FROM (SELECT * FROM page_units ORDER BY ${s.order}${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}) page_rows
-ORDER BY ${s.order}`;
+  );
+  // After the cut, the columns are computed from the page's rows alone; a query around the cut does not
+  // keep its order, so the page is sorted again.
+  const rows = (range: UnitRange) =>
+    s.afterCut
+      ? sql`${kept}
+SELECT ${columns}, (SELECT count(*) FROM page_units) AS head_total
+FROM (SELECT * FROM page_units ${cut(range)}) page_rows
+ORDER BY ${s.order}`
+      : sql`${kept}
+SELECT ${columns}, (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
+${cut(range)}`;
   const count = sql`${kept}
 SELECT count(*) AS head_total FROM page_units`;
   const totalOf = async (reads: LeanReads) => Number((await reads.read(count)).columns.head_total![0] ?? 0);

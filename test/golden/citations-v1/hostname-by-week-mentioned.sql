@@ -20,9 +20,9 @@ grouped AS (SELECT "num"."k_hostname" AS "k0", "num"."k_date" AS "k1", CAST(sum(
 FROM num JOIN den ON "num"."k_date" IS NOT DISTINCT FROM "den"."k_date" AND num.model_key = den.model_key
 JOIN model_counts ON "num"."k_date" IS NOT DISTINCT FROM "model_counts"."k_date"
 GROUP BY "k0", "k1" HAVING sum(num.n) > 0),
-labeled AS (SELECT g.*, "g"."k0" AS "d0" FROM grouped g),
+labeled AS (SELECT g.*, "g"."k0" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "d1" FROM grouped g),
 page_units AS (SELECT * FROM labeled WHERE TRUE)
-SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST(strftime("k1", '%Y-%m-%d') AS VARCHAR) AS "out_d1", (SELECT count(*) FROM page_units) AS head_total
-FROM (SELECT * FROM page_units ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $11 OFFSET $12) page_rows
-ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
+ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $11 OFFSET $12
 -- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-12-01T05:00:00.000Z",true,"EXAMPLE","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-000000000015","00000000-0000-4000-8000-000000000016",8,0]

@@ -21,9 +21,9 @@ brand_mentions AS (
 grouped AS (SELECT "g"."k_date" AS "k0", coalesce(bm.mentioned, 0) / NULLIF(g.executions, 0) AS "m0", g.executions AS "m1"
 FROM answer_groups g LEFT JOIN brand_mentions bm ON "bm"."k_date" IS NOT DISTINCT FROM "g"."k_date"
 LEFT JOIN group_mentions t ON "t"."k_date" IS NOT DISTINCT FROM "g"."k_date"),
-labeled AS (SELECT g.* FROM grouped g),
+labeled AS (SELECT g.*, strftime("g"."k0", '%Y-%m-%d') AS "d0" FROM grouped g),
 page_units AS (SELECT * FROM labeled WHERE TRUE)
-SELECT "m0" AS "out_m0", "m1" AS "out_m1", CAST(strftime("k0", '%Y-%m-%d') AS VARCHAR) AS "out_d0", (SELECT count(*) FROM page_units) AS head_total
-FROM (SELECT * FROM page_units ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST LIMIT $10 OFFSET $11) page_rows
-ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST
+SELECT "m0" AS "out_m0", "m1" AS "out_m1", CAST("d0" AS VARCHAR) AS "out_d0", (SELECT count(*) FROM page_units) AS head_total
+FROM page_units
+ORDER BY "m0" DESC NULLS LAST, "k0" ASC NULLS LAST LIMIT $10 OFFSET $11
 -- params: ["00000000-0000-4000-8000-00000000000b","visibility","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b","2026-03-01T05:00:00.000Z","2026-12-01T05:00:00.000Z","00000000-0000-4000-8000-00000000000b",8,0]
