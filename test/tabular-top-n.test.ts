@@ -133,5 +133,11 @@ describe('the top-N page of the tabular reports', () => {
     expect(before).toMatch(/"g"\."k1" AS "d1"/);
     expect(after).toMatch(/strftime\("k0"/);
     expect(after).toMatch(/\) page_rows\nORDER BY "m0" DESC/);
+    // A page past 1,024 rows may hold every group: it is cut by the one ORDER BY, as before.
+    const large = (await topN.org(ids.org1).report('rawBotLogs')(
+      { domain: domains.own, ...body, pagination: { limit: 1025 } },
+      { explain: true },
+    )) as typeof explained;
+    expect(large.explain.statements[0]!.sql).not.toMatch(/page_rows/);
   });
 });

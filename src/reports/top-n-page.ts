@@ -18,6 +18,9 @@ export interface TopNSource {
 // output of the same name (a label cast to text sorts otherwise than an enum).
 const sent = (name: string) => `out_${name}`;
 
+/** Pages of at most this many rows compute their `afterCut` columns after the cut. */
+const smallPage = 1024;
+
 /**
  * A page whose units are rows, as the expert floors read one: a single top-N statement (ORDER BY … LIMIT
  * … OFFSET) that carries the total beside each row: no head row, no window numbering every row. Only a
@@ -35,9 +38,11 @@ page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})`;
     ', ',
   );
   // After the cut, the columns are computed from the page's rows alone; a query around the cut does not
-  // keep its order, so the page is sorted again.
+  // keep its order, so the page is sorted again, which costs next to nothing for a page of at most
+  // `smallPage` rows. A larger page may hold every group, and then sorting it twice cost more than the labels
+  // saved (bots-v2's 26,703-row page by hour × path × bot: 115 ms, 140-163 ms with the cut).
   const rows = (range: UnitRange) =>
-    s.afterCut
+    s.afterCut && range.upTo !== null && range.upTo - range.after <= smallPage
       ? sql`${kept}
 SELECT ${columns}, (SELECT count(*) FROM page_units) AS head_total
 FROM (SELECT * FROM page_units ${cut(range)}) page_rows
