@@ -13,6 +13,7 @@ export const mutationTestFiles = [
   'test/regex-check.test.ts',
   'test/format-choice.test.ts',
   'test/sse-text.test.ts',
+  'test/cached-answer.test.ts',
   'test/cursor-codec.test.ts',
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',
