@@ -14,6 +14,7 @@ export const mutationTestFiles = [
   'test/format-choice.test.ts',
   'test/sse-text.test.ts',
   'test/cached-answer.test.ts',
+  'test/sql-render.test.ts',
   'test/cursor-codec.test.ts',
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',
