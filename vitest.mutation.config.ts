@@ -15,6 +15,7 @@ export const mutationTestFiles = [
   'test/sse-text.test.ts',
   'test/cached-answer.test.ts',
   'test/sql-render.test.ts',
+  'test/table-shape.test.ts',
   'test/cursor-codec.test.ts',
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',
