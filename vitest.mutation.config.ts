@@ -16,6 +16,7 @@ export const mutationTestFiles = [
   'test/cached-answer.test.ts',
   'test/sql-render.test.ts',
   'test/table-shape.test.ts',
+  'test/filter-fields.test.ts',
   'test/cursor-codec.test.ts',
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',
