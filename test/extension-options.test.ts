@@ -3,7 +3,9 @@ import { refusal } from './helpers/refusal.ts';
 import { comparedWindow, readCompare } from '../src/reports/extensions/compare-window.ts';
 import { comparedDates } from '../src/reports/extensions/compared-dates.ts';
 import { rollupReason } from '../src/reports/extensions/explain.ts';
-import { etagOf, ifNoneMatchTags } from '../src/reports/extensions/fingerprint.ts';
+import { engineVersion, formatsVersion } from '../src/engine/engine-version.ts';
+import { fingerprint } from '../src/query/cursor.ts';
+import { answerFingerprint, etagOf, ifNoneMatchTags } from '../src/reports/extensions/fingerprint.ts';
 import { askedFor, parseExtensions, querySchemaFor } from '../src/reports/extensions/options.ts';
 
 /**
@@ -191,7 +193,37 @@ describe('entity tags', () => {
     expect(ifNoneMatchTags(['"a", "b"', 'W/"c"'])).toEqual(['a', 'b', 'c']);
     expect(ifNoneMatchTags('bare')).toEqual(['bare']);
     expect(ifNoneMatchTags('"half')).toEqual(['"half']);
+    expect(ifNoneMatchTags('x"y", "a"b, "W/w"')).toEqual(['x"y"', '"a"b', 'W/w']);
+    expect(ifNoneMatchTags('*, "*"')).toEqual(['*', '*']);
     expect(ifNoneMatchTags(ifNoneMatchTags(etagOf('xyz')).map(etagOf))).toEqual(['xyz']);
+  });
+});
+
+describe('an answer’s fingerprint', () => {
+  // The inputs a call gives it, as plain values: the organization and the dataset's content version.
+  const ctx = { organizationId: 'o1', core: { version: { current: async () => 'v9' } } } as never;
+  const prepared = { report: 'visibility' } as never;
+  const expected = (extensions: object, format: string, formats?: string) =>
+    fingerprint({
+      report: 'visibility',
+      organization: 'o1',
+      request: { a: 1 },
+      extensions,
+      format,
+      dataset: 'v9',
+      engine: engineVersion,
+      ...(formats ? { formats } : {}),
+    });
+
+  it('hashes the call, only the extensions asked for, and the formats version for a table format', async () => {
+    const of = (query: Record<string, unknown>, format: 'json' | 'csv') =>
+      answerFingerprint(ctx, prepared, { a: 1 }, parseExtensions(query), format);
+    expect(await of({}, 'json')).toBe(expected({}, 'json'));
+    expect(await of({ explain: 'false', components: 'false' }, 'json')).toBe(expected({}, 'json'));
+    expect(await of({}, 'csv')).toBe(expected({}, 'csv', formatsVersion));
+    expect(await of({ fill: 'zero', explain: 'true' }, 'csv')).toBe(
+      expected({ explain: true, fill: 'zero' }, 'csv', formatsVersion),
+    );
   });
 });
 
