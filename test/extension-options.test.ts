@@ -114,6 +114,26 @@ describe('the compared window of a v1 request (instants)', () => {
     });
   });
 
+  it('previous_period across a DST change counts whole days only when both ends are midnights', () => {
+    const ny = 'America/New_York';
+    // 8 to 10 March 2025 in New York (clocks went forward on the 9th): a day of 23 hours inside.
+    const days = { startMs: utc('2025-03-08T05:00:00Z'), endMs: utc('2025-03-10T04:00:00Z') };
+    expect(comparedWindow('previous_period', days, ny, 7)).toEqual({
+      startMs: utc('2025-03-06T05:00:00Z'),
+      endMs: days.startMs,
+    });
+    const endsAtNoon = { startMs: utc('2025-03-08T05:00:00Z'), endMs: utc('2025-03-10T16:00:00Z') };
+    expect(comparedWindow('previous_period', endsAtNoon, ny, 7)).toEqual({
+      startMs: utc('2025-03-05T18:00:00Z'),
+      endMs: endsAtNoon.startMs,
+    });
+    const startsAtSix = { startMs: utc('2025-03-08T11:00:00Z'), endMs: utc('2025-03-10T04:00:00Z') };
+    expect(comparedWindow('previous_period', startsAtSix, ny, 7)).toEqual({
+      startMs: utc('2025-03-06T18:00:00Z'),
+      endMs: startsAtSix.startMs,
+    });
+  });
+
   it('previous_period of a window that is not whole days is as many milliseconds just before', () => {
     const hours = { startMs: utc('2025-03-10T06:00:00Z'), endMs: utc('2025-03-10T09:30:00Z') };
     expect(comparedWindow('previous_period', hours, 'UTC', 7)).toEqual({
@@ -161,6 +181,7 @@ describe('the compared dates of a v2 request', () => {
       ['2024-06-01', '2024-06-02T00:00:00Z'],
       ['2023-02-29', '2023-03-01'],
       ['2024-06-01', '2024-06-31'],
+      ['x2024-06-01', '2024-06-02'],
     ] as const)
       expect(refusal(() => comparedDates(window, { start, end }, 7))).toEqual({
         loc: compareLoc,
