@@ -352,6 +352,11 @@ describe('fill on the v2 reports', () => {
     expect(paged.rows).toEqual(whole.rows);
     expect(paged.head.total_results).toBe(whole.rows.length);
     const both = await stream(engines.more, 'citations', body, { fill: 'zero', compare: 'previous_period' });
+    // The head's info (the models answering) is the plain answer's, filled, compared or both.
+    const plain = await stream(engines.more, 'citations', body);
+    const compared = await stream(engines.more, 'citations', body, { compare: 'previous_period' });
+    expect(plain.head.models).toEqual(['', 'ChatGPT', 'Perplexity']);
+    for (const extended of [whole, compared, both]) expect(extended.head.models).toEqual(plain.head.models);
     expect(
       both.rows.slice(0, whole.rows.length).map((r) => ({
         ...Object.fromEntries(Object.entries(r).filter(([k]) => !/_(previous|change|change_pct)$/.test(k))),
