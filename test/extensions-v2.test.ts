@@ -365,7 +365,7 @@ describe('fill on the v2 reports', () => {
     const refusal = await (engines.more.org(ids.org1).reports as Json)
       .citations({ ...body, group_by: ['model'] }, { fill: 'zero' })
       .catch((e: ValidationError) => e.body().detail);
-    expect(refusal).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
+    expect(refusal).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date'), input: 'zero' }]);
     const channels = await (engines.more.org(ids.org1).reports as Json)
       .videoplatformChannels(
         { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31' },
