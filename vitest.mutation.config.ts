@@ -17,6 +17,7 @@ export const mutationTestFiles = [
   'test/sql-render.test.ts',
   'test/table-shape.test.ts',
   'test/filter-fields.test.ts',
+  'test/compared-answer.test.ts',
   'test/cursor-codec.test.ts',
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',
