@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ResultCache } from '../src/engine/result-cache.ts';
+import type { ColumnBatch } from '../src/query/row-shape.ts';
 import type { RowsPart, RowsResult } from '../src/query/rows-result.ts';
 import { keptOnRead, replayed } from '../src/reports/extensions/cached-answer.ts';
 
@@ -11,7 +12,7 @@ import { keptOnRead, replayed } from '../src/reports/extensions/cached-answer.ts
 
 const shape = { fields: [] };
 const head = { a: 'xy', n: 1 };
-const batches = [
+const batches: ColumnBatch[] = [
   { length: 3, columns: { c: [1, 'ab', null] } },
   { length: 1, columns: { s: [{ x: [1, 2] }], t: [true] } },
 ];
