@@ -37,6 +37,9 @@ describe('an Accept header', () => {
     expect(negotiate('text/csv;q=2, application/x-ndjson', false)).toBe('ndjson');
     expect(negotiate('application/x-ndjson;q=1, text/csv;q=7', false)).toBe('ndjson');
     expect(negotiate('text/csv;q=1.2.3', false)).toBeNull();
+    expect(negotiate('text/csv;level=1;q=0', false)).toBeNull();
+    expect(negotiate('text/csv;xq=0', false)).toBe('csv');
+    expect(negotiate('text/csv;q=0x', false)).toBe('csv');
     expect(negotiate('text/csv;q=high', false)).toBe('csv');
     expect(negotiate(' Text/CSV ; Q=0.5 ', false)).toBe('csv');
   });
@@ -136,6 +139,7 @@ describe('the formats by name', () => {
       );
     }
     expect(isFormatName('constructor')).toBe(false);
+    expect(isFormatName(['csv'])).toBe(false);
     expect(isFormatName('csv')).toBe(true);
   });
 });

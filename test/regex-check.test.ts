@@ -28,6 +28,8 @@ describe('a matches pattern', () => {
   it('reads an escaped character or a Unicode property as one item, never as syntax', () => {
     for (const p of ['\\p{L}+', '\\(?=', '\\(?<!', '\\*+', '\\++', '\\\\1', '\\\\k<n>', 'a\\}+'])
       expect([p, regexError(p)]).toEqual([p, null]);
+    expect(regexError('\\p{Lu}+')).toBeNull();
+    expect(regexError('(\\d?=)')).toBeNull();
     expect(regexError('\\\\\\1')).toBe('back-references are not supported');
     expect(regexError('\\p{L}(?=a)')).toBe('look-around assertions are not supported');
     expect(regexError('\\p{L}{1001}')).toBe('a counted repetition is at most 1000');
