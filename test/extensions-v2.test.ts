@@ -52,7 +52,7 @@ interface Case {
   readonly counts?: readonly string[];
   /** Requests with the date dimension, for fill (none: the report has no dated rows). */
   readonly dated?: fc.Arbitrary<Json>;
-  /** The unit a row belongs to, where a unit holds several rows (a channel's cells); each row is its own unit otherwise. */
+  /** The unit a row belongs to, where a unit holds several rows (a channel’s cells); each row is its own unit otherwise. */
   readonly unitOf?: (row: Json, body: Json) => string;
 }
 
@@ -671,6 +671,28 @@ describe('components on the v2 reports', () => {
       expect(await refusal(engine, name, body), name).toMatchObject([
         { loc: ['query', 'components'], msg: expect.stringContaining(says) },
       ]);
+  });
+});
+
+describe('a stream whose units hold several rows (a channel’s cells), filled or compared', () => {
+  it('counts in its head the rows it sends, capped by max_results or not', async () => {
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-05-01',
+      end_date: '2026-08-31',
+      group_by: ['channel', 'model'],
+      interval: 'month',
+    };
+    for (const [request, options] of [
+      [body, { fill: 'zero' }],
+      [{ ...body, max_results: 7 }, { fill: 'zero' }],
+      [body, { compare: 'previous_period' }],
+      [{ ...body, max_results: 7 }, { compare: 'previous_period' }],
+    ] as const) {
+      const { head, rows } = await stream(engines.more, 'videoplatformChannels', request, options);
+      expect(rows.length, JSON.stringify([request, options])).toBeGreaterThan(6);
+      expect(head.count, JSON.stringify([request, options])).toBe(rows.length);
+    }
   });
 });
 
