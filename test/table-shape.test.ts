@@ -158,6 +158,13 @@ describe('a shape as a table', () => {
     });
   });
 
+  it('reads a missing list or a guard column the rows lack as null', () => {
+    const [tags] = flatColumns({ fields: [field('tags', value('tags', { list: 'text' }))] });
+    expect([0, 1].map(flatText(tags!)({ length: 2, columns: { tags: [undefined, ['a']] } }))).toEqual([null, '["a"]']);
+    const [guarded] = flatColumns({ fields: [field('m', object([field('n', value('n', 'integer'))], 'm_id'))] });
+    expect([0, 1].map(flatText(guarded!)({ length: 2, columns: { n: [1, 2] } }))).toEqual([null, null]);
+  });
+
   it('names a column the rows lack', () => {
     const [date] = flatColumns(shape);
     expect(() => flatText(date!)({ length: 1, columns: {} })).toThrow('the rows query returned no column "day"');
