@@ -9,6 +9,15 @@ import base from './vitest.config.ts';
  */
 export const mutationTestFiles = [
   'test/validation-detail.test.ts',
+  'test/text-order.test.ts',
+  'test/regex-check.test.ts',
+  'test/format-choice.test.ts',
+  'test/sse-text.test.ts',
+  'test/cached-answer.test.ts',
+  'test/sql-render.test.ts',
+  'test/table-shape.test.ts',
+  'test/filter-fields.test.ts',
+  'test/compared-answer.test.ts',
   'test/cursor-codec.test.ts',
   'test/extension-options.test.ts',
   'test/filter-issues.test.ts',

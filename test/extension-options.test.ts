@@ -3,7 +3,9 @@ import { refusal } from './helpers/refusal.ts';
 import { comparedWindow, readCompare } from '../src/reports/extensions/compare-window.ts';
 import { comparedDates } from '../src/reports/extensions/compared-dates.ts';
 import { rollupReason } from '../src/reports/extensions/explain.ts';
-import { etagOf, ifNoneMatchTags } from '../src/reports/extensions/fingerprint.ts';
+import { engineVersion, formatsVersion } from '../src/engine/engine-version.ts';
+import { fingerprint } from '../src/query/cursor.ts';
+import { answerFingerprint, etagOf, ifNoneMatchTags } from '../src/reports/extensions/fingerprint.ts';
 import { askedFor, parseExtensions, querySchemaFor } from '../src/reports/extensions/options.ts';
 
 /**
@@ -112,6 +114,26 @@ describe('the compared window of a v1 request (instants)', () => {
     });
   });
 
+  it('previous_period across a DST change counts whole days only when both ends are midnights', () => {
+    const ny = 'America/New_York';
+    // 8 to 10 March 2025 in New York (clocks went forward on the 9th): a day of 23 hours inside.
+    const days = { startMs: utc('2025-03-08T05:00:00Z'), endMs: utc('2025-03-10T04:00:00Z') };
+    expect(comparedWindow('previous_period', days, ny, 7)).toEqual({
+      startMs: utc('2025-03-06T05:00:00Z'),
+      endMs: days.startMs,
+    });
+    const endsAtNoon = { startMs: utc('2025-03-08T05:00:00Z'), endMs: utc('2025-03-10T16:00:00Z') };
+    expect(comparedWindow('previous_period', endsAtNoon, ny, 7)).toEqual({
+      startMs: utc('2025-03-05T18:00:00Z'),
+      endMs: endsAtNoon.startMs,
+    });
+    const startsAtSix = { startMs: utc('2025-03-08T11:00:00Z'), endMs: utc('2025-03-10T04:00:00Z') };
+    expect(comparedWindow('previous_period', startsAtSix, ny, 7)).toEqual({
+      startMs: utc('2025-03-06T18:00:00Z'),
+      endMs: startsAtSix.startMs,
+    });
+  });
+
   it('previous_period of a window that is not whole days is as many milliseconds just before', () => {
     const hours = { startMs: utc('2025-03-10T06:00:00Z'), endMs: utc('2025-03-10T09:30:00Z') };
     expect(comparedWindow('previous_period', hours, 'UTC', 7)).toEqual({
@@ -159,6 +181,7 @@ describe('the compared dates of a v2 request', () => {
       ['2024-06-01', '2024-06-02T00:00:00Z'],
       ['2023-02-29', '2023-03-01'],
       ['2024-06-01', '2024-06-31'],
+      ['x2024-06-01', '2024-06-02'],
     ] as const)
       expect(refusal(() => comparedDates(window, { start, end }, 7))).toEqual({
         loc: compareLoc,
@@ -191,7 +214,37 @@ describe('entity tags', () => {
     expect(ifNoneMatchTags(['"a", "b"', 'W/"c"'])).toEqual(['a', 'b', 'c']);
     expect(ifNoneMatchTags('bare')).toEqual(['bare']);
     expect(ifNoneMatchTags('"half')).toEqual(['"half']);
+    expect(ifNoneMatchTags('x"y", "a"b, "W/w"')).toEqual(['x"y"', '"a"b', 'W/w']);
+    expect(ifNoneMatchTags('*, "*"')).toEqual(['*', '*']);
     expect(ifNoneMatchTags(ifNoneMatchTags(etagOf('xyz')).map(etagOf))).toEqual(['xyz']);
+  });
+});
+
+describe('an answer’s fingerprint', () => {
+  // The inputs a call gives it, as plain values: the organization and the dataset's content version.
+  const ctx = { organizationId: 'o1', core: { version: { current: async () => 'v9' } } } as never;
+  const prepared = { report: 'visibility' } as never;
+  const expected = (extensions: object, format: string, formats?: string) =>
+    fingerprint({
+      report: 'visibility',
+      organization: 'o1',
+      request: { a: 1 },
+      extensions,
+      format,
+      dataset: 'v9',
+      engine: engineVersion,
+      ...(formats ? { formats } : {}),
+    });
+
+  it('hashes the call, only the extensions asked for, and the formats version for a table format', async () => {
+    const of = (query: Record<string, unknown>, format: 'json' | 'csv') =>
+      answerFingerprint(ctx, prepared, { a: 1 }, parseExtensions(query), format);
+    expect(await of({}, 'json')).toBe(expected({}, 'json'));
+    expect(await of({ explain: 'false', components: 'false' }, 'json')).toBe(expected({}, 'json'));
+    expect(await of({}, 'csv')).toBe(expected({}, 'csv', formatsVersion));
+    expect(await of({ fill: 'zero', explain: 'true' }, 'csv')).toBe(
+      expected({ explain: true, fill: 'zero' }, 'csv', formatsVersion),
+    );
   });
 });
 

@@ -52,7 +52,7 @@ interface Case {
   readonly counts?: readonly string[];
   /** Requests with the date dimension, for fill (none: the report has no dated rows). */
   readonly dated?: fc.Arbitrary<Json>;
-  /** The unit a row belongs to, where a unit holds several rows (a channel's cells); each row is its own unit otherwise. */
+  /** The unit a row belongs to, where a unit holds several rows (a channel’s cells); each row is its own unit otherwise. */
   readonly unitOf?: (row: Json, body: Json) => string;
 }
 
@@ -352,6 +352,11 @@ describe('fill on the v2 reports', () => {
     expect(paged.rows).toEqual(whole.rows);
     expect(paged.head.total_results).toBe(whole.rows.length);
     const both = await stream(engines.more, 'citations', body, { fill: 'zero', compare: 'previous_period' });
+    // The head's info (the models answering) is the plain answer's, filled, compared or both.
+    const plain = await stream(engines.more, 'citations', body);
+    const compared = await stream(engines.more, 'citations', body, { compare: 'previous_period' });
+    expect(plain.head.models).toEqual(['', 'ChatGPT', 'Perplexity']);
+    for (const extended of [whole, compared, both]) expect(extended.head.models).toEqual(plain.head.models);
     expect(
       both.rows.slice(0, whole.rows.length).map((r) => ({
         ...Object.fromEntries(Object.entries(r).filter(([k]) => !/_(previous|change|change_pct)$/.test(k))),
@@ -360,7 +365,7 @@ describe('fill on the v2 reports', () => {
     const refusal = await (engines.more.org(ids.org1).reports as Json)
       .citations({ ...body, group_by: ['model'] }, { fill: 'zero' })
       .catch((e: ValidationError) => e.body().detail);
-    expect(refusal).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date') }]);
+    expect(refusal).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('date'), input: 'zero' }]);
     const channels = await (engines.more.org(ids.org1).reports as Json)
       .videoplatformChannels(
         { category_id: ids.cat1, start_date: '2026-05-01', end_date: '2026-08-31' },
@@ -666,6 +671,28 @@ describe('components on the v2 reports', () => {
       expect(await refusal(engine, name, body), name).toMatchObject([
         { loc: ['query', 'components'], msg: expect.stringContaining(says) },
       ]);
+  });
+});
+
+describe('a stream whose units hold several rows (a channel’s cells), filled or compared', () => {
+  it('counts in its head the rows it sends, capped by max_results or not', async () => {
+    const body = {
+      category_id: ids.cat1,
+      start_date: '2026-05-01',
+      end_date: '2026-08-31',
+      group_by: ['channel', 'model'],
+      interval: 'month',
+    };
+    for (const [request, options] of [
+      [body, { fill: 'zero' }],
+      [{ ...body, max_results: 7 }, { fill: 'zero' }],
+      [body, { compare: 'previous_period' }],
+      [{ ...body, max_results: 7 }, { compare: 'previous_period' }],
+    ] as const) {
+      const { head, rows } = await stream(engines.more, 'videoplatformChannels', request, options);
+      expect(rows.length, JSON.stringify([request, options])).toBeGreaterThan(6);
+      expect(head.count, JSON.stringify([request, options])).toBe(rows.length);
+    }
   });
 });
 

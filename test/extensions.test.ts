@@ -141,6 +141,11 @@ describe('explain', () => {
       .explain.statements;
     const run = (text: string, params: unknown) =>
       engine.core.pool.use(async (conn) => (await conn.runAndReadAll(text, params as never)).getRowObjectsJS());
+    // One statement of two queries: each named by its place.
+    expect([answers.role, mentions.role]).toEqual([
+      'page (lean: then ranked and cut in JS) (1 of 2)',
+      'page (lean: then ranked and cut in JS) (2 of 2)',
+    ]);
     const perMonth = await run(
       `SELECT strftime(k_date, '%Y-%m-%d') AS d, sum(n) AS n FROM (${answers.sql}) GROUP BY ALL`,
       answers.params,
@@ -164,6 +169,7 @@ describe('explain', () => {
       (await conn.runAndReadAll(v1Statement.sql, v1Statement.params)).getRowObjectsJS(),
     );
     // A lean v1 page: one top-N statement whose rows are the page's, the total beside each.
+    expect(v1Statement.role).toBe('page (lean: one top-N statement)');
     expect(v1Rows[0]!.head_total).toBe(BigInt(v1.info.total_rows));
     expect(v1Rows.map((r) => ({ metrics: [r.out_m0, Number(r.out_m1)], dimensions: [r.out_d0, r.out_d1] }))).toEqual(
       v1.data,
@@ -181,7 +187,15 @@ describe('explain', () => {
           (e: unknown) => (e instanceof ValidationError ? e.body().detail : e),
         );
     expect(await refused({ explain: 'maybe' })).toMatchObject([{ loc: ['query', 'explain'] }]);
-    expect(await refused({ explain: true, format: 'csv' })).toMatchObject([{ loc: ['query', 'explain'] }]);
+    expect(await refused({ explain: true, format: 'csv' })).toEqual([
+      {
+        type: 'value_error',
+        loc: ['query', 'explain'],
+        msg: 'Value error, explain answers JSON only; ask for application/json (got the csv format)',
+        input: 'true',
+        ctx: { error: 'explain answers JSON only; ask for application/json (got the csv format)' },
+      },
+    ]);
   });
 });
 
@@ -240,7 +254,36 @@ describe('on a dataset folder', () => {
   it('HTTP takes ?explain=true and refuses a bad value with a 422 at ["query", "explain"]', async () => {
     const explained = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), { 'x-api-key': key });
     expect(explained.status).toBe(200);
-    expect(((await explained.json()) as Json).explain.statements[0].sql).toMatch(/SELECT/);
+    const e = (await explained.json()) as Json;
+    expect(e.explain.statements[0].sql).toMatch(/SELECT/);
+    expect(e.explain.operation).toBe('POST /v2/reports/visibility');
+    expect(explained.headers.get('etag')).toBe(`"${e.fingerprint}"`);
+    const unchanged = await post(`${server.url}/v2/reports/visibility?explain=true`, body(), {
+      'x-api-key': key,
+      'if-none-match': explained.headers.get('etag')!,
+    });
+    expect([unchanged.status, await unchanged.text()]).toEqual([304, '']);
+    const other = await post(
+      `${server.url}/v2/reports/visibility?explain=true`,
+      { ...body(), limit: 4 },
+      { 'x-api-key': key },
+    );
+    expect(((await other.json()) as Json).fingerprint).not.toBe(e.fingerprint);
+    // The answer's fingerprint in explain is the one its answer is sent with, extensions included.
+    const compared = await post(`${server.url}/v2/reports/visibility?compare=previous_period`, body(), {
+      'x-api-key': key,
+    });
+    const explainedCompare = await post(
+      `${server.url}/v2/reports/visibility?compare=previous_period&explain=true`,
+      body(),
+      {
+        'x-api-key': key,
+      },
+    );
+    expect(`"${((await explainedCompare.json()) as Json).explain.answer_fingerprint}"`).toBe(
+      compared.headers.get('etag'),
+    );
+    expect(compared.headers.get('etag')).not.toBe(explained.headers.get('etag'));
     const bad = await post(`${server.url}/v2/reports/visibility?explain=perhaps`, body(), { 'x-api-key': key });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as Json).detail[0].loc).toEqual(['query', 'explain']);

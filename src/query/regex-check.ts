@@ -9,10 +9,12 @@ export function regexError(pattern: string): string | null {
   if (pattern.length > maxPatternLength)
     return `the pattern is ${pattern.length} characters long; at most ${maxPatternLength} are allowed`;
   if (pattern.includes('\0')) return 'the pattern contains a NUL character';
-  if (/\(\?<?[=!]/.test(pattern)) return 'look-around assertions are not supported';
-  if (/\\[1-9]|\\k</.test(pattern)) return 'back-references are not supported';
-  if (/\(\?>|[*+?}]\+/.test(pattern)) return 'atomic groups and possessive quantifiers are not supported';
-  const repeats = [...pattern.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].map((m) => Math.max(Number(m[1]), Number(m[2] || 0)));
+  // An escaped character (`\(`, `\*`) or a property (`\p{L}`) is one literal item, so `\p{L}+` and `\(?=` pass.
+  const bare = pattern.replace(/\\[pP]\{[^}]*\}|\\./gsu, 'e');
+  if (/\(\?<?[=!]/.test(bare)) return 'look-around assertions are not supported';
+  if (/(?:^|[^\\])(?:\\\\)*\\(?:[1-9]|k<)/.test(pattern)) return 'back-references are not supported';
+  if (/\(\?>|[*+?}]\+/.test(bare)) return 'atomic groups and possessive quantifiers are not supported';
+  const repeats = [...bare.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].map((m) => Math.max(Number(m[1]), Number(m[2] || 0)));
   if (repeats.some((n) => n > 1000)) return 'a counted repetition is at most 1000';
   try {
     new RegExp(pattern, 'u');
