@@ -45,13 +45,19 @@ describe('chdb and the process budget', () => {
   });
 
   it("joins with ClickHouse's plain hash join and spills a group-by past a third of its share, instead of failing", async () => {
-    // ClickHouse's default parallel hash join failed this join past chdb's 128 MiB share.
-    const joined = await engine.core.backend.read(
-      sql`SELECT count() AS n, sum(length(b.s)) AS l FROM numbers(${2_000_000}) a
-          LEFT JOIN (SELECT number AS k, toString(number) AS s FROM numbers(${2_000_000})) b ON a.number = b.k`,
+    // Every statement runs with the engine's memory settings: the 128 MiB share, the plain hash join, spills at a third.
+    const settings = await engine.core.backend.read(
+      sql`SELECT getSetting('max_memory_usage') AS m, getSetting('join_algorithm') AS j, getSetting('max_bytes_before_external_group_by') AS g, getSetting('max_temporary_data_on_disk_size_for_query') AS d`,
     );
-    expect([Number(joined.columns.n![0]), Number(joined.columns.l![0])]).toEqual([2_000_000, 12_888_890]);
-    // Six million groups of text keys failed in memory; now they spill (the suite's TMPDIR check sees the spill removed).
+    expect(
+      [settings.columns.m![0], settings.columns.j![0], settings.columns.g![0], settings.columns.d![0]].map(String),
+    ).toEqual([String(128 * 2 ** 20), 'hash', String(Math.floor((128 * 2 ** 20) / 3)), String(2 ** 30)]);
+    const joined = await engine.core.backend.read(
+      sql`SELECT count() AS n, sum(length(b.s)) AS l FROM numbers(${1_500_000}) a
+          LEFT JOIN (SELECT number AS k, toString(number) AS s FROM numbers(${1_500_000})) b ON a.number = b.k`,
+    );
+    expect([Number(joined.columns.n![0]), Number(joined.columns.l![0])]).toEqual([1_500_000, 9_388_890]);
+    // Six million groups of text keys passed the share in memory; now they spill (the suite's TMPDIR check sees the spill removed).
     const grouped = await engine.core.backend.read(
       sql`SELECT count() AS n, sum(c) AS c FROM (SELECT toString(number) AS k, count() AS c FROM numbers(${6_000_000}) GROUP BY k)`,
     );
