@@ -105,6 +105,7 @@ export class Rollups {
   private readonly columns = new Map<string, Promise<string[]>>();
   private readonly timeKeys = new Map<string, Promise<string>>();
   private closed = false;
+  private storage: Promise<void> | undefined;
 
   constructor(
     private readonly pool: DuckDBPool,
@@ -314,10 +315,12 @@ export class Rollups {
       for (const [table, select] of Object.entries(def.tables)) {
         const name = rollupTable(def, table);
         if (this.created.has(name)) continue;
+        await this.attachStorage(conn);
         await conn.run(
-          `CREATE TABLE IF NOT EXISTS "${name}" AS SELECT * FROM (${rollupSelect(def, select)}) LIMIT 0`,
+          `CREATE TABLE IF NOT EXISTS ${storedTable(name)} AS SELECT * FROM (${rollupSelect(def, select)}) LIMIT 0`,
           params,
         );
+        await conn.run(`CREATE VIEW IF NOT EXISTS "${name}" AS SELECT * FROM ${storedTable(name)}`);
         this.created.add(name);
       }
       // TRICKY: the version is read before the build's snapshot, so an edit committed meanwhile leaves the
@@ -357,8 +360,8 @@ export class Rollups {
           for (const [table, select] of Object.entries(def.tables)) {
             if (this.closed) throw new Error('engine closed');
             const name = rollupTable(def, table);
-            await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, params);
-            await conn.run(`INSERT INTO "${name}" ${rollupSelect(def, select)}`, params);
+            await conn.run(`DELETE FROM ${storedTable(name)} WHERE ${scopeColumn(def)} = $scope`, params);
+            await conn.run(`INSERT INTO ${storedTable(name)} ${rollupSelect(def, select)}`, params);
           }
           inMemory = true;
           outcome = 'built';
@@ -419,16 +422,16 @@ export class Rollups {
     try {
       for (const table of Object.keys(def.tables)) {
         const name = rollupTable(def, table);
-        await conn.run(`DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope`, scope);
+        await conn.run(`DELETE FROM ${storedTable(name)} WHERE ${scopeColumn(def)} = $scope`, scope);
         for (const layer of store.layers(stored, table)) {
           if (layer.span)
             await conn.run(
-              `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
+              `DELETE FROM ${storedTable(name)} WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
               { ...scope, ...layer.span },
             );
           // The stored columns are the table's, in its order, or the read fails and the rollup is rebuilt.
           const inserted = await conn.run(
-            `INSERT INTO "${name}" BY NAME SELECT * FROM read_parquet(${pathLiteral(layer.file)})`,
+            `INSERT INTO ${storedTable(name)} BY NAME SELECT * FROM read_parquet(${pathLiteral(layer.file)})`,
           );
           if (Number(inserted.rowsChanged) !== layer.rows)
             throw new Error(`${layer.file} holds other rows than recorded`);
@@ -533,6 +536,18 @@ export class Rollups {
     );
   }
 
+  /** The database the rollups' rows live in, attached once per instance (see `rollupStorage`). */
+  private attachStorage(conn: DuckDBConnection): Promise<void> {
+    this.storage ??= conn.run(`ATTACH IF NOT EXISTS ':memory:' AS ${rollupStorage} (COMPRESS)`).then(
+      () => undefined,
+      (error: unknown) => {
+        this.storage = undefined;
+        throw error;
+      },
+    );
+    return this.storage;
+  }
+
   /** The time key a rollup table is refreshed by (`day` or `ts`), asked once per open. */
   private timeKey(conn: DuckDBConnection, name: string): Promise<string> {
     return remembered(this.timeKeys, name, () => timeKey(conn, name));
@@ -544,10 +559,10 @@ export class Rollups {
     for (const table of Object.keys(def.tables)) {
       const name = rollupTable(def, table);
       await conn.run(
-        `DELETE FROM "${name}" WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
+        `DELETE FROM ${storedTable(name)} WHERE ${scopeColumn(def)} = $scope AND ${spanOf(await this.timeKey(conn, name))}`,
         { scope: scopeId, ...refold.span },
       );
-      await conn.run(`INSERT INTO "${name}" BY NAME SELECT * FROM temp."refold_${table}"`);
+      await conn.run(`INSERT INTO ${storedTable(name)} BY NAME SELECT * FROM temp."refold_${table}"`);
     }
   }
 
@@ -660,6 +675,15 @@ const promptHash = `count(*)::VARCHAR || ':' || coalesce(sum(hash(p)::HUGEINT), 
 const spansKept = 16;
 
 /** A rollup row's time key in the span `$from`..`$to` (timestamps; a DATE key compared as its midnight). */
+/**
+ * Rollup rows live in an in-memory database of their own that DuckDB compresses (dictionary and FSST for
+ * text, bit-packing for counts), reached through a view of the table's name in the main database, which
+ * reports read. At scale 1 the video platforms' rollup took 221 MiB in the main database and 40 MiB here.
+ * A transaction writes to one database only: a build writes rollup rows (and temporary tables), nothing else.
+ */
+const rollupStorage = 'aea_rollups';
+const storedTable = (name: string) => `${rollupStorage}.main."${name}"`;
+
 const spanOf = (time: string) => `"${time}" BETWEEN CAST($from AS TIMESTAMP) AND CAST($to AS TIMESTAMP)`;
 
 /** The time key a rollup table is refreshed by: `day` or `ts`. */
