@@ -3,6 +3,7 @@ import { count, instantOf, type ClickHouseRollup } from '../cluster/rollup-ddl.t
 import { etZone } from '../query/instants.ts';
 import { citationsDaily } from './insights/citations-rollup.ts';
 import { fanoutsDaily } from './insights/fanouts-rollup.ts';
+import { platformDaily, platformDescribed, platformSourceTypes } from './insights/platform-rollup.ts';
 import { sentimentDaily } from './insights/sentiment-rollup.ts';
 import { shoppingDaily } from './insights/shopping-rollup.ts';
 import { visibilityRollups } from './insights/visibility-rollup.ts';
@@ -114,6 +115,26 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
       'n',
       'executed_at',
     ],
+    prompts: 'TRUE',
+  },
+  {
+    def: platformDaily,
+    table: 'citations',
+    facts: 'citations',
+    keys: [
+      { name: 'category_id' },
+      { name: 'day' },
+      { name: 'model_id' },
+      { name: 'source_type' },
+      ...platformDescribed.map((name) => ({
+        name,
+        from: `if(f.source_type IN (${platformSourceTypes.map((t) => `'${t}'`).join(', ')}), f.${name}, NULL)`,
+        type: 'Nullable(String)',
+      })),
+      { name: 'prompt_id' },
+    ],
+    measures: [count('n')],
+    columns: ['category_id', 'day', 'model_id', 'source_type', ...platformDescribed, 'n'],
     prompts: 'TRUE',
   },
   {

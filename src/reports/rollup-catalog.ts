@@ -1,6 +1,7 @@
 import type { RollupDef } from '../engine/rollups.ts';
 import { citationsDaily } from './insights/citations-rollup.ts';
 import { fanoutsDaily } from './insights/fanouts-rollup.ts';
+import { platformDaily } from './insights/platform-rollup.ts';
 import { sentimentDaily } from './insights/sentiment-rollup.ts';
 import { shoppingDaily } from './insights/shopping-rollup.ts';
 import { visibilityRollups } from './insights/visibility-rollup.ts';
@@ -12,6 +13,7 @@ export const rollupCatalog: readonly RollupDef[] = [
   ...visibilityRollups.map((r) => r.def),
   citationsDaily,
   fanoutsDaily,
+  platformDaily,
   sentimentDaily,
   shoppingDaily,
   trafficHourly,

@@ -55,6 +55,22 @@ export function rollupCases(scopes: Scopes): RollupCase[] {
       body: { category_id: shopping.category, start_date: '2024-01-01', end_date: '2024-01-31', limit: 20 },
     },
     {
+      report: 'youtubeChannels',
+      scope: insights,
+      body: {
+        ...window(insights),
+        group_by: ['channel', 'model'],
+        interval: 'month',
+        filter: { field: 'model', op: 'is', value: 'ChatGPT' },
+        limit: 50,
+      },
+    },
+    {
+      report: 'youtubeVideos',
+      scope: insights,
+      body: { ...window(insights), group_by: ['video', 'source_type'], limit: 50 },
+    },
+    {
       report: 'queryFanouts',
       scope: insights,
       body: { ...window(insights), group_by: ['prompt', 'query'], limit: 50 },

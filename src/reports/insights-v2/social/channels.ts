@@ -15,7 +15,8 @@ import {
   maxResults,
   pageLimit,
 } from '../../insights/common.ts';
-import { platformCitations } from './platform-citations.ts';
+import { platformCitations, platformSource } from './platform-citations.ts';
+import { platformDaily, servedByPlatformDaily } from '../../insights/platform-rollup.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
 
@@ -127,7 +128,7 @@ const fieldOrder = [
  * leading entity and ranked by count. The prompt-level part of the filter scopes the citations (and so
  * citation_share's denominator); the channel part selects which channels are counted and ranked.
  */
-function compile(plan: ChannelsPlan): ShapedReport {
+function compile(plan: ChannelsPlan, rollups: ReadonlySet<string>): ShapedReport {
   const lead = leads[plan.lead];
   const cross = plan.cross ? crosses[plan.cross] : null;
   const values: Record<string, LeadField> = {
@@ -139,11 +140,14 @@ function compile(plan: ChannelsPlan): ShapedReport {
     videos: { name: 'videos', expr: sql`x.videos`, type: 'integer' },
     citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
   };
+  const source = platformSource(rollups.has(platformDaily.name) && servedByPlatformDaily(plan));
   return rankedLeads({
+    count: source.count,
     ctes: platformCitations(
       plan,
       sql`f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category`,
       (channel) => (plan.lead === 'channel' ? sql`${channel} AND f.channel_id IS NOT NULL` : channel),
+      source,
     ),
     key: lead.key,
     aggregates: lead.aggregates,
@@ -211,6 +215,7 @@ export const channelsReport = v2Report<ChannelsRequest, ChannelsPlan, z.input<ty
       filter: parsedFilter.filter,
     };
   },
+  rollups: (plan) => (servedByPlatformDaily(plan) ? [{ def: platformDaily, scopeId: plan.categoryId }] : []),
   compile,
   answer: answerOver(
     (plan) =>

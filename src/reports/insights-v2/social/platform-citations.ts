@@ -3,6 +3,7 @@ import { dayBucket, type CalendarInterval } from '../../../query/time.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { inWindow, promptsCte, type WindowScope } from '../../insights/scope.ts';
 import { channelFilterFields, channelPromptFields, type ChannelFilter } from './channel-filter.ts';
+import { factPlatform, rolledPlatform, type PlatformSource } from '../../insights/platform-rollup.ts';
 
 /** What the channels and videos reports share of a plan: the window, the source types, the bucket and the filter. */
 export interface PlatformPlan extends WindowScope {
@@ -10,6 +11,9 @@ export interface PlatformPlan extends WindowScope {
   readonly interval: CalendarInterval | null;
   readonly filter: ChannelFilter;
 }
+
+/** Where a plan's citations are read: the rollup when it is current and serves the plan, else the facts. */
+export const platformSource = (rolled: boolean): PlatformSource => (rolled ? rolledPlatform : factPlatform);
 
 /**
  * The CTEs every ranked-leads report of the video platforms starts with: `platform_citations`, the
@@ -20,6 +24,7 @@ export function platformCitations(
   plan: PlatformPlan,
   columns: Fragment,
   selected: (channelClauses: Fragment) => Fragment,
+  source: PlatformSource,
 ): Fragment {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
@@ -27,8 +32,8 @@ export function platformCitations(
   return sql`${promptsCte(plan.categoryId)},
 platform_citations AS (
   SELECT ${columns},
-         f.source_type, f.model_id${period}
-  FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
+         f.source_type, f.model_id${period}${source.weight}
+  FROM ${source.from}
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
 sel AS (

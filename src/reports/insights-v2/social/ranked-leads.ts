@@ -27,6 +27,8 @@ export interface LeadCross {
  */
 export interface RankedLeads {
   readonly ctes: Fragment;
+  /** The citations of a group of `sel` or `platform_citations`, as a BIGINT aggregate: rows counted, or a rollup's `n` summed. */
+  readonly count: Fragment;
   /** The lead's key over `sel`, its other columns as aggregates, and the name it is ordered by after its count. */
   readonly key: Fragment;
   readonly aggregates: Fragment;
@@ -85,13 +87,13 @@ cells AS (${
     r.countsVideos
       ? sql`
   SELECT lead_key, ${cellColumns}sum(n) AS n, count(video_id) AS videos FROM (
-    SELECT ${r.key} AS lead_key, ${cellKeyList}video_id, count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL
+    SELECT ${r.key} AS lead_key, ${cellKeyList}video_id, ${r.count} AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL
   ) GROUP BY ALL`
       : sql`
-  SELECT ${r.key} AS lead_key, ${cellKeyList}count(*) AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL`
+  SELECT ${r.key} AS lead_key, ${cellKeyList}${r.count} AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL`
   }
 ),
-totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}count(*) AS total FROM platform_citations${r.byPeriod ? sql` GROUP BY period` : sql``})
+totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}${r.count} AS total FROM platform_citations${r.byPeriod ? sql` GROUP BY period` : sql``})
 SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(
     r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`),
     ', ',
@@ -105,7 +107,7 @@ JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.
   const multiRow = cellKeys.length > 0;
   return {
     ctes: sql`${r.ctes},
-leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}count(*) AS n FROM sel GROUP BY lead_key)`,
+leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}${r.count} AS n FROM sel GROUP BY lead_key)`,
     shape,
     rows,
     total: sql`SELECT count(*) FROM leads`,

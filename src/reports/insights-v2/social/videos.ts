@@ -15,7 +15,8 @@ import {
   maxResults,
   pageLimit,
 } from '../../insights/common.ts';
-import { platformCitations } from './platform-citations.ts';
+import { platformCitations, platformSource } from './platform-citations.ts';
+import { platformDaily, servedByPlatformDaily } from '../../insights/platform-rollup.ts';
 import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
 
@@ -96,7 +97,7 @@ const fieldOrder = [
  * denominator, the video and short citations of the requested source types), the channel clauses pick
  * the videos of some channels, and limit counts videos, whose cross-tab rows stay on one page.
  */
-function compile(plan: VideosPlan): ShapedReport {
+function compile(plan: VideosPlan, rollups: ReadonlySet<string>): ShapedReport {
   const cross = plan.cross ? crosses[plan.cross] : null;
   const lead = (name: string, column: string): LeadField => ({
     name,
@@ -117,11 +118,14 @@ function compile(plan: VideosPlan): ShapedReport {
     count: { name: 'count', expr: sql`x.n`, type: 'integer' },
     citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
   };
+  const source = platformSource(rollups.has(platformDaily.name) && servedByPlatformDaily(plan));
   return rankedLeads({
+    count: source.count,
     ctes: platformCitations(
       plan,
       sql`f.video_id, f.video_title, f.channel_title, f.channel_handle, f.url, coalesce(f.video_category, '') AS video_category`,
       (channel) => sql`f.video_id IS NOT NULL AND ${channel}`,
+      source,
     ),
     key: sql`video_id`,
     aggregates: sql`min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, `,
@@ -175,6 +179,7 @@ export const videosReport = v2Report<VideosRequest, VideosPlan, z.input<typeof s
       filter: parsedFilter.filter,
     };
   },
+  rollups: (plan) => (servedByPlatformDaily(plan) ? [{ def: platformDaily, scopeId: plan.categoryId }] : []),
   compile,
   answer: answerOver(
     (plan) =>

@@ -1,0 +1,69 @@
+import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
+import { leaves, type FilterNode } from '../../query/filter-node.ts';
+import { ident, sql, type Fragment } from '../../query/sql.ts';
+
+/** The source types of the video platforms: the only ones the channels and videos reports read. */
+export const platformSourceTypes = ['video', 'short', 'channel', 'playlist'] as const;
+
+/** Every citation column the channels and videos reports read besides the day, the model and the source type. */
+const described = [
+  'channel_id',
+  'channel_title',
+  'channel_handle',
+  'channel_url',
+  'video_id',
+  'video_title',
+  'url',
+  'video_category',
+];
+
+/**
+ * The video platforms' daily rollup: per category, ET day, model, source type and every column the
+ * channels and videos reports read of a citation, the citations (`n`) of the category's prompts. Each
+ * column a report reads is a key, so its filters, its minimum titles and its distinct videos are
+ * exact over the rollup; counts are summed. Other citations are kept as one row per day, model and
+ * source type with no description (no report reads them), so ClickHouse's rollup, fed by every
+ * citation, holds the same rows. A prompt's deletion changes which citations count: the rollup is
+ * keyed by the prompt version.
+ */
+export const platformDaily: RollupDef = {
+  name: 'platform_daily',
+  scope: { kind: 'category', prompts: 'TRUE' },
+  tables: {
+    citations: `SELECT f.category_id, f.day, f.model_id, f.source_type, ${described
+      .map((c) => `CASE WHEN f.source_type IN (${platformSourceTypes.map((t) => `'${t}'`).join(', ')}) THEN f.${c} END AS ${c}`)
+      .join(', ')}, count(*) AS n
+FROM citations f JOIN p ON p.id = f.prompt_id
+WHERE f.category_id = $scope
+GROUP BY ALL ORDER BY day, channel_id, video_id`,
+  },
+};
+
+/** The description columns of the rollup, for its ClickHouse twin. */
+export const platformDescribed: readonly string[] = described;
+
+/** The rollup keeps the model among the prompt-level fields; the channel clauses read columns it keeps. */
+export function servedByPlatformDaily(plan: { readonly filter: { readonly prompt: FilterNode | null } }): boolean {
+  return plan.filter.prompt === null || leaves(plan.filter.prompt).every((l) => l.field === 'model');
+}
+
+/** Where the channels and videos reports read citations, and how they count them. */
+export interface PlatformSource {
+  readonly from: Fragment;
+  /** The weight column a selection of `f` carries, with a leading comma. */
+  readonly weight: Fragment;
+  /** The citations of a group of a selection of `f`, as a BIGINT aggregate. */
+  readonly count: Fragment;
+}
+
+export const factPlatform: PlatformSource = {
+  from: sql`citations f JOIN scope_prompts p ON p.id = f.prompt_id`,
+  weight: sql``,
+  count: sql`count(*)`,
+};
+
+export const rolledPlatform: PlatformSource = {
+  from: sql`${ident(rollupTable(platformDaily, 'citations'))} f`,
+  weight: sql`, f.n`,
+  count: sql`CAST(coalesce(sum(n), 0) AS BIGINT)`,
+};
