@@ -311,6 +311,8 @@ describe('fill=zero', () => {
       dimensions: ['date'],
     } as const;
     const explained = (await engine.org(ids.org1).reports.citationsV1(body, { fill: 'zero', explain: true })) as Json;
-    expect(explained.explain.statements[0].sql).toContain('fill_buckets');
+    const text: string = explained.explain.statements[0].sql;
+    expect(text).toContain('grouped_plain AS (');
+    expect(text).toMatch(/CROSS JOIN \(SELECT DISTINCT .* AS k\s/);
   });
 });

@@ -42,8 +42,11 @@ export function groupKey(dim: GroupDimension, interval: CalendarInterval): Fragm
   return sql`${expr} AS ${ident(`k_${dim}`)}`;
 }
 
+/** The name of a group key's column. */
+export const keyName = (dim: GroupDimension): string => `k_${dim}`;
+
 export const keyColumn = (dim: GroupDimension, alias?: string): Fragment =>
-  alias ? sql`${ident(alias)}.${ident(`k_${dim}`)}` : ident(`k_${dim}`);
+  alias ? sql`${ident(alias)}.${ident(keyName(dim))}` : ident(keyName(dim));
 
 /** A relation's key column under its own name: ClickHouse names an unaliased `alias.column` by its alias when the column is ambiguous. */
 export const keyColumnAs = (dim: GroupDimension, alias: string): Fragment =>

@@ -74,9 +74,11 @@ export interface TabularSql {
   readonly ofBucket?: Readonly<Record<number, (bucket: Fragment) => Fragment>>;
 }
 
+export const keyName = (i: number): string => `k${i}`;
+export const metricName = (j: number): string => `m${j}`;
 export const keyColumn = (i: number, alias?: string): Fragment =>
-  alias ? sql`${ident(alias)}.${ident(`k${i}`)}` : ident(`k${i}`);
-export const metricColumn = (j: number): Fragment => ident(`m${j}`);
+  alias ? sql`${ident(alias)}.${ident(keyName(i))}` : ident(keyName(i));
+export const metricColumn = (j: number): Fragment => ident(metricName(j));
 
 /** What a tabular report declares for the extensions (src/reports/tabular/tabular-extensions.ts), as data. */
 export interface ExtensibleReport<Plan extends TabularShape> {

@@ -18,7 +18,7 @@ import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
 import { comparedOf, filledMetricSql, metricSql, partsOf } from './visibility-metrics.ts';
-import { filledGroups } from './visibility-fill.ts';
+import { filledWindowGroups } from './visibility-fill.ts';
 import { leanVisibility } from './visibility-lean.ts';
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
 function selection(plan: VisibilityPlan): Fragment {
@@ -81,7 +81,7 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const selective = plan.scope === 'owned' || plan.assets !== null;
 
   const groups = plan.fill
-    ? filledGroups(plan, keyList, keys)
+    ? filledWindowGroups(plan, keyList, keys)
     : sql`groups AS (
   SELECT ${keyList}sum(n) AS executions FROM answers_by_key
   ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}
@@ -90,7 +90,7 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   const ratios = plan.fill || plan.compare ? filledMetricSql : metricSql;
   const withCompared = plan.compare
     ? sql`${comparedMetrics(plan, plan.compare, visibilitySources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
-${comparedGroups(plan, keyList, plan.fill ? filledGroups(plan, keyList, keys, 'g_window') : null)}`
+${comparedGroups(plan, keyList, plan.fill ? filledWindowGroups(plan, keyList, keys, 'g_window') : null)}`
     : groups;
   const ctes = sql`${visibilitySources(plan, fromRollups, keysSelect)},
 ${withCompared},
