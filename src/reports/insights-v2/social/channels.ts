@@ -17,7 +17,9 @@ import {
 } from '../../insights/common.ts';
 import { platformCitations, platformSource } from './platform-citations.ts';
 import { platformDaily, servedByPlatformDaily } from '../../insights/platform-rollup.ts';
-import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
+import { channelLeads as leads, type Lead } from './channel-leads.ts';
+import { leadCrosses, type ShownCross } from './lead-crosses.ts';
+import { leadAnswer, rankedLeads, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
@@ -27,7 +29,6 @@ type SourceType = Exclude<(typeof sourceTypeNames)[number], 'other'>;
 const defaultSourceTypes: readonly SourceType[] = ['video', 'short', 'channel', 'playlist'];
 
 /** What a row ranks (and pages by) and what it is crossed with. */
-type Lead = 'channel' | 'video_category' | 'source_type';
 type Cross = 'video_category' | 'source_type' | 'model';
 
 const schema = z.strictObject({
@@ -69,44 +70,7 @@ function shapeOf(
 
 const groupByEcho = (plan: ChannelsPlan): string[] => (plan.cross ? ['channel', plan.cross] : [plan.lead]);
 
-/** The ranked entity: its key, the name it is ordered by after its count, its other columns and its row fields. */
-const leads: Record<Lead, { key: Fragment; label: Fragment; aggregates: Fragment; fields: Record<string, LeadField> }> =
-  {
-    channel: {
-      key: sql`channel_id`,
-      label: sql`title`,
-      aggregates: sql`min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, `,
-      fields: {
-        name: { name: 'name', expr: sql`l.title`, type: 'text', repeats: true },
-        handle: { name: 'handle', expr: sql`l.handle`, type: 'text', repeats: true },
-        url: { name: 'url', expr: sql`l.url`, type: 'text', repeats: true },
-      },
-    },
-    video_category: {
-      key: sql`video_category`,
-      label: sql`lead_key`,
-      aggregates: sql``,
-      fields: { name: { name: 'name', expr: sql`l.lead_key`, type: 'text', repeats: true } },
-    },
-    source_type: {
-      key: sql`source_type`,
-      label: sql`lead_key`,
-      aggregates: sql``,
-      fields: { source_type: { name: 'source_type', expr: sql`l.lead_key`, type: 'text', repeats: true } },
-    },
-  };
-
-/** The crossed dimension: its key and, when the key is an id, the name it is shown and ordered by. */
-const crosses: Record<Cross, LeadCross & { field: Fragment }> = {
-  video_category: { key: sql`video_category`, field: sql`x.cross_key` },
-  source_type: { key: sql`source_type`, field: sql`x.cross_key` },
-  model: {
-    key: sql`model_id`,
-    field: sql`mo.name`,
-    label: sql`mo.name`,
-    lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key`,
-  },
-};
+const crosses: Record<Cross, ShownCross> = leadCrosses;
 
 /** Row fields in the order the channel row is documented. */
 const fieldOrder = [

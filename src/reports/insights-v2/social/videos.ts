@@ -17,7 +17,8 @@ import {
 } from '../../insights/common.ts';
 import { platformCitations, platformSource } from './platform-citations.ts';
 import { platformDaily, servedByPlatformDaily } from '../../insights/platform-rollup.ts';
-import { leadAnswer, rankedLeads, type LeadCross, type LeadField } from './ranked-leads.ts';
+import { leadCrosses, type ShownCross } from './lead-crosses.ts';
+import { leadAnswer, rankedLeads, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
@@ -66,15 +67,7 @@ function crossOf(groupBy: readonly VideoDimension[] | null | undefined): { cross
   );
 }
 
-const crosses: Record<Cross, LeadCross & { field: Fragment }> = {
-  model: {
-    key: sql`model_id`,
-    field: sql`mo.name`,
-    label: sql`mo.name`,
-    lookup: sql`LEFT JOIN models mo ON mo.id = x.cross_key`,
-  },
-  source_type: { key: sql`source_type`, field: sql`x.cross_key` },
-};
+const crosses: Record<Cross, ShownCross> = leadCrosses;
 
 const fieldOrder = [
   'name',
