@@ -3,32 +3,37 @@
  * makes scale 1 about one million executions a year. Every other fact derives from one execution and is
  * built one category at a time ($cat), so memory stays bounded at large scales.
  */
-export const executionSlotsSql = [
-  `SET VARIABLE exec_p = least(1.0, 2740 * getvariable('scale') * getvariable('window_days') / (
+/** The share of execution slots drawn, so that a year holds about `scale` million executions. */
+export const executionShareSql = `SET VARIABLE exec_p = least(1.0, 2740 * getvariable('scale') * getvariable('window_days') / (
      SELECT sum(CASE WHEN p.status = 'active' THEN getvariable('window_days') ELSE (DATE '2026-06-01' - getvariable('window_start')::DATE) END)
-     FROM prompts p JOIN g_prompt_model USING (cat_idx, prompt_idx) JOIN g_prompt_region USING (cat_idx, prompt_idx)))`,
+     FROM prompts p JOIN g_prompt_model USING (cat_idx, prompt_idx) JOIN g_prompt_region USING (cat_idx, prompt_idx)))`;
 
-  // TRICKY: local times are drawn over the whole ET day, so the 02:00 gap of 2026-03-08 and the repeated
-  // 01:00 hour of 2026-11-01 both occur; day is then recomputed from the instant, never assumed.
-  `CREATE TABLE g_exec AS
-   WITH slots AS (
+/** The slots (prompt × model × region × day) drawn as executions, those of the prompts `where` keeps. */
+const keptSlots = (where: string) => `WITH slots AS (
      SELECT p.cat_idx, p.prompt_idx, pm.model_idx, pr.region_idx, d.day_idx, d.day, p.persona_is,
             (((p.cat_idx::BIGINT * 100000 + p.prompt_idx) * 16 + pm.model_idx) * 16 + pr.region_idx) AS slot
      FROM prompts p
      JOIN g_prompt_model pm USING (cat_idx, prompt_idx)
      JOIN g_prompt_region pr USING (cat_idx, prompt_idx)
      CROSS JOIN g_day d
-     WHERE p.status = 'active' OR d.day < DATE '2026-06-01'
+     WHERE (p.status = 'active' OR d.day < DATE '2026-06-01') AND ${where}
    ), kept AS (
      SELECT *, slot * 1000 + day_idx AS ekey FROM slots WHERE rnd('exec', slot, day_idx) < getvariable('exec_p')
-   )
+   )`;
+
+/** How many executions every category draws, counted without keeping them. */
+export const executionCountSql = `${keptSlots('TRUE')} SELECT count(*) FROM kept`;
+
+// TRICKY: local times are drawn over the whole ET day, so the 02:00 gap of 2026-03-08 and the repeated
+// 01:00 hour of 2026-11-01 both occur; day is then recomputed from the instant, never assumed.
+// A category's executions are drawn when it is written: all of them at scale 100 (113 M) outgrow the memory limit.
+const categoryExecutions = `${keptSlots('p.cat_idx = $cat')}
    SELECT k.cat_idx, k.prompt_idx, k.model_idx, k.region_idx, k.ekey,
           CASE WHEN len(k.persona_is) = 0 THEN NULL ELSE k.persona_is[1 + floor(rnd('persona', k.ekey, 0) * len(k.persona_is))::INT] END AS persona_i,
           timezone('America/New_York', k.day::TIMESTAMP + to_seconds(floor(rnd('time', k.ekey, 0) * 86400)::BIGINT)) AS executed_at,
           CAST(timezone('America/New_York', executed_at) AS DATE) AS day,
           rnd('search', k.ekey, 0) < m.search_rate AS search_triggered
-   FROM kept k JOIN models m USING (model_idx)`,
-];
+   FROM kept k JOIN models m USING (model_idx)`;
 
 // `ord` ranks the category's executions in the contract's file order (executed_at, then id), so every fact
 // file sorts on two small integers instead of a text id, a timestamp and a UUID.
@@ -38,10 +43,9 @@ export const contextSql = `
          e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx, e.persona_i,
          p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model,
          row_number() OVER (ORDER BY e.executed_at, execution_id)::INT AS ord
-  FROM g_exec e
+  FROM (${categoryExecutions}) e
   JOIN prompts p USING (cat_idx, prompt_idx)
-  JOIN models m USING (model_idx)
-  WHERE e.cat_idx = $cat`;
+  JOIN models m USING (model_idx)`;
 
 /** The text columns every fact shares, as lists indexed by the execution's integer coordinates. */
 export const categoryVariablesSql = [

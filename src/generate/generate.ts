@@ -99,8 +99,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       `CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`,
     );
     progress.advance(0, 'pools');
-    for (const sql of facts.executionSlotsSql) await exec(sql);
-    const drawn = await conn.runAndReadAll('SELECT count(*) FROM g_exec');
+    await exec(facts.executionShareSql);
+    const drawn = await conn.runAndReadAll(facts.executionCountSql);
     progress.estimate(Number(drawn.getRows()[0]?.[0] ?? 0) * rowsPerExecution);
 
     const written = (table: TableName, n: number, label: string) => {
@@ -169,6 +169,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       const c = await db.connect();
       try {
         await setVariables(c, options);
+        await c.run(facts.executionShareSql);
         for (let job = next++; job < jobs.length; job = next++) await jobs[job]!(c);
       } finally {
         c.closeSync();
