@@ -114,9 +114,14 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
   SELECT ${runs.select()}${src.runColumns} FROM ${src.runs} WHERE ${scope}
 )`,
   ];
+  // TRICKY: distinct queries as a count of (group, query) groups: a grouped count(DISTINCT) keeps a set per group.
   const scored = (pg: string | null) => sql`
   SELECT ${g.cols('n')}n.fanouts${has('query_variations') ? sql`, n.variations` : sql``}${has('fanouts_per_execution') ? sql`, ${declared.fanouts_per_execution.sql(scoredParts)} AS fanouts_per_execution${plan.components ? sql`, coalesce(xe.executions, 0) AS searching` : sql``}` : sql``}${has('share') ? sql`, ${declared.share.sql(scoredParts)} AS share${plan.components ? sql`, gf.group_fanouts` : sql``}` : sql``}
-  FROM (SELECT ${g.cols()}${src.count} AS fanouts${has('query_variations') ? sql`, count(DISTINCT q) AS variations` : sql``} FROM ${matching('scoped_fanouts', partition, pg)} ${g.groupBy()}) n${
+  FROM (${
+    has('query_variations')
+      ? sql`SELECT ${g.cols()}CAST(sum(qf) AS BIGINT) AS fanouts, count(q) AS variations FROM (SELECT ${g.cols()}q, ${src.count} AS qf FROM ${matching('scoped_fanouts', partition, pg)} ${g.groupBy(sql`q`)}) ${g.groupBy()}`
+      : sql`SELECT ${g.cols()}${src.count} AS fanouts FROM ${matching('scoped_fanouts', partition, pg)} ${g.groupBy()}`
+  }) n${
     has('share')
       ? sql`
   LEFT JOIN (SELECT ${runs.cols()}${src.count} AS group_fanouts FROM ${matching('scoped_fanouts', partition, pg)} ${runs.groupBy()}) gf ON ${runs.equal('n', 'gf')}`

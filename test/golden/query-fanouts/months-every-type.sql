@@ -24,7 +24,7 @@ SELECT * FROM (WITH ranked_rows AS (WITH page_partitions AS (
 page_start AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM page_partitions),
 scored AS (
   SELECT "n"."k_date" AS "k_date", "n"."k_model" AS "k_model", n.fanouts, n.variations, n.fanouts / NULLIF(xe.executions, 0) AS fanouts_per_execution
-  FROM (SELECT "k_date", "k_model", count(*) AS fanouts, count(DISTINCT q) AS variations FROM (SELECT x.* FROM "scoped_fanouts" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_model") n
+  FROM (SELECT "k_date", "k_model", CAST(sum(qf) AS BIGINT) AS fanouts, count(q) AS variations FROM (SELECT "k_date", "k_model", q, count(*) AS qf FROM (SELECT x.* FROM "scoped_fanouts" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") GROUP BY "k_date", "k_model", q) GROUP BY "k_date", "k_model") n
   LEFT JOIN (SELECT "k_date", "k_model", count(*) AS executions FROM (SELECT x.* FROM "runs" x SEMI JOIN "page_partitions" ON "x"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date") WHERE search_triggered GROUP BY "k_date", "k_model") xe ON "n"."k_date" IS NOT DISTINCT FROM "xe"."k_date" AND "n"."k_model" IS NOT DISTINCT FROM "xe"."k_model")
 SELECT "x".*, b.k0 + row_number() OVER w AS unit, row_number() OVER w - (pg.all_before - b.a0) AS rank
 FROM scored x
