@@ -57,6 +57,7 @@ describe('UUIDs', () => {
     expect(uuidError('{0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f}0')).toBe(found('{', 1));
     expect(uuidError('{0f1e2d3c4b5a69788796a5b4c3d2e1fz}')).toBe(found('z', 32));
     expect(uuidError('urn:uuid:{0f1e2d3c4b5a69788796a5b4c3d2e1f0}')).toBe(found('{', 1));
+    expect(uuidError('0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0}')).toBe(found('}', 37));
   });
 
   it('name a wrong length, group count or group length', () => {
@@ -99,9 +100,6 @@ describe('UUIDs', () => {
         },
       },
     });
-    expect(z.toJSONSchema(z.object({ v: zUuid() }), { io: 'input' }).properties!.v).toMatchObject({
-      format: 'uuid',
-    });
   });
 });
 
@@ -127,6 +125,7 @@ describe('dates', () => {
     expect(dateError('2o26-03-08')).toEqual(e('invalid character in year'));
     expect(dateError('2026/03/08')).toEqual(e('invalid date separator, expected `-`'));
     expect(dateError('2026-03/08')).toEqual(e('invalid date separator, expected `-`'));
+    expect(dateError('2026/03-08')).toEqual(e('invalid date separator, expected `-`'));
     expect(dateError('2026-0x-08')).toEqual(e('invalid character in month'));
     expect(dateError('2026-03-0x')).toEqual(e('invalid character in day'));
     expect(dateError('2026-00-08')).toEqual(e('month value is outside expected range of 1-12'));
@@ -137,6 +136,7 @@ describe('dates', () => {
     expect(dateError('2026-03-08x')).toEqual(e('unexpected extra characters at the end of the input'));
     expect(dateError('2026-03-08T00:00:00+00:00x')).toEqual(e('unexpected extra characters at the end of the input'));
     expect(dateError('x2026-03-08T00:00')).toEqual(e('invalid character in year'));
+    expect(dateError('2026-03-08 T00:00')).toEqual(e('unexpected extra characters at the end of the input'));
     expect(dateError('2026-03-08T00:30')).toEqual({ type: 'date_from_datetime_inexact' });
     expect(dateError('2026-03-08T00:00:00.5')).toEqual({ type: 'date_from_datetime_inexact' });
     expect(dateError('2026-03-08T00:00:00+01:00')).toEqual({ type: 'date_from_datetime_inexact' });
@@ -174,7 +174,7 @@ describe('lax integers, booleans and numbers', () => {
       [3.0, 3],
     ] as const)
       expect(parsed(laxInt(), input), String(input)).toEqual({ value });
-    for (const bad of ['4.5', '4 2', '', 'x1', 4.5, true])
+    for (const bad of ['4.5', '4 2', '', 'x1', 4.5, true, [7], ['8']])
       expect('issue' in parsed(laxInt(), bad), String(bad)).toBe(true);
     expect(parsed(laxInt(z.int().min(1)), '0')).toMatchObject({ issue: { type: 'greater_than_equal', input: 0 } });
   });
@@ -211,5 +211,16 @@ describe('lax integers, booleans and numbers', () => {
       expect(parsed(laxNumber(), bad), String(bad)).toEqual({
         issue: { type: 'float_type', loc: ['body', 'v'], msg: 'Input should be a valid number', input: bad },
       });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('shows a UUID and a date with their formats, and a lax number as a number', () => {
+    const properties = z.toJSONSchema(z.object({ id: zUuid(), day: zDate(), x: laxNumber() }), {
+      io: 'input',
+    }).properties!;
+    expect(properties.id).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(properties.day).toMatchObject({ type: 'string', format: 'date' });
+    expect(properties.x).toMatchObject({ type: 'number' });
   });
 });
