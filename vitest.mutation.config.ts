@@ -16,6 +16,8 @@ export const mutationTestFiles = [
   'test/parquet-parts.test.ts',
   'test/schema-types.test.ts',
   'test/filter-tree.test.ts',
+  'test/loop-budget.test.ts',
+  'test/json-only.test.ts',
   'test/validation-detail.test.ts',
   'test/text-order.test.ts',
   'test/regex-check.test.ts',

@@ -150,6 +150,33 @@ describe('Arrow values', () => {
     expect(isCompleteArrowStream(pieces.at(-1)!)).toBe(true);
   });
 
+  it('declares every column, struct field and list item nullable, a list’s item named item', async () => {
+    const schema = tableFromIPC(await ipc(rowsOf(shape, [batch]))).schema;
+    type Node = { name: string; nullable: boolean; type: { children?: Node[] | null } };
+    const walk = (f: Node, path: string): string[] => [
+      `${path}${f.name}${f.nullable ? '?' : ''}`,
+      ...(f.type.children ?? []).flatMap((c) => walk(c, `${path}${f.name}.`)),
+    ];
+    expect(schema.fields.flatMap((f) => walk(f as unknown as Node, ''))).toEqual([
+      'flag?',
+      'n?',
+      'x?',
+      'day?',
+      'at?',
+      'label?',
+      'tags?',
+      'tags.item?',
+      'ref?',
+      'ref.id?',
+      'ref.seen?',
+      'who?',
+      'who.id?',
+      'pair?',
+      'pair.a?',
+      'pair.b?',
+    ]);
+  });
+
   it('types lists of lists and structs in lists', () => {
     expect(String(arrowType({ list: { list: 'date' } }))).toBe('List<List<Date32<DAY>>>');
     expect(String(arrowType({ list: { struct: [{ name: 'b', type: 'boolean' }] } }))).toBe('List<Struct<{b:Bool}>>');

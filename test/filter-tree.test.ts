@@ -65,6 +65,13 @@ describe('a filter tree’s shape', () => {
       { type: 'extra_forbidden', loc: [...loc, 'extra'], msg: 'Extra inputs are not permitted', input: 2 },
       { type: 'extra_forbidden', loc: [...loc, 'and'], msg: 'Extra inputs are not permitted', input: [] },
     ]);
+    // One bad key says one thing: the operator or the value of a leaf whose field is no text is not read further.
+    expect(issues({ field: 1, op: 'equals', value: null })).toEqual([
+      { type: 'string_type', loc: [...loc, 'field'], msg: 'Input should be a valid string', input: 1 },
+    ]);
+    expect(issues({ field: 'model', op: 5, value: null })).toEqual([
+      { type: 'string_type', loc: [...loc, 'op'], msg: 'Input should be a valid string', input: 5 },
+    ]);
     expect(issues({ field: 'model', op: 'is' })).toEqual([
       { type: 'missing', loc: [...loc, 'value'], msg: 'Field required', input: { field: 'model', op: 'is' } },
     ]);
