@@ -13,6 +13,7 @@ import {
   resolveInstant,
   toIso,
   wallOf,
+  wholeHourOffsets,
   windowBuckets,
   zoneName,
   type BucketSpec,
@@ -94,6 +95,24 @@ describe('instants in a zone', () => {
     expect(zoneName('/Europe/Berlin')).toBeNull();
     expect(zoneName('Europe//Berlin')).toBeNull();
     expect(zoneName(' Europe/Berlin')).toBeNull();
+  });
+});
+
+describe('whole-hour offsets over a window', () => {
+  // Lord Howe: +11:00 until 2026-04-05, +10:30 until 2026-10-04, +11:00 after.
+  const lordHowe = (start: string, end: string) =>
+    wholeHourOffsets('Australia/Lord_Howe', Date.parse(`${start}T00:00:00Z`), Date.parse(`${end}T00:00:00Z`));
+
+  it('reads the window’s own ends, even with no 1st or 15th of a month between them', () => {
+    expect(lordHowe('2026-04-06', '2026-04-10')).toBe(false);
+    expect(lordHowe('2026-10-02', '2026-10-12')).toBe(false);
+    expect(lordHowe('2026-03-25', '2026-04-08')).toBe(false);
+  });
+
+  it('reads only the 1st and 15th inside the window, not those of its months before or after it', () => {
+    expect(lordHowe('2026-10-16', '2026-10-30')).toBe(true);
+    expect(lordHowe('2026-03-16', '2026-04-03')).toBe(true);
+    expect(lordHowe('2026-03-16', '2026-04-15')).toBe(false);
   });
 });
 

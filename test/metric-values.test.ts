@@ -169,5 +169,8 @@ describe('a metric’s terms (the components extension)', () => {
       "src/model/metrics.ts declares no formula for nope in 'accuracy, accurate, inaccurate'",
     );
     expect(() => declaredMetric('no such entry', 'accuracy')).toThrow(/declares no formula for accuracy/);
+    expect(() => declaredMetric('rank (visibility)', 'rank')).toThrow(
+      "src/model/metrics.ts declares no formula for rank in 'rank (visibility)'",
+    );
   });
 });
