@@ -177,6 +177,19 @@ describe('Arrow values', () => {
     ]);
   });
 
+  it('keeps 64-bit integers exact, and a table holds every batch', async () => {
+    const big: RowShape = { fields: [field('n', value('n', 'integer'))] };
+    const exact = [9_007_199_254_740_993n, -(2n ** 63n), 2n ** 63n - 1n];
+    const t = await arrowTable(
+      rowsOf(big, [
+        { length: 2, columns: { n: exact.slice(0, 2) } },
+        { length: 1, columns: { n: exact.slice(2) } },
+      ]),
+    );
+    expect(t.numRows).toBe(3);
+    expect([...t.getChild('n')!]).toEqual(exact);
+  });
+
   it('types lists of lists and structs in lists', () => {
     expect(String(arrowType({ list: { list: 'date' } }))).toBe('List<List<Date32<DAY>>>');
     expect(String(arrowType({ list: { struct: [{ name: 'b', type: 'boolean' }] } }))).toBe('List<Struct<{b:Bool}>>');

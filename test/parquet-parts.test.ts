@@ -134,6 +134,44 @@ describe('Parquet parts', () => {
     ]);
   });
 
+  it('types each scalar as DuckDB does: booleans, days, instants, floats', async () => {
+    const typed: RowShape = {
+      fields: [
+        field('b', value('b', 'boolean')),
+        field('d', value('d', 'date')),
+        field('at', value('at', 'instant')),
+        field('x', value('x', 'float')),
+      ],
+    };
+    const batch: ColumnBatch = {
+      length: 2,
+      columns: {
+        b: [true, null],
+        d: [new Date(Date.UTC(2026, 2, 8)), null],
+        at: [new Date(Date.UTC(2026, 2, 8, 7, 30, 59, 750)), null],
+        x: [0.5, Number.NaN],
+      },
+    };
+    const file = await written(rowsOf(typed, [batch]));
+    expect(
+      await query(`SELECT column_name AS c, column_type AS t FROM (DESCRIBE SELECT * FROM read_parquet($1))`, file),
+    ).toEqual([
+      { c: 'b', t: 'BOOLEAN' },
+      { c: 'd', t: 'DATE' },
+      { c: 'at', t: 'TIMESTAMP WITH TIME ZONE' },
+      { c: 'x', t: 'DOUBLE' },
+    ]);
+    expect(
+      await query(
+        `SELECT b, strftime(d, '%Y-%m-%d') AS d, epoch_ms("at")::BIGINT AS at, x FROM read_parquet($1)`,
+        file,
+      ),
+    ).toEqual([
+      { b: true, d: '2026-03-08', at: BigInt(Date.UTC(2026, 2, 8, 7, 30, 59)), x: 0.5 },
+      { b: null, d: null, at: null, x: null },
+    ]);
+  });
+
   it('writes a file with its columns and no rows for an answer without rows', async () => {
     const file = await written(rowsOf(counted, [], { total: 0 }));
     expect(
