@@ -8,6 +8,16 @@ import base from './vitest.config.ts';
  * built beforehand from the clean sources, fastest files first. The normal suite (vitest.config.ts) is unchanged.
  */
 export const mutationTestFiles = [
+  'test/box-table.test.ts',
+  'test/dialect.test.ts',
+  'test/metric-values.test.ts',
+  'test/instant-parts.test.ts',
+  'test/arrow-values.test.ts',
+  'test/parquet-parts.test.ts',
+  'test/schema-types.test.ts',
+  'test/filter-tree.test.ts',
+  'test/loop-budget.test.ts',
+  'test/json-only.test.ts',
   'test/validation-detail.test.ts',
   'test/text-order.test.ts',
   'test/regex-check.test.ts',
@@ -26,6 +36,7 @@ export const mutationTestFiles = [
   'test/date-windows.test.ts',
   'test/calendar-examples.test.ts',
   'test/bounded-memo.test.ts',
+  'test/loop-turns.test.ts',
   'test/row-json.test.ts',
   'test/golden.test.ts',
   'test/validation-echo.test.ts',
