@@ -1,9 +1,11 @@
 import { channelsReport } from '../../src/reports/insights-v2/social/channels.ts';
+import { platformDaily } from '../../src/reports/insights/platform-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * Video-platform channels: the window series (channels ranked by citations), cross-tabs by model and by
@@ -79,6 +81,7 @@ export const channelsCase: ReportCase = {
   streamPath: channelsReport.streamPath!,
   plan: planProbe(channelsReport),
   pageBody: pagedPageBody(channelsReport),
+  setup: warmCategoryRollups(platformDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) =>

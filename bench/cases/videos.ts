@@ -1,9 +1,11 @@
 import { videosReport } from '../../src/reports/insights-v2/social/videos.ts';
+import { platformDaily } from '../../src/reports/insights/platform-rollup.ts';
 import type { ReportCase } from '../lib/case.ts';
 import { modelsHead, namedValues, v2Floor, type Envelope, type Row } from '../lib/floor.ts';
 import { pagedPageBody, planProbe } from '../lib/plan-probe.ts';
 import { requestMaker, windowDays } from '../lib/requests.ts';
 import { v2Shape } from '../lib/v2-case.ts';
+import { warmCategoryRollups } from '../lib/warm-rollups.ts';
 
 /**
  * Video-platform videos: the window series (videos ranked by citations), page 1 and page 50 over 90
@@ -68,6 +70,7 @@ export const videosCase: ReportCase = {
   streamPath: videosReport.streamPath!,
   plan: planProbe(videosReport),
   pageBody: pagedPageBody(videosReport),
+  setup: warmCategoryRollups(platformDaily),
   inputRows: { sql: inputRows, params: (p) => namedValues(inputRows, p) },
   requests: () => [
     ...windowDays.map((d) =>
