@@ -1,5 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { memoryDuckDb } from './helpers/memory-duckdb.ts';
 import * as d from '../src/query/dialect.ts';
 import { render, sql, type Fragment } from '../src/query/sql.ts';
 
@@ -9,16 +9,7 @@ import { render, sql, type Fragment } from '../src/query/sql.ts';
  * (chdb runs them in the normal suite: test/backend-agreement*.test.ts; chdb is outside the mutation set).
  */
 
-let db: DuckDBInstance;
-let conn: DuckDBConnection;
-beforeAll(async () => {
-  db = await DuckDBInstance.create(':memory:');
-  conn = await db.connect();
-});
-afterAll(() => {
-  conn?.closeSync();
-  db?.closeSync();
-});
+const duck = memoryDuckDb();
 
 /** BIGINTs as numbers, in lists and structs too. */
 const numbers = (v: unknown): unknown =>
@@ -33,7 +24,7 @@ const numbers = (v: unknown): unknown =>
 /** The rows of a query on DuckDB, as JS values. */
 async function rows(q: Fragment): Promise<unknown[][]> {
   const r = render(q);
-  return numbers((await conn.runAndReadAll(r.text, r.params as never)).getRowsJS()) as unknown[][];
+  return numbers((await duck().runAndReadAll(r.text, r.params as never)).getRowsJS()) as unknown[][];
 }
 const one = async (expr: Fragment, from: Fragment = sql``): Promise<unknown> =>
   (await rows(sql`SELECT ${expr} ${from}`))[0]![0];

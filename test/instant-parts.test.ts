@@ -1,5 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { memoryDuckDb } from './helpers/memory-duckdb.ts';
 import {
   bucketKey,
   bucketLabel,
@@ -117,22 +117,13 @@ describe('whole-hour offsets over a window', () => {
 });
 
 describe('bucket keys of a window, on DuckDB', () => {
-  let db: DuckDBInstance;
-  let conn: DuckDBConnection;
-  beforeAll(async () => {
-    db = await DuckDBInstance.create(':memory:');
-    conn = await db.connect();
-  });
-  afterAll(() => {
-    conn?.closeSync();
-    db?.closeSync();
-  });
+  const duck = memoryDuckDb();
 
   const labels = async (spec: BucketSpec, start: string, end: string): Promise<string[]> => {
     const q = render(
       sql`SELECT ${bucketLabel(spec, sql`k`)} AS label FROM (${windowBuckets(spec, { start, end })}) ORDER BY k`,
     );
-    return (await conn.runAndReadAll(q.text, q.params as never)).getRowsJS().map((r) => String(r[0]));
+    return (await duck().runAndReadAll(q.text, q.params as never)).getRowsJS().map((r) => String(r[0]));
   };
 
   it('every hour the window touches, a last one shorter than an hour included', async () => {

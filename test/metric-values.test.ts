@@ -1,5 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { memoryDuckDb } from './helpers/memory-duckdb.ts';
 import { termParts, type Formula } from '../src/model/metric-formula.ts';
 import { metrics } from '../src/model/metrics.ts';
 import { declaredMetric, type PartValues } from '../src/query/metric-sql.ts';
@@ -38,16 +38,7 @@ const whenEmpty = (formula: Formula, all: Readonly<Record<string, Formula>>, ver
   return typeof ratio.empty === 'string' ? ratio.empty : ratio.empty[version];
 };
 
-let db: DuckDBInstance;
-let conn: DuckDBConnection;
-beforeAll(async () => {
-  db = await DuckDBInstance.create(':memory:');
-  conn = await db.connect();
-});
-afterAll(() => {
-  conn?.closeSync();
-  db?.closeSync();
-});
+const duck = memoryDuckDb();
 
 /** The metric's SQL over one row of parts per count vector, in order. */
 async function onDuckdb(
@@ -70,7 +61,7 @@ async function onDuckdb(
   const q = render(
     sql`SELECT ${metric.sql(Object.fromEntries(names.map((p) => [p, ident(p)])), version)} AS v FROM (VALUES ${values}) AS t(${columns}) ORDER BY n`,
   );
-  const reader = await conn.runAndReadAll(q.text, q.params as never);
+  const reader = await duck().runAndReadAll(q.text, q.params as never);
   return reader.getColumnsJS()[0]!.map((v) => (v === null ? null : Number(v)));
 }
 
