@@ -4,6 +4,7 @@ import { arrowIpc, arrowTable, isCompleteArrowStream } from '../src/formats/arro
 import { arrowType } from '../src/formats/arrow-schema.ts';
 import { array, field, object, value, type ColumnBatch, type RowShape } from '../src/query/row-shape.ts';
 import type { RowsResult } from '../src/query/rows-result.ts';
+import { rowsOf as rowsResult } from './helpers/rows-of.ts';
 
 /**
  * The Arrow encoder (src/formats/arrow.ts) on the values a backend may hand it beyond DuckDB's typed columns:
@@ -11,15 +12,8 @@ import type { RowsResult } from '../src/query/rows-result.ts';
  * numbers, null structs and lists; and the IPC stream's end marker.
  */
 
-const rowsOf = (shape: RowShape, batches: ColumnBatch[], head: Record<string, unknown> = { n: 1 }): RowsResult => ({
-  kind: 'rows',
-  framing: 'page',
-  shape,
-  read: async function* () {
-    yield { head };
-    for (const batch of batches) yield { batch };
-  },
-});
+const rowsOf = (shape: RowShape, batches: ColumnBatch[], head: Record<string, unknown> = { n: 1 }): RowsResult =>
+  rowsResult(shape, batches, head);
 
 async function ipc(result: RowsResult): Promise<Uint8Array> {
   const pieces: Uint8Array[] = [];

@@ -7,6 +7,7 @@ import { ExportTooLargeError, TempDiskBusyError } from '../src/errors.ts';
 import { parquetBytes, parquetRowGroupRows, type DuckDBLender } from '../src/formats/parquet.ts';
 import { array, field, object, value, type ColumnBatch, type RowShape } from '../src/query/row-shape.ts';
 import type { RowsResult } from '../src/query/rows-result.ts';
+import { rowsOf as rowsResult } from './helpers/rows-of.ts';
 import { tempDir } from './helpers/tmp.ts';
 
 /**
@@ -15,15 +16,8 @@ import { tempDir } from './helpers/tmp.ts';
  * as it is written and given back, and the engine's connections used when lent.
  */
 
-const rowsOf = (shape: RowShape, batches: ColumnBatch[], head: Record<string, unknown> = { total: 1 }): RowsResult => ({
-  kind: 'rows',
-  framing: 'page',
-  shape,
-  read: async function* () {
-    yield { head };
-    for (const batch of batches) yield { batch };
-  },
-});
+const rowsOf = (shape: RowShape, batches: ColumnBatch[], head: Record<string, unknown> = { total: 1 }): RowsResult =>
+  rowsResult(shape, batches, head);
 
 let db: DuckDBInstance;
 let conn: DuckDBConnection;
