@@ -1,22 +1,18 @@
-WITH scope_prompts AS (
-  SELECT id, topic_id, tag_ids, analysis_types FROM prompts
-  WHERE category_id = $1
-),
-platform_citations AS (
+WITH platform_citations AS (
   SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id, CAST(date_trunc('week', f.day) AS DATE) AS period, f.n
   FROM "rollup_platform_daily_citations" f
-  WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND f.source_type IN ($5, $6, $7, $8) AND COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($9, $10) OR "name" IN ($11, $12))), FALSE)
+  WHERE f.category_id = $1 AND f.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) AND f.source_type IN ($4, $5, $6, $7) AND COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($8, $9) OR "name" IN ($10, $11))), FALSE)
 ),
 sel AS (
-  SELECT * FROM platform_citations f WHERE COALESCE((contains(lower(f.channel_title), lower($13)) OR contains(lower(f.channel_handle), lower($14))), FALSE) AND f.channel_id IS NOT NULL
+  SELECT * FROM platform_citations f WHERE COALESCE((contains(lower(f.channel_title), lower($12)) OR contains(lower(f.channel_handle), lower($13))), FALSE) AND f.channel_id IS NOT NULL
 ),
 leads AS (SELECT channel_id AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, CAST(coalesce(sum(n), 0) AS BIGINT) AS n FROM sel GROUP BY lead_key)
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "platform_citations")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_leads AS (
-  SELECT $15 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *
-  FROM (SELECT * FROM leads ORDER BY n DESC, title, lead_key LIMIT $16 OFFSET $17)
+  SELECT $14 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *
+  FROM (SELECT * FROM leads ORDER BY n DESC, title, lead_key LIMIT $15 OFFSET $16)
 ),
 cells AS (
   SELECT lead_key, cross_key, period, sum(n) AS n, count(video_id) AS videos FROM (

@@ -31,7 +31,10 @@ export const platformDaily: RollupDef = {
   scope: { kind: 'category', prompts: 'TRUE' },
   tables: {
     citations: `SELECT f.category_id, f.day, f.model_id, f.source_type, ${described
-      .map((c) => `CASE WHEN f.source_type IN (${platformSourceTypes.map((t) => `'${t}'`).join(', ')}) THEN f.${c} END AS ${c}`)
+      .map(
+        (c) =>
+          `CASE WHEN f.source_type IN (${platformSourceTypes.map((t) => `'${t}'`).join(', ')}) THEN f.${c} END AS ${c}`,
+      )
       .join(', ')}, count(*) AS n
 FROM citations f JOIN p ON p.id = f.prompt_id
 WHERE f.category_id = $scope
@@ -50,6 +53,8 @@ export function servedByPlatformDaily(plan: { readonly filter: { readonly prompt
 /** Where the channels and videos reports read citations, and how they count them. */
 export interface PlatformSource {
   readonly from: Fragment;
+  /** Whether it joins the category's prompts (`scope_prompts`), which the prompt-level clauses may read. */
+  readonly joinsPrompts: boolean;
   /** The weight column a selection of `f` carries, with a leading comma. */
   readonly weight: Fragment;
   /** The citations of a group of a selection of `f`, as a BIGINT aggregate. */
@@ -58,12 +63,14 @@ export interface PlatformSource {
 
 export const factPlatform: PlatformSource = {
   from: sql`citations f JOIN scope_prompts p ON p.id = f.prompt_id`,
+  joinsPrompts: true,
   weight: sql``,
   count: sql`count(*)`,
 };
 
 export const rolledPlatform: PlatformSource = {
   from: sql`${ident(rollupTable(platformDaily, 'citations'))} f`,
+  joinsPrompts: false,
   weight: sql`, f.n`,
   count: sql`CAST(coalesce(sum(n), 0) AS BIGINT)`,
 };

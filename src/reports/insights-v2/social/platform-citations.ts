@@ -29,8 +29,12 @@ export function platformCitations(
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const period = plan.interval ? sql`, ${dayBucket(plan.interval, sql`f.day`)} AS period` : sql``;
   const channel = filterPredicate(plan.filter.channel, channelFilterFields, scope);
-  return sql`${promptsCte(plan.categoryId)},
-platform_citations AS (
+  return sql`${
+    source.joinsPrompts
+      ? sql`${promptsCte(plan.categoryId)},
+`
+      : sql``
+  }platform_citations AS (
   SELECT ${columns},
          f.source_type, f.model_id${period}${source.weight}
   FROM ${source.from}
