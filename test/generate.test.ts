@@ -8,6 +8,8 @@ import { tableNames } from '../src/model/tables.ts';
 import { tableFiles } from '../src/engine/dataset.ts';
 import { openEngine } from '../src/open-engine.ts';
 import { tempDir } from './helpers/tmp.ts';
+import { checkDataset } from '../src/engine/dataset-check.ts';
+import { DuckDBInstance, listValue } from '../src/engine/duckdb-api.ts';
 
 async function fileDigests(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -55,6 +57,33 @@ describe('generator', () => {
     // The second estimate comes from the executions drawn: within a fifth of what was written.
     expect(reported.estimates).toHaveLength(2);
     expect(Math.abs(reported.estimates[1]! - total) / total).toBeLessThan(0.2);
+  }, 120_000);
+
+  it('cuts categories and traffic into days without changing a row, every part sorted', async () => {
+    const root = await tempDir();
+    const [whole, cut] = ['whole', 'cut'].map((d) => join(root, d));
+    const rw = await generateDataset({ out: whole!, scale: 0.003, seed: 5 });
+    const rc = await generateDataset({ out: cut!, scale: 0.003, seed: 5, slices: 3 });
+    expect(rc.rows).toEqual(rw.rows);
+    expect(tableFiles(whole!, 'citations')).toHaveLength(9);
+    expect(tableFiles(cut!, 'citations')).toHaveLength(27);
+    expect(tableFiles(whole!, 'bot_events')).toHaveLength(4);
+    expect(tableFiles(cut!, 'bot_events')).toHaveLength(24);
+    expect(await checkDataset(cut!)).toEqual([]);
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      for (const table of tableNames) {
+        const sql = `SELECT (SELECT count(*) FROM (FROM read_parquet($w) EXCEPT ALL FROM read_parquet($c))),
+                            (SELECT count(*) FROM (FROM read_parquet($c) EXCEPT ALL FROM read_parquet($w)))`;
+        const files = { w: listValue(tableFiles(whole!, table)), c: listValue(tableFiles(cut!, table)) };
+        const [[onlyWhole, onlyCut]] = (await conn.runAndReadAll(sql, files)).getRowsJS() as [[bigint, bigint]];
+        expect([Number(onlyWhole), Number(onlyCut)], table).toEqual([0, 0]);
+      }
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
   }, 120_000);
 
   it('writes the shape the seed needs: DST days, every video source type, one shopping engine, distinct tenant names', async () => {

@@ -26,8 +26,9 @@ export const executionCountSql = `${keptSlots('TRUE')} SELECT count(*) FROM kept
 
 // TRICKY: local times are drawn over the whole ET day, so the 02:00 gap of 2026-03-08 and the repeated
 // 01:00 hour of 2026-11-01 both occur; day is then recomputed from the instant, never assumed.
-// A category's executions are drawn when it is written: all of them at scale 100 (113 M) outgrow the memory limit.
-const categoryExecutions = `${keptSlots('p.cat_idx = $cat')}
+// A job's executions are drawn when it is written: a category's days [$d0, $d1), since all of them at scale 100
+// (113 M), or even one category's (12.5 M) on each connection, outgrow the memory limit.
+const jobExecutions = `${keptSlots('p.cat_idx = $cat AND d.day_idx >= $d0 AND d.day_idx < $d1')}
    SELECT k.cat_idx, k.prompt_idx, k.model_idx, k.region_idx, k.ekey,
           CASE WHEN len(k.persona_is) = 0 THEN NULL ELSE k.persona_is[1 + floor(rnd('persona', k.ekey, 0) * len(k.persona_is))::INT] END AS persona_i,
           timezone('America/New_York', k.day::TIMESTAMP + to_seconds(floor(rnd('time', k.ekey, 0) * 86400)::BIGINT)) AS executed_at,
@@ -35,15 +36,16 @@ const categoryExecutions = `${keptSlots('p.cat_idx = $cat')}
           rnd('search', k.ekey, 0) < m.search_rate AS search_triggered
    FROM kept k JOIN models m USING (model_idx)`;
 
-// `ord` ranks the category's executions in the contract's file order (executed_at, then id), so every fact
-// file sorts on two small integers instead of a text id, a timestamp and a UUID.
+// `ord` ranks the job's executions in the contract's file order (executed_at, then id), so every fact
+// file sorts on two small integers instead of a text id, a timestamp and a UUID. A job's days are whole ET days and
+// every execution falls in its own ET day, so the parts of one category follow each other in that order too.
 export const contextSql = `
   CREATE OR REPLACE TEMP TABLE g_ctx AS
   SELECT e.ekey, md5(concat_ws(':', getvariable('seed'), 'exec', e.ekey))::UUID AS execution_id,
          e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx, e.persona_i,
          p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model,
          row_number() OVER (ORDER BY e.executed_at, execution_id)::INT AS ord
-  FROM (${categoryExecutions}) e
+  FROM (${jobExecutions}) e
   JOIN prompts p USING (cat_idx, prompt_idx)
   JOIN models m USING (model_idx)`;
 
@@ -236,14 +238,19 @@ const citations: FactTable = {
     FROM t`,
 };
 
-// The URL depends on these columns only, so the distinct URLs come from their distinct values.
+// The URL depends on these columns only, so the distinct URLs come from their distinct values. Each job adds its
+// citations' URLs; the analyses are drawn once from the distinct URLs of every job, so how a category is cut into
+// jobs does not change them.
+export const pageUrlsTableSql = `CREATE TABLE g_page_urls (organization_id VARCHAR, category_id VARCHAR, cat_idx INT, url VARCHAR)`;
+
+export const pageUrlsSql = `
+  INSERT INTO g_page_urls
+  SELECT DISTINCT c.organization_id, c.id AS category_id, u.cat_idx, u.url
+  FROM (${citationPages('SELECT DISTINCT cat_idx, page, root_domain, citation_category, noun, source_type, channel_key, video_key FROM (' + typedCitations + ')')}) u
+  JOIN categories c USING (cat_idx)`;
+
 export const pageAnalysesSql = `
-  INSERT INTO g_page_analyses
-  WITH urls AS (
-    SELECT DISTINCT c.organization_id, c.id AS category_id, u.cat_idx, u.url
-    FROM (${citationPages('SELECT DISTINCT cat_idx, page, root_domain, citation_category, noun, source_type, channel_key, video_key FROM (' + typedCitations + ')')}) u
-    JOIN categories c USING (cat_idx)
-  ),
+  WITH urls AS (SELECT DISTINCT * FROM g_page_urls),
   kept AS (SELECT *, 1 + floor(rnd('pa_n', cat_idx, url) * 3)::INT AS n FROM urls WHERE rnd('pa', cat_idx, url) < 0.7),
   k AS (SELECT *, unnest(range(n)) AS k FROM kept)
   SELECT organization_id, category_id, url,

@@ -24,6 +24,11 @@ export interface GenerateOptions {
   readonly threads?: number;
   /** DuckDB's memory limit; sorts beyond it spill to `out`/.tmp, so the process stays bounded at any scale. */
   readonly memoryLimit?: string;
+  /**
+   * Jobs each category (and each traffic domain) is cut into, by days; `slicesOf(scale)` unless given. It moves the
+   * parts' boundaries, never a row: the tests cut a small dataset finely and compare its rows with one job's.
+   */
+  readonly slices?: number;
   /** Recorded in dataset.json; the bundled sample uses it to notice a stale copy. */
   readonly fingerprint?: string;
 }
@@ -44,6 +49,19 @@ const singleFileTables: TableName[] = tableNames.filter((t) => !partitionedBy[t]
 const rowsPerExecution = 16.3;
 /** Executions per unit of scale, for the estimate shown before they are drawn. */
 const executionsPerScale = 1.13e6;
+/**
+ * A job holds its executions and sorts its facts in memory: a scale-10 category (1.25 M executions) per job on each
+ * of two connections fits the memory limit, and a scale-100 category (12.5 M) does not, so scales above 10 cut
+ * every category into days. Scales up to 10 keep one part per category and organization.
+ */
+export const slicesOf = (scale: number): number => Math.max(1, Math.ceil(scale / 10));
+
+/** The days [d0, d1) of a category's slice `s` of `slices`. */
+const sliceDays = (s: number, slices: number) => ({
+  d0: Math.floor((s * windowDays) / slices),
+  d1: Math.floor(((s + 1) * windowDays) / slices),
+});
+
 /** The default DuckDB memory limit: with Node's own heap the process stays well under 8 GB. */
 export const defaultMemoryLimit = '4GB';
 
@@ -95,9 +113,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       ...knowledge.knowledgeBaseSql,
     ])
       await exec(sql);
-    await exec(
-      `CREATE TABLE g_page_analyses (organization_id VARCHAR, category_id VARCHAR, url VARCHAR, analyzed_at TIMESTAMPTZ, mentioned BOOLEAN)`,
-    );
+    await exec(facts.pageUrlsTableSql);
     progress.advance(0, 'pools');
     await exec(facts.executionShareSql);
     const drawn = await conn.runAndReadAll(facts.executionCountSql);
@@ -119,17 +135,23 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       written(table, await copyTable(c, table, sql, params, join(options.out, table, partFileName(index))), label);
     };
 
-    // Categories are independent: two connections (temp tables and variables are per connection) take the next
-    // category in turn, so both cores stay busy through the small statements a category also runs.
-    const writeCategory = async (c: DuckDBConnection, cat: number) => {
+    // Jobs are independent: two connections (temp tables and variables are per connection) take the next job in
+    // turn, so both cores stay busy through the small statements a job also runs. Each job writes parts of its own.
+    const slices = options.slices ?? slicesOf(options.scale);
+    const writeSlice = async (c: DuckDBConnection, cat: number, s: number) => {
       const run = async (sql: string, params: Params = {}) => {
         await c.run(sql, params);
       };
+      const index = cat * slices + s;
+      const label =
+        slices === 1
+          ? `category ${cat + 1}/${categoryCount}`
+          : `category ${cat + 1}/${categoryCount} part ${s + 1}/${slices}`;
       const fact = async (table: keyof typeof facts.factTables) => {
         const f: facts.FactTable = facts.factTables[table];
         await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
         await mkdir(join(options.out, table), { recursive: true });
-        const file = join(options.out, table, partFileName(cat));
+        const file = join(options.out, table, partFileName(index));
         const n = await copyTable(
           c,
           table,
@@ -138,29 +160,42 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
           file,
           'in order',
         );
-        written(table, n, `category ${cat + 1}/${categoryCount}: ${table}`);
+        written(table, n, `${label}: ${table}`);
       };
-      const p = { cat };
-      await run(facts.contextSql, p);
-      for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? p : {});
+      await run(facts.contextSql, { cat, ...sliceDays(s, slices) });
+      for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? { cat } : {});
       await run(facts.mentionsTempSql);
       await fact('executions');
       await fact('mentions');
       await run(facts.citationsTempSql);
       await fact('citations');
-      await run(facts.pageAnalysesSql);
+      await run(facts.pageUrlsSql);
       for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const)
         await fact(table);
     };
-    // Each job writes files of its own: the categories' facts, then each organization's traffic parts, which
-    // keep both cores busy through the last categories instead of following them on one.
-    const trafficPart = (table: 'bot_events' | 'referral_visits', sql: string, label: string) =>
-      vocab.orgs.map(
-        (_, org) => (c: DuckDBConnection) =>
-          part(c, table, org, sql, { org }, `organization ${org + 1}/${vocab.orgs.length}: ${label}`),
+    // Traffic follows the categories in the same queue, so both cores stay busy through the last categories.
+    const domains = (await conn.runAndReadAll(`SELECT org_idx, dom_i FROM domains ORDER BY org_idx, dom_i`)).getRows();
+    const trafficJobs =
+      slices === 1
+        ? vocab.orgs.map((_, org) => ({ org, dom: null, s: 0, label: `organization ${org + 1}/${vocab.orgs.length}` }))
+        : domains.flatMap(([org, dom]) =>
+            Array.from({ length: slices }, (_, s) => ({
+              org: Number(org),
+              dom: Number(dom),
+              s,
+              label: `organization ${Number(org) + 1}/${vocab.orgs.length} domain ${Number(dom) + 1} part ${s + 1}/${slices}`,
+            })),
+          );
+    const trafficPart = (table: 'bot_events' | 'referral_visits', sql: string, what: string) =>
+      trafficJobs.map(
+        (j, index) => (c: DuckDBConnection) =>
+          part(c, table, index, sql, { org: j.org, dom: j.dom, ...sliceDays(j.s, slices) }, `${j.label}: ${what}`),
       );
     const jobs: ((c: DuckDBConnection) => Promise<void>)[] = [
-      ...Array.from({ length: categoryCount }, (_, cat) => (c: DuckDBConnection) => writeCategory(c, cat)),
+      ...Array.from(
+        { length: categoryCount * slices },
+        (_, job) => (c: DuckDBConnection) => writeSlice(c, Math.floor(job / slices), job % slices),
+      ),
       ...trafficPart('bot_events', traffic.botEventsSql, 'bot events'),
       ...trafficPart('referral_visits', traffic.referralVisitsSql, 'referral visits'),
     ];
@@ -180,7 +215,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
     for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
 
     const sources: Partial<Record<TableName, { sql: string; params?: Params }>> = {
-      page_analyses: { sql: 'SELECT * FROM g_page_analyses' },
+      page_analyses: { sql: facts.pageAnalysesSql },
       content_items: { sql: traffic.contentItemsSql },
       agents: { sql: traffic.agentsSql },
       agent_versions: { sql: traffic.agentVersionsSql, params: agentTemplates },

@@ -1,9 +1,12 @@
-/** Bot and referral traffic at minute resolution, one organization at a time ($org). */
+/**
+ * Bot and referral traffic at minute resolution, one job at a time: an organization ($org), or one of its domains
+ * ($dom) over the days [$d0, $d1) when a scale cuts its work finer.
+ */
 const visits = (kind: string, base: string) => `
   WITH dd AS (
     SELECT dm.*, d.day_idx, d.day,
            round(dm.${base} * getvariable('scale') * (0.7 + 0.6 * rnd('${kind}_n', dm.id, d.day_idx)))::INT AS n
-    FROM domains dm CROSS JOIN g_day d WHERE dm.org_idx = $org
+    FROM domains dm CROSS JOIN g_day d WHERE dm.org_idx = $org AND ($dom::INT IS NULL OR dm.dom_i = $dom::INT) AND d.day_idx >= $d0 AND d.day_idx < $d1
   ), ev AS (
     SELECT dd.*, unnest(range(dd.n)) AS k FROM dd
   )
