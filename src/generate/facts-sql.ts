@@ -61,8 +61,13 @@ export const categoryVariablesSql = [
   `SET VARIABLE c_asset = (SELECT list(id ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain = (SELECT list(root_domain ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain_category = (SELECT list(citation_category ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
-  `SET VARIABLE c_channel = (SELECT list({id: channel_id, title: channel_title, handle: channel_handle, url: channel_url} ORDER BY ch_i) FROM g_channel WHERE cat_idx = $cat)`,
-  `SET VARIABLE c_video = (SELECT list({id: video_id, title: video_title, category: video_category} ORDER BY ch_i, v_i) FROM g_video WHERE cat_idx = $cat)`,
+  ...['id', 'title', 'handle', 'url'].map(
+    (c) =>
+      `SET VARIABLE c_channel_${c} = (SELECT list(channel_${c} ORDER BY ch_i) FROM g_channel WHERE cat_idx = $cat)`,
+  ),
+  ...['id', 'title', 'category'].map(
+    (c) => `SET VARIABLE c_video_${c} = (SELECT list(video_${c} ORDER BY ch_i, v_i) FROM g_video WHERE cat_idx = $cat)`,
+  ),
 ];
 
 /** The execution columns a fact's rows carry: integers and fixed-width values, cheap to sort. */
@@ -210,32 +215,39 @@ const citations: FactTable = {
     FROM g_citations p JOIN g_ctx x USING (ekey)`,
   order: 'ord, k',
   // The same pages as citationPages, from list lookups instead of joins, so the rows keep their order.
+  // TRICKY: each layer computes its columns once; an alias read in its own SELECT is expanded, computed again.
   write: `
     WITH t AS (
       SELECT *, getvariable('c_domain')[d_rank + 1] AS root_domain, getvariable('c_domain_category')[d_rank + 1] AS citation_category,
              getvariable('c_noun') AS noun, (k + 1)::INT AS position,
-             CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN getvariable('c_channel')[ch_i + 1] END AS ch,
-             CASE WHEN source_type IN ('video', 'short') THEN getvariable('c_video')[ch_i * 15 + v_i + 1] END AS v
+             CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i + 1 END AS ci,
+             CASE WHEN source_type IN ('video', 'short') THEN ch_i * 15 + v_i + 1 END AS vi
       FROM g_rows
+    ), u AS (
+      SELECT *, getvariable('c_channel_id')[ci] AS channel_id, getvariable('c_channel_title')[ci] AS channel_title,
+             getvariable('c_channel_handle')[ci] AS channel_handle, getvariable('c_channel_url')[ci] AS channel_url,
+             getvariable('c_video_id')[vi] AS video_id, getvariable('c_video_title')[vi] AS video_title,
+             getvariable('c_video_category')[vi] AS video_category
+      FROM t
+    ), w AS (
+      SELECT *, CASE WHEN source_type IS NOT NULL THEN 'www.youtube.com'
+                     WHEN page % 5 = 4 THEN 'blog.' || root_domain ELSE 'www.' || root_domain END AS hostname,
+                CASE source_type
+                     WHEN 'video' THEN '/watch?v=' || video_id
+                     WHEN 'short' THEN '/shorts/' || video_id
+                     WHEN 'channel' THEN '/' || channel_handle
+                     WHEN 'playlist' THEN '/playlist?list=PL' || substr(md5(channel_id || page), 1, 16)
+                     WHEN 'other' THEN '/results?search_query=' || replace(noun, ' ', '+')
+                     ELSE '/guides/' || replace(lower(noun), ' ', '-') || '-' || (page + 1) END AS path
+      FROM u
     )
-    SELECT *, ${contextLookups}, ch.id AS channel_id, ch.title AS channel_title, ch.handle AS channel_handle, ch.url AS channel_url,
-           v.id AS video_id, v.title AS video_title, v.category AS video_category,
-           CASE WHEN source_type IS NOT NULL THEN 'www.youtube.com'
-                WHEN page % 5 = 4 THEN 'blog.' || root_domain ELSE 'www.' || root_domain END AS hostname,
-           CASE source_type
-                WHEN 'video' THEN '/watch?v=' || video_id
-                WHEN 'short' THEN '/shorts/' || video_id
-                WHEN 'channel' THEN '/' || channel_handle
-                WHEN 'playlist' THEN '/playlist?list=PL' || substr(md5(channel_id || page), 1, 16)
-                WHEN 'other' THEN '/results?search_query=' || replace(noun, ' ', '+')
-                ELSE '/guides/' || replace(lower(noun), ' ', '-') || '-' || (page + 1) END AS path,
-           'https://' || hostname || path AS url,
+    SELECT *, ${contextLookups}, 'https://' || hostname || path AS url,
            CASE source_type
                 WHEN 'video' THEN video_title WHEN 'short' THEN video_title
                 WHEN 'channel' THEN channel_title WHEN 'playlist' THEN channel_title || ' playlist'
                 WHEN 'other' THEN 'YouTube search: ' || noun
                 ELSE 'Guide to ' || noun || ' part ' || (page + 1) || ' | ' || root_domain END AS title
-    FROM t`,
+    FROM w`,
 };
 
 // The URL depends on these columns only, so the distinct URLs come from their distinct values. Each job adds its
