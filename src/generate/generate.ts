@@ -1,15 +1,16 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { DuckDBInstance } from '../engine/duckdb-api.ts';
-import type { ColumnDef } from '../model/column.ts';
-import { tables, tableNames, type TableName } from '../model/tables.ts';
-import { columnList, manifestFileName, partFileName, partitionedBy } from '../model/layout.ts';
+import { tableNames, type TableName } from '../model/tables.ts';
+import { manifestFileName, partitionedBy } from '../model/layout.ts';
 import { agentTemplates } from './agent-templates.ts';
 import { dimsSql, orgResourcesSql, promptsSql, setupSql, windowDays, windowStart } from './dims-sql.ts';
 import * as facts from './facts-sql.ts';
 import * as knowledge from './knowledge-sql.ts';
 import * as traffic from './traffic-sql.ts';
+import { generationJobs, slicesOf } from './jobs.ts';
+import { copyTable, type Params } from './table-writer.ts';
 import { silentProgress, type Progress } from './progress.ts';
 import { vocabTables } from './vocab-tables.ts';
 import { hashDataset } from '../engine/content-hashes.ts';
@@ -25,7 +26,7 @@ export interface GenerateOptions {
   /** DuckDB's memory limit; sorts beyond it spill to `out`/.tmp, so the process stays bounded at any scale. */
   readonly memoryLimit?: string;
   /**
-   * Jobs each category (and each traffic domain) is cut into, by days; `slicesOf(scale)` unless given. It moves the
+   * Jobs each category (and each traffic domain) is cut into, by days; `slicesOf(scale)` (src/generate/jobs.ts) unless given. It moves the
    * parts' boundaries, never a row: the tests cut a small dataset finely and compare its rows with one job's.
    */
   readonly slices?: number;
@@ -41,27 +42,12 @@ export interface GenerateResult {
   readonly seconds: number;
 }
 
-type Params = Record<string, DuckDBValue>;
-
 const singleFileTables: TableName[] = tableNames.filter((t) => !partitionedBy[t]);
 
 /** Rows of every table per execution drawn: 16.30 at scale 1 and 16.28 at scale 10 (bench/GENERATE.md). */
 const rowsPerExecution = 16.3;
 /** Executions per unit of scale, for the estimate shown before they are drawn. */
 const executionsPerScale = 1.13e6;
-/**
- * A job holds its executions and sorts its facts in memory: a scale-10 category (1.25 M executions) per job on each
- * of two connections fits the memory limit, and a scale-100 category (12.5 M) does not, so scales above 10 cut
- * every category into days. Scales up to 10 keep one part per category and organization.
- */
-export const slicesOf = (scale: number): number => Math.max(1, Math.ceil(scale / 10));
-
-/** The days [d0, d1) of a category's slice `s` of `slices`. */
-const sliceDays = (s: number, slices: number) => ({
-  d0: Math.floor((s * windowDays) / slices),
-  d1: Math.floor(((s + 1) * windowDays) / slices),
-});
-
 /** The default DuckDB memory limit: with Node's own heap the process stays well under 8 GB. */
 export const defaultMemoryLimit = '4GB';
 
@@ -123,82 +109,17 @@ export async function generateDataset(options: GenerateOptions): Promise<Generat
       rows[table] += n;
       progress.advance(n, label);
     };
-    const part = async (
-      c: DuckDBConnection,
-      table: TableName,
-      index: number,
-      sql: string,
-      params: Params,
-      label: string,
-    ) => {
-      await mkdir(join(options.out, table), { recursive: true });
-      written(table, await copyTable(c, table, sql, params, join(options.out, table, partFileName(index))), label);
-    };
-
-    // Jobs are independent: two connections (temp tables and variables are per connection) take the next job in
-    // turn, so both cores stay busy through the small statements a job also runs. Each job writes parts of its own.
     const slices = options.slices ?? slicesOf(options.scale);
-    const writeSlice = async (c: DuckDBConnection, cat: number, s: number) => {
-      const run = async (sql: string, params: Params = {}) => {
-        await c.run(sql, params);
-      };
-      const index = cat * slices + s;
-      const label =
-        slices === 1
-          ? `category ${cat + 1}/${categoryCount}`
-          : `category ${cat + 1}/${categoryCount} part ${s + 1}/${slices}`;
-      const fact = async (table: keyof typeof facts.factTables) => {
-        const f: facts.FactTable = facts.factTables[table];
-        await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
-        await mkdir(join(options.out, table), { recursive: true });
-        const file = join(options.out, table, partFileName(index));
-        const n = await copyTable(
-          c,
-          table,
-          f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`,
-          {},
-          file,
-          'in order',
-        );
-        written(table, n, `${label}: ${table}`);
-      };
-      await run(facts.contextSql, { cat, ...sliceDays(s, slices) });
-      for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? { cat } : {});
-      await run(facts.mentionsTempSql);
-      await fact('executions');
-      await fact('mentions');
-      await run(facts.citationsTempSql);
-      await fact('citations');
-      await run(facts.pageUrlsSql);
-      for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const)
-        await fact(table);
-    };
-    // Traffic follows the categories in the same queue, so both cores stay busy through the last categories.
     const domains = (await conn.runAndReadAll(`SELECT org_idx, dom_i FROM domains ORDER BY org_idx, dom_i`)).getRows();
-    const trafficJobs =
-      slices === 1
-        ? vocab.orgs.map((_, org) => ({ org, dom: null, s: 0, label: `organization ${org + 1}/${vocab.orgs.length}` }))
-        : domains.flatMap(([org, dom]) =>
-            Array.from({ length: slices }, (_, s) => ({
-              org: Number(org),
-              dom: Number(dom),
-              s,
-              label: `organization ${Number(org) + 1}/${vocab.orgs.length} domain ${Number(dom) + 1} part ${s + 1}/${slices}`,
-            })),
-          );
-    const trafficPart = (table: 'bot_events' | 'referral_visits', sql: string, what: string) =>
-      trafficJobs.map(
-        (j, index) => (c: DuckDBConnection) =>
-          part(c, table, index, sql, { org: j.org, dom: j.dom, ...sliceDays(j.s, slices) }, `${j.label}: ${what}`),
-      );
-    const jobs: ((c: DuckDBConnection) => Promise<void>)[] = [
-      ...Array.from(
-        { length: categoryCount * slices },
-        (_, job) => (c: DuckDBConnection) => writeSlice(c, Math.floor(job / slices), job % slices),
-      ),
-      ...trafficPart('bot_events', traffic.botEventsSql, 'bot events'),
-      ...trafficPart('referral_visits', traffic.referralVisitsSql, 'referral visits'),
-    ];
+    const jobs = generationJobs({
+      out: options.out,
+      slices,
+      categories: categoryCount,
+      domains: domains.map(([org, dom]) => ({ org: Number(org), dom: Number(dom) })),
+      written,
+    });
+    // Jobs are independent: two connections (temp tables and variables are per connection) take the next job in
+    // turn, so both cores stay busy through the small statements a job also runs.
     let next = 0;
     const worker = async () => {
       const c = await db.connect();
@@ -300,29 +221,4 @@ async function setLists(conn: DuckDBConnection): Promise<void> {
   for (const kind of kinds) {
     await conn.run(`SET VARIABLE l_${kind} = (SELECT list(name ORDER BY i) FROM g_list WHERE kind = $kind)`, { kind });
   }
-}
-
-/**
- * Writes one contract table: its columns in contract order and type, sorted by its sort key, then every column.
- * A source 'in order' reads one table already in that order through order-preserving clauses only
- * (SELECT, WHERE, CTEs of those: DuckDB keeps insertion order there), so it is written without a sort.
- */
-async function copyTable(
-  conn: DuckDBConnection,
-  table: TableName,
-  sql: string,
-  params: Params,
-  file: string,
-  source: 'in order' | 'unordered' = 'unordered',
-): Promise<number> {
-  const def = tables[table];
-  const defs: Record<string, ColumnDef> = def.columns;
-  const columns = columnList(table);
-  const projection = columns.map((c) => `CAST("${c}" AS ${defs[c]!.type}) AS "${c}"`).join(', ');
-  const order = [...def.sort, ...columns.filter((c) => !def.sort.includes(c as never))].map((c) => `"${c}"`).join(', ');
-  const result = await conn.runAndReadAll(
-    `COPY (SELECT ${projection} FROM (${sql})${source === 'in order' ? '' : ` ORDER BY ${order}`}) TO $path (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
-    { ...params, path: file },
-  );
-  return Number(result.getRows()[0]?.[0] ?? 0);
 }
