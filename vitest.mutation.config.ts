@@ -8,6 +8,7 @@ import base from './vitest.config.ts';
  * built beforehand from the clean sources, fastest files first. The normal suite (vitest.config.ts) is unchanged.
  */
 export const mutationTestFiles = [
+  'test/row-json-text.test.ts',
   'test/box-table.test.ts',
   'test/dialect.test.ts',
   'test/metric-values.test.ts',
