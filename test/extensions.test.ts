@@ -133,6 +133,31 @@ describe('explain', () => {
     expect(explained.fingerprint).not.toBe(e.answer_fingerprint);
   });
 
+  it('gives the rollups’ reason for the engine’s rollup mode: built on use, read stored only, or off', async () => {
+    const body = requests[0]![1];
+    // Fresh engines that explain only: explain starts no build, so no rollup is current in any of them.
+    const engines = await Promise.all(
+      [true, 'stored', false].map((rollups) =>
+        openFixture(fixture, { cursorSecret: 'extensions', rollups: rollups as boolean | 'stored' }),
+      ),
+    );
+    try {
+      const [built, stored, off] = await Promise.all(
+        engines.map(async (e) => (await answer(e, 'visibility', body, { explain: true })).head.explain.rollups),
+      );
+      expect(built.candidates.length).toBeGreaterThan(0);
+      expect(built.chosen).toEqual([]);
+      for (const r of [stored, off]) expect(r.candidates).toEqual(built.candidates);
+      expect(built.reason).toMatch(/ not built for the current prompts yet \(a plain request starts the build/);
+      expect(stored.reason).toMatch(/ not stored for the current prompts and dataset \(this engine reads stored/);
+      expect(off.reason).toMatch(
+        /, but rollups are off for this engine \(`rollups: false`\): the SQL reads the facts$/,
+      );
+    } finally {
+      await Promise.all(engines.map((e) => e.close()));
+    }
+  });
+
   it('its SQL, run by hand, gives the report’s answer', async () => {
     const body = requests[0]![1];
     const page = (await engine.org(ids.org1).report('visibility')(body)) as Json;
