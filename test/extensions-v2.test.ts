@@ -703,7 +703,9 @@ describe('fill on the claims report', () => {
       const detail = await (engines.shopping.org(ids.org1).reports as Json)
         .factcheckClaims(body, { fill: 'zero' })
         .catch((e: ValidationError) => e.body().detail);
-      expect(detail).toMatchObject([{ loc: ['query', 'fill'], msg: expect.stringContaining('no dates') }]);
+      expect(detail).toMatchObject([
+        { loc: ['query', 'fill'], msg: expect.stringContaining('no dates'), input: 'zero' },
+      ]);
     }
   });
 });
