@@ -339,6 +339,14 @@ describe('fill on the v2 reports', () => {
     );
   }, 240_000);
 
+  it('adds no row to an empty answer, the date its only key', async () => {
+    const body = { category_id: ids.cat1, start_date: '2024-01-01', end_date: '2024-01-14', group_by: ['date'] };
+    for (const name of ['citations', 'queryFanouts', 'factcheck']) {
+      expect((await stream(engines.more, name, body)).rows, name).toEqual([]);
+      expect((await stream(engines.more, name, body, { fill: 'zero' })).rows, name).toEqual([]);
+    }
+  });
+
   it('pages over the filled answer, combines with compare, and refuses requests without the date', async () => {
     const body = {
       category_id: ids.cat1,
