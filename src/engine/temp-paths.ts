@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,11 +67,21 @@ export function forget(path: string): void {
   if (live.size === 0) uninstall();
 }
 
-/** A new registered folder `aea-<role>-<pid>-XXXXXX` in the system temp directory. */
+/** A new registered folder `aea-<role>-<pid>-XXXXXXXX` in the system temp directory. */
 export async function tempFolder(role: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), tempPrefix(role)));
-  remember(dir);
-  return dir;
+  // TRICKY: registered before it exists: a signal handled between its creation and a later registration
+  // (the folder already on disk, the await not yet resumed) would leave it behind.
+  for (;;) {
+    const dir = join(tmpdir(), `${tempPrefix(role)}${randomBytes(6).toString('base64url')}`);
+    remember(dir);
+    try {
+      await mkdir(dir, { mode: 0o700 });
+      return dir;
+    } catch (error) {
+      forget(dir);
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
 }
 
 export function tempFolderSync(role: string): string {
