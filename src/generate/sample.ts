@@ -23,6 +23,8 @@ const sources = [
   '../generate/vocab-tables',
   '../generate/agent-templates',
   '../generate/generate',
+  '../generate/jobs',
+  '../generate/table-writer',
 ];
 /** `.ts` when run from the sources, `.js` in the built package: the fingerprint reads the modules that run. */
 const extension = import.meta.url.slice(import.meta.url.lastIndexOf('.'));

@@ -3,7 +3,7 @@ import { tables, type TableName } from './tables.ts';
 /**
  * A dataset is a folder holding, per table, either `<table>.parquet` or a folder `<table>/` of
  * `*.parquet` parts read in name order. Large fact tables are written as parts, one per tenant scope (above scale
- * 10, one per run of days of a scope: `slicesOf` in src/generate/generate.ts).
+ * 10, one per run of days of a scope: `slicesOf` in src/generate/jobs.ts).
  */
 export const partitionedBy: Partial<Record<TableName, 'category' | 'organization'>> = {
   executions: 'category',
