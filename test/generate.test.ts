@@ -70,6 +70,10 @@ describe('generator', () => {
     expect(tableFiles(whole!, 'bot_events')).toHaveLength(4);
     expect(tableFiles(cut!, 'bot_events')).toHaveLength(24);
     expect(await checkDataset(cut!)).toEqual([]);
+    for (const slices of [0, 1.5, 412])
+      await expect(generateDataset({ out: join(root, 'refused'), scale: 0.003, seed: 5, slices })).rejects.toThrow(
+        `slices must be an integer in [1, 411] (the window's days), got ${slices}`,
+      );
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();
     try {

@@ -178,6 +178,9 @@ function assertOptions(options: GenerateOptions): void {
   if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be an integer, got ${options.seed}`);
   if (!(options.scale > 0 && options.scale <= 100))
     throw new RangeError(`scale must be in (0, 100], got ${options.scale}`);
+  const slices = options.slices;
+  if (slices !== undefined && !(Number.isSafeInteger(slices) && slices >= 1 && slices <= windowDays))
+    throw new RangeError(`slices must be an integer in [1, ${windowDays}] (the window's days), got ${slices}`);
 }
 
 async function prepare(conn: DuckDBConnection, options: GenerateOptions): Promise<void> {
