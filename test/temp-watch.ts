@@ -19,9 +19,9 @@ const tsxCache = (): string => join(tmpdir(), `tsx-${process.getuid?.() ?? 0}`);
  * would. Anything else new is a leak: with AEA_TMP_CHECK=1 (CI, whose TMPDIR is a fresh empty folder)
  * every new entry counts and the run fails naming it; otherwise (a shared developer temp directory,
  * where other programs come and go) this code base's own prefixes are reported.
- * Returns the teardown that checks.
+ * `runnerOwn` names what the test runner itself keeps there until it exits. Returns the teardown that checks.
  */
-export function watchTemp(): () => void {
+export function watchTemp(runnerOwn: readonly string[] = []): () => void {
   const strict = process.env.AEA_TMP_CHECK === '1';
   const listed = (): string[] => (strict ? readdirSync(tmpdir()) : ours());
   const before = new Set(listed());
@@ -29,7 +29,7 @@ export function watchTemp(): () => void {
   return () => {
     if (!cacheBefore) rmSync(tsxCache(), { recursive: true, force: true });
     const swept = sweepStaleTemp();
-    const left = listed().filter((n) => !before.has(n));
+    const left = listed().filter((n) => !before.has(n) && !runnerOwn.includes(n));
     if (swept.length > 0)
       process.stderr.write(
         `test teardown: swept ${swept.length} temporary paths of killed processes: ${swept.join(', ')}\n`,
