@@ -5,6 +5,7 @@ import { writeResults } from './lib/results-files.ts';
 export const benchUsage = `aea bench [--scale S]... [--data DIR]... [--only REPORT]... [--request ID]... [--iterations N] [--warmup N]
           [--request-budget SECONDS] [--min-iterations N] [--peer-budget SECONDS] [--no-peers] [--no-old-floors]
           [--http-seconds SECONDS] [--no-http] [--no-server] [--slow-seconds S] [--no-write] [--render-only]
+          [--state FILE]
 
 Runs every report's request mix against its expert DuckDB floor (bench/floors, over floor rollups built
 before timing), the first round's floor and peers, where a report has them, interleaved on fresh
@@ -29,6 +30,9 @@ parameters, and checks that the answers are equal; then the HTTP load and the se
                      around the library's call and around the floor at 1, 16 and 64 connections (--http-seconds each), every stream read at 5 KB/s, eight
                      slow readers on eight keys, six heavy requests with light ones, a PATCH of 1,000 tags
   --slow-seconds S   seconds each slow reader reads (default ${defaultOptions.server!.slowSeconds}; the eight readers read twice as long)
+  --state FILE       open the engine with this state store, so it reads the rollups stored beside it (FILE's
+                     name with .rollups for .state.duckdb, built by \`aea rollups build\`) instead of building
+                     them in memory, as a restarted server does; one --data only
   --no-write         print the results; do not write bench/results/*.json or bench/RESULTS.md
   --render-only      run nothing: rewrite bench/RESULTS.md and the charts from the recorded results
 
@@ -54,6 +58,7 @@ export async function benchMain(argv: string[]): Promise<number> {
     'no-server': { type: 'boolean' },
     'slow-seconds': { type: 'string' },
     'render-only': { type: 'boolean' },
+    state: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -83,6 +88,7 @@ export async function benchMain(argv: string[]): Promise<number> {
     oldFloors: !values['no-old-floors'],
     requestBudgetSeconds: count('request-budget', values['request-budget'], defaultOptions.requestBudgetSeconds, 0),
     minIterations: count('min-iterations', values['min-iterations'], defaultOptions.minIterations, 1),
+    ...(typeof values.state === 'string' ? { state: values.state } : {}),
     http: values['no-http']
       ? null
       : {
@@ -97,6 +103,8 @@ export async function benchMain(argv: string[]): Promise<number> {
           slowSeconds: count('slow-seconds', values['slow-seconds'], defaultOptions.server!.slowSeconds, 1),
         },
   };
+  if (options.state !== undefined && options.data.length !== 1)
+    throw new UsageError('--state names the state store of one dataset: give exactly one --data');
   const results = await runBench(options);
   if (values['no-write']) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else for (const file of writeResults(results)) process.stderr.write(`wrote ${file}\n`);

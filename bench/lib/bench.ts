@@ -36,6 +36,11 @@ export interface BenchOptions {
   readonly server: Omit<ServerRunOptions, 'log'> | null;
   readonly log: (line: string) => void;
   readonly quiet: boolean;
+  /**
+   * A state store to open the engine with, so it reads the rollups stored beside it (built by `aea rollups
+   * build`) instead of building them in memory: how a restarted server serves. Only with one dataset.
+   */
+  readonly state?: string;
 }
 
 /** One bench run over one dataset. Sections beside `reports` (HTTP load) belong here when they exist. */
@@ -111,7 +116,9 @@ export async function runBench(options: BenchOptions): Promise<ScaleResult[]> {
 async function benchDataset(scale: number, dir: string | undefined, options: BenchOptions): Promise<ScaleResult> {
   const found = await resolveDataset(scale, dir, options.quiet);
   options.log(`bench scale ${found.scale} on ${found.dir}`);
-  const { ms: openMs, value: engine } = await timed(() => openEngine({ data: found.dir, resultCache: 0 }));
+  const { ms: openMs, value: engine } = await timed(() =>
+    openEngine({ data: found.dir, resultCache: 0, ...(options.state ? { state: options.state } : {}) }),
+  );
   let dataset: BenchDataset;
   let duckdb: string;
   const reports: RequestResult[] = [];
