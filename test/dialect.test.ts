@@ -131,6 +131,7 @@ describe('the DuckDB spellings compute what they say', () => {
     const u = sql`(SELECT 2 AS id)`;
     expect(await rows(sql`SELECT l.x FROM ${t} l ${d.semiJoin} ${u} r ON l.id = r.id`)).toEqual([['b']]);
     expect(await rows(sql`WITH c ${d.materialized} (SELECT 5 AS n) SELECT n FROM c`)).toEqual([[5]]);
+    expect(await rows(sql`WITH c ${d.inlined} (SELECT 6 AS n) SELECT a.n + b.n FROM c a, c b`)).toEqual([[12]]);
     expect(
       await rows(sql`SELECT ${d.everyColumn('l', ['id'])} FROM ${t} l JOIN ${u} r USING (id) ORDER BY l.id`),
     ).toEqual([[2, 'b']]);
@@ -212,6 +213,7 @@ describe('the ClickHouse spellings, as the ClickHouse backends receive them', ()
   it('joins and CTEs', () => {
     expect(ch(d.semiJoin)).toBe('LEFT SEMI JOIN');
     expect(ch(d.materialized)).toBe('AS');
+    expect(ch(d.inlined)).toBe('AS');
     expect(ch(d.everyColumn('l', ['id', 'n']))).toBe('"l".* EXCEPT ("id", "n"), "l"."id" AS "id", "l"."n" AS "n"');
     expect(ch(d.everyColumn('l', []))).toBe('"l".*');
     expect(ch(d.rowAlsoAsPrompt)).toBe(' ARRAY JOIN [tuple(f.topic_id AS topic_id)] AS p');

@@ -201,6 +201,12 @@ export const everyColumn = (alias: string, shared: readonly string[]): Fragment 
 /** A CTE computed once for every reference to it (ClickHouse inlines its CTEs). */
 export const materialized: Fragment = spelled(sql`AS MATERIALIZED`, sql`AS`);
 
+/**
+ * A CTE computed again at every reference: cheaper than keeping its rows when they are many, wide and
+ * each reference reads a few of their columns (DuckDB keeps a CTE read twice; ClickHouse inlines them).
+ */
+export const inlined: Fragment = spelled(sql`AS NOT MATERIALIZED`, sql`AS`);
+
 /** The first day of a calendar day's week (ISO, from Monday) or month, as a date. */
 export const dateTrunc = (unit: 'week' | 'month', day: Fragment): Fragment =>
   unit === 'week' ? sql`CAST(date_trunc('week', ${day}) AS DATE)` : sql`CAST(date_trunc('month', ${day}) AS DATE)`;

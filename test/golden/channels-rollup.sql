@@ -1,10 +1,10 @@
-WITH platform_citations AS (
+WITH platform_citations AS NOT MATERIALIZED (
   SELECT f.channel_id, f.channel_title, f.channel_handle, f.channel_url, f.video_id, coalesce(f.video_category, '') AS video_category,
          f.source_type, f.model_id, CAST(date_trunc('week', f.day) AS DATE) AS period, f.n
   FROM "rollup_platform_daily_citations" f
   WHERE f.category_id = $1 AND f.day BETWEEN CAST($2 AS DATE) AND CAST($3 AS DATE) AND f.source_type IN ($4, $5, $6, $7) AND COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($8, $9) OR "name" IN ($10, $11))), FALSE)
 ),
-sel AS (
+sel AS NOT MATERIALIZED (
   SELECT * FROM platform_citations f WHERE COALESCE((contains(lower(f.channel_title), lower($12)) OR contains(lower(f.channel_handle), lower($13))), FALSE) AND f.channel_id IS NOT NULL
 ),
 leads AS (SELECT channel_id AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, CAST(coalesce(sum(n), 0) AS BIGINT) AS n FROM sel GROUP BY lead_key)

@@ -1,5 +1,6 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
 import { leaves, type FilterNode } from '../../query/filter-node.ts';
+import { inlined } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 
 /** The source types of the video platforms: the only ones the channels and videos reports read. */
@@ -59,6 +60,8 @@ export interface PlatformSource {
   readonly weight: Fragment;
   /** The citations of a group of a selection of `f`, as a BIGINT aggregate. */
   readonly count: Fragment;
+  /** How the CTEs over it are kept: the facts' joined rows once; the rollup's rows read again by each reference. */
+  readonly cteAs: Fragment;
 }
 
 export const factPlatform: PlatformSource = {
@@ -66,6 +69,7 @@ export const factPlatform: PlatformSource = {
   joinsPrompts: true,
   weight: sql``,
   count: sql`count(*)`,
+  cteAs: sql`AS`,
 };
 
 export const rolledPlatform: PlatformSource = {
@@ -73,4 +77,7 @@ export const rolledPlatform: PlatformSource = {
   joinsPrompts: false,
   weight: sql`, f.n`,
   count: sql`CAST(coalesce(sum(n), 0) AS BIGINT)`,
+  // TRICKY: kept, the window's rollup rows are copied with every text column (a third of a 365-day page at
+  // scale 10); read again, each reference scans only the columns it needs, dictionary-compressed.
+  cteAs: inlined,
 };

@@ -34,13 +34,13 @@ export function platformCitations(
       ? sql`${promptsCte(plan.categoryId)},
 `
       : sql``
-  }platform_citations AS (
+  }platform_citations ${source.cteAs} (
   SELECT ${columns},
          f.source_type, f.model_id${period}${source.weight}
   FROM ${source.from}
   WHERE ${inWindow(plan)} AND f.source_type IN (${list(plan.sourceTypes)}) AND ${filterPredicate(plan.filter.prompt, channelPromptFields, scope)}
 ),
-sel AS (
+sel ${source.cteAs} (
   SELECT * FROM platform_citations f WHERE ${selected(channel)}
 )`;
 }
