@@ -71,7 +71,8 @@ export const fanoutsFromRollup: FanoutSource = {
   runColumns: sql`f.runs AS n_runs, f.searched AS n_searched, f.model_ids`,
   searching: sql`CAST(sum(n_searched) AS BIGINT)`,
   searched: sql`n_searched > 0`,
-  models: sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT unnest(model_ids) AS model_id FROM runs) x JOIN models mo ON mo.id = x.model_id), [])`,
+  // TRICKY: the few distinct models first, then their names: joining every unnested id cost a third of a 365-day page.
+  models: sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT DISTINCT unnest(model_ids) AS model_id FROM runs) x JOIN models mo ON mo.id = x.model_id), [])`,
   totals: sql`CAST(coalesce(sum(n_runs), 0) AS BIGINT) AS runs, CAST(coalesce(sum(n_searched), 0) AS BIGINT) AS searched`,
 };
 

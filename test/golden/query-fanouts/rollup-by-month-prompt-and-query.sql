@@ -16,7 +16,7 @@ ordinals AS (
   
   WINDOW w AS (ORDER BY "x"."k_date" ROWS UNBOUNDED PRECEDING)
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT unnest(model_ids) AS model_id FROM runs) x JOIN models mo ON mo.id = x.model_id), []) AS models, r.runs, r.searched FROM (SELECT CAST(coalesce(sum(n_runs), 0) AS BIGINT) AS runs, CAST(coalesce(sum(n_searched), 0) AS BIGINT) AS searched FROM runs) r) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT unnest(model_ids) AS model_id FROM runs) x JOIN models mo ON mo.id = x.model_id), []) AS models, r.runs, r.searched FROM (SELECT CAST(coalesce(sum(n_runs), 0) AS BIGINT) AS runs, CAST(coalesce(sum(n_searched), 0) AS BIGINT) AS searched FROM runs) r) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (WITH page_partitions AS (
   SELECT * FROM ordinals WHERE kb + n_kept > $16 AND kb < $17
