@@ -3,6 +3,7 @@ import { DuckDBInstance } from './duckdb-api.ts';
 import { interruptOnAbort, interruptEveryMs } from './interrupt.ts';
 import { defaultHeavyConnections, defaultLightConnections } from '../limits.ts';
 import { Turnstile } from './turnstile.ts';
+import { spillFolder, removeTempSync } from './temp-paths.ts';
 
 /**
  * Heavy work (reports) and light work (state reads and writes, key loading) borrow from separate sets
@@ -60,6 +61,7 @@ export class DuckDBPool {
     readonly instance: DuckDBInstance,
     private readonly all: DuckDBConnection[],
     heavy: number,
+    private readonly spill: string,
   ) {
     this.heavyCalls = new Turnstile(heavy);
     all.forEach((conn, i) => {
@@ -79,12 +81,16 @@ export class DuckDBPool {
       allocator_background_threads: 'true',
     };
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+    // DuckDB's own default spills an in-memory database into `.tmp` under the working directory, which a
+    // killed process leaves there; this folder is removed at close or exit, and swept at the next start.
+    const spill = spillFolder();
+    config.temp_directory = spill;
     const instance = await DuckDBInstance.create(':memory:', config);
     const heavy = Math.max(1, options.connections ?? defaultHeavyConnections);
     const light = Math.max(1, options.lightConnections ?? defaultLightConnections);
     const all: DuckDBConnection[] = [];
     for (let i = 0; i < heavy + light; i++) all.push(await instance.connect());
-    return new DuckDBPool(instance, all, heavy);
+    return new DuckDBPool(instance, all, heavy, spill);
   }
 
   get size(): number {
@@ -222,6 +228,7 @@ export class DuckDBPool {
     const closeAll = () => {
       for (const c of this.all) c.closeSync();
       this.instance.closeSync();
+      removeTempSync(this.spill);
     };
     if (this.active === 0) return void closeAll();
     const interruptAll = () => {

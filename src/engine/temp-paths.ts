@@ -84,6 +84,16 @@ export async function tempFolder(role: string): Promise<string> {
   }
 }
 
+/**
+ * A registered path for DuckDB's spill files (`aea-spill-<pid>-…`), not created: DuckDB makes the
+ * folder when a statement first spills, so an engine that never spills leaves nothing to remove.
+ */
+export function spillFolder(): string {
+  const dir = join(tmpdir(), `${tempPrefix('spill')}${randomBytes(6).toString('base64url')}`);
+  remember(dir);
+  return dir;
+}
+
 export function tempFolderSync(role: string): string {
   const dir = mkdtempSync(join(tmpdir(), tempPrefix(role)));
   remember(dir);
