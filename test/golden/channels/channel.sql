@@ -11,8 +11,9 @@ platform_citations AS (
 sel AS (
   SELECT * FROM platform_citations f WHERE TRUE AND f.channel_id IS NOT NULL
 ),
-leads AS (SELECT channel_id AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n FROM sel GROUP BY lead_key)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "platform_citations")), []) AS models) i) AS head_info
+leads AS (SELECT channel_id AS lead_key, min(channel_title) AS title, min(channel_handle) AS handle, min(channel_url) AS url, count(*) AS n FROM sel GROUP BY lead_key),
+model_totals AS (SELECT model_id, count(*) AS total FROM platform_citations GROUP BY ALL)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "model_totals")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_leads AS (
   SELECT $9 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *
@@ -23,7 +24,7 @@ cells AS (
     SELECT channel_id AS lead_key, video_id, count(*) AS n FROM sel WHERE channel_id IN (SELECT lead_key FROM page_leads) GROUP BY ALL
   ) GROUP BY ALL
 ),
-totals AS (SELECT count(*) AS total FROM platform_citations)
+totals AS (SELECT CAST(coalesce(sum(total), 0) AS BIGINT) AS total FROM model_totals)
 SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l.title AS "name", l.handle AS "handle", l.url AS "url", l.unit AS "rank", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN page_leads l ON l.lead_key = x.lead_key

@@ -11,8 +11,9 @@ platform_citations AS (
 sel AS (
   SELECT * FROM platform_citations f WHERE TRUE
 ),
-leads AS (SELECT source_type AS lead_key, count(*) AS n FROM sel GROUP BY lead_key)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "platform_citations")), []) AS models) i) AS head_info
+leads AS (SELECT source_type AS lead_key, count(*) AS n FROM sel GROUP BY lead_key),
+model_totals AS (SELECT model_id, period, count(*) AS total FROM platform_citations GROUP BY ALL)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "model_totals")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_leads AS (
   SELECT $7 + row_number() OVER (ORDER BY n DESC, lead_key, lead_key) AS unit, *
@@ -23,7 +24,7 @@ cells AS (
     SELECT source_type AS lead_key, period, video_id, count(*) AS n FROM sel WHERE source_type IN (SELECT lead_key FROM page_leads) GROUP BY ALL
   ) GROUP BY ALL
 ),
-totals AS (SELECT period, count(*) AS total FROM platform_citations GROUP BY period)
+totals AS (SELECT period, CAST(coalesce(sum(total), 0) AS BIGINT) AS total FROM model_totals GROUP BY period)
 SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.period, x.n DESC) AS seq, l.unit AS "rank", l.lead_key AS "source_type", x.period AS "date", x.n AS "count", x.videos AS "videos", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN page_leads l ON l.lead_key = x.lead_key

@@ -11,8 +11,9 @@ platform_citations AS (
 sel AS (
   SELECT * FROM platform_citations f WHERE f.video_id IS NOT NULL AND TRUE
 ),
-leads AS (SELECT video_id AS lead_key, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, count(*) AS n FROM sel GROUP BY lead_key)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "platform_citations")), []) AS models) i) AS head_info
+leads AS (SELECT video_id AS lead_key, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, count(*) AS n FROM sel GROUP BY lead_key),
+model_totals AS (SELECT model_id, count(*) AS total FROM platform_citations GROUP BY ALL)
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "model_totals")), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_leads AS (
   SELECT $7 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *
@@ -21,7 +22,7 @@ SELECT * FROM (WITH page_leads AS (
 cells AS (
   SELECT video_id AS lead_key, count(*) AS n FROM sel WHERE video_id IN (SELECT lead_key FROM page_leads) GROUP BY ALL
 ),
-totals AS (SELECT count(*) AS total FROM platform_citations)
+totals AS (SELECT CAST(coalesce(sum(total), 0) AS BIGINT) AS total FROM model_totals)
 SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY x.n DESC) AS seq, l."title" AS "name", l."lead_key" AS "video_id", l."url" AS "url", l."channel" AS "channel", l."handle" AS "handle", l."video_category" AS "video_category", l.unit AS "rank", x.n AS "count", x.n / t.total AS "citation_share"
 FROM cells x
 JOIN page_leads l ON l.lead_key = x.lead_key

@@ -93,7 +93,7 @@ cells AS (${
   SELECT ${r.key} AS lead_key, ${cellKeyList}${r.count} AS n FROM sel WHERE ${r.key} IN (SELECT lead_key FROM page_leads) GROUP BY ALL`
   }
 ),
-totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}${r.count} AS total FROM platform_citations${r.byPeriod ? sql` GROUP BY period` : sql``})
+totals AS (SELECT ${r.byPeriod ? sql`period, ` : sql``}CAST(coalesce(sum(total), 0) AS BIGINT) AS total FROM model_totals${r.byPeriod ? sql` GROUP BY period` : sql``})
 SELECT l.unit, row_number() OVER (PARTITION BY l.unit ORDER BY ${join(cellOrder, ', ')}) AS seq, ${join(
     r.fields.map((f) => sql`${f.expr} AS ${ident(f.name)}`),
     ', ',
@@ -106,12 +106,15 @@ JOIN totals t ON ${r.byPeriod ? sql`t.period = x.period` : sql`TRUE`}${r.cross?.
   };
   const multiRow = cellKeys.length > 0;
   return {
+    // TRICKY: the denominators and the models in scope come from one pass over the scoped citations, by
+    // model (and period): a pass each read the window's rows twice, the models' pass a third of a 365-day page.
     ctes: sql`${r.ctes},
-leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}${r.count} AS n FROM sel GROUP BY lead_key)`,
+leads AS (SELECT ${r.key} AS lead_key, ${r.aggregates}${r.count} AS n FROM sel GROUP BY lead_key),
+model_totals AS (SELECT model_id, ${r.byPeriod ? sql`period, ` : sql``}${r.count} AS total FROM platform_citations GROUP BY ALL)`,
     shape,
     rows,
     total: sql`SELECT count(*) FROM leads`,
-    info: sql`SELECT ${distinctModelNames('platform_citations')} AS models`,
+    info: sql`SELECT ${distinctModelNames('model_totals')} AS models`,
     // Leads rank by whole-window counts, so each slice would scan and rank the window again (most of the
     // statement's work): the stream is one statement of (leads × their cells) rows.
     sliceUnits: Number.POSITIVE_INFINITY,
