@@ -5,7 +5,7 @@
  * rollups stored beside `--state` (built by `aea rollups build`), as a restarted server does.
  *
  *   node --expose-gc --import tsx bench/engine-pages.ts --data bench/data/scale-100 \
- *     --state bench/data/scale-100.state.duckdb [--only REPORT]... [--iterations N] [--no-streams]
+ *     --state bench/data/scale-100.state.duckdb [--only REPORT]... [--iterations N] [--no-streams] [--memory-limit 12GB]
  *
  * No answer is checked against a floor here: `aea bench` does that at scales 1 and 10 over the same requests.
  */
@@ -24,6 +24,7 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true },
     iterations: { type: 'string', default: '10' },
     'no-streams': { type: 'boolean' },
+    'memory-limit': { type: 'string' },
   },
 });
 if (!values.data || !values.state) throw new Error('--data DIR and --state FILE are required');
@@ -36,8 +37,14 @@ const mib = (b: number) => Math.round(b / 2 ** 20);
 
 const found = await resolveDataset(NaN, values.data, true);
 const { ms: openMs, value: engine } = await timed(() =>
-  openEngine({ data: found.dir, state: values.state!, resultCache: 0 }),
+  openEngine({
+    data: found.dir,
+    state: values.state!,
+    resultCache: 0,
+    ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
+  }),
 );
+console.log(`memory limit ${values['memory-limit'] ?? 'default (80% of memory)'}`);
 console.log(`scale ${found.scale}: openEngine ${openMs.toFixed(0)} ms, RSS ${mib(process.memoryUsage.rss())} MiB`);
 const dataset: BenchDataset = { ...found, categories: benchCategories(await engine.listOrganizations()) };
 
