@@ -311,6 +311,21 @@ describe('a v1 name filter reads only the names the caller may see', () => {
     expect(match('category')).toEqual(inOrganization);
     expect(match('organization', 'c1')).toEqual(inOrganization);
   });
+
+  // The field is built inside the case: the reports build theirs when their module loads, which Stryker's
+  // static mutants of it never reach.
+  it('takes names as text and refuses any other value', () => {
+    const catalog: FlatCatalog = {
+      asset_name: nameField(sql`asset_id`, { table: 'assets', name: 'name', scope: 'global' }),
+    };
+    expect(readFlatFilters([{ field: 'asset_name', value: 'Acme' }], catalog, [])).toEqual({
+      filters: [{ field: 'asset_name', operator: 'is', value: 'Acme' }],
+      issues: [],
+    });
+    expect(readFlatFilters([{ field: 'asset_name', value: 3 }], catalog, []).issues).toEqual([
+      valueIssue(['body', 'filters', 0, 'value'], "field 'asset_name' takes string values", 3),
+    ]);
+  });
 });
 
 describe('v1 flat filters as one tree', () => {
