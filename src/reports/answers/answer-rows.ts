@@ -139,7 +139,7 @@ LEFT JOIN assets pa ON pa.id = p.asset_id${join(listJoins, '')}`;
     shape,
     rows,
     total: sql`SELECT count(*) FROM scoped_answers`,
-    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM scoped_answers e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 2048,
   };
 }
