@@ -14,7 +14,7 @@ import type { ShapedReport, UnitRange } from '../rows-query.ts';
 /**
  * Raw prompt answers (v1 and v2): one row per execution, newest first. An execution is aliased `f`,
  * its current prompt `p` (with `tag_names`), its model `mo`, region `rg`, persona `pe`, topic `tp` and
- * the prompt's asset `pa`. Per-answer lists are grouped over the answers a page or stream slice sends
+ * the prompt's asset `pa`; `where` reads `p`'s `promptKeys` only. Per-answer lists are grouped over the answers a page or stream slice sends
  * (`numbered`) and joined on, so they are never built for the whole window.
  */
 
@@ -90,6 +90,10 @@ export const themeListType: ValueType = {
   },
 };
 
+// Every column of a prompt that a filter reads. Counting the answers joins only these, not the prompt's text and
+// tag names, which only the page's rows show.
+const promptKeys = ['id', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
+
 /**
  * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The answers
  * are numbered first, from their id and time alone (never their text), so a page or a stream slice
@@ -107,7 +111,10 @@ export function answerRows(categoryId: string, where: Fragment, fields: readonly
   ) tn ON tn.id = pr.id
   WHERE pr.category_id = ${categoryId}
 ),
-scoped_answers ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${where})`;
+scoped_answers ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT ${join(
+    promptKeys.map((c) => ident(c)),
+    ', ',
+  )} FROM prompts WHERE category_id = ${categoryId}) p ON p.id = f.prompt_id WHERE ${where})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
   const refs = [
     ...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values(),
