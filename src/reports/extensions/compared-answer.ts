@@ -1,8 +1,9 @@
-import { epochSeconds, materialized, nullDouble, nullSafeEqual } from '../../query/dialect.ts';
+import { materialized, nullSafeEqual } from '../../query/dialect.ts';
 import { field, shapeColumns, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { ShapedReport } from '../rows-query.ts';
+import { changeTerms } from './compare-rule.ts';
 import { numberedBuckets, type DateSpan } from './compared-dates.ts';
 
 /**
@@ -41,18 +42,12 @@ const columnsOf = (shape: RowShape, names: readonly string[]) =>
 function comparedFields(shape: RowShape, metrics: readonly string[]): { field: ShapeField; expr: Fragment }[] {
   return metrics.flatMap((m, i) => {
     const { column, type } = valueOf(shape, m);
-    const [c, p] = [ident(column), ident(`cmp_p${i}`)];
     const instant = type === 'instant';
+    const t = changeTerms(ident(column), ident(`cmp_p${i}`), instant ? 'instant' : 'number');
     return [
-      { field: field(`${m}_previous`, value(`${m}_previous`, type)), expr: p },
-      {
-        field: field(`${m}_change`, value(`${m}_change`, instant ? 'integer' : type)),
-        expr: instant ? sql`${epochSeconds(c)} - ${epochSeconds(p)}` : sql`${c} - ${p}`,
-      },
-      {
-        field: field(`${m}_change_pct`, value(`${m}_change_pct`, 'float')),
-        expr: instant ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`,
-      },
+      { field: field(`${m}_previous`, value(`${m}_previous`, type)), expr: t.previous },
+      { field: field(`${m}_change`, value(`${m}_change`, instant ? 'integer' : type)), expr: t.change },
+      { field: field(`${m}_change_pct`, value(`${m}_change_pct`, 'float')), expr: t.changePct },
     ];
   });
 }

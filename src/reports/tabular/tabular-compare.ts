@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors.ts';
 import { formatInstant, windowBuckets } from '../../query/instants.ts';
-import { nullDouble } from '../../query/dialect.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
+import { bucketsByPlace, changeTerms } from '../extensions/compare-rule.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
 import { maxWindowDays } from '../insights/common.ts';
 import { timeDimension } from './tabular-fill.ts';
@@ -39,10 +39,7 @@ export function comparedShape<Plan extends TabularShape>(plan: Plan, window: MsW
   };
 }
 
-// TRICKY: a window's buckets are numbered in time order, so bucket i of the window meets bucket i of the
-// compared window whatever their dates; the row shows the window's bucket.
-const numberedBuckets = (plan: TabularShape) =>
-  sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (${windowBuckets(plan.bucket!, plan.window!)})`;
+const numberedBuckets = (plan: TabularShape) => bucketsByPlace(windowBuckets(plan.bucket!, plan.window!));
 
 /**
  * The window's groups beside the compared window's, matched on the group keys (the date by its place
@@ -61,12 +58,15 @@ export function comparedGroups(
   const d = plan.dimensions.indexOf(timeDimension);
   const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
   const derived = plan.metrics.flatMap((m, j) => {
-    const [c, p] = [sql`c.${metricColumn(j)}`, sql`p.${metricColumn(j)}`];
-    const pct = instants.includes(m) ? nullDouble : sql`(${c} - ${p}) / NULLIF(${p}, 0)`;
+    const t = changeTerms(
+      sql`c.${metricColumn(j)}`,
+      sql`p.${metricColumn(j)}`,
+      instants.includes(m) ? 'seconds' : 'number',
+    );
     return [
-      sql`${p} AS ${metricColumn(n + 3 * j)}`,
-      sql`${c} - ${p} AS ${metricColumn(n + 3 * j + 1)}`,
-      sql`${pct} AS ${metricColumn(n + 3 * j + 2)}`,
+      sql`${t.previous} AS ${metricColumn(n + 3 * j)}`,
+      sql`${t.change} AS ${metricColumn(n + 3 * j + 1)}`,
+      sql`${t.changePct} AS ${metricColumn(n + 3 * j + 2)}`,
     ];
   });
   const ofBucket = d < 0 ? {} : (cur.ofBucket ?? {});

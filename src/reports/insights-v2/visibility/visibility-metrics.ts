@@ -1,4 +1,5 @@
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
+import { changeTerms } from '../../extensions/compare-rule.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
@@ -43,11 +44,11 @@ export const builtParts = {
 /** The compare columns after the metrics: each metric's previous value, its change and its relative change. */
 export const comparedOf = (plan: VisibilityPlan) =>
   (plan.compare ? plan.metrics : []).flatMap((m) => {
-    const [c, p] = [sql`r.${ident(m)}`, sql`r.${ident(`prev_${m}`)}`];
+    const t = changeTerms(sql`r.${ident(m)}`, sql`r.${ident(`prev_${m}`)}`, 'number');
     return [
-      { name: `${m}_previous`, value: p },
-      { name: `${m}_change`, value: sql`${c} - ${p}` },
-      { name: `${m}_change_pct`, value: sql`CASE WHEN ${p} = 0 THEN NULL ELSE (${c} - ${p}) / ${p} END` },
+      { name: `${m}_previous`, value: t.previous },
+      { name: `${m}_change`, value: t.change },
+      { name: `${m}_change_pct`, value: t.changePct },
     ];
   });
 
