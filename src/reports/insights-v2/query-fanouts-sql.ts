@@ -110,7 +110,7 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
     sql`scoped_fanouts AS (
   SELECT ${g.select()}f.query AS q${src.fanoutColumns} FROM ${src.fanouts} WHERE ${scope}
 )`,
-    sql`runs AS (
+    sql`runs ${src.runsAs} (
   SELECT ${runs.select()}${src.runColumns} FROM ${src.runs} WHERE ${scope}
 )`,
   ];

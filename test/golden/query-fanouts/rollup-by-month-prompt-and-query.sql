@@ -5,7 +5,7 @@ WITH scope_prompts AS (
 scoped_fanouts AS (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.prompt_id AS "k_prompt", f.query AS "k_query", f.query AS q, f.n AS w FROM "rollup_fanouts_daily_fanouts" f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $6 AND (id IN ($7) OR "name" IN ($8))), FALSE)
 ),
-runs AS (
+runs AS NOT MATERIALIZED (
   SELECT CAST(date_trunc('month', f.day) AS DATE) AS "k_date", f.prompt_id AS "k_prompt", f.runs AS n_runs, f.searched AS n_searched, f.model_ids FROM "rollup_fanouts_daily_runs" f JOIN scope_prompts p ON p.id = f.prompt_id WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND list_has_any(p.analysis_types, [$12]) AND COALESCE(p.topic_id IN (SELECT id FROM "topics" WHERE category_id = $13 AND (id IN ($14) OR "name" IN ($15))), FALSE)
 ),
 parts AS (SELECT "k_date", count(*) AS n_all, count(*) AS n_kept FROM (SELECT DISTINCT "k_date", "k_prompt", "k_query", 1 FROM "scoped_fanouts" WHERE TRUE) GROUP BY "k_date"),
