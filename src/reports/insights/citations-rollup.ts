@@ -1,5 +1,6 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
 import { leaves, type FilterNode } from '../../query/filter-node.ts';
+import { inlined } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 
 /**
@@ -77,6 +78,8 @@ export interface CitationSource {
   readonly countIf: (predicate: Fragment) => Fragment;
   /** Extra columns a selection of `f` carries (the rollup's `n`), with a leading comma. */
   readonly weight: Fragment;
+  /** How the scoped citations are kept: the facts' joined rows once; the rollup's rows read again by each reference. */
+  readonly cteAs: Fragment;
 }
 
 export const factCitations: CitationSource = {
@@ -84,6 +87,7 @@ export const factCitations: CitationSource = {
   count: sql`count(*)`,
   countIf: (p) => sql`count(*) FILTER (WHERE ${p})`,
   weight: sql``,
+  cteAs: sql`AS`,
 };
 
 export const rolledCitations: CitationSource = {
@@ -91,4 +95,7 @@ export const rolledCitations: CitationSource = {
   count: sql`CAST(sum(n) AS BIGINT)`,
   countIf: (p) => sql`CAST(coalesce(sum(n) FILTER (WHERE ${p}), 0) AS BIGINT)`,
   weight: sql`, f.n`,
+  // TRICKY: kept, a long window's rollup rows were copied once more before every reference read them (365 d:
+  // 45 → 39 ms at scale 10, 37 → 27 ms at scale 1, interleaved); a week's few rows cost the same either way.
+  cteAs: inlined,
 };

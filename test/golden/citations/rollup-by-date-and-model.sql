@@ -2,7 +2,7 @@ WITH scope_prompts AS (
   SELECT id, topic_id, tag_ids, analysis_types FROM prompts
   WHERE category_id = $1
 ),
-scoped_citations AS (
+scoped_citations AS NOT MATERIALIZED (
   SELECT CAST(date_trunc('week', f.day) AS DATE) AS "k_date", f.model_id AS "k_model", f.model_id, f.root_domain AS entity, f.citation_category, f.executed_at, COALESCE(f.citation_category = $2, FALSE) AS hit, f.n
   FROM "rollup_citations_daily_citations" f
   WHERE f.category_id = $3 AND f.day BETWEEN CAST($4 AS DATE) AND CAST($5 AS DATE) AND f.visibility AND NOT COALESCE(f.model_id IN (SELECT id FROM "models" WHERE TRUE AND (id IN ($6) OR "name" IN ($7))), FALSE)

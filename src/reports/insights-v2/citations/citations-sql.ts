@@ -87,7 +87,7 @@ export function compileCitations(plan: CitationsPlan, rollups: ReadonlySet<strin
   const owned = plan.scope === 'owned';
 
   const ctes = sql`${promptsCte(plan.categoryId)},
-scoped_citations AS (
+scoped_citations ${source.cteAs} (
   SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit${source.weight}
   FROM ${source.from}
   WHERE ${inWindow(plan)} AND ${types} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
