@@ -251,4 +251,18 @@ describe('POST /v1/prompts/answers (the official client’s path)', () => {
       ...new Set((withThemes.sentiment_themes as { name: string }[]).map((t) => t.name)),
     ]);
   });
+
+  it('filters by the prompt’s text, which counting the answers reads beside the prompt’s keys', async () => {
+    const all = (await v1({ ...base, end_date: '2027-01-01' })).data;
+    const text = all[0]!.prompt as string;
+    const { info, data } = await v1({
+      ...base,
+      end_date: '2027-01-01',
+      filters: [{ field: 'prompt', operator: 'is', value: text }],
+    });
+    const expected = all.filter((r) => r.prompt === text);
+    expect(expected.length).toBeLessThan(all.length);
+    expect(info.total_rows).toBe(expected.length);
+    expect(data.map((r) => r.run_id)).toEqual(expected.map((r) => r.run_id));
+  });
 });

@@ -90,9 +90,9 @@ export const themeListType: ValueType = {
   },
 };
 
-// Every column of a prompt that a filter reads. Counting the answers joins only these, not the prompt's text and
-// tag names, which only the page's rows show.
-const promptKeys = ['id', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
+// Every column of a prompt that a filter reads. Counting the answers joins only these, not the tag names, which
+// only the page's rows show (their lists are grouped for every prompt of the category).
+const promptKeys = ['id', 'prompt', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
 
 /**
  * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The answers

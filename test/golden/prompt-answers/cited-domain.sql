@@ -9,7 +9,7 @@ WITH scope_prompts AS (
   ) tn ON tn.id = pr.id
   WHERE pr.category_id = $3
 ),
-scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $4) p ON p.id = f.prompt_id WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $8 AND lower(hostname) IN (lower($9))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$10, $11]), FALSE)))
+scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $4) p ON p.id = f.prompt_id WHERE f.category_id = $5 AND f.day BETWEEN CAST($6 AS DATE) AND CAST($7 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $8 AND lower(hostname) IN (lower($9))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$10, $11]), FALSE)))
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (

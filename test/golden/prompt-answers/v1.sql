@@ -9,7 +9,7 @@ WITH scope_prompts AS (
   ) tn ON tn.id = pr.id
   WHERE pr.category_id = $3
 ),
-scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $4) p ON p.id = f.prompt_id WHERE f.category_id = $5 AND f.executed_at >= CAST($6 AS TIMESTAMPTZ) AND f.executed_at < CAST($7 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $8)) > 0, FALSE))
+scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $4) p ON p.id = f.prompt_id WHERE f.category_id = $5 AND f.executed_at >= CAST($6 AS TIMESTAMPTZ) AND f.executed_at < CAST($7 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $8)) > 0, FALSE))
 SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
