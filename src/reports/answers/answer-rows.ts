@@ -94,6 +94,12 @@ export const themeListType: ValueType = {
 // only the page's rows show (their lists are grouped for every prompt of the category).
 const promptKeys = ['id', 'prompt', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
 
+// TRICKY: an answer's day is the ET day of its instant, so the newest `upTo` answers lie on the latest days that
+// hold that many between them: the top-N sorts only those days' answers, counted per day first (all days when
+// the window holds fewer).
+const latestDaysHolding = (upTo: number) =>
+  sql`SELECT coalesce(max(day) FILTER (WHERE seen >= ${upTo}), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))`;
+
 /**
  * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The answers
  * are numbered first, from their id and time alone (never their text), so a page or a stream slice
@@ -127,7 +133,7 @@ LEFT JOIN (
   );
   const rows = (range: UnitRange) => sql`WITH numbered AS (
   SELECT id, day, ${range.after} + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
+  FROM (SELECT * FROM scoped_answers${range.upTo === null ? sql`` : sql` WHERE day >= (${latestDaysHolding(range.upTo)})`} ORDER BY executed_at DESC, id${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after})
 )
 SELECT o.unit, 0 AS seq, ${join(
     fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`),

@@ -14,11 +14,11 @@ SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total,
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $12 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id LIMIT $13 OFFSET $14)
+  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $13), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $14 OFFSET $15)
 )
 SELECT o.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "date", {'id': f.model_id, 'name': mo.name} AS "model", pe.name AS "persona", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", CAST(to_json(list_transform(p.analysis_types, t -> CASE WHEN t = 'accuracy' THEN 'factcheck' ELSE t END)) AS VARCHAR) AS "analysis_types"
 FROM numbered o
-JOIN executions f ON f.category_id = $15 AND f.day = o.day AND f.id = o.id
+JOIN executions f ON f.category_id = $16 AND f.day = o.day AND f.id = o.id
 JOIN scope_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
@@ -27,13 +27,13 @@ LEFT JOIN topics tp ON tp.id = p.topic_id
 LEFT JOIN assets pa ON pa.id = p.asset_id
 LEFT JOIN (
     SELECT m.execution_id AS id, list(a.name ORDER BY m.position, a.name) AS v
-    FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."asset_id" AS "asset_id" FROM "mentions" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $16) m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id
+    FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."asset_id" AS "asset_id" FROM "mentions" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $17) m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id
 ) "l_mentions_v" ON "l_mentions_v".id = f.id
 LEFT JOIN (
-    SELECT q.execution_id AS id, list(q.url ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."url" AS "url" FROM "citations" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $17) q GROUP BY q.execution_id
+    SELECT q.execution_id AS id, list(q.url ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."url" AS "url" FROM "citations" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $18) q GROUP BY q.execution_id
 ) "l_citations_v" ON "l_citations_v".id = f.id
 LEFT JOIN (
-    SELECT q.execution_id AS id, list(q.query ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."query" AS "query" FROM "fanouts" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $18) q GROUP BY q.execution_id
+    SELECT q.execution_id AS id, list(q.query ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."query" AS "query" FROM "fanouts" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $19) q GROUP BY q.execution_id
 ) "l_queries_v" ON "l_queries_v".id = f.id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,0,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-06-30","00000000-0000-4000-8000-00000000000b","WWW.Acme.Example","sentiment","accuracy",0,2,2,0,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]

@@ -14,11 +14,11 @@ SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total,
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $9 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM scoped_answers ORDER BY executed_at DESC, id LIMIT $10 OFFSET $11)
+  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $10), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $11 OFFSET $12)
 )
 SELECT o.unit, 0 AS seq, CAST(to_json(p.analysis_types) AS VARCHAR) AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", f.executed_at AS "created_at", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", f.search_triggered AS "search_triggered", CAST(to_json(coalesce("l_themes_v".v, [])) AS VARCHAR) AS "sentiment_themes", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_themes_names".v, [])) AS VARCHAR) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
 FROM numbered o
-JOIN executions f ON f.category_id = $12 AND f.day = o.day AND f.id = o.id
+JOIN executions f ON f.category_id = $13 AND f.day = o.day AND f.id = o.id
 JOIN scope_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
@@ -26,22 +26,22 @@ LEFT JOIN personas pe ON pe.id = f.persona_id
 LEFT JOIN topics tp ON tp.id = p.topic_id
 LEFT JOIN assets pa ON pa.id = p.asset_id
 LEFT JOIN (
-    SELECT q.execution_id AS id, list(q.url ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."url" AS "url" FROM "citations" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $13) q GROUP BY q.execution_id
+    SELECT q.execution_id AS id, list(q.url ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."url" AS "url" FROM "citations" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $14) q GROUP BY q.execution_id
 ) "l_citations_v" ON "l_citations_v".id = f.id
 LEFT JOIN (
     SELECT m.execution_id AS id, list(a.name ORDER BY m.position, a.name) AS v
-    FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."asset_id" AS "asset_id" FROM "mentions" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $14) m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id
+    FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."asset_id" AS "asset_id" FROM "mentions" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $15) m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id
 ) "l_mentions_v" ON "l_mentions_v".id = f.id
 LEFT JOIN (
-    SELECT q.execution_id AS id, list(q.query ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."query" AS "query" FROM "fanouts" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $15) q GROUP BY q.execution_id
+    SELECT q.execution_id AS id, list(q.query ORDER BY q.position) AS v FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."query" AS "query" FROM "fanouts" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $16) q GROUP BY q.execution_id
 ) "l_queries_v" ON "l_queries_v".id = f.id
 LEFT JOIN (
     SELECT s.execution_id AS id, list(DISTINCT {'name': t.name, 'type': s.sentiment_type} ORDER BY {'name': t.name, 'type': s.sentiment_type}) AS v
-    FROM (SELECT x."execution_id" AS "execution_id", x."theme_id" AS "theme_id", x."sentiment_type" AS "sentiment_type" FROM "sentiments" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $16) s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id
+    FROM (SELECT x."execution_id" AS "execution_id", x."theme_id" AS "theme_id", x."sentiment_type" AS "sentiment_type" FROM "sentiments" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $17) s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id
 ) "l_themes_v" ON "l_themes_v".id = f.id
 LEFT JOIN (
     SELECT s.execution_id AS id, list(DISTINCT t.name ORDER BY t.name) AS v
-    FROM (SELECT x."execution_id" AS "execution_id", x."theme_id" AS "theme_id", x."sentiment_type" AS "sentiment_type" FROM "sentiments" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $17) s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id
+    FROM (SELECT x."execution_id" AS "execution_id", x."theme_id" AS "theme_id", x."sentiment_type" AS "sentiment_type" FROM "sentiments" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $18) s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id
 ) "l_themes_names" ON "l_themes_names".id = f.id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,2,1,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,3,2,1,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]
