@@ -1,25 +1,27 @@
-WITH scope_prompts AS (
+WITH scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE))
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+UNION ALL BY NAME
+SELECT * FROM (WITH numbered AS (
+  SELECT id, day, $6 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
+  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $7), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $8 OFFSET $9)
+),
+page_answers AS MATERIALIZED (
+  SELECT o.unit, f.* FROM numbered o JOIN executions f ON f.category_id = $10 AND f.day = o.day AND f.id = o.id
+),
+page_prompts AS (
   SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
   FROM prompts pr
   LEFT JOIN (
     SELECT x.id, list(t.name ORDER BY t.name, t.id) AS tag_names
-    FROM (SELECT id, unnest(CASE WHEN len(tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(tag_ids) END) AS tag_id FROM prompts WHERE category_id = $1) x
-    JOIN tags t ON t.id = x.tag_id AND t.category_id = $2
+    FROM (SELECT id, unnest(CASE WHEN len(tag_ids) = 0 THEN [NULL::VARCHAR] ELSE list_distinct(tag_ids) END) AS tag_id FROM prompts WHERE category_id = $11 AND id IN (SELECT prompt_id FROM page_answers)) x
+    JOIN tags t ON t.id = x.tag_id AND t.category_id = $12
     GROUP BY x.id
   ) tn ON tn.id = pr.id
-  WHERE pr.category_id = $3
-),
-scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $4) p ON p.id = f.prompt_id WHERE f.category_id = $5 AND f.executed_at >= CAST($6 AS TIMESTAMPTZ) AND f.executed_at < CAST($7 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $8)) > 0, FALSE))
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
-UNION ALL BY NAME
-SELECT * FROM (WITH numbered AS (
-  SELECT id, day, $9 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $10), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $11 OFFSET $12)
+  WHERE pr.category_id = $13
 )
-SELECT o.unit, 0 AS seq, CAST(to_json(p.analysis_types) AS VARCHAR) AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", f.executed_at AS "created_at", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", f.search_triggered AS "search_triggered", CAST(to_json(coalesce("l_themes_v".v, [])) AS VARCHAR) AS "sentiment_themes", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_themes_names".v, [])) AS VARCHAR) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
-FROM numbered o
-JOIN executions f ON f.category_id = $13 AND f.day = o.day AND f.id = o.id
-JOIN scope_prompts p ON p.id = f.prompt_id
+SELECT f.unit, 0 AS seq, CAST(to_json(p.analysis_types) AS VARCHAR) AS "analysis_types", pa.name AS "asset", p.asset_id AS "asset_id", CAST(to_json(coalesce("l_citations_v".v, [])) AS VARCHAR) AS "citations", f.executed_at AS "created_at", CAST(to_json(coalesce("l_mentions_v".v, [])) AS VARCHAR) AS "mentions", mo.name AS "model", f.model_id AS "model_id", pe.name AS "persona", f.prompt_id AS "prompt_id", rg.name AS "region", CAST(f.id AS VARCHAR) AS "run_id", CAST(to_json(coalesce("l_queries_v".v, [])) AS VARCHAR) AS "search_queries", f.search_triggered AS "search_triggered", CAST(to_json(coalesce("l_themes_v".v, [])) AS VARCHAR) AS "sentiment_themes", CAST(to_json(p.tag_names) AS VARCHAR) AS "tags", CAST(to_json(coalesce("l_themes_names".v, [])) AS VARCHAR) AS "themes", tp.name AS "topic", p.topic_id AS "topic_id"
+FROM page_answers f
+JOIN page_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
 LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
@@ -44,4 +46,4 @@ LEFT JOIN (
     FROM (SELECT x."execution_id" AS "execution_id", x."theme_id" AS "theme_id", x."sentiment_type" AS "sentiment_type" FROM "sentiments" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $18) s JOIN themes t ON t.id = s.theme_id GROUP BY s.execution_id
 ) "l_themes_names" ON "l_themes_names".id = f.id)
 ORDER BY unit, seq
--- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,3,2,1,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]
+-- params: ["00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","2026-03-08T06:59:00.000Z","2026-04-20T07:30:00.000Z","sentiment",1,3,2,1,"00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b","00000000-0000-4000-8000-00000000000b"]
