@@ -2,6 +2,7 @@ import {
   distinctSorted,
   eachItemOrNull,
   jsonText,
+  inlined,
   materialized,
   orderedList,
   semiJoin,
@@ -98,18 +99,21 @@ const promptKeys = ['id', 'prompt', 'topic_id', 'tag_ids', 'analysis_types', 'pr
 // hold that many between them: the top-N sorts only those days' answers, counted per day first (all days when
 // the window holds fewer).
 const latestDaysHolding = (upTo: number) =>
-  sql`SELECT coalesce(max(day) FILTER (WHERE seen >= ${upTo}), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))`;
+  sql`SELECT coalesce(max(day) FILTER (WHERE seen >= ${upTo}), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, sum(n) AS n FROM answer_days GROUP BY day))`;
 
 /**
- * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The answers
- * are numbered first, from their id and time alone (never their text), so a page or a stream slice
- * reads and builds only its own answers.
+ * The report's SQL for the executions of the category that `where` (over `f` and `p`) keeps. The window's
+ * answers are counted once per day and model (`answer_days`): the total, the models and the days a page
+ * needs come from those counts, so the answers themselves are read again only over the page's days. They
+ * are numbered from their id and time alone (never their text), so a page or a stream slice reads and
+ * builds only its own answers.
  */
 export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): ShapedReport {
-  const ctes = sql`scoped_answers ${materialized} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT ${join(
+  const ctes = sql`scoped_answers ${inlined} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT ${join(
     promptKeys.map((c) => ident(c)),
     ', ',
-  )} FROM prompts WHERE category_id = ${categoryId}) p ON p.id = f.prompt_id WHERE ${where})`;
+  )} FROM prompts WHERE category_id = ${categoryId}) p ON p.id = f.prompt_id WHERE ${where}),
+answer_days ${materialized} (SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id)`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
   const refs = [
     ...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values(),
@@ -155,8 +159,8 @@ LEFT JOIN assets pa ON pa.id = p.asset_id${join(listJoins, '')}`;
     ctes,
     shape,
     rows,
-    total: sql`SELECT count(*) FROM scoped_answers`,
-    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    total: sql`SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days`,
+    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT DISTINCT model_id FROM answer_days) e JOIN models mo ON mo.id = e.model_id), []) AS models`,
     sliceUnits: 2048,
   };
 }

@@ -1,9 +1,10 @@
-WITH scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $5 AND lower(hostname) IN (lower($6))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$7, $8]), FALSE)))
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+WITH scoped_answers AS NOT MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $5 AND lower(hostname) IN (lower($6))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$7, $8]), FALSE))),
+answer_days AS MATERIALIZED (SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM answer_days) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $9 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $10), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $11 OFFSET $12)
+  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $10), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, sum(n) AS n FROM answer_days GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $11 OFFSET $12)
 ),
 page_answers AS MATERIALIZED (
   SELECT o.unit, f.* FROM numbered o JOIN executions f ON f.category_id = $13 AND f.day = o.day AND f.id = o.id

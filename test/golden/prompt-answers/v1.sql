@@ -1,9 +1,10 @@
-WITH scoped_answers AS MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE))
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM scoped_answers) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM scoped_answers) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+WITH scoped_answers AS NOT MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE)),
+answer_days AS MATERIALIZED (SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM answer_days) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $6 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit
-  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $7), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, count(*) AS n FROM scoped_answers GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $8 OFFSET $9)
+  FROM (SELECT * FROM scoped_answers WHERE day >= (SELECT coalesce(max(day) FILTER (WHERE seen >= $7), min(day)) FROM (SELECT day, sum(n) OVER (ORDER BY day DESC) AS seen FROM (SELECT day, sum(n) AS n FROM answer_days GROUP BY day))) ORDER BY executed_at DESC, id LIMIT $8 OFFSET $9)
 ),
 page_answers AS MATERIALIZED (
   SELECT o.unit, f.* FROM numbered o JOIN executions f ON f.category_id = $10 AND f.day = o.day AND f.id = o.id
