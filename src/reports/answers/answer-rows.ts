@@ -15,8 +15,9 @@ import type { ShapedReport, UnitRange } from '../rows-query.ts';
 /**
  * Raw prompt answers (v1 and v2): one row per execution, newest first. An execution is aliased `f`,
  * its current prompt `p` (with `tag_names`), its model `mo`, region `rg`, persona `pe`, topic `tp` and
- * the prompt's asset `pa`; `where` reads `p`'s `promptKeys` only. Per-answer lists are grouped over the answers a page or stream slice sends
- * (`numbered`) and joined on, so they are never built for the whole window.
+ * the prompt's asset `pa`; `where` reads only `p`'s `promptKeys`. Per-answer lists and the prompts' tag
+ * names are grouped over the answers a page or stream slice sends (`numbered`) and joined on, so they are
+ * never built for the whole window.
  */
 
 export type AnswerList = 'mentions' | 'citations' | 'queries' | 'themes';
@@ -91,8 +92,8 @@ export const themeListType: ValueType = {
   },
 };
 
-// Every column of a prompt that a filter reads. Counting the answers joins only these, not the tag names, which
-// only the page's rows show (their lists are grouped for every prompt of the category).
+// Every column of a prompt that a filter reads. Counting the answers joins only these; the tag names, which only
+// the page's rows show, are grouped for the page's prompts.
 const promptKeys = ['id', 'prompt', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
 
 // TRICKY: an answer's day is the ET day of its instant, so the newest `upTo` answers lie on the latest days that
@@ -134,7 +135,10 @@ page_answers ${materialized} (
   SELECT o.unit, f.* FROM numbered o JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 ),
 page_prompts AS (
-  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
+  SELECT ${join(
+    promptKeys.map((c) => sql`pr.${ident(c)}`),
+    ', ',
+  )}, coalesce(tn.tag_names, []) AS tag_names
   FROM prompts pr
   LEFT JOIN (
     SELECT x.id, ${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])} AS tag_names

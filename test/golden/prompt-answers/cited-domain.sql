@@ -10,7 +10,7 @@ page_answers AS MATERIALIZED (
   SELECT o.unit, f.* FROM numbered o JOIN executions f ON f.category_id = $13 AND f.day = o.day AND f.id = o.id
 ),
 page_prompts AS (
-  SELECT pr.id, pr.prompt, pr.topic_id, pr.tag_ids, pr.analysis_types, pr.prompt_type, pr.asset_id, coalesce(tn.tag_names, []) AS tag_names
+  SELECT pr."id", pr."prompt", pr."topic_id", pr."tag_ids", pr."analysis_types", pr."prompt_type", pr."asset_id", coalesce(tn.tag_names, []) AS tag_names
   FROM prompts pr
   LEFT JOIN (
     SELECT x.id, list(t.name ORDER BY t.name, t.id) AS tag_names
