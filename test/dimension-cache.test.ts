@@ -27,6 +27,14 @@ function counted() {
 }
 
 describe('the dimension cache', () => {
+  it('keeps its entries while the agent runner finds no queued run (its empty claim changes nothing)', async () => {
+    await engine.runsSettled();
+    const generation = engine.core.state.generation;
+    engine.core.runner.notify();
+    await engine.runsSettled();
+    expect(engine.core.state.generation).toBe(generation);
+  });
+
   it('reads a table once until the state store commits an edit', async () => {
     const { backend, reads } = counted();
     const cache = new DimensionCache(backend, () => engine.core.state.generation);

@@ -74,11 +74,16 @@ export class StateStore {
    * another, so what `fn` reads stays true until it commits. A transaction that writes nothing leaves
    * the file untouched (dry runs rely on it). One that may change a category's prompts says so in
    * `promptsOf`, which bumps `promptVersion` once it commits. `bookkeeping` writes (rate-limit windows)
-   * change nothing a request reads, so they leave `generation` as it is.
+   * change nothing a request reads, so they leave `generation` as it is; so does a transaction whose
+   * `changed` says its value shows it wrote nothing (a claim that found no queued run).
    */
   transaction<T>(
     fn: (conn: DuckDBConnection) => Promise<T>,
-    options: { readonly promptsOf?: string; readonly bookkeeping?: boolean } = {},
+    options: {
+      readonly promptsOf?: string;
+      readonly bookkeeping?: boolean;
+      readonly changed?: (value: T) => boolean;
+    } = {},
   ): Promise<T> {
     if (this.readOnly) {
       return Promise.reject(
@@ -95,7 +100,7 @@ export class StateStore {
           await conn.run('COMMIT');
           if (options.promptsOf !== undefined)
             this.promptVersions.set(options.promptsOf, this.promptVersion(options.promptsOf) + 1);
-          if (!options.bookkeeping) this.commits++;
+          if (!options.bookkeeping && (options.changed?.(value) ?? true)) this.commits++;
           return value;
         } catch (error) {
           await conn.run('ROLLBACK').catch(() => undefined);

@@ -116,32 +116,35 @@ export class AgentRunner implements BackgroundWorker {
   }
 
   private async claim(): Promise<ClaimedRun | undefined> {
-    return this.state.transaction(async (conn) => {
-      const rows = await readRows(
-        conn,
-        sql`SELECT r.*, v.workflow, v.input_schema, v.output_schema FROM state.agent_runs r
+    return this.state.transaction(
+      async (conn) => {
+        const rows = await readRows(
+          conn,
+          sql`SELECT r.*, v.workflow, v.input_schema, v.output_schema FROM state.agent_runs r
             JOIN state.agent_versions v ON v.agent_id = r.agent_id AND v.version = r.version
             WHERE r.status = 'queued' ORDER BY r.created_at, r.id LIMIT 1`,
-      );
-      const r: Row | undefined = rows[0];
-      if (!r) return undefined;
-      await execute(
-        conn,
-        sql`UPDATE state.agent_runs SET status = 'running', started_at = CAST(${this.now()} AS TIMESTAMPTZ) WHERE id = ${String(r.id)}`,
-      );
-      return {
-        id: String(r.id),
-        organizationId: String(r.organization_id),
-        agentId: String(r.agent_id),
-        version: Number(r.version),
-        inputs: JSON.parse(String(r.inputs)) as Record<string, unknown>,
-        texts: {
-          workflow: String(r.workflow),
-          input_schema: String(r.input_schema),
-          output_schema: String(r.output_schema),
-        },
-      };
-    });
+        );
+        const r: Row | undefined = rows[0];
+        if (!r) return undefined;
+        await execute(
+          conn,
+          sql`UPDATE state.agent_runs SET status = 'running', started_at = CAST(${this.now()} AS TIMESTAMPTZ) WHERE id = ${String(r.id)}`,
+        );
+        return {
+          id: String(r.id),
+          organizationId: String(r.organization_id),
+          agentId: String(r.agent_id),
+          version: Number(r.version),
+          inputs: JSON.parse(String(r.inputs)) as Record<string, unknown>,
+          texts: {
+            workflow: String(r.workflow),
+            input_schema: String(r.input_schema),
+            output_schema: String(r.output_schema),
+          },
+        };
+      },
+      { changed: (run) => run !== undefined },
+    );
   }
 
   private async execute(run: ClaimedRun): Promise<void> {
