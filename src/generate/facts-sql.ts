@@ -36,18 +36,29 @@ const jobExecutions = `${keptSlots('p.cat_idx = $cat AND d.day_idx >= $d0 AND d.
           rnd('search', k.ekey, 0) < m.search_rate AS search_triggered
    FROM kept k JOIN models m USING (model_idx)`;
 
-// `ord` ranks the job's executions in the contract's file order (executed_at, then id), so every fact
-// file sorts on two small integers instead of a text id, a timestamp and a UUID. A job's days are whole ET days and
-// every execution falls in its own ET day, so the parts of one category follow each other in that order too.
+// TRICKY: ordering the brands a row may name by u^(1/weight) is weighted sampling without replacement, so
+// popular brands tend to be named first without any brand ever being named twice. The list holds the ranks in
+// the order the answer names them: a sort of 20 values inside each row, never a sort across the category.
+const mentionRanks = `list_transform(list_sort(list_transform(
+    list_filter(range(1, len(getvariable('c_asset')) + 1),
+                r -> rnd('mention', e.ekey, r) < 0.75 * pow(r, -0.7) * (0.6 + 0.8 * rnd('model_affinity', e.model_idx, r))),
+    r -> {'key': -pow(rnd('pos', e.ekey, r), 1.0 / getvariable('c_asset_weight')[r]), 'rank': r})), s -> s.rank::INT)`;
+
+// `ord` ranks the job's executions in the contract's file order (executed_at, then id), and the table is kept in
+// that order, so a fact drawn from it by scans and unnests alone is already in file order; the others sort on
+// two small integers instead of a text id, a timestamp and a UUID. A job's days are whole ET days and every
+// execution falls in its own ET day, so the parts of one category follow each other in that order too.
 export const contextSql = `
   CREATE OR REPLACE TEMP TABLE g_ctx AS
   SELECT e.ekey, md5(concat_ws(':', getvariable('seed'), 'exec', e.ekey))::UUID AS execution_id,
          e.executed_at, e.day, e.search_triggered, e.cat_idx, e.prompt_idx, e.model_idx, e.region_idx, e.persona_i,
          p.topic_i, p.aud_i, p.has_sentiment, p.has_accuracy, p.shopping_intent, m.shopping AS shopping_model,
+         ${mentionRanks} AS m_ranks,
          row_number() OVER (ORDER BY e.executed_at, execution_id)::INT AS ord
   FROM (${jobExecutions}) e
   JOIN prompts p USING (cat_idx, prompt_idx)
-  JOIN models m USING (model_idx)`;
+  JOIN models m USING (model_idx)
+  ORDER BY ord`;
 
 /** The text columns every fact shares, as lists indexed by the execution's integer coordinates. */
 export const categoryVariablesSql = [
@@ -59,6 +70,11 @@ export const categoryVariablesSql = [
   `SET VARIABLE c_region = (SELECT list(id ORDER BY region_idx) FROM regions)`,
   `SET VARIABLE c_persona = (SELECT list(id ORDER BY i) FROM personas WHERE cat_idx = $cat)`,
   `SET VARIABLE c_asset = (SELECT list(id ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_asset_name = (SELECT list(name ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_asset_weight = (SELECT list(weight ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_audience = (SELECT list(name ORDER BY i) FROM g_audience WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_topic = (SELECT list(lower(name) ORDER BY i) FROM topics WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_n_domains = (SELECT any_value(n_domains) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain = (SELECT list(root_domain ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain_category = (SELECT list(citation_category ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
   ...['id', 'title', 'handle', 'url'].map(
@@ -83,43 +99,29 @@ export interface FactTable {
   readonly rows: string;
   /**
    * Their order: `ord` stands for (category_id, executed_at, execution_id), since a part holds one category,
-   * and the columns after it make the order total, so it equals the contract's sort key order.
+   * and the columns after it make the order total, so it equals the contract's sort key order. Absent when the
+   * rows come from g_ctx through order-preserving clauses only (SELECT, WHERE, unnest), already in that order.
    */
-  readonly order: string;
+  readonly order?: string;
   /** The file's rows from g_rows (the rows in order); the default adds the context lookups. */
   readonly write?: string;
 }
 
 // Temp tables keep integer coordinates only: materialising the text columns once per temp table cost more
-// than joining them back from g_ctx and the small dimension tables when the file is written.
-// TRICKY: ordering candidates by u^(1/weight) is weighted sampling without replacement, so popular
-// brands tend to be named first without any brand ever being named twice.
-export const mentionsTempSql = `
-  CREATE OR REPLACE TEMP TABLE g_mentions AS
-  WITH cand AS (
-    SELECT x.ekey, x.cat_idx, a.rank, pow(rnd('pos', x.ekey, a.rank), 1.0 / a.weight) AS order_key
-    FROM g_ctx x JOIN assets a ON a.cat_idx = x.cat_idx
-    WHERE rnd('mention', x.ekey, a.rank) < 0.75 * pow(a.rank, -0.7) * (0.6 + 0.8 * rnd('model_affinity', x.model_idx, a.rank))
-  )
-  SELECT ekey, cat_idx, rank, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, rank)::INT AS position FROM cand`;
-
+// than looking them up from the category's lists when the file is written.
 const mentions: FactTable = {
-  rows: `SELECT ${context}, m.rank, m.position FROM g_mentions m JOIN g_ctx x USING (ekey)`,
-  order: 'ord, position',
+  rows: `SELECT ${context}, unnest(x.m_ranks) AS rank, generate_subscripts(x.m_ranks, 1)::INT AS position FROM g_ctx x`,
   write: `SELECT *, ${contextLookups}, getvariable('c_asset')[rank] AS asset_id FROM g_rows`,
 };
 
 const executionsSql = `
   SELECT ${context}, x.execution_id AS id, x.search_triggered,
-         'For ' || au.name || ', ' ||
-           coalesce('the most recommended options are ' || m.names || '.', 'no single brand stands out.') ||
+         'For ' || getvariable('c_audience')[x.aud_i + 1] || ', ' ||
+           coalesce('the most recommended options are ' ||
+                    CASE WHEN len(x.m_ranks) > 0 THEN array_to_string(list_transform(x.m_ranks, r -> getvariable('c_asset_name')[r]), ', ') END ||
+                    '.', 'no single brand stands out.') ||
            ' Compare reviews and prices before you decide.' AS response
-  FROM g_ctx x
-  JOIN g_audience au ON au.cat_idx = x.cat_idx AND au.i = x.aud_i
-  LEFT JOIN (
-    SELECT m.ekey, string_agg(a.name, ', ' ORDER BY m.position) AS names
-    FROM g_mentions m JOIN assets a ON a.cat_idx = m.cat_idx AND a.rank = m.rank GROUP BY m.ekey
-  ) m USING (ekey)`;
+  FROM g_ctx x`;
 
 export const domainPoolSql = `
   CREATE TABLE g_domain AS
@@ -157,31 +159,12 @@ export const videoPoolSql = `
               ELSE getvariable('l_video_category')[1 + floor(rnd('video_cat2', ch.cat_idx * 100 + ch.ch_i, v.i) * 7)::INT] END AS video_category
   FROM g_channel ch JOIN categories c USING (cat_idx) CROSS JOIN range(15) v(i)`;
 
-export const citationsTempSql = `
-  CREATE OR REPLACE TEMP TABLE g_citations AS
-  WITH n AS (
-    SELECT x.ekey, x.cat_idx, floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT AS n FROM g_ctx x
-  ), k AS (
-    SELECT n.*, unnest(range(n.n)) AS k FROM n
-  )
-  SELECT k.ekey, k.cat_idx, k.k, floor(d.n_domains * pow(rnd('cit_domain', k.ekey, k.k), 2.2))::INT AS d_rank,
-         floor(25 * pow(rnd('cit_page', k.ekey, k.k), 2.0))::INT AS page,
-         rnd('yt_type', k.ekey, k.k) AS yt_u,
-         floor(40 * pow(rnd('yt_channel', k.ekey, k.k), 1.8))::INT AS ch_i,
-         floor(15 * pow(rnd('yt_video', k.ekey, k.k), 1.5))::INT AS v_i
-  FROM k JOIN (SELECT DISTINCT cat_idx, n_domains FROM g_domain) d USING (cat_idx)`;
-
-/** Each citation's domain, source type and the channel and video it points at. */
+/** Each citation's page of the category's pools (g_rows holds the citations), with the channel and video it points at. */
 const typedCitations = `
-  SELECT *, CASE WHEN source_type IN ('video', 'short', 'channel', 'playlist') THEN ch_i END AS channel_key,
-            CASE WHEN source_type IN ('video', 'short') THEN v_i END AS video_key
-  FROM (
-    SELECT p.*, d.root_domain, d.citation_category, c.noun,
-           CASE WHEN d.root_domain <> 'youtube.com' THEN NULL
-                WHEN p.yt_u < 0.55 THEN 'video' WHEN p.yt_u < 0.70 THEN 'short' WHEN p.yt_u < 0.82 THEN 'channel'
-                WHEN p.yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
-    FROM g_citations p JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)
-  )`;
+  SELECT r.cat_idx, r.page, d.root_domain, d.citation_category, c.noun, r.source_type,
+         CASE WHEN r.source_type IN ('video', 'short', 'channel', 'playlist') THEN r.ch_i END AS channel_key,
+         CASE WHEN r.source_type IN ('video', 'short') THEN r.v_i END AS video_key
+  FROM g_rows r JOIN g_domain d USING (cat_idx, d_rank) JOIN categories c USING (cat_idx)`;
 
 /** A citation's page: URL parts and title, from the columns typedCitations gives (`from` may hold fewer rows). */
 const citationPages = (from: string) => `
@@ -208,12 +191,21 @@ const citationPages = (from: string) => `
 
 const citations: FactTable = {
   rows: `
-    SELECT ${context}, p.k, p.page, p.d_rank, p.ch_i, p.v_i,
-           CASE WHEN getvariable('c_domain')[p.d_rank + 1] <> 'youtube.com' THEN NULL
-                WHEN p.yt_u < 0.55 THEN 'video' WHEN p.yt_u < 0.70 THEN 'short' WHEN p.yt_u < 0.82 THEN 'channel'
-                WHEN p.yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
-    FROM g_citations p JOIN g_ctx x USING (ekey)`,
-  order: 'ord, k',
+    WITH drawn AS (
+      SELECT ${context}, x.ekey, x.cat_idx, unnest(range(floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT)) AS k FROM g_ctx x
+    ), p AS (
+      SELECT *, floor(getvariable('c_n_domains') * pow(rnd('cit_domain', ekey, k), 2.2))::INT AS d_rank,
+             floor(25 * pow(rnd('cit_page', ekey, k), 2.0))::INT AS page,
+             rnd('yt_type', ekey, k) AS yt_u,
+             floor(40 * pow(rnd('yt_channel', ekey, k), 1.8))::INT AS ch_i,
+             floor(15 * pow(rnd('yt_video', ekey, k), 1.5))::INT AS v_i
+      FROM drawn
+    )
+    SELECT * EXCLUDE (ekey, yt_u),
+           CASE WHEN getvariable('c_domain')[d_rank + 1] <> 'youtube.com' THEN NULL
+                WHEN yt_u < 0.55 THEN 'video' WHEN yt_u < 0.70 THEN 'short' WHEN yt_u < 0.82 THEN 'channel'
+                WHEN yt_u < 0.90 THEN 'playlist' ELSE 'other' END AS source_type
+    FROM p`,
   // The same pages as citationPages, from list lookups instead of joins, so the rows keep their order.
   // TRICKY: each layer computes its columns once; an alias read in its own SELECT is expanded, computed again.
   write: `
@@ -258,7 +250,7 @@ export const pageUrlsTableSql = `CREATE TABLE g_page_urls (organization_id VARCH
 export const pageUrlsSql = `
   INSERT INTO g_page_urls
   SELECT DISTINCT c.organization_id, c.id AS category_id, u.cat_idx, u.url
-  FROM (${citationPages('SELECT DISTINCT cat_idx, page, root_domain, citation_category, noun, source_type, channel_key, video_key FROM (' + typedCitations + ')')}) u
+  FROM (${citationPages('SELECT DISTINCT * FROM (' + typedCitations + ')')}) u
   JOIN categories c USING (cat_idx)`;
 
 export const pageAnalysesSql = `
@@ -272,9 +264,10 @@ export const pageAnalysesSql = `
 
 const sentimentsSql = `
   WITH m AS (
-    SELECT x.*, mm.rank, a.id AS asset_id, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
-    FROM g_mentions mm JOIN g_ctx x USING (ekey) JOIN assets a ON a.cat_idx = mm.cat_idx AND a.rank = mm.rank
-    WHERE x.has_sentiment AND rnd('sent', x.ekey, mm.rank) < 0.6
+    SELECT x.*, a.id AS asset_id, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
+    FROM (SELECT * EXCLUDE (m_ranks), unnest(m_ranks) AS rank FROM g_ctx WHERE has_sentiment) x
+    JOIN assets a ON a.cat_idx = x.cat_idx AND a.rank = x.rank
+    WHERE rnd('sent', x.ekey, x.rank) < 0.6
   ), k AS (
     SELECT m.*, unnest(range(1 + (rnd('sent_n', m.ekey, m.rank) < 0.3)::INT)) AS k FROM m
   ), picked AS (
@@ -291,8 +284,8 @@ const fanoutsSql = `
     SELECT x.*, unnest(range(1 + floor(rnd('fan_n', x.ekey, 0) * 4)::INT)) AS k FROM g_ctx x WHERE x.search_triggered
   )
   SELECT ${context}, (x.k + 1)::INT AS position,
-         lower(t.name) || ' ' || getvariable('l_modifier')[1 + floor(rnd('fan_q', x.cat_idx * 100000 + x.prompt_idx, floor(rnd('fan_v', x.ekey, x.k) * 6)::INT) * 8)::INT] AS query
-  FROM k x JOIN topics t ON t.cat_idx = x.cat_idx AND t.i = x.topic_i`;
+         getvariable('c_topic')[x.topic_i + 1] || ' ' || getvariable('l_modifier')[1 + floor(rnd('fan_q', x.cat_idx * 100000 + x.prompt_idx, floor(rnd('fan_v', x.ekey, x.k) * 6)::INT) * 8)::INT] AS query
+  FROM k x`;
 
 export const productsSql = `
   CREATE TABLE products AS
@@ -352,11 +345,11 @@ const claimOccurrencesSql = `
 
 /** The fact tables written once per category, in the order they are written. */
 export const factTables = {
-  executions: { rows: executionsSql, order: 'ord' },
+  executions: { rows: executionsSql },
   mentions,
   citations,
   sentiments: { rows: sentimentsSql, order: 'ord, asset_id, claim_id' },
-  fanouts: { rows: fanoutsSql, order: 'ord, position' },
+  fanouts: { rows: fanoutsSql },
   shopping_results: { rows: shoppingSql, order: 'ord, position' },
   claim_occurrences: { rows: claimOccurrencesSql, order: 'ord, cluster_id' },
 } as const satisfies Record<string, FactTable>;

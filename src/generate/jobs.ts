@@ -60,7 +60,9 @@ export function generationJobs(x: JobsOf): Job[] {
         : `category ${cat + 1}/${x.categories} part ${s + 1}/${x.slices}`;
     const fact = async (table: keyof typeof facts.factTables) => {
       const f: facts.FactTable = facts.factTables[table];
-      await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
+      await run(
+        `CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows})${f.order ? ` ORDER BY ${f.order}` : ''}`,
+      );
       await mkdir(join(x.out, table), { recursive: true });
       const file = join(x.out, table, partFileName(index));
       const n = await copyTable(
@@ -73,12 +75,10 @@ export function generationJobs(x: JobsOf): Job[] {
       );
       x.written(table, n, `${label}: ${table}`);
     };
-    await run(facts.contextSql, { cat, ...sliceDays(s, x.slices) });
     for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? { cat } : {});
-    await run(facts.mentionsTempSql);
+    await run(facts.contextSql, { cat, ...sliceDays(s, x.slices) });
     await fact('executions');
     await fact('mentions');
-    await run(facts.citationsTempSql);
     await fact('citations');
     await run(facts.pageUrlsSql);
     for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table);
