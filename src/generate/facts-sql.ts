@@ -105,6 +105,11 @@ export interface FactTable {
   readonly order?: string;
   /** The file's rows from g_rows (the rows in order); the default adds the context lookups. */
   readonly write?: string;
+  /**
+   * Whether g_rows is a table: sorted rows must be, and so must rows a later statement reads again. The others
+   * are written straight from g_ctx, g_rows then naming a CTE of the rows.
+   */
+  readonly table?: boolean;
 }
 
 // Temp tables keep integer coordinates only: materialising the text columns once per temp table cost more
@@ -190,6 +195,8 @@ const citationPages = (from: string) => `
   LEFT JOIN g_video v ON v.cat_idx = t.cat_idx AND v.ch_i = t.channel_key AND v.v_i = t.video_key`;
 
 const citations: FactTable = {
+  // Kept for the page URLs (pageUrlsSql), which read the category's citations again.
+  table: true,
   rows: `
     WITH drawn AS (
       SELECT ${context}, x.ekey, x.cat_idx, unnest(range(floor(pow(rnd('n_cit', x.ekey, 0), 1.3) * 13)::INT)) AS k FROM g_ctx x

@@ -60,19 +60,16 @@ export function generationJobs(x: JobsOf): Job[] {
         : `category ${cat + 1}/${x.categories} part ${s + 1}/${x.slices}`;
     const fact = async (table: keyof typeof facts.factTables) => {
       const f: facts.FactTable = facts.factTables[table];
-      await run(
-        `CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows})${f.order ? ` ORDER BY ${f.order}` : ''}`,
-      );
+      const write = f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`;
+      const inline = !f.order && !f.table;
+      if (!inline)
+        await run(
+          `CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows})${f.order ? ` ORDER BY ${f.order}` : ''}`,
+        );
       await mkdir(join(x.out, table), { recursive: true });
       const file = join(x.out, table, partFileName(index));
-      const n = await copyTable(
-        c,
-        table,
-        f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`,
-        {},
-        file,
-        'in order',
-      );
+      const source = inline ? `WITH g_rows AS (${f.rows}) ${write}` : write;
+      const n = await copyTable(c, table, source, {}, file, 'in order');
       x.written(table, n, `${label}: ${table}`);
     };
     for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? { cat } : {});
