@@ -38,17 +38,6 @@ export type Job = (c: DuckDBConnection) => Promise<void>;
  * follow in the same queue so both connections stay busy through the last categories.
  */
 export function generationJobs(x: JobsOf): Job[] {
-  const part = async (
-    c: DuckDBConnection,
-    table: TableName,
-    index: number,
-    sql: string,
-    params: Params,
-    label: string,
-  ) => {
-    await mkdir(join(x.out, table), { recursive: true });
-    x.written(table, await copyTable(c, table, sql, params, join(x.out, table, partFileName(index))), label);
-  };
   const writeSlice = async (c: DuckDBConnection, cat: number, s: number) => {
     const run = async (sql: string, params: Params = {}) => {
       await c.run(sql, params);
@@ -91,17 +80,23 @@ export function generationJobs(x: JobsOf): Job[] {
             label: `organization ${org + 1}/${vocab.orgs.length} domain ${dom + 1} part ${s + 1}/${x.slices}`,
           })),
         );
-  const trafficPart = (table: 'bot_events' | 'referral_visits', sql: string, what: string) =>
-    trafficJobs.map(
-      (j, index) => (c: DuckDBConnection) =>
-        part(c, table, index, sql, { org: j.org, dom: j.dom, ...sliceDays(j.s, x.slices) }, `${j.label}: ${what}`),
-    );
+  const trafficPart = (table: 'bot_events' | 'referral_visits', what: traffic.TrafficPart, label: string) =>
+    trafficJobs.map((j, index) => async (c: DuckDBConnection) => {
+      await mkdir(join(x.out, table), { recursive: true });
+      const params = { org: j.org, dom: j.dom, ...sliceDays(j.s, x.slices) };
+      const file = join(x.out, table, partFileName(index));
+      x.written(
+        table,
+        await copyTable(c, table, what.sql, params, file, { sortedBy: what.order }),
+        `${j.label}: ${label}`,
+      );
+    });
   return [
     ...Array.from(
       { length: x.categories * x.slices },
       (_, job) => (c: DuckDBConnection) => writeSlice(c, Math.floor(job / x.slices), job % x.slices),
     ),
-    ...trafficPart('bot_events', traffic.botEventsSql, 'bot events'),
-    ...trafficPart('referral_visits', traffic.referralVisitsSql, 'referral visits'),
+    ...trafficPart('bot_events', traffic.botEvents, 'bot events'),
+    ...trafficPart('referral_visits', traffic.referralVisits, 'referral visits'),
   ];
 }
