@@ -57,16 +57,16 @@ export function generationJobs(x: JobsOf): Job[] {
         );
       await mkdir(join(x.out, table), { recursive: true });
       const file = join(x.out, table, partFileName(index));
-      const source = inline ? `WITH g_rows AS (${f.rows}) ${write}` : write;
+      const source = inline ? `WITH g_rows AS (${f.rows}) SELECT * FROM (${write})` : write;
       const n = await copyTable(c, table, source, {}, file, 'in order');
       x.written(table, n, `${label}: ${table}`);
+      return file;
     };
     for (const sql of facts.categoryVariablesSql) await run(sql, sql.includes('$cat') ? { cat } : {});
     await run(facts.contextSql, { cat, ...sliceDays(s, x.slices) });
     await fact('executions');
     await fact('mentions');
-    await fact('citations');
-    await run(facts.pageUrlsSql);
+    await run(facts.pageUrlsSql, { cat, part: await fact('citations') });
     for (const table of ['sentiments', 'fanouts', 'shopping_results', 'claim_occurrences'] as const) await fact(table);
   };
   const trafficJobs =
