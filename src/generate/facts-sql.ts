@@ -74,6 +74,8 @@ export const categoryVariablesSql = [
   `SET VARIABLE c_asset_weight = (SELECT list(weight ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
   `SET VARIABLE c_audience = (SELECT list(name ORDER BY i) FROM g_audience WHERE cat_idx = $cat)`,
   `SET VARIABLE c_topic = (SELECT list(lower(name) ORDER BY i) FROM topics WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_product = (SELECT list(id ORDER BY product_i) FROM products WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_product_weight = (SELECT list(weight ORDER BY product_i) FROM products WHERE cat_idx = $cat)`,
   `SET VARIABLE c_n_domains = (SELECT any_value(n_domains) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain = (SELECT list(root_domain ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain_category = (SELECT list(citation_category ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
@@ -286,16 +288,20 @@ export const productMerchantsSql = `
          '$' || printf('%.2f', 19.99 + floor(rnd('price', id, k) * 300)) AS price
   FROM k`;
 
+// The same weighted sampling as the mentions: each shopping answer's products in the order it lists them.
 const shoppingSql = `
   WITH se AS (
-    SELECT x.*, 3 + floor(rnd('shop_n', x.ekey, 0) * 6)::INT AS n FROM g_ctx x WHERE x.shopping_model AND x.shopping_intent
-  ), cand AS (
-    SELECT se.*, p.id AS product_id, p.product_i, pow(rnd('shop_pos', se.ekey, p.product_i), 1.0 / p.weight) AS order_key
-    FROM se JOIN products p ON p.cat_idx = se.cat_idx
-  ), ranked AS (
-    SELECT *, row_number() OVER (PARTITION BY ekey ORDER BY order_key DESC, product_i)::INT AS position FROM cand
+    SELECT ${context}, x.ekey, 3 + floor(rnd('shop_n', x.ekey, 0) * 6)::INT AS n
+    FROM g_ctx x WHERE x.shopping_model AND x.shopping_intent
+  ), picked AS (
+    SELECT * EXCLUDE (ekey, n),
+           list_transform(list_sort(list_transform(range(len(getvariable('c_product'))),
+             i -> {'key': -pow(rnd('shop_pos', ekey, i), 1.0 / getvariable('c_product_weight')[i + 1]), 'i': i}))[1:n], s -> s.i) AS product_is
+    FROM se
+  ), listed AS (
+    SELECT * EXCLUDE (product_is), unnest(product_is) AS product_i, generate_subscripts(product_is, 1)::INT AS position FROM picked
   )
-  SELECT ${context}, x.product_id, x.position FROM ranked x WHERE x.position <= x.n`;
+  SELECT * EXCLUDE (product_i), getvariable('c_product')[product_i + 1] AS product_id FROM listed`;
 
 export const claimClustersSql = `
   CREATE TABLE claim_clusters AS
@@ -324,6 +330,6 @@ export const factTables = {
   citations,
   sentiments: { rows: sentimentsSql, order: 'ord, asset_id, claim_id' },
   fanouts: { rows: fanoutsSql },
-  shopping_results: { rows: shoppingSql, order: 'ord, position' },
+  shopping_results: { rows: shoppingSql },
   claim_occurrences: { rows: claimOccurrencesSql, order: 'ord, cluster_id' },
 } as const satisfies Record<string, FactTable>;
