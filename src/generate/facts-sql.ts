@@ -76,6 +76,13 @@ export const categoryVariablesSql = [
   `SET VARIABLE c_topic = (SELECT list(lower(name) ORDER BY i) FROM topics WHERE cat_idx = $cat)`,
   `SET VARIABLE c_product = (SELECT list(id ORDER BY product_i) FROM products WHERE cat_idx = $cat)`,
   `SET VARIABLE c_product_weight = (SELECT list(weight ORDER BY product_i) FROM products WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_asset_positivity = (SELECT list(positivity ORDER BY rank) FROM assets WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_asset_order = (SELECT list(o ORDER BY rank) FROM (SELECT rank, row_number() OVER (ORDER BY id) AS o FROM assets WHERE cat_idx = $cat))`,
+  `SET VARIABLE c_n_themes = (SELECT count(*)::INT FROM themes WHERE cat_idx = $cat)`,
+  // A claim's place in these lists is 1 + 3 × its theme + its verdict (three verdicts a theme).
+  `SET VARIABLE c_claim = (SELECT list(id ORDER BY theme_i, claim_i) FROM sentiment_claims WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_claim_theme = (SELECT list(theme_id ORDER BY theme_i, claim_i) FROM sentiment_claims WHERE cat_idx = $cat)`,
+  `SET VARIABLE c_claim_order = (SELECT list(o ORDER BY theme_i, claim_i) FROM (SELECT theme_i, claim_i, row_number() OVER (ORDER BY id) AS o FROM sentiment_claims WHERE cat_idx = $cat))`,
   `SET VARIABLE c_n_domains = (SELECT any_value(n_domains) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain = (SELECT list(root_domain ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
   `SET VARIABLE c_domain_category = (SELECT list(citation_category ORDER BY d_rank) FROM g_domain WHERE cat_idx = $cat)`,
@@ -238,22 +245,27 @@ export const pageAnalysesSql = `
          rnd('pa_m', url, k) < 0.4 AS mentioned
   FROM k`;
 
-const sentimentsSql = `
-  WITH m AS (
-    SELECT x.*, a.id AS asset_id, a.positivity, (SELECT count(*) FROM themes t WHERE t.cat_idx = x.cat_idx)::INT AS n_themes
-    FROM (SELECT * EXCLUDE (m_ranks), unnest(m_ranks) AS rank FROM g_ctx WHERE has_sentiment) x
-    JOIN assets a ON a.cat_idx = x.cat_idx AND a.rank = x.rank
-    WHERE rnd('sent', x.ekey, x.rank) < 0.6
-  ), k AS (
-    SELECT m.*, unnest(range(1 + (rnd('sent_n', m.ekey, m.rank) < 0.3)::INT)) AS k FROM m
-  ), picked AS (
-    SELECT k.*, (floor(rnd('sent_theme', k.ekey, k.rank) * n_themes)::INT + k.k) % n_themes AS theme_i,
-           floor(rnd('sent_claim', k.ekey, k.rank * 10 + k.k) * 3)::INT AS claim_i
-    FROM k
-  )
-  SELECT ${context}, x.asset_id, sc.theme_id, sc.id AS claim_id,
-         CASE WHEN rnd('sent_type', x.ekey, x.rank * 10 + x.k) < x.positivity THEN 'positive' ELSE 'negative' END AS sentiment_type
-  FROM picked x JOIN sentiment_claims sc ON sc.cat_idx = x.cat_idx AND sc.theme_i = x.theme_i AND sc.claim_i = x.claim_i`;
+// Sorted on integers: each brand's and each claim's place in the order of their ids, looked up when written.
+const sentiments: FactTable = {
+  rows: `
+    WITH m AS (
+      SELECT * FROM (SELECT ${context}, x.ekey, unnest(x.m_ranks) AS rank FROM g_ctx x WHERE x.has_sentiment)
+      WHERE rnd('sent', ekey, rank) < 0.6
+    ), k AS (
+      SELECT *, unnest(range(1 + (rnd('sent_n', ekey, rank) < 0.3)::INT)) AS k FROM m
+    ), picked AS (
+      SELECT *, 1 + 3 * ((floor(rnd('sent_theme', ekey, rank) * getvariable('c_n_themes'))::INT + k) % getvariable('c_n_themes'))
+                  + floor(rnd('sent_claim', ekey, rank * 10 + k) * 3)::INT AS claim_j
+      FROM k
+    )
+    SELECT * EXCLUDE (ekey, k), getvariable('c_asset_order')[rank] AS asset_order, getvariable('c_claim_order')[claim_j] AS claim_order,
+           rnd('sent_type', ekey, rank * 10 + k) < getvariable('c_asset_positivity')[rank] AS positive
+    FROM picked`,
+  order: 'ord, asset_order, claim_order',
+  write: `SELECT *, ${contextLookups}, getvariable('c_asset')[rank] AS asset_id, getvariable('c_claim')[claim_j] AS claim_id,
+                 getvariable('c_claim_theme')[claim_j] AS theme_id, CASE WHEN positive THEN 'positive' ELSE 'negative' END AS sentiment_type
+          FROM g_rows`,
+};
 
 const fanoutsSql = `
   WITH k AS (
@@ -328,7 +340,7 @@ export const factTables = {
   executions: { rows: executionsSql },
   mentions,
   citations,
-  sentiments: { rows: sentimentsSql, order: 'ord, asset_id, claim_id' },
+  sentiments,
   fanouts: { rows: fanoutsSql },
   shopping_results: { rows: shoppingSql },
   claim_occurrences: { rows: claimOccurrencesSql, order: 'ord, cluster_id' },
