@@ -80,16 +80,14 @@ export function generationJobs(x: JobsOf): Job[] {
             label: `organization ${org + 1}/${vocab.orgs.length} domain ${dom + 1} part ${s + 1}/${x.slices}`,
           })),
         );
-  const trafficPart = (table: 'bot_events' | 'referral_visits', what: traffic.TrafficPart, label: string) =>
+  const trafficPart = (table: 'bot_events' | 'referral_visits', part: traffic.TrafficPart, label: string) =>
     trafficJobs.map((j, index) => async (c: DuckDBConnection) => {
-      await mkdir(join(x.out, table), { recursive: true });
+      for (const sql of traffic.trafficVariablesSql) await c.run(sql);
       const params = { org: j.org, dom: j.dom, ...sliceDays(j.s, x.slices) };
+      await c.run(part.days, params);
+      await mkdir(join(x.out, table), { recursive: true });
       const file = join(x.out, table, partFileName(index));
-      x.written(
-        table,
-        await copyTable(c, table, what.sql, params, file, { sortedBy: what.order }),
-        `${j.label}: ${label}`,
-      );
+      x.written(table, await copyTable(c, table, part.rows, {}, file, 'in order'), `${j.label}: ${label}`);
     });
   return [
     ...Array.from(

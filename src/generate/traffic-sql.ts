@@ -2,56 +2,78 @@
  * Bot and referral traffic at minute resolution, one job at a time: an organization ($org), or one of its domains
  * ($dom) over the days [$d0, $d1) when a scale cuts its work finer.
  */
+/**
+ * A traffic part: the job's domain days (g_days, in the contract's order of domain, then day), and the rows each
+ * day draws, written in file order without a sort across the job.
+ */
 export interface TrafficPart {
-  readonly sql: string;
-  /**
-   * Small integers ordered as the contract's sort key and then every column are: a job holds one organization,
-   * each of its domains has one id, hosts differ only in their prefix (blog. < docs. < www.), and paths and picks
-   * are ranked by their text. Sorting on them instead of the text writes the same file for less.
-   */
-  readonly order: string;
+  readonly days: string;
+  readonly rows: string;
 }
 
-const visits = (kind: string, base: string) => `
-  WITH dd AS (
-    SELECT dm.*, d.day_idx, d.day, dense_rank() OVER (ORDER BY dm.name) AS domain_rank,
-           round(dm.${base} * getvariable('scale') * (0.7 + 0.6 * rnd('${kind}_n', dm.id, d.day_idx)))::INT AS n
-    FROM domains dm CROSS JOIN g_day d WHERE dm.org_idx = $org AND ($dom::INT IS NULL OR dm.dom_i = $dom::INT) AND d.day_idx >= $d0 AND d.day_idx < $d1
-  ), ev AS (
-    SELECT dd.*, unnest(range(dd.n)) AS k FROM dd
-  ), drawn AS (
-    SELECT ev.*, ev.day_idx * 100000 + ev.k AS ekey,
-           timezone('UTC', ev.day::TIMESTAMP + to_minutes(floor(rnd('${kind}_t', ev.id, ev.day_idx * 100000 + ev.k) * 1440)::BIGINT)) AS ts,
-           CASE WHEN rnd('${kind}_host', ev.id, ev.day_idx * 100000 + ev.k) < 0.7 THEN 2
-                WHEN rnd('${kind}_host2', ev.id, ev.day_idx * 100000 + ev.k) < 0.67 THEN 0 ELSE 1 END AS host_rank,
-           1 + floor(12 * pow(rnd('${kind}_path', ev.id, ev.day_idx * 100000 + ev.k), 1.8))::INT AS path_i
-    FROM ev
-  )
-  SELECT *, ['blog.', 'docs.', 'www.'][host_rank + 1] || name AS host, getvariable('l_site_path')[path_i] AS path,
-         getvariable('l_site_path_rank')[path_i] AS path_rank
-  FROM drawn`;
+/** The lists a traffic part looks its text up from, by rank; every job sets them on its connection. */
+export const trafficVariablesSql = [
+  ...['id', 'name', 'organization_id'].map(
+    (c) => `SET VARIABLE t_domain_${c} = (SELECT list(${c} ORDER BY org_idx, dom_i) FROM domains)`,
+  ),
+  `SET VARIABLE t_path_by_rank = (SELECT list(DISTINCT name ORDER BY name) FROM g_list WHERE kind = 'site_path')`,
+  `SET VARIABLE t_bot_pick_rank = (SELECT list(pick_rank ORDER BY slot) FROM g_bot_pick)`,
+  ...['name', 'provider', 'type'].map(
+    (c) =>
+      `SET VARIABLE t_bot_${c} = (SELECT list(${c} ORDER BY pick_rank) FROM (SELECT DISTINCT pick_rank, name, provider, type FROM g_bot_pick))`,
+  ),
+  `SET VARIABLE t_ref_pick_rank = (SELECT list(pick_rank ORDER BY slot) FROM g_referral_pick)`,
+  `SET VARIABLE t_ref_source = (SELECT list(source ORDER BY pick_rank) FROM (SELECT DISTINCT pick_rank, source FROM g_referral_pick))`,
+  `SELECT CASE WHEN len(getvariable('t_path_by_rank')) > 15 OR len(getvariable('t_bot_name')) > 127 OR len(getvariable('t_ref_source')) > 127
+               THEN error('a traffic key field outgrew its bits') END`,
+];
+
+const days = (kind: string, base: string) => `
+  CREATE OR REPLACE TEMP TABLE g_days AS
+  SELECT dm.id, dm.dom_pos, d.day_idx, d.day, dense_rank() OVER (ORDER BY dm.name) AS domain_rank,
+         round(dm.${base} * getvariable('scale') * (0.7 + 0.6 * rnd('${kind}_n', dm.id, d.day_idx)))::INT AS n
+  FROM (SELECT *, row_number() OVER (ORDER BY org_idx, dom_i) AS dom_pos FROM domains) dm CROSS JOIN g_day d
+  WHERE dm.org_idx = $org AND ($dom::INT IS NULL OR dm.dom_i = $dom::INT) AND d.day_idx >= $d0 AND d.day_idx < $d1
+  ORDER BY domain_rank, day_idx`;
+
+// TRICKY: a visit is one BIGINT whose bits, high to low, are its minute (11), host (2: blog. < docs. < www.), path
+// (4) and pick (7) ranks in text order, then a flag (1). Within a domain day that order is the contract's (ts,
+// then every column), so a day's keys are sorted inside its row and unnested: no sort across the job.
+const visitKeys = (kind: string, pick: string) => `
+  unnest(list_sort(list_transform(range(n), k ->
+      (floor(rnd('${kind}_t', id, day_idx * 100000 + k) * 1440)::BIGINT << 25)
+    | ((CASE WHEN rnd('${kind}_host', id, day_idx * 100000 + k) < 0.7 THEN 2
+             WHEN rnd('${kind}_host2', id, day_idx * 100000 + k) < 0.67 THEN 0 ELSE 1 END)::BIGINT << 23)
+    | (getvariable('l_site_path_rank')[1 + floor(12 * pow(rnd('${kind}_path', id, day_idx * 100000 + k), 1.8))::INT]::BIGINT << 19)
+    | ${pick}))) AS key`;
+
+const visitText = `getvariable('t_domain_organization_id')[dom_pos] AS organization_id,
+  getvariable('t_domain_id')[dom_pos] AS domain_id, getvariable('t_domain_name')[dom_pos] AS domain,
+  timezone('UTC', day::TIMESTAMP + to_minutes(key >> 25)) AS ts,
+  ['blog.', 'docs.', 'www.'][((key >> 23) & 3) + 1] || getvariable('t_domain_name')[dom_pos] AS host,
+  getvariable('t_path_by_rank')[(key >> 19) & 15] AS path, (key >> 12) & 127 AS pick_rank`;
 
 export const botEvents: TrafficPart = {
-  sql: `
-    WITH v AS (${visits('bot', 'bot_base')})
-    SELECT v.organization_id, v.id AS domain_id, v.name AS domain, v.ts, v.host, v.path,
-           b.name AS bot_name, b.provider AS bot_provider, b.type AS bot_type, v.domain_rank, v.host_rank, v.path_rank, b.pick_rank
-    FROM v JOIN g_bot_pick b ON b.slot = floor(rnd('bot_pick', v.id, v.ekey) * 100)::INT`,
-  order: 'domain_rank, ts, host_rank, path_rank, pick_rank',
+  days: days('bot', 'bot_base'),
+  rows: `
+    SELECT * EXCLUDE (pick_rank), getvariable('t_bot_name')[pick_rank] AS bot_name,
+           getvariable('t_bot_provider')[pick_rank] AS bot_provider, getvariable('t_bot_type')[pick_rank] AS bot_type
+    FROM (SELECT ${visitText} FROM (
+      SELECT dom_pos, day, ${visitKeys('bot', `(getvariable('t_bot_pick_rank')[1 + floor(rnd('bot_pick', id, day_idx * 100000 + k) * 100)::INT]::BIGINT << 12)`)}
+      FROM g_days))`,
 };
 
-// The type follows from the source but for other sources, where referer < utm.
+// The type follows from the source but for other sources, where the flag says utm (referer < utm).
 export const referralVisits: TrafficPart = {
-  sql: `
-    WITH v AS (${visits('ref', 'referral_base')}), s AS (
-      SELECT v.*, r.source, r.pick_rank, rnd('ref_type', v.id, v.ekey) AS tu
-      FROM v JOIN g_referral_pick r ON r.slot = floor(rnd('ref_pick', v.id, v.ekey) * 100)::INT
-    )
-    SELECT organization_id, id AS domain_id, name AS domain, ts, host, path, source AS referral_source,
-           CASE WHEN source IN ('internal', 'none') THEN source WHEN tu < 0.75 THEN 'referer' ELSE 'utm' END AS referral_type,
-           domain_rank, host_rank, path_rank, pick_rank, tu >= 0.75 AS utm
-    FROM s`,
-  order: 'domain_rank, ts, host_rank, path_rank, pick_rank, utm',
+  days: days('ref', 'referral_base'),
+  rows: `
+    SELECT * EXCLUDE (pick_rank, utm),
+           CASE WHEN referral_source IN ('internal', 'none') THEN referral_source WHEN utm THEN 'utm' ELSE 'referer' END AS referral_type
+    FROM (
+      SELECT *, getvariable('t_ref_source')[pick_rank] AS referral_source
+      FROM (SELECT ${visitText}, (key >> 11) & 1 = 1 AS utm FROM (
+        SELECT dom_pos, day, ${visitKeys('ref', `(getvariable('t_ref_pick_rank')[1 + floor(rnd('ref_pick', id, day_idx * 100000 + k) * 100)::INT]::BIGINT << 12) | ((rnd('ref_type', id, day_idx * 100000 + k) >= 0.75)::BIGINT << 11)`)}
+        FROM g_days)))`,
 };
 
 /** Weighted picks as 100-slot lookup tables: slot s belongs to the entry whose cumulative weight covers it. */
