@@ -44,7 +44,7 @@ const { ms: openMs, value: engine } = await timed(() =>
     ...(values['memory-limit'] ? { memoryLimit: values['memory-limit'] } : {}),
   }),
 );
-console.log(`memory limit ${values['memory-limit'] ?? 'default (80% of memory)'}`);
+console.log(`memory limit ${values['memory-limit'] ?? 'default (half of memory)'}`);
 console.log(`scale ${found.scale}: openEngine ${openMs.toFixed(0)} ms, RSS ${mib(process.memoryUsage.rss())} MiB`);
 const dataset: BenchDataset = { ...found, categories: benchCategories(await engine.listOrganizations()) };
 

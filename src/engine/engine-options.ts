@@ -28,7 +28,7 @@ export interface EngineOptions {
   readonly connections?: number;
   /**
    * The process's memory budget for DuckDB and stream buffers together, e.g. '4GB' or bytes: DuckDB's
-   * memory_limit is the budget less one buffer bound per stream that may be open. Default: 80% of
+   * memory_limit is the budget less one buffer bound per stream that may be open. Default: half of
    * physical memory.
    */
   readonly memoryLimit?: ByteSize;

@@ -54,7 +54,8 @@ export const defaultMemoryLimit = '4GB';
 /**
  * Writes a complete dataset to `out`. The same seed and scale give identical rows in identical order:
  * every random choice is a hash of the seed and the row's coordinates, and every file is written sorted
- * by the contract's sort key followed by every other column (fact parts through an equivalent integer key).
+ * by the contract's sort key followed by every other column (fact and traffic parts drawn in that order, or sorted on
+ * an equivalent integer key).
  */
 export async function generateDataset(options: GenerateOptions): Promise<GenerateResult> {
   assertOptions(options);

@@ -46,7 +46,7 @@ export const serve: Command = {
   --state FILE         the state store (default: <DIR>.state.duckdb beside the dataset)
   --rate-limit N       requests per hour per API key (default 600; 0 turns limiting off)
   --verify full        check every file against the hashes in dataset.json and read every value at start
-  --memory-limit SIZE  memory for DuckDB and stream buffers together, e.g. 4GB (default: 80% of RAM)
+  --memory-limit SIZE  memory for DuckDB and stream buffers together, e.g. 4GB (default: half of RAM)
   --max-streams N      streams open at once in the process (default ${defaultMaxStreams}); one more is a 503
   --result-cache SIZE  report pages kept by fingerprint, so a repeated request reads no data (default 64MiB,
                        at most an eighth of --memory-limit; 0: off); part of the memory budget
