@@ -50,14 +50,10 @@ export function generationJobs(x: JobsOf): Job[] {
     const fact = async (table: keyof typeof facts.factTables) => {
       const f: facts.FactTable = facts.factTables[table];
       const write = f.write ?? `SELECT *, ${facts.contextLookups} FROM g_rows`;
-      const inline = !f.order && !f.table;
-      if (!inline)
-        await run(
-          `CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows})${f.order ? ` ORDER BY ${f.order}` : ''}`,
-        );
+      if (f.order) await run(`CREATE OR REPLACE TEMP TABLE g_rows AS SELECT * FROM (${f.rows}) ORDER BY ${f.order}`);
       await mkdir(join(x.out, table), { recursive: true });
       const file = join(x.out, table, partFileName(index));
-      const source = inline ? `WITH g_rows AS (${f.rows}) SELECT * FROM (${write})` : write;
+      const source = f.order ? write : `WITH g_rows AS (${f.rows}) SELECT * FROM (${write})`;
       const n = await copyTable(c, table, source, {}, file, 'in order');
       x.written(table, n, `${label}: ${table}`);
       return file;
