@@ -6,15 +6,7 @@ import { etZone } from '../src/query/instants.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { rounded, tabular } from './helpers/tabular.ts';
 import { ids } from './fixtures/insights.ts';
-import {
-  bots,
-  domains,
-  pages,
-  referralSources,
-  tabularFixture,
-  tabularIds,
-  trafficPaths,
-} from './fixtures/tabular.ts';
+import { bots, domains, pages, referralSources, tabularFixture, tabularIds, trafficPaths } from './fixtures/tabular.ts';
 import { referenceCitations, referenceSentiment, referenceTraffic, type FlatRef } from './reference/tabular.ts';
 
 const fixture = tabularFixture();

@@ -16,7 +16,10 @@ export async function pageSql(
   lookup: RollupLookup = new Set(),
 ): Promise<{ plan: unknown; query: ReturnType<typeof render> }> {
   const call = await prepareCall(report, body, 'page', ctx, { ...plainPrepare, lookup });
-  const statements = call.statements.at(-1)!.queries('duckdb').map((q) => render(q));
+  const statements = call.statements
+    .at(-1)!
+    .queries('duckdb')
+    .map((q) => render(q));
   if (statements.length === 1) return { plan: call.plan, query: statements[0]! };
   return {
     plan: call.plan,
