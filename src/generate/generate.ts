@@ -225,7 +225,4 @@ async function setLists(conn: DuckDBConnection): Promise<void> {
   for (const kind of kinds) {
     await conn.run(`SET VARIABLE l_${kind} = (SELECT list(name ORDER BY i) FROM g_list WHERE kind = $kind)`, { kind });
   }
-  await conn.run(
-    `SET VARIABLE l_site_path_rank = (SELECT list(r ORDER BY i) FROM (SELECT i, dense_rank() OVER (ORDER BY name) AS r FROM g_list WHERE kind = 'site_path'))`,
-  );
 }

@@ -16,6 +16,7 @@ export const trafficVariablesSql = [
   ...['id', 'name', 'organization_id'].map(
     (c) => `SET VARIABLE t_domain_${c} = (SELECT list(${c} ORDER BY org_idx, dom_i) FROM domains)`,
   ),
+  `SET VARIABLE t_path_rank = (SELECT list(r ORDER BY i) FROM (SELECT i, dense_rank() OVER (ORDER BY name) AS r FROM g_list WHERE kind = 'site_path'))`,
   `SET VARIABLE t_path_by_rank = (SELECT list(DISTINCT name ORDER BY name) FROM g_list WHERE kind = 'site_path')`,
   `SET VARIABLE t_bot_pick_rank = (SELECT list(pick_rank ORDER BY slot) FROM g_bot_pick)`,
   ...['name', 'provider', 'type'].map(
@@ -44,7 +45,7 @@ const visitKeys = (kind: string, pick: string) => `
       (floor(rnd('${kind}_t', id, day_idx * 100000 + k) * 1440)::BIGINT << 25)
     | ((CASE WHEN rnd('${kind}_host', id, day_idx * 100000 + k) < 0.7 THEN 2
              WHEN rnd('${kind}_host2', id, day_idx * 100000 + k) < 0.67 THEN 0 ELSE 1 END)::BIGINT << 23)
-    | (getvariable('l_site_path_rank')[1 + floor(12 * pow(rnd('${kind}_path', id, day_idx * 100000 + k), 1.8))::INT]::BIGINT << 19)
+    | (getvariable('t_path_rank')[1 + floor(12 * pow(rnd('${kind}_path', id, day_idx * 100000 + k), 1.8))::INT]::BIGINT << 19)
     | ${pick}))) AS key`;
 
 const visitText = `getvariable('t_domain_organization_id')[dom_pos] AS organization_id,
