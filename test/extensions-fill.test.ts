@@ -312,7 +312,7 @@ describe('fill=zero', () => {
     } as const;
     const explained = (await engine.org(ids.org1).reports.citationsV1(body, { fill: 'zero', explain: true })) as Json;
     const text: string = explained.explain.statements[0].sql;
-    expect(text).toContain('grouped_plain AS (');
+    expect(text).toContain('grouped_plain AS MATERIALIZED (');
     expect(text).toMatch(/CROSS JOIN \(SELECT DISTINCT .* AS k\s/);
   });
 });

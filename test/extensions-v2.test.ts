@@ -333,6 +333,23 @@ describe('fill on the v2 reports', () => {
             else expect(addedIn.has(u), 'a plain row after an added row of its unit').toBe(false);
           });
           if (!c.unitOf) expect(filled.rows.slice(0, plain.rows.length)).toEqual(plain.rows);
+          // Added rows come by their unit's place, then their key's first plain row, then their bucket.
+          const firstAt = new Map<string, number>();
+          filled.rows.forEach((r, at) => {
+            if (has.has(`${keyOf(r)}|${r.date}`) && !firstAt.has(keyOf(r))) firstAt.set(keyOf(r), at);
+          });
+          const placeOf = (r: Json, at: number) => {
+            const u = unitOf(r, body);
+            return [u === null ? 0 : units.indexOf(u), firstAt.get(keyOf(r))!, String(r.date), at] as const;
+          };
+          const places = filled.rows
+            .map((r, at) => ({ r, at }))
+            .filter(({ r }) => !has.has(`${keyOf(r)}|${r.date}`))
+            .map(({ r, at }) => placeOf(r, at));
+          const byPlace = [...places].sort(
+            (a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0),
+          );
+          expect(places.map((p) => p[3])).toEqual(byPlace.map((p) => p[3]));
         },
       ),
       { numRuns: 60 },

@@ -56,8 +56,10 @@ export function comparedDates(window: DateSpan, spec: CompareSpec, maxDays: numb
   return { startDate: spec.start, endDate: spec.end };
 }
 
+/** A window's date buckets, `k`. */
+export const dateBuckets = (interval: CalendarInterval, start: string, end: string): Fragment =>
+  sql`SELECT DISTINCT ${dayBucket(interval, sql`d`)} AS k FROM (${daySeries(sql`${start}`, sql`${end}`)})`;
+
 /** A window's date buckets numbered in time order: `k` the bucket, `o` its place. */
 export const numberedBuckets = (interval: CalendarInterval, start: string, end: string): Fragment =>
-  bucketsByPlace(
-    sql`SELECT DISTINCT ${dayBucket(interval, sql`d`)} AS k FROM (${daySeries(sql`${start}`, sql`${end}`)})`,
-  );
+  bucketsByPlace(dateBuckets(interval, start, end));

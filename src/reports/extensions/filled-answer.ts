@@ -1,9 +1,10 @@
-import { materialized, nullSafeEqual } from '../../query/dialect.ts';
+import { materialized } from '../../query/dialect.ts';
 import { shapeColumns, type RowShape } from '../../query/row-shape.ts';
 import { ident, join, sql } from '../../query/sql.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import type { AnswerColumns } from './compared-answer.ts';
-import { numberedBuckets, type DateSpan } from './compared-dates.ts';
+import { dateBuckets, type DateSpan } from './compared-dates.ts';
+import { filledGroups } from './filled-groups.ts';
 
 const all = { after: 0, upTo: null } as const;
 
@@ -35,58 +36,52 @@ export function filledAnswer(now: ShapedReport, cols: AnswerColumns, window: Dat
   const zeroed = columnsWhere(now.shape, (_, name) => (cols.counts ?? []).includes(name));
   const nulled = shown.filter((c) => c !== date.column && !copied.includes(c) && !zeroed.includes(c));
   const every = [...copied, date.column, ...zeroed, ...nulled];
-  const keyed =
-    keys.length === 0
-      ? sql``
-      : sql`${join(
-          keys.map((k) => ident(k)),
-          ', ',
-        )}, `;
-  const sameKey =
-    keys.length === 0
-      ? sql`TRUE`
-      : join(
-          keys.map((k) => nullSafeEqual(sql`h.${ident(k)}`, sql`fk.${ident(k)}`)),
-          ' AND ',
-        );
+  const day = ident(date.column);
   const many = now.unitRows !== undefined;
-  // TRICKY: a unit holds several keys (a channel's cells by model), so an added cell follows the unit's last
-  // row, numbered within the unit by its key's place there, then its bucket.
+  // TRICKY: an added row's unit and seq are first its key's first unit and seq. A unit that holds several keys
+  // (a channel's cells by model) takes an added cell after its last row, numbered within the unit by its key's
+  // place there, then its bucket; a unit of one row is numbered after every plain unit, by its key's first unit,
+  // then its bucket.
   const place = many
     ? [
-        sql`fk.unit AS unit`,
-        sql`ul.last_seq + row_number() OVER (PARTITION BY fk.unit ORDER BY fk.first_seq, b.k) AS seq`,
+        sql`c.unit AS unit`,
+        sql`CASE WHEN c.fill_added THEN ul.last_seq + row_number() OVER (PARTITION BY c.fill_added, c.unit ORDER BY c.seq, c.${day}) ELSE c.seq END AS seq`,
       ]
     : [
-        sql`(SELECT coalesce(max(unit), 0) FROM fill_plain) + row_number() OVER (ORDER BY fk.unit, b.k) AS unit`,
-        sql`0 AS seq`,
+        sql`CASE WHEN c.fill_added THEN (SELECT max(unit) FROM fill_plain) + row_number() OVER (PARTITION BY c.fill_added ORDER BY c.unit, c.${day}) ELSE c.unit END AS unit`,
+        sql`CASE WHEN c.fill_added THEN 0 ELSE c.seq END AS seq`,
       ];
   const ctes = sql`${now.ctes},
 fill_plain ${materialized} (SELECT * FROM (${now.rows(all)}) x),
-fill_b AS (${numberedBuckets(date.interval, window.startDate, window.endDate)}),
-fill_keys AS (
-  SELECT ${keyed}${join([...copied.filter((c) => !keys.includes(c)).map((c) => sql`min(${ident(c)}) AS ${ident(c)}`), sql`min(unit) AS unit`, sql`min(seq) AS first_seq`], ', ')}
-  FROM fill_plain${
-    keys.length === 0
-      ? sql` HAVING count(*) > 0`
-      : sql` GROUP BY ${join(
-          keys.map((k) => ident(k)),
-          ', ',
-        )}`
-  }
+fill_crossed AS (
+  ${filledGroups({
+    plain: 'fill_plain',
+    time: date.column,
+    others: [
+      ...keys.map((column) => ({ column })),
+      ...[...copied.filter((c) => !keys.includes(c)), 'unit', 'seq'].map((column) => ({
+        column,
+        describes: sql`min(${ident(column)})`,
+      })),
+    ],
+    buckets: dateBuckets(date.interval, window.startDate, window.endDate),
+    bucketsHoldGroups: true,
+    values: [...zeroed, ...nulled].map((column) => ({ column, count: false })),
+    added: 'fill_added',
+  })}
 ),
 fill_j ${materialized} (
-  SELECT ${join([sql`unit`, sql`seq`, ...every.map((c) => ident(c))], ', ')} FROM fill_plain
-  UNION ALL
-  SELECT ${join([...place, ...copied.map((c) => sql`fk.${ident(c)} AS ${ident(c)}`), sql`b.k AS ${ident(date.column)}`, ...zeroed.map((c) => sql`0 AS ${ident(c)}`), ...nulled.map((c) => sql`NULL AS ${ident(c)}`)], ', ')}
-  FROM fill_keys fk CROSS JOIN fill_b b${
-    many
-      ? sql`
-  JOIN (SELECT unit, max(seq) AS last_seq FROM fill_plain GROUP BY unit) ul ON ul.unit = fk.unit`
-      : sql``
-  }
-  LEFT JOIN (SELECT ${keyed}${ident(date.column)}, TRUE AS fill_hit FROM fill_plain) h ON ${sameKey} AND h.${ident(date.column)} = b.k
-  WHERE h.fill_hit IS NULL
+  SELECT ${join(
+    [
+      ...place,
+      ...copied.map((col) => sql`c.${ident(col)} AS ${ident(col)}`),
+      sql`c.${day} AS ${day}`,
+      ...zeroed.map((col) => sql`CASE WHEN c.fill_added THEN 0 ELSE c.${ident(col)} END AS ${ident(col)}`),
+      ...nulled.map((col) => sql`c.${ident(col)} AS ${ident(col)}`),
+    ],
+    ', ',
+  )}
+  FROM fill_crossed c${many ? sql` LEFT JOIN (SELECT unit AS last_of, max(seq) AS last_seq FROM fill_plain GROUP BY unit) ul ON ul.last_of = c.unit` : sql``}
 )`;
   return {
     ctes,

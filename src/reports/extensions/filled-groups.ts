@@ -6,36 +6,70 @@ export interface GroupsToFill {
   readonly plain: string;
   /** The time key: a bucket of the window. */
   readonly time: string;
-  /** The other keys; one the bucket decides (an hour bucket's hour of day) is computed from the bucket, not crossed with it. */
-  readonly others: readonly { readonly column: string; readonly ofBucket?: (bucket: Fragment) => Fragment }[];
+  /**
+   * The other keys; one the bucket decides (an hour bucket's hour of day) is computed from the bucket, not crossed
+   * with it; one that only describes the others is an aggregate over their plain groups (a key's name, its first
+   * place), given to its added groups too, never matched.
+   */
+  readonly others: readonly {
+    readonly column: string;
+    readonly ofBucket?: (bucket: Fragment) => Fragment;
+    readonly describes?: Fragment;
+  }[];
   /** Every bucket of the window, as `SELECT … AS k`. */
   readonly buckets: Fragment;
+  /** The groups' buckets are all among `buckets` (whole answers' are): they need not be added to them. */
+  readonly bucketsHoldGroups?: boolean;
   /** The values: a count is 0 in an added group, any other value NULL. */
   readonly values: readonly { readonly column: string; readonly count: boolean }[];
+  /** A column to add, true on the groups the fill added. */
+  readonly added?: string;
 }
 
 /**
- * The fill rewrite over groups, for every report that counts groups before it ranks and pages them: every
- * bucket of the window, and every bucket the groups hold, for every combination of the other keys seen,
- * with the plain groups as they are. Columns: the other keys, the time key, the values.
+ * The fill rewrite, written once: every bucket of the window, and every bucket the groups hold, for every
+ * combination of the other keys seen: the plain groups as they are, then the groups added. Columns: the other
+ * keys, the time key, the values (and `added`). A report that ranks and pages groups fills them before; whole
+ * answers fill their rows, then place the added ones (filled-answer.ts).
  */
 export function filledGroups(g: GroupsToFill): Fragment {
   const plain = ident(g.plain);
+  const time = ident(g.time);
   const free = g.others.filter((k) => !k.ofBucket);
-  const keys = g.others.map((k) =>
-    k.ofBucket ? sql`${k.ofBucket(sql`b.k`)} AS ${ident(k.column)}` : sql`s.${ident(k.column)} AS ${ident(k.column)}`,
-  );
-  const values = g.values.map((v) =>
-    v.count
-      ? sql`coalesce(g.${ident(v.column)}, 0) AS ${ident(v.column)}`
-      : sql`g.${ident(v.column)} AS ${ident(v.column)}`,
-  );
-  const matches = [
-    sql`g.${ident(g.time)} = b.k`,
-    ...free.map((k) => sql`g.${ident(k.column)} IS NOT DISTINCT FROM s.${ident(k.column)}`),
+  const matched = free.filter((k) => !k.describes).map((k) => ident(k.column));
+  const described = free.flatMap((k) => (k.describes ? [sql`${k.describes} AS ${ident(k.column)}`] : []));
+  const seen =
+    described.length === 0
+      ? sql`SELECT DISTINCT ${seenKeys(matched)} FROM ${plain}`
+      : sql`SELECT ${join([...matched, ...described], ', ')} FROM ${plain} ${matched.length > 0 ? sql`GROUP BY ${join(matched, ', ')}` : sql`HAVING count(*) > 0`}`;
+  const asIs = [
+    ...g.others.map((k) => sql`g.${ident(k.column)} AS ${ident(k.column)}`),
+    sql`g.${time} AS ${time}`,
+    ...g.values.map((v) =>
+      v.count
+        ? sql`coalesce(g.${ident(v.column)}, 0) AS ${ident(v.column)}`
+        : sql`g.${ident(v.column)} AS ${ident(v.column)}`,
+    ),
+    ...(g.added ? [sql`FALSE AS ${ident(g.added)}`] : []),
   ];
-  return sql`SELECT ${join([...keys, sql`b.k AS ${ident(g.time)}`, ...values], ', ')}
-  FROM (SELECT DISTINCT ${seenKeys(free.map((k) => ident(k.column)))} FROM ${plain}) s
-  CROSS JOIN (${g.buckets} UNION SELECT ${ident(g.time)} FROM ${plain}) b
-  LEFT JOIN ${plain} g ON ${join(matches, ' AND ')}`;
+  const filled = [
+    ...g.others.map((k) =>
+      k.ofBucket ? sql`${k.ofBucket(sql`b.k`)} AS ${ident(k.column)}` : sql`s.${ident(k.column)} AS ${ident(k.column)}`,
+    ),
+    sql`b.k AS ${time}`,
+    ...g.values.map((v) => sql`${v.count ? sql`0` : sql`NULL`} AS ${ident(v.column)}`),
+    ...(g.added ? [sql`TRUE AS ${ident(g.added)}`] : []),
+  ];
+  // TRICKY: only the keys and the time of the plain groups are joined to find the missing ones; the plain groups
+  // themselves, every column, pass through as they are.
+  return sql`SELECT ${join(asIs, ', ')} FROM ${plain} g
+  UNION ALL
+  SELECT ${join(filled, ', ')}
+  FROM (${seen}) s
+  CROSS JOIN (${g.bucketsHoldGroups ? g.buckets : sql`${g.buckets} UNION SELECT ${time} FROM ${plain}`}) b
+  LEFT JOIN (SELECT ${join([...matched, time], ', ')}, TRUE AS fill_hit FROM ${plain}) h ON ${join(
+    [sql`h.${time} = b.k`, ...matched.map((k) => sql`h.${k} IS NOT DISTINCT FROM s.${k}`)],
+    ' AND ',
+  )}
+  WHERE h.fill_hit IS NULL`;
 }

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors.ts';
 import { windowBuckets } from '../../query/instants.ts';
 import { sql } from '../../query/sql.ts';
+import { materialized } from '../../query/dialect.ts';
 import { filledGroups } from '../extensions/filled-groups.ts';
 import { keyName, metricName, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
@@ -31,7 +32,7 @@ export function filledSql(plan: TabularShape, t: TabularSql, countMetrics: reado
   return {
     ...t,
     ctes: sql`${t.ctes},
-grouped_plain AS (${t.grouped})`,
+grouped_plain ${materialized} (${t.grouped})`,
     grouped: filledGroups({
       plain: 'grouped_plain',
       time: keyName(d),

@@ -1,4 +1,4 @@
-import { daySeries } from '../../../query/dialect.ts';
+import { daySeries, materialized } from '../../../query/dialect.ts';
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import { dayBucket } from '../../../query/time.ts';
 import { filledGroups } from '../../extensions/filled-groups.ts';
@@ -16,7 +16,7 @@ export function filledWindowGroups(
   name = 'groups',
 ): Fragment {
   const days = daySeries(sql`${plan.startDate}`, sql`${plan.endDate}`);
-  return sql`g_plain AS (
+  return sql`g_plain ${materialized} (
   SELECT ${keyList}sum(n) AS executions FROM answers_by_key GROUP BY ${join(keys, ', ')}
 ),
 ${ident(name)} AS (
