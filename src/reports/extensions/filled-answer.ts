@@ -4,7 +4,7 @@ import { ident, join, sql } from '../../query/sql.ts';
 import type { ShapedReport } from '../rows-query.ts';
 import type { AnswerColumns } from './compared-answer.ts';
 import { dateBuckets, type DateSpan } from './compared-dates.ts';
-import { filledGroups } from './filled-groups.ts';
+import { addedGroups } from './filled-groups.ts';
 
 const all = { after: 0, upTo: null } as const;
 
@@ -43,18 +43,12 @@ export function filledAnswer(now: ShapedReport, cols: AnswerColumns, window: Dat
   // place there, then its bucket; a unit of one row is numbered after every plain unit, by its key's first unit,
   // then its bucket.
   const place = many
-    ? [
-        sql`c.unit AS unit`,
-        sql`CASE WHEN c.fill_added THEN ul.last_seq + row_number() OVER (PARTITION BY c.fill_added, c.unit ORDER BY c.seq, c.${day}) ELSE c.seq END AS seq`,
-      ]
-    : [
-        sql`CASE WHEN c.fill_added THEN (SELECT max(unit) FROM fill_plain) + row_number() OVER (PARTITION BY c.fill_added ORDER BY c.unit, c.${day}) ELSE c.unit END AS unit`,
-        sql`CASE WHEN c.fill_added THEN 0 ELSE c.seq END AS seq`,
-      ];
+    ? [sql`a.unit AS unit`, sql`ul.last_seq + row_number() OVER (PARTITION BY a.unit ORDER BY a.seq, a.${day}) AS seq`]
+    : [sql`(SELECT max(unit) FROM fill_plain) + row_number() OVER (ORDER BY a.unit, a.${day}) AS unit`, sql`0 AS seq`];
   const ctes = sql`${now.ctes},
 fill_plain ${materialized} (SELECT * FROM (${now.rows(all)}) x),
-fill_crossed AS (
-  ${filledGroups({
+fill_added AS (
+  ${addedGroups({
     plain: 'fill_plain',
     time: date.column,
     others: [
@@ -66,22 +60,17 @@ fill_crossed AS (
     ],
     buckets: dateBuckets(date.interval, window.startDate, window.endDate),
     bucketsHoldGroups: true,
-    values: [...zeroed, ...nulled].map((column) => ({ column, count: false })),
-    added: 'fill_added',
+    values: [
+      ...zeroed.map((column) => ({ column, count: true })),
+      ...nulled.map((column) => ({ column, count: false })),
+    ],
   })}
 ),
 fill_j ${materialized} (
-  SELECT ${join(
-    [
-      ...place,
-      ...copied.map((col) => sql`c.${ident(col)} AS ${ident(col)}`),
-      sql`c.${day} AS ${day}`,
-      ...zeroed.map((col) => sql`CASE WHEN c.fill_added THEN 0 ELSE c.${ident(col)} END AS ${ident(col)}`),
-      ...nulled.map((col) => sql`c.${ident(col)} AS ${ident(col)}`),
-    ],
-    ', ',
-  )}
-  FROM fill_crossed c${many ? sql` LEFT JOIN (SELECT unit AS last_of, max(seq) AS last_seq FROM fill_plain GROUP BY unit) ul ON ul.last_of = c.unit` : sql``}
+  SELECT ${join([sql`unit`, sql`seq`, ...every.map((c) => ident(c))], ', ')} FROM fill_plain
+  UNION ALL
+  SELECT ${join([...place, ...every.map((c) => sql`a.${ident(c)} AS ${ident(c)}`)], ', ')}
+  FROM fill_added a${many ? sql` JOIN (SELECT unit AS last_of, max(seq) AS last_seq FROM fill_plain GROUP BY unit) ul ON ul.last_of = a.unit` : sql``}
 )`;
   return {
     ctes,

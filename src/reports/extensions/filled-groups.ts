@@ -22,17 +22,15 @@ export interface GroupsToFill {
   readonly bucketsHoldGroups?: boolean;
   /** The values: a count is 0 in an added group, any other value NULL. */
   readonly values: readonly { readonly column: string; readonly count: boolean }[];
-  /** A column to add, true on the groups the fill added. */
-  readonly added?: string;
 }
 
 /**
  * The fill rewrite, written once: every bucket of the window, and every bucket the groups hold, for every
- * combination of the other keys seen: the plain groups as they are, then the groups added. Columns: the other
- * keys, the time key, the values (and `added`). A report that ranks and pages groups fills them before; whole
- * answers fill their rows, then place the added ones (filled-answer.ts).
+ * combination of the other keys seen. These are the groups it adds, those the plain groups lack; columns: the
+ * other keys, the time key, the values. A report that ranks and pages groups fills them before
+ * (`filledGroups`); whole answers place the added rows after their own (filled-answer.ts).
  */
-export function filledGroups(g: GroupsToFill): Fragment {
+export function addedGroups(g: GroupsToFill): Fragment {
   const plain = ident(g.plain);
   const time = ident(g.time);
   const free = g.others.filter((k) => !k.ofBucket);
@@ -42,29 +40,15 @@ export function filledGroups(g: GroupsToFill): Fragment {
     described.length === 0
       ? sql`SELECT DISTINCT ${seenKeys(matched)} FROM ${plain}`
       : sql`SELECT ${join([...matched, ...described], ', ')} FROM ${plain} ${matched.length > 0 ? sql`GROUP BY ${join(matched, ', ')}` : sql`HAVING count(*) > 0`}`;
-  const asIs = [
-    ...g.others.map((k) => sql`g.${ident(k.column)} AS ${ident(k.column)}`),
-    sql`g.${time} AS ${time}`,
-    ...g.values.map((v) =>
-      v.count
-        ? sql`coalesce(g.${ident(v.column)}, 0) AS ${ident(v.column)}`
-        : sql`g.${ident(v.column)} AS ${ident(v.column)}`,
-    ),
-    ...(g.added ? [sql`FALSE AS ${ident(g.added)}`] : []),
-  ];
-  const filled = [
+  const columns = [
     ...g.others.map((k) =>
       k.ofBucket ? sql`${k.ofBucket(sql`b.k`)} AS ${ident(k.column)}` : sql`s.${ident(k.column)} AS ${ident(k.column)}`,
     ),
     sql`b.k AS ${time}`,
     ...g.values.map((v) => sql`${v.count ? sql`0` : sql`NULL`} AS ${ident(v.column)}`),
-    ...(g.added ? [sql`TRUE AS ${ident(g.added)}`] : []),
   ];
-  // TRICKY: only the keys and the time of the plain groups are joined to find the missing ones; the plain groups
-  // themselves, every column, pass through as they are.
-  return sql`SELECT ${join(asIs, ', ')} FROM ${plain} g
-  UNION ALL
-  SELECT ${join(filled, ', ')}
+  // TRICKY: only the keys and the time of the plain groups are joined to find the missing ones.
+  return sql`SELECT ${join(columns, ', ')}
   FROM (${seen}) s
   CROSS JOIN (${g.bucketsHoldGroups ? g.buckets : sql`${g.buckets} UNION SELECT ${time} FROM ${plain}`}) b
   LEFT JOIN (SELECT ${join([...matched, time], ', ')}, TRUE AS fill_hit FROM ${plain}) h ON ${join(
@@ -72,4 +56,16 @@ export function filledGroups(g: GroupsToFill): Fragment {
     ' AND ',
   )}
   WHERE h.fill_hit IS NULL`;
+}
+
+/** The plain groups as they are (a count that is NULL reads 0), then the groups the fill adds. */
+export function filledGroups(g: GroupsToFill): Fragment {
+  const columns = [
+    ...g.others.map((k) => ident(k.column)),
+    ident(g.time),
+    ...g.values.map((v) => (v.count ? sql`coalesce(${ident(v.column)}, 0) AS ${ident(v.column)}` : ident(v.column))),
+  ];
+  return sql`SELECT ${join(columns, ', ')} FROM ${ident(g.plain)}
+  UNION ALL
+  ${addedGroups(g)}`;
 }
