@@ -35,14 +35,11 @@ export function inWindowAt(alias: string, plan: Omit<WindowScope, 'organizationI
   return sql`${t}.category_id = ${plan.categoryId} AND ${t}.day BETWEEN CAST(${plan.startDate} AS DATE) AND CAST(${plan.endDate} AS DATE)`;
 }
 
+// TRICKY: the few distinct model ids first, then their names: joining every row of a year's answers to the models
+// and deduplicating the names cost most of fact-check's 365-day page.
 /** The sorted display names of the models in `relation` (which has a `model_id` column), as a JSON list. */
 export function modelNames(relation: string): Fragment {
-  return sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM ${ident(relation)} x JOIN models mo ON mo.id = x.model_id), [])`;
-}
-
-/** The same list as `modelNames`, looked up from the distinct model ids of `relation` rather than joined to every row. */
-export function distinctModelNames(relation: string): Fragment {
-  return sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM ${ident(relation)})), [])`;
+  return sql`coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT DISTINCT model_id FROM ${ident(relation)}) x JOIN models mo ON mo.id = x.model_id), [])`;
 }
 
 /** A report's own selection of shared filter fields, optionally with fewer operators. */

@@ -9,7 +9,7 @@ scoped_citations AS (
 ),
 parts AS (SELECT count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept
 FROM scoped_citations WHERE hit HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_citations" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_citations") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (WITH den AS (SELECT model_id, count(*) AS total FROM scoped_citations GROUP BY ALL),
 models_in AS (SELECT count(*) AS models FROM den HAVING count(*) > 0),

@@ -16,7 +16,7 @@ ordinals AS (
   LEFT JOIN "models" AS "d_model" ON "d_model".id = "x"."k_model"
   WINDOW w AS (ORDER BY "d_model"."name" NULLS LAST, "x"."k_model" NULLS LAST ROWS UNBOUNDED PRECEDING)
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_citations" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_citations") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (WITH page_partitions AS (
   SELECT * FROM ordinals WHERE kb + n_kept > $5 AND kb < $6

@@ -17,7 +17,7 @@ all_claims AS (SELECT "b".*, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT cluster_id, count(*) AS n FROM scoped_occurrences WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON TRUE
   JOIN claim_clusters cc ON cc.id = b.cluster_id)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM all_claims) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "scoped_answers")), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM all_claims) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_answers") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH claims AS (
   SELECT $9 + row_number() OVER (ORDER BY occurrence DESC, claim, cluster_id) AS unit, *

@@ -14,7 +14,7 @@ scoped_answers AS (
 ),
 answers AS (SELECT count(*) AS answers FROM scoped_answers),
 sections AS (SELECT k, count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM scoped_occurrences GROUP BY k)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM sections) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "scoped_answers")), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM sections) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_answers") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_sections AS (
   SELECT $9 + row_number() OVER (ORDER BY name NULLS LAST, k NULLS LAST) AS unit, *

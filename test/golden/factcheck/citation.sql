@@ -13,7 +13,7 @@ scoped_occurrences AS (
 ),
 accuracy_scores AS (SELECT "k_citation", count(*) FILTER (WHERE accurate) AS accurate, count(*) FILTER (WHERE NOT accurate) AS inaccurate FROM "scoped_occurrences" GROUP BY "k_citation"),
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM accuracy_scores x HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_answers" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_answers") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $12 + row_number() OVER (ORDER BY "y".accurate + "y".inaccurate DESC, "y"."k_citation") AS unit, unit AS rank
 FROM (

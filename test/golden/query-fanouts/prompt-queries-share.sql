@@ -14,7 +14,7 @@ scored AS (
   LEFT JOIN (SELECT "k_prompt", count(*) AS group_fanouts FROM "scoped_fanouts" GROUP BY "k_prompt") gf ON "n"."k_prompt" IS NOT DISTINCT FROM "gf"."k_prompt"
   LEFT JOIN (SELECT "k_prompt", count(*) AS executions FROM "runs" WHERE search_triggered GROUP BY "k_prompt") xe ON "n"."k_prompt" IS NOT DISTINCT FROM "xe"."k_prompt"),
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM scored x HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "runs" x JOIN models mo ON mo.id = x.model_id), []) AS models, r.runs, r.searched FROM (SELECT count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched FROM runs) r) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "runs") x JOIN models mo ON mo.id = x.model_id), []) AS models, r.runs, r.searched FROM (SELECT count(*) AS runs, count(*) FILTER (WHERE search_triggered) AS searched FROM runs) r) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $10 + row_number() OVER (ORDER BY "y".fanouts DESC, "d_prompt".prompt NULLS LAST, "y"."k_prompt" NULLS LAST, "y"."k_query" NULLS LAST) AS unit, unit AS rank
 FROM (

@@ -20,7 +20,7 @@ cur AS (
   ) c
   JOIN (SELECT "k_tag", count(DISTINCT execution_id) AS answers FROM "scoped_assessments" GROUP BY "k_tag") d ON "c"."k_tag" IS NOT DISTINCT FROM "d"."k_tag"),
 parts AS (SELECT count(*) AS n_all, count(*) AS n_kept FROM cur x HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM "scoped_assessments" x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT (SELECT name FROM target) AS asset, coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_assessments") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (SELECT y.*, $12 + row_number() OVER (ORDER BY "y".n DESC, "d_theme"."name" NULLS LAST, "y"."k_theme" NULLS LAST, "d_tag"."name" NULLS LAST, "y"."k_tag" NULLS LAST) AS unit, unit AS rank
 FROM (

@@ -29,7 +29,7 @@ units AS (
   FROM (SELECT *, row_number() OVER (PARTITION BY same_brand ORDER BY visibility_rank) AS place FROM candidates)
   WHERE is_target OR (NOT same_brand AND place <= $8)
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "hit") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_products AS (SELECT u.product_id, u.unit FROM units u WHERE u.unit > $9 AND u.unit <= $10),
 page_buckets AS (SELECT DISTINCT "k_date" FROM hit WHERE product_id IN (SELECT product_id FROM page_products)),

@@ -30,7 +30,7 @@ window_counts AS (
 window_scores AS (SELECT *, row_number() OVER (ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
   FROM (SELECT c.*, pr.name, "shown" / "executions" AS "visibility_score", "position_sum" / "shown" AS "average_position", "at1" / "shown" AS "position1_percentage", "at2" / "shown" AS "position2_percentage", "at3" / "shown" AS "position3_percentage", ("shown" - "at1" - "at2" - "at3") / "shown" AS "position_above3_percentage" FROM "window_counts" c JOIN category_products pr ON pr.id = c.product_id)),
 units AS (SELECT product_id, visibility_rank AS unit FROM window_scores)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "hit")), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM units) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "hit") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (SELECT u.unit, 0 AS seq, pr.name AS product_name, pr.brand AS product_brand, m.visibility_score AS "visibility_score", m.average_position AS "average_position", m.visibility_rank AS "visibility_rank", pr.rating AS "product_rating", pr.num_reviews AS "product_num_reviews", pr.url AS product_url, CAST(to_json(pr.image_urls) AS VARCHAR) AS product_image_urls,
        CAST(to_json(coalesce(pmx.merchants, [])) AS VARCHAR) AS merchants

@@ -13,7 +13,7 @@ sel AS (
 ),
 leads AS (SELECT video_id AS lead_key, min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, count(*) AS n FROM sel GROUP BY lead_key),
 model_totals AS (SELECT model_id, count(*) AS total FROM platform_citations GROUP BY ALL)
-SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM models mo WHERE mo.id IN (SELECT DISTINCT model_id FROM "model_totals")), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT count(*) FROM leads) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "model_totals") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH page_leads AS (
   SELECT $7 + row_number() OVER (ORDER BY n DESC, title, lead_key) AS unit, *

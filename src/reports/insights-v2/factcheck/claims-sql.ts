@@ -8,7 +8,7 @@ import { occurrences, sectionKeys } from './claim-sections.ts';
 import type { ClaimsPlan } from './claims-plan.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
-import { distinctModelNames, inWindow } from '../../insights/scope.ts';
+import { modelNames, inWindow } from '../../insights/scope.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 
 /** A section's accuracy over the section row `s`. */
@@ -44,7 +44,7 @@ answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM scoped_an
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;
   const lists = claimLists(plan, section);
   const listCtes = lists.ctes.length > 0 ? sql`,\n${join(lists.ctes, ',\n')}` : sql``;
-  const info = sql`SELECT ${distinctModelNames('scoped_answers')} AS models`;
+  const info = sql`SELECT ${modelNames('scoped_answers')} AS models`;
 
   if (!section) {
     const order = sql`occurrence DESC, claim, cluster_id`;

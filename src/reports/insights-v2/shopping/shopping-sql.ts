@@ -12,7 +12,7 @@ import {
   keysEqual,
 } from '../../insights/dimensions.ts';
 import { partColumns } from '../../insights/ratio-parts.ts';
-import { distinctModelNames, inWindow, promptsCte } from '../../insights/scope.ts';
+import { modelNames, inWindow, promptsCte } from '../../insights/scope.ts';
 import { productFields, shoppingFilterFields, type ShoppingDimension, type ShoppingPlan } from './shopping-plan.ts';
 import { countParts, metricColumns, partsOf, shapeOf, shoppingDeclared } from './shopping-shape.ts';
 import {
@@ -203,7 +203,7 @@ ${dimensionJoins(dims, 'm')}`;
     shape: shapeOf(plan),
     rows,
     total: sql`SELECT count(*) FROM units`,
-    info: sql`SELECT ${distinctModelNames('hit')} AS models`,
+    info: sql`SELECT ${modelNames('hit')} AS models`,
     // Products rank by whole-window counts and a bucket ranks every product shown in it, so each slice would
     // redo most of the statement: the stream is one statement of (products × their buckets) rows.
     sliceUnits: Number.POSITIVE_INFINITY,

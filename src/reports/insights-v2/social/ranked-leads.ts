@@ -1,7 +1,7 @@
 import { field, repeated, value, type RowShape, type ScalarType } from '../../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
-import { distinctModelNames } from '../../insights/scope.ts';
+import { modelNames } from '../../insights/scope.ts';
 import type { AnswerColumns } from '../../extensions/compared-answer.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
 
@@ -114,7 +114,7 @@ model_totals AS (SELECT model_id, ${r.byPeriod ? sql`period, ` : sql``}${r.count
     shape,
     rows,
     total: sql`SELECT count(*) FROM leads`,
-    info: sql`SELECT ${distinctModelNames('model_totals')} AS models`,
+    info: sql`SELECT ${modelNames('model_totals')} AS models`,
     // Leads rank by whole-window counts, so each slice would scan and rank the window again (most of the
     // statement's work): the stream is one statement of (leads × their cells) rows.
     sliceUnits: Number.POSITIVE_INFINITY,
