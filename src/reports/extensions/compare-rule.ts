@@ -15,6 +15,14 @@ import { sql, type Fragment } from '../../query/sql.ts';
 export const bucketsByPlace = (buckets: Fragment): Fragment =>
   sql`SELECT k, row_number() OVER (ORDER BY k) AS o FROM (${buckets})`;
 
+/**
+ * Where the compared window's buckets go: `then_k`, a bucket of the compared window, meets `now_k`, the window's
+ * bucket of the same place. A compared bucket past the window's last has none; a compared row moves onto the
+ * window's dates by joining it.
+ */
+export const bucketsMet = (now: Fragment, then: Fragment): Fragment =>
+  sql`SELECT pb.k AS then_k, cb.k AS now_k FROM (${bucketsByPlace(then)}) pb JOIN (${bucketsByPlace(now)}) cb ON cb.o = pb.o`;
+
 /** How a metric's values subtract: numbers as they are, instants (TIMESTAMPTZ) in seconds, seconds counted already. */
 export type ComparedKind = 'number' | 'instant' | 'seconds';
 

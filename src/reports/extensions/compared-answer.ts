@@ -3,8 +3,8 @@ import { field, shapeColumns, value, type RowShape, type ScalarType, type ShapeF
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { ShapedReport } from '../rows-query.ts';
-import { changeTerms } from './compare-rule.ts';
-import { numberedBuckets, type DateSpan } from './compared-dates.ts';
+import { bucketsMet, changeTerms } from './compare-rule.ts';
+import { dateBuckets, type DateSpan } from './compared-dates.ts';
 
 /**
  * What identifies and measures a row of a v2 answer, for the extensions built over whole answers:
@@ -83,8 +83,10 @@ export function comparedAnswer(
   const nulls = [...metricCols, ...placeCols].map((c) => sql`NULL AS ${ident(c)}`);
   const date = cols.date;
   const mapped = date
-    ? sql`cmp_pb AS (${numberedBuckets(date.interval, windows.then.startDate, windows.then.endDate)}),
-cmp_cb AS (${numberedBuckets(date.interval, windows.now.startDate, windows.now.endDate)}),
+    ? sql`cmp_met AS (${bucketsMet(
+        dateBuckets(date.interval, windows.now.startDate, windows.now.endDate),
+        dateBuckets(date.interval, windows.then.startDate, windows.then.endDate),
+      )}),
 cmp_then_k ${materialized} (
   SELECT ${join(
     [
@@ -94,11 +96,11 @@ cmp_then_k ${materialized} (
         'x',
         [...carried, ...metricCols].filter((c) => c !== date.column),
       ),
-      sql`cb.k AS ${ident(date.column)}`,
+      sql`m.now_k AS ${ident(date.column)}`,
     ],
     ', ',
   )}
-  FROM cmp_then x JOIN cmp_pb pb ON pb.k = x.${ident(date.column)} JOIN cmp_cb cb ON cb.o = pb.o
+  FROM cmp_then x JOIN cmp_met m ON m.then_k = x.${ident(date.column)}
 )`
     : sql`cmp_then_k ${materialized} (SELECT * FROM cmp_then)`;
   const fields = comparedFields(now.shape, cols.metrics);

@@ -2,7 +2,6 @@ import { ValidationError } from '../../errors.ts';
 import { daySeries } from '../../query/dialect.ts';
 import { sql, type Fragment } from '../../query/sql.ts';
 import { dayBucket, daysInclusive, type CalendarInterval } from '../../query/time.ts';
-import { bucketsByPlace } from './compare-rule.ts';
 import type { CompareSpec } from './compare-window.ts';
 
 /** Inclusive ET dates, as every v2 Insights window is given. */
@@ -59,7 +58,3 @@ export function comparedDates(window: DateSpan, spec: CompareSpec, maxDays: numb
 /** A window's date buckets, `k`. */
 export const dateBuckets = (interval: CalendarInterval, start: string, end: string): Fragment =>
   sql`SELECT DISTINCT ${dayBucket(interval, sql`d`)} AS k FROM (${daySeries(sql`${start}`, sql`${end}`)})`;
-
-/** A window's date buckets numbered in time order: `k` the bucket, `o` its place. */
-export const numberedBuckets = (interval: CalendarInterval, start: string, end: string): Fragment =>
-  bucketsByPlace(dateBuckets(interval, start, end));

@@ -1,7 +1,8 @@
 import { ValidationError } from '../../errors.ts';
 import { formatInstant, windowBuckets } from '../../query/instants.ts';
 import { join, sql, type Fragment } from '../../query/sql.ts';
-import { bucketsByPlace, changeTerms } from '../extensions/compare-rule.ts';
+import { bucketsMet, changeTerms } from '../extensions/compare-rule.ts';
+import { semiJoin } from '../../query/dialect.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
 import { maxWindowDays } from '../insights/common.ts';
 import { timeDimension } from './tabular-fill.ts';
@@ -39,8 +40,6 @@ export function comparedShape<Plan extends TabularShape>(plan: Plan, window: MsW
   };
 }
 
-const numberedBuckets = (plan: TabularShape) => bucketsByPlace(windowBuckets(plan.bucket!, plan.window!));
-
 /**
  * The window's groups beside the compared window's, matched on the group keys (the date by its place
  * among the window's buckets). A group in one window only has NULLs for the other; a compared bucket
@@ -73,7 +72,7 @@ export function comparedGroups(
   // A key the bucket decides follows the bucket the row shows, as buckets meet by their place.
   const keys = others.map((i) =>
     ofBucket[i]
-      ? sql`${ofBucket[i](sql`coalesce(c.${keyColumn(d)}, cb.k)`)} AS ${keyColumn(i)}`
+      ? sql`${ofBucket[i](sql`coalesce(c.${keyColumn(d)}, p.${keyColumn(d)})`)} AS ${keyColumn(i)}`
       : sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`,
   );
   const matches = others
@@ -91,15 +90,21 @@ grouped AS (
   FROM cmp_cur c FULL JOIN cmp_prev p ON ${matches.length > 0 ? join(matches, ' AND ') : sql`TRUE`}
 )`;
   }
+  const windowBucketsOf = (p: TabularShape) => windowBuckets(p.bucket!, p.window!);
+  // The compared groups move onto the window's buckets; a compared bucket past the window's last is left out.
+  const moved = [
+    ...plan.dimensions.map((_, i) =>
+      i === d ? sql`m.now_k AS ${keyColumn(i)}` : sql`g.${keyColumn(i)} AS ${keyColumn(i)}`,
+    ),
+    ...plan.metrics.map((_, j) => sql`g.${metricColumn(j)} AS ${metricColumn(j)}`),
+  ];
   return sql`${windows},
-cmp_cur_b AS (${numberedBuckets(plan)}),
-cmp_prev_b AS (${numberedBuckets(prevPlan)}),
-cmp_c AS (SELECT g.*, b.o AS cmp_o FROM cmp_cur g JOIN cmp_cur_b b ON g.${keyColumn(d)} = b.k),
-cmp_p AS (SELECT g.*, b.o AS cmp_o FROM cmp_prev g JOIN cmp_prev_b b ON g.${keyColumn(d)} = b.k),
+cmp_cur_b AS (${windowBucketsOf(plan)}),
+cmp_met AS (${bucketsMet(sql`SELECT k FROM cmp_cur_b`, windowBucketsOf(prevPlan))}),
+cmp_c AS (SELECT g.* FROM cmp_cur g ${semiJoin} cmp_cur_b b ON g.${keyColumn(d)} = b.k),
+cmp_p AS (SELECT ${join(moved, ', ')} FROM cmp_prev g JOIN cmp_met m ON m.then_k = g.${keyColumn(d)}),
 grouped AS (
-  SELECT ${join([...keys, sql`coalesce(c.${keyColumn(d)}, cb.k) AS ${keyColumn(d)}`, ...current, ...derived], ', ')}
-  FROM cmp_c c FULL JOIN cmp_p p ON ${join([sql`c.cmp_o = p.cmp_o`, ...matches], ' AND ')}
-  LEFT JOIN cmp_cur_b cb ON cb.o = p.cmp_o
-  WHERE c.cmp_o IS NOT NULL OR cb.k IS NOT NULL
+  SELECT ${join([...keys, sql`coalesce(c.${keyColumn(d)}, p.${keyColumn(d)}) AS ${keyColumn(d)}`, ...current, ...derived], ', ')}
+  FROM cmp_c c FULL JOIN cmp_p p ON ${join([sql`c.${keyColumn(d)} = p.${keyColumn(d)}`, ...matches], ' AND ')}
 )`;
 }

@@ -1,5 +1,6 @@
 import { ident, join, sql, type Fragment, seenKeys } from '../../../query/sql.ts';
-import { numberedBuckets } from '../../extensions/compared-dates.ts';
+import { bucketsMet } from '../../extensions/compare-rule.ts';
+import { dateBuckets } from '../../extensions/compared-dates.ts';
 import { keyColumn, keyColumnAs, keysEqual } from '../../insights/dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
@@ -19,16 +20,18 @@ export function comparedMetrics(
   const keys = dims.map((d) => keyColumn(d));
   const keyList = keys.length > 0 ? sql`${join(keys, ', ')}, ` : sql``;
   const byDate = dims.includes('date');
-  const mapped = dims.map((d) => (d === 'date' ? sql`cb.k AS ${keyColumn('date')}` : keyColumnAs(d, 'pg')));
+  const mapped = dims.map((d) => (d === 'date' ? sql`bm.now_k AS ${keyColumn('date')}` : keyColumnAs(d, 'pg')));
   return sql`cmp_prev AS (
   WITH ${prevSources},
   prev_groups AS (SELECT ${keyList}sum(n) AS executions FROM answers_by_key ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}),
   prev_group_mentions AS (SELECT ${keyList}sum(mentions) AS total_mentions FROM mentions_by_key ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}),
-  prev_buckets AS (${numberedBuckets(plan.interval, compared.startDate, compared.endDate)}),
-  window_buckets AS (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}),
+  buckets_met AS (${bucketsMet(
+    dateBuckets(plan.interval, plan.startDate, plan.endDate),
+    dateBuckets(plan.interval, compared.startDate, compared.endDate),
+  )}),
   cmp_scored AS (
     SELECT ${mapped.length > 0 ? sql`${join(mapped, ', ')}, ` : sql``}a.id AS asset_id, pg.executions, coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(pt.total_mentions, 0) AS total_mentions
-    FROM prev_groups pg${byDate ? sql` JOIN prev_buckets pb ON pb.k = ${keyColumn('date', 'pg')} JOIN window_buckets cb ON cb.o = pb.o` : sql``}
+    FROM prev_groups pg${byDate ? sql` JOIN buckets_met bm ON bm.then_k = ${keyColumn('date', 'pg')}` : sql``}
     CROSS JOIN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) a
     LEFT JOIN mentions_by_key pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}
     LEFT JOIN prev_group_mentions pt ON ${keysEqual(dims, 'pt', 'pg')}
@@ -63,8 +66,10 @@ groups AS (SELECT coalesce((SELECT executions FROM g_plain), 0) AS executions, E
     const seen = seenKeys(others.map((d) => keyColumn(d)));
     return sql`${windowGroups},
 cmp_fill_buckets AS (
-  SELECT cb.k FROM (${numberedBuckets(plan.interval, plan.startDate, plan.endDate)}) cb
-  JOIN (${numberedBuckets(plan.interval, plan.compare!.startDate, plan.compare!.endDate)}) pb ON pb.o = cb.o
+  SELECT now_k AS k FROM (${bucketsMet(
+    dateBuckets(plan.interval, plan.startDate, plan.endDate),
+    dateBuckets(plan.interval, plan.compare!.startDate, plan.compare!.endDate),
+  )})
 ),
 groups AS (
   SELECT ${join(
