@@ -1,5 +1,6 @@
 import type { RollupDef } from '../engine/rollups.ts';
 import { citationsDaily } from './insights/citations-rollup.ts';
+import { factcheckAnswers } from './insights/factcheck-rollup.ts';
 import { fanoutsDaily } from './insights/fanouts-rollup.ts';
 import { platformDaily } from './insights/platform-rollup.ts';
 import { sentimentDaily } from './insights/sentiment-rollup.ts';
@@ -12,6 +13,7 @@ import { trafficHourly } from './traffic/traffic-rollup.ts';
 export const rollupCatalog: readonly RollupDef[] = [
   ...visibilityRollups.map((r) => r.def),
   citationsDaily,
+  factcheckAnswers,
   fanoutsDaily,
   platformDaily,
   sentimentDaily,

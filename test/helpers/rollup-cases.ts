@@ -70,6 +70,7 @@ export function rollupCases(scopes: Scopes): RollupCase[] {
       scope: insights,
       body: { ...window(insights), group_by: ['video', 'source_type'], limit: 50 },
     },
+    { report: 'factcheck', scope: insights, body: { ...window(insights), group_by: ['model'], limit: 50 } },
     {
       report: 'queryFanouts',
       scope: insights,

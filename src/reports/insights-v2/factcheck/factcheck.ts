@@ -9,6 +9,7 @@ import type { ShapedReport } from '../../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from '../../insights/ratio-parts.ts';
 import { factcheckKeys } from './factcheck-keys.ts';
+import { factcheckAnswers, factcheckAnswersTable, servedByFactcheckAnswers } from '../../insights/factcheck-rollup.ts';
 import {
   answerColumns,
   answerOver,
@@ -70,7 +71,7 @@ export interface FactcheckPlan extends WindowScope {
  * per bucket, and a page scores only its own buckets; otherwise a top-N picks the page's groups.
  */
 
-function compile(plan: FactcheckPlan): ShapedReport {
+function compile(plan: FactcheckPlan, rollups: ReadonlySet<string>): ShapedReport {
   const filterScope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const filter = filterPredicate(plan.filter, claimFilterFields, filterScope);
   const keys = factcheckKeys(plan.interval, plan.categoryId);
@@ -83,7 +84,9 @@ function compile(plan: FactcheckPlan): ShapedReport {
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'accuracy'),
-    sql`scoped_answers AS (
+    rollups.has(factcheckAnswers.name) && servedByFactcheckAnswers(plan.filter)
+      ? sql`scoped_answers AS (SELECT f.model_id FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter})`
+      : sql`scoped_answers AS (
   SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
 )`,
     sql`scoped_occurrences AS (
@@ -167,6 +170,8 @@ export const factcheckReport = v2Report<FactcheckRequest, FactcheckPlan, z.input
   summary: 'Fact-check scores: accuracy, accurate and inaccurate claim occurrences, per group or per cited page',
   tags: ['Reports v2'],
   schema,
+  rollups: (plan) =>
+    servedByFactcheckAnswers(plan.filter) ? [{ def: factcheckAnswers, scopeId: plan.categoryId }] : [],
   paging: cursorPaging(10),
   read(req, ctx) {
     const parsedFilter = readClaimFilter(req.filter);

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { factcheckAnswers } from '../src/reports/insights/factcheck-rollup.ts';
+import { factcheckReport } from '../src/reports/insights-v2/factcheck/factcheck.ts';
+import { ids } from './fixtures/insights.ts';
+import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
+
+const { engines, acrossEdit, readsV2, v2Text } = rollupPair(factcheckAnswers, [ids.cat1], {
+  v2: factcheckReport,
+  v2Name: 'factcheck',
+});
+
+/** A fact-check filter: one leaf per field, joined by `and` when there are several. */
+const leaf = fc.oneof(
+  fc.constantFrom(...ids.models, 'ChatGPT', 'nope').map((value) => ({ field: 'model', op: 'is', value })),
+  fc
+    .uniqueArray(fc.constantFrom(...ids.models, 'Perplexity'), { minLength: 1, maxLength: 2 })
+    .map((value) => ({ field: 'model', op: 'in', value })),
+  fc.constantFrom(...ids.topics, 'Boots').map((value) => ({ field: 'topic', op: 'not_is', value })),
+  fc.constantFrom(...ids.regions).map((value) => ({ field: 'region', op: 'is', value })),
+);
+const filter = fc
+  .uniqueArray(leaf, { maxLength: 2, selector: (l) => l.field })
+  .map((ls) => (ls.length === 0 ? null : ls.length === 1 ? ls[0] : { and: ls }));
+
+describe('the fact-check answers rollup', () => {
+  it('gives every request it serves the models the facts give, and serves just those filtered by the model', async () => {
+    const used = new Set<boolean>();
+    const request = fc.record({
+      filter,
+      group_by: fc.constantFrom([], ['date'], ['model'], ['date', 'model'], ['theme', 'date'], ['citation'], ['topic']),
+      interval: fc.constantFrom('day', 'week', 'month'),
+      window: fc.constantFrom(...rollupWindows),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0],
+          end_date: r.window[1],
+          group_by: r.group_by,
+          interval: r.interval,
+          filter: r.filter,
+        };
+        const servable = !/"field":"(topic|region)"/.test(JSON.stringify(r.filter));
+        const reads = await readsV2(engines.withRollups, body);
+        expect(reads).toBe(servable);
+        used.add(reads);
+        expect(await v2Text(engines.withRollups, body)).toBe(await v2Text(engines.factsOnly, body));
+      }),
+      { numRuns: 40 },
+    );
+    expect([...used].sort()).toEqual([false, true]);
+  });
+
+  it('is not read once a prompt changes, and answers as the facts do once rebuilt', async () => {
+    const body = { category_id: ids.cat1, start_date: '2026-02-20', end_date: '2026-12-31', group_by: ['model'] };
+    const { after } = await acrossEdit(body, {}, (engine) =>
+      engine.org(ids.org1).call('PATCH', `/v1/org/categories/${ids.cat1}/prompts`, {
+        body: { prompts: [{ id: ids.prompts[0], analysis_types: ['sentiment'] }] },
+      }),
+    );
+    expect(await v2Text(engines.factsOnly, body)).not.toBe(after[0]);
+  });
+});
