@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { factcheckAnswers } from '../src/reports/insights/factcheck-rollup.ts';
 import { factcheckReport } from '../src/reports/insights-v2/factcheck/factcheck.ts';
+import { factcheckClaimsReport } from '../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import { ids } from './fixtures/insights.ts';
 import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
@@ -9,6 +10,8 @@ const { engines, acrossEdit, readsV2, v2Text } = rollupPair(factcheckAnswers, [i
   v2: factcheckReport,
   v2Name: 'factcheck',
 });
+
+const claims = rollupPair(factcheckAnswers, [ids.cat1], { v2: factcheckClaimsReport, v2Name: 'factcheckClaims' });
 
 /** A fact-check filter: one leaf per field, joined by `and` when there are several. */
 const leaf = fc.oneof(
@@ -61,5 +64,38 @@ describe('the fact-check answers rollup', () => {
       }),
     );
     expect(await v2Text(engines.factsOnly, body)).not.toBe(after[0]);
+  });
+});
+
+describe('the fact-check answers rollup, for the claims', () => {
+  it('counts the answers a flat list divides by as the facts do, and serves just the flat lists filtered by the model', async () => {
+    const used = new Set<boolean>();
+    const request = fc.record({
+      filter,
+      group_by: fc.constantFrom(undefined, ['model'], ['topic'], ['theme']),
+      include: fc.subarray(['theme', 'models', 'evidence', 'citation_sources']),
+      window: fc.constantFrom(...rollupWindows),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const body = {
+          category_id: ids.cat1,
+          start_date: r.window[0],
+          end_date: r.window[1],
+          ...(r.group_by ? { group_by: r.group_by } : {}),
+          include: r.group_by ? r.include.filter((i) => i !== 'citation_sources') : r.include,
+          filter: r.filter,
+        };
+        const servable = !r.group_by && !/"field":"(topic|region)"/.test(JSON.stringify(r.filter));
+        const reads = await claims.readsV2(claims.engines.withRollups, body);
+        expect(reads).toBe(servable);
+        used.add(reads);
+        expect(await claims.v2Text(claims.engines.withRollups, body)).toBe(
+          await claims.v2Text(claims.engines.factsOnly, body),
+        );
+      }),
+      { numRuns: 40 },
+    );
+    expect([...used].sort()).toEqual([false, true]);
   });
 });

@@ -24,5 +24,5 @@ GROUP BY ALL ORDER BY day, model_id`,
 export const servedByFactcheckAnswers = (filter: FilterNode | null): boolean =>
   (filter ? leaves(filter).map((l) => l.field) : []).every((f) => f === 'model');
 
-/** The window's answers (`f`, one row per day and model) as fact-check reads them for their models. */
+/** The window's answers (`f`, one row per day and model, `answers` of each) as fact-check and its claims read them. */
 export const factcheckAnswersTable: Fragment = sql`${ident(rollupTable(factcheckAnswers, 'answers'))} f`;

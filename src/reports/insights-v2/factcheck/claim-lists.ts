@@ -77,9 +77,14 @@ function claimEvidence(): Fragment {
 
 /**
  * The lists of the claims in `claims` (CTE with `cluster_id`, and `k` when sectioned): each model's
- * share of its own answers, the evidence, and the most cited pages. Built only for those claims.
+ * share of its own answers (counted by `answerCount` over `scoped_answers`), the evidence, and the most cited
+ * pages. Built only for those claims.
  */
-export function claimLists(plan: ClaimsPlan, section: SectionKey | null): { ctes: Fragment[]; joins: Fragment[] } {
+export function claimLists(
+  plan: ClaimsPlan,
+  section: SectionKey | null,
+  answerCount: Fragment,
+): { ctes: Fragment[]; joins: Fragment[] } {
   const wants = (i: Include) => plan.include.includes(i);
   const k = section ? sql`k, ` : sql``;
   const sameAnswers = (a: string, b: string) =>
@@ -87,7 +92,7 @@ export function claimLists(plan: ClaimsPlan, section: SectionKey | null): { ctes
   const ctes: Fragment[] = [];
   const joins: Fragment[] = [];
   if (wants('models')) {
-    ctes.push(sql`answers_by_model AS (SELECT ${section?.splitsAnswers ? sql`k, ` : sql``}model_id, count(*) AS answers FROM scoped_answers GROUP BY ALL),
+    ctes.push(sql`answers_by_model AS (SELECT ${section?.splitsAnswers ? sql`k, ` : sql``}model_id, ${answerCount} AS answers FROM scoped_answers GROUP BY ALL),
 claim_models AS (
   SELECT ${k}cluster_id, ${orderedList(
     struct([

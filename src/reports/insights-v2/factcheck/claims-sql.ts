@@ -9,6 +9,7 @@ import type { ClaimsPlan } from './claims-plan.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import { modelNames, inWindow } from '../../insights/scope.ts';
+import { factcheckAnswers, factcheckAnswersTable, servedByFactcheckAnswers } from '../../insights/factcheck-rollup.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 
 /** A section's accuracy over the section row `s`. */
@@ -19,30 +20,41 @@ const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', ...accuracy.terms(secti
 const limitOffset = (range: UnitRange) =>
   sql`${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
 
+/** The answers a flat list of claims divides by are counted by fact-check's answers rollup when the filter reads the model alone. */
+export const answersCountedByRollup = (plan: ClaimsPlan): boolean =>
+  plan.section === null && servedByFactcheckAnswers(plan.filter);
+
 /**
  * Fact-check claims: the inaccurate claims of the window's fact-check answers, flat (a claim per unit,
  * by occurrence) or one section per unit. The units are numbered by a top-N over the claims (or the
  * sections' names), and a claim's lists are built only for the claims of the range.
  */
-export function compileClaims(plan: ClaimsPlan): ShapedReport {
+export function compileClaims(plan: ClaimsPlan, rollups: ReadonlySet<string>): ShapedReport {
   const scope = { organizationId: plan.organizationId, categoryId: plan.categoryId };
   const section = plan.section ? sectionKeys[plan.section] : null;
   const keyed = section?.splitsAnswers ?? false;
   const fields = claimFields(plan);
+  const filter = filterPredicate(plan.filter, claimFilterFields, scope);
+  const counted = rollups.has(factcheckAnswers.name) && answersCountedByRollup(plan);
+  const answerCount = counted ? sql`CAST(coalesce(sum(answers), 0) AS BIGINT)` : sql`count(*)`;
   const ctes = sql`${occurrences(plan)},
-scoped_answers AS (
+scoped_answers AS (${
+    counted
+      ? sql`SELECT f.model_id, f.answers FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter}`
+      : sql`
   SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
   FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
-  WHERE ${inWindow(plan)} AND ${filterPredicate(plan.filter, claimFilterFields, scope)}
-),
-answers AS (SELECT ${keyed ? sql`k, ` : sql``}count(*) AS answers FROM scoped_answers${keyed ? sql` GROUP BY k` : sql``})`;
+  WHERE ${inWindow(plan)} AND ${filter}
+`
+  }),
+answers AS (SELECT ${keyed ? sql`k, ` : sql``}${answerCount} AS answers FROM scoped_answers${keyed ? sql` GROUP BY k` : sql``})`;
   const claims = (
     from: Fragment,
   ) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
   FROM (SELECT ${section ? sql`k, ` : sql``}cluster_id, count(*) AS n FROM ${from} WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON ${keyed ? sql`a.k IS NOT DISTINCT FROM b.k` : sql`TRUE`}
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;
-  const lists = claimLists(plan, section);
+  const lists = claimLists(plan, section, answerCount);
   const listCtes = lists.ctes.length > 0 ? sql`,\n${join(lists.ctes, ',\n')}` : sql``;
   const info = sql`SELECT ${modelNames('scoped_answers')} AS models`;
 

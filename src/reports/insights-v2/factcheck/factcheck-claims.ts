@@ -7,7 +7,8 @@ import { readClaimFilter } from './claim-filter.ts';
 import { includeNames, sectionDims, type ClaimsPlan } from './claims-plan.ts';
 import { occurrences, sectionKeys } from './claim-sections.ts';
 import { ratioComponents, withParts } from '../../insights/ratio-parts.ts';
-import { compileClaims } from './claims-sql.ts';
+import { answersCountedByRollup, compileClaims } from './claims-sql.ts';
+import { factcheckAnswers } from '../../insights/factcheck-rollup.ts';
 import {
   answerOver,
   checkUnique,
@@ -102,6 +103,7 @@ export const factcheckClaimsReport = v2Report<ClaimsRequest, ClaimsPlan, z.input
   summary: 'Fact-check claims: the inaccurate claims behind an accuracy score, flat or sectioned by one dimension',
   tags: ['Reports v2'],
   schema,
+  rollups: (plan) => (answersCountedByRollup(plan) ? [{ def: factcheckAnswers, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(25),
   read(req, ctx, mode) {
     const parsedFilter = readClaimFilter(req.filter);
