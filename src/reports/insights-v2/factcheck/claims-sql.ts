@@ -20,9 +20,13 @@ const accuracyParts: RatioPart[] = [{ ratio: 'accuracy', ...accuracy.terms(secti
 const limitOffset = (range: UnitRange) =>
   sql`${range.upTo === null ? sql`` : sql` LIMIT ${range.upTo - range.after}`} OFFSET ${range.after}`;
 
-/** The answers a flat list of claims divides by are counted by fact-check's answers rollup when the filter reads the model alone. */
+/**
+ * The answers claims divide by are counted by fact-check's answers rollup when the filter reads the model alone,
+ * for a flat list and for sections that split no answers (theme) or split them by the model, which it keeps.
+ */
 export const answersCountedByRollup = (plan: ClaimsPlan): boolean =>
-  plan.section === null && servedByFactcheckAnswers(plan.filter);
+  (plan.section === null || plan.section === 'theme' || plan.section === 'model') &&
+  servedByFactcheckAnswers(plan.filter);
 
 /**
  * Fact-check claims: the inaccurate claims of the window's fact-check answers, flat (a claim per unit,
@@ -40,7 +44,7 @@ export function compileClaims(plan: ClaimsPlan, rollups: ReadonlySet<string>): S
   const ctes = sql`${occurrences(plan)},
 scoped_answers AS (${
     counted
-      ? sql`SELECT f.model_id, f.answers FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter}`
+      ? sql`SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id, f.answers FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter}`
       : sql`
   SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
   FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id
