@@ -1,9 +1,9 @@
-import { materialized, nullSafeEqual } from '../../query/dialect.ts';
+import { materialized } from '../../query/dialect.ts';
 import { field, shapeColumns, value, type RowShape, type ScalarType, type ShapeField } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { CalendarInterval } from '../../query/time.ts';
 import type { ShapedReport } from '../rows-query.ts';
-import { bucketsMet, changeTerms } from './compare-rule.ts';
+import { bucketsMet, changeTerms, movedOntoWindow, windowsMet } from './compare-rule.ts';
 import { dateBuckets, type DateSpan } from './compared-dates.ts';
 
 /**
@@ -70,54 +70,33 @@ export function comparedAnswer(
   const carried = [...new Set([...cols.keys, ...shapeColumns(now.shape)])].filter(
     (c) => !metricCols.includes(c) && !placeCols.includes(c),
   );
-  const keysEqual = (a: string, b: string) =>
-    cols.keys.length === 0
-      ? sql`TRUE`
-      : join(
-          cols.keys.map((k) => nullSafeEqual(sql`${ident(a)}.${ident(k)}`, sql`${ident(b)}.${ident(k)}`)),
-          ' AND ',
-        );
-  const prev = (alias: string) => metricCols.map((c, i) => sql`${ident(alias)}.${ident(c)} AS ${ident(`cmp_p${i}`)}`);
-  const from = (alias: string, columns: readonly string[]) =>
-    columns.map((c) => sql`${ident(alias)}.${ident(c)} AS ${ident(c)}`);
-  const nulls = [...metricCols, ...placeCols].map((c) => sql`NULL AS ${ident(c)}`);
+  const prev = metricCols.map((c, i) => sql`t.${ident(c)} AS ${ident(`cmp_p${i}`)}`);
   const date = cols.date;
-  const mapped = date
+  const thenColumns = ['unit', 'seq', ...new Set([...carried, ...metricCols])];
+  const moved = date
     ? sql`cmp_met AS (${bucketsMet(
         dateBuckets(date.interval, windows.now.startDate, windows.now.endDate),
         dateBuckets(date.interval, windows.then.startDate, windows.then.endDate),
       )}),
-cmp_then_k ${materialized} (
-  SELECT ${join(
-    [
-      sql`x.unit AS unit`,
-      sql`x.seq AS seq`,
-      ...from(
-        'x',
-        [...carried, ...metricCols].filter((c) => c !== date.column),
-      ),
-      sql`m.now_k AS ${ident(date.column)}`,
-    ],
-    ', ',
-  )}
-  FROM cmp_then x JOIN cmp_met m ON m.then_k = x.${ident(date.column)}
-)`
+cmp_then_k ${materialized} (${movedOntoWindow(sql`cmp_then`, thenColumns, date.column, sql`cmp_met`)})`
     : sql`cmp_then_k ${materialized} (SELECT * FROM cmp_then)`;
   const fields = comparedFields(now.shape, cols.metrics);
+  // TRICKY: a row of the compared window only follows every unit of the window, in the compared answer's
+  // order: its unit is the window's last plus its unit's place among such units.
+  const windowed = sql`n.unit IS NOT NULL`;
+  const unit = sql`CASE WHEN ${windowed} THEN n.unit ELSE (SELECT coalesce(max(unit), 0) FROM cmp_now) + dense_rank() OVER (PARTITION BY ${windowed} ORDER BY t.unit) END AS unit`;
+  const either = (c: string) => sql`CASE WHEN ${windowed} THEN n.${ident(c)} ELSE t.${ident(c)} END AS ${ident(c)}`;
+  const own = (c: string) => sql`n.${ident(c)} AS ${ident(c)}`;
   // TRICKY: the compared report's own CTEs share names with the window's, so they are nested in cmp_then,
   // where they shadow the outer ones.
   const ctes = sql`${now.ctes},
 cmp_now ${materialized} (SELECT * FROM (${now.rows(all)}) x),
 cmp_then AS (WITH ${then.ctes}
 SELECT * FROM (${then.rows(all)}) x),
-${mapped},
+${moved},
 cmp_j ${materialized} (
-  SELECT ${join([sql`n.unit AS unit`, sql`n.seq AS seq`, ...from('n', [...carried, ...metricCols, ...placeCols]), ...prev('t')], ', ')}
-  FROM cmp_now n LEFT JOIN cmp_then_k t ON ${keysEqual('n', 't')}
-  UNION ALL
-  SELECT ${join([sql`(SELECT coalesce(max(unit), 0) FROM cmp_now) + dense_rank() OVER (ORDER BY t.unit) AS unit`, sql`t.seq AS seq`, ...from('t', carried), ...nulls, ...prev('t')], ', ')}
-  FROM cmp_then_k t LEFT JOIN (SELECT ${join([...cols.keys.map((k) => ident(k)), sql`TRUE AS cmp_hit`], ', ')} FROM cmp_now) h ON ${keysEqual('t', 'h')}
-  WHERE h.cmp_hit IS NULL
+  SELECT ${join([unit, either('seq'), ...carried.map(either), ...[...metricCols, ...placeCols].map(own), ...prev], ', ')}
+  FROM ${windowsMet(sql`cmp_now`, sql`cmp_then_k`, cols.keys)}
 )`;
   return {
     ctes,

@@ -1,12 +1,12 @@
 import { ValidationError } from '../../errors.ts';
 import { formatInstant, windowBuckets } from '../../query/instants.ts';
-import { join, sql, type Fragment } from '../../query/sql.ts';
-import { bucketsMet, changeTerms } from '../extensions/compare-rule.ts';
+import { ident, join, sql, type Fragment } from '../../query/sql.ts';
+import { bucketsMet, changeTerms, metKey, movedOntoWindow, windowsMet } from '../extensions/compare-rule.ts';
 import { semiJoin } from '../../query/dialect.ts';
 import { comparedWindow, type CompareSpec, type MsWindow } from '../extensions/compare-window.ts';
 import { maxWindowDays } from '../insights/common.ts';
 import { timeDimension } from './tabular-fill.ts';
-import { keyColumn, metricColumn, type TabularShape, type TabularSql } from './tabular-shape.ts';
+import { keyColumn, keyName, metricColumn, metricName, type TabularShape, type TabularSql } from './tabular-shape.ts';
 
 /** The compare extension of the tabular family, in SQL over a report's groups (`grouped`: keys `k<i>`, metrics `m<j>`). */
 
@@ -55,11 +55,10 @@ export function comparedGroups(
 ): Fragment {
   const n = plan.metrics.length;
   const d = plan.dimensions.indexOf(timeDimension);
-  const others = plan.dimensions.map((_, i) => i).filter((i) => i !== d);
   const derived = plan.metrics.flatMap((m, j) => {
     const t = changeTerms(
-      sql`c.${metricColumn(j)}`,
-      sql`p.${metricColumn(j)}`,
+      sql`n.${metricColumn(j)}`,
+      sql`t.${metricColumn(j)}`,
       instants.includes(m) ? 'seconds' : 'number',
     );
     return [
@@ -70,41 +69,33 @@ export function comparedGroups(
   });
   const ofBucket = d < 0 ? {} : (cur.ofBucket ?? {});
   // A key the bucket decides follows the bucket the row shows, as buckets meet by their place.
-  const keys = others.map((i) =>
-    ofBucket[i]
-      ? sql`${ofBucket[i](sql`coalesce(c.${keyColumn(d)}, p.${keyColumn(d)})`)} AS ${keyColumn(i)}`
-      : sql`coalesce(c.${keyColumn(i)}, p.${keyColumn(i)}) AS ${keyColumn(i)}`,
-  );
-  const matches = others
-    .filter((i) => !ofBucket[i])
-    .map((i) => sql`c.${keyColumn(i)} IS NOT DISTINCT FROM p.${keyColumn(i)}`);
-  const current = plan.metrics.map((_, j) => sql`c.${metricColumn(j)} AS ${metricColumn(j)}`);
+  const keys = plan.dimensions.map((_, i) => {
+    const of = i === d ? undefined : ofBucket[i];
+    return sql`${of ? of(metKey(keyName(d))) : metKey(keyName(i))} AS ${keyColumn(i)}`;
+  });
+  const matched = plan.dimensions.map((_, i) => i).filter((i) => !ofBucket[i]);
+  const current = plan.metrics.map((_, j) => sql`n.${metricColumn(j)} AS ${metricColumn(j)}`);
+  const columns = [...plan.dimensions.map((_, i) => keyName(i)), ...plan.metrics.map((_, j) => metricName(j))];
   const windows = sql`cmp_cur AS (WITH ${cur.ctes}
 ${cur.grouped}),
 cmp_prev AS (WITH ${prev.ctes}
 ${prev.grouped})`;
-  if (d < 0) {
-    return sql`${windows},
-grouped AS (
+  const joined = (now: string, then: string) => sql`grouped AS (
   SELECT ${join([...keys, ...current, ...derived], ', ')}
-  FROM cmp_cur c FULL JOIN cmp_prev p ON ${matches.length > 0 ? join(matches, ' AND ') : sql`TRUE`}
+  FROM ${windowsMet(
+    ident(now),
+    ident(then),
+    matched.map((i) => keyName(i)),
+  )}
 )`;
-  }
+  if (d < 0)
+    return sql`${windows},
+${joined('cmp_cur', 'cmp_prev')}`;
   const windowBucketsOf = (p: TabularShape) => windowBuckets(p.bucket!, p.window!);
-  // The compared groups move onto the window's buckets; a compared bucket past the window's last is left out.
-  const moved = [
-    ...plan.dimensions.map((_, i) =>
-      i === d ? sql`m.now_k AS ${keyColumn(i)}` : sql`g.${keyColumn(i)} AS ${keyColumn(i)}`,
-    ),
-    ...plan.metrics.map((_, j) => sql`g.${metricColumn(j)} AS ${metricColumn(j)}`),
-  ];
   return sql`${windows},
 cmp_cur_b AS (${windowBucketsOf(plan)}),
 cmp_met AS (${bucketsMet(sql`SELECT k FROM cmp_cur_b`, windowBucketsOf(prevPlan))}),
 cmp_c AS (SELECT g.* FROM cmp_cur g ${semiJoin} cmp_cur_b b ON g.${keyColumn(d)} = b.k),
-cmp_p AS (SELECT ${join(moved, ', ')} FROM cmp_prev g JOIN cmp_met m ON m.then_k = g.${keyColumn(d)}),
-grouped AS (
-  SELECT ${join([...keys, sql`coalesce(c.${keyColumn(d)}, p.${keyColumn(d)}) AS ${keyColumn(d)}`, ...current, ...derived], ', ')}
-  FROM cmp_c c FULL JOIN cmp_p p ON ${join([sql`c.${keyColumn(d)} = p.${keyColumn(d)}`, ...matches], ' AND ')}
-)`;
+cmp_p AS (${movedOntoWindow(sql`cmp_prev`, columns, keyName(d), sql`cmp_met`)}),
+${joined('cmp_c', 'cmp_p')}`;
 }

@@ -89,7 +89,7 @@ export function compileVisibility(plan: VisibilityPlan, rollups: ReadonlySet<str
   // A compared group may have no answers in the window, as a filled bucket has none.
   const ratios = plan.fill || plan.compare ? filledMetricSql : metricSql;
   const withCompared = plan.compare
-    ? sql`${comparedMetrics(plan, plan.compare, visibilitySources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
+    ? sql`${comparedMetrics(plan, visibilitySources({ ...plan, startDate: plan.compare.startDate, endDate: plan.compare.endDate }, fromRollups, keysSelect), metricSql)},
 ${comparedGroups(plan, keyList, plan.fill ? filledWindowGroups(plan, keyList, keys, 'g_window') : null)}`
     : groups;
   const ctes = sql`${visibilitySources(plan, fromRollups, keysSelect)},
