@@ -4,7 +4,7 @@ import { factcheckAnswers } from '../src/reports/insights/factcheck-rollup.ts';
 import { factcheckReport } from '../src/reports/insights-v2/factcheck/factcheck.ts';
 import { factcheckClaimsReport } from '../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import { ids } from './fixtures/insights.ts';
-import { rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
+import { answersAsFacts, rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
 const { engines, acrossEdit, readsV2, v2Text } = rollupPair(factcheckAnswers, [ids.cat1], {
   v2: factcheckReport,
@@ -25,39 +25,6 @@ const leaf = fc.oneof(
 const filter = fc
   .uniqueArray(leaf, { maxLength: 2, selector: (l) => l.field })
   .map((ls) => (ls.length === 0 ? null : ls.length === 1 ? ls[0] : { and: ls }));
-
-type Pair = Pick<ReturnType<typeof rollupPair>, 'engines' | 'readsV2' | 'v2Text'>;
-type Window = (typeof rollupWindows)[number];
-
-/**
- * Over random requests (a window and the fields `fieldsOf` gives): each reads the rollup just when `servable`
- * says, and answers as the facts do to the byte; some read it and some do not.
- */
-async function answersAsFacts<R extends { readonly window: Window; readonly filter: unknown }>(
-  pair: Pair,
-  request: fc.Arbitrary<R>,
-  fieldsOf: (r: R) => Record<string, unknown>,
-  servable: (r: R) => boolean,
-) {
-  const used = new Set<boolean>();
-  await fc.assert(
-    fc.asyncProperty(request, async (r) => {
-      const body = {
-        category_id: ids.cat1,
-        start_date: r.window[0],
-        end_date: r.window[1],
-        filter: r.filter,
-        ...fieldsOf(r),
-      };
-      const reads = await pair.readsV2(pair.engines.withRollups, body);
-      expect(reads).toBe(servable(r));
-      used.add(reads);
-      expect(await pair.v2Text(pair.engines.withRollups, body)).toBe(await pair.v2Text(pair.engines.factsOnly, body));
-    }),
-    { numRuns: 40 },
-  );
-  expect([...used].sort()).toEqual([false, true]);
-}
 
 /** A filter with a topic or region leaf reads the facts. */
 const modelsOnly = (filter: unknown) => !/"field":"(topic|region)"/.test(JSON.stringify(filter));

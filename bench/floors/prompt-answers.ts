@@ -8,7 +8,9 @@ import { windowParams } from './window.ts';
 
 /**
  * v2 prompt answers: one row per answer of the window, newest first (instant, then run id); the page's
- * answers are found with a top-N over an in-memory index of the answers (no text), then only their
+ * answers are found with a top-N over an in-memory index of the answers (no text), the window's total and
+ * models from the answers counted by day and model, which also bound the top-N to the latest days that hold
+ * the page (the index alone under a prompt filter), then only their
  * lists (brands mentioned, cited URLs, search queries by position), response and prompt details are read
  * from the facts. The stream walks back a slice of days at a time.
  */
@@ -32,6 +34,16 @@ LEFT JOIN ${byRun('mentions', 'asset_id::floor_asset')} m ON m.execution_id = f.
 LEFT JOIN ${byRun('citations', 'url::floor_url')} c ON c.execution_id = f.id
 LEFT JOIN ${byRun('fanouts', 'query::floor_query')} q ON q.execution_id = f.id
 ORDER BY category_id, d, instant`,
+  },
+  {
+    name: 'floor_pa_counts',
+    grain: 'category × day × model',
+    measures: 'the answers',
+    source: 'executions of every prompt',
+    readBy: 'the total and the models of a request filtered by the model at most',
+    sql: `SELECT f.category_id, ${daySql('f.day')} AS d, f.model_id::floor_model AS model, count(*)::INTEGER AS n
+FROM executions f SEMI JOIN prompts p ON p.id = f.prompt_id
+GROUP BY ALL ORDER BY category_id, d, model`,
   },
 ];
 
@@ -137,6 +149,10 @@ function answersOf(c: unknown[][], withDetails = false): Answer[] {
   }));
 }
 
+/** Only the latest days that hold the first `rows` answers between them (every day when the window holds fewer). */
+const latestDays = (where: string, rows: number) =>
+  ` AND d >= (SELECT coalesce(max(d) FILTER (WHERE seen >= ${rows}), min(d)) FROM (SELECT d, sum(sum(n)) OVER (ORDER BY d DESC) AS seen FROM floor_pa_counts WHERE ${where} GROUP BY d))`;
+
 /**
  * A page's answers in one statement: a top-N over the index, joined to the current prompt, topic, tags
  * and persona of those answers only, with the window's count and models beside them.
@@ -146,10 +162,11 @@ const pageSql = (
   where: string,
   limit: number,
   offset: number,
+  counts: string,
 ) => `SELECT ${answerCols(fields, 'pg.')},
   pe.name, pr.prompt, pr.topic_id, tp.name, (SELECT list(t.name ORDER BY t.name) FROM tags t WHERE list_contains(pr.tag_ids, t.id)), pr.analysis_types,
-  (SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}), (SELECT list(DISTINCT enum_code(model)) FROM floor_pa_index WHERE ${where})
-FROM (SELECT * FROM floor_pa_index WHERE ${where} ORDER BY instant DESC, run LIMIT ${limit} OFFSET ${offset}) pg
+  (SELECT ${counts === 'floor_pa_counts' ? 'coalesce(sum(n), 0)' : 'count(*)'}::INTEGER FROM ${counts} WHERE ${where}), (SELECT list(DISTINCT enum_code(model)) FROM ${counts} WHERE ${where})
+FROM (SELECT * FROM floor_pa_index WHERE ${where}${counts === 'floor_pa_counts' ? latestDays(where, limit + offset) : ''} ORDER BY instant DESC, run LIMIT ${limit} OFFSET ${offset}) pg
 LEFT JOIN prompts pr ON pr.id = pg.prompt::VARCHAR LEFT JOIN topics tp ON tp.id = pr.topic_id LEFT JOIN personas pe ON pe.id = pg.persona::VARCHAR
 ORDER BY pg.instant DESC, pg.run`;
 
@@ -206,6 +223,8 @@ async function rowsOf(
 interface Spec {
   readonly fields?: readonly Field[];
   readonly filter?: (env: FloorEnv) => string;
+  /** The filter reads the prompt: the answers are counted from the index, not the counts by day and model. */
+  readonly promptFilter?: true;
   readonly limit?: number;
   readonly page?: number;
 }
@@ -216,19 +235,20 @@ function pageFloor(s: Spec) {
   return page(async (env, p) => {
     const where = `${index}${s.filter?.(env) ?? ''}`;
     const fields = s.fields ?? allFields;
-    const c = await env.db.columns(pageSql(fields, where, limit, offset), windowParams(p));
+    const counts = s.promptFilter ? 'floor_pa_index' : 'floor_pa_counts';
+    const c = await env.db.columns(pageSql(fields, where, limit, offset, counts), windowParams(p));
     const [total, models] =
       c[0]!.length > 0
         ? [c[16]![0] as number, c[17]![0] as number[]]
         : [
             (
-              await env.db.columns(`SELECT count(*)::INTEGER FROM floor_pa_index WHERE ${where}`, windowParams(p))
-            )[0]![0] as number,
-            (
               await env.db.columns(
-                `SELECT DISTINCT enum_code(model) FROM floor_pa_index WHERE ${where}`,
+                `SELECT ${counts === 'floor_pa_counts' ? 'coalesce(sum(n), 0)' : 'count(*)'}::INTEGER FROM ${counts} WHERE ${where}`,
                 windowParams(p),
               )
+            )[0]![0] as number,
+            (
+              await env.db.columns(`SELECT DISTINCT enum_code(model) FROM ${counts} WHERE ${where}`, windowParams(p))
             )[0] as number[],
           ];
     const rows = await rowsOf(env, p, answersOf(c, true), fields);
@@ -267,7 +287,7 @@ export const promptAnswersFloors: ReportFloors = {
     'all-30-p50': pageFloor({ page: 50 }),
     'few-30': pageFloor({ fields: ['run_id', 'date', 'model', 'prompt'], limit: 50 }),
     'model-30': pageFloor({ filter: chatGpt }),
-    'sentiment-90': pageFloor({ filter: sentimentPrompts }),
+    'sentiment-90': pageFloor({ filter: sentimentPrompts, promptFilter: true }),
     'stream-365': streamFloor({ fields: ['run_id', 'date', 'model', 'region', 'prompt_id', 'mentions'] }, 50_000, 31),
   }),
 };

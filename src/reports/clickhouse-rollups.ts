@@ -1,6 +1,7 @@
 import type { RollupDef } from '../engine/rollups.ts';
 import { count, instantOf, type ClickHouseRollup } from '../cluster/rollup-ddl.ts';
 import { etZone } from '../query/instants.ts';
+import { answersDaily } from './insights/answers-rollup.ts';
 import { citationsDaily } from './insights/citations-rollup.ts';
 import { factcheckAnswers } from './insights/factcheck-rollup.ts';
 import { fanoutsDaily } from './insights/fanouts-rollup.ts';
@@ -192,6 +193,15 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
       },
     ],
     columns: ['category_id', 'day', 'answers'],
+    prompts: 'TRUE',
+  },
+  {
+    def: answersDaily,
+    table: 'answers',
+    facts: 'executions',
+    keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'prompt_id' }],
+    measures: [count('answers')],
+    columns: ['category_id', 'day', 'model_id', 'answers'],
     prompts: 'TRUE',
   },
   {

@@ -1,4 +1,5 @@
 import type { RollupDef } from '../engine/rollups.ts';
+import { answersDaily } from './insights/answers-rollup.ts';
 import { citationsDaily } from './insights/citations-rollup.ts';
 import { factcheckAnswers } from './insights/factcheck-rollup.ts';
 import { fanoutsDaily } from './insights/fanouts-rollup.ts';
@@ -12,6 +13,7 @@ import { trafficHourly } from './traffic/traffic-rollup.ts';
 /** Every rollup the reports read: what `aea rollups build` builds and a stored rollup may be of. */
 export const rollupCatalog: readonly RollupDef[] = [
   ...visibilityRollups.map((r) => r.def),
+  answersDaily,
   citationsDaily,
   factcheckAnswers,
   fanoutsDaily,

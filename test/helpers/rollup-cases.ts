@@ -72,6 +72,11 @@ export function rollupCases(scopes: Scopes): RollupCase[] {
     },
     { report: 'factcheck', scope: insights, body: { ...window(insights), group_by: ['model'], limit: 50 } },
     {
+      report: 'promptAnswers',
+      scope: insights,
+      body: { ...window(insights), include: ['run_id', 'model'], limit: 50 },
+    },
+    {
       report: 'queryFanouts',
       scope: insights,
       body: { ...window(insights), group_by: ['prompt', 'query'], limit: 50 },

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Engine } from '../../src/library/engine.ts';
 import type { RollupDef } from '../../src/engine/rollups.ts';
@@ -86,4 +87,37 @@ export function rollupPair(
     v2Text,
     v1Text,
   };
+}
+
+type Pair = Pick<ReturnType<typeof rollupPair>, 'engines' | 'readsV2' | 'v2Text'>;
+type Window = (typeof rollupWindows)[number];
+
+/**
+ * Over random requests (a window and the fields `fieldsOf` gives): each reads the rollup just when `servable`
+ * says, and answers as the facts do to the byte; some read it and some do not.
+ */
+export async function answersAsFacts<R extends { readonly window: Window; readonly filter: unknown }>(
+  pair: Pair,
+  request: fc.Arbitrary<R>,
+  fieldsOf: (r: R) => Record<string, unknown>,
+  servable: (r: R) => boolean,
+) {
+  const used = new Set<boolean>();
+  await fc.assert(
+    fc.asyncProperty(request, async (r) => {
+      const body = {
+        category_id: ids.cat1,
+        start_date: r.window[0],
+        end_date: r.window[1],
+        filter: r.filter,
+        ...fieldsOf(r),
+      };
+      const reads = await pair.readsV2(pair.engines.withRollups, body);
+      expect(reads).toBe(servable(r));
+      used.add(reads);
+      expect(await pair.v2Text(pair.engines.withRollups, body)).toBe(await pair.v2Text(pair.engines.factsOnly, body));
+    }),
+    { numRuns: 40 },
+  );
+  expect([...used].sort()).toEqual([false, true]);
 }

@@ -107,14 +107,19 @@ const latestDaysHolding = (upTo: number) =>
  * answers are counted once per day and model (`answer_days`): the total, the models and the days a page
  * needs come from those counts, so the answers themselves are read again only over the page's days. They
  * are numbered from their id and time alone (never their text), so a page or a stream slice reads and
- * builds only its own answers.
+ * builds only its own answers. `counted`, when given, is those counts (`day`, `model_id`, `n`) from a rollup.
  */
-export function answerRows(categoryId: string, where: Fragment, fields: readonly AnswerField[]): ShapedReport {
+export function answerRows(
+  categoryId: string,
+  where: Fragment,
+  fields: readonly AnswerField[],
+  counted: Fragment | null = null,
+): ShapedReport {
   const ctes = sql`scoped_answers ${inlined} (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT ${join(
     promptKeys.map((c) => ident(c)),
     ', ',
   )} FROM prompts WHERE category_id = ${categoryId}) p ON p.id = f.prompt_id WHERE ${where}),
-answer_days ${materialized} (SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id)`;
+answer_days ${materialized} (${counted ?? sql`SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id`})`;
   const shape: RowShape = { fields: fields.map((f) => field(f.name, value(f.name, f.type, f.wire))) };
   const refs = [
     ...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values(),

@@ -19,6 +19,7 @@ import {
 import { promptFilterFields } from '../insights/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights/scope.ts';
+import { answersDaily, answersDailyTable, readsModelAlone } from '../insights/answers-rollup.ts';
 import { answerList, answerRows, listField, type AnswerField } from './answer-rows.ts';
 
 /** The row fields in the order the public docs list them (info.include). */
@@ -144,15 +145,22 @@ export const promptAnswersReport = v2Report<AnswersRequest, AnswersPlan, z.input
     window: (plan) => ({ startDate: plan.startDate, endDate: plan.endDate }),
     within: (plan, start, end) => ({ ...plan, startDate: start, endDate: end }),
   },
-  compile(plan) {
+  rollups: (plan) => (readsModelAlone(plan.filter) ? [{ def: answersDaily, scopeId: plan.categoryId }] : []),
+  compile(plan, rollups) {
     const filter = filterPredicate(plan.filter, answersCatalog, {
       organizationId: plan.organizationId,
       categoryId: plan.categoryId,
     });
+    const where = sql`${inWindow(plan)} AND ${filter}`;
+    const counted =
+      rollups.has(answersDaily.name) && readsModelAlone(plan.filter)
+        ? sql`SELECT f.day, f.model_id, CAST(sum(f.answers) AS BIGINT) AS n FROM ${answersDailyTable} WHERE ${where} GROUP BY f.day, f.model_id`
+        : null;
     return answerRows(
       plan.categoryId,
-      sql`${inWindow(plan)} AND ${filter}`,
+      where,
       plan.include.map((f) => fields[f]),
+      counted,
     );
   },
   info(plan, page) {

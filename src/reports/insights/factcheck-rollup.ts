@@ -1,5 +1,4 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
-import { leaves, type FilterNode } from '../../query/filter-node.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 
 /**
@@ -19,10 +18,6 @@ WHERE f.category_id = $scope
 GROUP BY ALL ORDER BY day, model_id`,
   },
 };
-
-/** The rollup answers a request's models when its filter reads the model alone, or nothing. */
-export const servedByFactcheckAnswers = (filter: FilterNode | null): boolean =>
-  (filter ? leaves(filter).map((l) => l.field) : []).every((f) => f === 'model');
 
 /** The window's answers (`f`, one row per day and model, `answers` of each) as fact-check and its claims read them. */
 export const factcheckAnswersTable: Fragment = sql`${ident(rollupTable(factcheckAnswers, 'answers'))} f`;

@@ -9,7 +9,8 @@ import type { ClaimsPlan } from './claims-plan.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import { modelNames, inWindow } from '../../insights/scope.ts';
-import { factcheckAnswers, factcheckAnswersTable, servedByFactcheckAnswers } from '../../insights/factcheck-rollup.ts';
+import { factcheckAnswers, factcheckAnswersTable } from '../../insights/factcheck-rollup.ts';
+import { readsModelAlone } from '../../insights/answers-rollup.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 
 /** A section's accuracy over the section row `s`. */
@@ -25,8 +26,7 @@ const limitOffset = (range: UnitRange) =>
  * for a flat list and for sections that split no answers (theme) or split them by the model, which it keeps.
  */
 export const answersCountedByRollup = (plan: ClaimsPlan): boolean =>
-  (plan.section === null || plan.section === 'theme' || plan.section === 'model') &&
-  servedByFactcheckAnswers(plan.filter);
+  (plan.section === null || plan.section === 'theme' || plan.section === 'model') && readsModelAlone(plan.filter);
 
 /**
  * Fact-check claims: the inaccurate claims of the window's fact-check answers, flat (a claim per unit,

@@ -9,7 +9,8 @@ import type { ShapedReport } from '../../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from '../../insights/ratio-parts.ts';
 import { factcheckKeys } from './factcheck-keys.ts';
-import { factcheckAnswers, factcheckAnswersTable, servedByFactcheckAnswers } from '../../insights/factcheck-rollup.ts';
+import { factcheckAnswers, factcheckAnswersTable } from '../../insights/factcheck-rollup.ts';
+import { readsModelAlone } from '../../insights/answers-rollup.ts';
 import {
   answerColumns,
   answerOver,
@@ -84,7 +85,7 @@ function compile(plan: FactcheckPlan, rollups: ReadonlySet<string>): ShapedRepor
 
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'accuracy'),
-    rollups.has(factcheckAnswers.name) && servedByFactcheckAnswers(plan.filter)
+    rollups.has(factcheckAnswers.name) && readsModelAlone(plan.filter)
       ? sql`scoped_answers AS (SELECT f.model_id FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter})`
       : sql`scoped_answers AS (
   SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
@@ -170,8 +171,7 @@ export const factcheckReport = v2Report<FactcheckRequest, FactcheckPlan, z.input
   summary: 'Fact-check scores: accuracy, accurate and inaccurate claim occurrences, per group or per cited page',
   tags: ['Reports v2'],
   schema,
-  rollups: (plan) =>
-    servedByFactcheckAnswers(plan.filter) ? [{ def: factcheckAnswers, scopeId: plan.categoryId }] : [],
+  rollups: (plan) => (readsModelAlone(plan.filter) ? [{ def: factcheckAnswers, scopeId: plan.categoryId }] : []),
   paging: cursorPaging(10),
   read(req, ctx) {
     const parsedFilter = readClaimFilter(req.filter);
