@@ -4,7 +4,7 @@ import { factcheckAnswers } from '../src/reports/insights/factcheck-rollup.ts';
 import { factcheckReport } from '../src/reports/insights-v2/factcheck/factcheck.ts';
 import { factcheckClaimsReport } from '../src/reports/insights-v2/factcheck/factcheck-claims.ts';
 import { ids } from './fixtures/insights.ts';
-import { answersAsFacts, rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
+import { answersAsFacts, modelOrPromptFilter, modelsOnly, rollupPair, rollupWindows } from './helpers/rollup-pair.ts';
 
 const { engines, acrossEdit, readsV2, v2Text } = rollupPair(factcheckAnswers, [ids.cat1], {
   v2: factcheckReport,
@@ -13,21 +13,7 @@ const { engines, acrossEdit, readsV2, v2Text } = rollupPair(factcheckAnswers, [i
 
 const claims = rollupPair(factcheckAnswers, [ids.cat1], { v2: factcheckClaimsReport, v2Name: 'factcheckClaims' });
 
-/** A fact-check filter: one leaf per field, joined by `and` when there are several. */
-const leaf = fc.oneof(
-  fc.constantFrom(...ids.models, 'ChatGPT', 'nope').map((value) => ({ field: 'model', op: 'is', value })),
-  fc
-    .uniqueArray(fc.constantFrom(...ids.models, 'Perplexity'), { minLength: 1, maxLength: 2 })
-    .map((value) => ({ field: 'model', op: 'in', value })),
-  fc.constantFrom(...ids.topics, 'Boots').map((value) => ({ field: 'topic', op: 'not_is', value })),
-  fc.constantFrom(...ids.regions).map((value) => ({ field: 'region', op: 'is', value })),
-);
-const filter = fc
-  .uniqueArray(leaf, { maxLength: 2, selector: (l) => l.field })
-  .map((ls) => (ls.length === 0 ? null : ls.length === 1 ? ls[0] : { and: ls }));
-
-/** A filter with a topic or region leaf reads the facts. */
-const modelsOnly = (filter: unknown) => !/"field":"(topic|region)"/.test(JSON.stringify(filter));
+const filter = modelOrPromptFilter('in');
 
 describe('the fact-check answers rollup', () => {
   it('gives every request it serves the models the facts give, and serves just those filtered by the model', async () => {

@@ -121,3 +121,24 @@ export async function answersAsFacts<R extends { readonly window: Window; readon
   );
   expect([...used].sort()).toEqual([false, true]);
 }
+
+/**
+ * A filter of one leaf per field (joined by `and` when there are several): the model (`is`, or `setOp` over one
+ * or two), or a prompt field (topic, region), which a rollup keyed by day and model cannot serve.
+ */
+export const modelOrPromptFilter = (setOp: 'in' | 'not_in') => {
+  const leaf = fc.oneof(
+    fc.constantFrom(...ids.models, 'ChatGPT', 'nope').map((value) => ({ field: 'model', op: 'is', value })),
+    fc
+      .uniqueArray(fc.constantFrom(...ids.models, 'Perplexity'), { minLength: 1, maxLength: 2 })
+      .map((value) => ({ field: 'model', op: setOp, value })),
+    fc.constantFrom(...ids.topics, 'Boots').map((value) => ({ field: 'topic', op: 'not_is', value })),
+    fc.constantFrom(...ids.regions).map((value) => ({ field: 'region', op: 'is', value })),
+  );
+  return fc
+    .uniqueArray(leaf, { maxLength: 2, selector: (l) => l.field })
+    .map((ls) => (ls.length === 0 ? null : ls.length === 1 ? ls[0] : { and: ls }));
+};
+
+/** A filter with a topic or region leaf reads the facts. */
+export const modelsOnly = (filter: unknown) => !/"field":"(topic|region)"/.test(JSON.stringify(filter));

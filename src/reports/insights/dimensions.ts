@@ -52,6 +52,15 @@ export const keyColumn = (dim: GroupDimension, alias?: string): Fragment =>
 export const keyColumnAs = (dim: GroupDimension, alias: string): Fragment =>
   sql`${keyColumn(dim, alias)} AS ${keyColumn(dim)}`;
 
+/** A relation's key columns under their own names, each followed by a comma: the start of a select list. */
+export const keysLeading = (dims: readonly GroupDimension[], alias: string): Fragment =>
+  dims.length > 0
+    ? sql`${join(
+        dims.map((d) => keyColumnAs(d, alias)),
+        ', ',
+      )}, `
+    : sql``;
+
 /** NULL-safe equality of the group keys of two grouped relations. */
 export function keysEqual(dims: readonly GroupDimension[], left: string, right: string): Fragment {
   if (dims.length === 0) return sql`TRUE`;

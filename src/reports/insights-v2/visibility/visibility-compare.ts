@@ -1,7 +1,7 @@
 import { ident, join, sql, type Fragment, seenKeys } from '../../../query/sql.ts';
 import { bucketsMet, metKey, movedOntoWindow, windowsMet } from '../../extensions/compare-rule.ts';
 import { dateBuckets } from '../../extensions/compared-dates.ts';
-import { keyColumn, keyColumnAs, keyName, keysEqual } from '../../insights/dimensions.ts';
+import { keyColumn, keyColumnAs, keyName, keysEqual, keysLeading } from '../../insights/dimensions.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
 const windowBucketsMet = (plan: VisibilityPlan): Fragment =>
@@ -33,14 +33,7 @@ export function comparedMetrics(
   prev_groups AS (SELECT ${keyList}sum(n) AS executions FROM answers_by_key ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql`HAVING sum(n) > 0`}),
   prev_group_mentions AS (SELECT ${keyList}sum(mentions) AS total_mentions FROM mentions_by_key ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}),
   cmp_scored AS (
-    SELECT ${
-      dims.length > 0
-        ? sql`${join(
-            dims.map((d) => keyColumnAs(d, 'pg')),
-            ', ',
-          )}, `
-        : sql``
-    }a.id AS asset_id, pg.executions, coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(pt.total_mentions, 0) AS total_mentions
+    SELECT ${keysLeading(dims, 'pg')}a.id AS asset_id, pg.executions, coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(pt.total_mentions, 0) AS total_mentions
     FROM prev_groups pg
     CROSS JOIN (SELECT id FROM assets WHERE category_id = ${plan.categoryId}) a
     LEFT JOIN mentions_by_key pm ON pm.asset_id = a.id AND ${keysEqual(dims, 'pm', 'pg')}

@@ -12,6 +12,7 @@ import {
   keyColumn,
   keyColumnAs,
   keysEqual,
+  keysLeading,
 } from '../../insights/dimensions.ts';
 import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
@@ -122,14 +123,7 @@ group_mentions AS (
   SELECT ${keyList}sum(mentions) AS total_mentions FROM page_mentions ${keys.length > 0 ? sql`GROUP BY ${join(keys, ', ')}` : sql``}
 ),
 scored AS (
-  SELECT ${
-    dims.length > 0
-      ? sql`${join(
-          dims.map((d) => keyColumnAs(d, 'pg')),
-          ', ',
-        )}, `
-      : sql``
-  }pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
+  SELECT ${keysLeading(dims, 'pg')}pg.ordinal, a.id AS asset_id, a.name, a.is_owned, pg.executions,${plan.compare ? sql` pg.windowed,` : sql``}
          coalesce(pm.mentions, 0) AS mentions, pm.position_sum, coalesce(t.total_mentions, 0) AS total_mentions${
            plan.compare
              ? sql`, ${join(
