@@ -10,7 +10,7 @@ export interface TopNSource {
   readonly order: Fragment;
   /** Each column the report's shape reads, by name, and its value over `from`. */
   readonly columns: readonly (readonly [name: string, value: Fragment])[];
-  /** Some column is worth computing for the page's rows alone, after the cut: the page is then sorted twice. */
+  /** The page's rows are worth cutting before its columns are written (an instant's label, a name): the page is then sorted twice. */
   readonly afterCut?: boolean;
 }
 
