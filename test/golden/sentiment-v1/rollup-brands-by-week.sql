@@ -11,6 +11,6 @@ labeled AS (SELECT g.*, "n0"."name" AS "d0", strftime("g"."k1", '%Y-%m-%d') AS "
 LEFT JOIN "assets" "n0" ON "n0".id = "g"."k0"),
 page_units AS (SELECT * FROM labeled WHERE TRUE)
 SELECT "m0" AS "out_m0", "m1" AS "out_m1", "m2" AS "out_m2", CAST("d0" AS VARCHAR) AS "out_d0", CAST("d1" AS VARCHAR) AS "out_d1", (SELECT count(*) FROM page_units) AS head_total
-FROM page_units
-ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $6 OFFSET $7
+FROM (SELECT * FROM page_units ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST LIMIT $6 OFFSET $7) page_rows
+ORDER BY "m0" DESC NULLS LAST, "d0" ASC NULLS LAST, "k0" ASC NULLS LAST, "k1" ASC NULLS LAST
 -- params: ["00000000-0000-4000-8000-00000000000b","sentiment","00000000-0000-4000-8000-00000000000b","2026-03-01","2026-12-01",8,0]
