@@ -14,6 +14,17 @@ import { trafficHourly } from './traffic/traffic-rollup.ts';
 
 const hasType = (type: string) => `has(p.analysis_types, '${type}')`;
 
+/** An answers rollup (`answersByDayAndModel`): its store keeps the prompt, so a read joins the current prompts `prompts` keeps. */
+const answersTwin = (def: RollupDef, prompts: string): ClickHouseRollup => ({
+  def,
+  table: 'answers',
+  facts: 'executions',
+  keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'prompt_id' }],
+  measures: [count('answers')],
+  columns: ['category_id', 'day', 'model_id', 'answers'],
+  prompts,
+});
+
 /** A visibility rollup's keys besides the category and day, read from its DuckDB declaration (`f.model_id, p.topic_id`), so the two cannot drift apart. */
 const visibilityKeys = (def: RollupDef) =>
   def.tables
@@ -195,24 +206,8 @@ export const clickhouseRollups: readonly ClickHouseRollup[] = [
     columns: ['category_id', 'day', 'answers'],
     prompts: 'TRUE',
   },
-  {
-    def: answersDaily,
-    table: 'answers',
-    facts: 'executions',
-    keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'prompt_id' }],
-    measures: [count('answers')],
-    columns: ['category_id', 'day', 'model_id', 'answers'],
-    prompts: 'TRUE',
-  },
-  {
-    def: factcheckAnswers,
-    table: 'answers',
-    facts: 'executions',
-    keys: [{ name: 'category_id' }, { name: 'day' }, { name: 'model_id' }, { name: 'prompt_id' }],
-    measures: [count('answers')],
-    columns: ['category_id', 'day', 'model_id', 'answers'],
-    prompts: hasType('accuracy'),
-  },
+  answersTwin(answersDaily, 'TRUE'),
+  answersTwin(factcheckAnswers, hasType('accuracy')),
   {
     def: fanoutsDaily,
     table: 'fanouts',

@@ -11,14 +11,14 @@ export interface TopNSource {
   /** Each column the report's shape reads, by name, and its value over `from`. */
   readonly columns: readonly (readonly [name: string, value: Fragment])[];
   /** The page's rows are worth cutting before its columns are written (an instant's label, a name): the page is then sorted twice. */
-  readonly afterCut?: boolean;
+  readonly cutFirst?: boolean;
 }
 
 // TRICKY: a column is sent under another name, so that ORDER BY reads `from`'s own column and not an
 // output of the same name (a label cast to text sorts otherwise than an enum).
 const sent = (name: string) => `out_${name}`;
 
-/** Pages of at most this many rows compute their `afterCut` columns after the cut. */
+/** Pages of at most this many rows with `cutFirst` are cut before their columns are written. */
 const smallPage = 1024;
 
 /**
@@ -42,7 +42,7 @@ page_units AS (SELECT * FROM ${s.from} WHERE ${s.where})`;
   // `smallPage` rows. A larger page may hold every group, and then sorting it twice cost more than the labels
   // saved (bots-v2's 26,703-row page by hour × path × bot: 115 ms, 140-163 ms with the cut).
   const rows = (range: UnitRange) =>
-    s.afterCut && range.upTo !== null && range.upTo - range.after <= smallPage
+    s.cutFirst && range.upTo !== null && range.upTo - range.after <= smallPage
       ? sql`${kept}
 SELECT ${columns}, (SELECT count(*) FROM page_units) AS head_total
 FROM (SELECT * FROM page_units ${cut(range)}) page_rows

@@ -11,6 +11,7 @@ import {
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
+import { modelNames } from '../insights/scope.ts';
 
 /**
  * Raw prompt answers (v1 and v2): one row per execution, newest first. An execution is aliased `f`,
@@ -169,7 +170,7 @@ LEFT JOIN assets pa ON pa.id = p.asset_id${join(listJoins, '')}`;
     shape,
     rows,
     total: sql`SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days`,
-    info: sql`SELECT coalesce((SELECT ${distinctSorted(sql`mo.name`)} FROM (SELECT DISTINCT model_id FROM answer_days) e JOIN models mo ON mo.id = e.model_id), []) AS models`,
+    info: sql`SELECT ${modelNames('answer_days')} AS models`,
     sliceUnits: 2048,
   };
 }

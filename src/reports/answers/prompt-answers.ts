@@ -19,7 +19,7 @@ import {
 import { promptFilterFields } from '../insights/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights/scope.ts';
-import { answersDaily, answersDailyTable, readsModelAlone } from '../insights/answers-rollup.ts';
+import { answersDaily, answersTable, readsModelAlone } from '../insights/answers-rollup.ts';
 import { answerList, answerRows, listField, type AnswerField } from './answer-rows.ts';
 
 /** The row fields in the order the public docs list them (info.include). */
@@ -154,7 +154,7 @@ export const promptAnswersReport = v2Report<AnswersRequest, AnswersPlan, z.input
     const where = sql`${inWindow(plan)} AND ${filter}`;
     const counted =
       rollups.has(answersDaily.name) && readsModelAlone(plan.filter)
-        ? sql`SELECT f.day, f.model_id, CAST(sum(f.answers) AS BIGINT) AS n FROM ${answersDailyTable} WHERE ${where} GROUP BY f.day, f.model_id`
+        ? sql`SELECT f.day, f.model_id, CAST(sum(f.answers) AS BIGINT) AS n FROM ${answersTable(answersDaily)} WHERE ${where} GROUP BY f.day, f.model_id`
         : null;
     return answerRows(
       plan.categoryId,

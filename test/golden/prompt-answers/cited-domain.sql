@@ -1,6 +1,6 @@
 WITH scoped_answers AS NOT MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND (COALESCE(f.id IN (SELECT execution_id FROM citations WHERE category_id = $5 AND lower(hostname) IN (lower($6))), FALSE)) AND (COALESCE(list_has_any(p.analysis_types, [$7, $8]), FALSE))),
 answer_days AS MATERIALIZED (SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM answer_days) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "answer_days") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $9 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit

@@ -1,6 +1,6 @@
 WITH scoped_answers AS NOT MATERIALIZED (SELECT f.id, f.day, f.executed_at, f.model_id FROM executions f JOIN (SELECT "id", "prompt", "topic_id", "tag_ids", "analysis_types", "prompt_type", "asset_id" FROM prompts WHERE category_id = $1) p ON p.id = f.prompt_id WHERE f.category_id = $2 AND f.executed_at >= CAST($3 AS TIMESTAMPTZ) AND f.executed_at < CAST($4 AS TIMESTAMPTZ) AND COALESCE(len(list_filter(p.analysis_types, lambda flat_item: flat_item = $5)) > 0, FALSE)),
 answer_days AS MATERIALIZED (SELECT day, model_id, count(*) AS n FROM scoped_answers GROUP BY day, model_id)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM answer_days) e JOIN models mo ON mo.id = e.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n), 0) AS BIGINT) FROM answer_days) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "answer_days") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH numbered AS (
   SELECT id, day, $6 + row_number() OVER (ORDER BY executed_at DESC, id) AS unit

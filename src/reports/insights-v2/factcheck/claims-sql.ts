@@ -9,8 +9,8 @@ import type { ClaimsPlan } from './claims-plan.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import { partColumns, partFields, type RatioPart } from '../../insights/ratio-parts.ts';
 import { modelNames, inWindow } from '../../insights/scope.ts';
-import { factcheckAnswers, factcheckAnswersTable } from '../../insights/factcheck-rollup.ts';
-import { readsModelAlone } from '../../insights/answers-rollup.ts';
+import { factcheckAnswers } from '../../insights/factcheck-rollup.ts';
+import { answersTable, readsModelAlone } from '../../insights/answers-rollup.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 
 /** A section's accuracy over the section row `s`. */
@@ -44,7 +44,7 @@ export function compileClaims(plan: ClaimsPlan, rollups: ReadonlySet<string>): S
   const ctes = sql`${occurrences(plan)},
 scoped_answers AS (${
     counted
-      ? sql`SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id, f.answers FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter}`
+      ? sql`SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id, f.answers FROM ${answersTable(factcheckAnswers)} WHERE ${inWindow(plan)} AND ${filter}`
       : sql`
   SELECT ${keyed ? sql`${section!.key} AS k, ` : sql``}f.model_id
   FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id

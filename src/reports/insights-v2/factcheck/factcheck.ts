@@ -9,8 +9,8 @@ import type { ShapedReport } from '../../rows-query.ts';
 import { claimFilterFields, readClaimFilter } from './claim-filter.ts';
 import { partColumns, partFields, ratioComponents, withParts, type RatioPart } from '../../insights/ratio-parts.ts';
 import { factcheckKeys } from './factcheck-keys.ts';
-import { factcheckAnswers, factcheckAnswersTable } from '../../insights/factcheck-rollup.ts';
-import { readsModelAlone } from '../../insights/answers-rollup.ts';
+import { factcheckAnswers } from '../../insights/factcheck-rollup.ts';
+import { answersTable, readsModelAlone } from '../../insights/answers-rollup.ts';
 import {
   answerColumns,
   answerOver,
@@ -86,7 +86,7 @@ function compile(plan: FactcheckPlan, rollups: ReadonlySet<string>): ShapedRepor
   const ctes: Fragment[] = [
     promptsCte(plan.categoryId, 'accuracy'),
     rollups.has(factcheckAnswers.name) && readsModelAlone(plan.filter)
-      ? sql`scoped_answers AS (SELECT f.model_id FROM ${factcheckAnswersTable} WHERE ${inWindow(plan)} AND ${filter})`
+      ? sql`scoped_answers AS (SELECT f.model_id FROM ${answersTable(factcheckAnswers)} WHERE ${inWindow(plan)} AND ${filter})`
       : sql`scoped_answers AS (
   SELECT f.model_id FROM executions f JOIN scope_prompts p ON p.id = f.prompt_id WHERE ${inWindow(plan)} AND ${filter}
 )`,
