@@ -11,6 +11,7 @@ import {
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { filterArbitrary } from './helpers/filter-arbitrary.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
+import { expectNotVacuous } from './helpers/not-vacuous.ts';
 import { ids } from './fixtures/insights.ts';
 import { channelsFixture } from './fixtures/channels.ts';
 import { channelFilterAllowed, referenceChannels, type ChannelsQuery } from './reference/channels.ts';
@@ -154,7 +155,7 @@ describe('v2 channels against the reference evaluator', () => {
       }),
       { numRuns: 50 },
     );
-    expect(nonEmpty).toBeGreaterThan(8);
+    expectNotVacuous(nonEmpty, 50, 0.3);
   });
 
   it('accepts a filter exactly when the composition rules allow it, and then agrees with the reference', async () => {
@@ -181,8 +182,8 @@ describe('v2 channels against the reference evaluator', () => {
       ),
       { numRuns: 80 },
     );
-    expect(accepted).toBeGreaterThan(10);
-    expect(refused).toBeGreaterThan(10);
+    expectNotVacuous(accepted, 80, 0.71);
+    expectNotVacuous(refused, 80, 0.29);
   });
 });
 

@@ -8,6 +8,7 @@ import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { layeredFilter, typeLeaf, windows } from './helpers/more-v2.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
+import { expectNotVacuous } from './helpers/not-vacuous.ts';
 import { ids } from './fixtures/insights.ts';
 import { moreIds, moreV2Fixture } from './fixtures/more-v2.ts';
 import { referenceCitations, type CitationsQuery } from './reference/citations-v2.ts';
@@ -60,7 +61,7 @@ describe('v2 citations against the reference evaluator', () => {
       }),
       { numRuns: 40 },
     );
-    expect(nonEmpty).toBeGreaterThan(7);
+    expectNotVacuous(nonEmpty, 40, 0.4);
   });
 
   it('domain is subdomain-aware and ignores case; a look-alike host is not a subdomain', async () => {

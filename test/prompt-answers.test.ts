@@ -8,6 +8,7 @@ import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { layeredFilter, pools, windows } from './helpers/more-v2.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
+import { expectNotVacuous } from './helpers/not-vacuous.ts';
 import { ids } from './fixtures/insights.ts';
 import { moreV2Fixture } from './fixtures/more-v2.ts';
 import { referenceAnswers, type AnswersQuery } from './reference/answers.ts';
@@ -83,7 +84,7 @@ describe('v2 prompt answers against the reference evaluator', () => {
       }),
       { numRuns: 30 },
     );
-    expect(nonEmpty).toBeGreaterThan(6);
+    expectNotVacuous(nonEmpty, 30, 0.45);
   });
 });
 

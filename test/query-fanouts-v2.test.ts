@@ -6,6 +6,7 @@ import { promptFilterFields } from '../src/reports/insights/dimensions.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
 import { layeredFilter, typeLeaf, windows } from './helpers/more-v2.ts';
 import { allPages, streamEvents } from './helpers/walk.ts';
+import { expectNotVacuous } from './helpers/not-vacuous.ts';
 import { ids } from './fixtures/insights.ts';
 import { moreV2Fixture } from './fixtures/more-v2.ts';
 import { referenceFanouts, type FanoutsQuery } from './reference/fanouts-v2.ts';
@@ -69,7 +70,7 @@ describe('v2 query fan-outs against the reference evaluator', () => {
       }),
       { numRuns: 40 },
     );
-    expect(nonEmpty).toBeGreaterThan(12);
+    expectNotVacuous(nonEmpty, 40, 0.54);
   });
 
   it('a query’s shares within its prompt sum to 1', async () => {
