@@ -1,6 +1,5 @@
 import { rollupTable, type RollupDef } from '../../engine/rollups.ts';
 import { leaves, type FilterNode } from '../../query/filter-node.ts';
-import { inlined } from '../../query/dialect.ts';
 import { ident, sql, type Fragment } from '../../query/sql.ts';
 
 /**
@@ -78,8 +77,6 @@ export interface CitationSource {
   readonly countIf: (predicate: Fragment) => Fragment;
   /** Extra columns a selection of `f` carries (the rollup's `n`), with a leading comma. */
   readonly weight: Fragment;
-  /** How the scoped citations are kept: the facts' joined rows once; the rollup's rows read again by each reference. */
-  readonly cteAs: Fragment;
 }
 
 export const factCitations: CitationSource = {
@@ -87,7 +84,6 @@ export const factCitations: CitationSource = {
   count: sql`count(*)`,
   countIf: (p) => sql`count(*) FILTER (WHERE ${p})`,
   weight: sql``,
-  cteAs: sql`AS`,
 };
 
 export const rolledCitations: CitationSource = {
@@ -95,7 +91,4 @@ export const rolledCitations: CitationSource = {
   count: sql`CAST(sum(n) AS BIGINT)`,
   countIf: (p) => sql`CAST(coalesce(sum(n) FILTER (WHERE ${p}), 0) AS BIGINT)`,
   weight: sql`, f.n`,
-  // TRICKY: kept, a long window's rollup rows were copied once more before every reference read them (365 d:
-  // 45 → 39 ms at scale 10, 37 → 27 ms at scale 1, interleaved); a week's few rows cost the same either way.
-  cteAs: inlined,
 };

@@ -7,15 +7,19 @@ scoped_citations AS (
   FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $2 AND f.day BETWEEN CAST($3 AS DATE) AND CAST($4 AS DATE) AND list_has_any(p.analysis_types, [$5]) AND TRUE
 ),
+cited AS MATERIALIZED (
+  SELECT entity, model_id, hit, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
+  FROM scoped_citations GROUP BY ALL
+),
 parts AS (SELECT count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept
-FROM scoped_citations WHERE hit HAVING count(*) > 0)
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_citations") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+FROM cited WHERE hit HAVING count(*) > 0)
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "cited") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
-SELECT * FROM (WITH ranked_rows AS (WITH den AS (SELECT model_id, count(*) AS total FROM scoped_citations GROUP BY ALL),
+SELECT * FROM (WITH ranked_rows AS (WITH den AS (SELECT model_id, CAST(sum(n) AS BIGINT) AS total FROM cited GROUP BY ALL),
 models_in AS (SELECT count(*) AS models FROM den HAVING count(*) > 0),
 num AS (
-  SELECT entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
-  FROM scoped_citations c WHERE hit GROUP BY ALL
+  SELECT entity, model_id, n, first_at, owned
+  FROM cited c WHERE hit
 ),
 scored AS (
   SELECT entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,

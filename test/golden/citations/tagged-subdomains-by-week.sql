@@ -9,8 +9,12 @@ scoped_citations AS (
   FROM citations f JOIN scope_prompts p ON p.id = f.prompt_id
   WHERE f.category_id = $9 AND f.day BETWEEN CAST($10 AS DATE) AND CAST($11 AS DATE) AND list_has_any(p.analysis_types, [$12]) AND NOT COALESCE(f.persona_id IN (SELECT id FROM "personas" WHERE category_id = $13 AND (id IN ($14) OR "name" IN ($15))), FALSE)
 ),
+cited AS MATERIALIZED (
+  SELECT "k_date", entity, model_id, hit, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
+  FROM scoped_citations GROUP BY ALL
+),
 parts AS (SELECT "k_date", count(DISTINCT entity) AS n_all, count(DISTINCT entity) AS n_kept
-FROM scoped_citations WHERE hit GROUP BY "k_date"),
+FROM cited WHERE hit GROUP BY "k_date"),
 ordinals AS (
   SELECT "x"."k_date" AS "k_date", row_number() OVER w AS ordinal, x.n_kept,
          CAST(sum(x.n_all) OVER w - x.n_all AS BIGINT) AS all_before, CAST(sum(x.n_kept) OVER w - x.n_kept AS BIGINT) AS kb
@@ -18,17 +22,17 @@ ordinals AS (
   
   WINDOW w AS (ORDER BY "x"."k_date" ROWS UNBOUNDED PRECEDING)
 )
-SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "scoped_citations") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
+SELECT 0 AS unit, 0 AS seq, (SELECT CAST(coalesce(sum(n_kept), 0) AS BIGINT) FROM parts) AS head_total, (SELECT i FROM (SELECT coalesce((SELECT list(DISTINCT mo.name ORDER BY mo.name) FROM (SELECT DISTINCT model_id FROM "cited") x JOIN models mo ON mo.id = x.model_id), []) AS models) i) AS head_info
 UNION ALL BY NAME
 SELECT * FROM (WITH ranked_rows AS (WITH page_partitions AS (
   SELECT * FROM ordinals WHERE kb + n_kept > $16 AND kb < $17
 ),
 page_start AS (SELECT min(kb) AS k0, min(all_before) AS a0 FROM page_partitions),
-den AS (SELECT "k_date", model_id, count(*) AS total FROM scoped_citations GROUP BY ALL),
+den AS (SELECT "k_date", model_id, CAST(sum(n) AS BIGINT) AS total FROM cited GROUP BY ALL),
 models_in AS (SELECT "k_date", count(*) AS models FROM den GROUP BY "k_date"),
 num AS (
-  SELECT "k_date", entity, model_id, count(*) AS n, min(executed_at) AS first_at, bool_or(citation_category = 'owned') AS owned
-  FROM scoped_citations c SEMI JOIN "page_partitions" ON "c"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date" WHERE hit GROUP BY ALL
+  SELECT "k_date", entity, model_id, n, first_at, owned
+  FROM cited c SEMI JOIN "page_partitions" ON "c"."k_date" IS NOT DISTINCT FROM "page_partitions"."k_date" WHERE hit
 ),
 scored AS (
   SELECT "k_date", entity, CAST(sum(n) AS BIGINT) AS count, list_sum(list_sort(list(n / total))) / any_value(models) AS citation_share,

@@ -1,6 +1,6 @@
 import type { FilterCatalog } from '../../../query/filter-compiler.ts';
 import { field, value, type RowShape, type ScalarType } from '../../../query/row-shape.ts';
-import { boolOr, everyColumn, semiJoin, sortedSum } from '../../../query/dialect.ts';
+import { boolOr, everyColumn, materialized, semiJoin, sortedSum } from '../../../query/dialect.ts';
 import { ident, sql } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
 import type { ShapedReport } from '../../rows-query.ts';
@@ -86,21 +86,27 @@ export function compileCitations(plan: CitationsPlan, rollups: ReadonlySet<strin
   const entity = plan.entity === 'page' ? sql`f.url` : sql`f.root_domain`;
   const owned = plan.scope === 'owned';
 
+  // The window's citations are read once, into one row per partition, entity, model and filter outcome: the
+  // counts, the shares' denominators, the models and the ranking all read those few rows.
   const ctes = sql`${promptsCte(plan.categoryId)},
-scoped_citations ${source.cteAs} (
+scoped_citations AS (
   SELECT ${g.select()}f.model_id, ${entity} AS entity, f.citation_category, f.executed_at, ${filterPredicate(plan.filter.row, citationsCatalog, filterScope)} AS hit${source.weight}
   FROM ${source.from}
   WHERE ${inWindow(plan)} AND ${types} AND ${filterPredicate(plan.filter.answer, citationsCatalog, filterScope)}
+),
+cited ${materialized} (
+  SELECT ${g.cols()}entity, model_id, hit, ${source.count} AS n, min(executed_at) AS first_at, ${boolOr(sql`citation_category = 'owned'`)} AS owned
+  FROM scoped_citations GROUP BY ALL
 )`;
 
   // The scores of the partitions in `pg` (every partition when null): a page scores only its own partitions'
   // entities. The denominators are a few rows per partition, cheaper to count whole than to restrict.
   const scoring = (pg: string | null) => [
-    sql`den AS (SELECT ${g.cols()}model_id, ${source.count} AS total FROM scoped_citations GROUP BY ALL)`,
+    sql`den AS (SELECT ${g.cols()}model_id, CAST(sum(n) AS BIGINT) AS total FROM cited GROUP BY ALL)`,
     sql`models_in AS (SELECT ${g.cols()}count(*) AS models FROM den ${g.groupBy()})`,
     sql`num AS (
-  SELECT ${g.cols()}entity, model_id, ${source.count} AS n, min(executed_at) AS first_at, ${boolOr(sql`citation_category = 'owned'`)} AS owned
-  FROM scoped_citations c${pg === null ? sql`` : sql` ${semiJoin} ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit GROUP BY ALL
+  SELECT ${g.cols()}entity, model_id, n, first_at, owned
+  FROM cited c${pg === null ? sql`` : sql` ${semiJoin} ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit
 )`,
     // TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
     // (pages, the stream and ties in the ranking stay identical from run to run).
@@ -119,8 +125,8 @@ scoped_citations ${source.cteAs} (
     groups: g,
     partition: g,
     // A partition's rows are its distinct cited entities; those with an owned citation are its units under scope owned.
-    counts: sql`SELECT ${g.cols()}count(DISTINCT entity) AS n_all, count(DISTINCT entity)${owned ? sql` FILTER (WHERE citation_category = 'owned')` : sql``} AS n_kept
-FROM scoped_citations WHERE hit ${g.groupBy()}`,
+    counts: sql`SELECT ${g.cols()}count(DISTINCT entity) AS n_all, count(DISTINCT entity)${owned ? sql` FILTER (WHERE owned)` : sql``} AS n_kept
+FROM cited WHERE hit ${g.groupBy()}`,
     rowsOf: (pg) => ({ ctes: scoring(pg), from: sql`scored` }),
     within: (x) => [sql`${ident(x)}.count DESC`, sql`${ident(x)}.citation_share DESC`, sql`${ident(x)}.entity`],
     ...(owned ? { kept: (x: string) => sql`${ident(x)}.owned` } : {}),
@@ -136,7 +142,7 @@ FROM scoped_citations WHERE hit ${g.groupBy()}`,
         ...metrics.map((m) => sql`${ident(t)}.${ident(m)}`),
       ]),
     total: unitTotal,
-    info: sql`SELECT ${modelNames('scoped_citations')} AS models`,
+    info: sql`SELECT ${modelNames('cited')} AS models`,
     // Every slice would aggregate the window's citations again to rank them, so a stream is one statement
     // (or, led by the date, one per window of days: see byDate).
     sliceUnits: Number.POSITIVE_INFINITY,
