@@ -3,19 +3,19 @@ import { join as joinPath } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../src/library/engine.ts';
-import { termParts, type Formula } from '../src/model/metric-formula.ts';
+import { formulaParts, type Formula } from '../src/model/metric-formula.ts';
 import { metrics } from '../src/model/metrics.ts';
 import { declaredMetric } from '../src/query/metric-sql.ts';
 import { ident, join, render, sql } from '../src/query/sql.ts';
 import { openFixture } from './helpers/arrow-fixture.ts';
-import { evaluateFormula } from './reference/metric-formulas.ts';
+import { evaluateBalanced, evaluateFormula } from './reference/metric-formulas.ts';
 
 /**
  * Derived metrics are declared once (src/model/metrics.ts) and rendered by src/query/metric-sql.ts:
  * the SQL each backend computes from a declaration equals the declaration evaluated in JS, bit for bit,
  * and every declared formula is the one some report computes.
  */
-const declared = metrics.flatMap((m) =>
+const everyDeclared = metrics.flatMap((m) =>
   Object.entries(m.formulas ?? {}).map(([column, formula]) => ({
     entry: m.name,
     column,
@@ -23,13 +23,12 @@ const declared = metrics.flatMap((m) =>
     formulas: m.formulas!,
   })),
 );
+type Scalar = Exclude<Formula, { readonly balanced: unknown }>;
+const declared = everyDeclared.filter((d): d is typeof d & { formula: Scalar } => !('balanced' in d.formula));
+const balanced = everyDeclared.filter((d) => 'balanced' in d.formula);
 
 const partsOf = (formulas: Readonly<Record<string, Formula>>): string[] =>
-  [
-    ...new Set(
-      Object.values(formulas).flatMap((f) => ('complement' in f ? [...f.parts] : [...f.ratio]).flatMap(termParts)),
-    ),
-  ].sort();
+  [...new Set(Object.values(formulas).flatMap(formulaParts))].sort();
 
 const srcFiles = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) =>
@@ -98,8 +97,7 @@ describe('metric formulas', () => {
           const expected = evaluateFormula(d.formulas, d.column, counts, version);
           const ratio = 'complement' in d.formula ? d.formulas[d.formula.complement]! : d.formula;
           const never =
-            !('complement' in ratio) &&
-            (typeof ratio.empty === 'string' ? ratio.empty : ratio.empty[version]) === 'never';
+            'ratio' in ratio && (typeof ratio.empty === 'string' ? ratio.empty : ratio.empty[version]) === 'never';
           // A formula whose denominator is never 0 in a report's rows is not asked to divide by 0.
           fc.pre(!(never && expected === null));
           const row = join(
@@ -122,14 +120,56 @@ describe('metric formulas', () => {
     );
   }, 120_000);
 
+  it('compute a balanced share (per model, averaged over the models) on DuckDB, on chdb and in JS alike', async () => {
+    const pair = fc
+      .integer({ min: 1, max: 2_000_000 })
+      .chain((denominator) =>
+        fc.record({ numerator: fc.integer({ min: 1, max: denominator }), denominator: fc.constant(denominator) }),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...balanced),
+        fc.array(pair, { minLength: 1, maxLength: 7 }),
+        fc.integer({ min: 0, max: 3 }),
+        async (d, perModel, without) => {
+          const models = perModel.length + without;
+          const expected = evaluateBalanced(d.formula, perModel, models);
+          const [n, den, m] = formulaParts(d.formula) as [string, string, string];
+          const metric = declaredMetric(d.entry, d.column);
+          const parts = {
+            [n]: perModel.map((x) => x.numerator),
+            [den]: perModel.map((x) => x.denominator),
+            [m]: models,
+          };
+          expect(metric.value(parts), `${d.column} in JS`).toBe(expected);
+          const rows = join(
+            perModel.map(
+              (x) => sql`SELECT CAST(${x.numerator} AS BIGINT) AS num, CAST(${x.denominator} AS BIGINT) AS den`,
+            ),
+            ' UNION ALL ',
+          );
+          const query = sql`SELECT ${metric.sql({ [n]: sql`num`, [den]: sql`den`, [m]: sql`CAST(${models} AS BIGINT)` })} AS v FROM (${rows}) AS shares`;
+          for (const engine of [duck, chdb]) {
+            const got = (await engine.core.backend.read(query)).columns.v![0];
+            expect(
+              Number(got),
+              `${d.column} ${JSON.stringify(perModel)} on ${engine === duck ? 'DuckDB' : 'chdb'}`,
+            ).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: Number(process.env.AEA_PROPERTY_RUNS ?? 60) },
+    );
+  }, 120_000);
+
   it('is each the one some report computes', () => {
     const source = srcFiles(new URL('../src/reports', import.meta.url).pathname)
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const named = (d: (typeof declared)[number]) =>
+    const named = (d: (typeof everyDeclared)[number]) =>
       new RegExp(`declaredMetric\\(\\s*'${escaped(d.entry)}',\\s*('${escaped(d.column)}'|m),?\\s*\\)`);
-    const unused = declared.filter((d) => !named(d).test(source));
+    const unused = everyDeclared.filter((d) => !named(d).test(source));
     expect(unused.map((d) => `${d.entry}: ${d.column}`)).toEqual([]);
   });
 });

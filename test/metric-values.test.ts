@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryDuckDb } from './helpers/memory-duckdb.ts';
-import { termParts, type Formula } from '../src/model/metric-formula.ts';
+import { formulaParts, type Formula } from '../src/model/metric-formula.ts';
 import { metrics } from '../src/model/metrics.ts';
 import { declaredMetric, type PartValues } from '../src/query/metric-sql.ts';
 import { ident, join, render, sql } from '../src/query/sql.ts';
-import { evaluateFormula } from './reference/metric-formulas.ts';
+import { evaluateBalanced, evaluateFormula } from './reference/metric-formulas.ts';
 
 /**
  * Every declared metric (src/model/metrics.ts) through src/query/metric-sql.ts on DuckDB alone, in process:
@@ -12,16 +12,16 @@ import { evaluateFormula } from './reference/metric-formulas.ts';
  * (zero denominators and parts with no row joined included), and its terms are the declaration's numerator
  * and denominator. test/metric-formulas.test.ts checks the same on chdb too, by property.
  */
-const declared = metrics.flatMap((m) =>
+type Scalar = Exclude<Formula, { readonly balanced: unknown }>;
+
+const everyDeclared = metrics.flatMap((m) =>
   Object.entries(m.formulas ?? {}).map(([column, formula]) => ({ entry: m.name, column, formula, all: m.formulas! })),
 );
+const declared = everyDeclared.filter((d): d is typeof d & { formula: Scalar } => !('balanced' in d.formula));
+const balanced = everyDeclared.filter((d) => 'balanced' in d.formula);
 
 const partsOf = (formulas: Readonly<Record<string, Formula>>): string[] =>
-  [
-    ...new Set(
-      Object.values(formulas).flatMap((f) => ('complement' in f ? [...f.parts] : [...f.ratio]).flatMap(termParts)),
-    ),
-  ].sort();
+  [...new Set(Object.values(formulas).flatMap(formulaParts))].sort();
 
 /** Counts where every part differs from the others (so two parts swapped show), zeros and large values among them. */
 function grid(names: readonly string[]): Record<string, number>[] {
@@ -32,9 +32,9 @@ function grid(names: readonly string[]): Record<string, number>[] {
   return out;
 }
 
-const whenEmpty = (formula: Formula, all: Readonly<Record<string, Formula>>, version: 'v1' | 'v2') => {
+const whenEmpty = (formula: Scalar, all: Readonly<Record<string, Formula>>, version: 'v1' | 'v2') => {
   const ratio = 'complement' in formula ? all[formula.complement]! : formula;
-  if ('complement' in ratio) throw new Error('a complement of a complement');
+  if (!('ratio' in ratio)) throw new Error('a complement of no ratio');
   return typeof ratio.empty === 'string' ? ratio.empty : ratio.empty[version];
 };
 
@@ -51,7 +51,7 @@ async function onDuckdb(
     rows.map(
       (r, n) =>
         sql`(${n}, ${join(
-          names.map((p) => (r[p] === null ? sql`NULL::BIGINT` : sql`CAST(${r[p]!} AS BIGINT)`)),
+          names.map((p) => (r[p] === null ? sql`NULL::BIGINT` : sql`CAST(${r[p] as number} AS BIGINT)`)),
           ', ',
         )})`,
     ),
@@ -119,6 +119,62 @@ describe('declared metrics, in SQL and in JS', () => {
       expect(m.evaluator(version)(parts), label).toBe(expected);
       expect(await onDuckdb(m, Object.keys(parts).sort(), [parts], version), label).toEqual([expected]);
     }
+  });
+});
+
+describe('balanced metrics (a share per model, averaged over the models)', () => {
+  const groups = [
+    { perModel: [{ numerator: 1, denominator: 3 }], models: 1 },
+    { perModel: [{ numerator: 1, denominator: 3 }], models: 4 },
+    {
+      perModel: [
+        { numerator: 7, denominator: 10 },
+        { numerator: 1, denominator: 10 },
+        { numerator: 2, denominator: 3 },
+        { numerator: 1_999_999, denominator: 2_000_000 },
+      ],
+      models: 5,
+    },
+    { perModel: [0.1, 0.2, 0.3, 0.7].map((x) => ({ numerator: Math.round(x * 1e6), denominator: 1e6 })), models: 4 },
+  ];
+
+  it('give the declaration’s value in SQL and in JS, the shares added smallest first', async () => {
+    expect(balanced.length).toBeGreaterThanOrEqual(3);
+    for (const d of balanced) {
+      const metric = declaredMetric(d.entry, d.column);
+      const [n, den, m] = formulaParts(d.formula);
+      for (const [g, group] of groups.entries()) {
+        const expected = evaluateBalanced(d.formula, group.perModel, group.models);
+        const parts = {
+          [n!]: group.perModel.map((x) => x.numerator),
+          [den!]: group.perModel.map((x) => x.denominator),
+          [m!]: group.models,
+        };
+        const label = `${d.entry}: ${d.column}, group ${g}`;
+        expect(metric.value(parts), label).toBe(expected);
+        expect(metric.evaluator()(parts), label).toBe(expected);
+        const rows = join(
+          group.perModel.map((x) => sql`(CAST(${x.numerator} AS BIGINT), CAST(${x.denominator} AS BIGINT))`),
+          ', ',
+        );
+        const q = render(
+          sql`SELECT ${metric.sql({ [n!]: sql`num`, [den!]: sql`den`, [m!]: sql`CAST(${group.models} AS BIGINT)` })} AS v FROM (VALUES ${rows}) AS t(num, den)`,
+        );
+        const got = (await duck().runAndReadAll(q.text, q.params as never)).getColumnsJS()[0]![0];
+        expect(Number(got), label).toBe(expected);
+      }
+    }
+  });
+
+  it('have the sum of the shares and the models for terms', () => {
+    const share = declaredMetric('citation_share', 'citation_share');
+    const t = share.terms({ citations: sql`n`, model_citations: sql`d`, models: sql`m` });
+    expect([render(t.numerator).text, render(t.denominator).text]).toEqual(['list_sum(list_sort(list(n / d)))', 'm']);
+    expect(share.termValues({ citations: [1, 3], model_citations: [4, 4], models: 3 })).toEqual({
+      numerator: 1,
+      denominator: 3,
+    });
+    expect(() => share.value({ citations: 1, model_citations: 4, models: 1 })).toThrow(/one value per model/);
   });
 });
 

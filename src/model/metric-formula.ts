@@ -16,6 +16,16 @@ export type Formula =
       readonly empty: WhenEmpty | { readonly v1: WhenEmpty; readonly v2: WhenEmpty };
     }
   | {
+      /**
+       * Model-balanced: per model, its numerator over its denominator; those ratios added in ascending order (so the
+       * double never depends on the order rows are read) and divided by `models`, the models counted in the group,
+       * so a model without a numerator row adds 0.
+       */
+      readonly balanced: readonly [numerator: string, denominator: string];
+      readonly models: string;
+      readonly percent?: true;
+    }
+  | {
       /** 100 less another metric of the same declaration, so the two add up to exactly 100. */
       readonly complement: string;
       /** Its numerator and denominator, for components. */
@@ -42,9 +52,21 @@ const emptyText: Record<WhenEmpty, string> = {
   never: 'the denominator is never 0',
 };
 
+/** The parts a formula reads. */
+export const formulaParts = (formula: Formula): string[] =>
+  'complement' in formula
+    ? formula.parts.flatMap(termParts)
+    : 'balanced' in formula
+      ? [...formula.balanced, formula.models]
+      : formula.ratio.flatMap(termParts);
+
 /** A formula as the docs show it. */
 export function formulaText(formula: Formula): string {
   if ('complement' in formula) return `100 − ${formula.complement}`;
+  if ('balanced' in formula) {
+    const [n, d] = formula.balanced;
+    return `${formula.percent ? '100 × ' : ''}(the sum over models of ${n} / ${d}, added in ascending order) / ${formula.models}`;
+  }
   const [n, d] = formula.ratio;
   const quotient = `${formula.percent ? '100 × ' : ''}${termText(n, true)} / ${termText(d, true)}`;
   const empty =

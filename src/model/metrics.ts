@@ -114,6 +114,7 @@ export const metrics: readonly MetricDef[] = [
       'per model: every citations row in scope of the same answer-level group (date, region, topic, model, tag, prompt, persona; v2: the group_by dimensions other than page) before citation-level filters (so the mentioned, page, domain, citation_category and citation_tag filters never shrink it); the per-model shares are then averaged over the models with citations in that group, adding them in ascending order',
     scope: `citations of ${anyType}; ${v2Typed}`,
     unit: 'fraction 0–1',
+    formulas: { citation_share: { balanced: ['citations', 'model_citations'], models: 'models' } },
   },
   {
     name: 'share_of_voice (citations, deprecated)',
@@ -122,6 +123,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'as citation_share',
     scope: 'as citation_share',
     unit: 'fraction 0–1',
+    formulas: { share_of_voice: { balanced: ['citations', 'model_citations'], models: 'models' } },
   },
   {
     name: 'first_cited_at',
@@ -214,6 +216,7 @@ export const metrics: readonly MetricDef[] = [
       'video-platform citations of the requested source types after the prompt-level filter clauses, in the same period with interval; channel clauses never shrink it',
     scope: 'as channel count',
     unit: 'fraction 0–1',
+    formulas: { citation_share: { ratio: ['citations', 'platform_citations'], empty: 'never' } },
   },
   {
     name: 'rank (channels)',
@@ -232,6 +235,7 @@ export const metrics: readonly MetricDef[] = [
       'fact-check answers in scope (in the section; a theme section counts every answer, a tag section the answers of prompts with that tag)',
     scope: `claim_occurrences of ${factCheckAnswers}`,
     unit: 'percent 0–100',
+    formulas: { occurrence: { ratio: ['claim_answers', 'answers'], percent: true, empty: 'never' } },
   },
   {
     name: 'models[].occurrence (fact-check claims)',
@@ -240,6 +244,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: 'answers of the model in scope (in the section)',
     scope: 'as fact-check occurrence',
     unit: 'percent 0–100',
+    formulas: { occurrence: { ratio: ['claim_answers', 'answers'], percent: true, empty: 'never' } },
   },
   {
     name: 'citation_sources[].citation_share (fact-check claims)',
@@ -249,6 +254,9 @@ export const metrics: readonly MetricDef[] = [
       'per model: every citations row of those answers; the per-model shares are then averaged over the models with such citations (model-balanced)',
     scope: 'citations of the answers carrying the claim',
     unit: 'percent 0–100',
+    formulas: {
+      citation_share: { balanced: ['citations', 'answer_citations'], models: 'models', percent: true },
+    },
   },
   {
     name: 'total_claims (fact-check claims sections)',
@@ -414,6 +422,7 @@ export const metrics: readonly MetricDef[] = [
     scope:
       'citations with a video (source type video or short) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered',
     unit: 'count, fraction 0–1, integer',
+    formulas: { citation_share: { ratio: ['citations', 'platform_citations'], empty: 'never' } },
   },
   {
     name: 'mentions, citations, search_queries (prompt answers)',

@@ -1,5 +1,6 @@
 import type { Formula, Term, WhenEmpty } from '../model/metric-formula.ts';
 import { metrics } from '../model/metrics.ts';
+import { sortedSum } from './dialect.ts';
 import { join, sql, type Fragment } from './sql.ts';
 
 /** SQL for each part a formula names, over the relation the report computes the metric in: column references or calls. */
@@ -26,8 +27,35 @@ export interface DeclaredMetric {
   termValues(parts: PartValues): { numerator: number | null; denominator: number | null };
 }
 
-/** Each part's value for one row; null as SQL's NULL (no row joined). */
-export type PartValues = Readonly<Record<string, number | null>>;
+/**
+ * Each part's value for one row; null as SQL's NULL (no row joined). A balanced formula's numerator and
+ * denominator are one value per model, in the same order.
+ */
+export type PartValues = Readonly<Record<string, number | null | readonly number[]>>;
+
+function scalar(parts: PartValues, name: string): number | null {
+  const bound = parts[name];
+  if (bound === undefined)
+    throw new Error(`the metric formula reads the part '${name}', which the report does not bind`);
+  if (typeof bound === 'object' && bound !== null) throw new Error(`the part '${name}' is one value per model here`);
+  return bound;
+}
+
+function perModel(parts: PartValues, name: string): readonly number[] {
+  const bound = parts[name];
+  if (!Array.isArray(bound)) throw new Error(`the balanced formula reads '${name}' as one value per model`);
+  return bound as readonly number[];
+}
+
+const single = (bound: PartValues[string] | undefined): number | null => (typeof bound === 'number' ? bound : null);
+
+/** Each model's ratio, added in ascending order as the SQL adds them. */
+function balancedSum(numerators: readonly number[], denominators: readonly number[]): number {
+  return numerators
+    .map((n, i) => n / denominators[i]!)
+    .sort((a, b) => a - b)
+    .reduce((sum, r) => sum + r, 0);
+}
 
 function termSql(term: Term, parts: PartsSql, nested: boolean): Fragment {
   if (typeof term === 'string') {
@@ -44,12 +72,7 @@ function termSql(term: Term, parts: PartsSql, nested: boolean): Fragment {
 }
 
 function termValue(term: Term, parts: PartValues): number | null {
-  if (typeof term === 'string') {
-    const bound = parts[term];
-    if (bound === undefined)
-      throw new Error(`the metric formula reads the part '${term}', which the report does not bind`);
-    return bound;
-  }
+  if (typeof term === 'string') return scalar(parts, term);
   const values = ('sum' in term ? term.sum : term.difference).map((t) => termValue(t, parts));
   if (values.some((v) => v === null)) return null;
   const [first, ...rest] = values as number[];
@@ -84,6 +107,11 @@ export function declaredMetric(entry: string, column: string): DeclaredMetric {
         throw new Error(`'${entry}': ${column} complements ${f.complement}, which is no ratio of the same declaration`);
       return sql`100 - ${render(other, parts, version)}`;
     }
+    if ('balanced' in f) {
+      const [n, d] = f.balanced.map((t) => termSql(t, parts, false)) as [Fragment, Fragment];
+      const sum = sortedSum(sql`${n} / ${d}`);
+      return sql`${f.percent ? sql`100 * ${sum}` : sum} / ${termSql(f.models, parts, false)}`;
+    }
     const [n, d] = f.ratio.map((t) => termSql(t, parts, true)) as [Fragment, Fragment];
     const empty = typeof f.empty === 'string' ? f.empty : f.empty[version];
     return quotient(f.percent ? sql`100 * ${n}` : n, d, empty);
@@ -96,16 +124,22 @@ export function declaredMetric(entry: string, column: string): DeclaredMetric {
         return v === null ? null : 100 - v;
       };
     }
+    if ('balanced' in f) return (parts) => evaluate(f, parts, version);
     const [n, d] = f.ratio;
     const empty = typeof f.empty === 'string' ? f.empty : f.empty[version];
     if (typeof n === 'string' && typeof d === 'string' && !f.percent)
-      return (parts) => quotientValue(parts[n] ?? null, parts[d] ?? null, empty);
+      return (parts) => quotientValue(single(parts[n]), single(parts[d]), empty);
     return (parts) => evaluate(f, parts, version);
   };
   const evaluate = (f: Formula, parts: PartValues, version: 'v1' | 'v2'): number | null => {
     if ('complement' in f) {
       const other = evaluate(declaration.formulas![f.complement]!, parts, version);
       return other === null ? null : 100 - other;
+    }
+    if ('balanced' in f) {
+      const sum = balancedSum(perModel(parts, f.balanced[0]), perModel(parts, f.balanced[1]));
+      const models = scalar(parts, f.models);
+      return models === null ? null : (f.percent ? 100 * sum : sum) / models;
     }
     const [n, d] = f.ratio.map((t) => termValue(t, parts)) as [number | null, number | null];
     const empty = typeof f.empty === 'string' ? f.empty : f.empty[version];
@@ -118,10 +152,18 @@ export function declaredMetric(entry: string, column: string): DeclaredMetric {
     value: (parts, version = 'v2') => evaluate(formula, parts, version),
     evaluator: (version = 'v2') => compiled(formula, version),
     termValues(parts) {
+      if ('balanced' in formula) {
+        const sum = balancedSum(perModel(parts, formula.balanced[0]), perModel(parts, formula.balanced[1]));
+        return { numerator: sum, denominator: scalar(parts, formula.models) };
+      }
       const [n, d] = 'complement' in formula ? formula.parts : formula.ratio;
       return { numerator: termValue(n, parts), denominator: termValue(d, parts) };
     },
     terms(parts) {
+      if ('balanced' in formula) {
+        const [n, d] = formula.balanced.map((t) => termSql(t, parts, false)) as [Fragment, Fragment];
+        return { numerator: sortedSum(sql`${n} / ${d}`), denominator: termSql(formula.models, parts, false) };
+      }
       const [n, d] = 'complement' in formula ? formula.parts : formula.ratio;
       return { numerator: termSql(n, parts, false), denominator: termSql(d, parts, false) };
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { plainField, type FlatCatalog, type FlatField } from '../../query/flat-filters.ts';
-import { argMax, epochSeconds, instant, sortedSum } from '../../query/dialect.ts';
+import { argMax, epochSeconds, instant } from '../../query/dialect.ts';
+import { declaredMetric } from '../../query/metric-sql.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { tabularReport } from '../tabular/tabular-report.ts';
 import { ownsCategory } from '../core/authorize.ts';
@@ -87,11 +88,16 @@ const catalog: FlatCatalog = {
   mentioned,
 };
 
+const shareParts = {
+  citations: sql`num.n`,
+  model_citations: sql`den.total`,
+  models: sql`any_value(model_counts.models)`,
+};
+
 const metricSql: Record<Metric, Fragment> = {
   count: sql`CAST(sum(num.n) AS BIGINT)`,
-  // TRICKY: the per-model shares are summed in ascending order, so the double sum never depends on scan order (bit-identical answers).
-  citation_share: sql`${sortedSum(sql`num.n / den.total`)} / any_value(model_counts.models)`,
-  share_of_voice: sql`${sortedSum(sql`num.n / den.total`)} / any_value(model_counts.models)`,
+  citation_share: declaredMetric('citation_share', 'citation_share').sql(shareParts),
+  share_of_voice: declaredMetric('share_of_voice (citations, deprecated)', 'share_of_voice').sql(shareParts),
   first_cited_at: epochSeconds(sql`min(num.first_at)`),
 };
 

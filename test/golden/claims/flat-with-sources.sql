@@ -33,18 +33,17 @@ cited AS (
   JOIN citations f ON f.execution_id = c.execution_id
   WHERE f.category_id = $12 AND f.day BETWEEN CAST($13 AS DATE) AND CAST($14 AS DATE)
 ),
--- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the
--- claim. The shares are summed in ascending order, so the double sum (and ties in the ranking) never depend on scan order.
 per_model AS (
-  SELECT cluster_id, model_id, url, count(*) / sum(count(*)) OVER (PARTITION BY cluster_id, model_id) AS share
+  SELECT cluster_id, model_id, url, count(*) AS n, sum(count(*)) OVER (PARTITION BY cluster_id, model_id) AS total
   FROM cited GROUP BY cluster_id, model_id, url
 ),
 sources AS (
   SELECT *, row_number() OVER (PARTITION BY cluster_id ORDER BY citation_share DESC, url) AS place
   FROM (
-    SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share
-    FROM (SELECT cluster_id, url, list_sum(list_sort(list(share))) AS total FROM per_model GROUP BY cluster_id, url) s
-    JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
+    SELECT s.cluster_id, s.url, 100 * list_sum(list_sort(list(s.n / s.total))) / any_value(m.models) AS citation_share
+    FROM per_model s
+    JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m ON m.cluster_id = s.cluster_id
+    GROUP BY s.cluster_id, s.url
   )
 ),
 claim_sources AS (

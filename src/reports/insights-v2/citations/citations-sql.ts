@@ -1,6 +1,7 @@
 import type { FilterCatalog } from '../../../query/filter-compiler.ts';
 import { field, value, type RowShape, type ScalarType } from '../../../query/row-shape.ts';
-import { boolOr, everyColumn, materialized, semiJoin, sortedSum } from '../../../query/dialect.ts';
+import { boolOr, everyColumn, materialized, semiJoin } from '../../../query/dialect.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 import { ident, sql } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
 import type { ShapedReport } from '../../rows-query.ts';
@@ -49,6 +50,8 @@ export const citationsRules: FilterRules = {
   rowFields: Object.keys(citationFields),
   topLevel: ['analysis_type'],
 };
+
+const citationShare = declaredMetric('citation_share', 'citation_share');
 
 /** Row fields follow the docs' example: the rank first, then the counts. */
 const rowOrder: readonly Metric[] = ['rank', 'count', 'citation_share', 'first_cited_at'];
@@ -108,10 +111,8 @@ cited ${materialized} (
   SELECT ${g.cols()}entity, model_id, n, first_at, owned
   FROM cited c${pg === null ? sql`` : sql` ${semiJoin} ${ident(pg)} ON ${g.equal('c', pg)}`} WHERE hit
 )`,
-    // TRICKY: the per-model shares are summed in ascending order, so the double never depends on scan order
-    // (pages, the stream and ties in the ranking stay identical from run to run).
     sql`scored AS (
-  SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, ${sortedSum(sql`n / total`)} / any_value(models) AS citation_share,
+  SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, ${citationShare.sql({ citations: sql`n`, model_citations: sql`total`, models: sql`any_value(models)` })} AS citation_share,
          min(first_at) AS first_cited_at, ${boolOr(sql`owned`)} AS owned
   FROM (
     SELECT ${everyColumn('num', [...g.names.map((n) => `k_${n}`), 'model_id'])}, den.total, mi.models FROM num

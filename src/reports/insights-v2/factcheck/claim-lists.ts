@@ -1,17 +1,13 @@
-import {
-  everyColumn,
-  formatInstant,
-  orderedList,
-  replaceFirst,
-  semiJoin,
-  sortedSum,
-  struct,
-} from '../../../query/dialect.ts';
+import { everyColumn, formatInstant, orderedList, replaceFirst, semiJoin, struct } from '../../../query/dialect.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import type { ValueType } from '../../../query/row-shape.ts';
 import { maxCitationSources, type ClaimsPlan, type Include } from './claims-plan.ts';
 import type { SectionKey } from './claim-sections.ts';
 import { inWindow } from '../../insights/scope.ts';
+
+const modelOccurrence = declaredMetric('models[].occurrence (fact-check claims)', 'occurrence');
+const sourceShare = declaredMetric('citation_sources[].citation_share (fact-check claims)', 'citation_share');
 
 const text = (name: string) => ({ name, type: 'text' as const });
 const modelList: ValueType = { list: { struct: [text('id'), text('name'), { name: 'occurrence', type: 'float' }] } };
@@ -103,7 +99,7 @@ claim_models AS (
     [{ by: sql`occurrence`, desc: true }, { by: sql`name` }, { by: sql`model_id` }],
   )} AS models
   FROM (
-    SELECT ${everyColumn('b', ['model_id', ...(section?.splitsAnswers ? ['k'] : [])])}, mo.name, 100 * b.n / a.answers AS occurrence
+    SELECT ${everyColumn('b', ['model_id', ...(section?.splitsAnswers ? ['k'] : [])])}, mo.name, ${modelOccurrence.sql({ claim_answers: sql`b.n`, answers: sql`a.answers` })} AS occurrence
     FROM (SELECT ${k}cluster_id, model_id, count(*) AS n FROM scoped_occurrences o ${semiJoin} claims c ON c.cluster_id = o.cluster_id AND ${section ? sql`c.k IS NOT DISTINCT FROM o.k` : sql`TRUE`} WHERE NOT accurate GROUP BY ALL) b
     JOIN answers_by_model a ON a.model_id = b.model_id AND ${sameAnswers('a', 'b')}
     JOIN models mo ON mo.id = b.model_id
@@ -125,18 +121,17 @@ claim_models AS (
   JOIN citations f ON f.execution_id = c.execution_id
   WHERE ${inWindow(plan)}
 ),
--- TRICKY: model-balanced: each model's share of its own citations, averaged over the models that cited anything for the
--- claim. The shares are summed in ascending order, so the double sum (and ties in the ranking) never depend on scan order.
 per_model AS (
-  SELECT cluster_id, model_id, url, count(*) / sum(count(*)) OVER (PARTITION BY cluster_id, model_id) AS share
+  SELECT cluster_id, model_id, url, count(*) AS n, sum(count(*)) OVER (PARTITION BY cluster_id, model_id) AS total
   FROM cited GROUP BY cluster_id, model_id, url
 ),
 sources AS (
   SELECT *, row_number() OVER (PARTITION BY cluster_id ORDER BY citation_share DESC, url) AS place
   FROM (
-    SELECT s.cluster_id, s.url, 100 * s.total / m.models AS citation_share
-    FROM (SELECT cluster_id, url, ${sortedSum(sql`share`)} AS total FROM per_model GROUP BY cluster_id, url) s
-    JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m USING (cluster_id)
+    SELECT s.cluster_id, s.url, ${sourceShare.sql({ citations: sql`s.n`, answer_citations: sql`s.total`, models: sql`any_value(m.models)` })} AS citation_share
+    FROM per_model s
+    JOIN (SELECT cluster_id, count(DISTINCT model_id) AS models FROM cited GROUP BY cluster_id) m ON m.cluster_id = s.cluster_id
+    GROUP BY s.cluster_id, s.url
   )
 ),
 claim_sources AS (

@@ -13,6 +13,8 @@ import { factcheckAnswers } from '../../insights/factcheck-rollup.ts';
 import { answersTable, readsModelAlone } from '../../insights/answers-rollup.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
 
+const occurrence = declaredMetric('fact-check occurrence', 'occurrence');
+
 /** A section's accuracy over the section row `s`. */
 const accuracy = declaredMetric('accuracy, accurate, inaccurate', 'accuracy');
 const sectionCounts = { accurate: sql`s.accurate`, inaccurate: sql`s.inaccurate` };
@@ -54,7 +56,7 @@ scoped_answers AS (${
 answers AS (SELECT ${keyed ? sql`k, ` : sql``}${answerCount} AS answers FROM scoped_answers${keyed ? sql` GROUP BY k` : sql``})`;
   const claims = (
     from: Fragment,
-  ) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, 100 * b.n / a.answers AS occurrence
+  ) => sql`SELECT ${everyColumn('b', keyed ? ['k'] : [])}, cc.claim, ${occurrence.sql({ claim_answers: sql`b.n`, answers: sql`a.answers` })} AS occurrence
   FROM (SELECT ${section ? sql`k, ` : sql``}cluster_id, count(*) AS n FROM ${from} WHERE NOT accurate GROUP BY ALL) b
   JOIN answers a ON ${keyed ? sql`a.k IS NOT DISTINCT FROM b.k` : sql`TRUE`}
   JOIN claim_clusters cc ON cc.id = b.cluster_id`;

@@ -21,6 +21,7 @@ import { channelLeads as leads, type Lead } from './channel-leads.ts';
 import { leadCrosses, type ShownCross } from './lead-crosses.ts';
 import { leadAnswer, rankedLeads, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
 type ChannelDimension = (typeof groupDims)[number];
@@ -87,6 +88,9 @@ const fieldOrder = [
   'citation_share',
 ];
 
+const citationShare = declaredMetric('channel citation_share', 'citation_share');
+const shareParts = { citations: sql`x.n`, platform_citations: sql`t.total` };
+
 /**
  * Channels: video-platform citations (source_type not NULL) of the window's answers, counted per
  * leading entity and ranked by count. The prompt-level part of the filter scopes the citations (and so
@@ -102,7 +106,7 @@ function compile(plan: ChannelsPlan, rollups: ReadonlySet<string>): ShapedReport
     ...(plan.interval ? { date: { name: 'date', expr: sql`x.period`, type: 'date' } } : {}),
     count: { name: 'count', expr: sql`x.n`, type: 'integer' },
     videos: { name: 'videos', expr: sql`x.videos`, type: 'integer' },
-    citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
+    citation_share: { name: 'citation_share', expr: citationShare.sql(shareParts), type: 'float' },
   };
   const source = platformSource(rollups.has(platformDaily.name) && servedByPlatformDaily(plan));
   return rankedLeads({

@@ -20,6 +20,7 @@ import { platformDaily, servedByPlatformDaily } from '../../insights/platform-ro
 import { leadCrosses, type ShownCross } from './lead-crosses.ts';
 import { leadAnswer, rankedLeads, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
+import { declaredMetric } from '../../../query/metric-sql.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
 type VideoDimension = (typeof groupDims)[number];
@@ -84,6 +85,9 @@ const fieldOrder = [
   'citation_share',
 ];
 
+const citationShare = declaredMetric('video count, video citation_share, video rank', 'citation_share');
+const shareParts = { citations: sql`x.n`, platform_citations: sql`t.total` };
+
 /**
  * Videos: the video-platform videos and shorts cited in a category's answers, ranked by citations like
  * the channels report ranks channels: the prompt-level clauses scope the citations (and citation_share's
@@ -109,7 +113,7 @@ function compile(plan: VideosPlan, rollups: ReadonlySet<string>): ShapedReport {
     ...(cross ? { [plan.cross!]: { name: plan.cross!, expr: cross.field, type: 'text', repeats: true } } : {}),
     ...(plan.interval ? { date: { name: 'date', expr: sql`x.period`, type: 'date' } } : {}),
     count: { name: 'count', expr: sql`x.n`, type: 'integer' },
-    citation_share: { name: 'citation_share', expr: sql`x.n / t.total`, type: 'float' },
+    citation_share: { name: 'citation_share', expr: citationShare.sql(shareParts), type: 'float' },
   };
   const source = platformSource(rollups.has(platformDaily.name) && servedByPlatformDaily(plan));
   return rankedLeads({
