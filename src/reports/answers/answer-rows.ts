@@ -32,7 +32,28 @@ export interface AnswerField {
   readonly wire?: Wire;
   /** The per-answer list the value reads, joined for the page's answers. */
   readonly list?: ListRef;
+  /** The names the value reads beside the answer and its prompt: only those are joined. */
+  readonly joins?: readonly AnswerJoin[];
 }
+
+/** A name an answer's field may read: its model's, region's, persona's, topic's or asset's, or its prompt's tags'. */
+export type AnswerJoin = 'model' | 'region' | 'persona' | 'topic' | 'asset' | 'tags';
+
+const nameJoins: Record<Exclude<AnswerJoin, 'tags'>, Fragment> = {
+  model: sql`LEFT JOIN models mo ON mo.id = f.model_id`,
+  region: sql`LEFT JOIN regions rg ON rg.id = f.region_id`,
+  persona: sql`LEFT JOIN personas pe ON pe.id = f.persona_id`,
+  topic: sql`LEFT JOIN topics tp ON tp.id = p.topic_id`,
+  asset: sql`LEFT JOIN assets pa ON pa.id = p.asset_id`,
+};
+
+/** A text field read from a joined name. */
+export const joinedName = (name: string, value: Fragment, joined: AnswerJoin): AnswerField => ({
+  name,
+  value,
+  type: 'text',
+  joins: [joined],
+});
 
 /** One of an answer's lists, in one of its forms. */
 export interface ListRef {
@@ -97,6 +118,23 @@ export const themeListType: ValueType = {
 // the page's rows show, are grouped for the page's prompts.
 const promptKeys = ['id', 'prompt', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
 
+const promptColumns = join(
+  promptKeys.map((c) => sql`pr.${ident(c)}`),
+  ', ',
+);
+
+/** The category's prompts with their tags' names, grouped for the page's prompts alone. */
+const promptsWithTags = (categoryId: string) => sql`
+  SELECT ${promptColumns}, coalesce(tn.tag_names, []) AS tag_names
+  FROM prompts pr
+  LEFT JOIN (
+    SELECT x.id, ${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])} AS tag_names
+    FROM (SELECT id, ${eachItemOrNull(sql`tag_ids`, true)} AS tag_id FROM prompts WHERE category_id = ${categoryId} AND id IN (SELECT prompt_id FROM page_answers)) x
+    JOIN tags t ON t.id = x.tag_id AND t.category_id = ${categoryId}
+    GROUP BY x.id
+  ) tn ON tn.id = pr.id
+  WHERE pr.category_id = ${categoryId}`;
+
 // TRICKY: an answer's day is the ET day of its instant, so the newest `upTo` answers lie on the latest days that
 // hold that many between them: the top-N sorts only those days' answers, counted per day first (all days when
 // the window holds fewer).
@@ -125,6 +163,10 @@ answer_days ${materialized} (${counted ?? sql`SELECT day, model_id, count(*) AS 
   const refs = [
     ...new Map(fields.flatMap((f) => (f.list ? [[`${f.list.list}_${f.list.column}`, f.list] as const] : []))).values(),
   ];
+  const joins = new Set(fields.flatMap((f) => f.joins ?? []));
+  const names = Object.entries(nameJoins).flatMap(([name, joined]) =>
+    joins.has(name as AnswerJoin) ? [sql`\n${joined}`] : [],
+  );
   const listJoins = refs.map(
     (ref) => sql`
 LEFT JOIN (
@@ -140,31 +182,19 @@ LEFT JOIN (
 page_answers ${materialized} (
   SELECT o.unit, f.* FROM numbered o JOIN executions f ON f.category_id = ${categoryId} AND f.day = o.day AND f.id = o.id
 ),
-page_prompts AS (
-  SELECT ${join(
-    promptKeys.map((c) => sql`pr.${ident(c)}`),
-    ', ',
-  )}, coalesce(tn.tag_names, []) AS tag_names
-  FROM prompts pr
-  LEFT JOIN (
-    SELECT x.id, ${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])} AS tag_names
-    FROM (SELECT id, ${eachItemOrNull(sql`tag_ids`, true)} AS tag_id FROM prompts WHERE category_id = ${categoryId} AND id IN (SELECT prompt_id FROM page_answers)) x
-    JOIN tags t ON t.id = x.tag_id AND t.category_id = ${categoryId}
-    GROUP BY x.id
-  ) tn ON tn.id = pr.id
-  WHERE pr.category_id = ${categoryId}
+page_prompts AS (${
+    joins.has('tags')
+      ? promptsWithTags(categoryId)
+      : sql`
+  SELECT ${promptColumns} FROM prompts pr WHERE pr.category_id = ${categoryId}`
+  }
 )
 SELECT f.unit, 0 AS seq, ${join(
     fields.map((f) => sql`${f.wire === 'json' ? jsonText(f.value) : f.value} AS ${ident(f.name)}`),
     ', ',
   )}
 FROM page_answers f
-JOIN page_prompts p ON p.id = f.prompt_id
-LEFT JOIN models mo ON mo.id = f.model_id
-LEFT JOIN regions rg ON rg.id = f.region_id
-LEFT JOIN personas pe ON pe.id = f.persona_id
-LEFT JOIN topics tp ON tp.id = p.topic_id
-LEFT JOIN assets pa ON pa.id = p.asset_id${join(listJoins, '')}`;
+JOIN page_prompts p ON p.id = f.prompt_id${join(names, '')}${join(listJoins, '')}`;
   return {
     ctes,
     shape,

@@ -26,7 +26,7 @@ import {
   zInstantText,
   type Pagination,
 } from '../tabular/tabular-request.ts';
-import { answerList, answerRows, listField, themeListType, type AnswerField } from './answer-rows.ts';
+import { answerList, answerRows, joinedName, listField, themeListType, type AnswerField } from './answer-rows.ts';
 
 /** The include keys of the official client, alphabetical as it lists them; prompt_type and themes are deprecated. */
 const includeKeys = [
@@ -102,26 +102,26 @@ const text = (name: string, value: Fragment): AnswerField => ({ name, value, typ
 
 const fields: Record<IncludeKey, AnswerField> = {
   analysis_types: listField('analysis_types', sql`p.analysis_types`),
-  asset: text('asset', sql`pa.name`),
+  asset: joinedName('asset', sql`pa.name`, 'asset'),
   asset_id: text('asset_id', sql`p.asset_id`),
   citations: listField('citations', answerList('citations')),
   created_at: { name: 'created_at', value: sql`f.executed_at`, type: 'instant' },
   mentions: listField('mentions', answerList('mentions')),
-  model: text('model', sql`mo.name`),
+  model: joinedName('model', sql`mo.name`, 'model'),
   model_id: text('model_id', sql`f.model_id`),
-  persona: text('persona', sql`pe.name`),
+  persona: joinedName('persona', sql`pe.name`, 'persona'),
   prompt: text('prompt', sql`p.prompt`),
   prompt_id: text('prompt_id', sql`f.prompt_id`),
   prompt_type: text('prompt_type', sql`p.prompt_type`),
-  region: text('region', sql`rg.name`),
+  region: joinedName('region', sql`rg.name`, 'region'),
   response: text('response', sql`f.response`),
   run_id: text('run_id', sql`CAST(f.id AS VARCHAR)`),
   search_queries: listField('search_queries', answerList('queries')),
   search_triggered: { name: 'search_triggered', value: sql`f.search_triggered`, type: 'boolean' },
   sentiment_themes: listField('sentiment_themes', answerList('themes'), themeListType),
-  tags: listField('tags', sql`p.tag_names`),
+  tags: { ...listField('tags', sql`p.tag_names`), joins: ['tags'] },
   themes: listField('themes', answerList('themes', 'names')),
-  topic: text('topic', sql`tp.name`),
+  topic: joinedName('topic', sql`tp.name`, 'topic'),
   topic_id: text('topic_id', sql`p.topic_id`),
 };
 

@@ -20,7 +20,7 @@ import { promptFilterFields } from '../insights/dimensions.ts';
 import { readLayeredFilter, type FilterRules } from '../insights/layered-filter.ts';
 import { inWindow, type WindowScope } from '../insights/scope.ts';
 import { answersDaily, answersTable, readsModelAlone } from '../insights/answers-rollup.ts';
-import { answerList, answerRows, listField, type AnswerField } from './answer-rows.ts';
+import { answerList, answerRows, joinedName, listField, type AnswerField } from './answer-rows.ts';
 
 /** The row fields in the order the public docs list them (info.include). */
 const fieldNames = [
@@ -90,6 +90,7 @@ const fields: Record<FieldName, AnswerField> = {
       ['id', sql`f.model_id`],
       ['name', sql`mo.name`],
     ]),
+    joins: ['model'],
     type: {
       struct: [
         { name: 'id', type: 'text' },
@@ -97,11 +98,11 @@ const fields: Record<FieldName, AnswerField> = {
       ],
     },
   },
-  topic: text('topic', sql`tp.name`),
+  topic: joinedName('topic', sql`tp.name`, 'topic'),
   topic_id: text('topic_id', sql`p.topic_id`),
-  persona: text('persona', sql`pe.name`),
-  region: text('region', sql`rg.name`),
-  tags: listField('tags', sql`p.tag_names`),
+  persona: joinedName('persona', sql`pe.name`, 'persona'),
+  region: joinedName('region', sql`rg.name`, 'region'),
+  tags: { ...listField('tags', sql`p.tag_names`), joins: ['tags'] },
   prompt: text('prompt', sql`p.prompt`),
   prompt_id: text('prompt_id', sql`f.prompt_id`),
   response: text('response', sql`f.response`),

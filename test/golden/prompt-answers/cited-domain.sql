@@ -24,10 +24,7 @@ SELECT f.unit, 0 AS seq, CAST(f.id AS VARCHAR) AS "run_id", f.executed_at AS "da
 FROM page_answers f
 JOIN page_prompts p ON p.id = f.prompt_id
 LEFT JOIN models mo ON mo.id = f.model_id
-LEFT JOIN regions rg ON rg.id = f.region_id
 LEFT JOIN personas pe ON pe.id = f.persona_id
-LEFT JOIN topics tp ON tp.id = p.topic_id
-LEFT JOIN assets pa ON pa.id = p.asset_id
 LEFT JOIN (
     SELECT m.execution_id AS id, list(a.name ORDER BY m.position, a.name) AS v
     FROM (SELECT x."execution_id" AS "execution_id", x."position" AS "position", x."asset_id" AS "asset_id" FROM "mentions" x SEMI JOIN numbered o ON o.day = x.day AND o.id = x.execution_id WHERE x.category_id = $17) m JOIN assets a ON a.id = m.asset_id GROUP BY m.execution_id
