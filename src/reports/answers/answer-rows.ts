@@ -1,22 +1,16 @@
-import {
-  distinctSorted,
-  eachItemOrNull,
-  jsonText,
-  inlined,
-  materialized,
-  orderedList,
-  semiJoin,
-  struct,
-} from '../../query/dialect.ts';
+import { distinctSorted, jsonText, inlined, materialized, orderedList, semiJoin, struct } from '../../query/dialect.ts';
 import { field, value, type RowShape, type ValueType, type Wire } from '../../query/row-shape.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../rows-query.ts';
 import { modelNames } from '../insights/scope.ts';
+import { nameJoins, promptColumns, promptKeys, promptsWithTags, type AnswerJoin } from './answer-names.ts';
+
+export type { AnswerJoin } from './answer-names.ts';
 
 /**
  * Raw prompt answers (v1 and v2): one row per execution, newest first. An execution is aliased `f`,
  * its current prompt `p` (with `tag_names`), its model `mo`, region `rg`, persona `pe`, topic `tp` and
- * the prompt's asset `pa`; `where` reads only `p`'s `promptKeys`. Per-answer lists and the prompts' tag
+ * the prompt's asset `pa`, each joined only when a field reads it (`joins`); `where` reads only `p`'s `promptKeys`. Per-answer lists and the prompts' tag
  * names are grouped over the answers a page or stream slice sends (`numbered`) and joined on, so they are
  * never built for the whole window.
  */
@@ -35,17 +29,6 @@ export interface AnswerField {
   /** The names the value reads beside the answer and its prompt: only those are joined. */
   readonly joins?: readonly AnswerJoin[];
 }
-
-/** A name an answer's field may read: its model's, region's, persona's, topic's or asset's, or its prompt's tags'. */
-export type AnswerJoin = 'model' | 'region' | 'persona' | 'topic' | 'asset' | 'tags';
-
-const nameJoins: Record<Exclude<AnswerJoin, 'tags'>, Fragment> = {
-  model: sql`LEFT JOIN models mo ON mo.id = f.model_id`,
-  region: sql`LEFT JOIN regions rg ON rg.id = f.region_id`,
-  persona: sql`LEFT JOIN personas pe ON pe.id = f.persona_id`,
-  topic: sql`LEFT JOIN topics tp ON tp.id = p.topic_id`,
-  asset: sql`LEFT JOIN assets pa ON pa.id = p.asset_id`,
-};
 
 /** A text field read from a joined name. */
 export const joinedName = (name: string, value: Fragment, joined: AnswerJoin): AnswerField => ({
@@ -113,27 +96,6 @@ export const themeListType: ValueType = {
     ],
   },
 };
-
-// Every column of a prompt that a filter reads. Counting the answers joins only these; the tag names, which only
-// the page's rows show, are grouped for the page's prompts.
-const promptKeys = ['id', 'prompt', 'topic_id', 'tag_ids', 'analysis_types', 'prompt_type', 'asset_id'] as const;
-
-const promptColumns = join(
-  promptKeys.map((c) => sql`pr.${ident(c)}`),
-  ', ',
-);
-
-/** The category's prompts with their tags' names, grouped for the page's prompts alone. */
-const promptsWithTags = (categoryId: string) => sql`
-  SELECT ${promptColumns}, coalesce(tn.tag_names, []) AS tag_names
-  FROM prompts pr
-  LEFT JOIN (
-    SELECT x.id, ${orderedList(sql`t.name`, [{ by: sql`t.name` }, { by: sql`t.id` }])} AS tag_names
-    FROM (SELECT id, ${eachItemOrNull(sql`tag_ids`, true)} AS tag_id FROM prompts WHERE category_id = ${categoryId} AND id IN (SELECT prompt_id FROM page_answers)) x
-    JOIN tags t ON t.id = x.tag_id AND t.category_id = ${categoryId}
-    GROUP BY x.id
-  ) tn ON tn.id = pr.id
-  WHERE pr.category_id = ${categoryId}`;
 
 // TRICKY: an answer's day is the ET day of its instant, so the newest `upTo` answers lie on the latest days that
 // hold that many between them: the top-N sorts only those days' answers, counted per day first (all days when
