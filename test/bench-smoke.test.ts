@@ -24,7 +24,7 @@ beforeAll(async () => {
     http: null,
     server: {
       ...defaultServerRunOptions,
-      seconds: 1,
+      seconds: 0.5,
       warmupSeconds: 0,
       // Two counts prove the levels loop; the bench itself loads 1, 16 and 64 connections.
       levels: [1, 16],

@@ -27,7 +27,8 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-const aeaBin = fileURLToPath(new URL('../../src/cli/aea.mjs', import.meta.url));
+/** The `aea` a user runs: bin/aea.mjs starts the build when it is current, else the sources through tsx. */
+const aeaBin = fileURLToPath(new URL('../../bin/aea.mjs', import.meta.url));
 
 export function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
