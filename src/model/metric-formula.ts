@@ -75,3 +75,42 @@ export function formulaText(formula: Formula): string {
       : `v1: ${emptyText[formula.empty.v1]}; v2: ${emptyText[formula.empty.v2]}`;
   return `${quotient} (${empty})`;
 }
+
+/**
+ * One key of a rank's order: a part, best first. `desc` puts the largest first, `asc` the smallest, and
+ * `requested` follows the metric the request sorts by (largest first, but smallest for a position).
+ * `nullsLast` where the part can be NULL.
+ */
+export interface RankKey {
+  readonly by: string;
+  readonly best: 'desc' | 'asc' | 'requested';
+  readonly nullsLast?: true;
+}
+
+/**
+ * A metric that is no quotient: a count (a part the report binds: count(*) over the facts, a sum of
+ * counts over a rollup), an instant (the earliest or latest of a part), a rank (the 1-based place by its
+ * keys, ties broken by the row's names and ids as `ties` says), or an attribute of the row's entity.
+ */
+export type Measure =
+  | { readonly count: string }
+  | { readonly earliest: string }
+  | { readonly latest: string }
+  | { readonly rank: readonly RankKey[]; readonly ties: string }
+  | { readonly attribute: string };
+
+const bestText: Record<RankKey['best'], string> = {
+  desc: 'largest first',
+  asc: 'smallest first',
+  requested: 'best first',
+};
+
+/** A measure as the docs show it. */
+export function measureText(measure: Measure): string {
+  if ('count' in measure) return `count: ${measure.count}`;
+  if ('earliest' in measure) return `min(${measure.earliest})`;
+  if ('latest' in measure) return `max(${measure.latest})`;
+  if ('attribute' in measure) return `the row's ${measure.attribute}`;
+  const keys = measure.rank.map((k) => `${k.by} (${bestText[k.best]}${k.nullsLast ? ', NULLs last' : ''})`);
+  return `1-based place by ${[...keys, measure.ties].join(', then ')}`;
+}

@@ -1,4 +1,4 @@
-import type { Formula } from './metric-formula.ts';
+import type { Formula, Measure } from './metric-formula.ts';
 
 export interface MetricDef {
   readonly name: string;
@@ -14,6 +14,8 @@ export interface MetricDef {
    * counts. Reports compute them from here (src/query/metric-sql.ts), and the docs show them.
    */
   readonly formulas?: Readonly<Record<string, Formula>>;
+  /** The declaration's counts, instants, ranks and attributes, by the column a report shows (src/query/measure-sql.ts). */
+  readonly measures?: Readonly<Record<string, Measure>>;
 }
 
 const answers =
@@ -39,6 +41,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: answers,
     unit: 'count',
+    measures: { executions: { count: 'executions' } },
   },
   {
     name: 'visibility_score',
@@ -67,6 +70,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: answers,
     unit: 'count',
+    measures: { mentions_count: { count: 'mentions' } },
   },
   {
     name: 'share_of_voice (visibility)',
@@ -97,6 +101,9 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'the group; never shrunk by scope=owned or the assets selector',
     unit: 'integer',
+    measures: {
+      rank: { rank: [{ by: 'the sort metric', best: 'requested', nullsLast: true }], ties: 'name, then id' },
+    },
   },
   {
     name: 'count (citations)',
@@ -105,6 +112,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: `citations of ${anyType}, after citation-level filters (hostname, path, url, root_domain, citation_category, mentioned); ${v2Typed}, after citation-layer filters (domain, page, citation_category, citation_tag)`,
     unit: 'count',
+    measures: { count: { count: 'citations' } },
   },
   {
     name: 'citation_share',
@@ -132,6 +140,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'citations in scope, after citation-level filters',
     unit: 'ISO 8601 instant (v2); Unix seconds in the v1 numeric metrics array',
+    measures: { first_cited_at: { earliest: 'executed_at' } },
   },
   {
     name: 'rank (citations)',
@@ -141,6 +150,15 @@ export const metrics: readonly MetricDef[] = [
     scope:
       'the rows the filter keeps in the partition (the group_by dimensions other than page); scope owned removes the rows without an owned citation after ranking',
     unit: 'integer',
+    measures: {
+      rank: {
+        rank: [
+          { by: 'count', best: 'desc' },
+          { by: 'citation_share', best: 'desc' },
+        ],
+        ties: 'name (or URL)',
+      },
+    },
   },
   {
     name: 'shopping visibility_score',
@@ -183,6 +201,15 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'every product shown in the bucket; without group_by the window, which also orders the products (and pages)',
     unit: 'integer',
+    measures: {
+      visibility_rank: {
+        rank: [
+          { by: 'visibility_score', best: 'desc' },
+          { by: 'average_position', best: 'asc' },
+        ],
+        ties: 'name, then id',
+      },
+    },
   },
   {
     name: 'product_rating, product_num_reviews',
@@ -191,6 +218,10 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'the product',
     unit: 'rating 1–5, count',
+    measures: {
+      product_rating: { attribute: 'products.rating' },
+      product_num_reviews: { attribute: 'products.num_reviews' },
+    },
   },
   {
     name: 'channel count',
@@ -199,6 +230,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: channelCitations,
     unit: 'count',
+    measures: { count: { count: 'citations' } },
   },
   {
     name: 'videos',
@@ -207,6 +239,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'as channel count',
     unit: 'count',
+    measures: { videos: { count: 'videos' } },
   },
   {
     name: 'channel citation_share',
@@ -226,6 +259,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'as channel count; repeated on the channel’s cross-tab and period rows',
     unit: 'integer',
+    measures: { rank: { rank: [{ by: 'count', best: 'desc' }], ties: 'title (or name), then id' } },
   },
   {
     name: 'fact-check occurrence',
@@ -265,6 +299,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'the section',
     unit: 'count',
+    measures: { total_claims: { count: 'claims' } },
   },
   {
     name: 'accuracy, accurate, inaccurate',
@@ -275,6 +310,7 @@ export const metrics: readonly MetricDef[] = [
     scope: 'claim_occurrences in scope',
     unit: 'count, fraction 0–1',
     formulas: { accuracy: { ratio: ['accurate', { sum: ['accurate', 'inaccurate'] }], empty: 'null' } },
+    measures: { accurate: { count: 'accurate' }, inaccurate: { count: 'inaccurate' } },
   },
   {
     name: 'bot count',
@@ -284,6 +320,7 @@ export const metrics: readonly MetricDef[] = [
     scope:
       'bot_events of the domain in [start_date, end_date) after filters; v1 reads the daily view: the America/New_York days whose start lies in the window',
     unit: 'count',
+    measures: { count: { count: 'visits' } },
   },
   {
     name: 'bot citations, indexing, training',
@@ -292,6 +329,11 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'as bot count',
     unit: 'count',
+    measures: {
+      citations: { count: 'citation visits' },
+      indexing: { count: 'index visits' },
+      training: { count: 'training visits' },
+    },
   },
   {
     name: 'last_visit',
@@ -300,6 +342,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'as the report’s count',
     unit: 'Unix seconds in the numeric metrics array',
+    measures: { last_visit: { latest: 'ts' } },
   },
   {
     name: 'visits',
@@ -309,6 +352,7 @@ export const metrics: readonly MetricDef[] = [
     scope:
       'referral_visits of the domain in [start_date, end_date) (v1: whole America/New_York days, v2: read in timezone), in the view_id segment (its host, its path prefix), after filters',
     unit: 'count',
+    measures: { visits: { count: 'visits' } },
   },
   {
     name: 'positive_sentiment, negative_sentiment',
@@ -345,6 +389,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'the rows of the same date bucket (all rows without date in group_by)',
     unit: 'integer',
+    measures: { rank: { rank: [{ by: 'assessments', best: 'desc' }], ties: 'the dimensions’ names and ids' } },
   },
   {
     name: 'positive, negative, occurrences (v1 sentiment)',
@@ -354,6 +399,11 @@ export const metrics: readonly MetricDef[] = [
     scope:
       'sentiments of executions whose prompt carries the sentiment analysis type, in [start_date, end_date) in ET, after filters',
     unit: 'count',
+    measures: {
+      positive: { count: 'positive' },
+      negative: { count: 'negative' },
+      occurrences: { count: 'assessments' },
+    },
   },
   {
     name: 'total_fanouts',
@@ -362,6 +412,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: `fanouts of ${v2Typed} (v1: ${anyType})`,
     unit: 'count',
+    measures: { total_fanouts: { count: 'fanouts' } },
   },
   {
     name: 'fanouts_per_execution',
@@ -381,6 +432,7 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'as total_fanouts',
     unit: 'count',
+    measures: { query_variations: { count: 'queries' } },
   },
   {
     name: 'share (fan-outs)',
@@ -400,6 +452,12 @@ export const metrics: readonly MetricDef[] = [
     denominator: null,
     scope: 'the rows of the same date bucket (all rows without date in group_by)',
     unit: 'integer',
+    measures: {
+      rank: {
+        rank: [{ by: 'total_fanouts', best: 'desc' }],
+        ties: 'the dimensions (prompt text, query, names) and ids',
+      },
+    },
   },
   {
     name: 'accuracy, accurate, inaccurate by citation',
@@ -411,6 +469,7 @@ export const metrics: readonly MetricDef[] = [
     scope: `claim_occurrences of ${factCheckAnswers}`,
     unit: 'count, fraction 0–1',
     formulas: { accuracy: { ratio: ['accurate', { sum: ['accurate', 'inaccurate'] }], empty: 'null' } },
+    measures: { accurate: { count: 'accurate' }, inaccurate: { count: 'inaccurate' } },
   },
   {
     name: 'video count, video citation_share, video rank',
@@ -423,6 +482,10 @@ export const metrics: readonly MetricDef[] = [
       'citations with a video (source type video or short) of the category’s executions whose day (ET) is in the window, any analysis type unless filtered',
     unit: 'count, fraction 0–1, integer',
     formulas: { citation_share: { ratio: ['citations', 'platform_citations'], empty: 'never' } },
+    measures: {
+      count: { count: 'citations' },
+      rank: { rank: [{ by: 'count', best: 'desc' }], ties: 'title, then video id' },
+    },
   },
   {
     name: 'mentions, citations, search_queries (prompt answers)',

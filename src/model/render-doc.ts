@@ -1,5 +1,5 @@
 import { partitionedBy } from './layout.ts';
-import { formulaText } from './metric-formula.ts';
+import { formulaText, measureText } from './metric-formula.ts';
 import { metrics } from './metrics.ts';
 import { tables, tableNames } from './tables.ts';
 
@@ -57,14 +57,18 @@ export function renderDataModel(): string {
     '',
     'A derived metric’s Formula is what the reports compute: each is declared once, beside its prose, in `src/model/metrics.ts`, over',
     'named counts that every report binds to its own columns, and `src/query/metric-sql.ts` writes its SQL (the components extension',
-    'shows its numerator and denominator terms). Counts, ranks and citation shares averaged over models are computed by their report',
-    'as the prose says.',
+    'shows its numerator and denominator terms). A count, an instant, a rank or an attribute is declared the same way, as a measure:',
+    'a count names the part a report binds (count(*) over the facts, a sum of counts over a rollup), an instant is the min or max of a',
+    'part, and a rank lists the keys of its order, which `src/query/measure-sql.ts` writes for every report that ranks.',
     '',
     '| Metric | Reports | Numerator | Denominator | Scope | Unit | Formula |',
     '|---|---|---|---|---|---|---|',
   );
   for (const m of metrics) {
-    const formulas = Object.entries(m.formulas ?? {}).map(([column, f]) => `\`${column}\` = ${formulaText(f)}`);
+    const formulas = [
+      ...Object.entries(m.formulas ?? {}).map(([column, f]) => `\`${column}\` = ${formulaText(f)}`),
+      ...Object.entries(m.measures ?? {}).map(([column, f]) => `\`${column}\` = ${measureText(f)}`),
+    ];
     out.push(
       `| ${m.name} | ${m.reports} | ${escape(m.numerator)} | ${escape(m.denominator ?? '—')}${(m.nullRules ?? []).map((id) => ` <!-- null-rule: ${id} -->`).join('')} | ${escape(m.scope)} | ${m.unit} | ${formulas.length > 0 ? escape(formulas.join('; ')) : '—'} |`,
     );

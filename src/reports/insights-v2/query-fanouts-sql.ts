@@ -21,6 +21,7 @@ import type { FilterRules, LayeredFilter } from '../insights/layered-filter.ts';
 import { partColumns, partFields, withParts, type RatioPart } from '../insights/ratio-parts.ts';
 import { inWindow, promptsCte, type WindowScope } from '../insights/scope.ts';
 import { declaredMetric } from '../../query/metric-sql.ts';
+import { declaredRank } from '../../query/measure-sql.ts';
 
 export const metricNames = ['total_fanouts', 'fanouts_per_execution', 'query_variations', 'share'] as const;
 export type Metric = (typeof metricNames)[number];
@@ -56,6 +57,7 @@ const declared = {
   share: declaredMetric('share (fan-outs)', 'share'),
 } as const;
 export const ratioMetrics = Object.keys(declared) as Metric[];
+const fanoutsRank = declaredRank('rank (fan-outs)', 'rank');
 
 /** A row's fan-outs `n`, the searching executions `xe` and the fan-outs `gf` of its group without the query. */
 const scoredParts = { fanouts: sql`n.fanouts`, searching: sql`xe.executions`, group_fanouts: sql`gf.group_fanouts` };
@@ -141,7 +143,7 @@ export function compileFanouts(plan: FanoutsPlan, rollups: ReadonlySet<string>):
     counts: partition.empty ? countRows(sql`scored`, partition) : countGroups('scoped_fanouts', g, partition),
     rowsOf: (pg) =>
       pg === null ? { ctes: [], from: sql`scored` } : { ctes: [sql`scored AS (${scored(pg)})`], from: sql`scored` },
-    within: (x) => [sql`${ident(x)}.fanouts DESC`, ...g.order(x)],
+    within: (x) => fanoutsRank.order({ total_fanouts: sql`${ident(x)}.fanouts` }, g.order(x)),
     withinLookups: (x) => g.orderLookups(x),
   };
   return {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { plainField, type FlatCatalog, type FlatField } from '../../query/flat-filters.ts';
 import { argMax, epochSeconds, instant } from '../../query/dialect.ts';
 import { declaredMetric } from '../../query/metric-sql.ts';
+import { declaredInstant } from '../../query/measure-sql.ts';
 import { ident, join, sql, type Fragment } from '../../query/sql.ts';
 import { tabularReport } from '../tabular/tabular-report.ts';
 import { ownsCategory } from '../core/authorize.ts';
@@ -98,7 +99,9 @@ const metricSql: Record<Metric, Fragment> = {
   count: sql`CAST(sum(num.n) AS BIGINT)`,
   citation_share: declaredMetric('citation_share', 'citation_share').sql(shareParts),
   share_of_voice: declaredMetric('share_of_voice (citations, deprecated)', 'share_of_voice').sql(shareParts),
-  first_cited_at: epochSeconds(sql`min(num.first_at)`),
+  first_cited_at: epochSeconds(
+    declaredInstant('first_cited_at', 'first_cited_at').sql({ executed_at: sql`num.first_at` }),
+  ),
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { declaredInstant } from '../../query/measure-sql.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
 import { compileFilter } from '../../query/filter-compiler.ts';
 import { flatToNode, type FlatCatalog } from '../../query/flat-filters.ts';
@@ -49,7 +50,7 @@ export type { TrafficDefinition, TrafficPlan } from './traffic-plan.ts';
  */
 
 /** The latest visit, as Unix seconds: the metrics array holds numbers only. */
-export const lastVisitSql = epochSeconds(sql`max(last_at)`);
+export const lastVisitSql = epochSeconds(declaredInstant('last_visit', 'last_visit').sql({ ts: sql`last_at` }));
 
 /** Visits, or the visits of the view's rows that satisfy a predicate. */
 export const visitsSql = (predicate?: Fragment): Fragment =>

@@ -2,6 +2,7 @@ import type { FilterCatalog } from '../../../query/filter-compiler.ts';
 import { field, value, type RowShape, type ScalarType } from '../../../query/row-shape.ts';
 import { boolOr, everyColumn, materialized, semiJoin } from '../../../query/dialect.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
+import { declaredInstant, declaredRank } from '../../../query/measure-sql.ts';
 import { ident, sql } from '../../../query/sql.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
 import type { ShapedReport } from '../../rows-query.ts';
@@ -52,6 +53,8 @@ export const citationsRules: FilterRules = {
 };
 
 const citationShare = declaredMetric('citation_share', 'citation_share');
+const citationsRank = declaredRank('rank (citations)', 'rank');
+const firstCited = declaredInstant('first_cited_at', 'first_cited_at');
 
 /** Row fields follow the docs' example: the rank first, then the counts. */
 const rowOrder: readonly Metric[] = ['rank', 'count', 'citation_share', 'first_cited_at'];
@@ -113,7 +116,7 @@ cited ${materialized} (
 )`,
     sql`scored AS (
   SELECT ${g.cols()}entity, CAST(sum(n) AS BIGINT) AS count, ${citationShare.sql({ citations: sql`n`, model_citations: sql`total`, models: sql`any_value(models)` })} AS citation_share,
-         min(first_at) AS first_cited_at, ${boolOr(sql`owned`)} AS owned
+         ${firstCited.sql({ executed_at: sql`first_at` })} AS first_cited_at, ${boolOr(sql`owned`)} AS owned
   FROM (
     SELECT ${everyColumn('num', [...g.names.map((n) => `k_${n}`), 'model_id'])}, den.total, mi.models FROM num
     JOIN den ON ${g.equal('num', 'den')} AND den.model_id = num.model_id
@@ -129,7 +132,10 @@ cited ${materialized} (
     counts: sql`SELECT ${g.cols()}count(DISTINCT entity) AS n_all, count(DISTINCT entity)${owned ? sql` FILTER (WHERE owned)` : sql``} AS n_kept
 FROM cited WHERE hit ${g.groupBy()}`,
     rowsOf: (pg) => ({ ctes: scoring(pg), from: sql`scored` }),
-    within: (x) => [sql`${ident(x)}.count DESC`, sql`${ident(x)}.citation_share DESC`, sql`${ident(x)}.entity`],
+    within: (x) =>
+      citationsRank.order({ count: sql`${ident(x)}.count`, citation_share: sql`${ident(x)}.citation_share` }, [
+        sql`${ident(x)}.entity`,
+      ]),
     ...(owned ? { kept: (x: string) => sql`${ident(x)}.owned` } : {}),
   };
   const metrics = rowOrder.filter((m) => plan.metrics.includes(m));

@@ -26,6 +26,7 @@ import {
   type SentimentPlan,
 } from './sentiment-plan.ts';
 import { declaredMetric, type DeclaredMetric } from '../../../query/metric-sql.ts';
+import { declaredRank } from '../../../query/measure-sql.ts';
 
 export {
   assessmentDims,
@@ -45,6 +46,7 @@ const declared: Readonly<Record<string, DeclaredMetric>> = {
   negative_sentiment: declaredMetric('positive_sentiment, negative_sentiment', 'negative_sentiment'),
   occurrence: declaredMetric('occurrence (sentiment)', 'occurrence'),
 };
+const sentimentRank = declaredRank('rank (sentiment)', 'rank');
 
 /** A row's assessments `n`, the positive ones, its answers and its group's answers `d.answers`, over the counts `c` (or `t`). */
 const countsOf = (t: string) => ({
@@ -150,7 +152,7 @@ export function compileSentiment(plan: SentimentPlan, rollups: ReadonlySet<strin
       pg === null
         ? { ctes: [], from: sql`cur` }
         : { ctes: [sql`cur AS (${scored(matching('scoped_assessments', partition, pg))})`], from: sql`cur` },
-    within: (x) => [sql`${ident(x)}.n DESC`, ...g.order(x)],
+    within: (x) => sentimentRank.order({ assessments: sql`${ident(x)}.n` }, g.order(x)),
     withinLookups: (x) => g.orderLookups(x),
   };
   const extras: RowExtras = {

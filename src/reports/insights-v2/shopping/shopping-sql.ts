@@ -1,6 +1,7 @@
 import { jsonText, orderedList, semiJoin, struct } from '../../../query/dialect.ts';
 import { leaves } from '../../../query/filter-node.ts';
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
+import { declaredRank } from '../../../query/measure-sql.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import { filterPredicate } from '../../insights/common.ts';
 import {
@@ -23,6 +24,7 @@ import {
   shoppingDaily,
 } from '../../insights/shopping-rollup.ts';
 
+const productRank = declaredRank('visibility_rank (product rank)', 'visibility_rank');
 /** Metric values from the counts of one product in one group: shown, position_sum, at1..at3, executions. */
 const ratioSql = Object.fromEntries(
   Object.entries(shoppingDeclared).map(([name, metric]) => [name, metric.sql(countParts())]),
@@ -43,7 +45,11 @@ function scored(counts: string, dims: readonly ShoppingDimension[], ranked: bool
   );
   const metrics = sql`SELECT c.*, pr.name, ${ratios} FROM ${ident(counts)} c JOIN category_products pr ON pr.id = c.product_id`;
   if (!ranked) return metrics;
-  return sql`SELECT *, row_number() OVER (${partition}ORDER BY visibility_score DESC, average_position ASC, name, product_id) AS visibility_rank
+  const order = productRank.order(
+    { visibility_score: sql`visibility_score`, average_position: sql`average_position` },
+    [sql`name`, sql`product_id`],
+  );
+  return sql`SELECT *, row_number() OVER (${partition}ORDER BY ${join(order, ', ')}) AS visibility_rank
   FROM (${metrics})`;
 }
 

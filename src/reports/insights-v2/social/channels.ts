@@ -22,6 +22,7 @@ import { leadCrosses, type ShownCross } from './lead-crosses.ts';
 import { leadAnswer, rankedLeads, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
+import { declaredRank } from '../../../query/measure-sql.ts';
 
 const groupDims = ['channel', 'video_category', 'model', 'source_type'] as const;
 type ChannelDimension = (typeof groupDims)[number];
@@ -89,6 +90,7 @@ const fieldOrder = [
 ];
 
 const citationShare = declaredMetric('channel citation_share', 'citation_share');
+const channelRank = declaredRank('rank (channels)', 'rank');
 const shareParts = { citations: sql`x.n`, platform_citations: sql`t.total` };
 
 /**
@@ -120,6 +122,7 @@ function compile(plan: ChannelsPlan, rollups: ReadonlySet<string>): ShapedReport
     key: lead.key,
     aggregates: lead.aggregates,
     label: lead.label,
+    rank: channelRank,
     cross,
     byPeriod: plan.interval !== null,
     countsVideos: true,

@@ -2,6 +2,7 @@ import { field, repeated, value, type RowShape, type ScalarType } from '../../..
 import { ident, join, sql, type Fragment } from '../../../query/sql.ts';
 import type { ShapedReport, UnitRange } from '../../rows-query.ts';
 import { modelNames } from '../../insights/scope.ts';
+import type { DeclaredRank } from '../../../query/measure-sql.ts';
 import type { AnswerColumns } from '../../extensions/compared-answer.ts';
 import type { CalendarInterval } from '../../../query/time.ts';
 
@@ -33,6 +34,8 @@ export interface RankedLeads {
   readonly key: Fragment;
   readonly aggregates: Fragment;
   readonly label: Fragment;
+  /** The rank's declaration: by count, then `label`, then the key. */
+  readonly rank: DeclaredRank;
   readonly cross: LeadCross | null;
   readonly byPeriod: boolean;
   /** Whether a cell also counts its distinct videos (`videos`). */
@@ -68,7 +71,7 @@ export function leadAnswer(
  * numbers only its own leads, and counts the cells (GROUP BY cross key and period) of those leads only.
  */
 export function rankedLeads(r: RankedLeads): ShapedReport {
-  const order = sql`n DESC, ${r.label}, lead_key`;
+  const order = join(r.rank.order({ count: sql`n` }, [r.label, sql`lead_key`]), ', ');
   const cellKeys = [...(r.cross ? [sql`${r.cross.key} AS cross_key`] : []), ...(r.byPeriod ? [sql`period`] : [])];
   const cellKeyList = cellKeys.length > 0 ? sql`${join(cellKeys, ', ')}, ` : sql``;
   // TRICKY: distinct videos per cell as a count over (cell, video) groups: a grouped count(DISTINCT) keeps a set per group.

@@ -21,6 +21,7 @@ import { leadCrosses, type ShownCross } from './lead-crosses.ts';
 import { leadAnswer, rankedLeads, type LeadField } from './ranked-leads.ts';
 import type { WindowScope } from '../../insights/scope.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
+import { declaredRank } from '../../../query/measure-sql.ts';
 
 const groupDims = ['video', 'model', 'source_type'] as const;
 type VideoDimension = (typeof groupDims)[number];
@@ -86,6 +87,7 @@ const fieldOrder = [
 ];
 
 const citationShare = declaredMetric('video count, video citation_share, video rank', 'citation_share');
+const videoRank = declaredRank('video count, video citation_share, video rank', 'rank');
 const shareParts = { citations: sql`x.n`, platform_citations: sql`t.total` };
 
 /**
@@ -127,6 +129,7 @@ function compile(plan: VideosPlan, rollups: ReadonlySet<string>): ShapedReport {
     key: sql`video_id`,
     aggregates: sql`min(video_title) AS title, min(url) AS url, min(channel_title) AS channel, min(channel_handle) AS handle, min(video_category) AS video_category, `,
     label: sql`title`,
+    rank: videoRank,
     cross,
     byPeriod: plan.interval !== null,
     fields: fieldOrder.flatMap((f) => (values[f] ? [values[f]] : [])),

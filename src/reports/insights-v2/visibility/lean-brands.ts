@@ -2,7 +2,7 @@ import type { DimensionRows } from '../../../engine/dimension-cache.ts';
 import type { ColumnBatch } from '../../../query/row-shape.ts';
 import { compareText, compareValues } from '../../../query/text-order.ts';
 import { groupId, type LeanGroup } from './lean-groups.ts';
-import { declared } from './visibility-metrics.ts';
+import { declared, visibilityRank } from './visibility-metrics.ts';
 import type { Metric, VisibilityPlan } from './visibility-plan.ts';
 
 /** Whether the request keeps a brand (scope and assets), as SQL's three-valued predicate reads it: NULL keeps nothing. */
@@ -84,15 +84,13 @@ export function rankOrder(
   assets: DimensionRows,
 ): number[] {
   const names = assets.columns.name!;
+  const keys = visibilityRank.compareKeys(best);
   return scored
     .map((_, a) => a)
-    .sort((a, b) => {
-      const [x, y] = [scored[a]!.metric[field] ?? null, scored[b]!.metric[field] ?? null];
-      if (x !== y) {
-        if (x === null) return 1;
-        if (y === null) return -1;
-        return best === 'desc' ? y - x : x - y;
-      }
-      return compareValues(names[a], names[b]) || compareText(assets.ids[a]!, assets.ids[b]!);
-    });
+    .sort(
+      (a, b) =>
+        keys([scored[a]!.metric[field] ?? null], [scored[b]!.metric[field] ?? null]) ||
+        compareValues(names[a], names[b]) ||
+        compareText(assets.ids[a]!, assets.ids[b]!),
+    );
 }

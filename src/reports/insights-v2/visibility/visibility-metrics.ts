@@ -1,6 +1,7 @@
 import { ident, sql, type Fragment } from '../../../query/sql.ts';
 import { changeTerms } from '../../extensions/compare-rule.ts';
 import { declaredMetric } from '../../../query/metric-sql.ts';
+import { declaredRank } from '../../../query/measure-sql.ts';
 import type { VisibilityPlan } from './visibility-plan.ts';
 
 /** Visibility's metrics, their parts and the columns compare adds, declared once (src/model/metrics.ts). */
@@ -10,6 +11,9 @@ export const declared = {
   share_of_voice: declaredMetric('share_of_voice (visibility)', 'share_of_voice'),
   average_position: declaredMetric('average_position', 'average_position'),
 } as const;
+
+/** The assets' rank in a group: by the sort metric, best first, then name and id. */
+export const visibilityRank = declaredRank('rank (visibility)', 'rank');
 
 /** Over a scored group and brand (its counts as columns): mentions rows are one per answer, so they count the answers mentioning it. */
 const scoredParts = {

@@ -18,7 +18,7 @@ import { visibilityRollupsFor } from '../../insights/visibility-rollup.ts';
 import { visibilitySources } from './visibility-sources.ts';
 import { bestFirst, metricNames, type VisibilityPlan } from './visibility-plan.ts';
 
-import { comparedOf, filledMetricSql, metricSql, partsOf } from './visibility-metrics.ts';
+import { comparedOf, filledMetricSql, metricSql, partsOf, visibilityRank } from './visibility-metrics.ts';
 import { filledWindowGroups } from './visibility-fill.ts';
 import { leanVisibility } from './visibility-lean.ts';
 /** The brands a request keeps (scope and assets), as a predicate over an assets row `r`. */
@@ -143,7 +143,7 @@ scored AS (
   }
 ),
 ranked AS (
-  SELECT *, row_number() OVER (ORDER BY ordinal, ${ident(plan.sort.field)} ${best === 'desc' ? sql`DESC` : sql`ASC`} NULLS LAST, name, asset_id) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
+  SELECT *, row_number() OVER (ORDER BY ordinal, ${join(visibilityRank.order({ 'the sort metric': ident(plan.sort.field) }, [sql`name`, sql`asset_id`], best), ', ')}) - (ordinal - (SELECT min(ordinal) FROM page_groups)) * (SELECT count(*) FROM assets WHERE category_id = ${plan.categoryId}) AS rank
   FROM (SELECT *, ${join(
     metricNames.map((m) => sql`${ratios[m]} AS ${ident(m)}`),
     ', ',
