@@ -145,9 +145,7 @@ describe('chdb answers every report path as DuckDB does', () => {
 
   it('aea query --backend chdb prints the bytes the default backend prints', async () => {
     const dir = await tempDir('aea-every-');
-    const picks = cases().filter((c) =>
-      ['/v2/reports/visibility', '/v2/reports/citations', '/v1/reports/referrals'].includes(c.path),
-    );
+    const picks = cases().filter((c) => ['/v2/reports/visibility', '/v1/reports/referrals'].includes(c.path));
     for (const c of picks) {
       const args = [
         'query',
