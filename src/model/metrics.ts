@@ -355,6 +355,16 @@ export const metrics: readonly MetricDef[] = [
     measures: { visits: { count: 'visits' } },
   },
   {
+    name: 'raw log count',
+    reports: 'raw logs, raw bot logs (deprecated)',
+    numerator:
+      'visits in the group: bot_events and referral_visits rows together (raw logs), bot_events rows (raw bot logs)',
+    denominator: null,
+    scope: 'the domain’s visits in [start_date, end_date) after filters, read from the hourly view',
+    unit: 'count',
+    measures: { count: { count: 'visits' } },
+  },
+  {
     name: 'positive_sentiment, negative_sentiment',
     reports: 'sentiment v2',
     numerator:
