@@ -79,7 +79,7 @@ describe('generator', () => {
     expect(tableFiles(cut, 'citations')).toHaveLength(27);
     expect(tableFiles(whole, 'bot_events')).toHaveLength(4);
     expect(tableFiles(cut, 'bot_events')).toHaveLength(24);
-    expect(await checkDataset(cut!)).toEqual([]);
+    expect(await checkDataset(cut)).toEqual([]);
     for (const slices of [0, 1.5, 412])
       await expect(generateDataset({ out: join(root, 'refused'), scale: 0.003, seed: 11, slices })).rejects.toThrow(
         `slices must be an integer in [1, 411] (the window's days), got ${slices}`,
